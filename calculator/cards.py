@@ -1,0 +1,223 @@
+"""The hwatu deck as data: 48 month cards and four bonus cards, in Korean month order.
+
+Card IDs are a public contract (SPEC §2): apps store them, so they never change.
+Every card also owns one bit of a 52-bit mask, so a captured pile is an ``int`` and
+the scoring questions ("how many brights?", "is hongdan complete?") are popcounts and
+subset tests instead of loops over card objects.
+
+>>> CARDS["09-animal"]
+Card('09-animal')
+>>> CARDS["09-animal"].month, CARDS["09-animal"].kind
+(9, <Kind.ANIMAL: 'animal'>)
+>>> ids_of(mask_of(("12-bright", "01-bright")))
+('01-bright', '12-bright')
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+
+
+class Kind(StrEnum):
+    """What a card counts as; the value is the wire notation."""
+
+    BRIGHT = "bright"  # 광 gwang
+    ANIMAL = "animal"  # 열끗 yeolkkeut
+    RIBBON = "ribbon"  # 띠 tti
+    JUNK = "junk"  # 피 pi
+    DOUBLE_JUNK = "double_junk"  # 쌍피 ssangpi
+    BONUS = "bonus"  # 보너스피, counts as junk only
+
+
+class Tag(StrEnum):
+    """Set memberships that scoring rules look at (SPEC §2)."""
+
+    GODORI = "godori"  # the three bird animals: Feb, Apr, Aug
+    HONGDAN = "hongdan"  # red poetry ribbons: Jan, Feb, Mar
+    CHEONGDAN = "cheongdan"  # blue ribbons: Jun, Sep, Oct
+    CHODAN = "chodan"  # red plain ribbons: Apr, May, Jul (never Dec, rules.md §2.3)
+    RAIN = "rain"  # the rain man, the "wet" bright that lowers three brights to 2
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of the deck. ``month`` is 1–12, or 0 for a bonus card."""
+
+    id: str
+    month: int
+    kind: Kind
+    name_ko: str
+    name_en: str
+    tags: frozenset[Tag] = frozenset()
+    junk_value: int = 0  # its worth in the junk pile (bonus cards: the rule set decides)
+    bit: int = 0  # this card's bit in a pile mask
+
+    def __repr__(self) -> str:
+        return f"Card({self.id!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Month:
+    """A suit of four cards, with its Korean and English names."""
+
+    number: int
+    name_ko: str
+    name_en: str
+
+
+MONTHS: tuple[Month, ...] = (
+    Month(1, "송학", "pine"),
+    Month(2, "매조", "plum blossom"),
+    Month(3, "벚꽃", "cherry blossom"),
+    Month(4, "흑싸리", "wisteria"),
+    Month(5, "난초", "iris"),
+    Month(6, "모란", "peony"),
+    Month(7, "홍싸리", "bush clover"),
+    Month(8, "공산", "pampas grass"),
+    Month(9, "국화", "chrysanthemum"),
+    Month(10, "단풍", "maple"),
+    Month(11, "오동", "paulownia"),
+    Month(12, "비", "rain"),
+)
+
+# (id, kind, Korean name, English name, tags). Junk cards get their names from the month.
+_SPECIAL: tuple[tuple[str, Kind, str, str, tuple[Tag, ...]], ...] = (
+    ("01-bright", Kind.BRIGHT, "송학 광 (학)", "pine crane (bright)", ()),
+    ("01-ribbon", Kind.RIBBON, "송학 홍단", "pine red poetry ribbon", (Tag.HONGDAN,)),
+    ("02-animal", Kind.ANIMAL, "매조 열끗 (꾀꼬리)", "plum bush warbler (animal)", (Tag.GODORI,)),
+    ("02-ribbon", Kind.RIBBON, "매조 홍단", "plum red poetry ribbon", (Tag.HONGDAN,)),
+    ("03-bright", Kind.BRIGHT, "벚꽃 광 (만막)", "cherry curtain (bright)", ()),
+    ("03-ribbon", Kind.RIBBON, "벚꽃 홍단", "cherry red poetry ribbon", (Tag.HONGDAN,)),
+    ("04-animal", Kind.ANIMAL, "흑싸리 열끗 (두견새)", "wisteria cuckoo (animal)", (Tag.GODORI,)),
+    ("04-ribbon", Kind.RIBBON, "흑싸리 초단", "wisteria red plain ribbon", (Tag.CHODAN,)),
+    ("05-animal", Kind.ANIMAL, "난초 열끗 (다리)", "iris bridge (animal)", ()),
+    ("05-ribbon", Kind.RIBBON, "난초 초단", "iris red plain ribbon", (Tag.CHODAN,)),
+    ("06-animal", Kind.ANIMAL, "모란 열끗 (나비)", "peony butterflies (animal)", ()),
+    ("06-ribbon", Kind.RIBBON, "모란 청단", "peony blue ribbon", (Tag.CHEONGDAN,)),
+    ("07-animal", Kind.ANIMAL, "홍싸리 열끗 (멧돼지)", "bush clover boar (animal)", ()),
+    ("07-ribbon", Kind.RIBBON, "홍싸리 초단", "bush clover red plain ribbon", (Tag.CHODAN,)),
+    ("08-bright", Kind.BRIGHT, "공산 광 (보름달)", "pampas full moon (bright)", ()),
+    ("08-animal", Kind.ANIMAL, "공산 열끗 (기러기)", "pampas geese (animal)", (Tag.GODORI,)),
+    ("09-animal", Kind.ANIMAL, "국화 열끗 (술잔, 국진)", "chrysanthemum sake cup (gukjin)", ()),
+    ("09-ribbon", Kind.RIBBON, "국화 청단", "chrysanthemum blue ribbon", (Tag.CHEONGDAN,)),
+    ("10-animal", Kind.ANIMAL, "단풍 열끗 (사슴)", "maple deer (animal)", ()),
+    ("10-ribbon", Kind.RIBBON, "단풍 청단", "maple blue ribbon", (Tag.CHEONGDAN,)),
+    ("11-bright", Kind.BRIGHT, "오동 광 (봉황)", "paulownia phoenix (bright)", ()),
+    ("11-double-junk", Kind.DOUBLE_JUNK, "오동 쌍피", "paulownia double junk", ()),
+    ("12-bright", Kind.BRIGHT, "비광", "rain man (bright)", (Tag.RAIN,)),
+    ("12-animal", Kind.ANIMAL, "비 열끗 (제비)", "rain swallow (animal)", ()),
+    ("12-ribbon", Kind.RIBBON, "비 띠", "rain ribbon", ()),
+    ("12-double-junk", Kind.DOUBLE_JUNK, "비 쌍피", "rain double junk", ()),
+)
+
+BONUS_IDS: tuple[str, ...] = ("bonus-a", "bonus-b", "bonus-c", "bonus-d")
+
+# The switchable animals: the sake cup (국진) always may be read as double junk,
+# the May bridge only where a rule set says so (rules.md §2.5).
+GUKJIN_ID = "09-animal"
+MAY_ANIMAL_ID = "05-animal"
+SWITCHED_JUNK_VALUE = 2  # an animal read as junk is worth a double junk
+
+
+def _build_deck() -> tuple[Card, ...]:
+    special = {row[0]: row for row in _SPECIAL}
+    cards: list[Card] = []
+    for month in MONTHS:
+        prefix = f"{month.number:02d}-"
+        rows = [row for card_id, row in special.items() if card_id.startswith(prefix)]
+        for card_id, kind, name_ko, name_en, tags in rows:
+            value = 2 if kind is Kind.DOUBLE_JUNK else 0
+            cards.append(
+                Card(card_id, month.number, kind, name_ko, name_en, frozenset(tags), value)
+            )
+        for n in range(1, 5 - len(rows)):
+            cards.append(
+                Card(
+                    f"{prefix}junk-{n}",
+                    month.number,
+                    Kind.JUNK,
+                    f"{month.name_ko} 피",
+                    f"{month.name_en} junk",
+                    junk_value=1,
+                )
+            )
+    for letter, card_id in zip("ABCD", BONUS_IDS, strict=True):
+        cards.append(Card(card_id, 0, Kind.BONUS, f"보너스 피 {letter}", f"bonus card {letter}"))
+    return tuple(
+        Card(c.id, c.month, c.kind, c.name_ko, c.name_en, c.tags, c.junk_value, 1 << i)
+        for i, c in enumerate(cards)
+    )
+
+
+DECK: tuple[Card, ...] = _build_deck()
+"""All 52 cards, months 1–12 then the four bonus cards, in a fixed order."""
+
+CARDS: Mapping[str, Card] = MappingProxyType({card.id: card for card in DECK})
+"""Card by ID."""
+
+MONTH_CARD_IDS: tuple[str, ...] = tuple(card.id for card in DECK if card.month)
+"""The 48 month cards (every hwatu deck has exactly these)."""
+
+BIT: Mapping[str, int] = MappingProxyType({card.id: card.bit for card in DECK})
+"""Card ID → its bit in a pile mask."""
+
+_ID_BY_BIT: dict[int, str] = {card.bit: card.id for card in DECK}
+
+
+def mask_of(card_ids: Iterable[str]) -> int:
+    """The pile mask of known card IDs (duplicates collapse; unknown IDs raise KeyError)."""
+    mask = 0
+    for card_id in card_ids:
+        mask |= BIT[card_id]
+    return mask
+
+
+def ids_of(mask: int) -> tuple[str, ...]:
+    """The card IDs in a pile mask, in deck order."""
+    ids = []
+    while mask:
+        low = mask & -mask
+        ids.append(_ID_BY_BIT[low])
+        mask ^= low
+    return tuple(ids)
+
+
+def _mask_where(predicate: Callable[[Card], bool]) -> int:
+    return mask_of(card.id for card in DECK if predicate(card))
+
+
+BRIGHTS = _mask_where(lambda c: c.kind is Kind.BRIGHT)
+RAIN_BRIGHT = BIT["12-bright"]
+ANIMALS = _mask_where(lambda c: c.kind is Kind.ANIMAL)
+RIBBONS = _mask_where(lambda c: c.kind is Kind.RIBBON)
+SINGLE_JUNK = _mask_where(lambda c: c.kind is Kind.JUNK)
+DOUBLE_JUNK = _mask_where(lambda c: c.kind is Kind.DOUBLE_JUNK)
+BONUS = _mask_where(lambda c: c.kind is Kind.BONUS)
+GODORI = _mask_where(lambda c: Tag.GODORI in c.tags)
+HONGDAN = _mask_where(lambda c: Tag.HONGDAN in c.tags)
+CHEONGDAN = _mask_where(lambda c: Tag.CHEONGDAN in c.tags)
+CHODAN = _mask_where(lambda c: Tag.CHODAN in c.tags)
+DEC_RIBBON = BIT["12-ribbon"]
+GUKJIN = BIT[GUKJIN_ID]
+MAY_ANIMAL = BIT[MAY_ANIMAL_ID]
+MONTH_MASKS: tuple[int, ...] = tuple(
+    mask_of(card.id for card in DECK if card.month == month) for month in range(13)
+)
+"""MONTH_MASKS[m] is the mask of month m's four cards (index 0: the bonus cards)."""
+MONTH_CARDS_MASK = _mask_where(lambda c: c.month > 0)
+
+
+def suggest(text: object) -> str:
+    """A hint for a mistyped card ID: the closest IDs, and what IDs look like.
+
+    >>> suggest("01-brigth")
+    "did you mean '01-bright'? See GET /v1/cards"
+    """
+    close = difflib.get_close_matches(str(text), CARDS, n=1) if isinstance(text, str) else []
+    if close:
+        return "did you mean " + " or ".join(repr(c) for c in close) + "? See GET /v1/cards"
+    return "card IDs look like 01-bright, 09-animal or 11-double-junk; see GET /v1/cards"

@@ -1,0 +1,91 @@
+"""Domain errors: what kind of wrong, with a stable code and where in the input.
+
+Every error carries one or more :class:`Issue` records. An issue's ``location`` is the
+path into the request-shaped input (``("players", 1, "captured", 3)``), which the HTTP
+layer turns into a JSON pointer; its ``code`` is a stable, machine-readable word that
+apps may switch on; its ``detail`` quotes the bad input and says how to fix it.
+
+The classes follow the kind of mistake (compare python-chess's error types):
+
+- :class:`InvalidRulesError` — an unknown preset or option, or an option value out of range;
+- :class:`ImpossibleHandError` — cards or counts that cannot exist in one deck;
+- :class:`InvalidHandError` — a hand that exists but breaks the rules of play;
+- :class:`AmbiguousHandError` — the rules need a decision only the table can make.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+Location = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One problem with the input."""
+
+    code: str
+    detail: str
+    location: Location = ()
+
+    def __str__(self) -> str:
+        where = "/".join(str(part) for part in self.location) or "(request)"
+        return f"{self.code} at {where}: {self.detail}"
+
+
+class GoStopError(ValueError):
+    """Base class: the input cannot be scored; ``issues`` says every reason found."""
+
+    title = "The request cannot be scored"
+
+    def __init__(self, issues: Iterable[Issue]) -> None:
+        self.issues: tuple[Issue, ...] = tuple(issues)
+        assert self.issues, "an error needs at least one issue"
+        super().__init__("; ".join(str(issue) for issue in self.issues))
+
+
+class InvalidRulesError(GoStopError):
+    """An unknown preset or option, or an option value that is not allowed."""
+
+    title = "Invalid rule set"
+
+
+class ImpossibleHandError(GoStopError):
+    """Cards or counts that cannot all exist in one deck."""
+
+    title = "Impossible cards or counts"
+
+
+class InvalidHandError(GoStopError):
+    """A hand that breaks the rules of play (wrong players, a winner who cannot stop…)."""
+
+    title = "The hand breaks the rules of play"
+
+
+class AmbiguousHandError(GoStopError):
+    """The rules leave a decision that only the table can make; the request must say it."""
+
+    title = "The table must decide"
+
+
+class Problems:
+    """Collects issues while validating, so that one response names every problem."""
+
+    __slots__ = ("_issues",)
+
+    def __init__(self) -> None:
+        self._issues: list[Issue] = []
+
+    def add(self, code: str, detail: str, *location: str | int) -> None:
+        """Record one issue."""
+        self._issues.append(Issue(code, detail, location))
+
+    def __bool__(self) -> bool:
+        return bool(self._issues)
+
+    def raise_if_any(self, error: type[GoStopError]) -> None:
+        """Raise ``error`` with everything collected so far, if anything was."""
+        if self._issues:
+            issues, self._issues = self._issues, []
+            raise error(issues)

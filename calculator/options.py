@@ -1,0 +1,202 @@
+"""House-rule options declared once, as fields of a frozen rules dataclass.
+
+Each option is a dataclass field made with :func:`option`; its metadata (summary, the
+rules.md section it comes from, bounds) travels with it. :func:`specs` reads them back
+as :class:`OptionSpec` records, so validation, the ``/v1/rulesets`` catalogue and the
+OpenAPI document all come from the one declaration.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import typing
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, field, fields, replace
+from enum import StrEnum
+from functools import cache
+from typing import Any, Literal, TypeVar
+
+from calculator.errors import InvalidRulesError, Issue
+
+OptionType = Literal["boolean", "integer", "string"]
+OptionValue = bool | int | str | None
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """What an option is: its name, type, allowed values, default and source."""
+
+    name: str
+    type: OptionType
+    default: OptionValue
+    summary: str
+    section: str
+    choices: tuple[str, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+    null_means: str | None = None
+
+    def check(self, value: object) -> str | None:
+        """Why ``value`` is not allowed for this option, or ``None`` if it is."""
+        if value is None:
+            if self.nullable:
+                return None
+            return f"{self.name} cannot be null; {self.allowed()}"
+        if self.type == "boolean":
+            return None if isinstance(value, bool) else f"{self.name} takes true or false"
+        if self.type == "integer":
+            if isinstance(value, bool) or not isinstance(value, int):
+                return f"{self.name} takes a whole number; {self.allowed()}"
+            if self.minimum is not None and value < self.minimum:
+                return f"{self.name} is {value}; {self.allowed()}"
+            if self.maximum is not None and value > self.maximum:
+                return f"{self.name} is {value}; {self.allowed()}"
+            return None
+        assert self.choices is not None
+        if isinstance(value, str) and value in self.choices:
+            return None
+        return f"{self.name} is {value!r}; {self.allowed()}"
+
+    def allowed(self) -> str:
+        """The allowed values in words, for error messages."""
+        if self.type == "boolean":
+            text = "use true or false"
+        elif self.type == "integer":
+            low = "" if self.minimum is None else f"{self.minimum}"
+            high = "" if self.maximum is None else f"{self.maximum}"
+            text = f"use a whole number from {low or 'any'} to {high or 'any'}"
+        else:
+            assert self.choices is not None
+            text = "use one of " + ", ".join(self.choices)
+        if self.nullable:
+            text += f", or null ({self.null_means})"
+        return text
+
+
+def option(
+    default: OptionValue,
+    *,
+    summary: str,
+    section: str,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    null_means: str | None = None,
+) -> Any:
+    """A rules-dataclass field that is a house-rule option (metadata read by :func:`specs`)."""
+    metadata = {
+        "summary": summary,
+        "section": section,
+        "minimum": minimum,
+        "maximum": maximum,
+        "null_means": null_means,
+    }
+    return field(default=default, metadata=metadata)
+
+
+def specs(rules_type: type) -> tuple[OptionSpec, ...]:
+    """The option specs of a rules dataclass, in declaration order."""
+    return _specs(rules_type)
+
+
+@cache
+def _specs(rules_type: Any) -> tuple[OptionSpec, ...]:
+    hints = typing.get_type_hints(rules_type)
+    found = []
+    for f in fields(rules_type):
+        if "summary" not in f.metadata:
+            continue
+        hint = hints[f.name]
+        args = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
+        base = args[0]
+        nullable = type(None) in typing.get_args(hint)
+        choices: tuple[str, ...] | None = None
+        kind: OptionType
+        if base is bool:
+            kind = "boolean"
+        elif base is int:
+            kind = "integer"
+        elif isinstance(base, type) and issubclass(base, StrEnum):
+            kind, choices = "string", tuple(member.value for member in base)
+        else:  # pragma: no cover - a programming error caught by the test suite
+            raise TypeError(f"option {f.name} has unsupported type {hint}")
+        assert f.default is not MISSING
+        found.append(
+            OptionSpec(
+                name=f.name,
+                type=kind,
+                default=f.default,
+                summary=f.metadata["summary"],
+                section=f.metadata["section"],
+                choices=choices,
+                minimum=f.metadata["minimum"],
+                maximum=f.metadata["maximum"],
+                nullable=nullable,
+                null_means=f.metadata["null_means"],
+            )
+        )
+    return tuple(found)
+
+
+def values(rules: object) -> dict[str, OptionValue]:
+    """The resolved option values of a rules object, as plain JSON values."""
+    result: dict[str, OptionValue] = {}
+    for spec in specs(type(rules)):
+        value = getattr(rules, spec.name)
+        result[spec.name] = value.value if isinstance(value, StrEnum) else value
+    return result
+
+
+def fingerprint(variant: str, rules: object) -> str:
+    """A stable hash of the resolved options: equal iff the options are equal."""
+    canonical = json.dumps(
+        {"variant": variant, "options": values(rules)}, sort_keys=True, separators=(",", ":")
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()[:32]
+
+
+def override(
+    rules: R,
+    overrides: Mapping[str, object],
+    *,
+    location: tuple[str | int, ...] = ("ruleset", "options"),
+) -> R:
+    """``rules`` with ``overrides`` applied, after checking every name and value.
+
+    >>> from calculator.rules import GoStopRules
+    >>> override(GoStopRules(), {"bomb_multiplier": 1}).bomb_multiplier
+    1
+    >>> override(GoStopRules(), {"bomb_multipler": 1})
+    Traceback (most recent call last):
+    ...
+    calculator.errors.InvalidRulesError: unknown_option at ruleset/options/bomb_multipler: ...
+    """
+    by_name = {spec.name: spec for spec in specs(type(rules))}
+    issues = []
+    changes: dict[str, object] = {}
+    for name, value in overrides.items():
+        spec = by_name.get(name)
+        if spec is None:
+            close = difflib.get_close_matches(name, by_name, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else "see GET /v1/rulesets"
+            issues.append(
+                Issue("unknown_option", f"there is no option {name!r}; {hint}", (*location, name))
+            )
+            continue
+        problem = spec.check(value)
+        if problem is not None:
+            issues.append(Issue("invalid_option", problem, (*location, name)))
+            continue
+        changes[name] = value
+    if issues:
+        raise InvalidRulesError(issues)
+    hints = typing.get_type_hints(type(rules))
+    for name, value in changes.items():
+        enum = next((a for a in typing.get_args(hints[name]) or (hints[name],)), None)
+        if isinstance(value, str) and isinstance(enum, type) and issubclass(enum, StrEnum):
+            changes[name] = enum(value)
+    return replace(rules, **changes)  # type: ignore[type-var]

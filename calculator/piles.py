@@ -1,0 +1,290 @@
+"""From each player's entry (cards, tally or declaration) to a checked :class:`Pile`.
+
+Cards are checked across the whole table: an unknown ID, a bonus card the rule set does
+not put in the deck, or a card held twice (naming both holders) is an
+:class:`~calculator.errors.ImpossibleHandError`. Tallies are checked for consistency with
+themselves and, together with the listed piles, against what one deck holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import reduce
+from operator import or_
+from typing import NamedTuple
+
+from calculator import cards
+from calculator.errors import ImpossibleHandError, Problems
+from calculator.hand import Declared, Hand, Tally
+from calculator.rules import GoStopRules, PibakCount
+from calculator.scoring import Pile, pile_of_mask
+
+Entry = Pile | Declared | None  # None: the player sits out
+
+
+class _Raw(NamedTuple):
+    """What a pile holds, before any rule: for the whole-deck checks."""
+
+    brights: int
+    animals: int
+    ribbons: int
+    junk_value: int
+    flags: frozenset[str]  # one-of-a-kind holdings: rain_bright, godori, hongdan, gukjin…
+
+
+def read_piles(hand: Hand, rules: GoStopRules) -> list[Entry]:
+    """Each player's checked pile, in seating order; raises on impossible cards or counts."""
+    masks = _claim_all(hand, rules)
+    problems = Problems()
+    entries: list[Entry] = []
+    raws: list[tuple[str, _Raw]] = []
+    for i, player in enumerate(hand.players):
+        mask = masks[i]
+        if player.sits_out:
+            entries.append(None)
+            if mask:
+                raws.append((player.id, _raw_of_mask(mask, rules)))
+        elif player.captured is not None:
+            pile = pile_of_mask(mask, rules)
+            entries.append(pile)
+            raws.append((player.id, _raw_of_mask(mask, rules)))
+        elif player.tally is not None:
+            tally_pile = _pile_of_tally(player.tally, i, rules, problems)
+            entries.append(tally_pile)
+            raws.append((player.id, _raw_of_tally(player.tally)))
+        else:
+            entries.append(player.declared)
+    problems.raise_if_any(ImpossibleHandError)
+    _check_deck(raws, rules, problems)
+    problems.raise_if_any(ImpossibleHandError)
+    return entries
+
+
+def _cards_of(hand: Hand) -> list[tuple[str, Sequence[str]]]:
+    """(field, card IDs) per player: its captured pile, or a sitter's hand."""
+    found: list[tuple[str, Sequence[str]]] = []
+    for player in hand.players:
+        if player.sits_out:
+            found.append(("hand", player.hand or ()))
+        else:
+            found.append(("captured", player.captured or ()))
+    return found
+
+
+def _claim_all(hand: Hand, rules: GoStopRules) -> list[int]:
+    """The card mask of every player; on any bad card, diagnose the whole table."""
+    in_deck = cards.MONTH_CARDS_MASK | rules.tables.bonus_in_deck
+    bit = cards.BIT
+    taken = 0
+    masks = []
+    try:
+        for _field, ids in _cards_of(hand):
+            mask = reduce(or_, [bit[card_id] for card_id in ids], 0)
+            if mask.bit_count() != len(ids) or mask & taken or mask & ~in_deck:
+                raise KeyError
+            taken |= mask
+            masks.append(mask)
+    except (KeyError, TypeError):
+        _diagnose(hand, in_deck)
+    return masks
+
+
+def _diagnose(hand: Hand, in_deck: int) -> None:
+    """Name every unknown, out-of-deck or twice-held card, with both holders' places."""
+    problems = Problems()
+    first: dict[str, tuple[str, str]] = {}  # card → (player id, "players/i/field/j")
+    for i, (field, ids) in enumerate(_cards_of(hand)):
+        player_id = hand.players[i].id
+        for j, card_id in enumerate(ids):
+            where = f"players/{i}/{field}/{j}"
+            card = cards.CARDS.get(card_id) if isinstance(card_id, str) else None
+            if card is None:
+                hint = cards.suggest(card_id)
+                problems.add(
+                    "unknown_card", f"{card_id!r} is not a card ID; {hint}",
+                    "players", i, field, j,
+                )
+            elif not card.bit & in_deck:
+                problems.add(
+                    "card_not_in_deck",
+                    f"{card_id} is not in the deck under this rule set; give it a junk value "
+                    f"with the option {card_id.replace('-', '_')}_junk_value, or remove it",
+                    "players", i, field, j,
+                )
+            elif card_id in first:
+                holder, at = first[card_id]
+                who = "the same player" if holder == player_id else f"player {holder!r}"
+                problems.add(
+                    "duplicate_card",
+                    f"{card_id} is held twice: by {who} at /{at} and by player {player_id!r} "
+                    f"at /{where}; a deck has one of each card",
+                    "players", i, field, j,
+                )
+            else:
+                first[card_id] = (player_id, where)
+    problems.raise_if_any(ImpossibleHandError)
+    raise AssertionError("the fast card check failed but no card is wrong")  # pragma: no cover
+
+
+_TALLY_LIMITS = {"brights": 5, "animals": 9, "ribbons": 10, "double_junks": 3}
+
+
+def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems) -> Pile | None:
+    """A tally checked for consistency and turned into a :class:`Pile`."""
+    at = ("players", i, "tally")
+    before = bool(problems)
+    counts = {
+        "brights": tally.brights, "animals": tally.animals, "ribbons": tally.ribbons,
+        "junk_value": tally.junk_value, "junk_cards": tally.junk_cards,
+        "double_junks": tally.double_junks,
+    }
+    for name, value in counts.items():
+        if value is not None and value < 0:
+            problems.add("negative_count", f"{name} is {value}; counts start at 0", *at, name)
+        limit = _TALLY_LIMITS.get(name)
+        if value is not None and limit is not None and value > limit:
+            problems.add("impossible_tally", f"{name} is {value}; a deck has {limit}", *at, name)
+    max_junk = _max_junk_value(rules)
+    if tally.junk_value > max_junk:
+        problems.add(
+            "impossible_tally",
+            f"junk_value is {tally.junk_value}; the whole deck is worth {max_junk} under this "
+            "rule set", *at, "junk_value",
+        )
+
+    def need(condition: bool, field: str, detail: str) -> None:
+        if not condition:
+            problems.add("impossible_tally", detail, *at, field)
+
+    need(not tally.rain_bright or tally.brights >= 1, "rain_bright",
+         "rain_bright is true but brights is 0; count the rain man among the brights")
+    need(tally.brights < 5 or tally.rain_bright, "rain_bright",
+         "all five brights include the rain man; set rain_bright to true")
+    switchables = int(tally.has_gukjin) + int(tally.has_may_animal)
+    need(tally.animals >= switchables, "animals",
+         f"animals is {tally.animals} but has_gukjin/has_may_animal name {switchables}; "
+         "count the sake cup and the May bridge among the animals")
+    need(not tally.godori or tally.animals >= 3 + switchables, "godori",
+         f"godori needs the three bird animals, and animals is {tally.animals}"
+         + (" with the switchable animals counted in it" if switchables else ""))
+    need(not tally.rain_ribbon or tally.ribbons >= 1, "rain_ribbon",
+         "rain_ribbon is true but ribbons is 0; count the December ribbon among the ribbons")
+    sets = int(tally.hongdan) + int(tally.cheongdan) + int(tally.chodan)
+    usable = tally.ribbons
+    if tally.rain_ribbon and not (tally.chodan and rules.dec_ribbon_completes_chodan):
+        usable -= 1  # the December ribbon completes no set
+    need(3 * sets <= usable, "ribbons",
+         f"{sets} ribbon set(s) need {3 * sets} ribbons of their months, and ribbons is "
+         f"{tally.ribbons}" + (" with the December ribbon in it" if tally.rain_ribbon else ""))
+    if tally.junk_cards is not None:
+        need(tally.junk_cards <= tally.junk_value, "junk_cards",
+             f"junk_cards is {tally.junk_cards} but junk_value is only {tally.junk_value}; "
+             "every junk card is worth at least 1")
+        need(tally.junk_value == 0 or tally.junk_cards > 0, "junk_cards",
+             f"junk_value is {tally.junk_value} but junk_cards is 0")
+    if tally.double_junks is not None:
+        need(2 * tally.double_junks <= tally.junk_value, "double_junks",
+             f"double_junks is {tally.double_junks}, worth {2 * tally.double_junks}, but "
+             f"junk_value is only {tally.junk_value}")
+    if tally.junk_cards is None and rules.pibak_count is PibakCount.CARDS:
+        problems.add("missing_count", "this rule set counts junk cards for 피박; give junk_cards",
+                     *at, "junk_cards")
+    if tally.double_junks is None and rules.three_double_pi_bonus:
+        problems.add("missing_count",
+                     "this rule set pays a bonus for the three double junks; give double_junks",
+                     *at, "double_junks")
+    if bool(problems) != before:
+        return None
+    t = rules.tables
+    animals, junk_value = tally.animals, tally.junk_value
+    junk_cards, double_junks = tally.junk_cards, tally.double_junks
+    switchable = 0
+    for held, bit in ((tally.has_gukjin, cards.GUKJIN), (tally.has_may_animal, cards.MAY_ANIMAL)):
+        if not held:
+            continue
+        if bit & t.switchable:
+            switchable |= bit
+            animals -= 1
+        elif bit & t.fixed_double:  # the rules fix it as double junk (or as both)
+            junk_value += cards.SWITCHED_JUNK_VALUE
+            junk_cards = None if junk_cards is None else junk_cards + 1
+            if double_junks is not None and bit & t.three_doubles:
+                double_junks += 1
+            if not bit & t.fixed_animals:
+                animals -= 1
+    ribbons = tally.ribbons
+    if tally.rain_ribbon and not rules.dec_ribbon_counts_in_ribbon_total:
+        ribbons -= 1
+    held_cards = tally.brights + tally.animals + tally.ribbons
+    held_cards += junk_cards if junk_cards is not None else min(junk_value, 1)
+    return Pile(
+        mask=0, brights=tally.brights, rain_bright=tally.rain_bright, animals=animals,
+        godori=tally.godori, ribbons=ribbons, hongdan=tally.hongdan,
+        cheongdan=tally.cheongdan, chodan=tally.chodan, junk_value=junk_value,
+        junk_cards=junk_cards, double_junks=double_junks, switchable=switchable,
+        cards=held_cards,
+    )
+
+
+def _max_junk_value(rules: GoStopRules) -> int:
+    """The junk value of every junk card in the deck, switchable animals read as junk."""
+    t = rules.tables
+    bonus = sum(value for _bit, value in t.bonus_values)
+    doubles = (t.fixed_double | t.switchable).bit_count()
+    return cards.SINGLE_JUNK.bit_count() + 2 * doubles + bonus
+
+
+def _raw_of_mask(mask: int, rules: GoStopRules) -> _Raw:
+    flags = {
+        name for name, bits in _ONE_OF_A_KIND if mask & bits == bits
+    }
+    pile = pile_of_mask(mask, rules)
+    return _Raw(
+        brights=pile.brights,
+        animals=(mask & cards.ANIMALS).bit_count(),
+        ribbons=(mask & cards.RIBBONS).bit_count(),
+        junk_value=pile.junk_value,
+        flags=frozenset(flags),
+    )
+
+
+_ONE_OF_A_KIND = (
+    ("rain_bright", cards.RAIN_BRIGHT),
+    ("rain_ribbon", cards.DEC_RIBBON),
+    ("godori", cards.GODORI),
+    ("hongdan", cards.HONGDAN),
+    ("cheongdan", cards.CHEONGDAN),
+    ("chodan", cards.CHODAN),
+    ("has_gukjin", cards.GUKJIN),
+    ("has_may_animal", cards.MAY_ANIMAL),
+)
+
+
+def _raw_of_tally(tally: Tally) -> _Raw:
+    flags = {name for name, _bits in _ONE_OF_A_KIND if getattr(tally, name)}
+    return _Raw(tally.brights, tally.animals, tally.ribbons, tally.junk_value, frozenset(flags))
+
+
+def _check_deck(raws: list[tuple[str, _Raw]], rules: GoStopRules, problems: Problems) -> None:
+    """The piles together may not hold more than one deck does."""
+    limits = {
+        "brights": 5, "animals": 9, "ribbons": 10, "junk_value": _max_junk_value(rules),
+    }
+    for name, limit in limits.items():
+        held = [(pid, getattr(raw, name)) for pid, raw in raws if getattr(raw, name)]
+        total = sum(n for _pid, n in held)
+        if total > limit:
+            shares = ", ".join(f"{pid} {n}" for pid, n in held)
+            problems.add(
+                "deck_exceeded",
+                f"the players hold {total} {name.replace('_', ' ')} in all ({shares}); "
+                f"one deck has {limit}", "players",
+            )
+    for flag, _bits in _ONE_OF_A_KIND:
+        holders = [pid for pid, raw in raws if flag in raw.flags]
+        if len(holders) > 1:
+            problems.add(
+                "deck_exceeded",
+                f"{flag.replace('_', ' ')} is held by {', '.join(holders)}; one deck has it once",
+                "players",
+            )

@@ -1,0 +1,215 @@
+"""Named rule sets: a registry of presets, resolution with overrides, fingerprints.
+
+A rule set is a preset plus optional overrides of single options (SPEC §3). Resolving
+one checks every override, fills in every other option from the preset, and gives the
+result a fingerprint so that a table can lock a rule set and a client can tell two apart.
+
+>>> standard = resolve("standard")
+>>> wiki = resolve("standard", {"go_formula": "seed_es_linear"})
+>>> wiki.rules.go_formula, wiki.fingerprint == standard.fingerprint
+(<GoFormula.SEED_ES_LINEAR: 'seed_es_linear'>, False)
+>>> resolve("seed_es").preset  # aliases find the preset they name
+'wikipedia'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any
+
+from calculator import options
+from calculator.errors import InvalidRulesError, Issue
+from calculator.rules import (
+    GobakMode2p,
+    GobakMode3p,
+    GoFormula,
+    GoStopRules,
+    GukjinChoice,
+    TableMode4p,
+)
+
+
+class Variant(StrEnum):
+    """Which game a rule set scores; each has its own endpoint."""
+
+    GOSTOP = "gostop"  # POST /v1/gostop/hands
+    BALANCE = "balance"  # POST /v1/balance/hands
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named rule set as published: its options, and what it is meant to reproduce."""
+
+    name: str
+    variant: Variant
+    title: str
+    description: str
+    rules: Any  # GoStopRules, or BalanceRules for the balance variant
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """A resolved rule set: the preset it starts from, every option, and the fingerprint."""
+
+    preset: str
+    variant: Variant
+    rules: Any
+    fingerprint: str
+
+    def options(self) -> dict[str, options.OptionValue]:
+        """Every resolved option, as plain JSON values."""
+        return options.values(self.rules)
+
+
+_STANDARD = GoStopRules()
+
+_GOSTOP_PRESETS = (
+    Preset(
+        name="standard",
+        variant=Variant.GOSTOP,
+        title="Standard Korean Go-Stop",
+        description=(
+            "Mainstream Korean practice, the recommended defaults of rules.md §8: stop at 7 "
+            "(2 players) or 3 (3 players); go +n and from the 3rd go ×2^(n−2); shake and bomb "
+            "×2 each; 멍따 ×2; 광박 ×2 (the rain man protects); 피박 ×2 at ≤7 (2p) / ≤5 (3p) "
+            "junk with a zero-junk exemption; 고박 ×2 (2p) or pay-all (3p); nagari ×2 per "
+            "drawn hand, stacking; the sake cup read as its owner prefers."
+        ),
+        rules=_STANDARD,
+        aliases=("kr_gostop", "kr_gostop_3p", "kr_matgo_2p"),
+    ),
+    Preset(
+        name="wikipedia",
+        variant=Variant.GOSTOP,
+        title="English Wikipedia, read literally",
+        description=(
+            "The Spanish seed (English Wikipedia \"Go-Stop\") read literally: go ×(n−1) from "
+            "the 3rd go, 고박 ×2 also with three players, bombs do not multiply, no 멍따, the "
+            "December ribbon not counted in the ribbon total, the May bridge switchable like "
+            "the sake cup (both \"generally\" counted as double junk), 피박 below 6 junk for 2 "
+            "and 3 players with no zero-junk exemption, one ×2 after a drawn hand."
+        ),
+        rules=replace(
+            _STANDARD,
+            go_formula=GoFormula.SEED_ES_LINEAR,
+            gobak_mode_3p=GobakMode3p.DOUBLE,
+            bomb_multiplier=1,
+            meongtta_enabled=False,
+            dec_ribbon_counts_in_ribbon_total=False,
+            may_animal_switchable=True,
+            gukjin_default=GukjinChoice.JUNK,
+            pibak_max_pi_2p=5,
+            pibak_max_pi_3p=5,
+            pibak_zero_exempt=False,
+            nagari_stacking=False,
+        ),
+        aliases=("seed_es",),
+    ),
+    Preset(
+        name="gamerules",
+        variant=Variant.GOSTOP,
+        title="gamerules.com, read literally",
+        description=(
+            "The Romanian seed (gamerules.com \"Go Stop\") read literally: +1 per go and a "
+            "single ×2 above 3 gos, no 고박, bombs do not multiply, 멍따 (7+ animals) ×2, 광박 "
+            "×2, 피박 at ≤5 junk for 2 and 3 players with no zero-junk exemption, the December "
+            "ribbon counted, only the sake cup switchable, 총통 = 5 from each opponent, one ×2 "
+            "after a drawn hand, a fourth player only watches."
+        ),
+        rules=replace(
+            _STANDARD,
+            go_formula=GoFormula.SEED_RO,
+            gobak_mode_2p=GobakMode2p.NONE,
+            gobak_mode_3p=GobakMode3p.NONE,
+            bomb_multiplier=1,
+            pibak_max_pi_2p=5,
+            pibak_max_pi_3p=5,
+            pibak_zero_exempt=False,
+            chongtong_points=5,
+            nagari_stacking=False,
+            table_mode_4p=TableMode4p.OBSERVE,
+        ),
+        aliases=("seed_ro",),
+    ),
+)
+
+_REGISTRY: dict[str, Preset] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(preset: Preset) -> None:
+    """Add a preset to the registry (presets of other variants register themselves)."""
+    assert preset.name not in _REGISTRY, preset.name
+    _REGISTRY[preset.name] = preset
+    for alias in (preset.name, *preset.aliases):
+        _ALIASES[alias] = preset.name
+
+
+for _preset in _GOSTOP_PRESETS:
+    register(_preset)
+
+
+def presets() -> Mapping[str, Preset]:
+    """Every preset, by name, in registration order."""
+    return MappingProxyType(_REGISTRY)
+
+
+def find_preset(name: str) -> Preset | None:
+    """The preset called ``name`` or one of its aliases, or ``None``."""
+    canonical = _ALIASES.get(name)
+    return None if canonical is None else _REGISTRY[canonical]
+
+
+def resolve(
+    preset: str = "standard",
+    overrides: Mapping[str, object] | None = None,
+    *,
+    variant: Variant | None = None,
+) -> RuleSet:
+    """Resolve a preset name plus option overrides into a complete :class:`RuleSet`.
+
+    ``variant``, when given, must be the preset's variant (a Go-Stop hand cannot be scored
+    under the balance rules). Raises :class:`InvalidRulesError` naming every problem.
+    """
+    items = tuple(sorted((overrides or {}).items()))
+    try:
+        return _resolve_cached(preset, items, variant)
+    except TypeError:  # an unhashable override value: let the uncached path report it
+        return _resolve(preset, dict(items), variant)
+
+
+@lru_cache(maxsize=512)
+def _resolve_cached(
+    preset: str, items: tuple[tuple[str, object], ...], variant: Variant | None
+) -> RuleSet:
+    return _resolve(preset, dict(items), variant)
+
+
+def _resolve(preset: str, overrides: dict[str, object], variant: Variant | None) -> RuleSet:
+    found = find_preset(preset) if isinstance(preset, str) else None
+    if found is None:
+        names = ", ".join(
+            p.name for p in _REGISTRY.values() if variant is None or p.variant is variant
+        )
+        raise InvalidRulesError(
+            [Issue("unknown_preset", f"there is no preset {preset!r}; use one of {names}",
+                   ("ruleset", "preset"))]
+        )
+    if variant is not None and found.variant is not variant:
+        raise InvalidRulesError(
+            [Issue("wrong_variant",
+                   f"preset {found.name!r} scores the {found.variant} variant, not {variant}; "
+                   f"use a {variant} preset", ("ruleset", "preset"))]
+        )
+    rules = options.override(found.rules, overrides) if overrides else found.rules
+    return RuleSet(
+        preset=found.name,
+        variant=found.variant,
+        rules=rules,
+        fingerprint=options.fingerprint(found.variant.value, rules),
+    )

@@ -1,0 +1,452 @@
+"""Go-Stop house rules: every contested rule of rules.md §8 as one explicit option.
+
+:class:`GoStopRules` is a frozen record; its defaults are the ``standard`` preset (the
+recommended defaults of rules.md §8). Each field is declared with
+:func:`calculator.options.option`, which records its meaning and source, so the
+catalogue served by ``GET /v1/rulesets`` is read from this file.
+
+Options that differ by player count come in ``_2p`` / ``_3p`` pairs; a four-player
+table plays as three (one player sits out).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import NamedTuple
+
+from calculator import cards
+from calculator.options import option
+
+
+class GoFormula(StrEnum):
+    """How the winner's go calls change its points (rules.md §3.2)."""
+
+    KOREAN_POW2 = "korean_pow2"  # +n; from the 3rd go also ×2^(n−2)
+    SEED_ES_LINEAR = "seed_es_linear"  # +n; from the 3rd go also ×(n−1)
+    SEED_RO = "seed_ro"  # +n; ×2 once when n ≥ 4
+    TIMES_N = "times_n"  # +1 for one go; from the 2nd go ×n
+    FLAT_DOUBLE_3PLUS = "flat_double_3plus"  # +n; ×2 from the 3rd go, no escalation
+
+
+class GukjinMode(StrEnum):
+    """How the switchable animals (국진, and the May bridge where allowed) may count."""
+
+    CHOICE = "choice"  # animal or double junk, the owner's choice
+    ALWAYS_ANIMAL = "always_animal"
+    ALWAYS_JUNK = "always_junk"
+    BOTH = "both"  # an animal and double junk at once (FudaWiki variant)
+
+
+class GukjinChoice(StrEnum):
+    """A player's reading of its switchable card(s)."""
+
+    ANIMAL = "animal"
+    JUNK = "junk"
+    AUTO = "auto"  # the winner takes what pays it most, a loser what costs it least
+
+
+class ShakeThenBomb(StrEnum):
+    """A month first shaken, then bombed (rules.md §4.2)."""
+
+    STACK = "stack"  # both count: ×4
+    ONCE = "once"  # the bomb adds no second factor
+    FORBID = "forbid"  # not allowed: such a hand is rejected
+
+
+class MeongbakMode(StrEnum):
+    """When a loser with no animals pays double (멍박, rules.md §4.10)."""
+
+    OFF = "off"
+    WINNER_SCORED_ANIMALS = "winner_scored_animals"
+    WINNER_MEONGTTA = "winner_meongtta"
+    WINNER_GODORI = "winner_godori"
+
+
+class GwangbakEffect(StrEnum):
+    """What 광박 does to the loser's amount."""
+
+    DOUBLE = "double"
+    PLUS2 = "plus2"  # +2 points before the loser's factors (FudaWiki alternative)
+
+
+class PibakCount(StrEnum):
+    """What the 피박 threshold is compared with."""
+
+    VALUE = "value"  # junk value: a double junk counts 2
+    CARDS = "cards"  # junk cards: every junk card counts 1
+
+
+class GobakMode3p(StrEnum):
+    """A go-caller who loses, with three active players (rules.md §4.6)."""
+
+    PAY_ALL = "pay_all"  # pays every loser's amount; the others pay nothing
+    PAY_ALL_AND_DOUBLE = "pay_all_and_double"  # … and its own share ×2
+    DOUBLE = "double"  # its own share ×2
+    NONE = "none"
+
+
+class GobakMode2p(StrEnum):
+    """A go-caller who loses in two-player Matgo."""
+
+    DOUBLE = "double"
+    NONE = "none"
+
+
+class FloorFour(StrEnum):
+    """Four cards of a month dealt to the table."""
+
+    REDEAL = "redeal"  # the same dealer deals again; nothing changes
+    NAGARI = "nagari"  # counts as a drawn hand: the streak grows
+
+
+class ChongtongMode(StrEnum):
+    """Four cards of a month dealt to one player's hand (총통)."""
+
+    INSTANT_WIN = "instant_win"
+    PLAY_ON_AS_SHAKE = "play_on_as_shake"  # played on; the four count as a shake
+
+
+class ChongtongTie(StrEnum):
+    """Two or more players dealt a 총통."""
+
+    CANCEL = "cancel"  # nobody is paid, redeal, the streak is unchanged
+    DEALER = "dealer"  # the dealer, if a holder, wins
+    HIGHER_MONTH = "higher_month"  # the holder of the later month wins
+    NAGARI = "nagari"  # a drawn hand: the streak grows
+
+
+class PpukLadder(StrEnum):
+    """What the 1st, 2nd and 3rd consecutive ppuk pay, in units of the first."""
+
+    DOUBLING = "doubling"  # 1, 2, 4 (ZF, FudaWiki)
+    LINEAR = "linear"  # 1, 2, 3 (Hangame: 7, 14, 21)
+
+
+class OrderOfOperations(StrEnum):
+    """Whether shakes and bombs multiply before or after the go points are added."""
+
+    ADD_THEN_MULTIPLY = "add_then_multiply"
+    SHAKE_BEFORE_GO = "shake_before_go"
+
+
+class YeokgoMode(StrEnum):
+    """역고 (reverse go): a go called after an opponent's go (rules.md §3.3)."""
+
+    OFF = "off"  # not played: a yeokgo flag is rejected
+    DOUBLE_AND_DOKBAK = "double_and_dokbak"  # ×2, and the earlier go-caller pays for all
+    FIXED_X4 = "fixed_x4"  # go multiplier fixed at ×4, the go-caller also pays go-bak ×2
+
+
+class GwangpalPayers(StrEnum):
+    """Who pays the player who sits out for the brights it sells (광팔기)."""
+
+    ALL_OTHERS = "all_others"
+    NON_DEALER_ACTIVE = "non_dealer_active"
+
+
+class GwangpalCards(StrEnum):
+    """Which cards in the sitter's hand sell."""
+
+    BRIGHTS = "brights"
+    FUDAWIKI = "fudawiki"  # brights, bonus cards, 09-animal, 11- and 12-double-junk
+
+
+class TableMode4p(StrEnum):
+    """What the fourth player at a Go-Stop table does."""
+
+    GWANGPAL = "gwangpal"  # sits out and sells brights
+    OBSERVE = "observe"  # sits out and watches; nobody pays it
+
+
+_S8 = "rules.md §8 #"
+
+
+class CardTables(NamedTuple):
+    """Pile masks that depend on the rules, computed once per rule set."""
+
+    fixed_animals: int  # cards that always count as animals
+    switchable: int  # animals the owner may read as double junk
+    fixed_double: int  # cards always worth 2 junk (double junks, a sake cup fixed as junk)
+    counted_ribbons: int  # ribbons counted toward the five-ribbon total
+    junk_cards: int  # cards always in the junk pile
+    bonus_values: tuple[tuple[int, int], ...]  # (bit, junk value) of bonus cards in the deck
+    bonus_in_deck: int
+    three_doubles: int  # the cards the three-double-junk bonus looks for, when held as junk
+
+
+def _card_tables(rules: GoStopRules) -> CardTables:
+    switchable = cards.GUKJIN | (cards.MAY_ANIMAL if rules.may_animal_switchable else 0)
+    fixed_animals = cards.ANIMALS & ~switchable
+    fixed_double = cards.DOUBLE_JUNK
+    if rules.gukjin_mode in (GukjinMode.ALWAYS_ANIMAL, GukjinMode.BOTH):
+        fixed_animals |= switchable
+    if rules.gukjin_mode in (GukjinMode.ALWAYS_JUNK, GukjinMode.BOTH):
+        fixed_double |= switchable
+    if rules.gukjin_mode is not GukjinMode.CHOICE:
+        switchable = 0
+    bonus = tuple((cards.BIT[card_id], v) for card_id, v in rules.bonus_values().items())
+    counted = cards.RIBBONS
+    if not rules.dec_ribbon_counts_in_ribbon_total:
+        counted &= ~cards.DEC_RIBBON
+    return CardTables(
+        fixed_animals=fixed_animals,
+        switchable=switchable,
+        fixed_double=fixed_double,
+        counted_ribbons=counted,
+        junk_cards=cards.SINGLE_JUNK | fixed_double,
+        bonus_values=bonus,
+        bonus_in_deck=cards.mask_of(cards.CARDS[c].id for c in rules.bonus_values()),
+        three_doubles=cards.DOUBLE_JUNK | cards.GUKJIN,
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoStopRules:
+    """A complete, resolved Go-Stop rule set. The defaults are the ``standard`` preset."""
+
+    # --- scoring (rules.md §2) ---
+    four_brights_points: int = option(
+        4, summary="Points for four brights without the rain man.", section=_S8 + "1",
+        minimum=0, maximum=1000,
+    )
+    four_brights_with_rain_points: int = option(
+        4, summary="Points for four brights including the rain man.", section=_S8 + "1",
+        minimum=0, maximum=1000,
+    )
+    five_brights_points: int = option(
+        15, summary="Points for all five brights (houses play 15 to 50).", section=_S8 + "2",
+        minimum=0, maximum=1000,
+    )
+    godori_points: int = option(
+        5, summary="Points for godori, the three bird animals.", section="rules.md §2.2",
+        minimum=0, maximum=1000,
+    )
+    dec_ribbon_counts_in_ribbon_total: bool = option(
+        True, summary="The December ribbon counts toward the five-ribbon total.",
+        section=_S8 + "3",
+    )
+    dec_ribbon_completes_chodan: bool = option(
+        False, summary="비초단: the December ribbon may stand in for one chodan ribbon.",
+        section=_S8 + "4",
+    )
+    gukjin_mode: GukjinMode = option(
+        GukjinMode.CHOICE, summary="How the sake cup (09-animal) may count.", section=_S8 + "5",
+    )
+    gukjin_default: GukjinChoice = option(
+        GukjinChoice.AUTO,
+        summary="The reading used when a player does not say how its switchable card counts.",
+        section=_S8 + "5",
+    )
+    may_animal_switchable: bool = option(
+        False, summary="The May bridge (05-animal) may count as double junk like the sake cup.",
+        section=_S8 + "6",
+    )
+    bonus_a_junk_value: int = option(
+        2, summary="Junk value of bonus-a; 0 takes it out of the deck.", section=_S8 + "7",
+        minimum=0, maximum=5,
+    )
+    bonus_b_junk_value: int = option(
+        3, summary="Junk value of bonus-b; 0 takes it out of the deck.", section=_S8 + "7",
+        minimum=0, maximum=5,
+    )
+    bonus_c_junk_value: int = option(
+        0, summary="Junk value of bonus-c; 0 takes it out of the deck.", section=_S8 + "7",
+        minimum=0, maximum=5,
+    )
+    bonus_d_junk_value: int = option(
+        0, summary="Junk value of bonus-d; 0 takes it out of the deck.", section=_S8 + "7",
+        minimum=0, maximum=5,
+    )
+    three_double_pi_bonus: int = option(
+        0,
+        summary="Extra points for holding the three double junks (sake cup as junk, "
+        "11- and 12-double-junk); they do not count toward the stop minimum. 0 = off.",
+        section=_S8 + "8", minimum=0, maximum=100,
+    )
+    # --- go and stop (rules.md §3) ---
+    min_points_to_stop_2p: int = option(
+        7, summary="Points needed to call go or stop with two players (맞고).", section=_S8 + "9",
+        minimum=1, maximum=100,
+    )
+    min_points_to_stop_3p: int = option(
+        3, summary="Points needed to call go or stop with three players (four play as three).",
+        section=_S8 + "9", minimum=1, maximum=100,
+    )
+    go_formula: GoFormula = option(
+        GoFormula.KOREAN_POW2, summary="How the winner's go calls change its points.",
+        section=_S8 + "10",
+    )
+    go_points_with_multiplier: bool = option(
+        True,
+        summary="Once a go multiplier applies, the +n go points are still added before it.",
+        section=_S8 + "11",
+    )
+    # --- multipliers (rules.md §4) ---
+    shake_multiplier: int = option(
+        2, summary="Factor per shake (흔들기) when the shaker wins.", section=_S8 + "12",
+        minimum=1, maximum=10,
+    )
+    shake_cap: int | None = option(
+        None, summary="Most shakes that multiply.", section=_S8 + "12", minimum=0, maximum=20,
+        null_means="no cap",
+    )
+    bomb_multiplier: int = option(
+        2, summary="Factor per bomb (폭탄) when the bomber wins; 1 = bombs do not multiply.",
+        section=_S8 + "13", minimum=1, maximum=10,
+    )
+    shake_then_bomb_same_month: ShakeThenBomb = option(
+        ShakeThenBomb.STACK, summary="A month shaken and then bombed.", section=_S8 + "14",
+    )
+    meongtta_enabled: bool = option(
+        True, summary="멍따: a winner with many animals is paid double.", section=_S8 + "15",
+    )
+    meongtta_threshold: int = option(
+        7, summary="Animals the winner needs for 멍따.", section=_S8 + "15",
+        minimum=5, maximum=9,
+    )
+    meongbak_mode: MeongbakMode = option(
+        MeongbakMode.OFF, summary="멍박: when a loser with no animals pays double.",
+        section=_S8 + "16",
+    )
+    gwangbak_enabled: bool = option(
+        True, summary="광박: a loser with no bright pays more when the winner scored brights.",
+        section=_S8 + "17",
+    )
+    gwangbak_rain_protects: bool = option(
+        True, summary="A loser holding only the rain man escapes 광박.", section=_S8 + "17",
+    )
+    gwangbak_effect: GwangbakEffect = option(
+        GwangbakEffect.DOUBLE, summary="What 광박 does to the loser's amount.", section=_S8 + "17",
+    )
+    pibak_max_pi_2p: int = option(
+        7, summary="피박 with two players: the loser's junk is at or below this.",
+        section=_S8 + "18", minimum=0, maximum=30,
+    )
+    pibak_max_pi_3p: int = option(
+        5, summary="피박 with three players: the loser's junk is at or below this.",
+        section=_S8 + "18", minimum=0, maximum=30,
+    )
+    pibak_zero_exempt: bool = option(
+        True, summary="A loser with no junk at all escapes 피박 (면박).", section=_S8 + "19",
+    )
+    pibak_count: PibakCount = option(
+        PibakCount.VALUE, summary="What the 피박 threshold is compared with.", section=_S8 + "20",
+    )
+    gobak_mode_2p: GobakMode2p = option(
+        GobakMode2p.DOUBLE, summary="고박 with two players: a go-caller who loses.",
+        section=_S8 + "21",
+    )
+    gobak_mode_3p: GobakMode3p = option(
+        GobakMode3p.PAY_ALL, summary="고박 with three players: a go-caller who loses.",
+        section=_S8 + "21",
+    )
+    nagari_multiplier: int = option(
+        2, summary="Factor per drawn hand (나가리) carried into the next decided hand.",
+        section=_S8 + "24", minimum=1, maximum=10,
+    )
+    nagari_stacking: bool = option(
+        True, summary="Consecutive drawn hands stack (×2, ×4, ×8…) instead of one factor.",
+        section=_S8 + "24",
+    )
+    nagari_max_multiplier: int | None = option(
+        None, summary="Cap on the nagari factor.", section=_S8 + "24", minimum=1,
+        maximum=1 << 20, null_means="no cap",
+    )
+    floor_four_of_month: FloorFour = option(
+        FloorFour.REDEAL, summary="Four cards of a month dealt to the table.", section=_S8 + "25",
+    )
+    order_of_operations: OrderOfOperations = option(
+        OrderOfOperations.ADD_THEN_MULTIPLY,
+        summary="Whether shakes and bombs multiply before the go points are added.",
+        section=_S8 + "32",
+    )
+    no_capture_exemption: bool = option(
+        False, summary="A loser who captured no card pays nothing.", section=_S8 + "33",
+    )
+    yeokgo_mode: YeokgoMode = option(
+        YeokgoMode.OFF, summary="역고: a go called after an opponent's go.", section=_S8 + "34",
+    )
+    # --- special endings and side payments (rules.md §4.8–4.9) ---
+    chongtong_mode: ChongtongMode = option(
+        ChongtongMode.INSTANT_WIN, summary="Four of a month dealt to one hand (총통).",
+        section=_S8 + "26",
+    )
+    chongtong_points: int | None = option(
+        None, summary="Points each opponent pays a 총통 holder.", section=_S8 + "26",
+        minimum=0, maximum=1000, null_means="the stop minimum",
+    )
+    chongtong_apply_multipliers: bool = option(
+        False, summary="The nagari factor applies to a 총통 payout.", section=_S8 + "26",
+    )
+    chongtong_tie: ChongtongTie = option(
+        ChongtongTie.CANCEL, summary="Two or more players dealt a 총통.", section=_S8 + "27",
+    )
+    first_ppuk_points: int | None = option(
+        None, summary="Points each opponent pays for a first-turn ppuk (첫뻑).",
+        section=_S8 + "28", minimum=0, maximum=1000, null_means="the stop minimum",
+    )
+    ppuk_ladder: PpukLadder = option(
+        PpukLadder.DOUBLING, summary="What the 2nd and 3rd consecutive ppuk pay (연뻑).",
+        section=_S8 + "28",
+    )
+    three_ppuk_points: int | None = option(
+        None, summary="Points each opponent pays for three ppuk (쓰리뻑), an instant win.",
+        section=_S8 + "29", minimum=0, maximum=1000, null_means="the stop minimum",
+    )
+    three_ppuk_consecutive_bonus: int = option(
+        0, summary="Extra points per opponent when the three ppuk were consecutive.",
+        section=_S8 + "29", minimum=0, maximum=1000,
+    )
+    first_ttadak_points: int | None = option(
+        None, summary="Points each opponent pays for a first-turn ttadak (첫따닥).",
+        section=_S8 + "30", minimum=0, maximum=1000, null_means="the stop minimum",
+    )
+    # --- four players (rules.md §6) ---
+    table_mode_4p: TableMode4p = option(
+        TableMode4p.GWANGPAL, summary="What the fourth player at the table does.",
+        section=_S8 + "40",
+    )
+    gwangpal_price: int = option(
+        2, summary="Points per sold card, paid by each payer to the player who sits out.",
+        section=_S8 + "36", minimum=0, maximum=1000,
+    )
+    gwangpal_payers: GwangpalPayers = option(
+        GwangpalPayers.ALL_OTHERS, summary="Who pays the player who sits out.",
+        section=_S8 + "35",
+    )
+    gwangpal_cards: GwangpalCards = option(
+        GwangpalCards.BRIGHTS, summary="Which cards in the sitter's hand sell.",
+        section=_S8 + "36",
+    )
+    gwangpal_triple_doubles: bool = option(
+        False, summary="A sitter holding three cards of a month is paid double.",
+        section=_S8 + "36",
+    )
+    gwangpal_rain_alone: bool = option(
+        False, summary="The rain man sells even when it is the sitter's only bright.",
+        section=_S8 + "37",
+    )
+
+    tables: CardTables = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tables", _card_tables(self))
+
+    def min_points_to_stop(self, active: int) -> int:
+        """The stop minimum for a table of ``active`` players."""
+        return self.min_points_to_stop_2p if active == 2 else self.min_points_to_stop_3p
+
+    def pibak_max_pi(self, active: int) -> int:
+        """The 피박 threshold for a table of ``active`` players."""
+        return self.pibak_max_pi_2p if active == 2 else self.pibak_max_pi_3p
+
+    def bonus_values(self) -> dict[str, int]:
+        """Junk value of each bonus card in the deck (cards valued 0 are not in it)."""
+        found = {
+            "bonus-a": self.bonus_a_junk_value,
+            "bonus-b": self.bonus_b_junk_value,
+            "bonus-c": self.bonus_c_junk_value,
+            "bonus-d": self.bonus_d_junk_value,
+        }
+        return {card_id: value for card_id, value in found.items() if value}
