@@ -120,8 +120,9 @@ def nagari_factor(streak: int, rules: GoStopRules) -> int:
 def baks(winner: Standing, loser: Standing, rules: GoStopRules, active: int) -> tuple[str, ...]:
     """The baks this loser owes: codes among ``gwang_bak``, ``pi_bak``, ``meong_bak``."""
     if loser.brights is None:  # declared: the flags were checked against the winner
-        return tuple(code for code in ("gwang_bak", "pi_bak", "meong_bak")
-                     if code in loser.declared_baks)
+        return tuple(
+            code for code in ("gwang_bak", "pi_bak", "meong_bak") if code in loser.declared_baks
+        )
     found = []
     if rules.gwangbak_enabled and winner.scored_brights:
         protecting = loser.brights
@@ -131,7 +132,9 @@ def baks(winner: Standing, loser: Standing, rules: GoStopRules, active: int) -> 
             found.append("gwang_bak")
     junk = loser.junk
     if (
-        winner.scored_junk and junk is not None and junk <= rules.pibak_max_pi(active)
+        winner.scored_junk
+        and junk is not None
+        and junk <= rules.pibak_max_pi(active)
         and not (rules.pibak_zero_exempt and junk == 0)  # 면박: no junk at all escapes
     ):
         found.append("pi_bak")

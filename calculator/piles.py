@@ -101,15 +101,22 @@ def _diagnose(hand: Hand, in_deck: int) -> None:
             if card is None:
                 hint = cards.suggest(card_id)
                 problems.add(
-                    "unknown_card", f"{card_id!r} is not a card ID; {hint}",
-                    "players", i, field, j,
+                    "unknown_card",
+                    f"{card_id!r} is not a card ID; {hint}",
+                    "players",
+                    i,
+                    field,
+                    j,
                 )
             elif not card.bit & in_deck:
                 problems.add(
                     "card_not_in_deck",
                     f"{card_id} is not in the deck under this rule set; give it a junk value "
                     f"with the option {card_id.replace('-', '_')}_junk_value, or remove it",
-                    "players", i, field, j,
+                    "players",
+                    i,
+                    field,
+                    j,
                 )
             elif card_id in first:
                 holder, at = first[card_id]
@@ -118,7 +125,10 @@ def _diagnose(hand: Hand, in_deck: int) -> None:
                     "duplicate_card",
                     f"{card_id} is held twice: by {who} at /{at} and by player {player_id!r} "
                     f"at /{where}; a deck has one of each card",
-                    "players", i, field, j,
+                    "players",
+                    i,
+                    field,
+                    j,
                 )
             else:
                 first[card_id] = (player_id, where)
@@ -134,8 +144,11 @@ def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems)
     at = ("players", i, "tally")
     before = bool(problems)
     counts = {
-        "brights": tally.brights, "animals": tally.animals, "ribbons": tally.ribbons,
-        "junk_value": tally.junk_value, "junk_cards": tally.junk_cards,
+        "brights": tally.brights,
+        "animals": tally.animals,
+        "ribbons": tally.ribbons,
+        "junk_value": tally.junk_value,
+        "junk_cards": tally.junk_cards,
         "double_junks": tally.double_junks,
     }
     for name, value in counts.items():
@@ -149,50 +162,86 @@ def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems)
         problems.add(
             "impossible_tally",
             f"junk_value is {tally.junk_value}; the whole deck is worth {max_junk} under this "
-            "rule set", *at, "junk_value",
+            "rule set",
+            *at,
+            "junk_value",
         )
 
     def need(condition: bool, field: str, detail: str) -> None:
         if not condition:
             problems.add("impossible_tally", detail, *at, field)
 
-    need(not tally.rain_bright or tally.brights >= 1, "rain_bright",
-         "rain_bright is true but brights is 0; count the rain man among the brights")
-    need(tally.brights < 5 or tally.rain_bright, "rain_bright",
-         "all five brights include the rain man; set rain_bright to true")
+    need(
+        not tally.rain_bright or tally.brights >= 1,
+        "rain_bright",
+        "rain_bright is true but brights is 0; count the rain man among the brights",
+    )
+    need(
+        tally.brights < 5 or tally.rain_bright,
+        "rain_bright",
+        "all five brights include the rain man; set rain_bright to true",
+    )
     switchables = int(tally.has_gukjin) + int(tally.has_may_animal)
-    need(tally.animals >= switchables, "animals",
-         f"animals is {tally.animals} but has_gukjin/has_may_animal name {switchables}; "
-         "count the sake cup and the May bridge among the animals")
-    need(not tally.godori or tally.animals >= 3 + switchables, "godori",
-         f"godori needs the three bird animals, and animals is {tally.animals}"
-         + (" with the switchable animals counted in it" if switchables else ""))
-    need(not tally.rain_ribbon or tally.ribbons >= 1, "rain_ribbon",
-         "rain_ribbon is true but ribbons is 0; count the December ribbon among the ribbons")
+    need(
+        tally.animals >= switchables,
+        "animals",
+        f"animals is {tally.animals} but has_gukjin/has_may_animal name {switchables}; "
+        "count the sake cup and the May bridge among the animals",
+    )
+    need(
+        not tally.godori or tally.animals >= 3 + switchables,
+        "godori",
+        f"godori needs the three bird animals, and animals is {tally.animals}"
+        + (" with the switchable animals counted in it" if switchables else ""),
+    )
+    need(
+        not tally.rain_ribbon or tally.ribbons >= 1,
+        "rain_ribbon",
+        "rain_ribbon is true but ribbons is 0; count the December ribbon among the ribbons",
+    )
     sets = int(tally.hongdan) + int(tally.cheongdan) + int(tally.chodan)
     usable = tally.ribbons
     if tally.rain_ribbon and not (tally.chodan and rules.dec_ribbon_completes_chodan):
         usable -= 1  # the December ribbon completes no set
-    need(3 * sets <= usable, "ribbons",
-         f"{sets} ribbon set(s) need {3 * sets} ribbons of their months, and ribbons is "
-         f"{tally.ribbons}" + (" with the December ribbon in it" if tally.rain_ribbon else ""))
+    need(
+        3 * sets <= usable,
+        "ribbons",
+        f"{sets} ribbon set(s) need {3 * sets} ribbons of their months, and ribbons is "
+        f"{tally.ribbons}" + (" with the December ribbon in it" if tally.rain_ribbon else ""),
+    )
     if tally.junk_cards is not None:
-        need(tally.junk_cards <= tally.junk_value, "junk_cards",
-             f"junk_cards is {tally.junk_cards} but junk_value is only {tally.junk_value}; "
-             "every junk card is worth at least 1")
-        need(tally.junk_value == 0 or tally.junk_cards > 0, "junk_cards",
-             f"junk_value is {tally.junk_value} but junk_cards is 0")
+        need(
+            tally.junk_cards <= tally.junk_value,
+            "junk_cards",
+            f"junk_cards is {tally.junk_cards} but junk_value is only {tally.junk_value}; "
+            "every junk card is worth at least 1",
+        )
+        need(
+            tally.junk_value == 0 or tally.junk_cards > 0,
+            "junk_cards",
+            f"junk_value is {tally.junk_value} but junk_cards is 0",
+        )
     if tally.double_junks is not None:
-        need(2 * tally.double_junks <= tally.junk_value, "double_junks",
-             f"double_junks is {tally.double_junks}, worth {2 * tally.double_junks}, but "
-             f"junk_value is only {tally.junk_value}")
+        need(
+            2 * tally.double_junks <= tally.junk_value,
+            "double_junks",
+            f"double_junks is {tally.double_junks}, worth {2 * tally.double_junks}, but "
+            f"junk_value is only {tally.junk_value}",
+        )
     if tally.junk_cards is None and rules.pibak_count is PibakCount.CARDS:
-        problems.add("missing_count", "this rule set counts junk cards for 피박; give junk_cards",
-                     *at, "junk_cards")
+        problems.add(
+            "missing_count",
+            "this rule set counts junk cards for 피박; give junk_cards",
+            *at,
+            "junk_cards",
+        )
     if tally.double_junks is None and rules.three_double_pi_bonus:
-        problems.add("missing_count",
-                     "this rule set pays a bonus for the three double junks; give double_junks",
-                     *at, "double_junks")
+        problems.add(
+            "missing_count",
+            "this rule set pays a bonus for the three double junks; give double_junks",
+            *at,
+            "double_junks",
+        )
     if bool(problems) != before:
         return None
     t = rules.tables
@@ -218,10 +267,19 @@ def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems)
     held_cards = tally.brights + tally.animals + tally.ribbons
     held_cards += junk_cards if junk_cards is not None else min(junk_value, 1)
     return Pile(
-        mask=0, brights=tally.brights, rain_bright=tally.rain_bright, animals=animals,
-        godori=tally.godori, ribbons=ribbons, hongdan=tally.hongdan,
-        cheongdan=tally.cheongdan, chodan=tally.chodan, junk_value=junk_value,
-        junk_cards=junk_cards, double_junks=double_junks, switchable=switchable,
+        mask=0,
+        brights=tally.brights,
+        rain_bright=tally.rain_bright,
+        animals=animals,
+        godori=tally.godori,
+        ribbons=ribbons,
+        hongdan=tally.hongdan,
+        cheongdan=tally.cheongdan,
+        chodan=tally.chodan,
+        junk_value=junk_value,
+        junk_cards=junk_cards,
+        double_junks=double_junks,
+        switchable=switchable,
         cards=held_cards,
     )
 
@@ -235,9 +293,7 @@ def _max_junk_value(rules: GoStopRules) -> int:
 
 
 def _raw_of_mask(mask: int, rules: GoStopRules) -> _Raw:
-    flags = {
-        name for name, bits in _ONE_OF_A_KIND if mask & bits == bits
-    }
+    flags = {name for name, bits in _ONE_OF_A_KIND if mask & bits == bits}
     pile = pile_of_mask(mask, rules)
     return _Raw(
         brights=pile.brights,
@@ -268,7 +324,10 @@ def _raw_of_tally(tally: Tally) -> _Raw:
 def _check_deck(raws: list[tuple[str, _Raw]], rules: GoStopRules, problems: Problems) -> None:
     """The piles together may not hold more than one deck does."""
     limits = {
-        "brights": 5, "animals": 9, "ribbons": 10, "junk_value": _max_junk_value(rules),
+        "brights": 5,
+        "animals": 9,
+        "ribbons": 10,
+        "junk_value": _max_junk_value(rules),
     }
     for name, limit in limits.items():
         held = [(pid, getattr(raw, name)) for pid, raw in raws if getattr(raw, name)]
@@ -278,7 +337,8 @@ def _check_deck(raws: list[tuple[str, _Raw]], rules: GoStopRules, problems: Prob
             problems.add(
                 "deck_exceeded",
                 f"the players hold {total} {name.replace('_', ' ')} in all ({shares}); "
-                f"one deck has {limit}", "players",
+                f"one deck has {limit}",
+                "players",
             )
     for flag, _bits in _ONE_OF_A_KIND:
         holders = [pid for pid, raw in raws if flag in raw.flags]

@@ -88,10 +88,10 @@ _GOSTOP_PRESETS = (
         variant=Variant.GOSTOP,
         title="English Wikipedia, read literally",
         description=(
-            "The Spanish seed (English Wikipedia \"Go-Stop\") read literally: go ×(n−1) from "
+            'The Spanish seed (English Wikipedia "Go-Stop") read literally: go ×(n−1) from '
             "the 3rd go, 고박 ×2 also with three players, bombs do not multiply, no 멍따, the "
             "December ribbon not counted in the ribbon total, the May bridge switchable like "
-            "the sake cup (both \"generally\" counted as double junk), 피박 below 6 junk for 2 "
+            'the sake cup (both "generally" counted as double junk), 피박 below 6 junk for 2 '
             "and 3 players with no zero-junk exemption, one ×2 after a drawn hand."
         ),
         rules=replace(
@@ -115,7 +115,7 @@ _GOSTOP_PRESETS = (
         variant=Variant.GOSTOP,
         title="gamerules.com, read literally",
         description=(
-            "The Romanian seed (gamerules.com \"Go Stop\") read literally: +1 per go and a "
+            'The Romanian seed (gamerules.com "Go Stop") read literally: +1 per go and a '
             "single ×2 above 3 gos, no 고박, bombs do not multiply, 멍따 (7+ animals) ×2, 광박 "
             "×2, 피박 at ≤5 junk for 2 and 3 players with no zero-junk exemption, the December "
             "ribbon counted, only the sake cup switchable, 총통 = 5 from each opponent, one ×2 "
@@ -179,8 +179,10 @@ def resolve(
     items = tuple(sorted((overrides or {}).items()))
     try:
         return _resolve_cached(preset, items, variant)
-    except TypeError:  # an unhashable override value: let the uncached path report it
-        return _resolve(preset, dict(items), variant)
+    except (TypeError, InvalidRulesError):
+        # An unhashable value, or a bad one: resolve again uncached, so that the problems
+        # are reported in the order the caller gave the options.
+        return _resolve(preset, dict(overrides or {}), variant)
 
 
 @lru_cache(maxsize=512)
@@ -197,14 +199,24 @@ def _resolve(preset: str, overrides: dict[str, object], variant: Variant | None)
             p.name for p in _REGISTRY.values() if variant is None or p.variant is variant
         )
         raise InvalidRulesError(
-            [Issue("unknown_preset", f"there is no preset {preset!r}; use one of {names}",
-                   ("ruleset", "preset"))]
+            [
+                Issue(
+                    "unknown_preset",
+                    f"there is no preset {preset!r}; use one of {names}",
+                    ("ruleset", "preset"),
+                )
+            ]
         )
     if variant is not None and found.variant is not variant:
         raise InvalidRulesError(
-            [Issue("wrong_variant",
-                   f"preset {found.name!r} scores the {found.variant} variant, not {variant}; "
-                   f"use a {variant} preset", ("ruleset", "preset"))]
+            [
+                Issue(
+                    "wrong_variant",
+                    f"preset {found.name!r} scores the {found.variant} variant, not {variant}; "
+                    f"use a {variant} preset",
+                    ("ruleset", "preset"),
+                )
+            ]
         )
     rules = options.override(found.rules, overrides) if overrides else found.rules
     return RuleSet(

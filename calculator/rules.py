@@ -207,31 +207,47 @@ class GoStopRules:
 
     # --- scoring (rules.md §2) ---
     four_brights_points: int = option(
-        4, summary="Points for four brights without the rain man.", section=_S8 + "1",
-        minimum=0, maximum=1000,
+        4,
+        summary="Points for four brights without the rain man.",
+        section=_S8 + "1",
+        minimum=0,
+        maximum=1000,
     )
     four_brights_with_rain_points: int = option(
-        4, summary="Points for four brights including the rain man.", section=_S8 + "1",
-        minimum=0, maximum=1000,
+        4,
+        summary="Points for four brights including the rain man.",
+        section=_S8 + "1",
+        minimum=0,
+        maximum=1000,
     )
     five_brights_points: int = option(
-        15, summary="Points for all five brights (houses play 15 to 50).", section=_S8 + "2",
-        minimum=0, maximum=1000,
+        15,
+        summary="Points for all five brights (houses play 15 to 50).",
+        section=_S8 + "2",
+        minimum=0,
+        maximum=1000,
     )
     godori_points: int = option(
-        5, summary="Points for godori, the three bird animals.", section="rules.md §2.2",
-        minimum=0, maximum=1000,
+        5,
+        summary="Points for godori, the three bird animals.",
+        section="rules.md §2.2",
+        minimum=0,
+        maximum=1000,
     )
     dec_ribbon_counts_in_ribbon_total: bool = option(
-        True, summary="The December ribbon counts toward the five-ribbon total.",
+        True,
+        summary="The December ribbon counts toward the five-ribbon total.",
         section=_S8 + "3",
     )
     dec_ribbon_completes_chodan: bool = option(
-        False, summary="비초단: the December ribbon may stand in for one chodan ribbon.",
+        False,
+        summary="비초단: the December ribbon may stand in for one chodan ribbon.",
         section=_S8 + "4",
     )
     gukjin_mode: GukjinMode = option(
-        GukjinMode.CHOICE, summary="How the sake cup (09-animal) may count.", section=_S8 + "5",
+        GukjinMode.CHOICE,
+        summary="How the sake cup (09-animal) may count.",
+        section=_S8 + "5",
     )
     gukjin_default: GukjinChoice = option(
         GukjinChoice.AUTO,
@@ -239,42 +255,64 @@ class GoStopRules:
         section=_S8 + "5",
     )
     may_animal_switchable: bool = option(
-        False, summary="The May bridge (05-animal) may count as double junk like the sake cup.",
+        False,
+        summary="The May bridge (05-animal) may count as double junk like the sake cup.",
         section=_S8 + "6",
     )
     bonus_a_junk_value: int = option(
-        2, summary="Junk value of bonus-a; 0 takes it out of the deck.", section=_S8 + "7",
-        minimum=0, maximum=5,
+        2,
+        summary="Junk value of bonus-a; 0 takes it out of the deck.",
+        section=_S8 + "7",
+        minimum=0,
+        maximum=5,
     )
     bonus_b_junk_value: int = option(
-        3, summary="Junk value of bonus-b; 0 takes it out of the deck.", section=_S8 + "7",
-        minimum=0, maximum=5,
+        3,
+        summary="Junk value of bonus-b; 0 takes it out of the deck.",
+        section=_S8 + "7",
+        minimum=0,
+        maximum=5,
     )
     bonus_c_junk_value: int = option(
-        0, summary="Junk value of bonus-c; 0 takes it out of the deck.", section=_S8 + "7",
-        minimum=0, maximum=5,
+        0,
+        summary="Junk value of bonus-c; 0 takes it out of the deck.",
+        section=_S8 + "7",
+        minimum=0,
+        maximum=5,
     )
     bonus_d_junk_value: int = option(
-        0, summary="Junk value of bonus-d; 0 takes it out of the deck.", section=_S8 + "7",
-        minimum=0, maximum=5,
+        0,
+        summary="Junk value of bonus-d; 0 takes it out of the deck.",
+        section=_S8 + "7",
+        minimum=0,
+        maximum=5,
     )
     three_double_pi_bonus: int = option(
         0,
         summary="Extra points for holding the three double junks (sake cup as junk, "
         "11- and 12-double-junk); they do not count toward the stop minimum. 0 = off.",
-        section=_S8 + "8", minimum=0, maximum=100,
+        section=_S8 + "8",
+        minimum=0,
+        maximum=100,
     )
     # --- go and stop (rules.md §3) ---
     min_points_to_stop_2p: int = option(
-        7, summary="Points needed to call go or stop with two players (맞고).", section=_S8 + "9",
-        minimum=1, maximum=100,
+        7,
+        summary="Points needed to call go or stop with two players (맞고).",
+        section=_S8 + "9",
+        minimum=1,
+        maximum=100,
     )
     min_points_to_stop_3p: int = option(
-        3, summary="Points needed to call go or stop with three players (four play as three).",
-        section=_S8 + "9", minimum=1, maximum=100,
+        3,
+        summary="Points needed to call go or stop with three players (four play as three).",
+        section=_S8 + "9",
+        minimum=1,
+        maximum=100,
     )
     go_formula: GoFormula = option(
-        GoFormula.KOREAN_POW2, summary="How the winner's go calls change its points.",
+        GoFormula.KOREAN_POW2,
+        summary="How the winner's go calls change its points.",
         section=_S8 + "10",
     )
     go_points_with_multiplier: bool = option(
@@ -284,77 +322,122 @@ class GoStopRules:
     )
     # --- multipliers (rules.md §4) ---
     shake_multiplier: int = option(
-        2, summary="Factor per shake (흔들기) when the shaker wins.", section=_S8 + "12",
-        minimum=1, maximum=10,
+        2,
+        summary="Factor per shake (흔들기) when the shaker wins.",
+        section=_S8 + "12",
+        minimum=1,
+        maximum=10,
     )
     shake_cap: int | None = option(
-        None, summary="Most shakes that multiply.", section=_S8 + "12", minimum=0, maximum=20,
+        None,
+        summary="Most shakes that multiply.",
+        section=_S8 + "12",
+        minimum=0,
+        maximum=20,
         null_means="no cap",
     )
     bomb_multiplier: int = option(
-        2, summary="Factor per bomb (폭탄) when the bomber wins; 1 = bombs do not multiply.",
-        section=_S8 + "13", minimum=1, maximum=10,
+        2,
+        summary="Factor per bomb (폭탄) when the bomber wins; 1 = bombs do not multiply.",
+        section=_S8 + "13",
+        minimum=1,
+        maximum=10,
     )
     shake_then_bomb_same_month: ShakeThenBomb = option(
-        ShakeThenBomb.STACK, summary="A month shaken and then bombed.", section=_S8 + "14",
+        ShakeThenBomb.STACK,
+        summary="A month shaken and then bombed.",
+        section=_S8 + "14",
     )
     meongtta_enabled: bool = option(
-        True, summary="멍따: a winner with many animals is paid double.", section=_S8 + "15",
+        True,
+        summary="멍따: a winner with many animals is paid double.",
+        section=_S8 + "15",
     )
     meongtta_threshold: int = option(
-        7, summary="Animals the winner needs for 멍따.", section=_S8 + "15",
-        minimum=5, maximum=9,
+        7,
+        summary="Animals the winner needs for 멍따.",
+        section=_S8 + "15",
+        minimum=5,
+        maximum=9,
     )
     meongbak_mode: MeongbakMode = option(
-        MeongbakMode.OFF, summary="멍박: when a loser with no animals pays double.",
+        MeongbakMode.OFF,
+        summary="멍박: when a loser with no animals pays double.",
         section=_S8 + "16",
     )
     gwangbak_enabled: bool = option(
-        True, summary="광박: a loser with no bright pays more when the winner scored brights.",
+        True,
+        summary="광박: a loser with no bright pays more when the winner scored brights.",
         section=_S8 + "17",
     )
     gwangbak_rain_protects: bool = option(
-        True, summary="A loser holding only the rain man escapes 광박.", section=_S8 + "17",
+        True,
+        summary="A loser holding only the rain man escapes 광박.",
+        section=_S8 + "17",
     )
     gwangbak_effect: GwangbakEffect = option(
-        GwangbakEffect.DOUBLE, summary="What 광박 does to the loser's amount.", section=_S8 + "17",
+        GwangbakEffect.DOUBLE,
+        summary="What 광박 does to the loser's amount.",
+        section=_S8 + "17",
     )
     pibak_max_pi_2p: int = option(
-        7, summary="피박 with two players: the loser's junk is at or below this.",
-        section=_S8 + "18", minimum=0, maximum=30,
+        7,
+        summary="피박 with two players: the loser's junk is at or below this.",
+        section=_S8 + "18",
+        minimum=0,
+        maximum=30,
     )
     pibak_max_pi_3p: int = option(
-        5, summary="피박 with three players: the loser's junk is at or below this.",
-        section=_S8 + "18", minimum=0, maximum=30,
+        5,
+        summary="피박 with three players: the loser's junk is at or below this.",
+        section=_S8 + "18",
+        minimum=0,
+        maximum=30,
     )
     pibak_zero_exempt: bool = option(
-        True, summary="A loser with no junk at all escapes 피박 (면박).", section=_S8 + "19",
+        True,
+        summary="A loser with no junk at all escapes 피박 (면박).",
+        section=_S8 + "19",
     )
     pibak_count: PibakCount = option(
-        PibakCount.VALUE, summary="What the 피박 threshold is compared with.", section=_S8 + "20",
+        PibakCount.VALUE,
+        summary="What the 피박 threshold is compared with.",
+        section=_S8 + "20",
     )
     gobak_mode_2p: GobakMode2p = option(
-        GobakMode2p.DOUBLE, summary="고박 with two players: a go-caller who loses.",
+        GobakMode2p.DOUBLE,
+        summary="고박 with two players: a go-caller who loses.",
         section=_S8 + "21",
     )
     gobak_mode_3p: GobakMode3p = option(
-        GobakMode3p.PAY_ALL, summary="고박 with three players: a go-caller who loses.",
+        GobakMode3p.PAY_ALL,
+        summary="고박 with three players: a go-caller who loses.",
         section=_S8 + "21",
     )
     nagari_multiplier: int = option(
-        2, summary="Factor per drawn hand (나가리) carried into the next decided hand.",
-        section=_S8 + "24", minimum=1, maximum=10,
+        2,
+        summary="Factor per drawn hand (나가리) carried into the next decided hand.",
+        section=_S8 + "24",
+        minimum=1,
+        maximum=10,
     )
     nagari_stacking: bool = option(
-        True, summary="Consecutive drawn hands stack (×2, ×4, ×8…) instead of one factor.",
+        True,
+        summary="Consecutive drawn hands stack (×2, ×4, ×8…) instead of one factor.",
         section=_S8 + "24",
     )
     nagari_max_multiplier: int | None = option(
-        None, summary="Cap on the nagari factor.", section=_S8 + "24", minimum=1,
-        maximum=1 << 20, null_means="no cap",
+        None,
+        summary="Cap on the nagari factor.",
+        section=_S8 + "24",
+        minimum=1,
+        maximum=1 << 20,
+        null_means="no cap",
     )
     floor_four_of_month: FloorFour = option(
-        FloorFour.REDEAL, summary="Four cards of a month dealt to the table.", section=_S8 + "25",
+        FloorFour.REDEAL,
+        summary="Four cards of a month dealt to the table.",
+        section=_S8 + "25",
     )
     order_of_operations: OrderOfOperations = option(
         OrderOfOperations.ADD_THEN_MULTIPLY,
@@ -362,69 +445,106 @@ class GoStopRules:
         section=_S8 + "32",
     )
     no_capture_exemption: bool = option(
-        False, summary="A loser who captured no card pays nothing.", section=_S8 + "33",
+        False,
+        summary="A loser who captured no card pays nothing.",
+        section=_S8 + "33",
     )
     yeokgo_mode: YeokgoMode = option(
-        YeokgoMode.OFF, summary="역고: a go called after an opponent's go.", section=_S8 + "34",
+        YeokgoMode.OFF,
+        summary="역고: a go called after an opponent's go.",
+        section=_S8 + "34",
     )
     # --- special endings and side payments (rules.md §4.8–4.9) ---
     chongtong_mode: ChongtongMode = option(
-        ChongtongMode.INSTANT_WIN, summary="Four of a month dealt to one hand (총통).",
+        ChongtongMode.INSTANT_WIN,
+        summary="Four of a month dealt to one hand (총통).",
         section=_S8 + "26",
     )
     chongtong_points: int | None = option(
-        None, summary="Points each opponent pays a 총통 holder.", section=_S8 + "26",
-        minimum=0, maximum=1000, null_means="the stop minimum",
+        None,
+        summary="Points each opponent pays a 총통 holder.",
+        section=_S8 + "26",
+        minimum=0,
+        maximum=1000,
+        null_means="the stop minimum",
     )
     chongtong_apply_multipliers: bool = option(
-        False, summary="The nagari factor applies to a 총통 payout.", section=_S8 + "26",
+        False,
+        summary="The nagari factor applies to a 총통 payout.",
+        section=_S8 + "26",
     )
     chongtong_tie: ChongtongTie = option(
-        ChongtongTie.CANCEL, summary="Two or more players dealt a 총통.", section=_S8 + "27",
+        ChongtongTie.CANCEL,
+        summary="Two or more players dealt a 총통.",
+        section=_S8 + "27",
     )
     first_ppuk_points: int | None = option(
-        None, summary="Points each opponent pays for a first-turn ppuk (첫뻑).",
-        section=_S8 + "28", minimum=0, maximum=1000, null_means="the stop minimum",
+        None,
+        summary="Points each opponent pays for a first-turn ppuk (첫뻑).",
+        section=_S8 + "28",
+        minimum=0,
+        maximum=1000,
+        null_means="the stop minimum",
     )
     ppuk_ladder: PpukLadder = option(
-        PpukLadder.DOUBLING, summary="What the 2nd and 3rd consecutive ppuk pay (연뻑).",
+        PpukLadder.DOUBLING,
+        summary="What the 2nd and 3rd consecutive ppuk pay (연뻑).",
         section=_S8 + "28",
     )
     three_ppuk_points: int | None = option(
-        None, summary="Points each opponent pays for three ppuk (쓰리뻑), an instant win.",
-        section=_S8 + "29", minimum=0, maximum=1000, null_means="the stop minimum",
+        None,
+        summary="Points each opponent pays for three ppuk (쓰리뻑), an instant win.",
+        section=_S8 + "29",
+        minimum=0,
+        maximum=1000,
+        null_means="the stop minimum",
     )
     three_ppuk_consecutive_bonus: int = option(
-        0, summary="Extra points per opponent when the three ppuk were consecutive.",
-        section=_S8 + "29", minimum=0, maximum=1000,
+        0,
+        summary="Extra points per opponent when the three ppuk were consecutive.",
+        section=_S8 + "29",
+        minimum=0,
+        maximum=1000,
     )
     first_ttadak_points: int | None = option(
-        None, summary="Points each opponent pays for a first-turn ttadak (첫따닥).",
-        section=_S8 + "30", minimum=0, maximum=1000, null_means="the stop minimum",
+        None,
+        summary="Points each opponent pays for a first-turn ttadak (첫따닥).",
+        section=_S8 + "30",
+        minimum=0,
+        maximum=1000,
+        null_means="the stop minimum",
     )
     # --- four players (rules.md §6) ---
     table_mode_4p: TableMode4p = option(
-        TableMode4p.GWANGPAL, summary="What the fourth player at the table does.",
+        TableMode4p.GWANGPAL,
+        summary="What the fourth player at the table does.",
         section=_S8 + "40",
     )
     gwangpal_price: int = option(
-        2, summary="Points per sold card, paid by each payer to the player who sits out.",
-        section=_S8 + "36", minimum=0, maximum=1000,
+        2,
+        summary="Points per sold card, paid by each payer to the player who sits out.",
+        section=_S8 + "36",
+        minimum=0,
+        maximum=1000,
     )
     gwangpal_payers: GwangpalPayers = option(
-        GwangpalPayers.ALL_OTHERS, summary="Who pays the player who sits out.",
+        GwangpalPayers.ALL_OTHERS,
+        summary="Who pays the player who sits out.",
         section=_S8 + "35",
     )
     gwangpal_cards: GwangpalCards = option(
-        GwangpalCards.BRIGHTS, summary="Which cards in the sitter's hand sell.",
+        GwangpalCards.BRIGHTS,
+        summary="Which cards in the sitter's hand sell.",
         section=_S8 + "36",
     )
     gwangpal_triple_doubles: bool = option(
-        False, summary="A sitter holding three cards of a month is paid double.",
+        False,
+        summary="A sitter holding three cards of a month is paid double.",
         section=_S8 + "36",
     )
     gwangpal_rain_alone: bool = option(
-        False, summary="The rain man sells even when it is the sitter's only bright.",
+        False,
+        summary="The rain man sells even when it is the sitter's only bright.",
         section=_S8 + "37",
     )
 

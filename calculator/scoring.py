@@ -130,7 +130,8 @@ def score(pile: Pile, junk_bits: int, rules: GoStopRules) -> Score:
             item = Item("five_brights", rules.five_brights_points, mask & cards.BRIGHTS)
         elif brights == 4:
             points = (
-                rules.four_brights_with_rain_points if pile.rain_bright
+                rules.four_brights_with_rain_points
+                if pile.rain_bright
                 else rules.four_brights_points
             )
             item = Item("four_brights", points, mask & cards.BRIGHTS)

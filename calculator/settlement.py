@@ -95,17 +95,20 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
                 points = points_or_minimum(rules.chongtong_points, minimum)
                 factor = nagari_factor(streak, rules) if rules.chongtong_apply_multipliers else 1
                 winner, hand_payments = _instant_win(
-                    hand, table, winner_seat, "chongtong", points, factor, 0)
+                    hand, table, winner_seat, "chongtong", points, factor, 0
+                )
                 payments += hand_payments
         else:  # three ppuk
             assert table.winner is not None
             bonus = rules.three_ppuk_consecutive_bonus if _consecutive_ppuk(hand) else 0
             points = points_or_minimum(rules.three_ppuk_points, minimum)
             winner, hand_payments = _instant_win(
-                hand, table, table.winner, "three_ppuk", points, 1, bonus)
+                hand, table, table.winner, "three_ppuk", points, 1, bonus
+            )
             payments += hand_payments
         voided = kind is OutcomeType.FLOOR_FOUR or (
-            kind is OutcomeType.CHONGTONG and winner is None and streak_after == streak)
+            kind is OutcomeType.CHONGTONG and winner is None and streak_after == streak
+        )
         if not voided:
             payments += side_payments(hand, rules, table, minimum)
     net = {player.id: 0 for player in hand.players}
@@ -116,10 +119,11 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     assert sum(net.values()) == 0, f"payments do not balance: {net}"  # zero-sum, always
     if any(abs(chips) > MAX_SAFE_CHIPS for chips in net.values()):
         raise InvalidHandError([_too_large()])
-    players = tuple(_player_result(hand, rules, i, entries[i], scores[i], minimum)
-                    for i in range(len(hand.players)))
-    return HandResult(ruleset, outcome, stake, players, winner, tuple(payments), net,
-                      streak_after)
+    players = tuple(
+        _player_result(hand, rules, i, entries[i], scores[i], minimum)
+        for i in range(len(hand.players))
+    )
+    return HandResult(ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
 
 
 def compare(hand: Hand, result: HandResult, others: Iterable[RuleSet]) -> tuple[Comparison, ...]:
@@ -166,8 +170,9 @@ def _place_switchables(
     scores: list[Scored] = []
     for i, entry in enumerate(entries):
         if isinstance(entry, Pile):
-            best = max((score(entry, bits, rules) for bits in options[i]),
-                       key=lambda s: s.points)  # max keeps the first: the animal reading
+            best = max(
+                (score(entry, bits, rules) for bits in options[i]), key=lambda s: s.points
+            )  # max keeps the first: the animal reading
             scores.append(best)
         else:
             scores.append(entry)
@@ -190,8 +195,10 @@ def _place_switchables(
             if i == w:
                 continue
             if isinstance(entry, Pile) and len(options[i]) > 1:
-                owes = [(_owe(hand, rules, table, trial, i, amount, score(entry, b, rules)), b)
-                        for b in options[i]]
+                owes = [
+                    (_owe(hand, rules, table, trial, i, amount, score(entry, b, rules)), b)
+                    for b in options[i]
+                ]
                 owed, bits_i = min(owes, key=lambda pair: pair[0])  # ties keep the animal
                 trial[i] = score(entry, bits_i, rules)
             else:
@@ -208,11 +215,17 @@ def _check_stop(hand: Hand, w: int, scored: Scored, minimum: int) -> None:
     points = _stop_points(scored)
     if points < minimum:
         player = hand.players[w]
-        raise InvalidHandError([
-            _issue("below_stop_minimum",
-                   f"winner {player.id!r} has {points} point(s); stopping needs at least "
-                   f"{minimum} with {_active_words(hand)}", "outcome", "winner")
-        ])
+        raise InvalidHandError(
+            [
+                _issue(
+                    "below_stop_minimum",
+                    f"winner {player.id!r} has {points} point(s); stopping needs at least "
+                    f"{minimum} with {_active_words(hand)}",
+                    "outcome",
+                    "winner",
+                )
+            ]
+        )
 
 
 def _stop_points(scored: Scored) -> int:
@@ -260,8 +273,7 @@ def standing(scored: Scored, rules: GoStopRules) -> Standing:
 
 def _winner_amount(hand: Hand, rules: GoStopRules, w: int, scored: Scored) -> WinnerScore:
     base = scored.points if isinstance(scored, Score | Declared) else 0
-    return winner_score(base, hand.players[w], standing(scored, rules), rules,
-                        hand.nagari_streak)
+    return winner_score(base, hand.players[w], standing(scored, rules), rules, hand.nagari_streak)
 
 
 def _go_bak(hand: Hand, rules: GoStopRules, table: Table, i: int) -> bool:
@@ -281,7 +293,12 @@ def _go_bak(hand: Hand, rules: GoStopRules, table: Table, i: int) -> bool:
 
 
 def _owe_steps(
-    hand: Hand, rules: GoStopRules, table: Table, scores: list[Scored], i: int, amount: int,
+    hand: Hand,
+    rules: GoStopRules,
+    table: Table,
+    scores: list[Scored],
+    i: int,
+    amount: int,
     scored: Scored,
 ) -> tuple[int, list[Step]]:
     assert table.winner is not None
@@ -293,14 +310,23 @@ def _owe_steps(
 
 
 def _owe(
-    hand: Hand, rules: GoStopRules, table: Table, scores: list[Scored], i: int, amount: int,
+    hand: Hand,
+    rules: GoStopRules,
+    table: Table,
+    scores: list[Scored],
+    i: int,
+    amount: int,
     scored: Scored,
 ) -> int:
     return _owe_steps(hand, rules, table, scores, i, amount, scored)[0]
 
 
 def _stop(
-    hand: Hand, rules: GoStopRules, table: Table, scores: list[Scored], entries: list[Entry],
+    hand: Hand,
+    rules: GoStopRules,
+    table: Table,
+    scores: list[Scored],
+    entries: list[Entry],
     minimum: int,
 ) -> tuple[WinnerScore, list[Payment]]:
     w = table.winner
@@ -311,8 +337,11 @@ def _stop(
     players = hand.players
     payee = players[w].id
     stake = hand.stake
-    owed = {i: _owe_steps(hand, rules, table, scores, i, winner.amount, scores[i])
-            for i in table.active if i != w}
+    owed = {
+        i: _owe_steps(hand, rules, table, scores, i, winner.amount, scores[i])
+        for i in table.active
+        if i != w
+    }
     liable = table.liable
     payments = []
     for i, (points, steps) in owed.items():
@@ -342,22 +371,34 @@ def _check_declared_baks(
         if i == table.winner or not isinstance(scored, Declared):
             continue
         checks = {
-            "gwang_bak": (rules.gwangbak_enabled, winner.scored_brights,
-                          "the winner scored no bright combination"),
+            "gwang_bak": (
+                rules.gwangbak_enabled,
+                winner.scored_brights,
+                "the winner scored no bright combination",
+            ),
             "pi_bak": (True, winner.scored_junk, "the winner scored no junk points"),
-            "meong_bak": (rules.meongbak_mode.value != "off", meongbak_triggered(winner, rules),
-                          f"the winner does not meet meongbak_mode {rules.meongbak_mode}"),
+            "meong_bak": (
+                rules.meongbak_mode.value != "off",
+                meongbak_triggered(winner, rules),
+                f"the winner does not meet meongbak_mode {rules.meongbak_mode}",
+            ),
         }
         for flag, (played, triggered, why) in checks.items():
             if not getattr(scored, flag):
                 continue
             if not played:
-                problems.add("bak_not_played",
-                             f"this rule set has no {flag}; remove the flag or change the rules",
-                             "players", i, "declared", flag)
+                problems.add(
+                    "bak_not_played",
+                    f"this rule set has no {flag}; remove the flag or change the rules",
+                    "players",
+                    i,
+                    "declared",
+                    flag,
+                )
             elif not triggered:
-                problems.add("bak_not_triggered", f"{flag} is set but {why}",
-                             "players", i, "declared", flag)
+                problems.add(
+                    "bak_not_triggered", f"{flag} is set but {why}", "players", i, "declared", flag
+                )
     problems.raise_if_any(InvalidHandError)
 
 
@@ -381,10 +422,16 @@ def _chongtong_winner(hand: Hand, rules: GoStopRules, table: Table) -> tuple[int
         return table.seat[top.player], 0
     holders = {h.player for h in outcome.holders}
     if hand.dealer is None or hand.dealer not in holders:
-        raise InvalidHandError([_issue(
-            "dealer_required",
-            "under chongtong_tie = dealer the dealer wins a tie; give dealer, one of the holders",
-            "dealer")])
+        raise InvalidHandError(
+            [
+                _issue(
+                    "dealer_required",
+                    "under chongtong_tie = dealer the dealer wins a tie; "
+                    "give dealer, one of the holders",
+                    "dealer",
+                )
+            ]
+        )
     return table.seat[hand.dealer], 0
 
 
@@ -404,7 +451,8 @@ def _instant_win(
     explained = (Step(reason, "start", total, total),)
     payments = [
         Payment(hand.players[i].id, payee, total, total * hand.stake, reason, explained)
-        for i in table.active if i != w
+        for i in table.active
+        if i != w
     ]
     return winner, payments
 
@@ -430,12 +478,20 @@ def _player_result(
         assert isinstance(entry, Pile)
         gukjin_as = {
             cards.ids_of(bit)[0]: "junk" if bit & scored.junk_bits else "animal"
-            for bit in (cards.MAY_ANIMAL, cards.GUKJIN) if entry.switchable & bit
+            for bit in (cards.MAY_ANIMAL, cards.GUKJIN)
+            if entry.switchable & bit
         }
-        counts = Counts(scored.brights, scored.animals, scored.ribbons,
-                        scored.junk_value, scored.junk_cards, scored.cards)
-        return PlayerResult(player.id, scored.points, scored.items, counts, gukjin_as,
-                            scored.stop_points >= minimum)
+        counts = Counts(
+            scored.brights,
+            scored.animals,
+            scored.ribbons,
+            scored.junk_value,
+            scored.junk_cards,
+            scored.cards,
+        )
+        return PlayerResult(
+            player.id, scored.points, scored.items, counts, gukjin_as, scored.stop_points >= minimum
+        )
     assert isinstance(scored, Declared)
     return PlayerResult(player.id, scored.points, (), None, {}, scored.points >= minimum)
 
@@ -450,12 +506,17 @@ def _issue(code: str, detail: str, *location: str | int) -> Issue:
 
 
 def _wrong_variant(ruleset: RuleSet) -> Issue:
-    return _issue("wrong_variant",
-                  f"rule set {ruleset.preset!r} scores the {ruleset.variant} variant; use a "
-                  "Go-Stop preset such as standard", "ruleset")
+    return _issue(
+        "wrong_variant",
+        f"rule set {ruleset.preset!r} scores the {ruleset.variant} variant; use a "
+        "Go-Stop preset such as standard",
+        "ruleset",
+    )
 
 
 def _too_large() -> Issue:
-    return _issue("amount_too_large",
-                  f"a player's net exceeds {MAX_SAFE_CHIPS} chips, more than apps can show "
-                  "exactly; check the stake, go count and nagari streak")
+    return _issue(
+        "amount_too_large",
+        f"a player's net exceeds {MAX_SAFE_CHIPS} chips, more than apps can show "
+        "exactly; check the stake, go count and nagari streak",
+    )

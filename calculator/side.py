@@ -29,7 +29,10 @@ PPUK_LADDERS: dict[PpukLadder, tuple[int, int]] = {
 }
 
 _FUDAWIKI_SELLS = (
-    cards.BRIGHTS | cards.BONUS | cards.GUKJIN | cards.BIT["11-double-junk"]
+    cards.BRIGHTS
+    | cards.BONUS
+    | cards.GUKJIN
+    | cards.BIT["11-double-junk"]
     | cards.BIT["12-double-junk"]
 )
 
@@ -52,12 +55,21 @@ def side_payments(hand: Hand, rules: GoStopRules, table: Table, minimum: int) ->
                 consecutive[event.player] += 1
                 factor = PPUK_LADDERS[rules.ppuk_ladder][consecutive[event.player] - 1]
                 points *= factor
-                steps.append(Step("ppuk_ladder", "multiply", factor, points,
-                                  consecutive[event.player] + 1))
+                steps.append(
+                    Step("ppuk_ladder", "multiply", factor, points, consecutive[event.player] + 1)
+                )
         for i in table.active:
             if players[i].id != event.player:
-                payments.append(Payment(players[i].id, event.player, points, points * stake,
-                                        event.type.value, tuple(steps)))
+                payments.append(
+                    Payment(
+                        players[i].id,
+                        event.player,
+                        points,
+                        points * stake,
+                        event.type.value,
+                        tuple(steps),
+                    )
+                )
     if table.sitter is not None and rules.table_mode_4p is TableMode4p.GWANGPAL:
         payments += _gwangpal(hand, rules, table)
     return payments
@@ -87,21 +99,30 @@ def _gwangpal(hand: Hand, rules: GoStopRules, table: Table) -> list[Payment]:
     if rules.gwangpal_payers is GwangpalPayers.NON_DEALER_ACTIVE:
         dealer = table.seat.get(hand.dealer) if hand.dealer is not None else None
         if dealer is None or dealer not in payers:
-            raise InvalidHandError([Issue(
-                "dealer_required",
-                "under gwangpal_payers = non_dealer_active the dealer does not pay the sitter; "
-                "give dealer, one of the players in the hand", ("dealer",))])
+            raise InvalidHandError(
+                [
+                    Issue(
+                        "dealer_required",
+                        "under gwangpal_payers = non_dealer_active the dealer does not pay "
+                        "the sitter; give dealer, one of the players in the hand",
+                        ("dealer",),
+                    )
+                ]
+            )
         payers.remove(dealer)
     price = rules.gwangpal_price
     points = price * sold
-    steps = [Step("gwangpal_price", "start", price, price),
-             Step("sold_cards", "multiply", sold, points, sold)]
+    steps = [
+        Step("gwangpal_price", "start", price, price),
+        Step("sold_cards", "multiply", sold, points, sold),
+    ]
     if triple and rules.gwangpal_triple_doubles:
         points *= 2
         steps.append(Step("triple", "multiply", 2, points))
     return [
-        Payment(hand.players[i].id, sitter.id, points, points * hand.stake, "gwangpal",
-                tuple(steps))
+        Payment(
+            hand.players[i].id, sitter.id, points, points * hand.stake, "gwangpal", tuple(steps)
+        )
         for i in payers
     ]
 

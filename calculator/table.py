@@ -44,38 +44,59 @@ def check_table(hand: Hand, rules: GoStopRules) -> Table:
     index: dict[str, int] = {}
     for i, player in enumerate(players):
         if player.id in index:
-            problems.add("duplicate_player",
-                         f"player id {player.id!r} is used twice; give every player its own id",
-                         "players", i, "id")
+            problems.add(
+                "duplicate_player",
+                f"player id {player.id!r} is used twice; give every player its own id",
+                "players",
+                i,
+                "id",
+            )
         index.setdefault(player.id, i)
     if not 2 <= len(players) <= 4:
-        problems.add("player_count",
-                     f"{len(players)} players: Go-Stop is played by 2 or 3, or by 4 with one "
-                     "sitting out", "players")
+        problems.add(
+            "player_count",
+            f"{len(players)} players: Go-Stop is played by 2 or 3, or by 4 with one sitting out",
+            "players",
+        )
     sitters = [i for i, p in enumerate(players) if p.sits_out]
     if len(sitters) > 1:
-        problems.add("too_many_sitters",
-                     f"{len(sitters)} players sit out; exactly one sits out at a table of four",
-                     "players", sitters[1], "sits_out")
+        problems.add(
+            "too_many_sitters",
+            f"{len(sitters)} players sit out; exactly one sits out at a table of four",
+            "players",
+            sitters[1],
+            "sits_out",
+        )
     elif len(players) == 4 and not sitters:
-        problems.add("sitter_required",
-                     "with four players one sits out (광팔기); set sits_out on that player",
-                     "players")
+        problems.add(
+            "sitter_required",
+            "with four players one sits out (광팔기); set sits_out on that player",
+            "players",
+        )
     elif sitters and len(players) != 4:
-        problems.add("unexpected_sitter",
-                     f"only a table of four has a player who sits out; this one has "
-                     f"{len(players)}", "players", sitters[0], "sits_out")
+        problems.add(
+            "unexpected_sitter",
+            f"only a table of four has a player who sits out; this one has {len(players)}",
+            "players",
+            sitters[0],
+            "sits_out",
+        )
     for i, player in enumerate(players):
         _check_player(player, i, rules, problems)
     if hand.stake < 1:
-        problems.add("invalid_stake", f"stake is {hand.stake}; use a positive whole number",
-                     "stake")
+        problems.add(
+            "invalid_stake", f"stake is {hand.stake}; use a positive whole number", "stake"
+        )
     if hand.nagari_streak < 0:
-        problems.add("negative_count", f"nagari_streak is {hand.nagari_streak}; it starts at 0",
-                     "nagari_streak")
+        problems.add(
+            "negative_count",
+            f"nagari_streak is {hand.nagari_streak}; it starts at 0",
+            "nagari_streak",
+        )
     if hand.dealer is not None and hand.dealer not in index:
-        problems.add("unknown_player", f"dealer {hand.dealer!r} is not one of the players",
-                     "dealer")
+        problems.add(
+            "unknown_player", f"dealer {hand.dealer!r} is not one of the players", "dealer"
+        )
     active = tuple(i for i, p in enumerate(players) if not p.sits_out)
     winner = _check_outcome(hand, rules, index, problems)
     _check_events(hand, index, problems)
@@ -87,62 +108,101 @@ def check_table(hand: Hand, rules: GoStopRules) -> Table:
 def _check_player(player: PlayerHand, i: int, rules: GoStopRules, problems: Problems) -> None:
     at = ("players", i)
     modes = [m for m in ("captured", "tally", "declared") if getattr(player, m) is not None]
-    flags = {"go_count": player.go_count, "shakes": player.shakes, "bombs": player.bombs,
-             "bombs_after_shake": player.bombs_after_shake}
+    flags = {
+        "go_count": player.go_count,
+        "shakes": player.shakes,
+        "bombs": player.bombs,
+        "bombs_after_shake": player.bombs_after_shake,
+    }
     for name, value in flags.items():
         if value < 0:
             problems.add("negative_count", f"{name} is {value}; counts start at 0", *at, name)
     if player.sits_out:
         if modes:
-            problems.add("sitter_pile",
-                         f"player {player.id!r} sits out and captured nothing; remove {modes[0]}",
-                         *at, modes[0])
+            problems.add(
+                "sitter_pile",
+                f"player {player.id!r} sits out and captured nothing; remove {modes[0]}",
+                *at,
+                modes[0],
+            )
         used = [n for n, v in flags.items() if v] + (["yeokgo"] if player.yeokgo else [])
         if used:
-            problems.add("sitter_flags",
-                         f"player {player.id!r} sits out; {used[0]} does not apply to it",
-                         *at, used[0])
+            problems.add(
+                "sitter_flags",
+                f"player {player.id!r} sits out; {used[0]} does not apply to it",
+                *at,
+                used[0],
+            )
         if player.sold_brights is not None and player.hand is not None:
-            problems.add("entry_mode",
-                         "give the sitter's sold_brights or its hand, not both", *at, "hand")
+            problems.add(
+                "entry_mode", "give the sitter's sold_brights or its hand, not both", *at, "hand"
+            )
         sold = player.sold_brights or 0
         if sold < 0:
-            problems.add("negative_count", f"sold_brights is {sold}; counts start at 0",
-                         *at, "sold_brights")
+            problems.add(
+                "negative_count", f"sold_brights is {sold}; counts start at 0", *at, "sold_brights"
+            )
         elif sold > MAX_SOLD[rules.gwangpal_cards]:
-            problems.add("impossible_count",
-                         f"sold_brights is {sold}; at most {MAX_SOLD[rules.gwangpal_cards]} "
-                         "cards of a sitter's hand sell under this rule set", *at, "sold_brights")
+            problems.add(
+                "impossible_count",
+                f"sold_brights is {sold}; at most {MAX_SOLD[rules.gwangpal_cards]} "
+                "cards of a sitter's hand sell under this rule set",
+                *at,
+                "sold_brights",
+            )
         if rules.table_mode_4p is TableMode4p.OBSERVE and (sold or player.hand):
-            problems.add("gwangpal_not_played",
-                         "under this rule set the fourth player only watches and sells nothing; "
-                         "remove sold_brights and hand, or set table_mode_4p to gwangpal",
-                         *at, "sold_brights" if sold else "hand")
+            problems.add(
+                "gwangpal_not_played",
+                "under this rule set the fourth player only watches and sells nothing; "
+                "remove sold_brights and hand, or set table_mode_4p to gwangpal",
+                *at,
+                "sold_brights" if sold else "hand",
+            )
         if rules.gwangpal_triple_doubles and player.sold_brights:
-            problems.add("hand_required",
-                         "this rule set pays double for a triple in the sitter's hand; give its "
-                         "hand (card IDs) instead of sold_brights", *at, "sold_brights")
+            problems.add(
+                "hand_required",
+                "this rule set pays double for a triple in the sitter's hand; give its "
+                "hand (card IDs) instead of sold_brights",
+                *at,
+                "sold_brights",
+            )
         return
     if len(modes) != 1:
         detail = (
             "give exactly one of captured, tally or declared"
-            if not modes else f"give only one of {', '.join(modes)}"
+            if not modes
+            else f"give only one of {', '.join(modes)}"
         )
-        problems.add("entry_mode", f"player {player.id!r}: {detail}", *at,
-                     *(modes[1:2] if len(modes) > 1 else ()))
+        problems.add(
+            "entry_mode",
+            f"player {player.id!r}: {detail}",
+            *at,
+            *(modes[1:2] if len(modes) > 1 else ()),
+        )
     for name in ("sold_brights", "hand"):
         if getattr(player, name) is not None:
-            problems.add("not_a_sitter",
-                         f"player {player.id!r} does not sit out; {name} is only for the "
-                         "player who sits out", *at, name)
+            problems.add(
+                "not_a_sitter",
+                f"player {player.id!r} does not sit out; {name} is only for the "
+                "player who sits out",
+                *at,
+                name,
+            )
     if player.bombs_after_shake > min(player.shakes, player.bombs):
-        problems.add("impossible_flags",
-                     f"bombs_after_shake is {player.bombs_after_shake} but the player shook "
-                     f"{player.shakes} and bombed {player.bombs} time(s)", *at, "bombs_after_shake")
+        problems.add(
+            "impossible_flags",
+            f"bombs_after_shake is {player.bombs_after_shake} but the player shook "
+            f"{player.shakes} and bombed {player.bombs} time(s)",
+            *at,
+            "bombs_after_shake",
+        )
     elif player.bombs_after_shake and rules.shake_then_bomb_same_month is ShakeThenBomb.FORBID:
-        problems.add("shake_then_bomb_forbidden",
-                     "this rule set does not allow bombing a month already shaken",
-                     *at, "bombs_after_shake")
+        problems.add(
+            "shake_then_bomb_forbidden",
+            "this rule set does not allow bombing a month already shaken",
+            *at,
+            "bombs_after_shake",
+        )
 
 
 def _check_outcome(
@@ -151,23 +211,36 @@ def _check_outcome(
     outcome = hand.outcome
     players = hand.players
     for i, player in enumerate(players):
-        if player.yeokgo and (outcome is None or outcome.type is not OutcomeType.STOP
-                              or outcome.winner != player.id):
-            problems.add("yeokgo_not_winner",
-                         f"yeokgo is set on {player.id!r}, who did not stop; only the winner's "
-                         "go can be a reverse go", "players", i, "yeokgo")
+        if player.yeokgo and (
+            outcome is None or outcome.type is not OutcomeType.STOP or outcome.winner != player.id
+        ):
+            problems.add(
+                "yeokgo_not_winner",
+                f"yeokgo is set on {player.id!r}, who did not stop; only the winner's "
+                "go can be a reverse go",
+                "players",
+                i,
+                "yeokgo",
+            )
     if outcome is None:
         return None
     kind = outcome.type
     winner: int | None = None
     if outcome.winner is not None:
         if outcome.winner not in index:
-            problems.add("unknown_player",
-                         f"winner {outcome.winner!r} is not one of the players "
-                         f"({', '.join(index)})", "outcome", "winner")
+            problems.add(
+                "unknown_player",
+                f"winner {outcome.winner!r} is not one of the players ({', '.join(index)})",
+                "outcome",
+                "winner",
+            )
         elif players[index[outcome.winner]].sits_out:
-            problems.add("winner_sits_out",
-                         f"winner {outcome.winner!r} sits out this hand", "outcome", "winner")
+            problems.add(
+                "winner_sits_out",
+                f"winner {outcome.winner!r} sits out this hand",
+                "outcome",
+                "winner",
+            )
         else:
             winner = index[outcome.winner]
     needs_winner = kind in (OutcomeType.STOP, OutcomeType.THREE_PPUK) or (
@@ -176,34 +249,52 @@ def _check_outcome(
     if needs_winner and outcome.winner is None:
         problems.add("winner_required", f"a {kind} outcome names its winner", "outcome", "winner")
     if kind in (OutcomeType.NAGARI, OutcomeType.FLOOR_FOUR) and outcome.winner is not None:
-        problems.add("unexpected_field", f"a {kind} hand has no winner; remove winner",
-                     "outcome", "winner")
+        problems.add(
+            "unexpected_field", f"a {kind} hand has no winner; remove winner", "outcome", "winner"
+        )
     if outcome.liable is not None and kind is not OutcomeType.STOP:
-        problems.add("unexpected_field",
-                     f"liable applies to a hand that was stopped, not to {kind}",
-                     "outcome", "liable")
+        problems.add(
+            "unexpected_field",
+            f"liable applies to a hand that was stopped, not to {kind}",
+            "outcome",
+            "liable",
+        )
     if outcome.holders and kind is not OutcomeType.CHONGTONG:
-        problems.add("unexpected_field", "holders are only for a chongtong outcome",
-                     "outcome", "holders")
+        problems.add(
+            "unexpected_field", "holders are only for a chongtong outcome", "outcome", "holders"
+        )
     if kind in (OutcomeType.CHONGTONG, OutcomeType.FLOOR_FOUR) and hand.events:
-        problems.add("events_without_play",
-                     f"a {kind} ends the hand at the deal, before any ppuk or ttadak; "
-                     "remove events", "events")
+        problems.add(
+            "events_without_play",
+            f"a {kind} ends the hand at the deal, before any ppuk or ttadak; remove events",
+            "events",
+        )
     if kind is OutcomeType.CHONGTONG:
         if rules.chongtong_mode is ChongtongMode.PLAY_ON_AS_SHAKE:
-            problems.add("chongtong_played_on",
-                         "this rule set plays a 총통 on: send the hand's real outcome and count "
-                         "the four cards as one of the holder's shakes", "outcome", "type")
+            problems.add(
+                "chongtong_played_on",
+                "this rule set plays a 총통 on: send the hand's real outcome and count "
+                "the four cards as one of the holder's shakes",
+                "outcome",
+                "type",
+            )
         _check_holders(hand, index, problems)
     if outcome.liable is not None and kind is OutcomeType.STOP:
         liable = index.get(outcome.liable)
         if liable is None:
-            problems.add("unknown_player", f"liable {outcome.liable!r} is not one of the players",
-                         "outcome", "liable")
+            problems.add(
+                "unknown_player",
+                f"liable {outcome.liable!r} is not one of the players",
+                "outcome",
+                "liable",
+            )
         elif outcome.liable == outcome.winner or players[liable].sits_out:
-            problems.add("invalid_liable",
-                         f"liable {outcome.liable!r} must be a player who lost the hand",
-                         "outcome", "liable")
+            problems.add(
+                "invalid_liable",
+                f"liable {outcome.liable!r} must be a player who lost the hand",
+                "outcome",
+                "liable",
+            )
     return winner
 
 
@@ -213,30 +304,58 @@ def _check_holders(hand: Hand, index: dict[str, int], problems: Problems) -> Non
     if not outcome.holders:
         return
     if outcome.winner is not None:
-        problems.add("unexpected_field",
-                     "give the chongtong winner or its holders, not both", "outcome", "holders")
+        problems.add(
+            "unexpected_field",
+            "give the chongtong winner or its holders, not both",
+            "outcome",
+            "holders",
+        )
     if len(outcome.holders) < 2:
-        problems.add("invalid_holders",
-                     "holders list the players when two or more were dealt a 총통; with one, "
-                     "name it as winner", "outcome", "holders")
+        problems.add(
+            "invalid_holders",
+            "holders list the players when two or more were dealt a 총통; with one, "
+            "name it as winner",
+            "outcome",
+            "holders",
+        )
     seen: set[str] = set()
     for j, holder in enumerate(outcome.holders):
         if holder.player not in index or hand.players[index[holder.player]].sits_out:
-            problems.add("unknown_player",
-                         f"holder {holder.player!r} is not a player in this hand",
-                         "outcome", "holders", j, "player")
+            problems.add(
+                "unknown_player",
+                f"holder {holder.player!r} is not a player in this hand",
+                "outcome",
+                "holders",
+                j,
+                "player",
+            )
         elif holder.player in seen:
-            problems.add("invalid_holders", f"{holder.player!r} is listed twice",
-                         "outcome", "holders", j, "player")
+            problems.add(
+                "invalid_holders",
+                f"{holder.player!r} is listed twice",
+                "outcome",
+                "holders",
+                j,
+                "player",
+            )
         seen.add(holder.player)
         if not 1 <= holder.month <= 12:
-            problems.add("invalid_holders", f"month {holder.month} is not 1–12",
-                         "outcome", "holders", j, "month")
+            problems.add(
+                "invalid_holders",
+                f"month {holder.month} is not 1–12",
+                "outcome",
+                "holders",
+                j,
+                "month",
+            )
     months = [h.month for h in outcome.holders]
     if len(set(months)) != len(months):
-        problems.add("invalid_holders",
-                     "two players cannot both hold all four cards of one month",
-                     "outcome", "holders")
+        problems.add(
+            "invalid_holders",
+            "two players cannot both hold all four cards of one month",
+            "outcome",
+            "holders",
+        )
 
 
 def _check_events(hand: Hand, index: dict[str, int], problems: Problems) -> None:
@@ -244,27 +363,43 @@ def _check_events(hand: Hand, index: dict[str, int], problems: Problems) -> None
     for j, event in enumerate(hand.events):
         at = ("events", j)
         if event.player not in index:
-            problems.add("unknown_player", f"{event.player!r} is not one of the players",
-                         *at, "player")
+            problems.add(
+                "unknown_player", f"{event.player!r} is not one of the players", *at, "player"
+            )
             continue
         if hand.players[index[event.player]].sits_out:
-            problems.add("event_player_sits_out",
-                         f"{event.player!r} sits out and cannot ppuk or ttadak", *at, "player")
+            problems.add(
+                "event_player_sits_out",
+                f"{event.player!r} sits out and cannot ppuk or ttadak",
+                *at,
+                "player",
+            )
         seen[event.player, event.type] += 1
         count = seen[event.player, event.type]
         if event.type is EventType.CONSECUTIVE_PPUK:
             if count > 2:
-                problems.add("impossible_event",
-                             f"{event.player!r} has more than two consecutive ppuk; a third "
-                             "ppuk ends the hand (three_ppuk)", *at, "type")
+                problems.add(
+                    "impossible_event",
+                    f"{event.player!r} has more than two consecutive ppuk; a third "
+                    "ppuk ends the hand (three_ppuk)",
+                    *at,
+                    "type",
+                )
             elif not seen[event.player, EventType.FIRST_PPUK]:
-                problems.add("impossible_event",
-                             f"a consecutive ppuk follows a first-turn ppuk; list first_ppuk "
-                             f"for {event.player!r} before it", *at, "type")
+                problems.add(
+                    "impossible_event",
+                    f"a consecutive ppuk follows a first-turn ppuk; list first_ppuk "
+                    f"for {event.player!r} before it",
+                    *at,
+                    "type",
+                )
         elif count > 1:
-            problems.add("impossible_event",
-                         f"{event.player!r} has {event.type} twice; a player has one first turn",
-                         *at, "type")
+            problems.add(
+                "impossible_event",
+                f"{event.player!r} has {event.type} twice; a player has one first turn",
+                *at,
+                "type",
+            )
 
 
 def _liable(
@@ -285,37 +420,59 @@ def _liable(
     yeokgo = players[winner].yeokgo
     if yeokgo:
         if rules.yeokgo_mode is YeokgoMode.OFF:
-            problems.add("yeokgo_not_played",
-                         "this rule set does not play 역고; remove yeokgo or set yeokgo_mode",
-                         "players", winner, "yeokgo")
+            problems.add(
+                "yeokgo_not_played",
+                "this rule set does not play 역고; remove yeokgo or set yeokgo_mode",
+                "players",
+                winner,
+                "yeokgo",
+            )
         elif not players[winner].go_count or not callers:
-            problems.add("impossible_flags",
-                         "a reverse go (역고) needs the winner's go after an opponent's go; "
-                         "set both go counts", "players", winner, "yeokgo")
+            problems.add(
+                "impossible_flags",
+                "a reverse go (역고) needs the winner's go after an opponent's go; "
+                "set both go counts",
+                "players",
+                winner,
+                "yeokgo",
+            )
         problems.raise_if_any(InvalidHandError)
     if len(active) == 2:
         if named is not None:
-            problems.add("invalid_liable",
-                         "with two players the only loser pays anyway; remove liable",
-                         "outcome", "liable")
+            problems.add(
+                "invalid_liable",
+                "with two players the only loser pays anyway; remove liable",
+                "outcome",
+                "liable",
+            )
             problems.raise_if_any(InvalidHandError)
         return None, None
     pays_all = rules.gobak_mode_3p in (GobakMode3p.PAY_ALL, GobakMode3p.PAY_ALL_AND_DOUBLE)
-    reason = "yeokgo" if yeokgo and rules.yeokgo_mode is YeokgoMode.DOUBLE_AND_DOKBAK else (
-        "go_bak" if pays_all else None)
+    reason = (
+        "yeokgo"
+        if yeokgo and rules.yeokgo_mode is YeokgoMode.DOUBLE_AND_DOKBAK
+        else ("go_bak" if pays_all else None)
+    )
     if reason is None or not callers:
         return named, ("dokbak" if named is not None else None)
     if named is not None and named not in callers:
         names = " and ".join(repr(players[i].id) for i in callers)
-        problems.add("liable_conflict",
-                     f"{names} called go and lost, so 고박 makes the first caller pay for every "
-                     f"loser; liable must be that caller, not {outcome.liable!r}",
-                     "outcome", "liable")
+        problems.add(
+            "liable_conflict",
+            f"{names} called go and lost, so 고박 makes the first caller pay for every "
+            f"loser; liable must be that caller, not {outcome.liable!r}",
+            "outcome",
+            "liable",
+        )
         problems.raise_if_any(InvalidHandError)
     if named is None and len(callers) > 1:
         names = " and ".join(repr(players[i].id) for i in callers)
-        problems.add("liable_required",
-                     f"{names} both called go; name the first caller in outcome.liable — it "
-                     "pays for every loser", "outcome", "liable")
+        problems.add(
+            "liable_required",
+            f"{names} both called go; name the first caller in outcome.liable — it "
+            "pays for every loser",
+            "outcome",
+            "liable",
+        )
         problems.raise_if_any(AmbiguousHandError)
     return (named if named is not None else callers[0]), reason

@@ -7,6 +7,7 @@ domain records.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from calculator import (
@@ -35,18 +36,19 @@ class CardNamer:
         self.used: set[str] = set()
 
     def expand(self, code: str) -> str:
-        if code in CARDS:
-            card_id = code
-        elif code in _BONUS:
+        if code in CARDS or not re.fullmatch(r"\d{1,2}[GARSP]|B[23]", code):
+            return code  # a full ID, or a deliberately bad one
+        if code in _BONUS:
             card_id = _BONUS[code]
         elif code[-1] == "P":
             month = int(code[:-1])
             card_id = next(
-                f"{month:02d}-junk-{n}" for n in (1, 2, 3) if f"{month:02d}-junk-{n}" not in self.used
+                f"{month:02d}-junk-{n}"
+                for n in (1, 2, 3)
+                if f"{month:02d}-junk-{n}" not in self.used
             )
         else:
             card_id = f"{int(code[:-1]):02d}-{_KINDS[code[-1]]}"
-        assert card_id in CARDS, code
         self.used.add(card_id)
         return card_id
 
@@ -78,7 +80,9 @@ def build_hand(data: dict[str, Any]) -> Hand:
         o["type"] = OutcomeType(o["type"])
         o["holders"] = tuple(ChongtongHolder(**h) for h in o.get("holders", ()))
         outcome = Outcome(**o)
-    events = tuple(Event(type=EventType(e["type"]), player=e["player"]) for e in data.get("events", ()))
+    events = tuple(
+        Event(type=EventType(e["type"]), player=e["player"]) for e in data.get("events", ())
+    )
     return Hand(
         players=tuple(players),
         outcome=outcome,

@@ -25,9 +25,7 @@ def _ruleset(spec: Any):
     return resolve(spec["preset"], spec.get("options"))
 
 
-@pytest.mark.parametrize(
-    "case", CASES, ids=[f"{c['example']}-{c['reading']}" for c in CASES]
-)
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['example']}-{c['reading']}" for c in CASES])
 def test_worked_example(case: dict[str, Any]) -> None:
     hand = build_hand(case["hand"])
     ruleset = _ruleset(case["ruleset"])

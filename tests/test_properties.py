@@ -1,0 +1,196 @@
+"""Invariants of the engine, checked on random hands (hypothesis)."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from typing import Any
+
+import pytest
+from handbuilder import build_hand
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from strategies import hands
+
+from calculator import CARDS, GoStopError, Kind, resolve, settle
+from calculator.cards import MONTH_CARD_IDS
+from calculator.options import specs
+from calculator.rules import GoStopRules
+
+PRESETS = ["standard", "wikipedia", "gamerules"]
+presets = st.sampled_from(PRESETS).map(resolve)
+
+
+def _settle(hand: dict[str, Any], ruleset: Any):
+    try:
+        return settle(build_hand(hand), ruleset)
+    except GoStopError as error:
+        return {issue.code for issue in error.issues}
+
+
+def _summary(result: Any) -> Any:
+    if isinstance(result, set):
+        return result
+    return (
+        dict(result.net),
+        Counter((p.payer, p.payee, p.points, p.chips, p.reason, p.steps) for p in result.payments),
+        {p.id: (p.points, tuple(p.items), dict(p.gukjin_as)) for p in result.players},
+        result.winner_score,
+    )
+
+
+@settings(max_examples=300)
+@given(hand=hands(), ruleset=presets)
+def test_every_settlement_sums_to_zero(hand: dict[str, Any], ruleset: Any) -> None:
+    result = _settle(hand, ruleset)
+    assume(not isinstance(result, set))
+    assert sum(result.net.values()) == 0
+    for payment in result.payments:
+        assert payment.points >= 0
+        assert payment.chips == payment.points * hand["stake"]
+        assert payment.steps[-1].total == payment.points
+
+
+@settings(max_examples=200)
+@given(hand=hands(), ruleset=presets, data=st.data())
+def test_card_order_does_not_matter(
+    hand: dict[str, Any], ruleset: Any, data: st.DataObject
+) -> None:
+    shuffled = copy.deepcopy(hand)
+    for player in shuffled["players"]:
+        player["cards"] = data.draw(st.permutations(player["cards"]))
+    assert _summary(_settle(hand, ruleset)) == _summary(_settle(shuffled, ruleset))
+
+
+@settings(max_examples=200)
+@given(hand=hands(), ruleset=presets, data=st.data())
+def test_player_order_does_not_matter(
+    hand: dict[str, Any], ruleset: Any, data: st.DataObject
+) -> None:
+    seated = copy.deepcopy(hand)
+    seated["players"] = data.draw(st.permutations(seated["players"]))
+    first, second = _settle(hand, ruleset), _settle(seated, ruleset)
+    if isinstance(first, set):
+        assert first == second
+        return
+    assert dict(first.net) == dict(second.net)
+    assert Counter(first.payments) == Counter(second.payments)
+
+
+@settings(max_examples=300)
+@given(hand=hands(outcome=False), ruleset=presets, data=st.data())
+def test_adding_a_card_never_lowers_a_piles_points(
+    hand: dict[str, Any], ruleset: Any, data: st.DataObject
+) -> None:
+    taken = {c for p in hand["players"] for c in p["cards"]}
+    free = [c for c in MONTH_CARD_IDS if c not in taken]
+    assume(free)
+    extra = data.draw(st.sampled_from(free))
+    before = settle(build_hand(hand), ruleset)
+    grown = copy.deepcopy(hand)
+    who = data.draw(st.integers(0, len(hand["players"]) - 1))
+    grown["players"][who]["cards"].append(extra)
+    after = settle(build_hand(grown), ruleset)
+    if grown["players"][who]["gukjin"] == "auto" or extra not in ("09-animal", "05-animal"):
+        assert after.players[who].points >= before.players[who].points
+
+
+def _tally_of(cards: list[str], ruleset: Any) -> dict[str, Any]:
+    """Count a pile the way a player at the table would (test-side, by hand)."""
+    held = [CARDS[c] for c in cards]
+    kinds = Counter(c.kind for c in held)
+    bonus = ruleset.rules.bonus_values()
+    junk_value = (
+        kinds[Kind.JUNK] + 2 * kinds[Kind.DOUBLE_JUNK] + sum(bonus[c] for c in cards if c in bonus)
+    )
+    has = set(cards)
+    return {
+        "brights": kinds[Kind.BRIGHT],
+        "rain_bright": "12-bright" in has,
+        "animals": kinds[Kind.ANIMAL],
+        "godori": {"02-animal", "04-animal", "08-animal"} <= has,
+        "ribbons": kinds[Kind.RIBBON],
+        "rain_ribbon": "12-ribbon" in has,
+        "hongdan": {"01-ribbon", "02-ribbon", "03-ribbon"} <= has,
+        "cheongdan": {"06-ribbon", "09-ribbon", "10-ribbon"} <= has,
+        "chodan": {"04-ribbon", "05-ribbon", "07-ribbon"} <= has,
+        "junk_value": junk_value,
+        "junk_cards": kinds[Kind.JUNK] + kinds[Kind.DOUBLE_JUNK] + kinds[Kind.BONUS],
+        "double_junks": kinds[Kind.DOUBLE_JUNK],
+        "has_gukjin": "09-animal" in has,
+        "has_may_animal": "05-animal" in has,
+    }
+
+
+@settings(max_examples=200)
+@given(hand=hands(), ruleset=presets)
+def test_entry_modes_agree(hand: dict[str, Any], ruleset: Any) -> None:
+    captured = _settle(hand, ruleset)
+    assume(not isinstance(captured, set))
+    tallied = copy.deepcopy(hand)
+    for player in tallied["players"]:
+        player["tally"] = _tally_of(player.pop("cards"), ruleset)
+    by_tally = settle(build_hand(tallied), ruleset)
+    assert dict(by_tally.net) == dict(captured.net)
+    assert by_tally.payments == captured.payments
+    assert [p.points for p in by_tally.players] == [p.points for p in captured.players]
+    declared = copy.deepcopy(hand)
+    for player, result in zip(declared["players"], captured.players, strict=True):
+        player.pop("cards")
+        if player["id"] == "P0":
+            codes = {item.code for item in result.items}
+            scored = [c for c, group in _CATEGORIES.items() if codes & group]
+            animals = result.counts.animals
+            player["declared"] = {
+                "points": result.points,
+                "scored": scored,
+                "meongtta": animals >= ruleset.rules.meongtta_threshold,
+            }
+        else:
+            payment = next(p for p in captured.payments if p.payer == player["id"])
+            flags = {s.code for s in payment.steps} & {"gwang_bak", "pi_bak", "meong_bak"}
+            player["declared"] = dict.fromkeys(flags, True)
+    result = _settle(declared, ruleset)
+    assert dict(result.net) == dict(captured.net)
+    assert Counter((p.payer, p.points, p.steps) for p in result.payments) == Counter(
+        (p.payer, p.points, p.steps) for p in captured.payments
+    )
+
+
+_CATEGORIES = {
+    "brights": {"three_brights", "three_brights_rain", "four_brights", "five_brights"},
+    "animals": {"animals"},
+    "godori": {"godori"},
+    "ribbons": {"ribbons", "hongdan", "cheongdan", "chodan"},
+    "junk": {"junk"},
+}
+
+_OPTIONS = {spec.name: spec for spec in specs(GoStopRules)}
+
+
+@st.composite
+def overrides(draw: st.DrawFn) -> dict[str, Any]:
+    names = draw(st.lists(st.sampled_from(sorted(_OPTIONS)), max_size=4, unique=True))
+    found: dict[str, Any] = {}
+    for name in names:
+        spec = _OPTIONS[name]
+        if spec.type == "boolean":
+            found[name] = draw(st.booleans())
+        elif spec.type == "integer":
+            found[name] = draw(st.integers(spec.minimum or 0, min(spec.maximum or 10, 10)))
+        else:
+            found[name] = draw(st.sampled_from(spec.choices))
+    return found
+
+
+@settings(max_examples=300)
+@given(a=st.sampled_from(PRESETS), b=st.sampled_from(PRESETS), x=overrides(), y=overrides())
+def test_fingerprints_equal_iff_resolved_options_equal(a: str, b: str, x: dict, y: dict) -> None:
+    first, second = resolve(a, x), resolve(b, y)
+    assert (first.fingerprint == second.fingerprint) == (first.options() == second.options())
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_overriding_a_preset_back_to_its_values_keeps_its_fingerprint(name: str) -> None:
+    ruleset = resolve(name)
+    assert resolve("standard", ruleset.options()).fingerprint == ruleset.fingerprint

@@ -1,0 +1,375 @@
+"""Bad hands raise precise domain errors: a stable code and the place of the problem."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from handbuilder import build_hand
+
+from calculator import (
+    AmbiguousHandError,
+    GoStopError,
+    ImpossibleHandError,
+    InvalidHandError,
+    InvalidRulesError,
+    resolve,
+    settle,
+)
+from calculator.hand import Hand, PlayerHand, Tally
+
+STANDARD = resolve("standard")
+STOP_A = {"type": "stop", "winner": "A"}
+
+
+def _issues(hand: dict[str, Any], ruleset: Any = STANDARD) -> list[tuple[str, tuple]]:
+    with pytest.raises(GoStopError) as caught:
+        settle(build_hand(hand), ruleset)
+    return [(i.code, i.location) for i in caught.value.issues]
+
+
+def _error(hand: dict[str, Any], ruleset: Any = STANDARD) -> GoStopError:
+    with pytest.raises(GoStopError) as caught:
+        settle(build_hand(hand), ruleset)
+    return caught.value
+
+
+def test_unknown_card_is_located_and_suggests_the_id() -> None:
+    error = _error(
+        {"players": [{"id": "A", "cards": ["01-bright", "01-brigth"]}, {"id": "B", "cards": []}]}
+    )
+    assert isinstance(error, ImpossibleHandError)
+    (issue,) = error.issues
+    assert (issue.code, issue.location) == ("unknown_card", ("players", 0, "captured", 1))
+    assert "01-bright" in issue.detail
+
+
+def test_duplicate_card_names_both_holders() -> None:
+    error = _error(
+        {
+            "players": [
+                {"id": "A", "cards": ["01-bright", "03-bright"]},
+                {"id": "B", "cards": ["02-junk-1", "03-bright"]},
+            ]
+        }
+    )
+    (issue,) = error.issues
+    assert issue.code == "duplicate_card"
+    assert issue.location == ("players", 1, "captured", 1)
+    assert "'A'" in issue.detail
+    assert "'B'" in issue.detail
+    assert "/players/0/captured/1" in issue.detail
+
+
+def test_duplicate_within_one_pile_and_every_problem_is_reported() -> None:
+    issues = _issues(
+        {
+            "players": [
+                {"id": "A", "cards": ["01-bright", "01-bright", "zz"]},
+                {"id": "B", "cards": ["bonus-c"]},
+            ]
+        }
+    )
+    assert issues == [
+        ("duplicate_card", ("players", 0, "captured", 1)),
+        ("unknown_card", ("players", 0, "captured", 2)),
+        ("card_not_in_deck", ("players", 1, "captured", 0)),
+    ]
+
+
+def test_sitter_hand_cards_count_for_duplicates() -> None:
+    issues = _issues(
+        {
+            "players": [
+                {"id": "S", "sits_out": True, "hand": ["08-bright"]},
+                {"id": "A", "cards": ["08-bright"]},
+                {"id": "B", "cards": []},
+                {"id": "C", "cards": []},
+            ]
+        }
+    )
+    assert issues == [("duplicate_card", ("players", 1, "captured", 0))]
+
+
+def test_winner_not_a_player() -> None:
+    error = _error(
+        {
+            "players": [{"id": "A", "cards": []}, {"id": "B", "cards": []}],
+            "outcome": {"type": "stop", "winner": "Z"},
+        }
+    )
+    assert isinstance(error, InvalidHandError)
+    assert [(i.code, i.location) for i in error.issues] == [
+        ("unknown_player", ("outcome", "winner"))
+    ]
+
+
+def test_winner_below_stop_minimum_is_an_error_not_a_zero() -> None:
+    error = _error(
+        {
+            "players": [{"id": "A", "cards": ["1G", "3G", "8G"]}, {"id": "B", "cards": []}],
+            "outcome": STOP_A,
+        }
+    )
+    (issue,) = error.issues
+    assert issue.code == "below_stop_minimum"
+    assert "3 point" in issue.detail
+    assert "7" in issue.detail
+
+
+def test_auto_reading_that_reaches_the_minimum_is_used() -> None:
+    # 10 single junk + the sake cup as junk = 12 → 3 points; as an animal only 1.
+    hand = {
+        "players": [
+            {
+                "id": "A",
+                "cards": ["1P", "1P", "2P", "2P", "3P", "3P", "4P", "4P", "5P", "5P", "9A"],
+            },
+            {"id": "B", "cards": []},
+            {"id": "C", "cards": []},
+        ],
+        "outcome": STOP_A,
+    }
+    result = settle(build_hand(hand), STANDARD)
+    assert result.players[0].points == 3
+    assert dict(result.players[0].gukjin_as) == {"09-animal": "junk"}
+    with pytest.raises(InvalidHandError):
+        settle(
+            build_hand(
+                {
+                    **hand,
+                    "players": [{**hand["players"][0], "gukjin": "animal"}, *hand["players"][1:]],
+                }
+            ),
+            STANDARD,
+        )
+
+
+@pytest.mark.parametrize(
+    ("tally", "field", "code"),
+    [
+        ({"godori": True, "animals": 2}, "godori", "impossible_tally"),
+        ({"brights": 6}, "brights", "impossible_tally"),
+        ({"brights": 5}, "rain_bright", "impossible_tally"),
+        ({"rain_bright": True}, "rain_bright", "impossible_tally"),
+        ({"hongdan": True, "cheongdan": True, "ribbons": 5}, "ribbons", "impossible_tally"),
+        ({"animals": -1}, "animals", "negative_count"),
+        ({"junk_value": 99}, "junk_value", "impossible_tally"),
+        ({"junk_value": 3, "junk_cards": 4}, "junk_cards", "impossible_tally"),
+        ({"has_gukjin": True}, "animals", "impossible_tally"),
+    ],
+)
+def test_impossible_tallies(tally: dict[str, Any], field: str, code: str) -> None:
+    issues = _issues({"players": [{"id": "A", "tally": tally}, {"id": "B", "cards": []}]})
+    assert (code, ("players", 0, "tally", field)) in issues
+
+
+def test_tallies_that_exceed_the_deck_across_players() -> None:
+    error = _error(
+        {
+            "players": [
+                {"id": "A", "tally": {"brights": 3}},
+                {"id": "B", "tally": {"brights": 2}},
+                {"id": "C", "cards": ["1G"]},
+            ]
+        }
+    )
+    assert isinstance(error, ImpossibleHandError)
+    assert [(i.code, i.location) for i in error.issues] == [("deck_exceeded", ("players",))]
+    assert "6 brights" in error.issues[0].detail
+
+
+def test_set_held_twice_across_modes() -> None:
+    issues = _issues(
+        {
+            "players": [
+                {"id": "A", "tally": {"ribbons": 3, "hongdan": True}},
+                {"id": "B", "cards": ["1R", "2R", "3R"]},
+            ]
+        }
+    )
+    assert issues == [("deck_exceeded", ("players",))]
+
+
+def test_more_than_one_sitter() -> None:
+    issues = _issues(
+        {
+            "players": [
+                {"id": "A", "sits_out": True},
+                {"id": "B", "sits_out": True},
+                {"id": "C", "cards": []},
+                {"id": "D", "cards": []},
+            ]
+        }
+    )
+    assert ("too_many_sitters", ("players", 1, "sits_out")) in issues
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_player_count_the_rules_do_not_allow(count: int) -> None:
+    players = [{"id": f"P{i}", "cards": []} for i in range(count)]
+    assert ("player_count", ("players",)) in _issues({"players": players})
+
+
+def test_four_players_need_a_sitter_and_observe_tables_sell_nothing() -> None:
+    players = [{"id": f"P{i}", "cards": []} for i in range(4)]
+    assert ("sitter_required", ("players",)) in _issues({"players": players})
+    players[0] = {"id": "P0", "sits_out": True, "sold_brights": 2}
+    assert ("gwangpal_not_played", ("players", 0, "sold_brights")) in _issues(
+        {"players": players}, resolve("gamerules")
+    )
+
+
+def test_negative_counts() -> None:
+    issues = _issues(
+        {
+            "players": [{"id": "A", "cards": [], "shakes": -1}, {"id": "B", "cards": []}],
+            "nagari_streak": -2,
+        }
+    )
+    assert ("negative_count", ("players", 0, "shakes")) in issues
+    assert ("negative_count", ("nagari_streak",)) in issues
+
+
+def test_entry_mode_exactly_one() -> None:
+    hand = Hand(players=(PlayerHand(id="A", captured=(), tally=Tally()), PlayerHand(id="B")))
+    with pytest.raises(InvalidHandError) as caught:
+        settle(hand, STANDARD)
+    assert [(i.code, i.location) for i in caught.value.issues] == [
+        ("entry_mode", ("players", 0, "tally")),
+        ("entry_mode", ("players", 1)),
+    ]
+
+
+def test_two_go_callers_under_pay_all_need_the_liable_first_caller() -> None:
+    hand = {
+        "players": [
+            {"id": "A", "cards": ["1R", "2R", "3R"]},
+            {"id": "B", "cards": [], "go_count": 1},
+            {"id": "C", "cards": [], "go_count": 2},
+        ],
+        "outcome": STOP_A,
+    }
+    error = _error(hand)
+    assert isinstance(error, AmbiguousHandError)
+    assert [(i.code, i.location) for i in error.issues] == [
+        ("liable_required", ("outcome", "liable"))
+    ]
+    result = settle(build_hand({**hand, "outcome": {**STOP_A, "liable": "C"}}), STANDARD)
+    assert dict(result.net) == {"A": 6, "B": 0, "C": -6}
+    assert _issues({**hand, "outcome": {**STOP_A, "liable": "A"}}) == [
+        ("invalid_liable", ("outcome", "liable"))
+    ]
+
+
+def test_liable_that_contradicts_go_bak() -> None:
+    hand = {
+        "players": [
+            {"id": "A", "cards": ["1R", "2R", "3R"]},
+            {"id": "B", "cards": [], "go_count": 1},
+            {"id": "C", "cards": []},
+        ],
+        "outcome": {**STOP_A, "liable": "C"},
+    }
+    assert _issues(hand) == [("liable_conflict", ("outcome", "liable"))]
+
+
+def test_dokbak_liable_without_go_bak() -> None:
+    hand = {
+        "players": [
+            {"id": "A", "cards": ["1R", "2R", "3R"]},
+            {"id": "B", "cards": ["1G"]},
+            {"id": "C", "cards": []},
+        ],
+        "outcome": {**STOP_A, "liable": "B"},
+    }
+    result = settle(build_hand(hand), STANDARD)
+    assert [(p.payer, p.points) for p in result.payments] == [("B", 6), ("C", 0)]
+    assert result.payments[0].steps[-1].code == "covers"
+
+
+def test_declared_bak_must_be_triggered_by_the_winner() -> None:
+    hand = {
+        "players": [
+            {"id": "A", "declared": {"points": 4, "scored": ["ribbons"]}},
+            {"id": "B", "declared": {"gwang_bak": True}},
+            {"id": "C", "declared": {}},
+        ],
+        "outcome": STOP_A,
+    }
+    assert _issues(hand) == [("bak_not_triggered", ("players", 1, "declared", "gwang_bak"))]
+    hand["players"][1] = {"id": "B", "declared": {"meong_bak": True}}
+    assert _issues(hand) == [("bak_not_played", ("players", 1, "declared", "meong_bak"))]
+
+
+def test_events_are_checked() -> None:
+    issues = _issues(
+        {
+            "players": [{"id": "A", "cards": []}, {"id": "B", "cards": []}],
+            "events": [
+                {"type": "consecutive_ppuk", "player": "A"},
+                {"type": "first_ttadak", "player": "Z"},
+            ],
+        }
+    )
+    assert issues == [
+        ("impossible_event", ("events", 0, "type")),
+        ("unknown_player", ("events", 1, "player")),
+    ]
+
+
+def test_chongtong_events_and_played_on_rules() -> None:
+    hand = {
+        "players": [{"id": "A", "cards": []}, {"id": "B", "cards": []}],
+        "outcome": {"type": "chongtong", "winner": "A"},
+        "events": [{"type": "first_ppuk", "player": "A"}],
+    }
+    assert ("events_without_play", ("events",)) in _issues(hand)
+    del hand["events"]
+    ruleset = resolve("standard", {"chongtong_mode": "play_on_as_shake"})
+    assert _issues(hand, ruleset) == [("chongtong_played_on", ("outcome", "type"))]
+
+
+def test_yeokgo_needs_the_rule_and_both_gos() -> None:
+    hand = {
+        "players": [
+            {"id": "A", "cards": ["1R", "2R", "3R"], "go_count": 1, "yeokgo": True},
+            {"id": "B", "cards": [], "go_count": 1},
+            {"id": "C", "cards": []},
+        ],
+        "outcome": STOP_A,
+    }
+    assert _issues(hand) == [("yeokgo_not_played", ("players", 0, "yeokgo"))]
+    dokbak = settle(build_hand(hand), resolve("standard", {"yeokgo_mode": "double_and_dokbak"}))
+    # (3 + 1) × 2 (역고) = 8 per loser; B, the go-caller, pays for both: 16.
+    assert dict(dokbak.net) == {"A": 16, "B": -16, "C": 0}
+    fixed = settle(build_hand(hand), resolve("standard", {"yeokgo_mode": "fixed_x4"}))
+    # (3 + 1) × 4 = 16; B also pays 고박 ×2 (32) and, under pay_all, C's 16.
+    assert dict(fixed.net) == {"A": 48, "B": -48, "C": 0}
+
+
+def test_huge_amounts_are_refused_not_rounded() -> None:
+    hand = {
+        "players": [
+            {"id": "A", "cards": ["1R", "2R", "3R"], "go_count": 40},
+            {"id": "B", "cards": []},
+            {"id": "C", "cards": []},
+        ],
+        "outcome": STOP_A,
+        "stake": 10**9,
+    }
+    assert _issues(hand) == [("amount_too_large", ())]
+
+
+def test_ruleset_errors() -> None:
+    with pytest.raises(InvalidRulesError) as caught:
+        resolve("standard", {"go_formula": "cubic", "bomb_multipler": 1, "shake_multiplier": True})
+    assert [(i.code, i.location) for i in caught.value.issues] == [
+        ("invalid_option", ("ruleset", "options", "go_formula")),
+        ("unknown_option", ("ruleset", "options", "bomb_multipler")),
+        ("invalid_option", ("ruleset", "options", "shake_multiplier")),
+    ]
+    assert "bomb_multiplier" in caught.value.issues[1].detail
+    with pytest.raises(InvalidRulesError) as caught:
+        resolve("kitchen-table")
+    assert caught.value.issues[0].code == "unknown_preset"
