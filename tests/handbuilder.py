@@ -91,3 +91,20 @@ def build_hand(data: dict[str, Any]) -> Hand:
         events=events,
         dealer=data.get("dealer"),
     )
+
+
+def build_body(data: dict[str, Any], ruleset: Any = "standard") -> dict[str, Any]:
+    """The API request body of an example's ``hand`` object (short codes expanded)."""
+    namer = CardNamer()
+    players = []
+    for p in data["players"]:
+        p = dict(p)
+        if "cards" in p:
+            p["captured"] = [namer.expand(c) for c in p.pop("cards")]
+        if "hand" in p:
+            p["hand"] = [namer.expand(c) for c in p["hand"]]
+        players.append(p)
+    body = {key: value for key, value in data.items() if key != "players"}
+    body["players"] = players
+    body["ruleset"] = ruleset
+    return body

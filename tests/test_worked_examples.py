@@ -1,7 +1,8 @@
-"""Every Go-Stop worked example of rules.md §7 (W1–W32), under each reading it lists.
+"""Every Go-Stop worked example of rules.md §7 (W1–W32), under each reading it lists,
+and a hand-derived case for every option no example exercises.
 
-The cases live in tests/data/worked_examples.json with their source; this one test runs
-them all through the domain (calculator.settle).
+The cases live in tests/data/worked_examples.json and tests/data/option_cases.json with
+their source; this one test runs them all through the domain (calculator.settle).
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ import pytest
 from conftest import load_data
 from handbuilder import build_hand
 
-from calculator import GoStopError, resolve, settle
+from calculator import GoStopError, GoStopRules, resolve, settle
+from calculator.options import specs
 
 DATA = load_data("worked_examples.json")
-CASES = DATA["cases"]
+OPTION_CASES = load_data("option_cases.json")["cases"]
+CASES = DATA["cases"] + OPTION_CASES
 
 
 def _ruleset(spec: Any):
@@ -43,6 +46,8 @@ def test_worked_example(case: dict[str, Any]) -> None:
         assert {i.code: i.points for i in players[pid].items} == items, pid
     for pid, value in expect.get("junk_value", {}).items():
         assert players[pid].counts.junk_value == value, pid
+    for pid, may_stop in expect.get("may_stop", {}).items():
+        assert players[pid].may_stop is may_stop, pid
     for pid, readings in expect.get("gukjin_as", {}).items():
         assert dict(players[pid].gukjin_as) == readings, pid
     if "winner_amount" in expect:
@@ -68,3 +73,13 @@ def test_every_go_stop_example_is_covered() -> None:
     """W1–W32 each have a case, or a written reason why they do not apply."""
     covered = {c["example"] for c in CASES} | set(DATA["not_applicable"])
     assert {f"W{n}" for n in range(1, 33)} <= covered
+
+
+def test_every_option_is_exercised() -> None:
+    """Each option of the Go-Stop rules is overridden in some case, or has its own case."""
+    covered = {c["example"] for c in OPTION_CASES}
+    for case in CASES:
+        if isinstance(case["ruleset"], dict):
+            covered |= set(case["ruleset"].get("options", {}))
+    missing = {spec.name for spec in specs(GoStopRules)} - covered
+    assert not missing, f"options without a test case: {sorted(missing)}"

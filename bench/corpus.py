@@ -1,0 +1,99 @@
+"""A fixed, seeded corpus of realistic end-of-hand states, as API request bodies.
+
+Used by the benchmarks and by the regression digest test. Hands are dealt from a seeded
+random generator: a winner who captured about half the deck, losers with a share of the
+rest, go calls, shakes, bombs and nagari streaks, in all three entry modes. Only hands
+the engine accepts are kept, so every body is a valid ``POST /v1/gostop/hands`` request.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from calculator import CARDS, GoStopError, Kind, resolve
+from calculator.cards import MONTH_CARD_IDS
+
+DEAL = (*MONTH_CARD_IDS, "bonus-a", "bonus-b")
+BONUS_VALUES = {"bonus-a": 2, "bonus-b": 3}
+
+
+def tally_of(cards: list[str]) -> dict[str, Any]:
+    """Count a pile as a player at the table would (standard bonus values)."""
+    kinds = Counter(CARDS[c].kind for c in cards)
+    has = set(cards)
+    return {
+        "brights": kinds[Kind.BRIGHT],
+        "rain_bright": "12-bright" in has,
+        "animals": kinds[Kind.ANIMAL],
+        "godori": {"02-animal", "04-animal", "08-animal"} <= has,
+        "ribbons": kinds[Kind.RIBBON],
+        "rain_ribbon": "12-ribbon" in has,
+        "hongdan": {"01-ribbon", "02-ribbon", "03-ribbon"} <= has,
+        "cheongdan": {"06-ribbon", "09-ribbon", "10-ribbon"} <= has,
+        "chodan": {"04-ribbon", "05-ribbon", "07-ribbon"} <= has,
+        "junk_value": kinds[Kind.JUNK]
+        + 2 * kinds[Kind.DOUBLE_JUNK]
+        + sum(BONUS_VALUES.get(c, 0) for c in cards),
+        "has_gukjin": "09-animal" in has,
+        "has_may_animal": "05-animal" in has,
+    }
+
+
+def _deal(rng: random.Random, players: int) -> dict[str, Any]:
+    weights = [0, 0, 0, 0, 1, 1, 2, -1] if players == 3 else [0, 0, 0, 0, 1, 1, -1, -1]
+    piles: list[list[str]] = [[] for _ in range(players)]
+    for card in DEAL:
+        owner = rng.choice(weights)
+        if owner >= 0 and owner < players:
+            piles[owner].append(card)
+    seats = list(range(players))
+    rng.shuffle(seats)
+    body: dict[str, Any] = {
+        "ruleset": "standard",
+        "stake": rng.choice([1, 10, 100]),
+        "nagari_streak": rng.choice([0, 0, 0, 1, 2]),
+        "players": [],
+    }
+    for seat in seats:
+        pile = piles[seat]
+        rng.shuffle(pile)
+        player: dict[str, Any] = {"id": f"player-{seat}"}
+        mode = rng.choices(["captured", "tally", "declared"], weights=[8, 1, 1])[0]
+        if mode == "captured" or (seat == 0 and mode == "declared"):
+            player["captured"] = pile
+        else:
+            player["tally"] = tally_of(pile)
+        if seat == 0:
+            player["go_count"] = rng.choice([0, 0, 1, 2, 3, 4])
+            player["shakes"] = rng.choice([0, 0, 0, 1, 2])
+            player["bombs"] = rng.choice([0, 0, 0, 1])
+        else:
+            player["go_count"] = rng.choice([0, 0, 0, 1])
+        player["gukjin"] = rng.choice(["auto", "auto", "animal", "junk"])
+        body["players"].append(player)
+    body["outcome"] = {"type": "stop", "winner": "player-0"}
+    callers = [p["id"] for p in body["players"] if p["id"] != "player-0" and p["go_count"]]
+    if len(callers) > 1:
+        body["outcome"]["liable"] = callers[0]
+    return body
+
+
+def corpus(size: int, *, players: int | None = None, seed: int = 20261202) -> list[dict[str, Any]]:
+    """``size`` valid hand request bodies, the same for the same arguments."""
+    from calculator.api.schemas import load_hand  # the wire → domain mapping
+
+    rng = random.Random(seed)
+    ruleset = resolve("standard")
+    found: list[dict[str, Any]] = []
+    while len(found) < size:
+        body = _deal(rng, players or rng.choice([2, 3]))
+        try:
+            from calculator import settle
+
+            settle(load_hand(body), ruleset)
+        except GoStopError:
+            continue
+        found.append(body)
+    return found

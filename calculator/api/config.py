@@ -1,0 +1,56 @@
+"""Service settings: defaults, overridden by ``GOSTOP_*`` environment variables.
+
+| variable | default | meaning |
+|---|---|---|
+| ``GOSTOP_MAX_BODY_BYTES`` | 65536 | largest request body, except batches |
+| ``GOSTOP_MAX_BATCH_BYTES`` | 4194304 | largest batch request body |
+| ``GOSTOP_CORS_ORIGINS`` | (empty: CORS off) | comma-separated origins allowed to call the API |
+| ``GOSTOP_LOG_LEVEL`` | INFO | level of the JSON log lines |
+| ``GOSTOP_ACCESS_LOG`` | 1 | one JSON line per request (0 to turn off) |
+| ``GOSTOP_BENCH_ENDPOINT`` | 0 | 1 adds ``POST /v1/bench/echo`` (benchmarks only) |
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Resolved settings of one app instance."""
+
+    max_body_bytes: int = 64 * 1024
+    max_batch_bytes: int = 4 * 1024 * 1024
+    cors_origins: tuple[str, ...] = ()
+    log_level: str = "INFO"
+    access_log: bool = True
+    bench_endpoint: bool = False
+
+    @classmethod
+    def load(
+        cls, overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] = os.environ
+    ) -> Settings:
+        """Defaults, then the environment, then explicit ``overrides`` (for tests)."""
+        settings = cls()
+        changes: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = environ.get("GOSTOP_" + f.name.upper())
+            if raw is None:
+                continue
+            if f.name == "cors_origins":
+                changes[f.name] = tuple(o.strip() for o in raw.split(",") if o.strip())
+            elif isinstance(getattr(settings, f.name), bool):
+                changes[f.name] = raw.strip().lower() in ("1", "true", "yes", "on")
+            elif isinstance(getattr(settings, f.name), int):
+                changes[f.name] = int(raw)
+            else:
+                changes[f.name] = raw.strip()
+        changes.update(overrides or {})
+        if isinstance(changes.get("cors_origins"), str):
+            changes["cors_origins"] = tuple(
+                o.strip() for o in changes["cors_origins"].split(",") if o.strip()
+            )
+        return replace(settings, **changes)

@@ -1,0 +1,119 @@
+"""Every error becomes an RFC 9457 ``application/problem+json`` body; never a stack trace.
+
+422 bodies list every problem found, each with a JSON ``pointer`` into the request, a
+stable ``code`` and a ``detail`` that says how to fix it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, Response, g, request
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+from calculator.api.fields import pointer_errors
+from calculator.api.http import PROBLEM_JSON, json_response
+from calculator.api.serialize import issues_json, pointer
+from calculator.errors import (
+    AmbiguousHandError,
+    GoStopError,
+    ImpossibleHandError,
+    InvalidHandError,
+    InvalidRulesError,
+)
+
+log = logging.getLogger("gostop.errors")
+
+_TYPES: dict[type[GoStopError], str] = {
+    InvalidRulesError: "invalid-rules",
+    ImpossibleHandError: "impossible-hand",
+    InvalidHandError: "invalid-hand",
+    AmbiguousHandError: "ambiguous-hand",
+}
+
+
+def problem(
+    status: int,
+    title: str,
+    detail: str,
+    *,
+    kind: str | None = None,
+    errors: list[dict[str, str]] | None = None,
+) -> dict[str, Any]:
+    """A problem body; ``kind`` names the problem type (``urn:gostop:problem:<kind>``)."""
+    body: dict[str, Any] = {
+        "type": f"urn:gostop:problem:{kind}" if kind else "about:blank",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "instance": request.path,
+        "request_id": g.get("request_id", ""),
+    }
+    if errors is not None:
+        body["errors"] = errors
+    return body
+
+
+def validation_problem(error: ValidationError, prefix: str = "") -> dict[str, Any]:
+    """A 422 body for a request that does not match its schema."""
+    errors = [
+        {"pointer": prefix + pointer(path), "code": code, "detail": detail}
+        for path, code, detail in pointer_errors(error.messages)
+    ]
+    first = errors[0]
+    return problem(
+        422,
+        "The request does not match the schema",
+        f"{len(errors)} problem(s); first at {first['pointer'] or '/'}: {first['detail']}",
+        kind="invalid-request",
+        errors=errors,
+    )
+
+
+def domain_problem(error: GoStopError, prefix: str = "") -> dict[str, Any]:
+    """A 422 body for a request the engine cannot score."""
+    errors = issues_json(error.issues, prefix)
+    first = errors[0]
+    return problem(
+        422,
+        error.title,
+        f"{len(errors)} problem(s); first at {first['pointer'] or '/'}: {first['detail']}",
+        kind=_TYPES.get(type(error), "invalid-hand"),
+        errors=errors,
+    )
+
+
+def register(app: Flask) -> None:
+    """Install the handlers on ``app``."""
+
+    @app.errorhandler(ValidationError)
+    def _validation(error: ValidationError) -> Response:
+        return json_response(validation_problem(error), 422, PROBLEM_JSON)
+
+    @app.errorhandler(GoStopError)
+    def _domain(error: GoStopError) -> Response:
+        return json_response(domain_problem(error), 422, PROBLEM_JSON)
+
+    @app.errorhandler(HTTPException)
+    def _http(error: HTTPException) -> Response:
+        status = error.code or 500
+        detail = error.description or error.name
+        if isinstance(error, MethodNotAllowed) and error.valid_methods:
+            detail = f"{request.method} is not allowed here; use {', '.join(error.valid_methods)}"
+        response = json_response(problem(status, error.name, detail), status, PROBLEM_JSON)
+        for name, value in error.get_headers():
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception) -> Response:
+        log.exception("unhandled error", extra={"fields": {"request_id": g.get("request_id")}})
+        body = problem(
+            500,
+            "Internal Server Error",
+            "the server failed to handle this request; it has been logged",
+        )
+        return json_response(body, 500, PROBLEM_JSON)

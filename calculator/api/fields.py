@@ -1,0 +1,197 @@
+"""Strict marshmallow fields whose errors carry a stable machine-readable code.
+
+marshmallow's defaults are lenient where money is at stake (``Integer`` accepts "2",
+``Boolean`` accepts "yes" and 1), and its messages carry no code. These fields accept
+exactly the JSON type, and every message they raise is a :class:`Coded` string, so that
+the problem+json body can give each error a ``code`` as well as a ``detail``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from marshmallow import Schema, ValidationError, fields
+
+# marshmallow error key → our code, for the keys the built-in machinery raises.
+_KEY_CODES = {
+    "required": "required",
+    "null": "null",
+    "invalid": "invalid_type",
+    "type": "invalid_type",
+    "unknown": "unknown_field",
+}
+
+
+class Coded(str):
+    """An error message that carries a code (``Coded("…", "too_large").code``)."""
+
+    code: str
+
+    def __new__(cls, text: str, code: str) -> Coded:
+        message = super().__new__(cls, text)
+        message.code = code
+        return message
+
+
+def fail(code: str, text: str) -> ValidationError:
+    """A ValidationError whose message carries ``code``."""
+    return ValidationError(Coded(text, code))
+
+
+class CodedField(fields.Field):
+    """Mixin: the messages of marshmallow's own errors (required, null, type) get codes."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {
+        "required": "this field is required",
+        "null": "null is not allowed here",
+    }
+
+    def make_error(self, key: str, **kwargs: Any) -> ValidationError:
+        error = super().make_error(key, **kwargs)
+        code = _KEY_CODES.get(key, key)
+        messages = error.messages if isinstance(error.messages, list) else [error.messages]
+        return ValidationError([Coded(str(m), code) for m in messages])
+
+
+class StrictInteger(CodedField, fields.Integer):
+    """A JSON integer only: 2.5, 2.0, "2" and true are rejected, never truncated."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {
+        "invalid": "expected a whole number (an integer)"
+    }
+
+    def __init__(self, *, minimum: int = 0, maximum: int, **kwargs: Any) -> None:
+        self.minimum, self.maximum = minimum, maximum
+        super().__init__(strict=True, validate=self._check_range, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if type(value) is not int:  # bool is an int subclass; JSON true is not a number
+            raise self.make_error("invalid")
+        return value
+
+    def _check_range(self, value: int) -> None:
+        if value < self.minimum:
+            code = "negative_count" if self.minimum == 0 else "too_small"
+            raise fail(code, f"{value} is below the minimum {self.minimum}")
+        if value > self.maximum:
+            raise fail("too_large", f"{value} is above the maximum {self.maximum}")
+
+
+class StrictBoolean(CodedField, fields.Boolean):
+    """JSON true or false only (not 1, "true" or "yes")."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {"invalid": "expected true or false"}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if value is True or value is False:
+            return value
+        raise self.make_error("invalid")
+
+
+class StrictString(CodedField, fields.String):
+    """A JSON string of bounded length with no control characters."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {"invalid": "expected a string"}
+
+    def __init__(
+        self,
+        *,
+        max_length: int,
+        min_length: int = 1,
+        choices: tuple[str, ...] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.min_length, self.max_length, self.choices = min_length, max_length, choices
+        if choices is not None:
+            kwargs.setdefault("metadata", {})["enum"] = list(choices)
+        super().__init__(validate=self._check, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        if type(value) is not str:
+            raise self.make_error("invalid")
+        return value
+
+    def _check(self, value: str) -> None:
+        if self.choices is not None:
+            if value not in self.choices:
+                raise fail("not_allowed", f"{value!r} is not one of: {', '.join(self.choices)}")
+            return
+        if not self.min_length <= len(value) <= self.max_length:
+            raise fail(
+                "invalid_length",
+                f"length {len(value)}; use {self.min_length} to {self.max_length} characters",
+            )
+        if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
+            raise fail("control_character", "control characters are not allowed in names")
+
+
+class StrictList(CodedField, fields.List):
+    """A JSON array with at most ``max_items`` entries."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {"invalid": "expected an array"}
+
+    def __init__(self, inner: fields.Field, *, max_items: int, **kwargs: Any) -> None:
+        self.max_items = max_items
+        super().__init__(inner, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
+        if type(value) is not list:
+            raise self.make_error("invalid")
+        if len(value) > self.max_items:  # before looking at any item: bounded work
+            raise fail("too_many", f"{len(value)} items; at most {self.max_items} are allowed")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class StrictNested(CodedField, fields.Nested):
+    """A nested JSON object (not an array, not a string)."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {"type": "expected an object"}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, Mapping):
+            raise self.make_error("type")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class StrictSchema(Schema):
+    """Base schema: unknown fields are errors that name the fields allowed there."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        allowed = ", ".join(sorted(self.load_fields))
+        self.error_messages = {
+            **self.error_messages,
+            "unknown": Coded(
+                f"unknown field; the fields allowed here are: {allowed}", "unknown_field"
+            ),
+            "type": Coded("expected a JSON object", "invalid_type"),
+        }
+
+
+def count(maximum: int, description: str, **kwargs: Any) -> StrictInteger:
+    """A non-negative integer field with an upper bound."""
+    return StrictInteger(maximum=maximum, metadata={"description": description}, **kwargs)
+
+
+def flag(description: str, **kwargs: Any) -> StrictBoolean:
+    """A boolean field that defaults to false."""
+    return StrictBoolean(load_default=False, metadata={"description": description}, **kwargs)
+
+
+def pointer_errors(messages: Any, path: tuple[str | int, ...] = ()) -> list[tuple[tuple, str, str]]:
+    """Flatten marshmallow's nested error messages into (path, code, detail) triples."""
+    found: list[tuple[tuple, str, str]] = []
+    if isinstance(messages, Mapping):
+        for key, value in messages.items():
+            if key == "_schema":
+                found += pointer_errors(value, path)
+            else:
+                found += pointer_errors(value, (*path, key))
+    elif isinstance(messages, list | tuple):
+        for message in messages:
+            found += pointer_errors(message, path)
+    else:
+        found.append((path, getattr(messages, "code", "invalid"), str(messages)))
+    return found

@@ -1,0 +1,109 @@
+"""HTTP plumbing: JSON in and out, request IDs, one JSON log line per request, headers."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+import time
+import uuid
+from typing import Any
+
+import orjson
+from flask import Flask, Response, current_app, g, request
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
+
+JSON = "application/json"
+PROBLEM_JSON = "application/problem+json"
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:@/+=-]{1,128}")
+log = logging.getLogger("gostop.access")
+
+
+def read_json(max_bytes: int) -> Any:
+    """The request body parsed as JSON, or a 400/413/415 problem."""
+    mimetype = request.mimetype
+    if mimetype != JSON and not (
+        mimetype.startswith("application/") and mimetype.endswith("+json")
+    ):
+        raise UnsupportedMediaType(
+            f"send the body as application/json (got {mimetype or 'no Content-Type'})"
+        )
+    length = request.content_length
+    if length is not None and length > max_bytes:
+        raise RequestEntityTooLarge(f"the body is {length} bytes; the limit is {max_bytes}")
+    data = request.get_data(cache=False)
+    if len(data) > max_bytes:
+        raise RequestEntityTooLarge(f"the body is over the limit of {max_bytes} bytes")
+    if not data.strip():
+        raise BadRequest("the body is empty; send a JSON object")
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        raise BadRequest(f"the body is not valid JSON: {error}") from None
+
+
+def json_response(body: Any, status: int = 200, mimetype: str = JSON) -> Response:
+    """A UTF-8 JSON response (Korean text unescaped)."""
+    return Response(orjson.dumps(body), status=status, mimetype=mimetype)
+
+
+def install(app: Flask) -> None:
+    """Request IDs, timing, security headers and the access log."""
+    app.before_request(_start)
+    app.after_request(_finish)
+
+
+def _start() -> None:
+    g.started = time.perf_counter()
+    given = request.headers.get("X-Request-ID", "")
+    g.request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+
+
+def _finish(response: Response) -> Response:
+    headers = response.headers
+    headers["X-Request-ID"] = g.get("request_id", "")
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Cache-Control", "no-store")
+    if current_app.config["GOSTOP"].access_log:
+        started = g.get("started")
+        log.info(
+            "request",
+            extra={
+                "fields": {
+                    "request_id": headers["X-Request-ID"],
+                    "method": request.method,
+                    "path": request.path,
+                    "status": response.status_code,
+                    "bytes": response.calculate_content_length(),
+                    "ms": round((time.perf_counter() - started) * 1000, 3) if started else None,
+                }
+            },
+        )
+    return response
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, and any ``fields``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "ts": round(record.created, 3),
+            "level": record.levelname,
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        line.update(getattr(record, "fields", {}))
+        if record.exc_info:
+            line["exc"] = self.formatException(record.exc_info)
+        return orjson.dumps(line).decode()
+
+
+def configure_logging(level: str) -> None:
+    """Send the service's logs to stderr as JSON lines (once per process)."""
+    root = logging.getLogger("gostop")
+    if not any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(JsonFormatter())
+        root.addHandler(handler)
+        root.propagate = False
+    root.setLevel(level)

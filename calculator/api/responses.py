@@ -1,0 +1,272 @@
+"""Response schemas: the documented shape of every response body.
+
+:mod:`calculator.api.serialize` builds the bodies; these schemas describe them for the
+OpenAPI document, and the test suite loads every body it receives through them
+(unknown fields are errors), so code and documentation cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+
+def _req(field: fields.Field, description: str) -> fields.Field:
+    field.required = True
+    field.metadata["description"] = description
+    return field
+
+
+class LabelSchema(Schema):
+    """A code's name in Korean and English."""
+
+    ko = fields.String(required=True)
+    en = fields.String(required=True)
+
+
+class RulesetOutSchema(Schema):
+    """A resolved rule set (contract)."""
+
+    preset = _req(fields.String(), "The preset it starts from")
+    variant = _req(fields.String(), "gostop or balance")
+    options = _req(fields.Dict(keys=fields.String()), "Every option, resolved")
+    fingerprint = _req(fields.String(), "Hash of the resolved options: equal iff equal")
+
+
+class ItemSchema(Schema):
+    """One scoring combination of a pile."""
+
+    code = _req(
+        fields.String(),
+        "three_brights, three_brights_rain, four_brights, "
+        "five_brights, animals, godori, ribbons, hongdan, cheongdan, chodan, junk "
+        "(three_double_junk when that option is on)",
+    )
+    points = _req(fields.Integer(), "Points of this item")
+    cards = _req(fields.List(fields.String()), "The cards behind it (empty for a tally)")
+    label = _req(fields.Nested(LabelSchema), "Korean and English name")
+
+
+class CountsSchema(Schema):
+    """What a pile holds, after its switchable cards are placed."""
+
+    brights = fields.Integer(required=True)
+    animals = fields.Integer(required=True)
+    ribbons = fields.Integer(required=True, metadata={"description": "Counted ribbons"})
+    junk_value = fields.Integer(required=True)
+    junk_cards = fields.Integer(required=True, allow_none=True)
+    cards = fields.Integer(required=True)
+
+
+class PlayerOutSchema(Schema):
+    """A player's itemized points."""
+
+    id = _req(fields.String(), "The player id (contract)")
+    points = _req(fields.Integer(), "Base points of its pile (contract)")
+    items = _req(fields.List(fields.Nested(ItemSchema)), "Scoring items (contract)")
+    counts = _req(fields.Nested(CountsSchema, allow_none=True), "Null when declared")
+    gukjin_as = _req(
+        fields.Dict(keys=fields.String(), values=fields.String()),
+        "Switchable card ID → animal or junk, as placed",
+    )
+    may_stop = _req(fields.Boolean(), "Its points reach the stop minimum")
+    sits_out = _req(fields.Boolean(), "It sits out this hand")
+    sold = _req(fields.Integer(allow_none=True), "A sitter: cards sold")
+    entry_mode = _req(fields.String(allow_none=True), "captured, tally or declared")
+
+
+class StepSchema(Schema):
+    """One explanation line; ``total`` is the running value."""
+
+    code = _req(fields.String(), "What this step is")
+    op = _req(fields.String(), "start, add or multiply")
+    amount = fields.Integer(metadata={"description": "op = start: the starting amount"})
+    addend = fields.Integer(metadata={"description": "op = add: what is added"})
+    factor = fields.Integer(metadata={"description": "op = multiply: the factor"})
+    total = _req(fields.Integer(), "The running value after this step")
+    times = fields.Integer(metadata={"description": "Events the factor stands for"})
+    player = fields.String(metadata={"description": "The player this step is about"})
+    label = _req(fields.Nested(LabelSchema), "Korean and English name")
+
+
+class WinnerScoreSchema(Schema):
+    """The winner's base points and the steps to each loser's starting amount."""
+
+    winner = _req(fields.String(), "The winner")
+    base = _req(fields.Integer(), "Base points (or an instant win's points)")
+    steps = _req(
+        fields.List(fields.Nested(StepSchema)), "In order: go, shakes, bombs, 멍따, 역고, nagari"
+    )
+    amount = _req(fields.Integer(), "What each loser starts from")
+
+
+class PaymentSchema(Schema):
+    """One payer → payee entry."""
+
+    from_ = _req(fields.String(data_key="from"), "The payer (contract)")
+    to = _req(fields.String(), "The payee (contract)")
+    points = _req(fields.Integer(), "Points (contract)")
+    chips = _req(fields.Integer(), "points × stake (contract)")
+    reason = _req(
+        fields.String(),
+        "stop, chongtong, three_ppuk, first_ppuk, consecutive_ppuk, first_ttadak or gwangpal",
+    )
+    label = _req(fields.Nested(LabelSchema), "Korean and English name of the reason")
+    steps = _req(fields.List(fields.Nested(StepSchema)), "This amount, explained")
+
+
+class OutcomeOutSchema(Schema):
+    """The outcome as understood."""
+
+    type = fields.String(required=True)
+    winner = fields.String(required=True, allow_none=True)
+    liable = fields.String(required=True, allow_none=True)
+
+
+class ErrorEntrySchema(Schema):
+    """One problem in the request."""
+
+    pointer = _req(fields.String(), "JSON pointer into the request")
+    code = _req(fields.String(), "Stable machine-readable code")
+    detail = _req(fields.String(), "What is wrong and how to fix it")
+
+
+class ComparisonProblemSchema(Schema):
+    """Why the hand cannot be settled under a compared rule set."""
+
+    title = fields.String(required=True)
+    errors = fields.List(fields.Nested(ErrorEntrySchema), required=True)
+
+
+class ComparisonSchema(Schema):
+    """The hand under another rule set."""
+
+    ruleset = _req(fields.Nested(RulesetOutSchema), "The compared rule set")
+    winner_score = fields.Nested(WinnerScoreSchema, allow_none=True)
+    payments = fields.List(fields.Nested(PaymentSchema))
+    net = fields.Dict(keys=fields.String(), values=fields.Integer())
+    nagari_streak_after = fields.Integer()
+    difference = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={"description": "Its net minus this net, per player"},
+    )
+    problem = fields.Nested(ComparisonProblemSchema)
+
+
+class HandResultSchema(Schema):
+    """The response of ``POST /v1/gostop/hands``."""
+
+    ruleset = _req(fields.Nested(RulesetOutSchema), "The resolved rule set (contract)")
+    outcome = _req(fields.Nested(OutcomeOutSchema, allow_none=True), "Null for a preview")
+    stake = _req(fields.Integer(), "Chips per point")
+    preview = _req(fields.Boolean(), "No outcome was given: points only")
+    players = _req(fields.List(fields.Nested(PlayerOutSchema)), "In request order (contract)")
+    winner_score = _req(
+        fields.Nested(WinnerScoreSchema, allow_none=True), "Null when nobody won (contract)"
+    )
+    payments = _req(fields.List(fields.Nested(PaymentSchema)), "Every payment (contract)")
+    net = _req(
+        fields.Dict(keys=fields.String(), values=fields.Integer()),
+        "Chips won (+) or lost (−) per player; sums to zero (contract)",
+    )
+    nagari_streak_after = _req(
+        fields.Integer(), "Send as nagari_streak with the next hand (contract)"
+    )
+    comparisons = _req(fields.List(fields.Nested(ComparisonSchema)), "One per compare_with")
+
+
+class ProblemSchema(Schema):
+    """An RFC 9457 problem (application/problem+json)."""
+
+    type = _req(fields.String(), "A URI naming the kind of problem")
+    title = _req(fields.String(), "Short summary")
+    status = _req(fields.Integer(), "The HTTP status")
+    detail = _req(fields.String(), "What happened")
+    instance = fields.String(metadata={"description": "The request path"})
+    request_id = fields.String(metadata={"description": "X-Request-ID of the request"})
+    errors = fields.List(
+        fields.Nested(ErrorEntrySchema),
+        metadata={"description": "Every problem found, with a pointer"},
+    )
+
+
+class BatchItemSchema(Schema):
+    """One hand of a batch: a result or a problem."""
+
+    index = _req(fields.Integer(), "Position in the request")
+    status = _req(fields.Integer(), "200, or the status a single request would get")
+    result = fields.Nested(HandResultSchema)
+    problem = fields.Nested(ProblemSchema)
+
+
+class BatchResultSchema(Schema):
+    """The response of ``POST /v1/gostop/hands/batch``."""
+
+    results = _req(fields.List(fields.Nested(BatchItemSchema)), "In request order")
+    succeeded = _req(fields.Integer(), "Hands scored")
+    failed = _req(fields.Integer(), "Hands refused")
+
+
+class CardSchema(Schema):
+    """A card of the catalogue."""
+
+    id = _req(fields.String(), "The card ID (contract, never renamed)")
+    month = _req(fields.Integer(allow_none=True), "1–12; null for a bonus card")
+    kind = _req(fields.String(), "bright, animal, ribbon, junk, double_junk or bonus")
+    name = _req(fields.Nested(LabelSchema), "Korean and English name")
+    tags = _req(fields.List(fields.String()), "godori, hongdan, cheongdan, chodan, rain")
+    junk_value = _req(fields.Integer(), "Worth in the junk pile (bonus: per the rule set)")
+    in_deck = fields.Boolean(metadata={"description": "With ?ruleset: in the deck under it"})
+    switchable = fields.Boolean(metadata={"description": "With ?ruleset: may count as junk"})
+
+
+class CatalogSchema(Schema):
+    """The card catalogue."""
+
+    ruleset = fields.Nested(RulesetOutSchema, allow_none=True, required=True)
+    cards = _req(fields.List(fields.Nested(CardSchema)), "All 52 cards")
+
+
+class OptionOutSchema(Schema):
+    """An option of a rule set, described."""
+
+    name = fields.String(required=True)
+    type = fields.String(required=True, metadata={"description": "boolean, integer or string"})
+    allowed = fields.List(fields.String(), required=True, allow_none=True)
+    minimum = fields.Integer(required=True, allow_none=True)
+    maximum = fields.Integer(required=True, allow_none=True)
+    nullable = fields.Boolean(required=True)
+    null_means = fields.String(required=True, allow_none=True)
+    default = fields.Raw(
+        required=True, allow_none=True, metadata={"description": "The standard default"}
+    )
+    value = fields.Raw(
+        required=True, allow_none=True, metadata={"description": "This preset's value"}
+    )
+    summary = fields.String(required=True)
+    section = fields.String(required=True, metadata={"description": "Where in rules.md"})
+
+
+class PresetSchema(Schema):
+    """A preset, with every option."""
+
+    name = fields.String(required=True)
+    fingerprint = fields.String(required=True)
+    variant = fields.String(required=True)
+    title = fields.String(required=True)
+    description = fields.String(required=True)
+    aliases = fields.List(fields.String(), required=True)
+    options = fields.List(fields.Nested(OptionOutSchema), required=True)
+
+
+class PresetListSchema(Schema):
+    """Every preset."""
+
+    rulesets = fields.List(fields.Nested(PresetSchema), required=True)
+
+
+class HealthSchema(Schema):
+    """Liveness / readiness."""
+
+    status = fields.String(required=True)
+    version = fields.String(required=True)

@@ -1,0 +1,396 @@
+"""Request schemas: the one place where wire JSON becomes domain records (SPEC §4).
+
+Each schema validates one part of a request strictly and, on load, returns the domain
+record (``Hand``, ``PlayerHand``, ``Tally``…). The OpenAPI document is generated from
+these same classes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from marshmallow import INCLUDE, ValidationError, post_load
+
+from calculator import options as option_specs
+from calculator.api.fields import (
+    CodedField,
+    StrictBoolean,
+    StrictInteger,
+    StrictList,
+    StrictNested,
+    StrictSchema,
+    StrictString,
+    count,
+    fail,
+    flag,
+)
+from calculator.cards import CARDS
+from calculator.errors import InvalidRulesError, Issue
+from calculator.hand import (
+    Category,
+    ChongtongHolder,
+    Declared,
+    Event,
+    EventType,
+    Hand,
+    Outcome,
+    OutcomeType,
+    PlayerHand,
+    Tally,
+)
+from calculator.presets import RuleSet, Variant, presets, resolve
+from calculator.rules import GoStopRules, GukjinChoice
+
+MAX_PLAYERS = 8  # more is refused before any work; the rules then say how many may play
+MAX_PILE = 60
+MAX_ID = 40
+CARD_ID = {"type": "string", "enum": list(CARDS)}
+
+
+def _player_id(description: str, **kwargs: Any) -> StrictString:
+    return StrictString(max_length=MAX_ID, metadata={"description": description}, **kwargs)
+
+
+def _cards(description: str, max_items: int = MAX_PILE) -> StrictList:
+    card = StrictString(
+        max_length=32, metadata={"description": "A card ID (GET /v1/cards)", "enum": list(CARDS)}
+    )
+    return StrictList(card, max_items=max_items, metadata={"description": description})
+
+
+# --- rule sets ---------------------------------------------------------------------------
+
+
+def options_schema(rules_type: type, name: str) -> type[StrictSchema]:
+    """A schema with one strict field per option of ``rules_type`` (for docs and types)."""
+    declared: dict[str, Any] = {}
+    for spec in option_specs.specs(rules_type):
+        meta = {"description": f"{spec.summary} Default {spec.default!r}. ({spec.section})"}
+        if spec.nullable:
+            meta["description"] += f" null = {spec.null_means}."
+        common = {"allow_none": spec.nullable, "metadata": meta}
+        if spec.type == "boolean":
+            declared[spec.name] = StrictBoolean(**common)
+        elif spec.type == "integer":
+            declared[spec.name] = StrictInteger(
+                minimum=spec.minimum or 0, maximum=spec.maximum or 10**6, **common
+            )
+        else:
+            assert spec.choices is not None
+            declared[spec.name] = StrictString(max_length=64, choices=spec.choices, **common)
+    return _OptionsBase.from_dict(declared, name=name)
+
+
+class _OptionsBase(StrictSchema):
+    class Meta:
+        unknown = INCLUDE  # the domain names unknown options, with a suggestion
+
+
+GoStopOptionsSchema = options_schema(GoStopRules, "GoStopOptions")
+
+
+class RulesetObjectSchema(StrictSchema):
+    """A preset plus option overrides."""
+
+    preset = StrictString(
+        max_length=64,
+        load_default="standard",
+        metadata={"description": "A preset name (GET /v1/rulesets)"},
+    )
+    options = StrictNested(
+        GoStopOptionsSchema,
+        load_default=dict,
+        metadata={"description": "Overrides of single options"},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetSpec:
+    """A rule set as asked for: a preset name and overrides (resolved later)."""
+
+    preset: str
+    options: Mapping[str, Any]
+    by_name: bool  # given as a bare string
+
+
+class RulesetField(CodedField):
+    """A preset name, or ``{"preset": name, "options": {…}}``."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {
+        "invalid": "expected a preset name or an object"
+    }
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if type(value) is str:
+            if len(value) > 64:
+                raise fail("invalid_length", "preset names are at most 64 characters")
+            return RulesetSpec(value, {}, True)
+        if isinstance(value, Mapping):
+            loaded = RulesetObjectSchema().load(value)
+            return RulesetSpec(loaded["preset"], loaded["options"], False)
+        raise self.make_error("invalid")
+
+
+def resolve_spec(spec: RulesetSpec, variant: Variant, at: tuple[str | int, ...]) -> RuleSet:
+    """Resolve a requested rule set; domain errors point into the request at ``at``."""
+    try:
+        return resolve(spec.preset, spec.options, variant=variant)
+    except InvalidRulesError as error:
+        issues = []
+        for issue in error.issues:
+            rest = issue.location[1:]  # drop the domain's leading "ruleset"
+            if spec.by_name and rest == ("preset",):
+                rest = ()
+            issues.append(Issue(issue.code, issue.detail, (*at, *rest)))
+        raise InvalidRulesError(issues) from None
+
+
+def ruleset_field(description: str) -> RulesetField:
+    """The ``ruleset`` field of a request, defaulting to ``standard``."""
+    names = [name for name, p in presets().items() if p.variant is Variant.GOSTOP]
+    return RulesetField(
+        load_default=lambda: RulesetSpec("standard", {}, True),
+        metadata={"description": description + f" (presets: {', '.join(names)})"},
+    )
+
+
+# --- a hand ------------------------------------------------------------------------------
+
+
+class TallySchema(StrictSchema):
+    """A pile counted rather than listed (see the README for how to count)."""
+
+    brights = count(5, "Brights held (광)")
+    rain_bright = flag("The rain man (12-bright) is among the brights")
+    animals = count(9, "Animals held (열끗), the sake cup included")
+    godori = flag("The three bird animals (Feb, Apr, Aug) are held")
+    ribbons = count(10, "Ribbons held (띠), the December one included")
+    rain_ribbon = flag("The December ribbon is among the ribbons")
+    hongdan = flag("Jan, Feb and Mar ribbons held (홍단)")
+    cheongdan = flag("Jun, Sep and Oct ribbons held (청단)")
+    chodan = flag("Apr, May and Jul ribbons held (초단)")
+    junk_value = count(60, "Junk value (피): a double junk counts 2, bonus cards their value")
+    junk_cards = count(40, "Junk cards; needed when 피박 counts cards", allow_none=True)
+    double_junks = count(
+        3, "Double junks held; needed for the three-double-junk bonus", allow_none=True
+    )
+    has_gukjin = flag("The sake cup (09-animal) is held, counted among the animals")
+    has_may_animal = flag("The May bridge (05-animal) is held, counted among the animals")
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Tally:
+        return Tally(**data)
+
+
+class DeclaredSchema(StrictSchema):
+    """Points and bak flags as existing calculators ask for them."""
+
+    points = count(10_000, "The winner's base points", load_default=0)
+    scored = StrictList(
+        StrictString(max_length=16, choices=tuple(c.value for c in Category)),
+        max_items=len(Category),
+        load_default=list,
+        metadata={"description": "Categories the winner scored with (they decide the baks)"},
+    )
+    meongtta = flag("The winner holds 7 or more animals (멍따)")
+    pi_bak = flag("This loser is in 피박")
+    gwang_bak = flag("This loser is in 광박")
+    meong_bak = flag("This loser is in 멍박")
+    no_cards = flag("This loser captured no card at all")
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Declared:
+        data["scored"] = frozenset(Category(c) for c in data["scored"])
+        return Declared(**data)
+
+
+class PlayerSchema(StrictSchema):
+    """One player at the end of the hand: ONE of captured, tally or declared, and flags."""
+
+    id = _player_id("Unique player id, 1–40 characters", required=True)
+    captured = _cards("Captured card IDs, in any order")
+    tally = StrictNested(TallySchema, metadata={"description": "Counts instead of cards"})
+    declared = StrictNested(DeclaredSchema, metadata={"description": "Declared points/baks"})
+    go_count = count(20, "How many times the player called go", load_default=0)
+    shakes = count(12, "Shakes (흔들기) declared", load_default=0)
+    bombs = count(12, "Bombs (폭탄) played", load_default=0)
+    bombs_after_shake = count(12, "Bombs of a month the player had already shaken", load_default=0)
+    gukjin = StrictString(
+        max_length=8,
+        choices=tuple(c.value for c in GukjinChoice),
+        allow_none=True,
+        load_default=None,
+        metadata={"description": "How the switchable card(s) count; null = the rule set's default"},
+    )
+    yeokgo = flag("The winner's go was a reverse go (역고)")
+    sits_out = flag("This player sits out (four players: 광팔기)")
+    sold_brights = count(12, "Sitter: how many cards it sells", allow_none=True)
+    hand = _cards("Sitter: the cards it holds, to count what it sells", max_items=12)
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> PlayerHand:
+        for key in ("captured", "hand"):
+            if key in data:
+                data[key] = tuple(data[key])
+        if data.get("gukjin") is not None:
+            data["gukjin"] = GukjinChoice(data["gukjin"])
+        return PlayerHand(**data)
+
+
+class HolderSchema(StrictSchema):
+    """A player dealt a 총통 and its month."""
+
+    player = _player_id("The holder", required=True)
+    month = StrictInteger(
+        minimum=1,
+        maximum=12,
+        required=True,
+        metadata={"description": "The month of its four cards"},
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> ChongtongHolder:
+        return ChongtongHolder(**data)
+
+
+class OutcomeSchema(StrictSchema):
+    """How the hand ended."""
+
+    type = StrictString(
+        max_length=16,
+        choices=tuple(t.value for t in OutcomeType),
+        required=True,
+        metadata={"description": "How the hand ended"},
+    )
+    winner = _player_id("The player who stopped / holds the 총통 / made three ppuk")
+    liable = _player_id("A loser who pays for every loser (독박)")
+    holders = StrictList(
+        StrictNested(HolderSchema),
+        max_items=4,
+        load_default=list,
+        metadata={"description": "Two or more 총통 holders (a tie)"},
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Outcome:
+        data["type"] = OutcomeType(data["type"])
+        data["holders"] = tuple(data["holders"])
+        return Outcome(**data)
+
+
+class EventSchema(StrictSchema):
+    """A side event (paid when it happens) and the player it belongs to."""
+
+    type = StrictString(
+        max_length=24,
+        choices=tuple(t.value for t in EventType),
+        required=True,
+        metadata={"description": "The side event"},
+    )
+    player = _player_id("The player who is paid", required=True)
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Event:
+        return Event(type=EventType(data["type"]), player=data["player"])
+
+
+@dataclass(frozen=True, slots=True)
+class HandRequest:
+    """A scoring request: the hand, the rule set, and rule sets to compare with."""
+
+    hand: Hand
+    ruleset: RulesetSpec
+    compare_with: tuple[RulesetSpec, ...]
+
+
+class HandRequestSchema(StrictSchema):
+    """``POST /v1/gostop/hands``: one hand to score (SPEC §4)."""
+
+    ruleset = ruleset_field("A preset name or {preset, options}; default standard")
+    stake = StrictInteger(
+        minimum=1,
+        maximum=10**12,
+        load_default=1,
+        metadata={"description": "Chips (or won) per point"},
+    )
+    nagari_streak = count(64, "Drawn hands right before this one", load_default=0)
+    dealer = _player_id("The dealer (needed by some options)")
+    players = StrictList(
+        StrictNested(PlayerSchema),
+        max_items=MAX_PLAYERS,
+        required=True,
+        metadata={"description": "2–3 players, or 4 with one sitting out"},
+    )
+    outcome = StrictNested(
+        OutcomeSchema,
+        allow_none=True,
+        load_default=None,
+        metadata={"description": "How the hand ended; omit for a preview"},
+    )
+    events = StrictList(
+        StrictNested(EventSchema),
+        max_items=16,
+        load_default=list,
+        metadata={"description": "Side events: first/consecutive ppuk, first ttadak"},
+    )
+    compare_with = StrictList(
+        RulesetField(),
+        max_items=5,
+        load_default=list,
+        metadata={"description": "Other rule sets to settle the hand under, for comparison"},
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> HandRequest:
+        hand = Hand(
+            players=tuple(data["players"]),
+            outcome=data["outcome"],
+            stake=data["stake"],
+            nagari_streak=data["nagari_streak"],
+            events=tuple(data["events"]),
+            dealer=data.get("dealer"),
+        )
+        return HandRequest(hand, data["ruleset"], tuple(data["compare_with"]))
+
+
+class HandRequestField(CodedField):
+    """A batch item: any JSON value, validated as a hand request on its own."""
+
+
+class BatchRequestSchema(StrictSchema):
+    """``POST /v1/gostop/hands/batch``: up to 1,000 hands, each scored on its own."""
+
+    hands = StrictList(
+        HandRequestField(metadata={"description": "A hand request, as for POST /v1/gostop/hands"}),
+        max_items=1000,
+        required=True,
+        metadata={"description": "Up to 1,000 hand requests"},
+    )
+
+
+_HAND_SCHEMA = HandRequestSchema()
+
+
+def load_hand_request(body: Any) -> HandRequest:
+    """Validate a hand request body and map it to domain records (raises ValidationError)."""
+    loaded: HandRequest = _HAND_SCHEMA.load(body)
+    return loaded
+
+
+def load_hand(body: Any) -> Hand:
+    """The domain :class:`Hand` of a request body (for scripts, benchmarks and tests)."""
+    return load_hand_request(body).hand
+
+
+__all__ = [
+    "BatchRequestSchema",
+    "HandRequest",
+    "HandRequestSchema",
+    "RulesetSpec",
+    "ValidationError",
+    "load_hand",
+    "load_hand_request",
+    "resolve_spec",
+]

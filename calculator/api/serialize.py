@@ -1,0 +1,269 @@
+"""Domain results → JSON-ready dicts (the response side of SPEC §4).
+
+Plain functions that build dicts for orjson: much faster than a marshmallow ``dump``.
+The response schemas in :mod:`calculator.api.responses` document the same shapes, and
+the test suite checks every response against them, so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
+
+from calculator.cards import CARDS, DECK
+from calculator.errors import Issue
+from calculator.labels import label
+from calculator.options import specs
+from calculator.presets import Preset, RuleSet, presets, resolve
+from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerScore
+from calculator.settlement import Comparison
+
+_OP_KEY = {"start": "amount", "add": "addend", "multiply": "factor"}
+
+
+@lru_cache(maxsize=256)
+def _label(code: str) -> dict[str, str]:
+    found = label(code)
+    return {"ko": found.ko, "en": found.en}
+
+
+def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
+    """``{preset, options, fingerprint}`` (contract)."""
+    return _ruleset_json(ruleset.fingerprint, ruleset.preset, ruleset)
+
+
+_RULESETS: dict[tuple[str, str], dict[str, Any]] = {}
+
+
+def _ruleset_json(fingerprint: str, preset: str, ruleset: RuleSet) -> dict[str, Any]:
+    key = (fingerprint, preset)
+    found = _RULESETS.get(key)
+    if found is None:
+        if len(_RULESETS) > 1024:
+            _RULESETS.clear()
+        found = _RULESETS[key] = {
+            "preset": preset,
+            "variant": ruleset.variant.value,
+            "options": ruleset.options(),
+            "fingerprint": fingerprint,
+        }
+    return found
+
+
+def step_json(step: Step) -> dict[str, Any]:
+    """One explanation line."""
+    found: dict[str, Any] = {
+        "code": step.code,
+        "op": step.op,
+        _OP_KEY[step.op]: step.value,
+        "total": step.total,
+        "label": _label(step.code),
+    }
+    if step.times is not None:
+        found["times"] = step.times
+    if step.player is not None:
+        found["player"] = step.player
+    return found
+
+
+def _steps(steps: Iterable[Step]) -> list[dict[str, Any]]:
+    return [step_json(step) for step in steps]
+
+
+def player_json(player: PlayerResult, mode: str | None) -> dict[str, Any]:
+    """A player's itemized points."""
+    counts = player.counts
+    return {
+        "id": player.id,
+        "points": player.points,
+        "items": [
+            {
+                "code": item.code,
+                "points": item.points,
+                "cards": list(item.cards),
+                "label": _label(item.code),
+            }
+            for item in player.items
+        ],
+        "counts": None
+        if counts is None
+        else {
+            "brights": counts.brights,
+            "animals": counts.animals,
+            "ribbons": counts.ribbons,
+            "junk_value": counts.junk_value,
+            "junk_cards": counts.junk_cards,
+            "cards": counts.cards,
+        },
+        "gukjin_as": dict(player.gukjin_as),
+        "may_stop": player.may_stop,
+        "sits_out": player.sits_out,
+        "sold": player.sold,
+        "entry_mode": mode,
+    }
+
+
+def winner_json(winner: WinnerScore | None, winner_id: str | None) -> dict[str, Any] | None:
+    """The winner's base points and the steps to its amount."""
+    if winner is None:
+        return None
+    return {
+        "winner": winner_id,
+        "base": winner.base,
+        "steps": _steps(winner.steps),
+        "amount": winner.amount,
+    }
+
+
+def payment_json(payment: Payment) -> dict[str, Any]:
+    """One payer → payee entry (contract: from, to, points, chips)."""
+    return {
+        "from": payment.payer,
+        "to": payment.payee,
+        "points": payment.points,
+        "chips": payment.chips,
+        "reason": payment.reason,
+        "label": _label(payment.reason),
+        "steps": _steps(payment.steps),
+    }
+
+
+def settlement_json(result: HandResult) -> dict[str, Any]:
+    """The money part of a result: winner score, payments, net, streak."""
+    winner_id = None
+    outcome = result.outcome
+    if result.winner_score is not None and outcome is not None:
+        winner_id = outcome.winner or _paid(result.payments)
+    return {
+        "winner_score": winner_json(result.winner_score, winner_id),
+        "payments": [payment_json(p) for p in result.payments],
+        "net": dict(result.net),
+        "nagari_streak_after": result.nagari_streak_after,
+    }
+
+
+def _paid(payments: Iterable[Payment]) -> str | None:
+    return next((p.payee for p in payments if p.reason == "chongtong"), None)
+
+
+def outcome_json(result: HandResult) -> dict[str, Any] | None:
+    """The outcome as understood (echoed, with the chongtong winner resolved)."""
+    outcome = result.outcome
+    if outcome is None:
+        return None
+    return {
+        "type": outcome.type.value,
+        "winner": outcome.winner or (_paid(result.payments) if result.winner_score else None),
+        "liable": outcome.liable,
+    }
+
+
+def hand_json(
+    result: HandResult, modes: list[str | None], comparisons: Iterable[Comparison] = ()
+) -> dict[str, Any]:
+    """The full response of ``POST /v1/gostop/hands``."""
+    body = {
+        "ruleset": ruleset_json(result.ruleset),
+        "outcome": outcome_json(result),
+        "stake": result.stake,
+        "preview": result.outcome is None,
+        "players": [player_json(p, m) for p, m in zip(result.players, modes, strict=True)],
+    }
+    body.update(settlement_json(result))
+    body["comparisons"] = [comparison_json(c) for c in comparisons]
+    return body
+
+
+def comparison_json(comparison: Comparison) -> dict[str, Any]:
+    """The same hand under another rule set, or why it cannot be settled under it."""
+    body: dict[str, Any] = {"ruleset": ruleset_json(comparison.ruleset)}
+    if comparison.result is None:
+        assert comparison.error is not None
+        body["problem"] = {
+            "title": comparison.error.title,
+            "errors": issues_json(comparison.error.issues),
+        }
+        return body
+    body.update(settlement_json(comparison.result))
+    body["difference"] = comparison.difference
+    return body
+
+
+def issues_json(issues: Iterable[Issue], prefix: str = "") -> list[dict[str, str]]:
+    """Domain issues as problem+json ``errors`` entries with JSON pointers."""
+    return [
+        {"pointer": prefix + pointer(issue.location), "code": issue.code, "detail": issue.detail}
+        for issue in issues
+    ]
+
+
+def pointer(location: Iterable[str | int]) -> str:
+    """An RFC 6901 JSON pointer for a location path."""
+    parts = [str(part).replace("~", "~0").replace("/", "~1") for part in location]
+    return "/" + "/".join(parts) if parts else ""
+
+
+def card_json(card_id: str, bonus_values: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """One catalogue entry of ``GET /v1/cards``."""
+    card = CARDS[card_id]
+    value = card.junk_value
+    if bonus_values is not None and card.kind.value == "bonus":
+        value = bonus_values.get(card.id, 0)
+    return {
+        "id": card.id,
+        "month": card.month or None,
+        "kind": card.kind.value,
+        "name": {"ko": card.name_ko, "en": card.name_en},
+        "tags": sorted(tag.value for tag in card.tags),
+        "junk_value": value,
+    }
+
+
+def catalog_json(ruleset: RuleSet | None) -> list[dict[str, Any]]:
+    """The whole deck; with a rule set, bonus values and switchable cards under it."""
+    values = None if ruleset is None else ruleset.rules.bonus_values()
+    cards = []
+    for card in DECK:
+        entry = card_json(card.id, values)
+        if ruleset is not None:
+            tables = ruleset.rules.tables
+            entry["in_deck"] = card.month > 0 or card.id in (values or {})
+            entry["switchable"] = bool(card.bit & tables.switchable)
+        cards.append(entry)
+    return cards
+
+
+def preset_json(preset: Preset) -> dict[str, Any]:
+    """A preset with every option described."""
+    resolved = resolve(preset.name)
+    values = resolved.options()
+    return {
+        "name": preset.name,
+        "fingerprint": resolved.fingerprint,
+        "variant": preset.variant.value,
+        "title": preset.title,
+        "description": preset.description,
+        "aliases": list(preset.aliases),
+        "options": [
+            {
+                "name": spec.name,
+                "type": spec.type,
+                "allowed": list(spec.choices) if spec.choices else None,
+                "minimum": spec.minimum,
+                "maximum": spec.maximum,
+                "nullable": spec.nullable,
+                "null_means": spec.null_means,
+                "default": getattr(spec.default, "value", spec.default),
+                "value": values[spec.name],
+                "summary": spec.summary,
+                "section": spec.section,
+            }
+            for spec in specs(type(preset.rules))
+        ],
+    }
+
+
+def presets_json() -> list[dict[str, Any]]:
+    """Every preset."""
+    return [preset_json(p) for p in presets().values()]

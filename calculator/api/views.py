@@ -1,0 +1,136 @@
+"""The v1 endpoints: load → domain call → dump, nothing more."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import Blueprint, Response, current_app, request
+from marshmallow import ValidationError
+from werkzeug.exceptions import NotFound
+
+from calculator.api import serialize
+from calculator.api.errors import domain_problem, validation_problem
+from calculator.api.http import json_response, read_json
+from calculator.api.schemas import BatchRequestSchema, load_hand_request, resolve_spec
+from calculator.errors import GoStopError
+from calculator.presets import Variant, find_preset, resolve
+from calculator.settlement import compare, settle
+
+v1 = Blueprint("v1", __name__, url_prefix="/v1")
+_BATCH = BatchRequestSchema()
+CATALOG_CACHE = "public, max-age=3600"
+
+
+def score_hand(body: Any) -> dict[str, Any]:
+    """Score one hand request body; raises ValidationError or GoStopError."""
+    hand_request = load_hand_request(body)
+    ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",))
+    others = [
+        resolve_spec(spec, Variant.GOSTOP, ("compare_with", i))
+        for i, spec in enumerate(hand_request.compare_with)
+    ]
+    hand = hand_request.hand
+    result = settle(hand, ruleset)
+    comparisons = compare(hand, result, others) if others else ()
+    return serialize.hand_json(result, [p.mode for p in hand.players], comparisons)
+
+
+@v1.post("/gostop/hands")
+def post_hand() -> Response:
+    """Score one hand."""
+    body = read_json(current_app.config["GOSTOP"].max_body_bytes)
+    return json_response(score_hand(body))
+
+
+@v1.post("/gostop/hands/batch")
+def post_batch() -> Response:
+    """Score up to 1,000 hands; one bad hand does not fail the others."""
+    body = read_json(current_app.config["GOSTOP"].max_batch_bytes)
+    hands = _BATCH.load(body)["hands"]
+    results = []
+    failed = 0
+    for index, item in enumerate(hands):
+        try:
+            results.append({"index": index, "status": 200, "result": score_hand(item)})
+        except ValidationError as error:
+            failed += 1
+            results.append(
+                {
+                    "index": index,
+                    "status": 422,
+                    "problem": validation_problem(error, f"/hands/{index}"),
+                }
+            )
+        except GoStopError as error:
+            failed += 1
+            results.append(
+                {"index": index, "status": 422, "problem": domain_problem(error, f"/hands/{index}")}
+            )
+    return json_response({"results": results, "succeeded": len(results) - failed, "failed": failed})
+
+
+def _cached_json(key: str, build: Any) -> Response:
+    """A catalogue response with ETag, Cache-Control and 304 on If-None-Match."""
+    cache = current_app.extensions.setdefault("gostop_catalogs", {})
+    payload = cache.get(key)
+    if payload is None:
+        payload = cache[key] = orjson.dumps(build())
+    response = Response(payload, mimetype="application/json")
+    response.add_etag()
+    response.headers["Cache-Control"] = CATALOG_CACHE
+    return response.make_conditional(request)
+
+
+@v1.get("/cards")
+def get_cards() -> Response:
+    """The card catalogue, optionally with bonus values and switchable cards of a rule set."""
+    name = request.args.get("ruleset")
+    if name is None:
+        return _cached_json(
+            "cards", lambda: {"ruleset": None, "cards": serialize.catalog_json(None)}
+        )
+    preset = find_preset(name)
+    if preset is None:
+        raise NotFound(f"there is no rule set {name!r}; see GET /v1/rulesets")
+    ruleset = resolve(preset.name)
+    return _cached_json(
+        f"cards:{preset.name}",
+        lambda: {
+            "ruleset": serialize.ruleset_json(ruleset),
+            "cards": serialize.catalog_json(ruleset),
+        },
+    )
+
+
+@v1.get("/rulesets")
+def get_rulesets() -> Response:
+    """Every preset with every option described."""
+    return _cached_json("rulesets", lambda: {"rulesets": serialize.presets_json()})
+
+
+@v1.get("/rulesets/<name>")
+def get_ruleset(name: str) -> Response:
+    """One preset (or an alias of one)."""
+    preset = find_preset(name)
+    if preset is None:
+        raise NotFound(f"there is no rule set {name!r}; see GET /v1/rulesets for the names")
+    return _cached_json(f"ruleset:{preset.name}", lambda: serialize.preset_json(preset))
+
+
+@v1.get("/openapi.json")
+def get_openapi() -> Response:
+    """The OpenAPI 3.1 document, generated from the schemas."""
+    from calculator.api.openapi import openapi_document
+
+    return _cached_json("openapi", openapi_document)
+
+
+bench = Blueprint("bench", __name__, url_prefix="/v1/bench")
+
+
+@bench.post("/echo")
+def post_echo() -> Response:
+    """Benchmark baseline: parse the same JSON body, return a small fixed JSON."""
+    read_json(current_app.config["GOSTOP"].max_body_bytes)
+    return json_response({"ok": True})

@@ -1,0 +1,31 @@
+"""gunicorn settings for the Go-Stop service (``gunicorn -c gunicorn.conf.py wsgi:app``).
+
+Every value can be overridden with the usual GUNICORN_CMD_ARGS or command-line flags;
+the environment variables below are read here for convenience.
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("GOSTOP_BIND", "127.0.0.1:8000")
+# Scoring is CPU-bound and short: sync workers, one per core (plus one to cover a worker
+# that is being recycled), no threads.
+worker_class = "sync"
+workers = int(os.environ.get("GOSTOP_WORKERS", multiprocessing.cpu_count() + 1))
+threads = 1
+timeout = 30  # a hand takes well under a millisecond; anything stuck this long is killed
+graceful_timeout = 20  # SIGTERM: in-flight requests get this long to finish
+keepalive = 5
+# Recycle workers now and then so that no slow leak can grow without bound.
+max_requests = 100_000
+max_requests_jitter = 10_000
+# Refuse oversized request lines and headers early.
+limit_request_line = 4094
+limit_request_fields = 50
+limit_request_field_size = 8190
+# No control socket: nothing listens besides the bound port.
+control_socket_disable = True
+accesslog = None  # the app writes one JSON line per request itself
+errorlog = "-"
+loglevel = os.environ.get("GOSTOP_GUNICORN_LOG_LEVEL", "info")
+preload_app = True  # import the engine once, before forking

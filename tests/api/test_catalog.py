@@ -1,0 +1,131 @@
+"""GET /v1/cards, /v1/rulesets, health, docs and the OpenAPI document."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from calculator import CARDS
+from calculator.api.openapi import openapi_document
+
+SPEC_FILE = Path(__file__).parents[2] / "api_spec" / "openapi.json"
+
+
+def test_cards_catalog_has_every_contract_id(client: Any) -> None:
+    response = client.get("/v1/cards")
+    body = response.get_json()
+    assert [c["id"] for c in body["cards"]] == list(CARDS)
+    cup = next(c for c in body["cards"] if c["id"] == "09-animal")
+    assert cup["month"] == 9
+    assert cup["name"]["ko"].startswith("국화")
+    rain = next(c for c in body["cards"] if c["id"] == "12-bright")
+    assert rain["tags"] == ["rain"]
+    bonus = next(c for c in body["cards"] if c["id"] == "bonus-b")
+    assert (bonus["month"], bonus["kind"], bonus["junk_value"]) == (None, "bonus", 0)
+
+
+def test_cards_for_a_ruleset_show_bonus_values_and_switchable_cards(client: Any) -> None:
+    body = client.get("/v1/cards?ruleset=wikipedia").get_json()
+    cards = {c["id"]: c for c in body["cards"]}
+    assert body["ruleset"]["preset"] == "wikipedia"
+    assert cards["bonus-b"]["junk_value"] == 3
+    assert cards["bonus-c"]["in_deck"] is False
+    assert cards["05-animal"]["switchable"] is True
+    assert client.get("/v1/cards?ruleset=standard").get_json()["cards"][16]["switchable"] is False
+    assert client.get("/v1/cards?ruleset=nope").status_code == 404
+
+
+def test_catalogs_have_etag_cache_control_and_304(client: Any) -> None:
+    for path in ("/v1/cards", "/v1/rulesets", "/v1/rulesets/standard", "/v1/openapi.json"):
+        first = client.get(path)
+        assert first.status_code == 200
+        assert first.headers["Cache-Control"] == "public, max-age=3600"
+        etag = first.headers["ETag"]
+        again = client.get(path, headers={"If-None-Match": etag})
+        assert again.status_code == 304
+        assert again.data == b""
+
+
+def test_rulesets_describe_every_option(client: Any) -> None:
+    body = client.get("/v1/rulesets").get_json()
+    names = [r["name"] for r in body["rulesets"]]
+    assert names[:3] == ["standard", "wikipedia", "gamerules"]
+    standard = body["rulesets"][0]
+    option = next(o for o in standard["options"] if o["name"] == "go_formula")
+    assert option["allowed"] == [
+        "korean_pow2",
+        "seed_es_linear",
+        "seed_ro",
+        "times_n",
+        "flat_double_3plus",
+    ]
+    assert option["default"] == "korean_pow2"
+    assert option["section"] == "rules.md §8 #10"
+    wiki = client.get("/v1/rulesets/wikipedia").get_json()
+    assert (
+        next(o for o in wiki["options"] if o["name"] == "go_formula")["value"] == "seed_es_linear"
+    )
+    assert client.get("/v1/rulesets/seed_ro").get_json()["name"] == "gamerules"
+
+
+def test_unknown_ruleset_is_a_404_problem(client: Any) -> None:
+    response = client.get("/v1/rulesets/kitchen")
+    assert response.status_code == 404
+    assert response.mimetype == "application/problem+json"
+    assert "kitchen" in response.get_json()["detail"]
+
+
+def test_health(client: Any) -> None:
+    assert client.get("/healthz").get_json()["status"] == "ok"
+    assert client.get("/readyz").get_json()["status"] == "ready"
+
+
+def test_docs_page_works_with_no_network(client: Any) -> None:
+    page = client.get("/v1/docs/")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "/v1/openapi.json" in html
+    assert not re.search(r"(src|href)=\"https?://", html)  # every asset is served locally
+    for asset in re.findall(r"(?:src|href)=\"(/v1/docs/[^\"]+)\"", html):
+        assert client.get(asset).status_code == 200, asset
+    assert '"validatorUrl": null' in html  # no call to the online validator
+
+
+def test_committed_openapi_document_is_current() -> None:
+    committed = json.loads(SPEC_FILE.read_text(encoding="utf-8"))
+    assert committed == openapi_document(), (
+        "api_spec/openapi.json is out of date; regenerate it with\n"
+        "    python -m calculator.api.openapi > api_spec/openapi.json"
+    )
+
+
+def test_openapi_document_validates_as_3_1() -> None:
+    from openapi_spec_validator import validate
+
+    document = openapi_document()
+    assert document["openapi"] == "3.1.0"
+    validate(document)
+
+
+def test_served_document_is_the_generated_one(client: Any) -> None:
+    assert client.get("/v1/openapi.json").get_json() == openapi_document()
+
+
+def test_examples_in_the_document_are_real_responses(client: Any) -> None:
+    post = openapi_document()["paths"]["/v1/gostop/hands"]["post"]
+    requests = post["requestBody"]["content"]["application/json"]["examples"]
+    results = post["responses"]["200"]["content"]["application/json"]["examples"]
+    for name, example in requests.items():
+        assert (
+            client.post("/v1/gostop/hands", json=example["value"]).get_json()
+            == results[name]["value"]
+        )
+    assert results["tally_matgo"]["value"]["net"] == {"winner": 192, "loser": -192}
+    assert results["declared_4p"]["value"]["net"] == {
+        "seller": 600,
+        "winner": 1400,
+        "gobak": -1700,
+        "loser": -300,
+    }

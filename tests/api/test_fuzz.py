@@ -1,0 +1,51 @@
+"""Schema-driven fuzzing of every endpoint, in-process (schemathesis).
+
+Positive and negative cases are generated from the published OpenAPI document. Every
+response must be documented (status, content type, headers, body schema), no response
+may be a 5xx, and a request that breaks the schema must be rejected. Schema-valid
+requests may still get a documented 422 when the hand is impossible (duplicate cards,
+an unknown winner…), so "schema-valid means accepted" is not checked.
+
+GOSTOP_FUZZ_EXAMPLES sets the cases per operation (default 60; see RELIABILITY.md).
+"""
+
+from __future__ import annotations
+
+import os
+
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    allow_header_conformance,
+    content_type_conformance,
+    negative_data_rejection,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+    unsupported_method,
+)
+
+from calculator.api import create_app
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+    unsupported_method,
+    allow_header_conformance,
+]
+EXAMPLES = int(os.environ.get("GOSTOP_FUZZ_EXAMPLES", "60"))
+
+schema = schemathesis.openapi.from_wsgi("/v1/openapi.json", create_app({"access_log": False}))
+
+
+@schema.parametrize()
+@settings(
+    max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
+def test_every_endpoint_survives_fuzzing(case: schemathesis.Case) -> None:
+    case.call_and_validate(checks=CHECKS)

@@ -1,0 +1,352 @@
+"""Scenario tests of POST /v1/gostop/hands and /batch through the test client."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from conftest import load_data
+from handbuilder import build_body
+
+HANDS = "/v1/gostop/hands"
+W13 = {
+    "players": [
+        {"id": "A", "captured": ["01-bright", "03-bright", "08-bright", "02-junk-1", "04-junk-1"]},
+        {"id": "B", "captured": ["12-bright", "06-junk-1", "07-junk-1"]},
+        {"id": "C", "captured": ["05-junk-1", "09-junk-1"]},
+    ],
+    "outcome": {"type": "stop", "winner": "A"},
+}
+CASES = [
+    c for name in ("worked_examples.json", "option_cases.json") for c in load_data(name)["cases"]
+]
+
+
+def _problem(response: Any, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    return response.get_json()
+
+
+def _codes(body: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(e["pointer"], e["code"]) for e in body["errors"]]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['example']}-{c['reading']}" for c in CASES])
+def test_worked_examples_over_http(client: Any, case: dict[str, Any]) -> None:
+    """rules.md §7 again, through the wire format: the same money as the domain test."""
+    response = client.post(HANDS, json=build_body(case["hand"], case["ruleset"]))
+    expect = case["expect"]
+    if "error" in expect:
+        assert expect["error"] in {code for _p, code in _codes(_problem(response, 422))}
+        return
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    if "net" in expect:
+        assert body["net"] == expect["net"]
+    if "payments" in expect:
+        got = sorted((p["from"], p["to"], p["points"], p["reason"]) for p in body["payments"])
+        assert got == sorted(tuple(p) for p in expect["payments"])
+    for pid, points in expect.get("points", {}).items():
+        assert next(p for p in body["players"] if p["id"] == pid)["points"] == points
+
+
+def test_w13_contract_fields(client: Any) -> None:
+    body = client.post(HANDS, json={**W13, "stake": 100}).get_json()
+    assert body["ruleset"]["preset"] == "standard"
+    assert len(body["ruleset"]["fingerprint"]) == 32
+    assert [p["id"] for p in body["players"]] == ["A", "B", "C"]
+    a = body["players"][0]
+    assert a["points"] == 3
+    assert a["items"] == [
+        {
+            "code": "three_brights",
+            "points": 3,
+            "cards": ["01-bright", "03-bright", "08-bright"],
+            "label": {"ko": "삼광", "en": "three brights"},
+        }
+    ]
+    assert body["winner_score"] == {"winner": "A", "base": 3, "steps": [], "amount": 3}
+    c_pays = body["payments"][1]
+    assert (c_pays["from"], c_pays["to"], c_pays["points"], c_pays["chips"]) == ("C", "A", 6, 600)
+    assert [s["code"] for s in c_pays["steps"]] == ["winner_amount", "gwang_bak"]
+    assert c_pays["steps"][1] == {
+        "code": "gwang_bak",
+        "op": "multiply",
+        "factor": 2,
+        "total": 6,
+        "label": {"ko": "광박", "en": "bright penalty (gwang-bak)"},
+    }
+    assert body["net"] == {"A": 900, "B": -300, "C": -600}
+    assert body["nagari_streak_after"] == 0
+
+
+def test_korean_is_sent_unescaped_utf8(client: Any) -> None:
+    response = client.post(HANDS, json=W13)
+    assert response.content_type == "application/json"
+    assert "삼광".encode() in response.data
+    assert b"\\u" not in response.data
+
+
+def test_each_entry_mode_gives_the_same_settlement(client: Any) -> None:
+    captured = client.post(HANDS, json=W13).get_json()
+    tally = {
+        **W13,
+        "players": [
+            {"id": "A", "tally": {"brights": 3, "junk_value": 2}},
+            {"id": "B", "tally": {"brights": 1, "rain_bright": True, "junk_value": 2}},
+            {"id": "C", "tally": {"junk_value": 2}},
+        ],
+    }
+    declared = {
+        **W13,
+        "players": [
+            {"id": "A", "declared": {"points": 3, "scored": ["brights"]}},
+            {"id": "B", "declared": {}},
+            {"id": "C", "declared": {"gwang_bak": True}},
+        ],
+    }
+    for body in (tally, declared):
+        result = client.post(HANDS, json=body).get_json()
+        assert result["net"] == captured["net"]
+        assert result["payments"] == captured["payments"]
+    assert client.post(HANDS, json=tally).get_json()["players"][0]["entry_mode"] == "tally"
+
+
+def test_preview_gives_points_and_who_may_stop(client: Any) -> None:
+    body = client.post(HANDS, json={"players": W13["players"], "nagari_streak": 2}).get_json()
+    assert body["preview"] is True
+    assert body["winner_score"] is None
+    assert body["payments"] == []
+    assert [p["may_stop"] for p in body["players"]] == [True, False, False]
+    assert body["nagari_streak_after"] == 2
+
+
+def test_nagari_grows_the_streak(client: Any) -> None:
+    body = client.post(
+        HANDS, json={"players": W13["players"], "outcome": {"type": "nagari"}, "nagari_streak": 1}
+    ).get_json()
+    assert body["nagari_streak_after"] == 2
+    assert body["net"] == {"A": 0, "B": 0, "C": 0}
+
+
+def test_compare_with_gives_each_settlement_and_the_difference(client: Any) -> None:
+    body = {
+        "players": [
+            {
+                "id": "A",
+                "captured": ["01-ribbon", "02-ribbon", "03-ribbon", "06-ribbon", "09-ribbon"],
+                "go_count": 3,
+            },
+            {"id": "B", "captured": ["01-bright"]},
+            {"id": "C", "captured": ["03-bright"]},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+        "compare_with": ["gamerules", {"preset": "standard", "options": {"meongbak_mode": "x"}}],
+    }
+    response = client.post(HANDS, json=body)
+    assert _codes(_problem(response, 422)) == [
+        ("/compare_with/1/options/meongbak_mode", "not_allowed")
+    ]
+    body["compare_with"][1] = "wikipedia"
+    result = client.post(HANDS, json=body).get_json()
+    assert result["net"]["A"] == 2 * (4 + 3) * 2  # (4+3)×2 from each loser
+    gamerules, wikipedia = result["comparisons"]
+    assert gamerules["net"]["A"] == 2 * (4 + 3)  # +n only, no ×2 at exactly 3 gos
+    assert gamerules["difference"] == {"A": -14, "B": 7, "C": 7}
+    assert wikipedia["ruleset"]["preset"] == "wikipedia"
+
+
+def test_comparison_that_cannot_settle_says_why(client: Any) -> None:
+    body = {
+        "players": [
+            {"id": "A", "captured": ["01-bright", "03-bright", "08-bright"]},
+            {"id": "B", "captured": []},
+            {"id": "C", "captured": []},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+        "compare_with": [{"preset": "standard", "options": {"min_points_to_stop_3p": 5}}],
+    }
+    result = client.post(HANDS, json=body).get_json()
+    problem = result["comparisons"][0]["problem"]
+    assert problem["errors"][0]["code"] == "below_stop_minimum"
+
+
+def test_four_players_with_a_sitter(client: Any) -> None:
+    body = {
+        "stake": 100,
+        "players": [
+            {"id": "S", "sits_out": True, "hand": ["08-bright", "11-bright", "05-junk-1"]},
+            {"id": "D", "captured": ["01-ribbon", "02-ribbon", "03-ribbon"]},
+            {"id": "E", "captured": ["01-bright"]},
+            {"id": "F", "captured": ["03-bright"]},
+        ],
+        "outcome": {"type": "stop", "winner": "D"},
+    }
+    result = client.post(HANDS, json=body).get_json()
+    assert result["players"][0]["sits_out"] is True
+    assert result["players"][0]["sold"] == 2
+    assert result["net"] == {"S": 1200, "D": 200, "E": -700, "F": -700}
+
+
+# --- errors ---------------------------------------------------------------------------
+
+
+def test_duplicate_card_points_at_the_second_holder(client: Any) -> None:
+    body = json.loads(json.dumps(W13))
+    body["players"][2]["captured"].append("03-bright")
+    problem = _problem(client.post(HANDS, json=body), 422)
+    assert problem["type"] == "urn:gostop:problem:impossible-hand"
+    (error,) = problem["errors"]
+    assert (error["pointer"], error["code"]) == ("/players/2/captured/2", "duplicate_card")
+    assert "'A'" in error["detail"]
+    assert "'C'" in error["detail"]
+
+
+def test_unknown_card_and_winner(client: Any) -> None:
+    body = json.loads(json.dumps(W13))
+    body["players"][0]["captured"][3] = "02-junk-9"
+    assert _codes(_problem(client.post(HANDS, json=body), 422)) == [
+        ("/players/0/captured/3", "unknown_card")
+    ]
+    body = {**W13, "outcome": {"type": "stop", "winner": "Z"}}
+    assert _codes(_problem(client.post(HANDS, json=body), 422)) == [
+        ("/outcome/winner", "unknown_player")
+    ]
+
+
+def test_winner_below_the_minimum_is_422_not_a_silent_zero(client: Any) -> None:
+    body = {"players": W13["players"][:2], "outcome": {"type": "stop", "winner": "A"}}
+    problem = _problem(client.post(HANDS, json=body), 422)
+    assert _codes(problem) == [("/outcome/winner", "below_stop_minimum")]
+
+
+@pytest.mark.parametrize(
+    ("patch", "pointer", "code"),
+    [
+        ({"stake": 2.5}, "/stake", "invalid_type"),
+        ({"stake": 2.0}, "/stake", "invalid_type"),
+        ({"stake": "2"}, "/stake", "invalid_type"),
+        ({"stake": True}, "/stake", "invalid_type"),
+        ({"stake": 0}, "/stake", "too_small"),
+        ({"nagari_streak": -1}, "/nagari_streak", "negative_count"),
+        ({"colour": "red"}, "/colour", "unknown_field"),
+        ({"players": "A,B"}, "/players", "invalid_type"),
+        ({"outcome": {"type": "win", "winner": "A"}}, "/outcome/type", "not_allowed"),
+        ({"ruleset": "kitchen"}, "/ruleset", "unknown_preset"),
+        (
+            {"ruleset": {"preset": "standard", "options": {"go_formla": "seed_ro"}}},
+            "/ruleset/options/go_formla",
+            "unknown_option",
+        ),
+        (
+            {"ruleset": {"preset": "standard", "options": {"bomb_multiplier": 0}}},
+            "/ruleset/options/bomb_multiplier",
+            "too_small",
+        ),
+        (
+            {"ruleset": {"preset": "standard", "options": {"meongtta_enabled": "yes"}}},
+            "/ruleset/options/meongtta_enabled",
+            "invalid_type",
+        ),
+    ],
+)
+def test_invalid_content_is_422_with_a_pointer(
+    client: Any, patch: dict, pointer: str, code: str
+) -> None:
+    problem = _problem(client.post(HANDS, json={**W13, **patch}), 422)
+    assert (pointer, code) in _codes(problem)
+
+
+def test_unknown_field_message_names_the_allowed_fields(client: Any) -> None:
+    body = json.loads(json.dumps(W13))
+    body["players"][0]["go_cnt"] = 1
+    (error,) = _problem(client.post(HANDS, json=body), 422)["errors"]
+    assert error["pointer"] == "/players/0/go_cnt"
+    assert "go_count" in error["detail"]
+
+
+def test_float_go_count_is_rejected_not_truncated(client: Any) -> None:
+    body = json.loads(json.dumps(W13))
+    body["players"][0]["go_count"] = 2.5
+    assert _codes(_problem(client.post(HANDS, json=body), 422)) == [
+        ("/players/0/go_count", "invalid_type")
+    ]
+
+
+def test_malformed_json_is_400(client: Any) -> None:
+    for data in ('{"players": [', "", "   ", "[1,]", "\x00"):
+        problem = _problem(client.post(HANDS, data=data, content_type="application/json"), 400)
+        assert problem["title"] == "Bad Request"
+
+
+def test_wrong_content_type_is_415(client: Any) -> None:
+    _problem(client.post(HANDS, data=json.dumps(W13), content_type="text/plain"), 415)
+    _problem(client.post(HANDS, data=json.dumps(W13)), 415)
+
+
+def test_oversized_body_is_413(client: Any) -> None:
+    body = json.dumps({**W13, "pad": "x" * 70_000})
+    _problem(client.post(HANDS, data=body, content_type="application/json"), 413)
+
+
+def test_not_found_and_method_not_allowed(client: Any) -> None:
+    _problem(client.get("/v1/nothing"), 404)
+    response = client.get(HANDS)
+    _problem(response, 405)
+    assert "POST" in response.headers["Allow"]
+
+
+def test_request_id_is_echoed_or_generated(client: Any) -> None:
+    response = client.post(HANDS, json=W13, headers={"X-Request-ID": "table-7.hand-12"})
+    assert response.headers["X-Request-ID"] == "table-7.hand-12"
+    generated = client.post(HANDS, json=W13, headers={"X-Request-ID": "bad id <script>"})
+    assert len(generated.headers["X-Request-ID"]) == 32
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_problem_bodies_carry_the_request_id(client: Any) -> None:
+    response = client.post(HANDS, json={}, headers={"X-Request-ID": "r-1"})
+    assert _problem(response, 422)["request_id"] == "r-1"
+
+
+# --- batch ----------------------------------------------------------------------------
+
+
+def test_batch_scores_each_hand_and_one_bad_hand_fails_alone(client: Any) -> None:
+    bad = {**W13, "outcome": {"type": "stop", "winner": "Z"}}
+    response = client.post(HANDS + "/batch", json={"hands": [W13, bad, 7, W13]})
+    body = response.get_json()
+    assert response.status_code == 200
+    assert [r["status"] for r in body["results"]] == [200, 422, 422, 200]
+    assert (body["succeeded"], body["failed"]) == (2, 2)
+    assert body["results"][1]["problem"]["errors"][0]["pointer"] == "/hands/1/outcome/winner"
+    assert body["results"][2]["problem"]["errors"][0]["pointer"] == "/hands/2"
+    assert body["results"][3]["result"]["net"] == {"A": 9, "B": -3, "C": -6}
+
+
+def test_batch_limit_is_1000(client: Any) -> None:
+    problem = _problem(client.post(HANDS + "/batch", json={"hands": [W13] * 1001}), 422)
+    assert _codes(problem) == [("/hands", "too_many")]
+    ok = client.post(HANDS + "/batch", json={"hands": [W13] * 1000})
+    assert ok.get_json()["succeeded"] == 1000
+
+
+def test_cors_is_off_unless_configured(client: Any) -> None:
+    from calculator.api import create_app
+
+    assert (
+        "Access-Control-Allow-Origin"
+        not in client.post(HANDS, json=W13, headers={"Origin": "https://app.example"}).headers
+    )
+    configured = create_app({"access_log": False, "cors_origins": "https://app.example"})
+    response = configured.test_client().post(
+        HANDS, json=W13, headers={"Origin": "https://app.example"}
+    )
+    assert response.headers["Access-Control-Allow-Origin"] == "https://app.example"
+    other = configured.test_client().post(
+        HANDS, json=W13, headers={"Origin": "https://evil.example"}
+    )
+    assert "Access-Control-Allow-Origin" not in other.headers

@@ -1,0 +1,3 @@
+from calculator.api import create_app
+
+app = create_app()
