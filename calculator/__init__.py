@@ -5,9 +5,12 @@ The public entry points:
 
 - :func:`resolve` — a named preset plus option overrides → a :class:`RuleSet`;
 - :func:`settle` — a :class:`Hand` under a rule set → a :class:`HandResult`;
+- :func:`score_balance` — a 120/80/60 balance-variant hand;
+- :func:`settle_session` — a night's hands → totals and the fewest transfers;
 - :data:`CARDS` / :data:`DECK` — the card catalogue (IDs are a public contract).
 """
 
+from calculator.balance import BalanceHand, BalancePlayer, BalanceRules, score_balance
 from calculator.cards import CARDS, DECK, Card, Kind, Tag
 from calculator.errors import (
     AmbiguousHandError,
@@ -32,12 +35,25 @@ from calculator.hand import (
 from calculator.presets import Preset, RuleSet, Variant, find_preset, presets, resolve
 from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerScore
 from calculator.rules import GoStopRules, GukjinChoice
+from calculator.session import (
+    BalanceEntry,
+    GoStopEntry,
+    NetEntry,
+    Session,
+    Transfer,
+    minimal_transfers,
+    settle_session,
+)
 from calculator.settlement import Comparison, compare, settle
 
 __all__ = [
     "CARDS",
     "DECK",
     "AmbiguousHandError",
+    "BalanceEntry",
+    "BalanceHand",
+    "BalancePlayer",
+    "BalanceRules",
     "Card",
     "Category",
     "ChongtongHolder",
@@ -45,6 +61,7 @@ __all__ = [
     "Declared",
     "Event",
     "EventType",
+    "GoStopEntry",
     "GoStopError",
     "GoStopRules",
     "GukjinChoice",
@@ -55,6 +72,7 @@ __all__ = [
     "InvalidRulesError",
     "Issue",
     "Kind",
+    "NetEntry",
     "Outcome",
     "OutcomeType",
     "Payment",
@@ -62,14 +80,19 @@ __all__ = [
     "PlayerResult",
     "Preset",
     "RuleSet",
+    "Session",
     "Step",
     "Tag",
     "Tally",
+    "Transfer",
     "Variant",
     "WinnerScore",
     "compare",
     "find_preset",
+    "minimal_transfers",
     "presets",
     "resolve",
+    "score_balance",
     "settle",
+    "settle_session",
 ]

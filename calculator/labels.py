@@ -65,6 +65,13 @@ LABELS: Mapping[str, Label] = MappingProxyType(
         "gwangpal_price": Label("광값", "price per card sold"),
         "sold_cards": Label("판 광 수", "cards sold"),
         "triple": Label("같은 달 세 장", "three of a month in hand"),
+        # the balance variant
+        "brights": Label("광", "brights"),
+        "bonus": Label("보너스 패", "bonus cards"),
+        "all_may": Label("초약", "all four May cards"),
+        "all_october": Label("풍약", "all four October cards"),
+        "all_november": Label("똥약", "all four November cards"),
+        "all_december": Label("비약", "all four December cards"),
         # outcomes
         "nagari_outcome": Label("나가리", "drawn hand"),
         "floor_four": Label("바닥 총통", "four of a month on the table"),

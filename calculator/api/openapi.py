@@ -17,7 +17,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import fields
 
-from calculator.api import responses, schemas
+from calculator.api import responses, schemas, session_schemas
 from calculator.api.fields import StrictList
 from calculator.presets import Variant, presets
 
@@ -94,8 +94,127 @@ HAND_EXAMPLES: dict[str, dict[str, Any]] = {
     },
 }
 
+BALANCE_EXAMPLES: dict[str, dict[str, Any]] = {
+    "three_players": {
+        "summary": "Three players, target 80 (rules.md W33): balances +20, −15, −5",
+        "value": {
+            "ruleset": "balance",
+            "stake": 10,
+            "players": [
+                {
+                    "id": "A",
+                    "captured": [
+                        "01-bright",
+                        "01-ribbon",
+                        "01-junk-1",
+                        "01-junk-2",
+                        "02-animal",
+                        "02-ribbon",
+                        "02-junk-1",
+                        "02-junk-2",
+                        "03-bright",
+                        "03-ribbon",
+                        "03-junk-1",
+                        "03-junk-2",
+                        "10-animal",
+                        "10-ribbon",
+                        "10-junk-1",
+                        "10-junk-2",
+                    ],
+                },
+                {
+                    "id": "B",
+                    "captured": [
+                        "11-bright",
+                        "11-double-junk",
+                        "11-junk-1",
+                        "11-junk-2",
+                        "04-animal",
+                        "04-ribbon",
+                        "04-junk-1",
+                        "04-junk-2",
+                        "08-bright",
+                        "08-animal",
+                        "08-junk-1",
+                        "08-junk-2",
+                        "06-ribbon",
+                        "09-ribbon",
+                    ],
+                },
+                {
+                    "id": "C",
+                    "captured": [
+                        "05-animal",
+                        "05-ribbon",
+                        "05-junk-1",
+                        "05-junk-2",
+                        "07-animal",
+                        "07-ribbon",
+                        "07-junk-1",
+                        "07-junk-2",
+                        "12-bright",
+                        "12-animal",
+                        "12-ribbon",
+                        "12-double-junk",
+                        "06-animal",
+                        "06-junk-1",
+                        "06-junk-2",
+                        "09-animal",
+                        "09-junk-1",
+                        "09-junk-2",
+                    ],
+                },
+            ],
+        },
+    },
+}
+
+SETTLEMENT_EXAMPLES: dict[str, dict[str, Any]] = {
+    "nets": {
+        "summary": "Two rounds given as net maps (rules.md W36): A and B pay C",
+        "value": {
+            "players": ["A", "B", "C"],
+            "hands": [{"net": {"A": 20, "B": -15, "C": -5}}, {"net": {"A": -30, "B": 10, "C": 20}}],
+        },
+    },
+    "hands_and_rounding": {
+        "summary": "Go-Stop hands scored on the fly (a nagari carried), rounded to 100",
+        "value": {
+            "players": ["A", "B", "C"],
+            "hands": [
+                {
+                    "gostop": {
+                        "stake": 130,
+                        "players": [
+                            {"id": "A", "captured": ["01-bright", "03-bright"]},
+                            {"id": "B", "captured": []},
+                            {"id": "C", "captured": []},
+                        ],
+                        "outcome": {"type": "nagari"},
+                    }
+                },
+                {
+                    "gostop": {
+                        "stake": 130,
+                        "players": [
+                            {"id": "A", "captured": ["01-bright", "03-bright", "08-bright"]},
+                            {"id": "B", "captured": ["12-bright"]},
+                            {"id": "C", "captured": ["11-bright"]},
+                        ],
+                        "outcome": {"type": "stop", "winner": "A"},
+                    }
+                },
+                {"net": {"A": -50, "B": 20, "C": 30}},
+            ],
+            "rounding": {"unit": 100},
+        },
+    },
+}
+
 _TAGS = [
     {"name": "gostop", "description": "Score and settle Go-Stop hands"},
+    {"name": "balance", "description": "The 120/80/60 balance variant"},
+    {"name": "sessions", "description": "Settle a whole session: who pays whom"},
     {"name": "catalog", "description": "Cards and rule sets"},
     {"name": "service", "description": "Documentation and health"},
 ]
@@ -206,6 +325,23 @@ def build_spec() -> APISpec:
         ("Preset", responses.PresetSchema),
         ("PresetList", responses.PresetListSchema),
         ("Health", responses.HealthSchema),
+        ("BalanceRulesetObject", schemas.BalanceRulesetObjectSchema),
+        ("BalanceOptions", schemas.BalanceOptionsSchema),
+        ("BalancePlayer", session_schemas.BalancePlayerSchema),
+        ("BalanceRequest", session_schemas.BalanceRequestSchema),
+        ("SessionHand", session_schemas.SessionHandSchema),
+        ("Rounding", session_schemas.RoundingSchema),
+        ("SettlementRequest", session_schemas.SettlementRequestSchema),
+        ("Transfer", responses.TransferSchema),
+        ("CardPoints", responses.CardPointsSchema),
+        ("BonusReceived", responses.BonusReceivedSchema),
+        ("BonusGiven", responses.BonusGivenSchema),
+        ("SetBonuses", responses.SetBonusesSchema),
+        ("BalancePlayerOut", responses.BalancePlayerOutSchema),
+        ("BalanceResult", responses.BalanceResultSchema),
+        ("RoundingOut", responses.RoundingOutSchema),
+        ("SessionHandOut", responses.SessionHandOutSchema),
+        ("SettlementResult", responses.SettlementResultSchema),
     ]:
         spec.components.schema(name, schema=schema)
     _paths(spec)
@@ -220,12 +356,20 @@ def _json(schema: str, description: str, examples: dict[str, Any] | None = None)
 
 
 def _response_examples() -> dict[str, Any]:
-    from calculator.api.views import score_hand
+    return _examples_of(HAND_EXAMPLES, "/v1/gostop/hands")
 
-    return {
-        name: {"summary": ex["summary"], "value": score_hand(ex["value"])}
-        for name, ex in HAND_EXAMPLES.items()
-    }
+
+def _examples_of(examples: dict[str, Any], path: str) -> dict[str, Any]:
+    """The real response to each request example (computed by the app itself)."""
+    from calculator.api import create_app
+
+    client = create_app({"access_log": False}).test_client()
+    found = {}
+    for name, example in examples.items():
+        response = client.post(path, json=example["value"])
+        assert response.status_code == 200, response.get_json()
+        found[name] = {"summary": example["summary"], "value": response.get_json()}
+    return found
 
 
 def _paths(spec: APISpec) -> None:
@@ -272,6 +416,73 @@ def _paths(spec: APISpec) -> None:
                 },
                 "responses": {
                     "200": _json("BatchResult", "One entry per hand, in order"),
+                    **_ERRORS,
+                },
+            }
+        },
+    )
+    spec.path(
+        "/v1/balance/hands",
+        operations={
+            "post": {
+                "tags": ["balance"],
+                "operationId": "scoreBalanceHand",
+                "summary": "Score a 120/80/60 balance hand (the seed's Hwatu variation)",
+                "description": (
+                    "Every card of the deck must be captured by someone. If cards are "
+                    "missing the hand is void, as the seed says: a 200 that says so, lists "
+                    "the missing cards and moves no chips. A card held twice is a 422 naming "
+                    "both holders."
+                ),
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": "BalanceRequest",
+                            "examples": BALANCE_EXAMPLES,
+                        }
+                    },
+                },
+                "responses": {
+                    "200": _json(
+                        "BalanceResult",
+                        "The scored hand",
+                        _examples_of(BALANCE_EXAMPLES, "/v1/balance/hands"),
+                    ),
+                    **_ERRORS,
+                },
+            }
+        },
+    )
+    spec.path(
+        "/v1/settlements",
+        operations={
+            "post": {
+                "tags": ["sessions"],
+                "operationId": "settleSession",
+                "summary": "Settle a session: per-player totals and the fewest transfers",
+                "description": (
+                    "Each hand is a `net` map or a full `gostop` or `balance` hand request, "
+                    "scored on the fly. Go-Stop hands without `nagari_streak` carry the "
+                    "streak of the Go-Stop hand before them. Optional rounding to a unit "
+                    "keeps the sum at zero; one player (the biggest winner unless named) "
+                    "absorbs the remainder."
+                ),
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": "SettlementRequest",
+                            "examples": SETTLEMENT_EXAMPLES,
+                        }
+                    },
+                },
+                "responses": {
+                    "200": _json(
+                        "SettlementResult",
+                        "Totals and transfers",
+                        _examples_of(SETTLEMENT_EXAMPLES, "/v1/settlements"),
+                    ),
                     **_ERRORS,
                 },
             }

@@ -270,3 +270,116 @@ class HealthSchema(Schema):
 
     status = fields.String(required=True)
     version = fields.String(required=True)
+
+
+class TransferSchema(Schema):
+    """One payment that settles the players."""
+
+    from_ = _req(fields.String(data_key="from"), "The payer")
+    to = _req(fields.String(), "The payee")
+    chips = _req(fields.Integer(), "How much")
+
+
+class CardPointsSchema(Schema):
+    """Card points of one category of a balance pile."""
+
+    kind = _req(fields.String(), "brights, animals, ribbons, junk or bonus")
+    count = _req(fields.Integer(), "How many cards")
+    points = _req(fields.Integer(), "Their points")
+    cards = _req(fields.List(fields.String()), "The cards")
+    label = _req(fields.Nested(LabelSchema), "Korean and English name")
+
+
+class BonusReceivedSchema(Schema):
+    """A set bonus received from one other player."""
+
+    code = _req(
+        fields.String(),
+        "hongdan, cheongdan, chodan, godori, five_brights, all_may, "
+        "all_october, all_november or all_december",
+    )
+    from_ = _req(fields.String(data_key="from"), "Who pays it")
+    points = _req(fields.Integer(), "How much")
+    label = _req(fields.Nested(LabelSchema), "Korean and English name")
+
+
+class BonusGivenSchema(Schema):
+    """A set bonus paid to the collector."""
+
+    code = _req(fields.String(), "The set")
+    to = _req(fields.String(), "The collector")
+    points = _req(fields.Integer(), "How much")
+    label = _req(fields.Nested(LabelSchema), "Korean and English name")
+
+
+class SetBonusesSchema(Schema):
+    """Set bonuses received and given."""
+
+    received = fields.List(fields.Nested(BonusReceivedSchema), required=True)
+    given = fields.List(fields.Nested(BonusGivenSchema), required=True)
+
+
+class BalancePlayerOutSchema(Schema):
+    """A balance-variant player."""
+
+    id = _req(fields.String(), "The player")
+    card_points = _req(fields.Integer(), "Points of its cards")
+    items = _req(fields.List(fields.Nested(CardPointsSchema)), "Card points by category")
+    set_bonuses = _req(fields.Nested(SetBonusesSchema), "Set bonuses received and given")
+    total = _req(fields.Integer(), "card_points + received − given")
+    balance = _req(fields.Integer(allow_none=True), "total − target; null when void")
+    chips = _req(fields.Integer(), "balance × stake (0 when void)")
+
+
+class BalanceResultSchema(Schema):
+    """The response of ``POST /v1/balance/hands``."""
+
+    ruleset = _req(fields.Nested(RulesetOutSchema), "The resolved rule set")
+    target = _req(fields.Integer(), "The break-even: 240 / players (120, 80, 60)")
+    stake = _req(fields.Integer(), "Chips per point of balance")
+    void = _req(fields.Boolean(), "Cards are missing: the hand is a tie, nobody pays")
+    missing_cards = _req(fields.List(fields.String()), "The cards nobody captured")
+    players = _req(fields.List(fields.Nested(BalancePlayerOutSchema)), "In request order")
+    net = _req(fields.Dict(keys=fields.String(), values=fields.Integer()), "Chips per player")
+    transfers = _req(fields.List(fields.Nested(TransferSchema)), "The fewest transfers")
+
+
+class RoundingOutSchema(Schema):
+    """How the totals were rounded."""
+
+    unit = fields.Integer(required=True)
+    raw = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        required=True,
+        metadata={"description": "The totals before rounding"},
+    )
+    absorbed_by = fields.String(required=True, metadata={"description": "Who took the remainder"})
+    remainder = fields.Integer(
+        required=True, metadata={"description": "Its rounded total minus its raw one"}
+    )
+
+
+class SessionHandOutSchema(Schema):
+    """What one hand of the session moved."""
+
+    index = fields.Integer(required=True)
+    kind = fields.String(required=True, metadata={"description": "net, gostop or balance"})
+    net = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    nagari_streak_after = fields.Integer(required=True, allow_none=True)
+
+
+class SettlementResultSchema(Schema):
+    """The response of ``POST /v1/settlements``."""
+
+    players = _req(fields.List(fields.String()), "The session's players")
+    totals = _req(
+        fields.Dict(keys=fields.String(), values=fields.Integer()),
+        "Per-player totals (rounded when asked); sum to zero",
+    )
+    transfers = _req(
+        fields.List(fields.Nested(TransferSchema)),
+        "The fewest transfers that settle the totals, deterministic",
+    )
+    rounding = _req(fields.Nested(RoundingOutSchema, allow_none=True), "Null without rounding")
+    hands = _req(fields.List(fields.Nested(SessionHandOutSchema)), "Each hand's net, in order")

@@ -26,6 +26,7 @@ from calculator.api.fields import (
     fail,
     flag,
 )
+from calculator.balance import BalanceRules
 from calculator.cards import CARDS
 from calculator.errors import InvalidRulesError, Issue
 from calculator.hand import (
@@ -53,11 +54,12 @@ def _player_id(description: str, **kwargs: Any) -> StrictString:
     return StrictString(max_length=MAX_ID, metadata={"description": description}, **kwargs)
 
 
-def _cards(description: str, max_items: int = MAX_PILE) -> StrictList:
+def card_list(description: str, max_items: int = MAX_PILE, **kwargs: Any) -> StrictList:
+    """A list of card IDs (checked by the domain, which names duplicates and suggests IDs)."""
     card = StrictString(
         max_length=32, metadata={"description": "A card ID (GET /v1/cards)", "enum": list(CARDS)}
     )
-    return StrictList(card, max_items=max_items, metadata={"description": description})
+    return StrictList(card, max_items=max_items, metadata={"description": description}, **kwargs)
 
 
 # --- rule sets ---------------------------------------------------------------------------
@@ -88,22 +90,32 @@ class _OptionsBase(StrictSchema):
         unknown = INCLUDE  # the domain names unknown options, with a suggestion
 
 
+def ruleset_object_schema(options: type, default: str, name: str) -> type[StrictSchema]:
+    """``{"preset": name, "options": {…}}`` for one variant's presets and options."""
+    return StrictSchema.from_dict(
+        {
+            "preset": StrictString(
+                max_length=64,
+                load_default=default,
+                metadata={"description": "A preset name (GET /v1/rulesets)"},
+            ),
+            "options": StrictNested(
+                options,
+                load_default=dict,
+                metadata={"description": "Overrides of single options"},
+            ),
+        },
+        name=name,
+    )
+
+
 GoStopOptionsSchema = options_schema(GoStopRules, "GoStopOptions")
-
-
-class RulesetObjectSchema(StrictSchema):
-    """A preset plus option overrides."""
-
-    preset = StrictString(
-        max_length=64,
-        load_default="standard",
-        metadata={"description": "A preset name (GET /v1/rulesets)"},
-    )
-    options = StrictNested(
-        GoStopOptionsSchema,
-        load_default=dict,
-        metadata={"description": "Overrides of single options"},
-    )
+RulesetObjectSchema = ruleset_object_schema(GoStopOptionsSchema, "standard", "RulesetObject")
+BalanceOptionsSchema = options_schema(BalanceRules, "BalanceOptions")
+BalanceRulesetObjectSchema = ruleset_object_schema(
+    BalanceOptionsSchema, "balance", "BalanceRulesetObject"
+)
+RULESET_OBJECTS = {Variant.GOSTOP: RulesetObjectSchema, Variant.BALANCE: BalanceRulesetObjectSchema}
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,11 +128,15 @@ class RulesetSpec:
 
 
 class RulesetField(CodedField):
-    """A preset name, or ``{"preset": name, "options": {…}}``."""
+    """A preset name, or ``{"preset": name, "options": {…}}``, of one variant."""
 
     default_error_messages: ClassVar[dict[str, str]] = {
         "invalid": "expected a preset name or an object"
     }
+
+    def __init__(self, *, variant: Variant = Variant.GOSTOP, **kwargs: Any) -> None:
+        self.variant = variant
+        super().__init__(**kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if type(value) is str:
@@ -128,7 +144,7 @@ class RulesetField(CodedField):
                 raise fail("invalid_length", "preset names are at most 64 characters")
             return RulesetSpec(value, {}, True)
         if isinstance(value, Mapping):
-            loaded = RulesetObjectSchema().load(value)
+            loaded = RULESET_OBJECTS[self.variant]().load(value)
             return RulesetSpec(loaded["preset"], loaded["options"], False)
         raise self.make_error("invalid")
 
@@ -147,11 +163,14 @@ def resolve_spec(spec: RulesetSpec, variant: Variant, at: tuple[str | int, ...])
         raise InvalidRulesError(issues) from None
 
 
-def ruleset_field(description: str) -> RulesetField:
-    """The ``ruleset`` field of a request, defaulting to ``standard``."""
-    names = [name for name, p in presets().items() if p.variant is Variant.GOSTOP]
+def ruleset_field(
+    description: str, variant: Variant = Variant.GOSTOP, default: str = "standard"
+) -> RulesetField:
+    """The ``ruleset`` field of a request, defaulting to ``default``."""
+    names = [name for name, p in presets().items() if p.variant is variant]
     return RulesetField(
-        load_default=lambda: RulesetSpec("standard", {}, True),
+        variant=variant,
+        load_default=lambda: RulesetSpec(default, {}, True),
         metadata={"description": description + f" (presets: {', '.join(names)})"},
     )
 
@@ -210,7 +229,7 @@ class PlayerSchema(StrictSchema):
     """One player at the end of the hand: ONE of captured, tally or declared, and flags."""
 
     id = _player_id("Unique player id, 1–40 characters", required=True)
-    captured = _cards("Captured card IDs, in any order")
+    captured = card_list("Captured card IDs, in any order")
     tally = StrictNested(TallySchema, metadata={"description": "Counts instead of cards"})
     declared = StrictNested(DeclaredSchema, metadata={"description": "Declared points/baks"})
     go_count = count(20, "How many times the player called go", load_default=0)
@@ -227,7 +246,7 @@ class PlayerSchema(StrictSchema):
     yeokgo = flag("The winner's go was a reverse go (역고)")
     sits_out = flag("This player sits out (four players: 광팔기)")
     sold_brights = count(12, "Sitter: how many cards it sells", allow_none=True)
-    hand = _cards("Sitter: the cards it holds, to count what it sells", max_items=12)
+    hand = card_list("Sitter: the cards it holds, to count what it sells", max_items=12)
 
     @post_load
     def make(self, data: dict[str, Any], **kwargs: Any) -> PlayerHand:
@@ -303,6 +322,7 @@ class HandRequest:
     hand: Hand
     ruleset: RulesetSpec
     compare_with: tuple[RulesetSpec, ...]
+    streak_given: bool = True  # False: nagari_streak was left out
 
 
 class HandRequestSchema(StrictSchema):
@@ -315,7 +335,13 @@ class HandRequestSchema(StrictSchema):
         load_default=1,
         metadata={"description": "Chips (or won) per point"},
     )
-    nagari_streak = count(64, "Drawn hands right before this one", load_default=0)
+    nagari_streak = count(
+        64,
+        "Drawn hands right before this one (default 0; in a session, omit it to carry "
+        "the streak from the hand before)",
+        load_default=None,
+    )
+    nagari_streak.metadata["default"] = 0
     dealer = _player_id("The dealer (needed by some options)")
     players = StrictList(
         StrictNested(PlayerSchema),
@@ -348,11 +374,13 @@ class HandRequestSchema(StrictSchema):
             players=tuple(data["players"]),
             outcome=data["outcome"],
             stake=data["stake"],
-            nagari_streak=data["nagari_streak"],
+            nagari_streak=data["nagari_streak"] or 0,
             events=tuple(data["events"]),
             dealer=data.get("dealer"),
         )
-        return HandRequest(hand, data["ruleset"], tuple(data["compare_with"]))
+        return HandRequest(
+            hand, data["ruleset"], tuple(data["compare_with"]), data["nagari_streak"] is not None
+        )
 
 
 class HandRequestField(CodedField):

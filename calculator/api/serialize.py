@@ -11,12 +11,14 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from calculator.balance import BalanceResult
 from calculator.cards import CARDS, DECK
 from calculator.errors import Issue
 from calculator.labels import label
 from calculator.options import specs
 from calculator.presets import Preset, RuleSet, presets, resolve
 from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerScore
+from calculator.session import SessionResult, Transfer, minimal_transfers
 from calculator.settlement import Comparison
 
 _OP_KEY = {"start": "amount", "add": "addend", "multiply": "factor"}
@@ -267,3 +269,90 @@ def preset_json(preset: Preset) -> dict[str, Any]:
 def presets_json() -> list[dict[str, Any]]:
     """Every preset."""
     return [preset_json(p) for p in presets().values()]
+
+
+def transfers_json(transfers: Iterable[Transfer]) -> list[dict[str, Any]]:
+    """Who pays whom to settle."""
+    return [{"from": t.payer, "to": t.payee, "chips": t.chips} for t in transfers]
+
+
+def balance_json(result: BalanceResult) -> dict[str, Any]:
+    """The response of ``POST /v1/balance/hands``."""
+    players = []
+    for p in result.players:
+        players.append(
+            {
+                "id": p.id,
+                "card_points": p.card_points,
+                "items": [
+                    {
+                        "kind": item.kind,
+                        "count": item.number,
+                        "points": item.points,
+                        "cards": list(item.cards),
+                        "label": _label(item.kind),
+                    }
+                    for item in p.items
+                ],
+                "set_bonuses": {
+                    "received": [
+                        {
+                            "code": b.code,
+                            "from": b.payer,
+                            "points": b.points,
+                            "label": _label(b.code),
+                        }
+                        for b in p.received
+                    ],
+                    "given": [
+                        {
+                            "code": b.code,
+                            "to": b.collector,
+                            "points": b.points,
+                            "label": _label(b.code),
+                        }
+                        for b in p.given
+                    ],
+                },
+                "total": p.total,
+                "balance": p.balance,
+                "chips": p.chips,
+            }
+        )
+    return {
+        "ruleset": ruleset_json(result.ruleset),
+        "target": result.target,
+        "stake": result.stake,
+        "void": result.void,
+        "missing_cards": list(result.missing_cards),
+        "players": players,
+        "net": result.net,
+        "transfers": transfers_json(() if result.void else minimal_transfers(result.net)),
+    }
+
+
+def session_json(result: SessionResult) -> dict[str, Any]:
+    """The response of ``POST /v1/settlements``."""
+    rounding = result.rounding
+    return {
+        "players": list(result.players),
+        "totals": result.totals,
+        "transfers": transfers_json(result.transfers),
+        "rounding": None
+        if rounding is None
+        else {
+            "unit": rounding.unit,
+            "raw": rounding.raw,
+            "absorbed_by": rounding.absorbed_by,
+            "remainder": rounding.remainder,
+        },
+        "hands": [
+            {
+                "index": h.position,
+                "kind": h.kind,
+                "net": h.net,
+                "nagari_streak_after": h.nagari_streak_after,
+            }
+            for h in result.hands
+        ],
+    }

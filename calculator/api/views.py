@@ -13,12 +13,17 @@ from calculator.api import serialize
 from calculator.api.errors import domain_problem, validation_problem
 from calculator.api.http import json_response, read_json
 from calculator.api.schemas import BatchRequestSchema, load_hand_request, resolve_spec
+from calculator.api.session_schemas import BalanceRequestSchema, SettlementRequestSchema
+from calculator.balance import score_balance
 from calculator.errors import GoStopError
 from calculator.presets import Variant, find_preset, resolve
+from calculator.session import BalanceEntry, Entry, GoStopEntry, NetEntry, Session, settle_session
 from calculator.settlement import compare, settle
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
 _BATCH = BatchRequestSchema()
+_BALANCE = BalanceRequestSchema()
+_SETTLEMENT = SettlementRequestSchema()
 CATALOG_CACHE = "public, max-age=3600"
 
 
@@ -68,6 +73,50 @@ def post_batch() -> Response:
                 {"index": index, "status": 422, "problem": domain_problem(error, f"/hands/{index}")}
             )
     return json_response({"results": results, "succeeded": len(results) - failed, "failed": failed})
+
+
+@v1.post("/balance/hands")
+def post_balance_hand() -> Response:
+    """Score a 120/80/60 balance-variant hand."""
+    request_ = _BALANCE.load(read_json(current_app.config["GOSTOP"].max_body_bytes))
+    ruleset = resolve_spec(request_.ruleset, Variant.BALANCE, ("ruleset",))
+    return json_response(serialize.balance_json(score_balance(request_.hand, ruleset)))
+
+
+@v1.post("/settlements")
+def post_settlement() -> Response:
+    """Settle a session: totals per player and the fewest transfers."""
+    data = _SETTLEMENT.load(read_json(current_app.config["GOSTOP"].max_batch_bytes))
+    entries: list[Entry] = []
+    for i, item in enumerate(data["hands"]):
+        if "net" in item:
+            entries.append(NetEntry(net=item["net"]))
+        elif "gostop" in item:
+            hand_request = item["gostop"]
+            ruleset = resolve_spec(
+                hand_request.ruleset, Variant.GOSTOP, ("hands", i, "gostop", "ruleset")
+            )
+            entries.append(
+                GoStopEntry(
+                    hand=hand_request.hand,
+                    ruleset=ruleset,
+                    carry_streak=not hand_request.streak_given,
+                )
+            )
+        else:
+            balance_request = item["balance"]
+            ruleset = resolve_spec(
+                balance_request.ruleset, Variant.BALANCE, ("hands", i, "balance", "ruleset")
+            )
+            entries.append(BalanceEntry(hand=balance_request.hand, ruleset=ruleset))
+    rounding = data["rounding"] or {}
+    session = Session(
+        players=tuple(data["players"]),
+        hands=tuple(entries),
+        unit=rounding.get("unit"),
+        absorber=rounding.get("absorber"),
+    )
+    return json_response(serialize.session_json(settle_session(session)))
 
 
 def _cached_json(key: str, build: Any) -> Response:

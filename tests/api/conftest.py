@@ -18,6 +18,8 @@ RESPONSE_SCHEMAS = {
     ("GET", "/v1/rulesets/<name>"): responses.PresetSchema,
     ("GET", "/healthz"): responses.HealthSchema,
     ("GET", "/readyz"): responses.HealthSchema,
+    ("POST", "/v1/balance/hands"): responses.BalanceResultSchema,
+    ("POST", "/v1/settlements"): responses.SettlementResultSchema,
 }
 
 

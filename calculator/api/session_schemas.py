@@ -1,0 +1,178 @@
+"""Request schemas of the balance variant and of session settlement (SPEC §5, §6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from marshmallow import ValidationError, fields, post_load, validates_schema
+
+from calculator.api.fields import (
+    CodedField,
+    StrictInteger,
+    StrictList,
+    StrictNested,
+    StrictSchema,
+    StrictString,
+    fail,
+)
+from calculator.api.schemas import (
+    MAX_ID,
+    HandRequest,
+    HandRequestSchema,
+    RulesetSpec,
+    card_list,
+    ruleset_field,
+)
+from calculator.balance import BalanceHand, BalancePlayer
+from calculator.presets import Variant
+
+MAX_SESSION_PLAYERS = 16
+MAX_SESSION_HANDS = 1000
+
+
+class BalancePlayerSchema(StrictSchema):
+    """A player of a balance hand and every card it captured."""
+
+    id = StrictString(
+        max_length=MAX_ID,
+        required=True,
+        metadata={"description": "Unique player id, 1–40 characters"},
+    )
+    captured = card_list("Captured card IDs, in any order", required=True)
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> BalancePlayer:
+        return BalancePlayer(id=data["id"], captured=tuple(data["captured"]))
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceRequest:
+    """A balance-variant scoring request."""
+
+    hand: BalanceHand
+    ruleset: RulesetSpec
+
+
+class BalanceRequestSchema(StrictSchema):
+    """``POST /v1/balance/hands``: a 120/80/60 balance hand (SPEC §5)."""
+
+    ruleset = ruleset_field(
+        "A balance preset or {preset, options}; default balance", Variant.BALANCE, "balance"
+    )
+    stake = StrictInteger(
+        minimum=1,
+        maximum=10**12,
+        load_default=1,
+        metadata={"description": "Chips (or won) per point of balance"},
+    )
+    players = StrictList(
+        StrictNested(BalancePlayerSchema),
+        max_items=8,
+        required=True,
+        metadata={"description": "2, 3 or 4 players"},
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> BalanceRequest:
+        hand = BalanceHand(players=tuple(data["players"]), stake=data["stake"])
+        return BalanceRequest(hand, data["ruleset"])
+
+
+class NetMap(CodedField):
+    """``{player id: chips}`` with whole numbers."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {
+        "invalid": "expected an object of player id → chips"
+    }
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise self.make_error("invalid")
+        if len(value) > MAX_SESSION_PLAYERS:
+            raise fail("too_many", f"{len(value)} players; at most {MAX_SESSION_PLAYERS}")
+        errors: dict[str, Any] = {}
+        for player, chips in value.items():
+            if type(chips) is not int:
+                errors[player] = [fail("invalid_type", "chips are a whole number").messages[0]]
+            elif abs(chips) > 10**15:
+                errors[player] = [fail("too_large", "at most 10^15 chips").messages[0]]
+        if errors:
+            raise ValidationError(errors)
+        return dict(value)
+
+
+class SessionHandSchema(StrictSchema):
+    """One hand of a session: exactly one of ``net``, ``gostop`` or ``balance``."""
+
+    net = NetMap(metadata={"description": "Chips won (+) or lost (−) per player"})
+    gostop = StrictNested(
+        HandRequestSchema, metadata={"description": "A Go-Stop hand, scored here"}
+    )
+    balance = StrictNested(
+        BalanceRequestSchema, metadata={"description": "A balance hand, scored here"}
+    )
+
+    @validates_schema
+    def one_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
+        given = [key for key in ("net", "gostop", "balance") if key in data]
+        if len(given) != 1:
+            raise fail(
+                "entry_mode",
+                "give exactly one of net, gostop or balance"
+                + (f" (got {', '.join(given)})" if given else ""),
+            )
+        gostop = data.get("gostop")
+        if isinstance(gostop, HandRequest) and gostop.compare_with:
+            raise ValidationError(
+                {
+                    "gostop": {
+                        "compare_with": [
+                            fail(
+                                "not_allowed", "compare_with is not used when settling a session"
+                            ).messages[0]
+                        ]
+                    }
+                }
+            )
+
+
+class RoundingSchema(StrictSchema):
+    """Round the totals to a unit; one player absorbs what keeps the sum at zero."""
+
+    unit = StrictInteger(
+        minimum=1,
+        maximum=10**9,
+        required=True,
+        metadata={"description": "Round to multiples of this (e.g. 100)"},
+    )
+    absorber = StrictString(
+        max_length=MAX_ID,
+        metadata={"description": "Who absorbs the remainder (default: the biggest winner)"},
+    )
+
+
+class SettlementRequestSchema(StrictSchema):
+    """``POST /v1/settlements``: a night's hands → totals and the fewest transfers."""
+
+    players = StrictList(
+        StrictString(max_length=MAX_ID),
+        max_items=MAX_SESSION_PLAYERS,
+        required=True,
+        metadata={"description": "Every player of the session"},
+    )
+    hands = StrictList(
+        StrictNested(SessionHandSchema),
+        max_items=MAX_SESSION_HANDS,
+        required=True,
+        metadata={"description": "The hands, in the order played"},
+    )
+    rounding = StrictNested(
+        RoundingSchema,
+        allow_none=True,
+        load_default=None,
+        metadata={"description": "Optional rounding of the totals"},
+    )
+
+
+__all__ = ["BalanceRequest", "BalanceRequestSchema", "SettlementRequestSchema", "fields"]

@@ -1,0 +1,300 @@
+"""Settling a whole session: totals per player and the fewest transfers (SPEC §6).
+
+A session is a list of hands, each a ``net`` map or a full hand scored on the fly (Go-Stop
+or balance). Go-Stop hands given in order carry the nagari streak from one to the next.
+The totals are settled with the fewest possible transfers: players whose totals cancel
+out within a group settle inside it, so the count is players − (number of such groups).
+
+>>> result = settle_session(Session(players=("A", "B", "C"), hands=(  # rules.md W36
+...     NetEntry(net={"A": 20, "B": -15, "C": -5}),
+...     NetEntry(net={"A": -30, "B": 10, "C": 20}),
+... )))
+>>> result.totals
+{'A': -10, 'B': -5, 'C': 15}
+>>> [(t.payer, t.payee, t.chips) for t in result.transfers]
+[('A', 'C', 10), ('B', 'C', 5)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+from calculator.balance import BalanceHand, BalancePlayer, score_balance
+from calculator.errors import GoStopError, InvalidHandError, Issue, Problems
+from calculator.hand import Hand, PlayerHand
+from calculator.presets import RuleSet
+from calculator.settlement import settle
+
+MAX_EXACT = 16  # players settled with the exact fewest-transfers search (2^n subsets)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NetEntry:
+    """A hand already settled elsewhere: chips won (+) or lost (−) per player."""
+
+    net: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoStopEntry:
+    """A Go-Stop hand to score; ``carry_streak`` takes the streak from the hand before."""
+
+    hand: Hand
+    ruleset: RuleSet
+    carry_streak: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BalanceEntry:
+    """A balance-variant hand to score."""
+
+    hand: BalanceHand
+    ruleset: RuleSet
+
+
+Entry = NetEntry | GoStopEntry | BalanceEntry
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Session:
+    """The players of a night and its hands, in order; optional rounding of the totals."""
+
+    players: tuple[str, ...]
+    hands: tuple[Entry, ...]
+    unit: int | None = None  # round the totals to multiples of this (e.g. 100 won)
+    absorber: str | None = None  # who absorbs the rounding remainder (default: top winner)
+
+
+class Transfer(NamedTuple):
+    """One payment that settles the session."""
+
+    payer: str
+    payee: str
+    chips: int
+
+
+class HandNet(NamedTuple):
+    """What one hand of the session moved."""
+
+    position: int
+    kind: str  # net, gostop or balance
+    net: dict[str, int]
+    nagari_streak_after: int | None  # Go-Stop hands only
+
+
+class Rounding(NamedTuple):
+    """How the totals were rounded: every total but one to the nearest unit."""
+
+    unit: int
+    raw: dict[str, int]
+    absorbed_by: str
+    remainder: int  # what rounding added to (or took from) the absorber
+
+
+class SessionResult(NamedTuple):
+    """Per-player totals, the transfers that settle them, and each hand's net."""
+
+    players: tuple[str, ...]
+    totals: dict[str, int]
+    transfers: tuple[Transfer, ...]
+    rounding: Rounding | None
+    hands: tuple[HandNet, ...]
+
+
+def settle_session(session: Session) -> SessionResult:
+    """Score every hand, add up, round if asked, and find the fewest transfers."""
+    _check_players(session)
+    totals = dict.fromkeys(session.players, 0)
+    hands = []
+    streak = 0
+    for i, entry in enumerate(session.hands):
+        after: int | None = None
+        try:
+            if isinstance(entry, NetEntry):
+                kind, net = "net", _check_net(entry.net, session.players, i)
+            elif isinstance(entry, GoStopEntry):
+                hand = entry.hand
+                if entry.carry_streak:
+                    hand = replace(hand, nagari_streak=streak)
+                _check_members(hand.players, session.players)
+                result = settle(hand, entry.ruleset)
+                kind, net = "gostop", dict(result.net)
+                streak = after = result.nagari_streak_after
+            else:
+                _check_members(entry.hand.players, session.players)
+                kind, net = "balance", dict(score_balance(entry.hand, entry.ruleset).net)
+        except GoStopError as error:
+            raise _relocated(error, ("hands", i, _kind(entry))) from None
+        for player, chips in net.items():
+            totals[player] += chips
+        hands.append(HandNet(i, kind, net, after))
+    assert sum(totals.values()) == 0, f"session totals do not balance: {totals}"
+    rounding = None
+    if session.unit is not None:
+        rounding, totals = round_totals(totals, session.unit, session.absorber)
+    return SessionResult(session.players, totals, minimal_transfers(totals), rounding, tuple(hands))
+
+
+def minimal_transfers(totals: Mapping[str, int]) -> tuple[Transfer, ...]:
+    """The fewest transfers that settle ``totals`` (which sum to zero), deterministically.
+
+    Players are split into the most groups whose totals cancel out; each group of k
+    players settles in k − 1 transfers, largest debtor to largest creditor first. Nobody
+    both pays and receives.
+
+    >>> minimal_transfers({"A": 5, "B": -5, "C": 3, "D": -3})
+    (Transfer(payer='B', payee='A', chips=5), Transfer(payer='D', payee='C', chips=3))
+    """
+    order = {player: i for i, player in enumerate(totals)}
+    owing = [(player, chips) for player, chips in totals.items() if chips]
+    transfers: list[Transfer] = []
+    for group in _zero_sum_groups(owing):
+        debtors = sorted(((p, -c) for p, c in group if c < 0), key=lambda x: (-x[1], order[x[0]]))
+        creditors = sorted(((p, c) for p, c in group if c > 0), key=lambda x: (-x[1], order[x[0]]))
+        d = k = 0
+        debts = [chips for _p, chips in debtors]
+        credits = [chips for _p, chips in creditors]
+        while d < len(debts) and k < len(credits):
+            chips = min(debts[d], credits[k])
+            transfers.append(Transfer(debtors[d][0], creditors[k][0], chips))
+            debts[d] -= chips
+            credits[k] -= chips
+            d += debts[d] == 0
+            k += credits[k] == 0
+    return tuple(transfers)
+
+
+def _zero_sum_groups(owing: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
+    """Split the players into the most groups that each sum to zero."""
+    n = len(owing)
+    if n == 0:
+        return []
+    if n > MAX_EXACT:
+        return [owing]
+    amounts = [chips for _p, chips in owing]
+    full = (1 << n) - 1
+    sums = [0] * (1 << n)
+    best = [0] * (1 << n)
+    for mask in range(1, full + 1):
+        low = (mask & -mask).bit_length() - 1
+        sums[mask] = sums[mask & (mask - 1)] + amounts[low]
+        best[mask] = max(best[mask ^ (1 << i)] for i in range(n) if mask >> i & 1) + (
+            sums[mask] == 0
+        )
+    removed = []  # walk back: the removal order, reversed, closes a group at each zero sum
+    mask = full
+    while mask:
+        for i in range(n):
+            if mask >> i & 1 and best[mask ^ (1 << i)] + (sums[mask] == 0) == best[mask]:
+                removed.append(i)
+                mask ^= 1 << i
+                break
+    groups: list[list[int]] = []
+    current: list[int] = []
+    running = 0
+    for i in reversed(removed):
+        current.append(i)
+        running += amounts[i]
+        if running == 0:
+            groups.append(sorted(current))
+            current = []
+    return [[owing[i] for i in group] for group in sorted(groups)]
+
+
+def round_totals(
+    totals: Mapping[str, int], unit: int, absorber: str | None = None
+) -> tuple[Rounding, dict[str, int]]:
+    """Round every total but the absorber's to the nearest ``unit`` (halves away from zero);
+    the absorber (by default the biggest winner) takes what keeps the sum at zero.
+
+    >>> rounding, rounded = round_totals({"A": 1250, "B": -640, "C": -610}, 100)
+    >>> rounded, rounding.absorbed_by, rounding.remainder
+    ({'A': 1200, 'B': -600, 'C': -600}, 'A', -50)
+    """
+    if absorber is None:
+        absorber = max(totals, key=lambda p: (totals[p], -list(totals).index(p)))
+    rounded = {}
+    for player, chips in totals.items():
+        if player != absorber:
+            units, rest = divmod(abs(chips), unit)
+            magnitude = (units + (2 * rest >= unit)) * unit
+            rounded[player] = magnitude if chips >= 0 else -magnitude
+    rounded[absorber] = -sum(rounded.values())
+    ordered = {player: rounded[player] for player in totals}
+    remainder = ordered[absorber] - totals[absorber]
+    return Rounding(unit, dict(totals), absorber, remainder), ordered
+
+
+def _check_players(session: Session) -> None:
+    problems = Problems()
+    seen: set[str] = set()
+    for i, player in enumerate(session.players):
+        if player in seen:
+            problems.add("duplicate_player", f"player {player!r} is listed twice", "players", i)
+        seen.add(player)
+    if not session.players:
+        problems.add("player_count", "a session needs its players", "players")
+    if session.unit is not None and session.unit < 1:
+        problems.add(
+            "invalid_unit",
+            f"unit is {session.unit}; use a positive whole number",
+            "rounding",
+            "unit",
+        )
+    if session.absorber is not None and session.absorber not in seen:
+        problems.add(
+            "unknown_player",
+            f"absorber {session.absorber!r} is not a session player",
+            "rounding",
+            "absorber",
+        )
+    problems.raise_if_any(InvalidHandError)
+
+
+def _check_net(net: Mapping[str, int], players: tuple[str, ...], i: int) -> dict[str, int]:
+    problems = Problems()
+    for player in net:
+        if player not in players:
+            problems.add(
+                "unknown_player",
+                f"{player!r} is not one of the session's players ({', '.join(players)})",
+                player,
+            )
+    total = sum(net.values())
+    if total:
+        problems.add(
+            "net_not_zero_sum",
+            f"the net map sums to {total:+d}; what some win, the others lose, so it must sum to 0",
+        )
+    problems.raise_if_any(InvalidHandError)
+    return dict(net)
+
+
+def _check_members(players: Iterable[PlayerHand | BalancePlayer], members: tuple[str, ...]) -> None:
+    problems = Problems()
+    for j, player in enumerate(players):
+        if player.id not in members:
+            problems.add(
+                "unknown_player",
+                f"{player.id!r} is not one of the session's players ({', '.join(members)})",
+                "players",
+                j,
+                "id",
+            )
+    problems.raise_if_any(InvalidHandError)
+
+
+def _kind(entry: Entry) -> str:
+    return (
+        "net"
+        if isinstance(entry, NetEntry)
+        else ("gostop" if isinstance(entry, GoStopEntry) else "balance")
+    )
+
+
+def _relocated(error: GoStopError, prefix: tuple[str | int, ...]) -> GoStopError:
+    """The same error with every location under ``prefix`` (a path into the session)."""
+    issues = [Issue(i.code, i.detail, (*prefix, *i.location)) for i in error.issues]
+    return type(error)(issues)

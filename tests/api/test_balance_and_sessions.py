@@ -1,0 +1,157 @@
+"""Scenario tests of POST /v1/balance/hands and POST /v1/settlements."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from calculator.api.openapi import BALANCE_EXAMPLES
+from calculator.cards import MONTH_CARD_IDS
+
+BALANCE = "/v1/balance/hands"
+SETTLE = "/v1/settlements"
+W33 = BALANCE_EXAMPLES["three_players"]["value"]
+
+
+def _codes(response: Any, status: int = 422) -> list[tuple[str, str]]:
+    assert response.status_code == status, response.get_json()
+    assert response.mimetype == "application/problem+json"
+    return [(e["pointer"], e["code"]) for e in response.get_json()["errors"]]
+
+
+def test_w33_over_http(client: Any) -> None:
+    body = client.post(BALANCE, json=W33).get_json()
+    assert body["target"] == 80
+    assert [(p["id"], p["balance"], p["chips"]) for p in body["players"]] == [
+        ("A", 20, 200),
+        ("B", -15, -150),
+        ("C", -5, -50),
+    ]
+    a = body["players"][0]
+    assert a["card_points"] == 80
+    assert {i["kind"]: i["points"] for i in a["items"]} == {
+        "brights": 40,
+        "animals": 20,
+        "ribbons": 20,
+        "junk": 0,
+    }
+    received = sorted((b["code"], b["from"], b["points"]) for b in a["set_bonuses"]["received"])
+    assert received == [
+        ("all_october", "B", 20),
+        ("all_october", "C", 20),
+        ("hongdan", "B", 30),
+        ("hongdan", "C", 30),
+    ]
+    assert body["transfers"] == [
+        {"from": "B", "to": "A", "chips": 150},
+        {"from": "C", "to": "A", "chips": 50},
+    ]
+
+
+def test_missing_cards_make_a_void_200(client: Any) -> None:
+    body = {
+        "players": [
+            {"id": "A", "captured": list(MONTH_CARD_IDS[:24])},
+            {"id": "B", "captured": list(MONTH_CARD_IDS[24:47])},
+        ]
+    }
+    result = client.post(BALANCE, json=body).get_json()
+    assert result["void"] is True
+    assert result["missing_cards"] == ["12-double-junk"]
+    assert result["net"] == {"A": 0, "B": 0}
+    assert result["transfers"] == []
+    assert [p["balance"] for p in result["players"]] == [None, None]
+
+
+def test_balance_errors(client: Any) -> None:
+    twice = {
+        "players": [
+            {"id": "A", "captured": list(MONTH_CARD_IDS[:25])},
+            {"id": "B", "captured": list(MONTH_CARD_IDS[24:])},
+        ]
+    }
+    assert _codes(client.post(BALANCE, json=twice)) == [("/players/1/captured/0", "duplicate_card")]
+    joker = {
+        "players": [
+            {"id": "A", "captured": [*MONTH_CARD_IDS[:24], "bonus-a"]},
+            {"id": "B", "captured": list(MONTH_CARD_IDS[24:])},
+        ]
+    }
+    assert _codes(client.post(BALANCE, json=joker)) == [
+        ("/players/0/captured/24", "card_not_in_deck")
+    ]
+    valued = {**joker, "ruleset": {"preset": "balance", "options": {"bonus_a_points": 10}}}
+    assert client.post(BALANCE, json=valued).get_json()["target"] == 125
+    assert _codes(client.post(BALANCE, json={**W33, "ruleset": "standard"})) == [
+        ("/ruleset", "wrong_variant")
+    ]
+    one = {"players": [{"id": "A", "captured": list(MONTH_CARD_IDS)}]}
+    assert _codes(client.post(BALANCE, json=one)) == [("/players", "player_count")]
+
+
+def test_minhwatu_preset_over_http(client: Any) -> None:
+    body = client.post(BALANCE, json={**W33, "ruleset": "minhwatu"}).get_json()
+    assert body["ruleset"]["options"]["chodan_bonus"] == 30
+    assert body["ruleset"]["options"]["november_bonus"] == 20
+
+
+def test_session_of_nets_and_hands(client: Any) -> None:
+    body = {
+        "players": ["A", "B", "C"],
+        "hands": [
+            {"net": {"A": 20, "B": -15, "C": -5}},
+            {"balance": W33},
+            {
+                "gostop": {
+                    "players": [
+                        {"id": "A", "captured": ["01-bright", "03-bright", "08-bright"]},
+                        {"id": "B", "captured": ["12-bright"]},
+                        {"id": "C", "captured": ["11-bright"]},
+                    ],
+                    "outcome": {"type": "stop", "winner": "C"},
+                }
+            },
+        ],
+    }
+    response = client.post(SETTLE, json=body)
+    assert response.status_code == 422  # C has 0 points and cannot stop
+    assert _codes(response) == [("/hands/2/gostop/outcome/winner", "below_stop_minimum")]
+    body["hands"][2]["gostop"]["outcome"]["winner"] = "A"
+    result = client.post(SETTLE, json=body).get_json()
+    assert result["totals"] == {"A": 20 + 200 + 6, "B": -15 - 150 - 3, "C": -5 - 50 - 3}
+    assert [h["kind"] for h in result["hands"]] == ["net", "balance", "gostop"]
+    assert result["transfers"] == [
+        {"from": "B", "to": "A", "chips": 168},
+        {"from": "C", "to": "A", "chips": 58},
+    ]
+
+
+def test_session_errors(client: Any) -> None:
+    bad_sum = {"players": ["A", "B"], "hands": [{"net": {"A": 5, "B": -4}}]}
+    assert _codes(client.post(SETTLE, json=bad_sum)) == [("/hands/0/net", "net_not_zero_sum")]
+    stranger = {"players": ["A", "B"], "hands": [{"net": {"A": 5, "Z": -5}}]}
+    assert _codes(client.post(SETTLE, json=stranger)) == [("/hands/0/net/Z", "unknown_player")]
+    both = {"players": ["A", "B"], "hands": [{"net": {"A": 0}, "balance": W33}]}
+    assert ("/hands/0", "entry_mode") in _codes(client.post(SETTLE, json=both))
+    floats = {"players": ["A", "B"], "hands": [{"net": {"A": 2.5, "B": -2.5}}]}
+    assert _codes(client.post(SETTLE, json=floats)) == [
+        ("/hands/0/net/A", "invalid_type"),
+        ("/hands/0/net/B", "invalid_type"),
+    ]
+    absorber = {"players": ["A", "B"], "hands": [], "rounding": {"unit": 100, "absorber": "Q"}}
+    assert _codes(client.post(SETTLE, json=absorber)) == [("/rounding/absorber", "unknown_player")]
+
+
+def test_rounding_over_http(client: Any) -> None:
+    body = {
+        "players": ["A", "B", "C"],
+        "hands": [{"net": {"A": 1510, "B": -760, "C": -750}}],
+        "rounding": {"unit": 100},
+    }
+    result = client.post(SETTLE, json=body).get_json()
+    assert result["totals"] == {"A": 1600, "B": -800, "C": -800}
+    assert result["rounding"] == {
+        "unit": 100,
+        "raw": {"A": 1510, "B": -760, "C": -750},
+        "absorbed_by": "A",
+        "remainder": 90,
+    }

@@ -1,0 +1,184 @@
+"""Settling a session (SPEC §6): W36, nagari carry, rounding, and the transfer invariants."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from handbuilder import build_hand
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calculator import (
+    GoStopEntry,
+    GoStopError,
+    NetEntry,
+    Session,
+    minimal_transfers,
+    resolve,
+    settle_session,
+)
+from calculator.session import round_totals
+
+STANDARD = resolve("standard")
+
+
+def test_w36_two_rounds_of_the_balance_variant() -> None:
+    """rules.md W36: cumulative A −10, B −5, C +15 → A pays 10 and B pays 5, both to C."""
+    result = settle_session(
+        Session(
+            players=("A", "B", "C"),
+            hands=(
+                NetEntry(net={"A": 20, "B": -15, "C": -5}),
+                NetEntry(net={"A": -30, "B": 10, "C": 20}),
+            ),
+        )
+    )
+    assert result.totals == {"A": -10, "B": -5, "C": 15}
+    assert [tuple(t) for t in result.transfers] == [("A", "C", 10), ("B", "C", 5)]
+
+
+def _gostop(data: dict[str, Any], carry: bool = True) -> GoStopEntry:
+    return GoStopEntry(hand=build_hand(data), ruleset=STANDARD, carry_streak=carry)
+
+
+NAGARI = {
+    "players": [{"id": "A", "cards": []}, {"id": "B", "cards": []}, {"id": "C", "cards": []}],
+    "outcome": {"type": "nagari"},
+}
+STOP = {
+    "players": [
+        {"id": "A", "cards": ["1G", "3G", "8G"]},
+        {"id": "B", "cards": ["12G"]},
+        {"id": "C", "cards": ["11G"]},
+    ],
+    "outcome": {"type": "stop", "winner": "A"},
+}
+
+
+def test_go_stop_hands_in_order_carry_the_nagari_streak() -> None:
+    result = settle_session(
+        Session(
+            players=("A", "B", "C"),
+            hands=(_gostop(NAGARI), _gostop(NAGARI), _gostop(STOP), _gostop(STOP)),
+        )
+    )
+    assert [h.nagari_streak_after for h in result.hands] == [1, 2, 0, 0]
+    # 3 × 2² from each loser, then a plain 3: A +24 +6.
+    assert result.totals == {"A": 30, "B": -15, "C": -15}
+
+
+def test_an_explicit_streak_is_respected() -> None:
+    result = settle_session(
+        Session(
+            players=("A", "B", "C"),
+            hands=(_gostop(NAGARI), _gostop({**STOP, "nagari_streak": 0}, carry=False)),
+        )
+    )
+    assert result.totals == {"A": 6, "B": -3, "C": -3}
+
+
+def test_errors_point_into_the_session() -> None:
+    with pytest.raises(GoStopError) as caught:
+        settle_session(Session(players=("A", "B"), hands=(NetEntry(net={"A": 5, "B": -4}),)))
+    assert [(i.code, i.location) for i in caught.value.issues] == [
+        ("net_not_zero_sum", ("hands", 0, "net"))
+    ]
+    with pytest.raises(GoStopError) as caught:
+        settle_session(Session(players=("A", "B"), hands=(_gostop(STOP),)))
+    assert ("unknown_player", ("hands", 0, "gostop", "players", 2, "id")) in [
+        (i.code, i.location) for i in caught.value.issues
+    ]
+    bad = {**STOP, "outcome": {"type": "stop", "winner": "Z"}}
+    with pytest.raises(GoStopError) as caught:
+        settle_session(Session(players=("A", "B", "C"), hands=(_gostop(bad),)))
+    assert caught.value.issues[0].location == ("hands", 0, "gostop", "outcome", "winner")
+
+
+def test_rounding_keeps_the_sum_at_zero_and_says_who_absorbs() -> None:
+    result = settle_session(
+        Session(
+            players=("A", "B", "C"),
+            unit=100,
+            hands=(NetEntry(net={"A": 1510, "B": -760, "C": -750}),),
+        )
+    )
+    assert result.totals == {"A": 1600, "B": -800, "C": -800}
+    assert (result.rounding.absorbed_by, result.rounding.remainder) == ("A", 90)
+    named = settle_session(
+        Session(
+            players=("A", "B", "C"),
+            unit=100,
+            absorber="B",
+            hands=(NetEntry(net={"A": 1510, "B": -760, "C": -750}),),
+        )
+    )
+    assert named.totals == {"A": 1500, "B": -700, "C": -800}
+    assert sum(named.totals.values()) == 0
+
+
+totals_maps = st.lists(st.integers(-10_000, 10_000), min_size=1, max_size=8).map(
+    lambda xs: {f"P{i}": x for i, x in enumerate(xs)} | {"Z": -sum(xs)}
+)
+
+
+@settings(max_examples=300)
+@given(totals=totals_maps)
+def test_transfers_settle_every_total_exactly(totals: dict[str, int]) -> None:
+    transfers = minimal_transfers(totals)
+    settled = dict.fromkeys(totals, 0)
+    for t in transfers:
+        assert t.chips > 0
+        settled[t.payer] -= t.chips
+        settled[t.payee] += t.chips
+    assert settled == totals
+    payers = {t.payer for t in transfers}
+    payees = {t.payee for t in transfers}
+    assert not payers & payees, "a player both pays and receives"
+    assert len(transfers) <= max(len([c for c in totals.values() if c]) - 1, 0)
+    assert transfers == minimal_transfers(dict(totals)), "deterministic"
+
+
+def _fewest_by_brute_force(totals: dict[str, int]) -> int:
+    """n − the most disjoint zero-sum groups, by trying every partition (tiny n only)."""
+    amounts = [c for c in totals.values() if c]
+
+    def most_groups(items: tuple[int, ...]) -> int:
+        if not items:
+            return 0
+        first, rest = items[0], items[1:]
+        best = -1
+        for size in range(len(rest) + 1):
+            for combo in itertools.combinations(range(len(rest)), size):
+                if first + sum(rest[i] for i in combo) == 0:
+                    remaining = tuple(x for i, x in enumerate(rest) if i not in combo)
+                    sub = most_groups(remaining)
+                    if sub >= 0:
+                        best = max(best, 1 + sub)
+        return best
+
+    return len(amounts) - max(most_groups(tuple(amounts)), 0)
+
+
+@settings(max_examples=200)
+@given(
+    totals=st.lists(st.integers(-6, 6), min_size=1, max_size=6).map(
+        lambda xs: {f"P{i}": x for i, x in enumerate(xs)} | {"Z": -sum(xs)}
+    )
+)
+def test_the_number_of_transfers_is_the_fewest_possible(totals: dict[str, int]) -> None:
+    assert len(minimal_transfers(totals)) == _fewest_by_brute_force(totals)
+
+
+@settings(max_examples=200)
+@given(totals=totals_maps, unit=st.sampled_from([1, 10, 100, 1000]))
+def test_rounded_totals_are_multiples_of_the_unit_and_sum_to_zero(
+    totals: dict[str, int], unit: int
+) -> None:
+    rounding, rounded = round_totals(totals, unit)
+    assert sum(rounded.values()) == 0
+    assert all(chips % unit == 0 for chips in rounded.values())
+    for player, chips in rounded.items():
+        if player != rounding.absorbed_by:
+            assert abs(chips - totals[player]) * 2 <= unit
