@@ -2,7 +2,8 @@
 
 Used by the benchmarks and by the regression digest test. Hands are dealt from a seeded
 random generator: a winner who captured about half the deck, losers with a share of the
-rest, go calls, shakes, bombs and nagari streaks, in all three entry modes. Only hands
+rest, go calls, shakes, bombs and nagari streaks; piles listed as cards, or some of them
+tallied. Only hands
 the engine accepts are kept, so every body is a valid ``POST /v1/gostop/hands`` request.
 """
 
@@ -41,7 +42,7 @@ def tally_of(cards: list[str]) -> dict[str, Any]:
     }
 
 
-def _deal(rng: random.Random, players: int) -> dict[str, Any]:
+def _deal(rng: random.Random, players: int, modes: str) -> dict[str, Any]:
     weights = [0, 0, 0, 0, 1, 1, 2, -1] if players == 3 else [0, 0, 0, 0, 1, 1, -1, -1]
     piles: list[list[str]] = [[] for _ in range(players)]
     for card in DEAL:
@@ -60,8 +61,7 @@ def _deal(rng: random.Random, players: int) -> dict[str, Any]:
         pile = piles[seat]
         rng.shuffle(pile)
         player: dict[str, Any] = {"id": f"player-{seat}"}
-        mode = rng.choices(["captured", "tally", "declared"], weights=[8, 1, 1])[0]
-        if mode == "captured" or (seat == 0 and mode == "declared"):
+        if modes == "cards" or rng.random() < 0.8:
             player["captured"] = pile
         else:
             player["tally"] = tally_of(pile)
@@ -80,18 +80,22 @@ def _deal(rng: random.Random, players: int) -> dict[str, Any]:
     return body
 
 
-def corpus(size: int, *, players: int | None = None, seed: int = 20261202) -> list[dict[str, Any]]:
-    """``size`` valid hand request bodies, the same for the same arguments."""
+def corpus(
+    size: int, *, players: int | None = None, modes: str = "mixed", seed: int = 20261202
+) -> list[dict[str, Any]]:
+    """``size`` valid hand request bodies, the same for the same arguments.
+
+    ``modes``: "cards" lists every pile; "mixed" tallies about one pile in five.
+    """
+    from calculator import settle
     from calculator.api.schemas import load_hand  # the wire → domain mapping
 
     rng = random.Random(seed)
     ruleset = resolve("standard")
     found: list[dict[str, Any]] = []
     while len(found) < size:
-        body = _deal(rng, players or rng.choice([2, 3]))
+        body = _deal(rng, players or rng.choice([2, 3]), modes)
         try:
-            from calculator import settle
-
             settle(load_hand(body), ruleset)
         except GoStopError:
             continue

@@ -177,13 +177,29 @@ def mask_of(card_ids: Iterable[str]) -> int:
 
 
 def ids_of(mask: int) -> tuple[str, ...]:
-    """The card IDs in a pile mask, in deck order."""
-    ids = []
+    """The card IDs in a pile mask, in deck order (eight 7-bit chunks, looked up)."""
+    found: tuple[str, ...] = ()
+    shift = 0
     while mask:
-        low = mask & -mask
-        ids.append(_ID_BY_BIT[low])
-        mask ^= low
-    return tuple(ids)
+        found += _CHUNK_IDS[shift][mask & 127]
+        mask >>= 7
+        shift += 1
+    return found
+
+
+def _chunk_ids(shift: int) -> tuple[tuple[str, ...], ...]:
+    """For each 7-bit value, the IDs of the cards its bits stand for at ``7 × shift``."""
+    return tuple(
+        tuple(
+            _ID_BY_BIT[1 << (7 * shift + b)]
+            for b in range(7)
+            if chunk >> b & 1 and 1 << (7 * shift + b) in _ID_BY_BIT
+        )
+        for chunk in range(128)
+    )
+
+
+_CHUNK_IDS = tuple(_chunk_ids(shift) for shift in range(8))
 
 
 def _mask_where(predicate: Callable[[Card], bool]) -> int:

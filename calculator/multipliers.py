@@ -7,7 +7,6 @@ explain it, built as the arithmetic happens.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
 
 from calculator.hand import PlayerHand
 from calculator.result import Step, WinnerScore
@@ -21,6 +20,9 @@ from calculator.rules import (
     ShakeThenBomb,
     YeokgoMode,
 )
+from calculator.scoring import Score
+
+_new = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
 
 # The go multiplier for n gos, per formula (rules.md §3.2). The +n go points are added
 # before it (or not, when the multiplier applies and go_points_with_multiplier is off).
@@ -33,58 +35,23 @@ GO_MULTIPLIERS: dict[GoFormula, Callable[[int], int]] = {
 }
 
 
-class Standing(NamedTuple):
-    """What the baks read from a pile, whichever way it was entered."""
-
-    scored_brights: bool
-    scored_animals: bool
-    scored_godori: bool
-    scored_junk: bool
-    many_animals: bool  # at or above the 멍따 threshold
-    brights: int | None  # None when declared
-    rain_bright: bool
-    animals: int | None
-    junk: int | None  # junk value, or junk cards when 피박 counts cards
-    cards: int | None
-    declared_baks: frozenset[str] = frozenset()  # a declared loser's own bak flags
-    no_cards: bool = False
-
-
 def winner_score(
-    base: int, player: PlayerHand, winner: Standing, rules: GoStopRules, nagari_streak: int
+    base: int, player: PlayerHand, many_animals: bool, rules: GoStopRules, nagari_streak: int
 ) -> WinnerScore:
     """The amount each loser starts from: base → go → shakes/bombs → 멍따 → 역고 → nagari.
 
     >>> from calculator.presets import resolve
     >>> rules = resolve("standard").rules
     >>> p = PlayerHand(id="A", go_count=3, shakes=1)
-    >>> s = Standing(False, False, False, False, False, 0, False, 0, 0, 0)
-    >>> w = winner_score(9, p, s, rules, 0)  # rules.md W27: (9+3)×2 = 24, shaken: 48
+    >>> w = winner_score(9, p, False, rules, 0)  # rules.md W27: (9+3)×2 = 24, shaken: 48
     >>> [(step.code, step.op, step.value, step.total) for step in w.steps]
     [('go_bonus', 'add', 3, 12), ('go_multiplier', 'multiply', 2, 24), ('shake', 'multiply', 2, 48)]
     """
     steps: list[Step] = []
     total = base
-
-    def multiply(code: str, factor: int, times: int | None = None) -> None:
-        nonlocal total
-        total *= factor
-        steps.append(Step(code, "multiply", factor, total, times))
-
-    def shakes_and_bombs() -> None:
-        shakes = player.shakes
-        if rules.shake_cap is not None:
-            shakes = min(shakes, rules.shake_cap)
-        if shakes:
-            multiply("shake", int(rules.shake_multiplier**shakes), shakes)
-        bombs = player.bombs
-        if rules.shake_then_bomb_same_month is ShakeThenBomb.ONCE:
-            bombs -= player.bombs_after_shake  # that month already doubled as a shake
-        if bombs:
-            multiply("bomb", int(rules.bomb_multiplier**bombs), bombs)
-
-    if rules.order_of_operations is OrderOfOperations.SHAKE_BEFORE_GO:
-        shakes_and_bombs()
+    shake_first = rules.order_of_operations is OrderOfOperations.SHAKE_BEFORE_GO
+    if shake_first and (player.shakes or player.bombs):
+        total = _shakes_and_bombs(total, player, rules, steps)
     n = player.go_count
     if n:
         factor = GO_MULTIPLIERS[rules.go_formula](n)
@@ -92,19 +59,43 @@ def winner_score(
             factor = 4
         if factor == 1 or rules.go_points_with_multiplier:
             total += n
-            steps.append(Step("go_bonus", "add", n, total, n))
+            steps.append(_new(Step, ("go_bonus", "add", n, total, n, None)))
         if factor != 1:
-            multiply("go_multiplier", factor, n)
-    if rules.order_of_operations is OrderOfOperations.ADD_THEN_MULTIPLY:
-        shakes_and_bombs()
-    if rules.meongtta_enabled and winner.many_animals:
-        multiply("meongtta", 2)
+            total *= factor
+            steps.append(_new(Step, ("go_multiplier", "multiply", factor, total, n, None)))
+    if not shake_first and (player.shakes or player.bombs):
+        total = _shakes_and_bombs(total, player, rules, steps)
+    if many_animals and rules.meongtta_enabled:
+        total *= 2
+        steps.append(_new(Step, ("meongtta", "multiply", 2, total, None, None)))
     if player.yeokgo and rules.yeokgo_mode is YeokgoMode.DOUBLE_AND_DOKBAK:
-        multiply("yeokgo", 2)
-    factor = nagari_factor(nagari_streak, rules)
-    if factor != 1:
-        multiply("nagari", factor, nagari_streak)
-    return WinnerScore(base, tuple(steps), total)
+        total *= 2
+        steps.append(_new(Step, ("yeokgo", "multiply", 2, total, None, None)))
+    if nagari_streak:
+        factor = nagari_factor(nagari_streak, rules)
+        if factor != 1:
+            total *= factor
+            steps.append(_new(Step, ("nagari", "multiply", factor, total, nagari_streak, None)))
+    return _new(WinnerScore, (base, tuple(steps), total))
+
+
+def _shakes_and_bombs(total: int, player: PlayerHand, rules: GoStopRules, steps: list[Step]) -> int:
+    """Shakes then bombs, each ×factor^count (with the cap and the same-month rule)."""
+    shakes = player.shakes
+    if rules.shake_cap is not None:
+        shakes = min(shakes, rules.shake_cap)
+    if shakes:
+        factor: int = rules.shake_multiplier**shakes
+        total *= factor
+        steps.append(_new(Step, ("shake", "multiply", factor, total, shakes, None)))
+    bombs = player.bombs
+    if rules.shake_then_bomb_same_month is ShakeThenBomb.ONCE:
+        bombs -= player.bombs_after_shake  # that month already doubled as a shake
+    if bombs:
+        factor = rules.bomb_multiplier**bombs
+        total *= factor
+        steps.append(_new(Step, ("bomb", "multiply", factor, total, bombs, None)))
+    return total
 
 
 def nagari_factor(streak: int, rules: GoStopRules) -> int:
@@ -117,33 +108,34 @@ def nagari_factor(streak: int, rules: GoStopRules) -> int:
     return factor
 
 
-def baks(winner: Standing, loser: Standing, rules: GoStopRules, active: int) -> tuple[str, ...]:
+def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[str, ...]:
     """The baks this loser owes: codes among ``gwang_bak``, ``pi_bak``, ``meong_bak``."""
-    if loser.brights is None:  # declared: the flags were checked against the winner
-        return tuple(
-            code for code in ("gwang_bak", "pi_bak", "meong_bak") if code in loser.declared_baks
-        )
+    if loser.declared_baks is not None:  # declared: the flags were checked against the winner
+        return tuple(code for code in _BAKS if code in loser.declared_baks)
     found = []
-    if rules.gwangbak_enabled and winner.scored_brights:
-        protecting = loser.brights
+    if winner.scored_brights and rules.gwangbak_enabled:
+        protecting = loser.brights or 0
         if loser.rain_bright and not rules.gwangbak_rain_protects:
             protecting -= 1
         if protecting == 0:
             found.append("gwang_bak")
-    junk = loser.junk
-    if (
-        winner.scored_junk
-        and junk is not None
-        and junk <= rules.pibak_max_pi(active)
-        and not (rules.pibak_zero_exempt and junk == 0)  # 면박: no junk at all escapes
-    ):
-        found.append("pi_bak")
+    if winner.scored_junk:
+        junk = loser.junk_cards if rules.pibak_count is PibakCount.CARDS else loser.junk_value
+        if (
+            junk is not None
+            and junk <= rules.pibak_max_pi(active)
+            and not (rules.pibak_zero_exempt and junk == 0)  # 면박: no junk at all escapes
+        ):
+            found.append("pi_bak")
     if loser.animals == 0 and meongbak_triggered(winner, rules):
         found.append("meong_bak")
     return tuple(found)
 
 
-def meongbak_triggered(winner: Standing, rules: GoStopRules) -> bool:
+_BAKS = ("gwang_bak", "pi_bak", "meong_bak")
+
+
+def meongbak_triggered(winner: Score, rules: GoStopRules) -> bool:
     """Whether the winner's pile makes a loser with no animals 멍박 under ``rules``."""
     mode = rules.meongbak_mode
     return (
@@ -158,23 +150,18 @@ def loser_owes(
 ) -> tuple[int, list[Step]]:
     """One loser's own amount: the winner's amount, then its baks and 고박 (×2 each)."""
     total = amount
-    steps = [Step("winner_amount", "start", amount, amount)]
+    steps = [_new(Step, ("winner_amount", "start", amount, amount, None, None))]
     for code in bak_codes:
         if code == "gwang_bak" and rules.gwangbak_effect is GwangbakEffect.PLUS2:
             total += 2
-            steps.append(Step(code, "add", 2, total))
+            steps.append(_new(Step, (code, "add", 2, total, None, None)))
         else:
             total *= 2
-            steps.append(Step(code, "multiply", 2, total))
+            steps.append(_new(Step, (code, "multiply", 2, total, None, None)))
     if go_bak:
         total *= 2
-        steps.append(Step("go_bak", "multiply", 2, total))
+        steps.append(_new(Step, ("go_bak", "multiply", 2, total, None, None)))
     if exempt:
         total = 0
-        steps.append(Step("no_capture", "multiply", 0, 0))
+        steps.append(_new(Step, ("no_capture", "multiply", 0, 0, None, None)))
     return total, steps
-
-
-def junk_measure(junk_value: int, junk_cards: int | None, rules: GoStopRules) -> int | None:
-    """What the 피박 threshold compares: the junk value, or the junk card count."""
-    return junk_cards if rules.pibak_count is PibakCount.CARDS else junk_value

@@ -8,9 +8,11 @@ OpenAPI document all come from the one declaration.
 
 from __future__ import annotations
 
+import builtins
 import difflib
 import hashlib
 import json
+import sys
 import typing
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields, replace
@@ -40,6 +42,7 @@ class OptionSpec:
     maximum: int | None = None
     nullable: bool = False
     null_means: str | None = None
+    enum: builtins.type[StrEnum] | None = field(default=None, compare=False, repr=False)
 
     def check(self, value: object) -> str | None:
         """Why ``value`` is not allowed for this option, or ``None`` if it is."""
@@ -105,12 +108,12 @@ def specs(rules_type: type) -> tuple[OptionSpec, ...]:
 
 @cache
 def _specs(rules_type: Any) -> tuple[OptionSpec, ...]:
-    hints = typing.get_type_hints(rules_type)
+    namespace = vars(sys.modules[rules_type.__module__])
     found = []
     for f in fields(rules_type):
         if "summary" not in f.metadata:
             continue
-        hint = hints[f.name]
+        hint = eval(f.type, namespace) if isinstance(f.type, str) else f.type
         args = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
         base = args[0]
         nullable = type(None) in typing.get_args(hint)
@@ -137,6 +140,7 @@ def _specs(rules_type: Any) -> tuple[OptionSpec, ...]:
                 maximum=f.metadata["maximum"],
                 nullable=nullable,
                 null_means=f.metadata["null_means"],
+                enum=base if choices is not None else None,
             )
         )
     return tuple(found)
@@ -194,9 +198,8 @@ def override(
         changes[name] = value
     if issues:
         raise InvalidRulesError(issues)
-    hints = typing.get_type_hints(type(rules))
     for name, value in changes.items():
-        enum = next((a for a in typing.get_args(hints[name]) or (hints[name],)), None)
-        if isinstance(value, str) and isinstance(enum, type) and issubclass(enum, StrEnum):
+        enum = by_name[name].enum
+        if enum is not None and isinstance(value, str):
             changes[name] = enum(value)
     return replace(rules, **changes)  # type: ignore[type-var]

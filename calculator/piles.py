@@ -9,17 +9,17 @@ themselves and, together with the listed piles, against what one deck holds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import reduce
-from operator import or_
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from calculator import cards
 from calculator.errors import ImpossibleHandError, Problems
 from calculator.hand import Declared, Hand, Tally
 from calculator.rules import GoStopRules, PibakCount
-from calculator.scoring import Pile, pile_of_mask
+from calculator.scoring import Pile, score_mask
 
-Entry = Pile | Declared | None  # None: the player sits out
+Entry = int | Pile | Declared | None
+"""A player's checked pile: a card mask (captured), a Pile (tally), a Declared, or None
+for the player who sits out."""
 
 
 class _Raw(NamedTuple):
@@ -34,30 +34,63 @@ class _Raw(NamedTuple):
 
 def read_piles(hand: Hand, rules: GoStopRules) -> list[Entry]:
     """Each player's checked pile, in seating order; raises on impossible cards or counts."""
-    masks = _claim_all(hand, rules)
+    in_deck = rules.tables.in_deck
+    bit = _BIT
+    taken = 0
+    entries: list[Entry | Tally] = []
+    tallied = False
+    try:
+        for player in hand.players:
+            ids = player.hand if player.sits_out else player.captured
+            mask = 0
+            if ids:
+                # The bits are distinct powers of two: their sum has one bit per card
+                # exactly when no card repeats (a repeat carries into another bit).
+                mask = sum(map(bit, ids))
+                if mask.bit_count() != len(ids) or mask & taken or mask & ~in_deck:
+                    raise KeyError
+                taken |= mask
+            if player.sits_out:
+                entries.append(None)
+            elif ids is not None:
+                entries.append(mask)
+            elif player.tally is not None:
+                tallied = True
+                entries.append(player.tally)  # replaced by its Pile below
+            else:
+                entries.append(player.declared)
+    except (KeyError, TypeError):
+        _diagnose(hand, in_deck)
+    if tallied:
+        _read_tallies(hand, rules, entries)
+    return cast(list[Entry], entries)  # no Tally is left: each became a Pile
+
+
+def _read_tallies(hand: Hand, rules: GoStopRules, entries: list[Entry | Tally]) -> None:
+    """Check the tallies, alone and with the listed piles against one deck; turn each into
+    a Pile in ``entries``."""
     problems = Problems()
-    entries: list[Entry] = []
-    raws: list[tuple[str, _Raw]] = []
+    raws = []
     for i, player in enumerate(hand.players):
-        mask = masks[i]
-        if player.sits_out:
-            entries.append(None)
+        tally = player.tally
+        if tally is not None and not player.sits_out:
+            entries[i] = _pile_of_tally(tally, i, rules, problems)
+            raws.append((player.id, _raw_of_tally(tally)))
+        else:
+            entry = entries[i]
+            mask = (
+                entry
+                if isinstance(entry, int)
+                else (sum(map(_BIT, player.hand)) if player.sits_out and player.hand else 0)
+            )
             if mask:
                 raws.append((player.id, _raw_of_mask(mask, rules)))
-        elif player.captured is not None:
-            pile = pile_of_mask(mask, rules)
-            entries.append(pile)
-            raws.append((player.id, _raw_of_mask(mask, rules)))
-        elif player.tally is not None:
-            tally_pile = _pile_of_tally(player.tally, i, rules, problems)
-            entries.append(tally_pile)
-            raws.append((player.id, _raw_of_tally(player.tally)))
-        else:
-            entries.append(player.declared)
     problems.raise_if_any(ImpossibleHandError)
     _check_deck(raws, rules, problems)
     problems.raise_if_any(ImpossibleHandError)
-    return entries
+
+
+_BIT = cards.BIT.__getitem__
 
 
 def _cards_of(hand: Hand) -> list[tuple[str, Sequence[str]]]:
@@ -69,24 +102,6 @@ def _cards_of(hand: Hand) -> list[tuple[str, Sequence[str]]]:
         else:
             found.append(("captured", player.captured or ()))
     return found
-
-
-def _claim_all(hand: Hand, rules: GoStopRules) -> list[int]:
-    """The card mask of every player; on any bad card, diagnose the whole table."""
-    in_deck = cards.MONTH_CARDS_MASK | rules.tables.bonus_in_deck
-    bit = cards.BIT
-    taken = 0
-    masks = []
-    try:
-        for _field, ids in _cards_of(hand):
-            mask = reduce(or_, [bit[card_id] for card_id in ids], 0)
-            if mask.bit_count() != len(ids) or mask & taken or mask & ~in_deck:
-                raise KeyError
-            taken |= mask
-            masks.append(mask)
-    except (KeyError, TypeError):
-        _diagnose(hand, in_deck)
-    return masks
 
 
 def _diagnose(hand: Hand, in_deck: int) -> None:
@@ -267,7 +282,6 @@ def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems)
     held_cards = tally.brights + tally.animals + tally.ribbons
     held_cards += junk_cards if junk_cards is not None else min(junk_value, 1)
     return Pile(
-        mask=0,
         brights=tally.brights,
         rain_bright=tally.rain_bright,
         animals=animals,
@@ -294,12 +308,11 @@ def _max_junk_value(rules: GoStopRules) -> int:
 
 def _raw_of_mask(mask: int, rules: GoStopRules) -> _Raw:
     flags = {name for name, bits in _ONE_OF_A_KIND if mask & bits == bits}
-    pile = pile_of_mask(mask, rules)
     return _Raw(
-        brights=pile.brights,
+        brights=(mask & cards.BRIGHTS).bit_count(),
         animals=(mask & cards.ANIMALS).bit_count(),
         ribbons=(mask & cards.RIBBONS).bit_count(),
-        junk_value=pile.junk_value,
+        junk_value=score_mask(mask, 0, rules).junk_value or 0,
         flags=frozenset(flags),
     )
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from calculator import cards
 from calculator.hand import Outcome
 from calculator.presets import RuleSet
-from calculator.scoring import Item
+from calculator.scoring import Item, Score
 
 
 class Counts(NamedTuple):
@@ -31,11 +32,39 @@ class PlayerResult(NamedTuple):
     id: str
     points: int
     items: tuple[Item, ...]
-    counts: Counts | None  # None when the points were declared, or the player sits out
-    gukjin_as: Mapping[str, str]  # switchable card ID → "animal" or "junk"
     may_stop: bool  # its points reach the stop minimum
-    sits_out: bool = False
+    score: Score | None  # everything scored about its pile (None: it sits out)
     sold: int | None = None  # a sitter: how many cards it sold (광팔기)
+
+    @property
+    def sits_out(self) -> bool:
+        """It sits out this hand."""
+        return self.score is None
+
+    @property
+    def counts(self) -> Counts | None:
+        """What its pile holds; None when the points were declared, or it sits out."""
+        s = self.score
+        if s is None or s.brights is None:
+            return None
+        return Counts(
+            s.brights, s.animals or 0, s.ribbons or 0, s.junk_value or 0, s.junk_cards, s.cards or 0
+        )
+
+    @property
+    def gukjin_as(self) -> dict[str, str]:
+        """Switchable card ID → "animal" or "junk", as placed."""
+        s = self.score
+        if s is None or not s.switchable:
+            return {}
+        return {
+            card_id: "junk" if bit & s.junk_bits else "animal"
+            for bit, card_id in _SWITCHABLE_IDS
+            if s.switchable & bit
+        }
+
+
+_SWITCHABLE_IDS = ((cards.MAY_ANIMAL, cards.MAY_ANIMAL_ID), (cards.GUKJIN, cards.GUKJIN_ID))
 
 
 class Step(NamedTuple):

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING
 
-from calculator import cards
 from calculator.options import option
+
+if TYPE_CHECKING:
+    from calculator.tables import CardTables
 
 
 class GoFormula(StrEnum):
@@ -160,45 +162,6 @@ class TableMode4p(StrEnum):
 
 
 _S8 = "rules.md §8 #"
-
-
-class CardTables(NamedTuple):
-    """Pile masks that depend on the rules, computed once per rule set."""
-
-    fixed_animals: int  # cards that always count as animals
-    switchable: int  # animals the owner may read as double junk
-    fixed_double: int  # cards always worth 2 junk (double junks, a sake cup fixed as junk)
-    counted_ribbons: int  # ribbons counted toward the five-ribbon total
-    junk_cards: int  # cards always in the junk pile
-    bonus_values: tuple[tuple[int, int], ...]  # (bit, junk value) of bonus cards in the deck
-    bonus_in_deck: int
-    three_doubles: int  # the cards the three-double-junk bonus looks for, when held as junk
-
-
-def _card_tables(rules: GoStopRules) -> CardTables:
-    switchable = cards.GUKJIN | (cards.MAY_ANIMAL if rules.may_animal_switchable else 0)
-    fixed_animals = cards.ANIMALS & ~switchable
-    fixed_double = cards.DOUBLE_JUNK
-    if rules.gukjin_mode in (GukjinMode.ALWAYS_ANIMAL, GukjinMode.BOTH):
-        fixed_animals |= switchable
-    if rules.gukjin_mode in (GukjinMode.ALWAYS_JUNK, GukjinMode.BOTH):
-        fixed_double |= switchable
-    if rules.gukjin_mode is not GukjinMode.CHOICE:
-        switchable = 0
-    bonus = tuple((cards.BIT[card_id], v) for card_id, v in rules.bonus_values().items())
-    counted = cards.RIBBONS
-    if not rules.dec_ribbon_counts_in_ribbon_total:
-        counted &= ~cards.DEC_RIBBON
-    return CardTables(
-        fixed_animals=fixed_animals,
-        switchable=switchable,
-        fixed_double=fixed_double,
-        counted_ribbons=counted,
-        junk_cards=cards.SINGLE_JUNK | fixed_double,
-        bonus_values=bonus,
-        bonus_in_deck=cards.mask_of(cards.CARDS[c].id for c in rules.bonus_values()),
-        three_doubles=cards.DOUBLE_JUNK | cards.GUKJIN,
-    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -551,7 +514,9 @@ class GoStopRules:
     tables: CardTables = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tables", _card_tables(self))
+        from calculator.tables import build_tables  # tables read these rules: built after them
+
+        object.__setattr__(self, "tables", build_tables(self))
 
     def min_points_to_stop(self, active: int) -> int:
         """The stop minimum for a table of ``active`` players."""

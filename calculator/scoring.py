@@ -1,26 +1,39 @@
-"""Itemized points of one pile (rules.md §2): the 족보 as a short table of checks.
+"""Itemized points of one pile (rules.md §2): the 족보, category by category.
 
-A :class:`Pile` is what scoring reads from a player's capture, with the switchable
-animals (the sake cup, and the May bridge where allowed) not yet placed. :func:`score`
-places them — ``junk_bits`` names the ones read as double junk — and returns every
-scoring item with the cards behind it; the points are the items' sum, so the two
-cannot disagree.
+The category functions (:func:`bright_items`, :func:`animal_items`, :func:`ribbon_items`,
+:func:`junk_item`) are the rules, written once. A pile given as counts (a tally) is scored
+by calling them directly. A pile given as cards is a bitmask, and is scored through tables
+that :mod:`calculator.tables` fills, once per rule set, by calling the same functions for
+every possible holding of each category — so the two entry modes cannot disagree, and a
+listed pile costs a few table look-ups.
+
+Every :class:`Score` carries its items with the cards behind them; its points are the
+items' sum.
 
 >>> from calculator.presets import resolve
 >>> rules = resolve("standard").rules
->>> pile = pile_of_mask(cards.mask_of(["01-bright", "03-bright", "12-bright"]), rules)
->>> s = score(pile, 0, rules)
+>>> s = score_mask(cards.mask_of(["01-bright", "03-bright", "12-bright"]), 0, rules)
 >>> s.points, [(i.code, i.points) for i in s.items]
 (2, [('three_brights_rain', 2)])
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from calculator import cards
-from calculator.rules import GoStopRules
+
+if TYPE_CHECKING:
+    from calculator.hand import Declared
+    from calculator.rules import GoStopRules
+
+_new = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
+_BRIGHTS, _RIBBONS, _SINGLE_JUNK, _BONUS = (
+    cards.BRIGHTS,
+    cards.RIBBONS,
+    cards.SINGLE_JUNK,
+    cards.BONUS,
+)
 
 
 class Item(NamedTuple):
@@ -29,21 +42,87 @@ class Item(NamedTuple):
     code: str
     points: int
     mask: int  # the cards behind it (0 when the pile was tallied, not listed)
+    ids: tuple[str, ...] | None = None  # the same cards as IDs, when known in advance
 
     @property
     def cards(self) -> tuple[str, ...]:
         """Card IDs behind this item, in deck order."""
-        return cards.ids_of(self.mask)
+        return self.ids if self.ids is not None else cards.ids_of(self.mask)
+
+
+# --- the rules, category by category -------------------------------------------------------
+
+
+def bright_items(count: int, rain: bool, mask: int, rules: GoStopRules) -> tuple[Item, ...]:
+    """Three, four or five brights; exactly one of them scores (rules.md §2.1)."""
+    if count >= 5:
+        return (Item("five_brights", rules.five_brights_points, mask),)
+    if count == 4:
+        points = rules.four_brights_with_rain_points if rain else rules.four_brights_points
+        return (Item("four_brights", points, mask),)
+    if count == 3:
+        return (Item("three_brights_rain", 2, mask) if rain else Item("three_brights", 3, mask),)
+    return ()
+
+
+def animal_items(count: int, godori: bool, mask: int, rules: GoStopRules) -> tuple[Item, ...]:
+    """Five animals 1, +1 each; godori on top (rules.md §2.2)."""
+    found = []
+    if count >= 5:
+        found.append(Item("animals", count - 4, mask))
+    if godori:
+        found.append(Item("godori", rules.godori_points, mask & cards.GODORI))
+    return tuple(found)
+
+
+def ribbon_items(
+    counted: int, sets: tuple[bool, bool, bool], counted_mask: int, mask: int
+) -> tuple[Item, ...]:
+    """Five ribbons 1, +1 each; hongdan, cheongdan, chodan 3 each on top (rules.md §2.3).
+
+    ``sets`` says which of hongdan, cheongdan and chodan are complete; ``mask`` holds the
+    ribbons (a chodan completed by the December ribbon shows it among its cards).
+    """
+    found = []
+    if counted >= 5:
+        found.append(Item("ribbons", counted - 4, counted_mask))
+    hongdan, cheongdan, chodan = sets
+    if hongdan:
+        found.append(Item("hongdan", 3, mask & cards.HONGDAN))
+    if cheongdan:
+        found.append(Item("cheongdan", 3, mask & cards.CHEONGDAN))
+    if chodan:
+        chodan_mask = mask & cards.CHODAN
+        if chodan_mask != cards.CHODAN:  # completed by the December ribbon (비초단)
+            chodan_mask |= mask & cards.DEC_RIBBON
+        found.append(Item("chodan", 3, chodan_mask))
+    return tuple(found)
+
+
+def junk_item(value: int, mask: int) -> Item | None:
+    """Junk value 10 is 1 point, +1 each (rules.md §2.4)."""
+    return Item("junk", value - 9, mask) if value >= 10 else None
+
+
+def chodan_complete(mask: int, rules: GoStopRules) -> bool:
+    """Whether the ribbons in ``mask`` complete chodan (the December one may help: 비초단)."""
+    if mask & cards.CHODAN == cards.CHODAN:
+        return True
+    return rules.dec_ribbon_completes_chodan and (
+        (mask & (cards.CHODAN | cards.DEC_RIBBON)).bit_count() >= 3
+    )
+
+
+# --- scored piles ---------------------------------------------------------------------------
 
 
 class Pile(NamedTuple):
-    """A player's capture reduced to the counts scoring reads.
+    """A pile given as counts (a tally), before its switchable animals are placed.
 
     Switchable animals are left out of ``animals`` and the junk counts; ``switchable``
     holds their bits so that each reading can place them.
     """
 
-    mask: int  # the captured cards; 0 for a tally
     brights: int
     rain_bright: bool
     animals: int
@@ -53,150 +132,162 @@ class Pile(NamedTuple):
     cheongdan: bool
     chodan: bool
     junk_value: int
-    junk_cards: int | None  # None when a tally did not say
+    junk_cards: int | None  # None when the tally did not say
     double_junks: int | None  # of 11-/12-double-junk and a sake cup fixed as junk
     switchable: int  # bits of the switchable animals held
-    cards: int  # how many cards the pile holds
+    cards: int  # how many cards the pile holds (at least)
 
 
 class Score(NamedTuple):
-    """A pile scored under one reading of its switchable animals."""
+    """A pile scored under one reading of its switchable animals — or declared points.
+
+    Everything the settlement reads about a player: its points and items, what it holds
+    (for the baks when it loses), and what it scored with (for the baks it causes when it
+    wins). For a declared pile the holdings are None and ``declared_baks`` says which baks
+    the player declared.
+    """
 
     points: int
     stop_points: int  # the points that count toward the stop minimum
     items: tuple[Item, ...]
-    brights: int
+    brights: int | None
     rain_bright: bool
-    animals: int
-    godori: bool
-    ribbons: int
-    junk_value: int
+    animals: int | None
+    ribbons: int | None
+    junk_value: int | None
     junk_cards: int | None
-    cards: int
-    junk_bits: int  # the switchable animals read as double junk
+    cards: int | None
+    switchable: int  # the switchable animals held
+    junk_bits: int  # … of which read as double junk
     scored_brights: bool  # a bright combination (3+ brights): 광박 may apply
     scored_animals: bool  # the animal count (5+ animals): 멍박 may apply
     scored_godori: bool
     scored_junk: bool  # junk points (junk value 10+): 피박 may apply
-    declared: bool = False  # the points were declared, not derived from cards or counts
+    many_animals: bool  # at or above the 멍따 threshold
+    declared_baks: frozenset[str] | None = None  # a declared loser's own bak flags
+    no_cards: bool = False
 
 
-def pile_of_mask(mask: int, rules: GoStopRules) -> Pile:
-    """The :class:`Pile` of a captured-cards mask under ``rules`` (cards already checked)."""
+def score_mask(mask: int, junk_bits: int, rules: GoStopRules) -> Score:
+    """Score a listed pile (a card mask) with the switchable animals in ``junk_bits`` read
+    as double junk. A few table look-ups: see :mod:`calculator.tables`."""
     t = rules.tables
-    bonus = 0
-    if mask & cards.BONUS:
-        bonus = sum(value for bit, value in t.bonus_values if mask & bit)
-    chodan = mask & cards.CHODAN == cards.CHODAN
-    if not chodan and rules.dec_ribbon_completes_chodan:
-        chodan = (mask & (cards.CHODAN | cards.DEC_RIBBON)).bit_count() >= 3
-    return Pile(
-        mask=mask,
-        brights=(mask & cards.BRIGHTS).bit_count(),
-        rain_bright=bool(mask & cards.RAIN_BRIGHT),
-        animals=(mask & t.fixed_animals).bit_count(),
-        godori=mask & cards.GODORI == cards.GODORI,
-        ribbons=(mask & t.counted_ribbons).bit_count(),
-        hongdan=mask & cards.HONGDAN == cards.HONGDAN,
-        cheongdan=mask & cards.CHEONGDAN == cards.CHEONGDAN,
-        chodan=chodan,
-        junk_value=(mask & cards.SINGLE_JUNK).bit_count()
-        + 2 * (mask & t.fixed_double).bit_count()
-        + bonus,
-        junk_cards=(mask & (t.junk_cards | cards.BONUS)).bit_count(),
-        double_junks=(mask & t.fixed_double & t.three_doubles).bit_count(),
-        switchable=mask & t.switchable,
-        cards=mask.bit_count(),
+    bright_entry = t.brights[mask & _BRIGHTS]
+    switchable = mask & t.switchable
+    switched = switchable & junk_bits
+    animal_entry = t.animals[mask & t.fixed_animals | switchable ^ switched]
+    ribbon_entry = t.ribbons[mask & _RIBBONS]
+    singles = (mask & _SINGLE_JUNK).bit_count()
+    doubles = (mask & t.fixed_double).bit_count() + switched.bit_count()
+    junk_value = singles + 2 * doubles
+    junk_cards = singles + doubles
+    bonus = mask & _BONUS
+    if bonus:
+        junk_value += t.bonus[bonus]
+        junk_cards += bonus.bit_count()
+    items = bright_entry[0] + animal_entry[0] + ribbon_entry[0]
+    points = bright_entry[1] + animal_entry[1] + ribbon_entry[1]
+    if junk_value >= 10:
+        junk_mask = mask & t.junk_cards | bonus | switched
+        items += (_new(Item, ("junk", junk_value - 9, junk_mask, None)),)
+        points += junk_value - 9
+    stop_points = points
+    if rules.three_double_pi_bonus:
+        doubles_held = mask & t.fixed_double & t.three_doubles | switched & cards.GUKJIN
+        if doubles_held.bit_count() >= 3:
+            items += (Item("three_double_junk", rules.three_double_pi_bonus, doubles_held),)
+            points += rules.three_double_pi_bonus
+    animals = animal_entry[2]
+    return _new(
+        Score,
+        (
+            points,
+            stop_points,
+            items,
+            bright_entry[2],
+            bool(mask & cards.RAIN_BRIGHT),
+            animals,
+            ribbon_entry[2],
+            junk_value,
+            junk_cards,
+            mask.bit_count(),
+            switchable,
+            junk_bits,
+            bright_entry[2] >= 3,
+            animals >= 5,
+            animal_entry[3],
+            junk_value >= 10,
+            animals >= rules.meongtta_threshold,
+            None,
+            False,
+        ),
     )
 
 
-def score(pile: Pile, junk_bits: int, rules: GoStopRules) -> Score:
-    """Score ``pile`` with the switchable animals in ``junk_bits`` read as double junk.
-
-    Categories add up; only the bright combinations exclude one another (rules.md §2).
-    """
-    t = rules.tables
-    mask = pile.mask
-    as_animals = pile.switchable & ~junk_bits
+def score_pile(pile: Pile, junk_bits: int, rules: GoStopRules) -> Score:
+    """Score a tallied pile with the switchable animals in ``junk_bits`` read as junk."""
     switched = (pile.switchable & junk_bits).bit_count()
-    animals = pile.animals + as_animals.bit_count()
+    animals = pile.animals + (pile.switchable & ~junk_bits).bit_count()
     junk_value = pile.junk_value + cards.SWITCHED_JUNK_VALUE * switched
     junk_cards = None if pile.junk_cards is None else pile.junk_cards + switched
-    items: list[Item] = []
-    brights = pile.brights
-    scored_brights = brights >= 3
-    if scored_brights:
-        if brights == 5:
-            item = Item("five_brights", rules.five_brights_points, mask & cards.BRIGHTS)
-        elif brights == 4:
-            points = (
-                rules.four_brights_with_rain_points
-                if pile.rain_bright
-                else rules.four_brights_points
-            )
-            item = Item("four_brights", points, mask & cards.BRIGHTS)
-        elif pile.rain_bright:
-            item = Item("three_brights_rain", 2, mask & cards.BRIGHTS)
-        else:
-            item = Item("three_brights", 3, mask & cards.BRIGHTS)
-        items.append(item)
-    if animals >= 5:
-        items.append(Item("animals", animals - 4, mask & t.fixed_animals | as_animals))
-    if pile.godori:
-        items.append(Item("godori", rules.godori_points, mask & cards.GODORI))
-    if pile.ribbons >= 5:
-        items.append(Item("ribbons", pile.ribbons - 4, mask & t.counted_ribbons))
-    if pile.hongdan:
-        items.append(Item("hongdan", 3, mask & cards.HONGDAN))
-    if pile.cheongdan:
-        items.append(Item("cheongdan", 3, mask & cards.CHEONGDAN))
-    if pile.chodan:
-        chodan_mask = mask & cards.CHODAN
-        if chodan_mask != cards.CHODAN:  # completed by the December ribbon (비초단)
-            chodan_mask |= mask & cards.DEC_RIBBON
-        items.append(Item("chodan", 3, chodan_mask))
-    if junk_value >= 10:
-        junk_mask = mask & (t.junk_cards | cards.BONUS) | pile.switchable & junk_bits
-        items.append(Item("junk", junk_value - 9, junk_mask))
-    stop_points = sum(item.points for item in items)
-    points = stop_points
+    junk = junk_item(junk_value, 0)
+    items = (
+        bright_items(pile.brights, pile.rain_bright, 0, rules)
+        + animal_items(animals, pile.godori, 0, rules)
+        + ribbon_items(pile.ribbons, (pile.hongdan, pile.cheongdan, pile.chodan), 0, 0)
+        + ((junk,) if junk else ())
+    )
+    stop_points = points = sum(item.points for item in items)
     bonus = rules.three_double_pi_bonus
-    if bonus and pile.double_junks is not None:
-        switched_cup = pile.switchable & junk_bits & cards.GUKJIN
-        if pile.double_junks + switched_cup.bit_count() >= 3:
-            doubles = mask & t.fixed_double & t.three_doubles | switched_cup
-            items.append(Item("three_double_junk", bonus, doubles))
-            points += bonus
+    switched_cup = (pile.switchable & junk_bits & cards.GUKJIN).bit_count()
+    if bonus and pile.double_junks is not None and pile.double_junks + switched_cup >= 3:
+        items += (Item("three_double_junk", bonus, 0),)
+        points += bonus
     return Score(
-        points=points,
-        stop_points=stop_points,
-        items=tuple(items),
-        brights=brights,
-        rain_bright=pile.rain_bright,
-        animals=animals,
-        godori=pile.godori,
-        ribbons=pile.ribbons,
-        junk_value=junk_value,
-        junk_cards=junk_cards,
-        cards=pile.cards,
-        junk_bits=junk_bits,
-        scored_brights=scored_brights,
-        scored_animals=animals >= 5,
-        scored_godori=pile.godori,
-        scored_junk=junk_value >= 10,
+        points,
+        stop_points,
+        items,
+        pile.brights,
+        pile.rain_bright,
+        animals,
+        pile.ribbons,
+        junk_value,
+        junk_cards,
+        pile.cards,
+        pile.switchable,
+        junk_bits,
+        pile.brights >= 3,
+        animals >= 5,
+        pile.godori,
+        junk_value >= 10,
+        animals >= rules.meongtta_threshold,
     )
 
 
-def readings(switchable: int) -> Iterator[int]:
-    """Every placement of the switchable animals, as ``junk_bits``; all-animal first.
-
-    >>> list(readings(cards.GUKJIN | cards.MAY_ANIMAL)) == [
-    ...     0, cards.MAY_ANIMAL, cards.GUKJIN, cards.GUKJIN | cards.MAY_ANIMAL]
-    True
-    """
-    subset = 0
-    while True:
-        yield subset
-        if subset == switchable:
-            return
-        subset = (subset - switchable) & switchable  # next subset, in increasing order
+def score_declared(declared: Declared) -> Score:
+    """A declared pile: the given points, categories and bak flags; no holdings."""
+    scored = declared.scored
+    baks = frozenset(
+        code for code in ("gwang_bak", "pi_bak", "meong_bak") if getattr(declared, code)
+    )
+    return Score(
+        declared.points,
+        declared.points,
+        (),
+        None,
+        False,
+        None,
+        None,
+        None,
+        None,
+        None,
+        0,
+        0,
+        "brights" in scored,
+        "animals" in scored,
+        "godori" in scored,
+        "junk" in scored,
+        declared.meongtta,
+        baks,
+        declared.no_cards,
+    )

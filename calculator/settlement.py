@@ -21,16 +21,13 @@ liability, then the side payments — and a ``net`` per player that sums to zero
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import NamedTuple
 
-from calculator import cards
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems
-from calculator.hand import Declared, Hand, OutcomeType
+from calculator.hand import Hand, OutcomeType
 from calculator.multipliers import (
-    Standing,
     baks,
-    junk_measure,
     loser_owes,
     meongbak_triggered,
     nagari_factor,
@@ -38,7 +35,7 @@ from calculator.multipliers import (
 )
 from calculator.piles import Entry, read_piles
 from calculator.presets import RuleSet, Variant
-from calculator.result import Counts, HandResult, Payment, PlayerResult, Step, WinnerScore
+from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerScore
 from calculator.rules import (
     ChongtongTie,
     FloorFour,
@@ -48,9 +45,12 @@ from calculator.rules import (
     GukjinChoice,
     YeokgoMode,
 )
-from calculator.scoring import Pile, Score, score
+from calculator.scoring import Pile, Score, score_declared, score_mask, score_pile
 from calculator.side import points_or_minimum, side_payments, sold_cards
 from calculator.table import Table, check_table
+from calculator.tables import subsets
+
+_new = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
 
 MAX_SAFE_CHIPS = 2**53 - 1  # beyond this JSON numbers lose precision in JavaScript clients
 
@@ -73,7 +73,8 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     entries = read_piles(hand, rules)
     active = len(table.active)
     minimum = rules.min_points_to_stop(active)
-    scores = _place_switchables(hand, rules, table, entries, minimum)
+    placed = _place_switchables(hand, rules, entries)
+    scores = placed.scores
     outcome = hand.outcome
     streak = hand.nagari_streak
     payments: list[Payment] = []
@@ -83,7 +84,7 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
         kind = outcome.type
         streak_after = 0
         if kind is OutcomeType.STOP:
-            winner, hand_payments = _stop(hand, rules, table, scores, entries, minimum)
+            winner, hand_payments, scores = _stop(hand, rules, table, placed, entries, minimum)
             payments += hand_payments
         elif kind is OutcomeType.NAGARI:
             streak_after = streak + 1
@@ -111,19 +112,22 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
         )
         if not voided:
             payments += side_payments(hand, rules, table, minimum)
-    net = {player.id: 0 for player in hand.players}
+    net = dict.fromkeys(table.seat, 0)
     stake = hand.stake
     for payment in payments:
         net[payment.payer] -= payment.chips
         net[payment.payee] += payment.chips
-    assert sum(net.values()) == 0, f"payments do not balance: {net}"  # zero-sum, always
-    if any(abs(chips) > MAX_SAFE_CHIPS for chips in net.values()):
-        raise InvalidHandError([_too_large()])
+    if payments:
+        chips = net.values()
+        assert sum(chips) == 0, f"payments do not balance: {net}"  # zero-sum, always
+        if max(chips) > MAX_SAFE_CHIPS or min(chips) < -MAX_SAFE_CHIPS:
+            raise InvalidHandError([_too_large()])
     players = tuple(
-        _player_result(hand, rules, i, entries[i], scores[i], minimum)
-        for i in range(len(hand.players))
+        [_player_result(hand, rules, i, score, minimum) for i, score in enumerate(scores)]
     )
-    return HandResult(ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
+    return _new(
+        HandResult, (ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
+    )
 
 
 def compare(hand: Hand, result: HandResult, others: Iterable[RuleSet]) -> tuple[Comparison, ...]:
@@ -142,77 +146,64 @@ def compare(hand: Hand, result: HandResult, others: Iterable[RuleSet]) -> tuple[
 
 # --- placing the switchable animals -------------------------------------------------
 
-Scored = Score | Declared | None
+
+def _score(entry: int | Pile, bits: int, rules: GoStopRules) -> Score:
+    """Score a listed (mask) or tallied pile under one reading."""
+    if isinstance(entry, int):
+        return score_mask(entry, bits, rules)
+    return score_pile(entry, bits, rules)
 
 
-def _candidates(entry: Entry, choice: GukjinChoice) -> Sequence[int]:
-    """The readings (junk_bits) a player may take."""
-    if not isinstance(entry, Pile) or not entry.switchable:
-        return (0,)
-    if choice is GukjinChoice.ANIMAL:
-        return (0,)
-    if choice is GukjinChoice.JUNK:
-        return (entry.switchable,)
-    subsets = [0]
-    while subsets[-1] != entry.switchable:  # every subset, all-animal first
-        subsets.append((subsets[-1] - entry.switchable) & entry.switchable)
-    return subsets
+class _Placed(NamedTuple):
+    """Every player's score (the animal reading for ``auto``), and the ``auto`` readings."""
+
+    scores: list[Score | None]
+    auto: dict[int, tuple[int, ...]]  # seat → its readings, all-animal first
 
 
-def _place_switchables(
-    hand: Hand, rules: GoStopRules, table: Table, entries: list[Entry], minimum: int
-) -> list[Scored]:
-    """Each player's score under its chosen reading (SPEC §4 ``auto``)."""
-    options = [
-        _candidates(entry, hand.players[i].gukjin or rules.gukjin_default)
-        for i, entry in enumerate(entries)
-    ]
-    scores: list[Scored] = []
+def _place_switchables(hand: Hand, rules: GoStopRules, entries: list[Entry]) -> _Placed:
+    """Score every pile. An explicit reading of the switchable cards is taken as given;
+    ``auto`` starts from the animal reading, and the outcome decides (see :func:`_stop`).
+    In a hand nobody won, an ``auto`` player takes its best-scoring reading."""
+    players = hand.players
+    switch_mask = rules.tables.switchable
+    scores: list[Score | None] = []
+    auto: dict[int, tuple[int, ...]] = {}
     for i, entry in enumerate(entries):
-        if isinstance(entry, Pile):
-            best = max(
-                (score(entry, bits, rules) for bits in options[i]), key=lambda s: s.points
-            )  # max keeps the first: the animal reading
-            scores.append(best)
-        else:
-            scores.append(entry)
-    outcome = hand.outcome
-    w = table.winner
-    if outcome is None or outcome.type is not OutcomeType.STOP or w is None:
-        return scores
-    pile = entries[w]
-    best_total, best_scores = -1, scores
-    for bits in options[w]:
-        trial = list(scores)
-        if isinstance(pile, Pile):
-            trial[w] = score(pile, bits, rules)
-        if _stop_points(trial[w]) < minimum:
+        if entry is None:
+            scores.append(None)
             continue
-        amount = _winner_amount(hand, rules, w, trial[w]).amount
-        total = 0
-        for i in table.active:
+        if isinstance(entry, int):
+            switchable = entry & switch_mask
+        elif isinstance(entry, Pile):
+            switchable = entry.switchable
+        else:
+            scores.append(score_declared(entry))
+            continue
+        bits = 0
+        if switchable:
+            choice = players[i].gukjin or rules.gukjin_default
+            if choice is GukjinChoice.JUNK:
+                bits = switchable
+            elif choice is GukjinChoice.AUTO:
+                auto[i] = tuple(subsets(switchable))
+        scores.append(_score(entry, bits, rules))
+    outcome = hand.outcome
+    if auto and (outcome is None or outcome.type is not OutcomeType.STOP):
+        for i, readings in auto.items():  # nobody pays by the piles: best points
             entry = entries[i]
-            if i == w:
-                continue
-            if isinstance(entry, Pile) and len(options[i]) > 1:
-                owes = [
-                    (_owe(hand, rules, table, trial, i, amount, score(entry, b, rules)), b)
-                    for b in options[i]
-                ]
-                owed, bits_i = min(owes, key=lambda pair: pair[0])  # ties keep the animal
-                trial[i] = score(entry, bits_i, rules)
-            else:
-                owed = _owe(hand, rules, table, trial, i, amount, trial[i])
-            total += owed
-        if total > best_total:  # ties keep the earlier reading: the animal
-            best_total, best_scores = total, trial
-    if best_total < 0:  # no reading reaches the minimum
-        _check_stop(hand, w, scores[w], minimum)
-    return best_scores
+            assert isinstance(entry, int | Pile)
+            found = [_score(entry, bits, rules) for bits in readings]
+            scores[i] = max(found, key=_points)  # max keeps the first: the animal reading
+    return _Placed(scores, auto)
 
 
-def _check_stop(hand: Hand, w: int, scored: Scored, minimum: int) -> None:
-    points = _stop_points(scored)
+def _points(score: Score) -> int:
+    return score.points
+
+
+def _check_stop(hand: Hand, w: int, scored: Score | None, minimum: int) -> None:
+    points = scored.stop_points if scored is not None else 0
     if points < minimum:
         player = hand.players[w]
         raise InvalidHandError(
@@ -228,52 +219,115 @@ def _check_stop(hand: Hand, w: int, scored: Scored, minimum: int) -> None:
         )
 
 
-def _stop_points(scored: Scored) -> int:
-    if isinstance(scored, Score):
-        return scored.stop_points
-    return scored.points if isinstance(scored, Declared) else 0
-
-
 # --- the hand payment ---------------------------------------------------------------
 
 
-def standing(scored: Scored, rules: GoStopRules) -> Standing:
-    """What the baks read from a scored or declared pile."""
-    if isinstance(scored, Score):
-        return Standing(
-            scored_brights=scored.scored_brights,
-            scored_animals=scored.scored_animals,
-            scored_godori=scored.scored_godori,
-            scored_junk=scored.scored_junk,
-            many_animals=scored.animals >= rules.meongtta_threshold,
-            brights=scored.brights,
-            rain_bright=scored.rain_bright,
-            animals=scored.animals,
-            junk=junk_measure(scored.junk_value, scored.junk_cards, rules),
-            cards=scored.cards,
-        )
-    assert isinstance(scored, Declared)
-    return Standing(
-        scored_brights="brights" in scored.scored,
-        scored_animals="animals" in scored.scored,
-        scored_godori="godori" in scored.scored,
-        scored_junk="junk" in scored.scored,
-        many_animals=scored.meongtta,
-        brights=None,
-        rain_bright=False,
-        animals=None,
-        junk=None,
-        cards=None,
-        declared_baks=frozenset(
-            code for code in ("gwang_bak", "pi_bak", "meong_bak") if getattr(scored, code)
-        ),
-        no_cards=scored.no_cards,
+class _Owed(NamedTuple):
+    """The hand settled for one reading of the winner's pile."""
+
+    total: int  # what the winner receives
+    winner: WinnerScore
+    scores: list[Score | None]  # with each loser's chosen reading
+    owed: dict[int, tuple[int, list[Step]]]  # seat → its own amount, explained
+
+
+def _stop(
+    hand: Hand,
+    rules: GoStopRules,
+    table: Table,
+    placed: _Placed,
+    entries: list[Entry],
+    minimum: int,
+) -> tuple[WinnerScore, list[Payment], list[Score | None]]:
+    """The hand payment of a stop: the winner's amount, each loser's baks, liability.
+
+    With ``auto``, the winner takes the reading of its switchable cards that brings it the
+    most; each loser then answers with the one that costs it least (ties: the animal).
+    """
+    w = table.winner
+    assert w is not None
+    scores = placed.scores
+    first = scores[w]
+    candidates = [first] if first is not None else []
+    readings = placed.auto.get(w)
+    entry = entries[w]
+    if readings is not None and isinstance(entry, int | Pile):
+        candidates += [_score(entry, bits, rules) for bits in readings[1:]]
+        candidates = [c for c in candidates if c.stop_points >= minimum]
+        if len({_standing(c) for c in candidates}) == 1:
+            # The losers' factors are the same for every reading and the winner's amount
+            # grows with its points: the most points pay the most (ties: the animal).
+            candidates = [max(candidates, key=_points)]
+    if not candidates:
+        _check_stop(hand, w, first, minimum)
+    best = None
+    for winner in candidates:
+        _check_stop(hand, w, winner, minimum)
+        owed = _owe_all(hand, rules, table, placed, entries, winner)
+        if best is None or owed.total > best.total:
+            best = owed
+    assert best is not None
+    _check_declared_baks(hand, rules, table, best.scores)
+    return best.winner, _payments(hand, table, best), best.scores
+
+
+def _standing(score: Score) -> tuple[bool, ...]:
+    """What the losers' baks and 멍따 read from the winner's pile."""
+    return (
+        score.scored_brights,
+        score.scored_animals,
+        score.scored_godori,
+        score.scored_junk,
+        score.many_animals,
     )
 
 
-def _winner_amount(hand: Hand, rules: GoStopRules, w: int, scored: Scored) -> WinnerScore:
-    base = scored.points if isinstance(scored, Score | Declared) else 0
-    return winner_score(base, hand.players[w], standing(scored, rules), rules, hand.nagari_streak)
+def _owe_all(
+    hand: Hand,
+    rules: GoStopRules,
+    table: Table,
+    placed: _Placed,
+    entries: list[Entry],
+    winner: Score,
+) -> _Owed:
+    """Every loser's own amount, for one winner's reading."""
+    w = table.winner
+    assert w is not None
+    won = winner_score(
+        winner.points, hand.players[w], winner.many_animals, rules, hand.nagari_streak
+    )
+    amount = won.amount
+    active = len(table.active)
+    scores = list(placed.scores)
+    scores[w] = winner
+    owed = {}
+    total = 0
+    for i in table.active:
+        if i == w:
+            continue
+        loser = scores[i]
+        assert loser is not None
+        codes = baks(winner, loser, rules, active)
+        go_bak = _go_bak(hand, rules, table, i)
+        found = loser_owes(amount, codes, go_bak, _exempt(loser, rules), rules)
+        readings = placed.auto.get(i)
+        entry = entries[i]
+        # Reading the switchable cards as junk can only help a loser out of 피박.
+        if readings is not None and "pi_bak" in codes and isinstance(entry, int | Pile):
+            for bits in readings[1:]:
+                other = _score(entry, bits, rules)
+                cheaper = loser_owes(
+                    amount, baks(winner, other, rules, active), go_bak, _exempt(other, rules), rules
+                )
+                if cheaper[0] < found[0]:
+                    found, scores[i] = cheaper, other
+        owed[i] = found
+        total += found[0]
+    return _Owed(total, won, scores, owed)
+
+
+def _exempt(loser: Score, rules: GoStopRules) -> bool:
+    return rules.no_capture_exemption and (loser.cards == 0 or loser.no_cards)
 
 
 def _go_bak(hand: Hand, rules: GoStopRules, table: Table, i: int) -> bool:
@@ -292,84 +346,51 @@ def _go_bak(hand: Hand, rules: GoStopRules, table: Table, i: int) -> bool:
     return mode is GobakMode3p.PAY_ALL_AND_DOUBLE and table.liable == i
 
 
-def _owe_steps(
-    hand: Hand,
-    rules: GoStopRules,
-    table: Table,
-    scores: list[Scored],
-    i: int,
-    amount: int,
-    scored: Scored,
-) -> tuple[int, list[Step]]:
-    assert table.winner is not None
-    winner = standing(scores[table.winner], rules)
-    loser = standing(scored, rules)
-    codes = baks(winner, loser, rules, len(table.active))
-    exempt = rules.no_capture_exemption and (loser.cards == 0 or loser.no_cards)
-    return loser_owes(amount, codes, _go_bak(hand, rules, table, i), exempt, rules)
-
-
-def _owe(
-    hand: Hand,
-    rules: GoStopRules,
-    table: Table,
-    scores: list[Scored],
-    i: int,
-    amount: int,
-    scored: Scored,
-) -> int:
-    return _owe_steps(hand, rules, table, scores, i, amount, scored)[0]
-
-
-def _stop(
-    hand: Hand,
-    rules: GoStopRules,
-    table: Table,
-    scores: list[Scored],
-    entries: list[Entry],
-    minimum: int,
-) -> tuple[WinnerScore, list[Payment]]:
-    w = table.winner
-    assert w is not None
-    _check_stop(hand, w, scores[w], minimum)
-    _check_declared_baks(hand, rules, table, scores)
-    winner = _winner_amount(hand, rules, w, scores[w])
+def _payments(hand: Hand, table: Table, best: _Owed) -> list[Payment]:
+    """One payment per loser; a liable loser pays everyone's amount (the others 0)."""
     players = hand.players
-    payee = players[w].id
+    assert table.winner is not None
+    payee = players[table.winner].id
     stake = hand.stake
-    owed = {
-        i: _owe_steps(hand, rules, table, scores, i, winner.amount, scores[i])
-        for i in table.active
-        if i != w
-    }
     liable = table.liable
     payments = []
-    for i, (points, steps) in owed.items():
-        if liable is not None and i != liable:
-            steps = [*steps, Step("covered_by", "add", -points, 0, player=players[liable].id)]
-            points = 0
-        elif liable is not None:
-            for j, (other, _steps) in owed.items():
-                if j != liable:
-                    points += other
-                    steps = [*steps, Step("covers", "add", other, points, player=players[j].id)]
-        payments.append(Payment(players[i].id, payee, points, points * stake, "stop", tuple(steps)))
     if liable is not None:  # the liable player's payment first, then the covered ones
-        payments.sort(key=lambda p: p.payer != players[liable].id)
-    return winner, payments
+        points, steps = best.owed[liable]
+        for j, (other, _steps) in best.owed.items():
+            if j != liable:
+                points += other
+                steps = [*steps, _new(Step, ("covers", "add", other, points, None, players[j].id))]
+        payments.append(
+            _new(Payment, (players[liable].id, payee, points, points * stake, "stop", tuple(steps)))
+        )
+    for i, (points, steps) in best.owed.items():
+        if i == liable:
+            continue
+        if liable is not None:
+            steps = [
+                *steps,
+                _new(Step, ("covered_by", "add", -points, 0, None, players[liable].id)),
+            ]
+            points = 0
+        payments.append(
+            _new(Payment, (players[i].id, payee, points, points * stake, "stop", tuple(steps)))
+        )
+    return payments
 
 
 def _check_declared_baks(
-    hand: Hand, rules: GoStopRules, table: Table, scores: list[Scored]
+    hand: Hand, rules: GoStopRules, table: Table, scores: list[Score | None]
 ) -> None:
     """A declared loser's bak flags must be possible under the rules and the winner's pile."""
     assert table.winner is not None
-    winner = standing(scores[table.winner], rules)
-    problems = Problems()
+    winner = scores[table.winner]
+    assert winner is not None
+    problems = None
     for i in table.active:
         scored = scores[i]
-        if i == table.winner or not isinstance(scored, Declared):
+        if i == table.winner or scored is None or not scored.declared_baks:
             continue
+        problems = problems or Problems()
         checks = {
             "gwang_bak": (
                 rules.gwangbak_enabled,
@@ -383,9 +404,8 @@ def _check_declared_baks(
                 f"the winner does not meet meongbak_mode {rules.meongbak_mode}",
             ),
         }
-        for flag, (played, triggered, why) in checks.items():
-            if not getattr(scored, flag):
-                continue
+        for flag in scored.declared_baks:
+            played, triggered, why = checks[flag]
             if not played:
                 problems.add(
                     "bak_not_played",
@@ -397,9 +417,15 @@ def _check_declared_baks(
                 )
             elif not triggered:
                 problems.add(
-                    "bak_not_triggered", f"{flag} is set but {why}", "players", i, "declared", flag
+                    "bak_not_triggered",
+                    f"{flag} is set but {why}",
+                    "players",
+                    i,
+                    "declared",
+                    flag,
                 )
-    problems.raise_if_any(InvalidHandError)
+    if problems:
+        problems.raise_if_any(InvalidHandError)
 
 
 # --- instant wins ---------------------------------------------------------------------
@@ -469,31 +495,15 @@ def _consecutive_ppuk(hand: Hand) -> bool:
 
 
 def _player_result(
-    hand: Hand, rules: GoStopRules, i: int, entry: Entry, scored: Scored, minimum: int
+    hand: Hand, rules: GoStopRules, i: int, scored: Score | None, minimum: int
 ) -> PlayerResult:
     player = hand.players[i]
-    if player.sits_out:
-        return PlayerResult(player.id, 0, (), None, {}, False, True, sold_cards(player, rules)[0])
-    if isinstance(scored, Score):
-        assert isinstance(entry, Pile)
-        gukjin_as = {
-            cards.ids_of(bit)[0]: "junk" if bit & scored.junk_bits else "animal"
-            for bit in (cards.MAY_ANIMAL, cards.GUKJIN)
-            if entry.switchable & bit
-        }
-        counts = Counts(
-            scored.brights,
-            scored.animals,
-            scored.ribbons,
-            scored.junk_value,
-            scored.junk_cards,
-            scored.cards,
-        )
-        return PlayerResult(
-            player.id, scored.points, scored.items, counts, gukjin_as, scored.stop_points >= minimum
-        )
-    assert isinstance(scored, Declared)
-    return PlayerResult(player.id, scored.points, (), None, {}, scored.points >= minimum)
+    if scored is None:  # sits out
+        return _new(PlayerResult, (player.id, 0, (), False, None, sold_cards(player, rules)[0]))
+    return _new(
+        PlayerResult,
+        (player.id, scored.points, scored.items, scored.stop_points >= minimum, scored, None),
+    )
 
 
 def _active_words(hand: Hand) -> str:

@@ -28,6 +28,7 @@ PPUK_LADDERS: dict[PpukLadder, tuple[int, int]] = {
     PpukLadder.LINEAR: (2, 3),
 }
 
+_NO_EVENTS: Counter[str] = Counter()  # shared and never written: a hand without events
 _FUDAWIKI_SELLS = (
     cards.BRIGHTS
     | cards.BONUS
@@ -42,7 +43,7 @@ def side_payments(hand: Hand, rules: GoStopRules, table: Table, minimum: int) ->
     payments: list[Payment] = []
     stake = hand.stake
     players = hand.players
-    consecutive: Counter[str] = Counter()
+    consecutive: Counter[str] = Counter() if hand.events else _NO_EVENTS
     for event in hand.events:
         steps: list[Step]
         if event.type is EventType.FIRST_TTADAK:

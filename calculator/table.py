@@ -24,6 +24,7 @@ from calculator.rules import (
 )
 
 MAX_SOLD = {GwangpalCards.BRIGHTS: 5, GwangpalCards.FUDAWIKI: 10}
+_new = tuple.__new__
 
 
 class Table(NamedTuple):
@@ -39,6 +40,66 @@ class Table(NamedTuple):
 
 def check_table(hand: Hand, rules: GoStopRules) -> Table:
     """Validate everything about the hand except the cards; raise naming every problem."""
+    table = _plain_table(hand, rules)
+    if table is not None:
+        return table
+    return _checked_table(hand, rules)
+
+
+def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
+    """The table of an everyday hand — two or three players, each with one pile and plain
+    flags, no sitter, no events, no dealer, a preview or a stop with no one named liable —
+    or None when anything is out of the ordinary and the full checks must run.
+
+    This is only a shortcut: everything it lets through, the full checks accept too (a
+    property test holds the two together).
+    """
+    players = hand.players
+    count = len(players)
+    if (
+        not 2 <= count <= 3
+        or hand.events
+        or hand.dealer is not None
+        or hand.stake < 1
+        or hand.nagari_streak < 0
+    ):
+        return None
+    index = {}
+    for i, p in enumerate(players):
+        if (
+            p.sits_out
+            or p.yeokgo
+            or p.bombs_after_shake
+            or p.sold_brights is not None
+            or p.hand is not None
+            or p.go_count < 0
+            or p.shakes < 0
+            or p.bombs < 0
+            or (p.captured is None) + (p.tally is None) + (p.declared is None) != 2
+        ):
+            return None
+        index[p.id] = i
+    if len(index) != count:
+        return None
+    outcome = hand.outcome
+    winner = None
+    if outcome is not None:
+        if outcome.type is not OutcomeType.STOP or outcome.liable is not None:
+            return None
+        winner = index.get(outcome.winner)  # type: ignore[arg-type]
+        if winner is None:
+            return None
+        if count == 3:
+            callers = [i for i, p in enumerate(players) if p.go_count and i != winner]
+            if callers:  # one losing go-caller: under pay-all 고박 it pays for everyone
+                if len(callers) > 1:
+                    return None
+                if rules.gobak_mode_3p in (GobakMode3p.PAY_ALL, GobakMode3p.PAY_ALL_AND_DOUBLE):
+                    return _new(Table, (index, (0, 1, 2), None, winner, callers[0], "go_bak"))
+    return _new(Table, (index, tuple(range(count)), None, winner, None, None))
+
+
+def _checked_table(hand: Hand, rules: GoStopRules) -> Table:
     problems = Problems()
     players = hand.players
     index: dict[str, int] = {}

@@ -4,15 +4,37 @@ marshmallow's defaults are lenient where money is at stake (``Integer`` accepts 
 ``Boolean`` accepts "yes" and 1), and its messages carry no code. These fields accept
 exactly the JSON type, and every message they raise is a :class:`Coded` string, so that
 the problem+json body can give each error a ``code`` as well as a ``detail``.
+
+A marshmallow load walks every field through several layers of calls, which costs far
+more than scoring a hand. So each field also gives a *fast loader*: a plain function that
+applies the same checks and either returns the loaded value or raises :class:`Fallback`.
+:meth:`StrictSchema.fast_load` composes them; on any ``Fallback`` the caller runs the full
+``load``, which produces the detailed errors. The fast path never decides that input is
+invalid — only that it is plainly valid — and a property test holds the two paths to the
+same results.
 """
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from marshmallow import Schema, ValidationError, fields
+from marshmallow import RAISE, Schema, ValidationError, fields
+from marshmallow.decorators import POST_LOAD, VALIDATES_SCHEMA
+from marshmallow.utils import missing
+
+Loader = Callable[[Any], Any]
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # categories Cc and Cs
+
+
+class Fallback(Exception):  # noqa: N818 - a signal to take the slow path, not an error
+    """The fast path is not sure: run the full marshmallow load."""
+
+
+def _fallback(_value: Any) -> Any:
+    raise Fallback
+
 
 # marshmallow error key → our code, for the keys the built-in machinery raises.
 _KEY_CODES = {
@@ -54,6 +76,10 @@ class CodedField(fields.Field):
         messages = error.messages if isinstance(error.messages, list) else [error.messages]
         return ValidationError([Coded(str(m), code) for m in messages])
 
+    def fast_loader(self) -> Loader:
+        """A function applying this field's checks to a present, non-null value."""
+        return _fallback  # a field without a fast path always takes the full load
+
 
 class StrictInteger(CodedField, fields.Integer):
     """A JSON integer only: 2.5, 2.0, "2" and true are rejected, never truncated."""
@@ -70,6 +96,16 @@ class StrictInteger(CodedField, fields.Integer):
         if type(value) is not int:  # bool is an int subclass; JSON true is not a number
             raise self.make_error("invalid")
         return value
+
+    def fast_loader(self) -> Loader:
+        low, high = self.minimum, self.maximum
+
+        def load(value: Any) -> int:
+            if type(value) is int and low <= value <= high:
+                return value
+            raise Fallback
+
+        return load
 
     def _check_range(self, value: int) -> None:
         if value < self.minimum:
@@ -89,6 +125,14 @@ class StrictBoolean(CodedField, fields.Boolean):
             return value
         raise self.make_error("invalid")
 
+    def fast_loader(self) -> Loader:
+        def load(value: Any) -> bool:
+            if value is True or value is False:
+                return value
+            raise Fallback
+
+        return load
+
 
 class StrictString(CodedField, fields.String):
     """A JSON string of bounded length with no control characters."""
@@ -101,9 +145,13 @@ class StrictString(CodedField, fields.String):
         max_length: int,
         min_length: int = 1,
         choices: tuple[str, ...] | None = None,
+        known: frozenset[str] = frozenset(),
         **kwargs: Any,
     ) -> None:
         self.min_length, self.max_length, self.choices = min_length, max_length, choices
+        # Values known to be valid (card IDs): lets a list of them take the fast path. Other
+        # values of the right shape are still accepted, and checked by the domain.
+        self.known = frozenset(v for v in known if min_length <= len(v) <= max_length)
         if choices is not None:
             kwargs.setdefault("metadata", {})["enum"] = list(choices)
         super().__init__(validate=self._check, **kwargs)
@@ -123,8 +171,27 @@ class StrictString(CodedField, fields.String):
                 "invalid_length",
                 f"length {len(value)}; use {self.min_length} to {self.max_length} characters",
             )
-        if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
+        if _CONTROL.search(value):
             raise fail("control_character", "control characters are not allowed in names")
+
+    def fast_loader(self) -> Loader:
+        low, high, control = self.min_length, self.max_length, _CONTROL.search
+        if self.choices is not None:
+            choices = frozenset(self.choices)
+
+            def choice(value: Any) -> str:
+                if type(value) is str and value in choices:
+                    return value
+                raise Fallback
+
+            return choice
+
+        def load(value: Any) -> str:
+            if type(value) is str and low <= len(value) <= high and not control(value):
+                return value
+            raise Fallback
+
+        return load
 
 
 class StrictList(CodedField, fields.List):
@@ -143,6 +210,29 @@ class StrictList(CodedField, fields.List):
             raise fail("too_many", f"{len(value)} items; at most {self.max_items} are allowed")
         return super()._deserialize(value, attr, data, **kwargs)
 
+    def fast_loader(self) -> Loader:
+        inner = self.inner.fast_loader()  # type: ignore[attr-defined]
+        most = self.max_items
+        known = getattr(self.inner, "known", None)
+        if known:  # e.g. card IDs: a list of known values is plainly valid
+
+            def known_values(value: Any) -> list[Any]:
+                try:
+                    if type(value) is list and len(value) <= most and known.issuperset(value):
+                        return list(value)
+                except TypeError:  # an unhashable item
+                    pass
+                raise Fallback
+
+            return known_values
+
+        def load(value: Any) -> list[Any]:
+            if type(value) is list and len(value) <= most:
+                return [inner(item) for item in value]
+            raise Fallback
+
+        return load
+
 
 class StrictNested(CodedField, fields.Nested):
     """A nested JSON object (not an array, not a string)."""
@@ -153,6 +243,12 @@ class StrictNested(CodedField, fields.Nested):
         if not isinstance(value, Mapping):
             raise self.make_error("type")
         return super()._deserialize(value, attr, data, **kwargs)
+
+    def fast_loader(self) -> Loader:
+        schema = self.schema
+        if not isinstance(schema, StrictSchema):  # pragma: no cover - every schema here is
+            return _fallback
+        return schema.fast_load
 
 
 class StrictSchema(Schema):
@@ -168,6 +264,70 @@ class StrictSchema(Schema):
             ),
             "type": Coded("expected a JSON object", "invalid_type"),
         }
+        self._fast: Loader | None = None
+
+    def load_fast(self, data: Any) -> Any:
+        """``load(data)``, by the fast path when it is sure, else by marshmallow."""
+        try:
+            return self.fast_load(data)
+        except Fallback:
+            return self.load(data)
+
+    def fast_load(self, data: Any) -> Any:
+        """The fast path: the loaded value, or :class:`Fallback`."""
+        if self._fast is None:
+            self._fast = self._compile()
+        return self._fast(data)
+
+    def _compile(self) -> Loader:
+        plan = []
+        for name, field in self.load_fields.items():
+            key = field.data_key or name
+            default = field.load_default
+            loader = field.fast_loader()  # type: ignore[attr-defined]
+            plan.append(
+                (key, name, loader, field.required, default, callable(default), field.allow_none)
+            )
+        allowed = frozenset(key for key, *_ in plan)
+        strict = self.unknown == RAISE
+        validators = [
+            getattr(self, attr) for attr, many, _kw in self._hooks[VALIDATES_SCHEMA] if not many
+        ]
+        post_loads = [getattr(self, attr) for attr, many, _kw in self._hooks[POST_LOAD] if not many]
+        unknown = self.unknown
+
+        def load(data: Any) -> Any:
+            if type(data) is not dict:
+                raise Fallback
+            if strict and not data.keys() <= allowed:
+                raise Fallback
+            out: dict[str, Any] = {}
+            for key, name, loader, required, default, produce, allow_none in plan:
+                value = data.get(key, missing)
+                if value is missing:
+                    if required:
+                        raise Fallback
+                    if default is not missing:
+                        out[name] = default() if produce else default
+                elif value is None:
+                    if not allow_none:
+                        raise Fallback
+                    out[name] = None
+                else:
+                    out[name] = loader(value)
+            if not strict:
+                for key in data.keys() - allowed:
+                    out[key] = data[key]
+            try:
+                for validator in validators:
+                    validator(out, many=False, partial=None)
+            except ValidationError:
+                raise Fallback from None
+            for post_load in post_loads:
+                out = post_load(out, many=False, partial=None, unknown=unknown)
+            return out
+
+        return load
 
 
 def count(maximum: int, description: str, **kwargs: Any) -> StrictInteger:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 from marshmallow import INCLUDE, ValidationError, post_load
@@ -16,6 +17,7 @@ from marshmallow import INCLUDE, ValidationError, post_load
 from calculator import options as option_specs
 from calculator.api.fields import (
     CodedField,
+    Loader,
     StrictBoolean,
     StrictInteger,
     StrictList,
@@ -57,7 +59,9 @@ def _player_id(description: str, **kwargs: Any) -> StrictString:
 def card_list(description: str, max_items: int = MAX_PILE, **kwargs: Any) -> StrictList:
     """A list of card IDs (checked by the domain, which names duplicates and suggests IDs)."""
     card = StrictString(
-        max_length=32, metadata={"description": "A card ID (GET /v1/cards)", "enum": list(CARDS)}
+        max_length=32,
+        known=frozenset(CARDS),
+        metadata={"description": "A card ID (GET /v1/cards)", "enum": list(CARDS)},
     )
     return StrictList(card, max_items=max_items, metadata={"description": description}, **kwargs)
 
@@ -144,9 +148,26 @@ class RulesetField(CodedField):
                 raise fail("invalid_length", "preset names are at most 64 characters")
             return RulesetSpec(value, {}, True)
         if isinstance(value, Mapping):
-            loaded = RULESET_OBJECTS[self.variant]().load(value)
+            loaded = _ruleset_object(self.variant).load(value)
             return RulesetSpec(loaded["preset"], loaded["options"], False)
         raise self.make_error("invalid")
+
+    def fast_loader(self) -> Loader:
+        nested = _ruleset_object(self.variant).fast_load
+
+        def load(value: Any) -> RulesetSpec:
+            if type(value) is str and len(value) <= 64:
+                return RulesetSpec(value, {}, True)
+            loaded = nested(value)
+            return RulesetSpec(loaded["preset"], loaded["options"], False)
+
+        return load
+
+
+@cache
+def _ruleset_object(variant: Variant) -> StrictSchema:
+    """The (shared) schema of ``{preset, options}`` for a variant."""
+    return RULESET_OBJECTS[variant]()
 
 
 def resolve_spec(spec: RulesetSpec, variant: Variant, at: tuple[str | int, ...]) -> RuleSet:
@@ -386,6 +407,13 @@ class HandRequestSchema(StrictSchema):
 class HandRequestField(CodedField):
     """A batch item: any JSON value, validated as a hand request on its own."""
 
+    def fast_loader(self) -> Loader:
+        return _identity
+
+
+def _identity(value: Any) -> Any:
+    return value
+
 
 class BatchRequestSchema(StrictSchema):
     """``POST /v1/gostop/hands/batch``: up to 1,000 hands, each scored on its own."""
@@ -403,7 +431,7 @@ _HAND_SCHEMA = HandRequestSchema()
 
 def load_hand_request(body: Any) -> HandRequest:
     """Validate a hand request body and map it to domain records (raises ValidationError)."""
-    loaded: HandRequest = _HAND_SCHEMA.load(body)
+    loaded: HandRequest = _HAND_SCHEMA.load_fast(body)
     return loaded
 
 

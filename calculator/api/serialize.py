@@ -18,6 +18,7 @@ from calculator.labels import label
 from calculator.options import specs
 from calculator.presets import Preset, RuleSet, presets, resolve
 from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerScore
+from calculator.scoring import Item
 from calculator.session import SessionResult, Transfer, minimal_transfers
 from calculator.settlement import Comparison
 
@@ -53,8 +54,9 @@ def _ruleset_json(fingerprint: str, preset: str, ruleset: RuleSet) -> dict[str, 
     return found
 
 
+@lru_cache(maxsize=16384)
 def step_json(step: Step) -> dict[str, Any]:
-    """One explanation line."""
+    """One explanation line (steps repeat a lot: the dicts are shared, never changed)."""
     found: dict[str, Any] = {
         "code": step.code,
         "op": step.op,
@@ -73,21 +75,24 @@ def _steps(steps: Iterable[Step]) -> list[dict[str, Any]]:
     return [step_json(step) for step in steps]
 
 
+@lru_cache(maxsize=16384)
+def item_json(item: Item) -> dict[str, Any]:
+    """One scoring item (items repeat a lot: the dicts are shared, never changed)."""
+    return {
+        "code": item.code,
+        "points": item.points,
+        "cards": list(item.cards),
+        "label": _label(item.code),
+    }
+
+
 def player_json(player: PlayerResult, mode: str | None) -> dict[str, Any]:
     """A player's itemized points."""
     counts = player.counts
     return {
         "id": player.id,
         "points": player.points,
-        "items": [
-            {
-                "code": item.code,
-                "points": item.points,
-                "cards": list(item.cards),
-                "label": _label(item.code),
-            }
-            for item in player.items
-        ],
+        "items": [item_json(item) for item in player.items],
         "counts": None
         if counts is None
         else {

@@ -9,6 +9,8 @@ from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from calculator.api.fields import (
     CodedField,
+    Fallback,
+    Loader,
     StrictInteger,
     StrictList,
     StrictNested,
@@ -100,6 +102,18 @@ class NetMap(CodedField):
         if errors:
             raise ValidationError(errors)
         return dict(value)
+
+    def fast_loader(self) -> Loader:
+        def load(value: Any) -> dict[str, int]:
+            if (
+                type(value) is dict
+                and len(value) <= MAX_SESSION_PLAYERS
+                and all(type(chips) is int and abs(chips) <= 10**15 for chips in value.values())
+            ):
+                return dict(value)
+            raise Fallback
+
+        return load
 
 
 class SessionHandSchema(StrictSchema):

@@ -52,7 +52,7 @@ def post_hand() -> Response:
 def post_batch() -> Response:
     """Score up to 1,000 hands; one bad hand does not fail the others."""
     body = read_json(current_app.config["GOSTOP"].max_batch_bytes)
-    hands = _BATCH.load(body)["hands"]
+    hands = _BATCH.load_fast(body)["hands"]
     results = []
     failed = 0
     for index, item in enumerate(hands):
@@ -78,7 +78,7 @@ def post_batch() -> Response:
 @v1.post("/balance/hands")
 def post_balance_hand() -> Response:
     """Score a 120/80/60 balance-variant hand."""
-    request_ = _BALANCE.load(read_json(current_app.config["GOSTOP"].max_body_bytes))
+    request_ = _BALANCE.load_fast(read_json(current_app.config["GOSTOP"].max_body_bytes))
     ruleset = resolve_spec(request_.ruleset, Variant.BALANCE, ("ruleset",))
     return json_response(serialize.balance_json(score_balance(request_.hand, ruleset)))
 
@@ -86,7 +86,7 @@ def post_balance_hand() -> Response:
 @v1.post("/settlements")
 def post_settlement() -> Response:
     """Settle a session: totals per player and the fewest transfers."""
-    data = _SETTLEMENT.load(read_json(current_app.config["GOSTOP"].max_batch_bytes))
+    data = _SETTLEMENT.load_fast(read_json(current_app.config["GOSTOP"].max_batch_bytes))
     entries: list[Entry] = []
     for i, item in enumerate(data["hands"]):
         if "net" in item:
