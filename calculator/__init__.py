@@ -10,6 +10,7 @@ The public entry points:
 - :data:`CARDS` / :data:`DECK` — the card catalogue (IDs are a public contract).
 """
 
+from calculator import _build  # noqa: F401 - first: refuses a stale compiled engine
 from calculator.balance import BalanceHand, BalancePlayer, BalanceRules, score_balance
 from calculator.cards import CARDS, DECK, Card, Kind, Tag
 from calculator.errors import (

@@ -206,25 +206,25 @@ def _mask_where(predicate: Callable[[Card], bool]) -> int:
     return mask_of(card.id for card in DECK if predicate(card))
 
 
-BRIGHTS = _mask_where(lambda c: c.kind is Kind.BRIGHT)
-RAIN_BRIGHT = BIT["12-bright"]
-ANIMALS = _mask_where(lambda c: c.kind is Kind.ANIMAL)
-RIBBONS = _mask_where(lambda c: c.kind is Kind.RIBBON)
-SINGLE_JUNK = _mask_where(lambda c: c.kind is Kind.JUNK)
-DOUBLE_JUNK = _mask_where(lambda c: c.kind is Kind.DOUBLE_JUNK)
-BONUS = _mask_where(lambda c: c.kind is Kind.BONUS)
-GODORI = _mask_where(lambda c: Tag.GODORI in c.tags)
-HONGDAN = _mask_where(lambda c: Tag.HONGDAN in c.tags)
-CHEONGDAN = _mask_where(lambda c: Tag.CHEONGDAN in c.tags)
-CHODAN = _mask_where(lambda c: Tag.CHODAN in c.tags)
-DEC_RIBBON = BIT["12-ribbon"]
-GUKJIN = BIT[GUKJIN_ID]
-MAY_ANIMAL = BIT[MAY_ANIMAL_ID]
+BRIGHTS: int = _mask_where(lambda c: c.kind is Kind.BRIGHT)
+RAIN_BRIGHT: int = BIT["12-bright"]
+ANIMALS: int = _mask_where(lambda c: c.kind is Kind.ANIMAL)
+RIBBONS: int = _mask_where(lambda c: c.kind is Kind.RIBBON)
+SINGLE_JUNK: int = _mask_where(lambda c: c.kind is Kind.JUNK)
+DOUBLE_JUNK: int = _mask_where(lambda c: c.kind is Kind.DOUBLE_JUNK)
+BONUS: int = _mask_where(lambda c: c.kind is Kind.BONUS)
+GODORI: int = _mask_where(lambda c: Tag.GODORI in c.tags)
+HONGDAN: int = _mask_where(lambda c: Tag.HONGDAN in c.tags)
+CHEONGDAN: int = _mask_where(lambda c: Tag.CHEONGDAN in c.tags)
+CHODAN: int = _mask_where(lambda c: Tag.CHODAN in c.tags)
+DEC_RIBBON: int = BIT["12-ribbon"]
+GUKJIN: int = BIT[GUKJIN_ID]
+MAY_ANIMAL: int = BIT[MAY_ANIMAL_ID]
 MONTH_MASKS: tuple[int, ...] = tuple(
     mask_of(card.id for card in DECK if card.month == month) for month in range(13)
 )
 """MONTH_MASKS[m] is the mask of month m's four cards (index 0: the bonus cards)."""
-MONTH_CARDS_MASK = _mask_where(lambda c: c.month > 0)
+MONTH_CARDS_MASK: int = _mask_where(lambda c: c.month > 0)
 
 
 def suggest(text: object) -> str:

@@ -194,3 +194,18 @@ def test_fingerprints_equal_iff_resolved_options_equal(a: str, b: str, x: dict, 
 def test_overriding_a_preset_back_to_its_values_keeps_its_fingerprint(name: str) -> None:
     ruleset = resolve(name)
     assert resolve("standard", ruleset.options()).fingerprint == ruleset.fingerprint
+
+
+@settings(max_examples=300)
+@given(hand=hands(), ruleset=presets, outcome=st.booleans())
+def test_the_plain_table_shortcut_agrees_with_the_full_checks(
+    hand: dict[str, Any], ruleset: Any, outcome: bool
+) -> None:
+    from calculator.table import _checked_table, _plain_table
+
+    if not outcome:
+        hand = {k: v for k, v in hand.items() if k != "outcome"}
+    built = build_hand(hand)
+    plain = _plain_table(built, ruleset.rules)
+    if plain is not None:
+        assert plain == _checked_table(built, ruleset.rules)
