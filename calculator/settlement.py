@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems
-from calculator.hand import Hand, OutcomeType
+from calculator.hand import Hand, OutcomeType, PlayerHand
 from calculator.multipliers import (
     baks,
     loser_owes,
@@ -110,7 +110,7 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
         voided = kind is OutcomeType.FLOOR_FOUR or (
             kind is OutcomeType.CHONGTONG and winner is None and streak_after == streak
         )
-        if not voided:
+        if not voided and (hand.events or table.sitter is not None):
             payments += side_payments(hand, rules, table, minimum)
     net = dict.fromkeys(table.seat, 0)
     stake = hand.stake
@@ -123,7 +123,15 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
         if max(chips) > MAX_SAFE_CHIPS or min(chips) < -MAX_SAFE_CHIPS:
             raise InvalidHandError([_too_large()])
     players = tuple(
-        [_player_result(hand, rules, i, score, minimum) for i, score in enumerate(scores)]
+        [
+            _new(
+                PlayerResult,
+                (player.id, score.points, score.items, score.stop_points >= minimum, score, None),
+            )
+            if score is not None
+            else _sitter_result(player, rules)
+            for player, score in zip(hand.players, scores, strict=True)
+        ]
     )
     return _new(
         HandResult, (ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
@@ -187,7 +195,10 @@ def _place_switchables(hand: Hand, rules: GoStopRules, entries: list[Entry]) -> 
                 bits = switchable
             elif choice is GukjinChoice.AUTO:
                 auto[i] = tuple(subsets(switchable))
-        scores.append(_score(entry, bits, rules))
+        if isinstance(entry, int):
+            scores.append(score_mask(entry, bits, rules))
+        else:
+            scores.append(score_pile(entry, bits, rules))
     outcome = hand.outcome
     if auto and (outcome is None or outcome.type is not OutcomeType.STOP):
         for i, readings in auto.items():  # nobody pays by the piles: best points
@@ -293,9 +304,8 @@ def _owe_all(
     """Every loser's own amount, for one winner's reading."""
     w = table.winner
     assert w is not None
-    won = winner_score(
-        winner.points, hand.players[w], winner.many_animals, rules, hand.nagari_streak
-    )
+    players = hand.players
+    won = winner_score(winner.points, players[w], winner.many_animals, rules, hand.nagari_streak)
     amount = won.amount
     active = len(table.active)
     scores = list(placed.scores)
@@ -308,8 +318,9 @@ def _owe_all(
         loser = scores[i]
         assert loser is not None
         codes = baks(winner, loser, rules, active)
-        go_bak = _go_bak(hand, rules, table, i)
-        found = loser_owes(amount, codes, go_bak, _exempt(loser, rules), rules)
+        go_bak = players[i].go_count > 0 and _go_bak(hand, rules, table, i)
+        exempt = rules.no_capture_exemption and _exempt(loser, rules)
+        found = loser_owes(amount, codes, go_bak, exempt, rules)
         readings = placed.auto.get(i)
         entry = entries[i]
         # Reading the switchable cards as junk can only help a loser out of 피박.
@@ -494,16 +505,9 @@ def _consecutive_ppuk(hand: Hand) -> bool:
 # --- results ----------------------------------------------------------------------------
 
 
-def _player_result(
-    hand: Hand, rules: GoStopRules, i: int, scored: Score | None, minimum: int
-) -> PlayerResult:
-    player = hand.players[i]
-    if scored is None:  # sits out
-        return _new(PlayerResult, (player.id, 0, (), False, None, sold_cards(player, rules)[0]))
-    return _new(
-        PlayerResult,
-        (player.id, scored.points, scored.items, scored.stop_points >= minimum, scored, None),
-    )
+def _sitter_result(player: PlayerHand, rules: GoStopRules) -> PlayerResult:
+    """The player who sits out: no points; how many cards it sold."""
+    return _new(PlayerResult, (player.id, 0, (), False, None, sold_cards(player, rules)[0]))
 
 
 def _active_words(hand: Hand) -> str:
