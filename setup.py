@@ -1,10 +1,12 @@
 """Optional: compile the scoring core with mypyc (``GOSTOP_COMPILE=1 pip install …``).
 
-Without GOSTOP_COMPILE=1 this is a plain setuptools build of pure Python. With it, the
-hot domain modules are compiled to C extensions (about twice as fast; see
-bench/RESULTS.md) and ``calculator/_compiled.json`` records the hash of each compiled
-source, so that ``import calculator`` refuses a compiled module whose source has since
-changed (a stale extension would otherwise shadow the edited ``.py``).
+Without GOSTOP_COMPILE=1 this is a plain setuptools build of pure Python, and it removes
+compiled modules left in the source tree by an earlier compiled build. With it, the hot
+domain modules are compiled to C extensions (about twice as fast; bench/RESULTS.md) and
+``calculator/_compiled.json`` records the hash of each compiled source, so that
+``import calculator`` refuses a compiled module whose source has since changed (a stale
+extension would otherwise shadow the edited ``.py``). If the C compiler fails, the build
+falls back to pure Python with a warning: the service runs either way.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 COMPILED = [
     "calculator/cards.py",
@@ -29,6 +32,30 @@ COMPILED = [
 ]
 MANIFEST = Path("calculator/_compiled.json")
 
+
+def _remove_compiled() -> None:
+    MANIFEST.unlink(missing_ok=True)
+    for path in Path("calculator").glob("*.so"):
+        path.unlink()
+    for path in Path(".").glob("*__mypyc*.so"):
+        path.unlink()
+
+
+class BuildOrFallBack(build_ext):
+    """Compile the extensions; on failure, warn and leave the pure-Python package."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:
+            print(f"setup.py: compiling the engine failed ({error}); using pure Python")
+            _remove_compiled()
+            self.extensions = []
+            return
+        digests = {path: hashlib.sha256(Path(path).read_bytes()).hexdigest() for path in COMPILED}
+        MANIFEST.write_text(json.dumps(digests, indent=1) + "\n")
+
+
 ext_modules = []
 if os.environ.get("GOSTOP_COMPILE") == "1":
     try:
@@ -37,9 +64,11 @@ if os.environ.get("GOSTOP_COMPILE") == "1":
         print("setup.py: mypyc is not importable yet; building pure Python for now")
     else:
         ext_modules = mypycify(COMPILED, opt_level="3")
-        digests = {path: hashlib.sha256(Path(path).read_bytes()).hexdigest() for path in COMPILED}
-        MANIFEST.write_text(json.dumps(digests, indent=1) + "\n")
-elif MANIFEST.exists():
-    MANIFEST.unlink()
+else:
+    _remove_compiled()
 
-setup(ext_modules=ext_modules, package_data={"calculator": ["_compiled.json"]})
+setup(
+    ext_modules=ext_modules,
+    cmdclass={"build_ext": BuildOrFallBack},
+    package_data={"calculator": ["_compiled.json"]},
+)

@@ -18,6 +18,12 @@ def check_compiled() -> None:
     """Raise ImportError if a compiled module's source changed since it was compiled."""
     manifest = _HERE / "_compiled.json"
     if not manifest.exists():
+        if any(_HERE.glob("*.so")) and (_HERE.parent / "setup.py").exists():
+            raise ImportError(
+                "compiled modules in the source tree without calculator/_compiled.json; "
+                "rebuild with GOSTOP_COMPILE=1 pip install -e . or reinstall with pip "
+                "install -e . (which removes them)"
+            )
         return
     for path, digest in json.loads(manifest.read_text()).items():
         source = _HERE.parent / path

@@ -14,6 +14,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+import orjson
 from marshmallow import ValidationError
 
 from calculator.errors import GoStopError
@@ -77,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         with open(args.file, encoding="utf-8") as stream:
             status, body = score(stream, batch=args.batch)
-    text = json.dumps(body, ensure_ascii=False, indent=None if args.compact else 2)
+    text = orjson.dumps(body, option=0 if args.compact else orjson.OPT_INDENT_2).decode()
     print(text, file=sys.stdout if status == 0 else sys.stderr)
     return status
 

@@ -80,6 +80,11 @@ class CodedField(fields.Field):
         """A function applying this field's checks to a present, non-null value."""
         return _fallback  # a field without a fast path always takes the full load
 
+    def fast_check(self, name: str) -> str | None:
+        """This field's checks as a Python expression over the variable ``name`` (True:
+        plainly valid, the value loads as it is), or None to call :meth:`fast_loader`."""
+        return None
+
 
 class StrictInteger(CodedField, fields.Integer):
     """A JSON integer only: 2.5, 2.0, "2" and true are rejected, never truncated."""
@@ -96,6 +101,9 @@ class StrictInteger(CodedField, fields.Integer):
         if type(value) is not int:  # bool is an int subclass; JSON true is not a number
             raise self.make_error("invalid")
         return value
+
+    def fast_check(self, name: str) -> str | None:
+        return f"type({name}) is int and {self.minimum!r} <= {name} <= {self.maximum!r}"
 
     def fast_loader(self) -> Loader:
         low, high = self.minimum, self.maximum
@@ -124,6 +132,9 @@ class StrictBoolean(CodedField, fields.Boolean):
         if value is True or value is False:
             return value
         raise self.make_error("invalid")
+
+    def fast_check(self, name: str) -> str | None:
+        return f"({name} is True or {name} is False)"
 
     def fast_loader(self) -> Loader:
         def load(value: Any) -> bool:
@@ -173,6 +184,11 @@ class StrictString(CodedField, fields.String):
             )
         if _CONTROL.search(value):
             raise fail("control_character", "control characters are not allowed in names")
+
+    def fast_check(self, name: str) -> str | None:
+        if self.choices is not None:
+            return f"type({name}) is str and {name} in {frozenset(self.choices)!r}"
+        return None
 
     def fast_loader(self) -> Loader:
         low, high, control = self.min_length, self.max_length, _CONTROL.search
@@ -280,54 +296,79 @@ class StrictSchema(Schema):
         return self._fast(data)
 
     def _compile(self) -> Loader:
-        plan = []
-        for name, field in self.load_fields.items():
-            key = field.data_key or name
-            default = field.load_default
-            loader = field.fast_loader()  # type: ignore[attr-defined]
-            plan.append(
-                (key, name, loader, field.required, default, callable(default), field.allow_none)
-            )
-        allowed = frozenset(key for key, *_ in plan)
+        """Generate the fast loader: one straight block of checks per field.
+
+        A field that can say its check as an expression (:meth:`CodedField.fast_check`)
+        is checked inline; the others call their fast loader. The source is kept in
+        ``self.fast_source`` for reading and debugging.
+        """
+        namespace: dict[str, Any] = {
+            "Fallback": Fallback,
+            "MISSING": missing,
+            "ValidationError": ValidationError,
+        }
+        lines = ["def load(data):", "    if type(data) is not dict:", "        raise Fallback"]
         strict = self.unknown == RAISE
+        keys = [field.data_key or name for name, field in self.load_fields.items()]
+        namespace["allowed"] = frozenset(keys)
+        if strict:
+            lines += ["    if not data.keys() <= allowed:", "        raise Fallback"]
+        lines += ["    get = data.get", "    out = {}"]
+        for i, (key, (name, field)) in enumerate(zip(keys, self.load_fields.items(), strict=True)):
+            target = f"out[{name!r}]"
+            lines.append(f"    v = get({key!r}, MISSING)")
+            lines.append("    if v is MISSING:")
+            default = field.load_default
+            if field.required:
+                lines.append("        raise Fallback")
+            elif default is missing:
+                lines.append("        pass")
+            else:
+                namespace[f"D{i}"] = default
+                lines.append(
+                    f"        {target} = D{i}()"
+                    if callable(default)
+                    else f"        {target} = D{i}"
+                )
+            lines.append("    elif v is None:")
+            lines.append(
+                f"        {target} = None" if field.allow_none else "        raise Fallback"
+            )
+            lines.append("    else:")
+            check = field.fast_check("v")  # type: ignore[attr-defined]
+            if check is not None:
+                lines += [
+                    f"        if not ({check}):",
+                    "            raise Fallback",
+                    f"        {target} = v",
+                ]
+            else:
+                namespace[f"L{i}"] = field.fast_loader()  # type: ignore[attr-defined]
+                lines.append(f"        {target} = L{i}(v)")
+        if not strict:
+            lines += ["    for key in data.keys() - allowed:", "        out[key] = data[key]"]
         validators = [
-            getattr(self, attr) for attr, many, _kw in self._hooks[VALIDATES_SCHEMA] if not many
+            getattr(self, a) for a, many, _kw in self._hooks[VALIDATES_SCHEMA] if not many
         ]
-        post_loads = [getattr(self, attr) for attr, many, _kw in self._hooks[POST_LOAD] if not many]
-        unknown = self.unknown
-
-        def load(data: Any) -> Any:
-            if type(data) is not dict:
-                raise Fallback
-            if strict and not data.keys() <= allowed:
-                raise Fallback
-            out: dict[str, Any] = {}
-            for key, name, loader, required, default, produce, allow_none in plan:
-                value = data.get(key, missing)
-                if value is missing:
-                    if required:
-                        raise Fallback
-                    if default is not missing:
-                        out[name] = default() if produce else default
-                elif value is None:
-                    if not allow_none:
-                        raise Fallback
-                    out[name] = None
-                else:
-                    out[name] = loader(value)
-            if not strict:
-                for key in data.keys() - allowed:
-                    out[key] = data[key]
-            try:
-                for validator in validators:
-                    validator(out, many=False, partial=None)
-            except ValidationError:
-                raise Fallback from None
-            for post_load in post_loads:
-                out = post_load(out, many=False, partial=None, unknown=unknown)
-            return out
-
-        return load
+        if validators:
+            namespace["validators"] = validators
+            lines += [
+                "    try:",
+                "        for validator in validators:",
+                "            validator(out, many=False, partial=None)",
+                "    except ValidationError:",
+                "        raise Fallback from None",
+            ]
+        for j, (attr, many, _kw) in enumerate(self._hooks[POST_LOAD]):
+            if not many:
+                namespace[f"P{j}"] = getattr(self, attr)
+                namespace["unknown"] = self.unknown
+                lines.append(f"    out = P{j}(out, many=False, partial=None, unknown=unknown)")
+        lines.append("    return out")
+        self.fast_source = "\n".join(lines)
+        exec(compile(self.fast_source, f"<fast load: {type(self).__name__}>", "exec"), namespace)
+        loader: Loader = namespace["load"]
+        return loader
 
 
 def count(maximum: int, description: str, **kwargs: Any) -> StrictInteger:

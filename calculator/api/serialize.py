@@ -3,6 +3,10 @@
 Plain functions that build dicts for orjson: much faster than a marshmallow ``dump``.
 The response schemas in :mod:`calculator.api.responses` document the same shapes, and
 the test suite checks every response against them, so the two cannot drift.
+
+Parts that repeat from response to response — the resolved rule set, scoring items,
+explanation steps — are serialized once and reused as ``orjson.Fragment`` values, so
+the bodies these functions return are meant for ``orjson.dumps``.
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
+
+import orjson
 
 from calculator.balance import BalanceResult
 from calculator.cards import CARDS, DECK
@@ -54,9 +60,27 @@ def _ruleset_json(fingerprint: str, preset: str, ruleset: RuleSet) -> dict[str, 
     return found
 
 
+_RULESET_FRAGMENTS: dict[tuple[str, str], orjson.Fragment] = {}
+
+
+def _ruleset_fragment(ruleset: RuleSet) -> orjson.Fragment:
+    """The rule set serialized once (keyed by fingerprint: hashing the options is slow)."""
+    key = (ruleset.fingerprint, ruleset.preset)
+    found = _RULESET_FRAGMENTS.get(key)
+    if found is None:
+        if len(_RULESET_FRAGMENTS) > 1024:
+            _RULESET_FRAGMENTS.clear()
+        found = _RULESET_FRAGMENTS[key] = orjson.Fragment(orjson.dumps(ruleset_json(ruleset)))
+    return found
+
+
 @lru_cache(maxsize=16384)
-def step_json(step: Step) -> dict[str, Any]:
-    """One explanation line (steps repeat a lot: the dicts are shared, never changed)."""
+def step_json(step: Step) -> orjson.Fragment:
+    """One explanation line, serialized (steps repeat a lot)."""
+    return orjson.Fragment(orjson.dumps(_step_dict(step)))
+
+
+def _step_dict(step: Step) -> dict[str, Any]:
     found: dict[str, Any] = {
         "code": step.code,
         "op": step.op,
@@ -76,14 +100,18 @@ def _steps(steps: Iterable[Step]) -> list[dict[str, Any]]:
 
 
 @lru_cache(maxsize=16384)
-def item_json(item: Item) -> dict[str, Any]:
-    """One scoring item (items repeat a lot: the dicts are shared, never changed)."""
-    return {
-        "code": item.code,
-        "points": item.points,
-        "cards": list(item.cards),
-        "label": _label(item.code),
-    }
+def item_json(item: Item) -> orjson.Fragment:
+    """One scoring item, serialized (items repeat a lot)."""
+    return orjson.Fragment(
+        orjson.dumps(
+            {
+                "code": item.code,
+                "points": item.points,
+                "cards": list(item.cards),
+                "label": _label(item.code),
+            }
+        )
+    )
 
 
 def player_json(player: PlayerResult, mode: str | None) -> dict[str, Any]:
@@ -171,7 +199,7 @@ def hand_json(
 ) -> dict[str, Any]:
     """The full response of ``POST /v1/gostop/hands``."""
     body = {
-        "ruleset": ruleset_json(result.ruleset),
+        "ruleset": _ruleset_fragment(result.ruleset),
         "outcome": outcome_json(result),
         "stake": result.stake,
         "preview": result.outcome is None,
