@@ -21,6 +21,7 @@ from setuptools.command.build_ext import build_ext
 
 COMPILED = [
     "calculator/cards.py",
+    "calculator/hand.py",
     "calculator/scoring.py",
     "calculator/tables.py",
     "calculator/multipliers.py",

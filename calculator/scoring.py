@@ -171,29 +171,41 @@ class Score(NamedTuple):
 def score_mask(mask: int, junk_bits: int, rules: GoStopRules) -> Score:
     """Score a listed pile (a card mask) with the switchable animals in ``junk_bits`` read
     as double junk. A few table look-ups: see :mod:`calculator.tables`."""
-    t = rules.tables
-    bright_entry = t.brights[mask & _BRIGHTS]
-    switchable = mask & t.switchable
+    # One attribute read for every table this needs (this runs for every pile of every hand).
+    (
+        brights,
+        animal_table,
+        ribbon_table,
+        bonus_values,
+        switch_mask,
+        fixed_animals,
+        fixed_double,
+        junk_cards_mask,
+        threshold,
+        extra,
+    ) = rules.tables.scoring
+    bright_entry = brights[mask & _BRIGHTS]
+    switchable = mask & switch_mask
     switched = switchable & junk_bits
-    animal_entry = t.animals[mask & t.fixed_animals | switchable ^ switched]
-    ribbon_entry = t.ribbons[mask & _RIBBONS]
+    animal_entry = animal_table[mask & fixed_animals | switchable ^ switched]
+    ribbon_entry = ribbon_table[mask & _RIBBONS]
     singles = (mask & _SINGLE_JUNK).bit_count()
-    doubles = (mask & t.fixed_double).bit_count() + switched.bit_count()
+    doubles = (mask & fixed_double).bit_count() + switched.bit_count()
     junk_value = singles + 2 * doubles
     junk_cards = singles + doubles
     bonus = mask & _BONUS
     if bonus:
-        junk_value += t.bonus[bonus]
+        junk_value += bonus_values[bonus]
         junk_cards += bonus.bit_count()
     items = bright_entry[0] + animal_entry[0] + ribbon_entry[0]
     points = bright_entry[1] + animal_entry[1] + ribbon_entry[1]
     if junk_value >= 10:
-        junk_mask = mask & t.junk_cards | bonus | switched
+        junk_mask = mask & junk_cards_mask | bonus | switched
         items += (_new(Item, ("junk", junk_value - 9, junk_mask, None)),)
         points += junk_value - 9
     stop_points = points
-    if rules.three_double_pi_bonus:
-        doubles_held = mask & t.fixed_double & t.three_doubles | switched & cards.GUKJIN
+    if extra:  # the three-double-junk bonus
+        doubles_held = mask & fixed_double & _THREE_DOUBLES | switched & cards.GUKJIN
         if doubles_held.bit_count() >= 3:
             items += (Item("three_double_junk", rules.three_double_pi_bonus, doubles_held),)
             points += rules.three_double_pi_bonus
@@ -217,7 +229,7 @@ def score_mask(mask: int, junk_bits: int, rules: GoStopRules) -> Score:
             animals >= 5,
             animal_entry[3],
             junk_value >= 10,
-            animals >= rules.meongtta_threshold,
+            animals >= threshold,
             None,
             False,
         ),

@@ -9,7 +9,7 @@ not a second copy of them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from calculator import cards
 from calculator.scoring import (
@@ -44,6 +44,8 @@ class CardTables(NamedTuple):
     animals: dict[int, AnimalEntry]  # animals as placed → items
     ribbons: dict[int, Entry]  # ribbon mask → items (count: the counted ribbons)
     bonus: dict[int, int]  # bonus cards held → their junk value
+    # what scoring a listed pile reads, in one tuple (see scoring.score_mask)
+    scoring: tuple[Any, ...]
 
 
 def subsets(mask: int) -> list[int]:
@@ -100,12 +102,29 @@ def build_tables(rules: GoStopRules) -> CardTables:
         )
         n = (m & counted).bit_count()
         ribbons[m] = entry(ribbon_items(n, sets, m & counted, m), n)
+    bonus = {
+        m: sum(v for card_id, v in values.items() if m & cards.BIT[card_id])
+        for m in subsets(cards.BONUS)
+    }
+    junk_cards = cards.SINGLE_JUNK | fixed_double
+    scoring = (
+        brights,
+        animals,
+        ribbons,
+        bonus,
+        switchable,
+        fixed_animals,
+        fixed_double,
+        junk_cards,
+        rules.meongtta_threshold,
+        rules.three_double_pi_bonus,
+    )
     return CardTables(
         fixed_animals=fixed_animals,
         switchable=switchable,
         fixed_double=fixed_double,
         counted_ribbons=counted,
-        junk_cards=cards.SINGLE_JUNK | fixed_double,
+        junk_cards=junk_cards,
         bonus_values=tuple((cards.BIT[card_id], v) for card_id, v in values.items()),
         bonus_in_deck=cards.mask_of(values),
         in_deck=cards.MONTH_CARDS_MASK | cards.mask_of(values),
@@ -113,8 +132,6 @@ def build_tables(rules: GoStopRules) -> CardTables:
         brights=brights,
         animals=animals,
         ribbons=ribbons,
-        bonus={
-            m: sum(v for card_id, v in values.items() if m & cards.BIT[card_id])
-            for m in subsets(cards.BONUS)
-        },
+        bonus=bonus,
+        scoring=scoring,
     )
