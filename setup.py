@@ -64,7 +64,11 @@ if os.environ.get("GOSTOP_COMPILE") == "1":
     except ImportError:  # pip's first pass asks for the build requirements (mypy among them)
         print("setup.py: mypyc is not importable yet; building pure Python for now")
     else:
-        ext_modules = mypycify(COMPILED, opt_level="3")
+        try:
+            ext_modules = mypycify(COMPILED, opt_level="3")
+        except BaseException as error:
+            print(f"setup.py: mypyc could not compile the engine ({error}); using pure Python")
+            _remove_compiled()
 else:
     _remove_compiled()
 

@@ -28,12 +28,11 @@ if TYPE_CHECKING:
     from calculator.rules import GoStopRules
 
 _new = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
-_BRIGHTS, _RIBBONS, _SINGLE_JUNK, _BONUS = (
-    cards.BRIGHTS,
-    cards.RIBBONS,
-    cards.SINGLE_JUNK,
-    cards.BONUS,
-)
+_BRIGHTS: int = cards.BRIGHTS
+_RIBBONS: int = cards.RIBBONS
+_SINGLE_JUNK: int = cards.SINGLE_JUNK
+_BONUS: int = cards.BONUS
+_THREE_DOUBLES: int = cards.DOUBLE_JUNK | cards.GUKJIN
 
 
 class Item(NamedTuple):
