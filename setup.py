@@ -46,6 +46,7 @@ class BuildOrFallBack(build_ext):
     """Compile the extensions; on failure, warn and leave the pure-Python package."""
 
     def run(self) -> None:
+        _remove_compiled()  # what an earlier build left, perhaps for another set of modules
         try:
             super().run()
         except Exception as error:
