@@ -8,10 +8,10 @@ import multiprocessing
 import os
 
 bind = os.environ.get("GOSTOP_BIND", "127.0.0.1:8000")
-# Scoring is CPU-bound and short: sync workers, one per core (plus one to cover a worker
-# that is being recycled), no threads.
+# Scoring is CPU-bound and short: sync workers, one per core. More workers than cores
+# only time-slice the same CPUs (measured: bench/RESULTS.md); no threads.
 worker_class = "sync"
-workers = int(os.environ.get("GOSTOP_WORKERS", multiprocessing.cpu_count() + 1))
+workers = int(os.environ.get("GOSTOP_WORKERS", multiprocessing.cpu_count()))
 threads = 1
 timeout = 30  # a hand takes well under a millisecond; anything stuck this long is killed
 graceful_timeout = 20  # SIGTERM: in-flight requests get this long to finish

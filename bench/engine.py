@@ -24,6 +24,13 @@ from calculator import resolve, settle
 from calculator.api.schemas import load_hand
 
 
+def build() -> str:
+    """Which engine is imported: compiled with mypyc (GOSTOP_COMPILE=1) or pure Python."""
+    import calculator.settlement
+
+    return "compiled (mypyc)" if calculator.settlement.__file__.endswith(".so") else "pure Python"
+
+
 def measure(hands: list[Any], repeat: int) -> list[float]:
     """Per-hand median time of ``settle`` in µs."""
     ruleset = resolve("standard")
@@ -82,7 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=21)
     args = parser.parse_args(argv)
     size, repeat = (200, 3) if args.quick else (args.hands, args.repeat)
-    print(f"python {sys.version.split()[0]}, {size} hands per corpus, {repeat} runs per hand")
+    print(
+        f"python {sys.version.split()[0]}, engine {build()}, {size} hands per corpus, "
+        f"{repeat} runs per hand"
+    )
     run(size, repeat)
     return 0
 

@@ -175,7 +175,11 @@ def run(seconds: int, rounds: int, connections: int) -> dict[str, Any]:
     def mean(rows: list[dict[str, Any]], key: str) -> float:
         return sum(r[key] for r in rows) / len(rows)
 
+    from bench.engine import build
+
     summary = {
+        "engine": build(),
+        "workers": os.environ.get("GOSTOP_WORKERS", str(os.cpu_count())),
         "echo_rps": round(mean(results["echo"], "rps")),
         "hand_rps": round(mean(results["hand"], "rps")),
         "ratio": round(mean(results["hand"], "rps") / mean(results["echo"], "rps"), 3),
@@ -198,11 +202,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
     seconds, rounds = (2, 1) if args.quick else (args.seconds, args.rounds)
     summary = run(seconds, rounds, args.connections)
     for key, value in summary.items():
         print(f"{key:20s} {value}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=1) + "\n")
     if summary["errors"]:
         print("errors: some responses were not 2xx", file=sys.stderr)
         return 1
