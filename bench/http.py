@@ -21,134 +21,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
-import shutil
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from bench.corpus import corpus
+from bench.server import Server, ensure_wrk, wrk
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def ensure_wrk() -> str:
-    """The wrk binary, installing Debian's package if it is missing."""
-    found = shutil.which("wrk")
-    if found:
-        return found
-    for command in (
-        ["apt-get", "install", "-y", "-q", "wrk"],
-        ["apt-get", "update", "-q"],
-        ["apt-get", "install", "-y", "-q", "wrk"],
-    ):
-        subprocess.run(command, check=False, capture_output=True, timeout=600)
-        found = shutil.which("wrk")
-        if found:
-            return found
-    raise SystemExit("wrk is not installed and could not be installed (apt-get install wrk)")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class Server:
-    """gunicorn with gunicorn.conf.py, bound to a loopback port, stopped on exit."""
-
-    def __init__(self, extra_env: dict[str, str] | None = None) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        env = {
-            **os.environ,
-            "GOSTOP_BIND": f"127.0.0.1:{self.port}",
-            "GOSTOP_BENCH_ENDPOINT": "1",
-            **(extra_env or {}),
-        }
-        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
-            cwd=ROOT,
-            env=env,
-            stdout=self.log,
-            stderr=self.log,
-        )
-
-    def __enter__(self) -> Server:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.base + "/readyz", timeout=1):
-                    return self
-            except OSError:
-                time.sleep(0.1)
-        self.__exit__()
-        raise RuntimeError("gunicorn did not start")
-
-    def __exit__(self, *_exc: object) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
-def wrk(binary: str, url: str, body: bytes, seconds: int, connections: int) -> dict[str, Any]:
-    """Run wrk with a POST body; requests/s, latency percentiles, errors."""
-    with tempfile.TemporaryDirectory() as tmp:
-        body_file = Path(tmp) / "body.json"
-        body_file.write_bytes(body)
-        script = Path(tmp) / "post.lua"
-        script.write_text(
-            'wrk.method = "POST"\n'
-            'wrk.headers["Content-Type"] = "application/json"\n'
-            f'local f = io.open("{body_file}", "rb")\n'
-            "wrk.body = f:read('*a')\n"
-            "f:close()\n"
-        )
-        done = subprocess.run(
-            [
-                binary,
-                "-t1",
-                f"-c{connections}",
-                f"-d{seconds}s",
-                "--latency",
-                "-s",
-                str(script),
-                url,
-            ],
-            capture_output=True,
-            text=True,
-            timeout=seconds + 60,
-            check=True,
-        )
-    out = done.stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    latency = {}
-    for pct in ("50", "99"):
-        match = re.search(rf"^\s+{pct}%\s+([\d.]+)(us|ms|s)\s*$", out, re.MULTILINE)
-        if match:
-            value, unit = float(match.group(1)), match.group(2)
-            latency[pct] = value * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    socket_errors = re.search(r"Socket errors: (.*)", out)
-    return {
-        "rps": rps,
-        "p50_ms": latency.get("50"),
-        "p99_ms": latency.get("99"),
-        "non_2xx": int(errors.group(1)) if errors else 0,
-        "socket_errors": socket_errors.group(1) if socket_errors else None,
-    }
 
 
 def run(seconds: int, rounds: int, connections: int) -> dict[str, Any]:
@@ -190,7 +70,7 @@ def run(seconds: int, rounds: int, connections: int) -> dict[str, Any]:
         "batch_rps": round(mean(results["batch"], "rps"), 2),
         "batch_hands_per_s": round(mean(results["batch"], "rps") * 500),
         "batch_p99_ms": round(mean(results["batch"], "p99_ms"), 1),
-        "errors": sum(r["non_2xx"] for rows in results.values() for r in rows),
+        "errors": sum(r["non_2xx"] + r["socket_errors"] for rows in results.values() for r in rows),
         "hand_body_bytes": len(hand),
     }
     return summary

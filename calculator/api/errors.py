@@ -26,6 +26,14 @@ from calculator.errors import (
 
 log = logging.getLogger("gostop.errors")
 
+_HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+}
+
 _TYPES: dict[type[GoStopError], str] = {
     InvalidRulesError: "invalid-rules",
     ImpossibleHandError: "impossible-hand",
@@ -102,7 +110,12 @@ def register(app: Flask) -> None:
         detail = error.description or error.name
         if isinstance(error, MethodNotAllowed) and error.valid_methods:
             detail = f"{request.method} is not allowed here; use {', '.join(error.valid_methods)}"
-        response = json_response(problem(status, error.name, detail), status, PROBLEM_JSON)
+        code = getattr(error, "problem_code", None) or _HTTP_CODES.get(status, "http_error")
+        # The pointer "" is the whole request (RFC 6901): these are not about one field.
+        body = problem(
+            status, error.name, detail, errors=[{"pointer": "", "code": code, "detail": detail}]
+        )
+        response = json_response(body, status, PROBLEM_JSON)
         for name, value in error.get_headers():
             if name.lower() != "content-type":
                 response.headers[name] = value

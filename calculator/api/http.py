@@ -11,12 +11,23 @@ from typing import Any
 
 import orjson
 from flask import Flask, Response, current_app, g, request
-from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import (
+    BadRequest,
+    HTTPException,
+    RequestEntityTooLarge,
+    UnsupportedMediaType,
+)
 
 JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._:@/+=-]{1,128}")
 log = logging.getLogger("gostop.access")
+
+
+def coded(exception: HTTPException, code: str) -> HTTPException:
+    """Tag an HTTP error with the machine-readable code its problem body will carry."""
+    exception.problem_code = code  # type: ignore[attr-defined]
+    return exception
 
 
 def read_json(max_bytes: int) -> Any:
@@ -25,21 +36,29 @@ def read_json(max_bytes: int) -> Any:
     if mimetype != JSON and not (
         mimetype.startswith("application/") and mimetype.endswith("+json")
     ):
-        raise UnsupportedMediaType(
-            f"send the body as application/json (got {mimetype or 'no Content-Type'})"
+        got = mimetype or "no Content-Type"
+        raise coded(
+            UnsupportedMediaType(f"send the body as application/json (got {got})"),
+            "unsupported_media_type",
         )
     length = request.content_length
     if length is not None and length > max_bytes:
-        raise RequestEntityTooLarge(f"the body is {length} bytes; the limit is {max_bytes}")
+        raise coded(
+            RequestEntityTooLarge(f"the body is {length} bytes; the limit is {max_bytes}"),
+            "body_too_large",
+        )
     data = request.get_data(cache=False)
     if len(data) > max_bytes:
-        raise RequestEntityTooLarge(f"the body is over the limit of {max_bytes} bytes")
+        raise coded(
+            RequestEntityTooLarge(f"the body is over the limit of {max_bytes} bytes"),
+            "body_too_large",
+        )
     if not data.strip():
-        raise BadRequest("the body is empty; send a JSON object")
+        raise coded(BadRequest("the body is empty; send a JSON object"), "empty_body")
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as error:
-        raise BadRequest(f"the body is not valid JSON: {error}") from None
+        raise coded(BadRequest(f"the body is not valid JSON: {error}"), "malformed_json") from None
 
 
 def json_response(body: Any, status: int = 200, mimetype: str = JSON) -> Response:
@@ -63,6 +82,8 @@ def _finish(response: Response) -> Response:
     headers = response.headers
     headers["X-Request-ID"] = g.get("request_id", "")
     headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("X-Frame-Options", "DENY")
+    headers.setdefault("Referrer-Policy", "no-referrer")
     headers.setdefault("Cache-Control", "no-store")
     if current_app.config["GOSTOP"].access_log:
         started = g.get("started")

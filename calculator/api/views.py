@@ -11,7 +11,7 @@ from werkzeug.exceptions import NotFound
 
 from calculator.api import serialize
 from calculator.api.errors import domain_problem, validation_problem
-from calculator.api.http import json_response, read_json
+from calculator.api.http import coded, json_response, read_json
 from calculator.api.schemas import BatchRequestSchema, load_hand_request, resolve_spec
 from calculator.api.session_schemas import BalanceRequestSchema, SettlementRequestSchema
 from calculator.balance import score_balance
@@ -141,7 +141,9 @@ def get_cards() -> Response:
         )
     preset = find_preset(name)
     if preset is None:
-        raise NotFound(f"there is no rule set {name!r}; see GET /v1/rulesets")
+        raise coded(
+            NotFound(f"there is no rule set {name!r}; see GET /v1/rulesets"), "unknown_preset"
+        )
     ruleset = resolve(preset.name)
     return _cached_json(
         f"cards:{preset.name}",
@@ -163,7 +165,10 @@ def get_ruleset(name: str) -> Response:
     """One preset (or an alias of one)."""
     preset = find_preset(name)
     if preset is None:
-        raise NotFound(f"there is no rule set {name!r}; see GET /v1/rulesets for the names")
+        raise coded(
+            NotFound(f"there is no rule set {name!r}; see GET /v1/rulesets for the names"),
+            "unknown_preset",
+        )
     return _cached_json(f"ruleset:{preset.name}", lambda: serialize.preset_json(preset))
 
 

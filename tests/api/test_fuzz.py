@@ -15,29 +15,10 @@ import os
 
 import schemathesis
 from hypothesis import HealthCheck, settings
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (
-    allow_header_conformance,
-    content_type_conformance,
-    negative_data_rejection,
-    response_headers_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-    unsupported_method,
-)
+from tests_support import FUZZ_CHECKS as CHECKS
 
 from calculator.api import create_app
 
-CHECKS = [
-    not_a_server_error,
-    status_code_conformance,
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-    negative_data_rejection,
-    unsupported_method,
-    allow_header_conformance,
-]
 EXAMPLES = int(os.environ.get("GOSTOP_FUZZ_EXAMPLES", "60"))
 
 schema = schemathesis.openapi.from_wsgi("/v1/openapi.json", create_app({"access_log": False}))

@@ -1,0 +1,160 @@
+"""A real gunicorn on loopback for benchmarks and live tests (the repository's config).
+
+    with Server() as server:            # GOSTOP_BIND=127.0.0.1:<free port>
+        urlopen(server.base + "/healthz")
+
+Only 127.0.0.1 is bound; the server is stopped (SIGTERM, then SIGKILL) on exit.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """gunicorn with gunicorn.conf.py, bound to a loopback port, stopped on exit."""
+
+    def __init__(self, extra_env: dict[str, str] | None = None) -> None:
+        """``extra_env`` adds or overrides GOSTOP_* settings (workers, access log…)."""
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {
+            **os.environ,
+            "GOSTOP_BIND": f"127.0.0.1:{self.port}",
+            "GOSTOP_BENCH_ENDPOINT": "1",
+            **(extra_env or {}),
+        }
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=self.log,
+        )
+
+    def __enter__(self) -> Server:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited at start:\n{self.output()}")
+            try:
+                with urllib.request.urlopen(self.base + "/readyz", timeout=1):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        self.__exit__()
+        raise RuntimeError("gunicorn did not start")
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def output(self) -> str:
+        """What gunicorn and the app have written to stdout and stderr so far."""
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
+
+    def worker_pids(self) -> list[int]:
+        """The PIDs of the master's current workers."""
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in children.read_text().split()]
+
+
+def ensure_wrk() -> str:
+    """The wrk binary, installing Debian's package if it is missing."""
+    found = shutil.which("wrk")
+    if found:
+        return found
+    for command in (
+        ["apt-get", "install", "-y", "-q", "wrk"],
+        ["apt-get", "update", "-q"],
+        ["apt-get", "install", "-y", "-q", "wrk"],
+    ):
+        subprocess.run(command, check=False, capture_output=True, timeout=600)
+        found = shutil.which("wrk")
+        if found:
+            return found
+    raise SystemExit("wrk is not installed and could not be installed (apt-get install wrk)")
+
+
+def wrk(
+    binary: str, url: str, body: bytes, seconds: int, connections: int, rate: float | None = None
+) -> dict[str, Any]:
+    """Run wrk POSTing ``body``; requests/s, latency percentiles, errors.
+
+    ``rate`` paces the load (requests/s over all connections) with wrk's ``delay()`` hook.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        body_file = Path(tmp) / "body.json"
+        body_file.write_bytes(body)
+        script = Path(tmp) / "post.lua"
+        lua = (
+            'wrk.method = "POST"\n'
+            'wrk.headers["Content-Type"] = "application/json"\n'
+            f'local f = io.open("{body_file}", "rb")\n'
+            "wrk.body = f:read('*a')\n"
+            "f:close()\n"
+        )
+        if rate:
+            lua += f"function delay() return {connections * 1000 / rate:.3f} end\n"
+        script.write_text(lua)
+        done = subprocess.run(
+            [
+                binary,
+                "-t1",
+                f"-c{connections}",
+                f"-d{seconds}s",
+                "--latency",
+                "-s",
+                str(script),
+                url,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=seconds + 60,
+            check=True,
+        )
+    out = done.stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    latency = {}
+    for pct in ("50", "99"):
+        match = re.search(rf"^\s+{pct}%\s+([\d.]+)(us|ms|s)\s*$", out, re.MULTILINE)
+        if match:
+            value, unit = float(match.group(1)), match.group(2)
+            latency[pct] = value * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    requests = re.search(r"(\d+) requests in", out)
+    return {
+        "rps": rps,
+        "requests": int(requests.group(1)) if requests else 0,
+        "p50_ms": latency.get("50"),
+        "p99_ms": latency.get("99"),
+        "non_2xx": int(errors.group(1)) if errors else 0,
+        "socket_errors": sum(int(n) for n in socket.groups()) if socket else 0,
+    }
