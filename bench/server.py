@@ -103,11 +103,17 @@ def ensure_wrk() -> str:
 
 
 def wrk(
-    binary: str, url: str, body: bytes, seconds: int, connections: int, rate: float | None = None
+    binary: str,
+    url: str,
+    body: bytes,
+    seconds: int,
+    connections: int,
+    delay_ms: float | None = None,
 ) -> dict[str, Any]:
     """Run wrk POSTing ``body``; requests/s, latency percentiles, errors.
 
-    ``rate`` paces the load (requests/s over all connections) with wrk's ``delay()`` hook.
+    ``delay_ms`` paces the load: each connection waits that long before each request
+    (wrk's ``delay()`` hook); see :func:`paced` to hold a given rate.
     """
     with tempfile.TemporaryDirectory() as tmp:
         body_file = Path(tmp) / "body.json"
@@ -120,8 +126,8 @@ def wrk(
             "wrk.body = f:read('*a')\n"
             "f:close()\n"
         )
-        if rate:
-            lua += f"function delay() return {connections * 1000 / rate:.3f} end\n"
+        if delay_ms is not None:
+            lua += f"function delay() return {max(delay_ms, 0.0):.3f} end\n"
         script.write_text(lua)
         done = subprocess.run(
             [
@@ -158,3 +164,14 @@ def wrk(
         "non_2xx": int(errors.group(1)) if errors else 0,
         "socket_errors": sum(int(n) for n in socket.groups()) if socket else 0,
     }
+
+
+def paced(
+    binary: str, url: str, body: bytes, seconds: int, connections: int, rate: float
+) -> dict[str, Any]:
+    """Hold ``rate`` requests/s: calibrate the per-request delay on a short run (the time a
+    request takes adds to the delay), then run for ``seconds``."""
+    period_ms = connections * 1000 / rate
+    trial = wrk(binary, url, body, 5, connections, period_ms)
+    overhead_ms = connections * 1000 / max(trial["rps"], 1) - period_ms
+    return wrk(binary, url, body, seconds, connections, period_ms - overhead_ms)

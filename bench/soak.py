@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.corpus import corpus
-from bench.server import Server, ensure_wrk, wrk
+from bench.server import Server, ensure_wrk, paced, wrk
 
 GROWTH_LIMIT_KB = 5 * 1024
 
@@ -62,7 +62,7 @@ def run(seconds: int, every: float) -> dict[str, Any]:
         sampler = threading.Thread(target=sample_memory, args=(server, stop, every, samples))
         sampler.start()
         try:
-            load = wrk(binary, url, body, seconds, 16, rate=target)
+            load = paced(binary, url, body, seconds, 16, target)
         finally:
             stop.set()
             sampler.join()
