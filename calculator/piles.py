@@ -35,7 +35,7 @@ class _Raw(NamedTuple):
 def read_piles(hand: Hand, rules: GoStopRules) -> list[Entry]:
     """Each player's checked pile, in seating order; raises on impossible cards or counts."""
     in_deck = rules.tables.in_deck
-    bit = _BIT
+    bits = _BITS
     taken = 0
     entries: list[Entry | Tally] = []
     tallied = False
@@ -44,10 +44,13 @@ def read_piles(hand: Hand, rules: GoStopRules) -> list[Entry]:
             ids = player.hand if player.sits_out else player.captured
             mask = 0
             if ids:
-                # The bits are distinct powers of two: their sum has one bit per card
-                # exactly when no card repeats (a repeat carries into another bit).
-                mask = sum(map(bit, ids))
-                if mask.bit_count() != len(ids) or mask & taken or mask & ~in_deck:
+                # A plain loop: compiled (mypyc), masks stay machine integers.
+                for card_id in ids:
+                    bit = bits[card_id]
+                    if mask & bit:
+                        raise KeyError  # held twice: _diagnose names both places
+                    mask |= bit
+                if mask & taken or mask & ~in_deck:
                     raise KeyError
                 taken |= mask
             if player.sits_out:
@@ -91,6 +94,7 @@ def _read_tallies(hand: Hand, rules: GoStopRules, entries: list[Entry | Tally]) 
 
 
 _BIT = cards.BIT.__getitem__
+_BITS: dict[str, int] = dict(cards.BIT)
 
 
 def _cards_of(hand: Hand) -> list[tuple[str, Sequence[str]]]:
