@@ -189,7 +189,9 @@ def score_mask(mask: int, junk_bits: int, rules: GoStopRules) -> Score:
     animal_entry = animal_table[mask & fixed_animals | switchable ^ switched]
     ribbon_entry = ribbon_table[mask & _RIBBONS]
     singles = (mask & _SINGLE_JUNK).bit_count()
-    doubles = (mask & fixed_double).bit_count() + switched.bit_count()
+    doubles = (mask & fixed_double).bit_count()
+    if switched:  # usually none: skip the count
+        doubles += switched.bit_count()
     junk_value = singles + 2 * doubles
     junk_cards = singles + doubles
     bonus = mask & _BONUS
