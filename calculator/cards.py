@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Final
 
 
 class Kind(StrEnum):
@@ -69,7 +70,7 @@ class Month:
     name_en: str
 
 
-MONTHS: tuple[Month, ...] = (
+MONTHS: Final[tuple[Month, ...]] = (
     Month(1, "송학", "pine"),
     Month(2, "매조", "plum blossom"),
     Month(3, "벚꽃", "cherry blossom"),
@@ -85,7 +86,7 @@ MONTHS: tuple[Month, ...] = (
 )
 
 # (id, kind, Korean name, English name, tags). Junk cards get their names from the month.
-_SPECIAL: tuple[tuple[str, Kind, str, str, tuple[Tag, ...]], ...] = (
+_SPECIAL: Final[tuple[tuple[str, Kind, str, str, tuple[Tag, ...]], ...]] = (
     ("01-bright", Kind.BRIGHT, "송학 광 (학)", "pine crane (bright)", ()),
     ("01-ribbon", Kind.RIBBON, "송학 홍단", "pine red poetry ribbon", (Tag.HONGDAN,)),
     ("02-animal", Kind.ANIMAL, "매조 열끗 (꾀꼬리)", "plum bush warbler (animal)", (Tag.GODORI,)),
@@ -114,13 +115,13 @@ _SPECIAL: tuple[tuple[str, Kind, str, str, tuple[Tag, ...]], ...] = (
     ("12-double-junk", Kind.DOUBLE_JUNK, "비 쌍피", "rain double junk", ()),
 )
 
-BONUS_IDS: tuple[str, ...] = ("bonus-a", "bonus-b", "bonus-c", "bonus-d")
+BONUS_IDS: Final[tuple[str, ...]] = ("bonus-a", "bonus-b", "bonus-c", "bonus-d")
 
 # The switchable animals: the sake cup (국진) always may be read as double junk,
 # the May bridge only where a rule set says so (rules.md §2.5).
-GUKJIN_ID = "09-animal"
-MAY_ANIMAL_ID = "05-animal"
-SWITCHED_JUNK_VALUE = 2  # an animal read as junk is worth a double junk
+GUKJIN_ID: Final = "09-animal"
+MAY_ANIMAL_ID: Final = "05-animal"
+SWITCHED_JUNK_VALUE: Final = 2  # an animal read as junk is worth a double junk
 
 
 def _build_deck() -> tuple[Card, ...]:
@@ -153,19 +154,19 @@ def _build_deck() -> tuple[Card, ...]:
     )
 
 
-DECK: tuple[Card, ...] = _build_deck()
+DECK: Final[tuple[Card, ...]] = _build_deck()
 """All 52 cards, months 1–12 then the four bonus cards, in a fixed order."""
 
-CARDS: Mapping[str, Card] = MappingProxyType({card.id: card for card in DECK})
+CARDS: Final[Mapping[str, Card]] = MappingProxyType({card.id: card for card in DECK})
 """Card by ID."""
 
-MONTH_CARD_IDS: tuple[str, ...] = tuple(card.id for card in DECK if card.month)
+MONTH_CARD_IDS: Final[tuple[str, ...]] = tuple(card.id for card in DECK if card.month)
 """The 48 month cards (every hwatu deck has exactly these)."""
 
-BIT: Mapping[str, int] = MappingProxyType({card.id: card.bit for card in DECK})
+BIT: Final[Mapping[str, int]] = MappingProxyType({card.id: card.bit for card in DECK})
 """Card ID → its bit in a pile mask."""
 
-_ID_BY_BIT: dict[int, str] = {card.bit: card.id for card in DECK}
+_ID_BY_BIT: Final[dict[int, str]] = {card.bit: card.id for card in DECK}
 
 
 def mask_of(card_ids: Iterable[str]) -> int:
@@ -199,32 +200,32 @@ def _chunk_ids(shift: int) -> tuple[tuple[str, ...], ...]:
     )
 
 
-_CHUNK_IDS = tuple(_chunk_ids(shift) for shift in range(8))
+_CHUNK_IDS: Final = tuple(_chunk_ids(shift) for shift in range(8))
 
 
 def _mask_where(predicate: Callable[[Card], bool]) -> int:
     return mask_of(card.id for card in DECK if predicate(card))
 
 
-BRIGHTS: int = _mask_where(lambda c: c.kind is Kind.BRIGHT)
-RAIN_BRIGHT: int = BIT["12-bright"]
-ANIMALS: int = _mask_where(lambda c: c.kind is Kind.ANIMAL)
-RIBBONS: int = _mask_where(lambda c: c.kind is Kind.RIBBON)
-SINGLE_JUNK: int = _mask_where(lambda c: c.kind is Kind.JUNK)
-DOUBLE_JUNK: int = _mask_where(lambda c: c.kind is Kind.DOUBLE_JUNK)
-BONUS: int = _mask_where(lambda c: c.kind is Kind.BONUS)
-GODORI: int = _mask_where(lambda c: Tag.GODORI in c.tags)
-HONGDAN: int = _mask_where(lambda c: Tag.HONGDAN in c.tags)
-CHEONGDAN: int = _mask_where(lambda c: Tag.CHEONGDAN in c.tags)
-CHODAN: int = _mask_where(lambda c: Tag.CHODAN in c.tags)
-DEC_RIBBON: int = BIT["12-ribbon"]
-GUKJIN: int = BIT[GUKJIN_ID]
-MAY_ANIMAL: int = BIT[MAY_ANIMAL_ID]
-MONTH_MASKS: tuple[int, ...] = tuple(
+BRIGHTS: Final[int] = _mask_where(lambda c: c.kind is Kind.BRIGHT)
+RAIN_BRIGHT: Final[int] = BIT["12-bright"]
+ANIMALS: Final[int] = _mask_where(lambda c: c.kind is Kind.ANIMAL)
+RIBBONS: Final[int] = _mask_where(lambda c: c.kind is Kind.RIBBON)
+SINGLE_JUNK: Final[int] = _mask_where(lambda c: c.kind is Kind.JUNK)
+DOUBLE_JUNK: Final[int] = _mask_where(lambda c: c.kind is Kind.DOUBLE_JUNK)
+BONUS: Final[int] = _mask_where(lambda c: c.kind is Kind.BONUS)
+GODORI: Final[int] = _mask_where(lambda c: Tag.GODORI in c.tags)
+HONGDAN: Final[int] = _mask_where(lambda c: Tag.HONGDAN in c.tags)
+CHEONGDAN: Final[int] = _mask_where(lambda c: Tag.CHEONGDAN in c.tags)
+CHODAN: Final[int] = _mask_where(lambda c: Tag.CHODAN in c.tags)
+DEC_RIBBON: Final[int] = BIT["12-ribbon"]
+GUKJIN: Final[int] = BIT[GUKJIN_ID]
+MAY_ANIMAL: Final[int] = BIT[MAY_ANIMAL_ID]
+MONTH_MASKS: Final[tuple[int, ...]] = tuple(
     mask_of(card.id for card in DECK if card.month == month) for month in range(13)
 )
 """MONTH_MASKS[m] is the mask of month m's four cards (index 0: the bonus cards)."""
-MONTH_CARDS_MASK: int = _mask_where(lambda c: c.month > 0)
+MONTH_CARDS_MASK: Final[int] = _mask_where(lambda c: c.month > 0)
 
 
 def suggest(text: object) -> str:

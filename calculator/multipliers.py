@@ -7,6 +7,7 @@ explain it, built as the arithmetic happens.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from calculator.hand import PlayerHand
 from calculator.result import Step, WinnerScore
@@ -22,11 +23,11 @@ from calculator.rules import (
 )
 from calculator.scoring import Score
 
-_new = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
+_new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
 
 # The go multiplier for n gos, per formula (rules.md §3.2). The +n go points are added
 # before it (or not, when the multiplier applies and go_points_with_multiplier is off).
-GO_MULTIPLIERS: dict[GoFormula, Callable[[int], int]] = {
+GO_MULTIPLIERS: Final[dict[GoFormula, Callable[[int], int]]] = {
     GoFormula.KOREAN_POW2: lambda n: 2 ** (n - 2) if n >= 3 else 1,
     GoFormula.SEED_ES_LINEAR: lambda n: n - 1 if n >= 3 else 1,
     GoFormula.SEED_RO: lambda n: 2 if n >= 4 else 1,
@@ -132,7 +133,7 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[
     return tuple(found)
 
 
-_BAKS = ("gwang_bak", "pi_bak", "meong_bak")
+_BAKS: Final = ("gwang_bak", "pi_bak", "meong_bak")
 
 
 def meongbak_triggered(winner: Score, rules: GoStopRules) -> bool:

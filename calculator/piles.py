@@ -9,7 +9,7 @@ themselves and, together with the listed piles, against what one deck holds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, cast
+from typing import Final, NamedTuple, cast
 
 from calculator import cards
 from calculator.errors import ImpossibleHandError, Problems
@@ -93,8 +93,8 @@ def _read_tallies(hand: Hand, rules: GoStopRules, entries: list[Entry | Tally]) 
     problems.raise_if_any(ImpossibleHandError)
 
 
-_BIT = cards.BIT.__getitem__
-_BITS: dict[str, int] = dict(cards.BIT)
+_BIT: Final = cards.BIT.__getitem__
+_BITS: Final[dict[str, int]] = dict(cards.BIT)
 
 
 def _cards_of(hand: Hand) -> list[tuple[str, Sequence[str]]]:
@@ -155,7 +155,7 @@ def _diagnose(hand: Hand, in_deck: int) -> None:
     raise AssertionError("the fast card check failed but no card is wrong")  # pragma: no cover
 
 
-_TALLY_LIMITS = {"brights": 5, "animals": 9, "ribbons": 10, "double_junks": 3}
+_TALLY_LIMITS: Final = {"brights": 5, "animals": 9, "ribbons": 10, "double_junks": 3}
 
 
 def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems) -> Pile | None:
@@ -321,7 +321,7 @@ def _raw_of_mask(mask: int, rules: GoStopRules) -> _Raw:
     )
 
 
-_ONE_OF_A_KIND = (
+_ONE_OF_A_KIND: Final = (
     ("rain_bright", cards.RAIN_BRIGHT),
     ("rain_ribbon", cards.DEC_RIBBON),
     ("godori", cards.GODORI),

@@ -7,7 +7,7 @@ the same code that computes the money (SPEC §4, response side).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from calculator import cards
 from calculator.hand import Outcome
@@ -64,7 +64,7 @@ class PlayerResult(NamedTuple):
         }
 
 
-_SWITCHABLE_IDS = ((cards.MAY_ANIMAL, cards.MAY_ANIMAL_ID), (cards.GUKJIN, cards.GUKJIN_ID))
+_SWITCHABLE_IDS: Final = ((cards.MAY_ANIMAL, cards.MAY_ANIMAL_ID), (cards.GUKJIN, cards.GUKJIN_ID))
 
 
 class Step(NamedTuple):

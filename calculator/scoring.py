@@ -19,7 +19,7 @@ items' sum.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from calculator import cards
 
@@ -27,12 +27,12 @@ if TYPE_CHECKING:
     from calculator.hand import Declared
     from calculator.rules import GoStopRules
 
-_new = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
-_BRIGHTS: int = cards.BRIGHTS
-_RIBBONS: int = cards.RIBBONS
-_SINGLE_JUNK: int = cards.SINGLE_JUNK
-_BONUS: int = cards.BONUS
-_THREE_DOUBLES: int = cards.DOUBLE_JUNK | cards.GUKJIN
+_new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
+_BRIGHTS: Final[int] = cards.BRIGHTS
+_RIBBONS: Final[int] = cards.RIBBONS
+_SINGLE_JUNK: Final[int] = cards.SINGLE_JUNK
+_BONUS: Final[int] = cards.BONUS
+_THREE_DOUBLES: Final[int] = cards.DOUBLE_JUNK | cards.GUKJIN
 
 
 class Item(NamedTuple):

@@ -22,7 +22,7 @@ liability, then the side payments — and a ``net`` per player that sums to zero
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems
 from calculator.hand import Hand, OutcomeType, PlayerHand
@@ -50,9 +50,9 @@ from calculator.side import points_or_minimum, side_payments, sold_cards
 from calculator.table import Table, check_table
 from calculator.tables import subsets
 
-_new = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
+_new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
 
-MAX_SAFE_CHIPS = 2**53 - 1  # beyond this JSON numbers lose precision in JavaScript clients
+MAX_SAFE_CHIPS: Final = 2**53 - 1  # beyond this JSON numbers lose precision in JavaScript clients
 
 
 class Comparison(NamedTuple):

@@ -8,6 +8,7 @@ paid for the cards it sells (광팔기). Each payment is its own entry with a ``
 from __future__ import annotations
 
 from collections import Counter
+from typing import Final
 
 from calculator import cards
 from calculator.errors import InvalidHandError, Issue
@@ -23,13 +24,13 @@ from calculator.rules import (
 from calculator.table import Table
 
 # What the 2nd and 3rd consecutive ppuk pay, in units of a first ppuk.
-PPUK_LADDERS: dict[PpukLadder, tuple[int, int]] = {
+PPUK_LADDERS: Final[dict[PpukLadder, tuple[int, int]]] = {
     PpukLadder.DOUBLING: (2, 4),
     PpukLadder.LINEAR: (2, 3),
 }
 
-_NO_EVENTS: Counter[str] = Counter()  # shared and never written: a hand without events
-_FUDAWIKI_SELLS = (
+_NO_EVENTS: Final[Counter[str]] = Counter()  # shared and never written: a hand without events
+_FUDAWIKI_SELLS: Final = (
     cards.BRIGHTS
     | cards.BONUS
     | cards.GUKJIN

@@ -9,7 +9,7 @@ names all of them.
 from __future__ import annotations
 
 from collections import Counter
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from calculator.errors import AmbiguousHandError, InvalidHandError, Problems
 from calculator.hand import EventType, Hand, OutcomeType, PlayerHand
@@ -23,8 +23,8 @@ from calculator.rules import (
     YeokgoMode,
 )
 
-MAX_SOLD = {GwangpalCards.BRIGHTS: 5, GwangpalCards.FUDAWIKI: 10}
-_new = tuple.__new__
+MAX_SOLD: Final = {GwangpalCards.BRIGHTS: 5, GwangpalCards.FUDAWIKI: 10}
+_new: Final = tuple.__new__
 
 
 class Table(NamedTuple):
