@@ -8,7 +8,9 @@ Real gunicorn (the repository's config, access log off so the log file does not 
 127.0.0.1. First the maximum requests/s of ``POST /v1/gostop/hands`` is measured with wrk;
 then wrk holds 80 % of it (paced by its ``delay()`` hook) for the whole run, while the
 workers' resident memory (VmRSS) is sampled every few seconds. It passes with zero failed
-requests and no worker growing by more than 5 MiB from its first sample after warm-up.
+requests and no worker growing by more than 5 MiB from its first sample after warm-up (a
+load generator that falls short of the target rate is reported, not failed: on a shared
+2-core machine wrk competes with the server for the CPU).
 Workers recycled by ``max_requests`` (by design) are reported, each measured on its own.
 """
 
