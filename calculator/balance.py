@@ -28,6 +28,7 @@ from calculator.errors import (
     InvalidRulesError,
     Issue,
     Problems,
+    ZeroSumError,
 )
 from calculator.options import option
 from calculator.presets import Preset, RuleSet, Variant, register
@@ -339,8 +340,10 @@ def score_balance(hand: BalanceHand, ruleset: RuleSet) -> BalanceResult:
                 player.id, card_points, items, received, given, total, balance, chips
             )
         )
-    if not missing:  # the seed's own check: "if all balances sum to 0, the scoring is right"
-        assert sum(p.balance or 0 for p in players) == 0, "balances do not sum to zero"
+    # The seed's own check: "if all balances sum to 0, the scoring is right". Not an assert:
+    # it must never be skipped (python -O).
+    if not missing and sum(p.balance or 0 for p in players) != 0:
+        raise ZeroSumError(f"balances do not sum to zero: {players}")
     net = {p.id: p.chips for p in players}
     return BalanceResult(ruleset, target, hand.stake, tuple(players), bool(missing), missing, net)
 

@@ -89,3 +89,7 @@ class Problems:
         if self._issues:
             issues, self._issues = self._issues, []
             raise error(issues)
+
+
+class ZeroSumError(RuntimeError):
+    """Internal: money that does not sum to zero. A bug, never the caller's fault (a 500)."""

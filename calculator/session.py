@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from calculator.balance import BalanceHand, BalancePlayer, score_balance
-from calculator.errors import GoStopError, InvalidHandError, Issue, Problems
+from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
 from calculator.hand import Hand, PlayerHand
 from calculator.presets import RuleSet
 from calculator.settlement import settle
@@ -130,7 +130,8 @@ def settle_session(session: Session) -> SessionResult:
         for player, chips in net.items():
             totals[player] += chips
         hands.append(HandNet(i, kind, net, after))
-    assert sum(totals.values()) == 0, f"session totals do not balance: {totals}"
+    if sum(totals.values()) != 0:  # not an assert: never skipped (-O)
+        raise ZeroSumError(f"session totals do not balance: {totals}")
     rounding = None
     if session.unit is not None:
         rounding, totals = round_totals(totals, session.unit, session.absorber)

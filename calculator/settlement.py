@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, NamedTuple
 
-from calculator.errors import GoStopError, InvalidHandError, Issue, Problems
+from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
 from calculator.hand import Hand, OutcomeType, PlayerHand
 from calculator.multipliers import (
     baks,
@@ -119,7 +119,8 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
         net[payment.payee] += payment.chips
     if payments:
         chips = net.values()
-        assert sum(chips) == 0, f"payments do not balance: {net}"  # zero-sum, always
+        if sum(chips) != 0:  # zero-sum, always; not an assert: never skipped (-O)
+            raise ZeroSumError(f"payments do not balance: {net}")
         if max(chips) > MAX_SAFE_CHIPS or min(chips) < -MAX_SAFE_CHIPS:
             raise InvalidHandError([_too_large()])
     players = tuple(
