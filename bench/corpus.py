@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from calculator import CARDS, GoStopError, Kind, resolve
@@ -20,8 +21,8 @@ DEAL = (*MONTH_CARD_IDS, "bonus-a", "bonus-b")
 BONUS_VALUES = {"bonus-a": 2, "bonus-b": 3}
 
 
-def tally_of(cards: list[str]) -> dict[str, Any]:
-    """Count a pile as a player at the table would (standard bonus values)."""
+def tally_of(cards: list[str], bonus_values: Mapping[str, int] = BONUS_VALUES) -> dict[str, Any]:
+    """Count a pile as a player at the table would (a test-side count, written by hand)."""
     kinds = Counter(CARDS[c].kind for c in cards)
     has = set(cards)
     return {
@@ -36,7 +37,9 @@ def tally_of(cards: list[str]) -> dict[str, Any]:
         "chodan": {"04-ribbon", "05-ribbon", "07-ribbon"} <= has,
         "junk_value": kinds[Kind.JUNK]
         + 2 * kinds[Kind.DOUBLE_JUNK]
-        + sum(BONUS_VALUES.get(c, 0) for c in cards),
+        + sum(bonus_values.get(c, 0) for c in cards),
+        "junk_cards": kinds[Kind.JUNK] + kinds[Kind.DOUBLE_JUNK] + kinds[Kind.BONUS],
+        "double_junks": kinds[Kind.DOUBLE_JUNK],
         "has_gukjin": "09-animal" in has,
         "has_may_animal": "05-animal" in has,
     }

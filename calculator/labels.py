@@ -72,9 +72,6 @@ LABELS: Mapping[str, Label] = MappingProxyType(
         "all_october": Label("풍약", "all four October cards"),
         "all_november": Label("똥약", "all four November cards"),
         "all_december": Label("비약", "all four December cards"),
-        # outcomes
-        "nagari_outcome": Label("나가리", "drawn hand"),
-        "floor_four": Label("바닥 총통", "four of a month on the table"),
     }
 )
 

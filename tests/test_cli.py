@@ -8,16 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from calculator.api.cli import main, score
+from tests_support import W13
 
-W13 = {
-    "players": [
-        {"id": "A", "captured": ["01-bright", "03-bright", "08-bright", "02-junk-1", "04-junk-1"]},
-        {"id": "B", "captured": ["12-bright", "06-junk-1", "07-junk-1"]},
-        {"id": "C", "captured": ["05-junk-1", "09-junk-1"]},
-    ],
-    "outcome": {"type": "stop", "winner": "A"},
-}
+from calculator.api.cli import main, score
 
 
 def test_score_from_a_stream() -> None:

@@ -12,7 +12,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from strategies import hands
 
-from calculator import CARDS, GoStopError, Kind, resolve, settle
+from bench.corpus import tally_of
+from calculator import GoStopError, resolve, settle
 from calculator.cards import MONTH_CARD_IDS
 from calculator.options import specs
 from calculator.rules import GoStopRules
@@ -95,33 +96,6 @@ def test_adding_a_card_never_lowers_a_piles_points(
         assert after.players[who].points >= before.players[who].points
 
 
-def _tally_of(cards: list[str], ruleset: Any) -> dict[str, Any]:
-    """Count a pile the way a player at the table would (test-side, by hand)."""
-    held = [CARDS[c] for c in cards]
-    kinds = Counter(c.kind for c in held)
-    bonus = ruleset.rules.bonus_values()
-    junk_value = (
-        kinds[Kind.JUNK] + 2 * kinds[Kind.DOUBLE_JUNK] + sum(bonus[c] for c in cards if c in bonus)
-    )
-    has = set(cards)
-    return {
-        "brights": kinds[Kind.BRIGHT],
-        "rain_bright": "12-bright" in has,
-        "animals": kinds[Kind.ANIMAL],
-        "godori": {"02-animal", "04-animal", "08-animal"} <= has,
-        "ribbons": kinds[Kind.RIBBON],
-        "rain_ribbon": "12-ribbon" in has,
-        "hongdan": {"01-ribbon", "02-ribbon", "03-ribbon"} <= has,
-        "cheongdan": {"06-ribbon", "09-ribbon", "10-ribbon"} <= has,
-        "chodan": {"04-ribbon", "05-ribbon", "07-ribbon"} <= has,
-        "junk_value": junk_value,
-        "junk_cards": kinds[Kind.JUNK] + kinds[Kind.DOUBLE_JUNK] + kinds[Kind.BONUS],
-        "double_junks": kinds[Kind.DOUBLE_JUNK],
-        "has_gukjin": "09-animal" in has,
-        "has_may_animal": "05-animal" in has,
-    }
-
-
 @settings(max_examples=200)
 @given(hand=hands(), ruleset=presets)
 def test_entry_modes_agree(hand: dict[str, Any], ruleset: Any) -> None:
@@ -129,7 +103,7 @@ def test_entry_modes_agree(hand: dict[str, Any], ruleset: Any) -> None:
     assume(not isinstance(captured, set))
     tallied = copy.deepcopy(hand)
     for player in tallied["players"]:
-        player["tally"] = _tally_of(player.pop("cards"), ruleset)
+        player["tally"] = tally_of(player.pop("cards"), ruleset.rules.bonus_values())
     by_tally = settle(build_hand(tallied), ruleset)
     assert dict(by_tally.net) == dict(captured.net)
     assert by_tally.payments == captured.payments

@@ -1,4 +1,8 @@
-"""Shared test settings."""
+"""Shared test data and helpers."""
+
+import subprocess
+import sys
+from pathlib import Path
 
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -24,3 +28,30 @@ FUZZ_CHECKS = [
     unsupported_method,
     allow_header_conformance,
 ]
+
+
+# rules.md W13 as a request body: A stops with three brights; C, with no bright, pays 광박.
+W13 = {
+    "players": [
+        {"id": "A", "captured": ["01-bright", "03-bright", "08-bright", "02-junk-1", "04-junk-1"]},
+        {"id": "B", "captured": ["12-bright", "06-junk-1", "07-junk-1"]},
+        {"id": "C", "captured": ["05-junk-1", "09-junk-1"]},
+    ],
+    "outcome": {"type": "stop", "winner": "A"},
+}
+
+ROOT = Path(__file__).parents[1]
+
+
+def run_quick(module: str) -> str:
+    """Run ``python -m <module> --quick`` from the repository root; its output, if it passed."""
+    done = subprocess.run(
+        [sys.executable, "-m", module, "--quick"],
+        cwd=ROOT,
+        text=True,
+        capture_output=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout

@@ -8,22 +8,11 @@ import json
 from typing import Any
 
 import pytest
+from tests_support import W13
 
 from conftest import load_data
 
-BASES = {
-    "w13": {
-        "players": [
-            {
-                "id": "A",
-                "captured": ["01-bright", "03-bright", "08-bright", "02-junk-1", "04-junk-1"],
-            },
-            {"id": "B", "captured": ["12-bright", "06-junk-1", "07-junk-1"]},
-            {"id": "C", "captured": ["05-junk-1", "09-junk-1"]},
-        ],
-        "outcome": {"type": "stop", "winner": "A"},
-    }
-}
+BASES = {"w13": W13}
 CASES = load_data("bad_requests.json")["cases"]
 
 

@@ -6,16 +6,9 @@ import json
 import signal
 import urllib.request
 
-from bench.server import Server
+from tests_support import W13
 
-W13 = {
-    "players": [
-        {"id": "A", "captured": ["01-bright", "03-bright", "08-bright", "02-junk-1", "04-junk-1"]},
-        {"id": "B", "captured": ["12-bright", "06-junk-1", "07-junk-1"]},
-        {"id": "C", "captured": ["05-junk-1", "09-junk-1"]},
-    ],
-    "outcome": {"type": "stop", "winner": "A"},
-}
+from bench.server import Server
 
 
 def test_scores_a_hand_over_http_and_shuts_down_cleanly() -> None:

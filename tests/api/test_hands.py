@@ -6,18 +6,12 @@ import json
 from typing import Any
 
 import pytest
-from conftest import load_data
 from handbuilder import build_body
+from tests_support import W13
+
+from conftest import load_data
 
 HANDS = "/v1/gostop/hands"
-W13 = {
-    "players": [
-        {"id": "A", "captured": ["01-bright", "03-bright", "08-bright", "02-junk-1", "04-junk-1"]},
-        {"id": "B", "captured": ["12-bright", "06-junk-1", "07-junk-1"]},
-        {"id": "C", "captured": ["05-junk-1", "09-junk-1"]},
-    ],
-    "outcome": {"type": "stop", "winner": "A"},
-}
 CASES = [
     c for name in ("worked_examples.json", "option_cases.json") for c in load_data(name)["cases"]
 ]
