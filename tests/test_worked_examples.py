@@ -11,11 +11,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from conftest import load_data
 from handbuilder import build_hand
 
 from calculator import GoStopError, GoStopRules, resolve, settle
+from calculator.labels import LABELS
 from calculator.options import specs
+from conftest import load_data
 
 DATA = load_data("worked_examples.json")
 OPTION_CASES = load_data("option_cases.json")["cases"]
@@ -67,6 +68,12 @@ def test_worked_example(case: dict[str, Any]) -> None:
     if "streak_after" in expect:
         assert result.nagari_streak_after == expect["streak_after"]
     assert sum(result.net.values()) == 0
+    codes = {i.code for p in result.players for i in p.items}
+    codes |= {s.code for p in result.payments for s in p.steps} | {
+        p.reason for p in result.payments
+    }
+    codes |= {s.code for s in result.winner_score.steps} if result.winner_score else set()
+    assert codes <= set(LABELS), f"codes without a Korean/English label: {codes - set(LABELS)}"
 
 
 def test_every_go_stop_example_is_covered() -> None:
