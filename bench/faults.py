@@ -46,7 +46,7 @@ def kill_a_worker(seconds: int) -> dict[str, Any]:
         loader.join()
         deadline = time.monotonic() + 10
         after = server.worker_pids()
-        while (len(after) < len(before) or victim in after) and time.monotonic() < deadline:
+        while (len(after) < server.workers or victim in after) and time.monotonic() < deadline:
             time.sleep(0.1)
             after = server.worker_pids()
     failed = result["non_2xx"] + result["socket_errors"]
@@ -55,8 +55,8 @@ def kill_a_worker(seconds: int) -> dict[str, Any]:
         "failed": failed,
         "workers_before": before,
         "workers_after": after,
-        "replaced": victim not in after and len(after) == len(before),
-        "ok": failed <= 1 and victim not in after and len(after) == len(before),
+        "replaced": victim not in after and len(after) == server.workers,
+        "ok": failed <= 1 and victim not in after and len(after) == server.workers,
     }
 
 

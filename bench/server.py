@@ -43,6 +43,7 @@ class Server:
             "GOSTOP_BENCH_ENDPOINT": "1",
             **(extra_env or {}),
         }
+        self.workers = int(env.get("GOSTOP_WORKERS") or os.cpu_count() or 1)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
@@ -59,9 +60,11 @@ class Server:
                 raise RuntimeError(f"gunicorn exited at start:\n{self.output()}")
             try:
                 with urllib.request.urlopen(self.base + "/readyz", timeout=1):
-                    return self
+                    if len(self.worker_pids()) >= self.workers:  # every worker booted
+                        return self
             except OSError:
-                time.sleep(0.1)
+                pass
+            time.sleep(0.1)
         self.__exit__()
         raise RuntimeError("gunicorn did not start")
 
