@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from calculator.api.openapi import BALANCE_EXAMPLES
+from calculator.api.examples import BALANCE_EXAMPLES
 from calculator.cards import MONTH_CARD_IDS
 
 BALANCE = "/v1/balance/hands"

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from marshmallow import ValidationError
 
 from bench.corpus import corpus
+from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
 from calculator.api.fields import Fallback
-from calculator.api.openapi import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
 from calculator.api.schemas import HandRequestSchema
 from calculator.api.session_schemas import BalanceRequestSchema, SettlementRequestSchema
 
