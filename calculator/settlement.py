@@ -26,18 +26,17 @@ from typing import Final, NamedTuple
 
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
 from calculator.hand import Hand, OutcomeType, PlayerHand
+from calculator.instant import instant_win
 from calculator.multipliers import (
     baks,
     loser_owes,
     meongbak_triggered,
-    nagari_factor,
     winner_score,
 )
 from calculator.piles import Entry, read_piles
 from calculator.presets import RuleSet, Variant
 from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerScore
 from calculator.rules import (
-    ChongtongTie,
     FloorFour,
     GobakMode2p,
     GobakMode3p,
@@ -46,7 +45,7 @@ from calculator.rules import (
     YeokgoMode,
 )
 from calculator.scoring import Pile, Score, score_declared, score_mask, score_pile
-from calculator.side import points_or_minimum, side_payments, sold_cards
+from calculator.side import side_payments, sold_cards
 from calculator.table import Table, check_table
 from calculator.tables import subsets
 
@@ -90,22 +89,8 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
             streak_after = streak + 1
         elif kind is OutcomeType.FLOOR_FOUR:
             streak_after = streak + 1 if rules.floor_four_of_month is FloorFour.NAGARI else streak
-        elif kind is OutcomeType.CHONGTONG:
-            winner_seat, streak_after = _chongtong_winner(hand, rules, table)
-            if winner_seat is not None:
-                points = points_or_minimum(rules.chongtong_points, minimum)
-                factor = nagari_factor(streak, rules) if rules.chongtong_apply_multipliers else 1
-                winner, hand_payments = _instant_win(
-                    hand, table, winner_seat, "chongtong", points, factor, 0
-                )
-                payments += hand_payments
-        else:  # three ppuk
-            assert table.winner is not None
-            bonus = rules.three_ppuk_consecutive_bonus if _consecutive_ppuk(hand) else 0
-            points = points_or_minimum(rules.three_ppuk_points, minimum)
-            winner, hand_payments = _instant_win(
-                hand, table, table.winner, "three_ppuk", points, 1, bonus
-            )
+        else:  # chongtong or three ppuk: an instant win
+            winner, hand_payments, streak_after = instant_win(hand, rules, table, minimum)
             payments += hand_payments
         voided = kind is OutcomeType.FLOOR_FOUR or (
             kind is OutcomeType.CHONGTONG and winner is None and streak_after == streak
@@ -438,69 +423,6 @@ def _check_declared_baks(
                 )
     if problems:
         problems.raise_if_any(InvalidHandError)
-
-
-# --- instant wins ---------------------------------------------------------------------
-
-
-def _chongtong_winner(hand: Hand, rules: GoStopRules, table: Table) -> tuple[int | None, int]:
-    """The seat that collects for a 총통 (None if nobody does), and the streak after."""
-    outcome = hand.outcome
-    assert outcome is not None
-    streak = hand.nagari_streak
-    if not outcome.holders:
-        return table.winner, 0
-    tie = rules.chongtong_tie
-    if tie is ChongtongTie.CANCEL:
-        return None, streak
-    if tie is ChongtongTie.NAGARI:
-        return None, streak + 1
-    if tie is ChongtongTie.HIGHER_MONTH:
-        top = max(outcome.holders, key=lambda h: h.month)
-        return table.seat[top.player], 0
-    holders = {h.player for h in outcome.holders}
-    if hand.dealer is None or hand.dealer not in holders:
-        raise InvalidHandError(
-            [
-                _issue(
-                    "dealer_required",
-                    "under chongtong_tie = dealer the dealer wins a tie; "
-                    "give dealer, one of the holders",
-                    "dealer",
-                )
-            ]
-        )
-    return table.seat[hand.dealer], 0
-
-
-def _instant_win(
-    hand: Hand, table: Table, w: int, reason: str, points: int, factor: int, bonus: int
-) -> tuple[WinnerScore, list[Payment]]:
-    steps: list[Step] = []
-    total = points
-    if bonus:
-        total += bonus
-        steps.append(Step("consecutive_bonus", "add", bonus, total))
-    if factor != 1:
-        total *= factor
-        steps.append(Step("nagari", "multiply", factor, total, hand.nagari_streak))
-    winner = WinnerScore(points, tuple(steps), total)
-    payee = hand.players[w].id
-    explained = (Step(reason, "start", total, total),)
-    payments = [
-        Payment(hand.players[i].id, payee, total, total * hand.stake, reason, explained)
-        for i in table.active
-        if i != w
-    ]
-    return winner, payments
-
-
-def _consecutive_ppuk(hand: Hand) -> bool:
-    """The three_ppuk winner's three ppuk were its first three turns."""
-    outcome = hand.outcome
-    assert outcome is not None
-    own = [e.type.value for e in hand.events if e.player == outcome.winner]
-    return "first_ppuk" in own and own.count("consecutive_ppuk") == 2
 
 
 # --- results ----------------------------------------------------------------------------
