@@ -27,6 +27,7 @@ COMPILED = [
     "calculator/multipliers.py",
     "calculator/piles.py",
     "calculator/table.py",
+    "calculator/ending.py",
     "calculator/side.py",
     "calculator/result.py",
     "calculator/settlement.py",

@@ -1,0 +1,291 @@
+"""How the hand ended: the outcome, the side events and the loser liable for everyone.
+
+The second half of :func:`calculator.table.check_table`'s checks. Problems are added to
+the caller's :class:`Problems` so that one response names all of them; finding the
+liable player (고박 pay-all, 역고, a named 독박) raises as soon as the flags conflict,
+since no later check could make sense of them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from calculator.errors import AmbiguousHandError, InvalidHandError, Problems
+from calculator.hand import EventType, Hand, OutcomeType
+from calculator.rules import ChongtongMode, GobakMode3p, GoStopRules, YeokgoMode
+
+
+def check_outcome(
+    hand: Hand, rules: GoStopRules, index: dict[str, int], problems: Problems
+) -> int | None:
+    """Check the outcome against the players and the rules; the winner's seat, if any."""
+    outcome = hand.outcome
+    players = hand.players
+    for i, player in enumerate(players):
+        if player.yeokgo and (
+            outcome is None or outcome.type is not OutcomeType.STOP or outcome.winner != player.id
+        ):
+            problems.add(
+                "yeokgo_not_winner",
+                f"yeokgo is set on {player.id!r}, who did not stop; only the winner's "
+                "go can be a reverse go",
+                "players",
+                i,
+                "yeokgo",
+            )
+    if outcome is None:
+        return None
+    kind = outcome.type
+    winner: int | None = None
+    if outcome.winner is not None:
+        if outcome.winner not in index:
+            problems.add(
+                "unknown_player",
+                f"winner {outcome.winner!r} is not one of the players ({', '.join(index)})",
+                "outcome",
+                "winner",
+            )
+        elif players[index[outcome.winner]].sits_out:
+            problems.add(
+                "winner_sits_out",
+                f"winner {outcome.winner!r} sits out this hand",
+                "outcome",
+                "winner",
+            )
+        else:
+            winner = index[outcome.winner]
+    needs_winner = kind in (OutcomeType.STOP, OutcomeType.THREE_PPUK) or (
+        kind is OutcomeType.CHONGTONG and not outcome.holders
+    )
+    if needs_winner and outcome.winner is None:
+        problems.add("winner_required", f"a {kind} outcome names its winner", "outcome", "winner")
+    if kind in (OutcomeType.NAGARI, OutcomeType.FLOOR_FOUR) and outcome.winner is not None:
+        problems.add(
+            "unexpected_field", f"a {kind} hand has no winner; remove winner", "outcome", "winner"
+        )
+    if outcome.liable is not None and kind is not OutcomeType.STOP:
+        problems.add(
+            "unexpected_field",
+            f"liable applies to a hand that was stopped, not to {kind}",
+            "outcome",
+            "liable",
+        )
+    if outcome.holders and kind is not OutcomeType.CHONGTONG:
+        problems.add(
+            "unexpected_field", "holders are only for a chongtong outcome", "outcome", "holders"
+        )
+    if kind in (OutcomeType.CHONGTONG, OutcomeType.FLOOR_FOUR) and hand.events:
+        problems.add(
+            "events_without_play",
+            f"a {kind} ends the hand at the deal, before any ppuk or ttadak; remove events",
+            "events",
+        )
+    if kind is OutcomeType.CHONGTONG:
+        if rules.chongtong_mode is ChongtongMode.PLAY_ON_AS_SHAKE:
+            problems.add(
+                "chongtong_played_on",
+                "this rule set plays a 총통 on: send the hand's real outcome and count "
+                "the four cards as one of the holder's shakes",
+                "outcome",
+                "type",
+            )
+        _check_holders(hand, index, problems)
+    if outcome.liable is not None and kind is OutcomeType.STOP:
+        liable = index.get(outcome.liable)
+        if liable is None:
+            problems.add(
+                "unknown_player",
+                f"liable {outcome.liable!r} is not one of the players",
+                "outcome",
+                "liable",
+            )
+        elif outcome.liable == outcome.winner or players[liable].sits_out:
+            problems.add(
+                "invalid_liable",
+                f"liable {outcome.liable!r} must be a player who lost the hand",
+                "outcome",
+                "liable",
+            )
+    return winner
+
+
+def _check_holders(hand: Hand, index: dict[str, int], problems: Problems) -> None:
+    """Two or more 총통 holders: each a player in the hand, each with its own month."""
+    outcome = hand.outcome
+    assert outcome is not None
+    if not outcome.holders:
+        return
+    if outcome.winner is not None:
+        problems.add(
+            "unexpected_field",
+            "give the chongtong winner or its holders, not both",
+            "outcome",
+            "holders",
+        )
+    if len(outcome.holders) < 2:
+        problems.add(
+            "invalid_holders",
+            "holders list the players when two or more were dealt a 총통; with one, "
+            "name it as winner",
+            "outcome",
+            "holders",
+        )
+    seen: set[str] = set()
+    for j, holder in enumerate(outcome.holders):
+        if holder.player not in index or hand.players[index[holder.player]].sits_out:
+            problems.add(
+                "unknown_player",
+                f"holder {holder.player!r} is not a player in this hand",
+                "outcome",
+                "holders",
+                j,
+                "player",
+            )
+        elif holder.player in seen:
+            problems.add(
+                "invalid_holders",
+                f"{holder.player!r} is listed twice",
+                "outcome",
+                "holders",
+                j,
+                "player",
+            )
+        seen.add(holder.player)
+        if not 1 <= holder.month <= 12:
+            problems.add(
+                "invalid_holders",
+                f"month {holder.month} is not 1–12",
+                "outcome",
+                "holders",
+                j,
+                "month",
+            )
+    months = [h.month for h in outcome.holders]
+    if len(set(months)) != len(months):
+        problems.add(
+            "invalid_holders",
+            "two players cannot both hold all four cards of one month",
+            "outcome",
+            "holders",
+        )
+
+
+def check_events(hand: Hand, index: dict[str, int], problems: Problems) -> None:
+    """Side events name players in the hand, in an order that can happen at a table."""
+    seen: Counter[tuple[str, EventType]] = Counter()
+    for j, event in enumerate(hand.events):
+        at = ("events", j)
+        if event.player not in index:
+            problems.add(
+                "unknown_player", f"{event.player!r} is not one of the players", *at, "player"
+            )
+            continue
+        if hand.players[index[event.player]].sits_out:
+            problems.add(
+                "event_player_sits_out",
+                f"{event.player!r} sits out and cannot ppuk or ttadak",
+                *at,
+                "player",
+            )
+        seen[event.player, event.type] += 1
+        count = seen[event.player, event.type]
+        if event.type is EventType.CONSECUTIVE_PPUK:
+            if count > 2:
+                problems.add(
+                    "impossible_event",
+                    f"{event.player!r} has more than two consecutive ppuk; a third "
+                    "ppuk ends the hand (three_ppuk)",
+                    *at,
+                    "type",
+                )
+            elif not seen[event.player, EventType.FIRST_PPUK]:
+                problems.add(
+                    "impossible_event",
+                    f"a consecutive ppuk follows a first-turn ppuk; list first_ppuk "
+                    f"for {event.player!r} before it",
+                    *at,
+                    "type",
+                )
+        elif count > 1:
+            problems.add(
+                "impossible_event",
+                f"{event.player!r} has {event.type} twice; a player has one first turn",
+                *at,
+                "type",
+            )
+
+
+def find_liable(
+    hand: Hand,
+    rules: GoStopRules,
+    index: dict[str, int],
+    active: tuple[int, ...],
+    winner: int | None,
+    problems: Problems,
+) -> tuple[int | None, str | None]:
+    """The loser who pays for everyone: a go-caller (고박 pay-all, 역고) or a named 독박."""
+    outcome = hand.outcome
+    if outcome is None or outcome.type is not OutcomeType.STOP or winner is None:
+        return None, None
+    players = hand.players
+    named = index.get(outcome.liable) if outcome.liable is not None else None
+    callers = [i for i in active if i != winner and players[i].go_count > 0]
+    yeokgo = players[winner].yeokgo
+    if yeokgo:
+        if rules.yeokgo_mode is YeokgoMode.OFF:
+            problems.add(
+                "yeokgo_not_played",
+                "this rule set does not play 역고; remove yeokgo or set yeokgo_mode",
+                "players",
+                winner,
+                "yeokgo",
+            )
+        elif not players[winner].go_count or not callers:
+            problems.add(
+                "impossible_flags",
+                "a reverse go (역고) needs the winner's go after an opponent's go; "
+                "set both go counts",
+                "players",
+                winner,
+                "yeokgo",
+            )
+        problems.raise_if_any(InvalidHandError)
+    if len(active) == 2:
+        if named is not None:
+            problems.add(
+                "invalid_liable",
+                "with two players the only loser pays anyway; remove liable",
+                "outcome",
+                "liable",
+            )
+            problems.raise_if_any(InvalidHandError)
+        return None, None
+    pays_all = rules.gobak_mode_3p in (GobakMode3p.PAY_ALL, GobakMode3p.PAY_ALL_AND_DOUBLE)
+    reason = (
+        "yeokgo"
+        if yeokgo and rules.yeokgo_mode is YeokgoMode.DOUBLE_AND_DOKBAK
+        else ("go_bak" if pays_all else None)
+    )
+    if reason is None or not callers:
+        return named, ("dokbak" if named is not None else None)
+    if named is not None and named not in callers:
+        names = " and ".join(repr(players[i].id) for i in callers)
+        problems.add(
+            "liable_conflict",
+            f"{names} called go and lost, so 고박 makes the first caller pay for every "
+            f"loser; liable must be that caller, not {outcome.liable!r}",
+            "outcome",
+            "liable",
+        )
+        problems.raise_if_any(InvalidHandError)
+    if named is None and len(callers) > 1:
+        names = " and ".join(repr(players[i].id) for i in callers)
+        problems.add(
+            "liable_required",
+            f"{names} both called go; name the first caller in outcome.liable — it "
+            "pays for every loser",
+            "outcome",
+            "liable",
+        )
+        problems.raise_if_any(AmbiguousHandError)
+    return (named if named is not None else callers[0]), reason
