@@ -6,13 +6,13 @@ import random
 from typing import Any
 
 import pytest
-from conftest import load_data
-from handbuilder import CardNamer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calculator import BalanceHand, BalancePlayer, GoStopError, resolve, score_balance
 from calculator.cards import MONTH_CARD_IDS
+from conftest import load_data
+from handbuilder import CardNamer
 
 CASES = load_data("balance_examples.json")["cases"]
 

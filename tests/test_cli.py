@@ -8,9 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests_support import W13
-
 from calculator.api.cli import main, score
+from tests_support import W13
 
 
 def test_score_from_a_stream() -> None:

@@ -7,16 +7,16 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from handbuilder import build_hand
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from strategies import hands
 
 from bench.corpus import tally_of
 from calculator import GoStopError, resolve, settle
 from calculator.cards import MONTH_CARD_IDS
 from calculator.options import specs
 from calculator.rules import GoStopRules
+from handbuilder import build_hand
+from strategies import hands
 
 PRESETS = ["standard", "wikipedia", "gamerules"]
 presets = st.sampled_from(PRESETS).map(resolve)

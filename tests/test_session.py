@@ -6,7 +6,6 @@ import itertools
 from typing import Any
 
 import pytest
-from handbuilder import build_hand
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +19,7 @@ from calculator import (
     settle_session,
 )
 from calculator.session import round_totals
+from handbuilder import build_hand
 
 STANDARD = resolve("standard")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from handbuilder import build_hand
 
 from calculator import (
     AmbiguousHandError,
@@ -17,6 +16,7 @@ from calculator import (
     settle,
 )
 from calculator.hand import Hand, PlayerHand, Tally
+from handbuilder import build_hand
 
 STANDARD = resolve("standard")
 STOP_A = {"type": "stop", "winner": "A"}

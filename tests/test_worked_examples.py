@@ -11,12 +11,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from handbuilder import build_hand
 
 from calculator import GoStopError, GoStopRules, resolve, settle
 from calculator.labels import LABELS
 from calculator.options import specs
 from conftest import load_data
+from handbuilder import build_hand
 
 DATA = load_data("worked_examples.json")
 OPTION_CASES = load_data("option_cases.json")["cases"]

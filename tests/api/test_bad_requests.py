@@ -8,9 +8,9 @@ import json
 from typing import Any
 
 import pytest
-from tests_support import W13
 
 from conftest import load_data
+from tests_support import W13
 
 BASES = {"w13": W13}
 CASES = load_data("bad_requests.json")["cases"]

@@ -15,9 +15,9 @@ import os
 
 import schemathesis
 from hypothesis import HealthCheck, settings
-from tests_support import FUZZ_CHECKS as CHECKS
 
 from calculator.api import create_app
+from tests_support import FUZZ_CHECKS as CHECKS
 
 EXAMPLES = int(os.environ.get("GOSTOP_FUZZ_EXAMPLES", "60"))
 

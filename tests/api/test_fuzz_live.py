@@ -15,9 +15,9 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis.generation.modes import GenerationMode
-from tests_support import FUZZ_CHECKS
 
 from bench.server import Server
+from tests_support import FUZZ_CHECKS
 
 EXAMPLES = int(os.environ.get("GOSTOP_FUZZ_LIVE_EXAMPLES", "25"))
 

@@ -6,9 +6,8 @@ import json
 import signal
 import urllib.request
 
-from tests_support import W13
-
 from bench.server import Server
+from tests_support import W13
 
 
 def test_scores_a_hand_over_http_and_shuts_down_cleanly() -> None:

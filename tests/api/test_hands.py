@@ -6,10 +6,10 @@ import json
 from typing import Any
 
 import pytest
-from handbuilder import build_body
-from tests_support import W13
 
 from conftest import load_data
+from handbuilder import build_body
+from tests_support import W13
 
 HANDS = "/v1/gostop/hands"
 CASES = [
