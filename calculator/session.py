@@ -18,7 +18,7 @@ out within a group settle inside it, so the count is players − (number of such
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from calculator.balance import BalanceHand, BalancePlayer, score_balance
@@ -117,7 +117,7 @@ def settle_session(session: Session) -> SessionResult:
             elif isinstance(entry, GoStopEntry):
                 hand = entry.hand
                 if entry.carry_streak:
-                    hand = replace(hand, nagari_streak=streak)
+                    hand = hand._replace(nagari_streak=streak)
                 _check_members(hand.players, session.players)
                 result = settle(hand, entry.ruleset)
                 kind, net = "gostop", dict(result.net)

@@ -8,9 +8,9 @@ these same classes.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from marshmallow import INCLUDE, ValidationError, post_load
 
@@ -50,6 +50,18 @@ MAX_PLAYERS = 8  # more is refused before any work; the rules then say how many 
 MAX_PILE = 60
 MAX_ID = 40
 CARD_ID = {"type": "string", "enum": list(CARDS)}
+E = TypeVar("E", bound=StrEnum)
+
+
+def _members(enum: type[E]) -> dict[str, E]:
+    """Value → member: a validated string becomes its enum member without ``Enum.__call__``."""
+    return {member.value: member for member in enum}
+
+
+_CATEGORY = _members(Category)
+_GUKJIN = _members(GukjinChoice)
+_OUTCOME = _members(OutcomeType)
+_EVENT = _members(EventType)
 
 
 def _player_id(description: str, **kwargs: Any) -> StrictString:
@@ -122,8 +134,7 @@ BalanceRulesetObjectSchema = ruleset_object_schema(
 RULESET_OBJECTS = {Variant.GOSTOP: RulesetObjectSchema, Variant.BALANCE: BalanceRulesetObjectSchema}
 
 
-@dataclass(frozen=True, slots=True)
-class RulesetSpec:
+class RulesetSpec(NamedTuple):
     """A rule set as asked for: a preset name and overrides (resolved later)."""
 
     preset: str
@@ -242,7 +253,7 @@ class DeclaredSchema(StrictSchema):
 
     @post_load
     def make(self, data: dict[str, Any], **kwargs: Any) -> Declared:
-        data["scored"] = frozenset(Category(c) for c in data["scored"])
+        data["scored"] = frozenset(_CATEGORY[c] for c in data["scored"])
         return Declared(**data)
 
 
@@ -275,7 +286,7 @@ class PlayerSchema(StrictSchema):
             if key in data:
                 data[key] = tuple(data[key])
         if data.get("gukjin") is not None:
-            data["gukjin"] = GukjinChoice(data["gukjin"])
+            data["gukjin"] = _GUKJIN[data["gukjin"]]
         return PlayerHand(**data)
 
 
@@ -315,7 +326,7 @@ class OutcomeSchema(StrictSchema):
 
     @post_load
     def make(self, data: dict[str, Any], **kwargs: Any) -> Outcome:
-        data["type"] = OutcomeType(data["type"])
+        data["type"] = _OUTCOME[data["type"]]
         data["holders"] = tuple(data["holders"])
         return Outcome(**data)
 
@@ -333,11 +344,10 @@ class EventSchema(StrictSchema):
 
     @post_load
     def make(self, data: dict[str, Any], **kwargs: Any) -> Event:
-        return Event(type=EventType(data["type"]), player=data["player"])
+        return Event(type=_EVENT[data["type"]], player=data["player"])
 
 
-@dataclass(frozen=True, slots=True)
-class HandRequest:
+class HandRequest(NamedTuple):
     """A scoring request: the hand, the rule set, and rule sets to compare with."""
 
     hand: Hand
