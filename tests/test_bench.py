@@ -22,3 +22,12 @@ def test_http_benchmark_runs_against_real_gunicorn() -> None:
     out = run_quick("bench.http")
     assert "ratio" in out
     assert "batch_hands_per_s" in out
+
+
+@pytest.mark.skipif(
+    shutil.which("valgrind") is None, reason="valgrind is not installed (apt-get install valgrind)"
+)
+def test_instruction_count_benchmark_runs() -> None:
+    out = run_quick("bench.instructions")
+    engine = next(line for line in out.splitlines() if line.startswith("engine"))
+    assert int(engine.split()[-3].replace(",", "")) > 0  # "… 131,048 per hand"

@@ -1,0 +1,149 @@
+"""Instructions per hand, counted by valgrind's callgrind: a measure that noise cannot move.
+
+    python -m bench.instructions            # every workload below
+    python -m bench.instructions --quick    # fewer hands: checks that it works (CI)
+
+Timings on these shared machines drift by 50 % from one minute to the next; callgrind
+counts the instructions a workload executes, which is the same on every run of the same
+build (``PYTHONHASHSEED`` is fixed). Each workload runs twice under callgrind, once with
+no measured repetition and once with ``--repeat`` of them, so that start-up, imports and
+warm-up cancel out in the difference. Workloads:
+
+- ``engine`` — ``settle(hand, standard)`` over the seeded 3-player corpus of bench.engine;
+- ``echo`` — the trivial ``POST /v1/bench/echo`` of bench.http, one hand's body per request,
+  through Flask's test client (which costs far more per request than gunicorn does);
+- ``hand`` — ``POST /v1/gostop/hands``, the same requests: ``hand − echo`` is what scoring
+  and explaining a hand adds to a request (schemas, engine, serialization);
+- ``batch`` — ``POST /v1/gostop/hands/batch`` with all the hands in one request.
+
+Instructions are not time (memory stalls and branch misses are not in them), but a change
+that removes instructions from the same workload makes it faster on every machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from typing import Any
+
+WORKLOADS = ("engine", "echo", "hand", "batch")
+_COLLECTED = re.compile(r"Collected : (\d+)")
+
+
+def _engine(hands: int) -> Callable[[], None]:
+    from bench.corpus import corpus
+    from calculator import resolve, settle
+    from calculator.api.schemas import load_hand
+
+    loaded = [load_hand(body) for body in corpus(hands, players=3, modes="cards")]
+    ruleset = resolve("standard")
+
+    def run() -> None:
+        for hand in loaded:
+            settle(hand, ruleset)
+
+    return run
+
+
+def _http(hands: int, workload: str) -> Callable[[], None]:
+    from bench.corpus import corpus
+    from calculator.api import create_app
+
+    bodies = corpus(hands, players=3, modes="cards")  # the same hands as the engine
+    client = create_app({"access_log": False, "bench_endpoint": True}).test_client()
+    if workload == "batch":
+        requests = [("/v1/gostop/hands/batch", json.dumps({"hands": bodies}).encode())]
+    else:
+        path = "/v1/gostop/hands" if workload == "hand" else "/v1/bench/echo"
+        requests = [(path, json.dumps(body).encode()) for body in bodies]
+
+    def run() -> None:
+        for path, data in requests:
+            response = client.post(path, data=data, content_type="application/json")
+            if response.status_code != 200:  # pragma: no cover - the corpus is valid
+                raise SystemExit(f"{path} answered {response.status_code}")
+
+    return run
+
+
+def inner(workload: str, hands: int, repeat: int) -> None:
+    """The process valgrind runs: prepare, warm up once, then ``repeat`` measured runs."""
+    run = _engine(hands) if workload == "engine" else _http(hands, workload)
+    run()  # warm-up: lazy compilation and caches, in both the baseline and the measured run
+    for _ in range(repeat):
+        run()
+
+
+def count(workload: str, hands: int, repeat: int) -> int:
+    """Instructions executed by one inner process."""
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={tmp}/callgrind.out",
+            sys.executable,
+            "-m",
+            "bench.instructions",
+            "--inner",
+            workload,
+            "--hands",
+            str(hands),
+            "--repeat",
+            str(repeat),
+        ]
+        env = {**os.environ, "PYTHONHASHSEED": "0", "GOSTOP_ACCESS_LOG": "0"}
+        done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    found = _COLLECTED.search(done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"callgrind run failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def measure(workload: str, hands: int, repeat: int) -> dict[str, Any]:
+    """Instructions per hand: (measured run − baseline) / (repeat × hands)."""
+    base = count(workload, hands, 0)
+    total = count(workload, hands, repeat)
+    per_hand = (total - base) / (repeat * hands)
+    return {"workload": workload, "hands": hands, "repeat": repeat, "per_hand": round(per_hand)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="few hands, one workload (CI)")
+    parser.add_argument("--hands", type=int, default=500)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--workload", choices=WORKLOADS, action="append")
+    parser.add_argument("--inner", choices=WORKLOADS, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.inner:
+        inner(args.inner, args.hands, args.repeat)
+        return 0
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
+        return 2
+    workloads = args.workload or list(WORKLOADS)
+    hands, repeat = (args.hands, args.repeat)
+    if args.quick:
+        workloads, hands, repeat = (args.workload or ["engine"]), 20, 1
+    from bench.engine import build
+
+    print(f"python {sys.version.split()[0]}, engine {build()}, callgrind instruction counts")
+    per_hand = {}
+    for workload in workloads:
+        per_hand[workload] = measure(workload, hands, repeat)["per_hand"]
+        print(f"{workload:8s} {hands:5d} hands × {repeat}  {per_hand[workload]:10,d} per hand")
+    if "echo" in per_hand and "hand" in per_hand:
+        added = per_hand["hand"] - per_hand["echo"]
+        print(f"hand − echo (what scoring adds to a request)  {added:10,d} per hand")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
