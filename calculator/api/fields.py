@@ -187,7 +187,10 @@ class StrictString(CodedField, fields.String):
 
     def fast_check(self, name: str) -> str | None:
         if self.choices is not None:
-            return f"type({name}) is str and {name} in {frozenset(self.choices)!r}"
+            # A set display after ``in`` is compiled to a frozenset constant; the repr of a
+            # frozenset would be a call that builds the set again on every load.
+            choices = ", ".join(repr(choice) for choice in sorted(self.choices))
+            return f"type({name}) is str and {name} in {{{choices}}}"
         return None
 
     def fast_loader(self) -> Loader:
