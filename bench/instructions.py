@@ -31,7 +31,6 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
-from typing import Any
 
 WORKLOADS = ("engine", "echo", "hand", "batch")
 _COLLECTED = re.compile(r"Collected : (\d+)")
@@ -106,12 +105,11 @@ def count(workload: str, hands: int, repeat: int) -> int:
     return int(found.group(1))
 
 
-def measure(workload: str, hands: int, repeat: int) -> dict[str, Any]:
+def measure(workload: str, hands: int, repeat: int) -> int:
     """Instructions per hand: (measured run − baseline) / (repeat × hands)."""
     base = count(workload, hands, 0)
     total = count(workload, hands, repeat)
-    per_hand = (total - base) / (repeat * hands)
-    return {"workload": workload, "hands": hands, "repeat": repeat, "per_hand": round(per_hand)}
+    return round((total - base) / (repeat * hands))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,15 +127,15 @@ def main(argv: list[str] | None = None) -> int:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
     workloads = args.workload or list(WORKLOADS)
-    hands, repeat = (args.hands, args.repeat)
+    hands, repeat = args.hands, args.repeat
     if args.quick:
         workloads, hands, repeat = (args.workload or ["engine"]), 20, 1
     from bench.engine import build
 
     print(f"python {sys.version.split()[0]}, engine {build()}, callgrind instruction counts")
-    per_hand = {}
+    per_hand: dict[str, int] = {}
     for workload in workloads:
-        per_hand[workload] = measure(workload, hands, repeat)["per_hand"]
+        per_hand[workload] = measure(workload, hands, repeat)
         print(f"{workload:8s} {hands:5d} hands × {repeat}  {per_hand[workload]:10,d} per hand")
     if "echo" in per_hand and "hand" in per_hand:
         added = per_hand["hand"] - per_hand["echo"]

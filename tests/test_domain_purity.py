@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).parents[1] / "calculator"
 WEB = {"flask", "marshmallow", "werkzeug", "apispec", "orjson", "flask_cors", "gunicorn"}
 
@@ -32,3 +34,20 @@ def test_domain_records_are_frozen() -> None:
         value = getattr(calculator, name)
         if dataclasses.is_dataclass(value):
             assert value.__dataclass_params__.frozen, name
+
+
+def test_request_records_are_immutable() -> None:
+    """The request records are named tuples (cheap to build); they stay unassignable."""
+    from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
+
+    hand = Hand(
+        players=(PlayerHand(id="A"), PlayerHand(id="B")),
+        outcome=Outcome(type=OutcomeType.STOP, winner="A"),
+    )
+    for record, attribute in (
+        (hand, "stake"),
+        (hand.players[0], "go_count"),
+        (hand.outcome, "winner"),
+    ):
+        with pytest.raises(AttributeError):
+            setattr(record, attribute, 2)
