@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from tests_support import run_quick
+from tools import require
+
+pytestmark = pytest.mark.slow
 
 
 def test_engine_benchmark_runs() -> None:
@@ -15,19 +16,15 @@ def test_engine_benchmark_runs() -> None:
     assert "hands/s" in out
 
 
-@pytest.mark.skipif(
-    shutil.which("wrk") is None, reason="wrk is not installed (apt-get install wrk)"
-)
 def test_http_benchmark_runs_against_real_gunicorn() -> None:
+    require("wrk", "apt-get install wrk")
     out = run_quick("bench.http")
     assert "ratio" in out
     assert "batch_hands_per_s" in out
 
 
-@pytest.mark.skipif(
-    shutil.which("valgrind") is None, reason="valgrind is not installed (apt-get install valgrind)"
-)
 def test_instruction_count_benchmark_runs() -> None:
+    require("valgrind", "apt-get install valgrind")
     out = run_quick("bench.instructions")
     engine = next(line for line in out.splitlines() if line.startswith("engine"))
     assert int(engine.split()[-3].replace(",", "")) > 0  # "… 131,048 per hand"
