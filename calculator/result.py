@@ -23,7 +23,7 @@ class Counts(NamedTuple):
     ribbons: int
     junk_value: int
     junk_cards: int | None
-    cards: int
+    cards: int | None  # None: a tally that gives no junk_cards cannot say
 
 
 class PlayerResult(NamedTuple):
@@ -48,7 +48,13 @@ class PlayerResult(NamedTuple):
         if s is None or s.brights is None:
             return None
         return Counts(
-            s.brights, s.animals or 0, s.ribbons or 0, s.junk_value or 0, s.junk_cards, s.cards or 0
+            brights=s.brights,
+            animals=s.animals or 0,
+            ribbons=s.ribbons or 0,
+            junk_value=s.junk_value or 0,
+            junk_cards=s.junk_cards,
+            # a tally without junk_cards knows only whether the pile is empty
+            cards=None if s.junk_cards is None else s.cards or 0,
         )
 
     @property

@@ -1,8 +1,9 @@
-"""The HTTP API: a Flask app factory with one blueprint per API version.
+"""The HTTP API: a Flask app factory; the v1 endpoints are flask-smorest blueprints.
 
 This package is the only part of ``calculator`` that imports the web stack; it maps the
 wire format to the domain in :mod:`calculator.api.schemas` and back in
-:mod:`calculator.api.serialize`.
+:mod:`calculator.api.serialize`. The OpenAPI document is generated from the blueprints'
+declarations (:mod:`calculator.api.docs`, :mod:`calculator.api.openapi`).
 """
 
 from __future__ import annotations
@@ -11,14 +12,16 @@ from collections.abc import Mapping
 from importlib.metadata import version
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, current_app
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from calculator.api import errors, http
+from calculator.api import docs, errors, http, responses
 from calculator.api.config import Settings
-from calculator.api.views import bench, v1
+from calculator.api.views import BLUEPRINTS, bench, cached_json
 
 __all__ = ["create_app"]
+
+DOCS_PATH = "/v1/docs"
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -30,13 +33,23 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     http.configure_logging(settings.log_level)
     http.install(app)
-    errors.register(app)
-    app.register_blueprint(v1)
+    service_version = version("gostop-calculator")
+    api = docs.make_api(service_version)
+    api.init_app(app)
+    docs.register_components(api.spec)
+    for blueprint in BLUEPRINTS:
+        api.register_blueprint(blueprint)
+    service = docs.Blueprint("service", __name__, description="Documentation and health")
+    _service_views(service, service_version)
+    api.register_blueprint(service)
+    docs.document_docs_page(api.spec, DOCS_PATH)
+    app.extensions["gostop_api"] = api
+    errors.register(app)  # after flask-smorest: these handlers are the ones that answer
     if settings.bench_endpoint:
         app.register_blueprint(bench)
     app.register_blueprint(
         get_swaggerui_blueprint(
-            "/v1/docs",
+            DOCS_PATH,
             "/v1/openapi.json",
             config={"app_name": "Go-Stop scoring API", "validatorUrl": None},
         )
@@ -45,17 +58,35 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         from flask_cors import CORS
 
         CORS(app, origins=list(settings.cors_origins), expose_headers=["X-Request-ID", "ETag"])
-    service_version = version("gostop-calculator")
+    return app
 
-    @app.get("/healthz")
+
+def _service_views(service: docs.Blueprint, service_version: str) -> None:
+    @service.get("/healthz")
+    @service.response(200, responses.HealthSchema, description="Serving")
+    @service.doc(operationId="healthz")
     def healthz() -> Response:
+        """Liveness"""
         return http.json_response({"status": "ok", "version": service_version})
 
-    @app.get("/readyz")
+    @service.get("/readyz")
+    @service.response(200, responses.HealthSchema, description="Ready")
+    @service.alt_response(503, schema=responses.HealthSchema, description="Not ready")
+    @service.doc(operationId="readyz")
     def readyz() -> Response:
+        """Readiness"""
         from calculator.presets import resolve
 
         resolve("standard")  # the engine and its presets load
         return http.json_response({"status": "ready", "version": service_version})
 
-    return app
+    @service.get("/v1/openapi.json")
+    @service.response(200, {"type": "object"}, description="This document (OpenAPI 3.1)")
+    @service.alt_response(304, description="Not modified (If-None-Match)")
+    @service.doc(operationId="openapi")
+    def get_openapi() -> Response:
+        """This document"""
+        from calculator.api.openapi import openapi_document
+
+        app = current_app._get_current_object()  # type: ignore[attr-defined]
+        return cached_json("openapi", lambda: openapi_document(app))

@@ -16,6 +16,11 @@ def _req(field: fields.Field, description: str) -> fields.Field:
     return field
 
 
+def _code(code_list: str, description: str) -> fields.Field:
+    """A required code of a published list: the document gives its ``enum`` (docs.py)."""
+    return _req(fields.String(metadata={"code_list": code_list}), description)
+
+
 class LabelSchema(Schema):
     """A code's name in Korean and English."""
 
@@ -35,12 +40,7 @@ class RulesetOutSchema(Schema):
 class ItemSchema(Schema):
     """One scoring combination of a pile."""
 
-    code = _req(
-        fields.String(),
-        "three_brights, three_brights_rain, four_brights, "
-        "five_brights, animals, godori, ribbons, hongdan, cheongdan, chodan, junk "
-        "(three_double_junk when that option is on)",
-    )
+    code = _code("item", "The scoring combination (GET /v1/codes: item)")
     points = _req(fields.Integer(), "Points of this item")
     cards = _req(fields.List(fields.String()), "The cards behind it (empty for a tally)")
     label = _req(fields.Nested(LabelSchema), "Korean and English name")
@@ -53,8 +53,14 @@ class CountsSchema(Schema):
     animals = fields.Integer(required=True)
     ribbons = fields.Integer(required=True, metadata={"description": "Counted ribbons"})
     junk_value = fields.Integer(required=True)
-    junk_cards = fields.Integer(required=True, allow_none=True)
-    cards = fields.Integer(required=True)
+    junk_cards = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "Null when not given (tally)"}
+    )
+    cards = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Cards in the pile; null when a tally does not say"},
+    )
 
 
 class PlayerOutSchema(Schema):
@@ -77,8 +83,8 @@ class PlayerOutSchema(Schema):
 class StepSchema(Schema):
     """One explanation line; ``total`` is the running value."""
 
-    code = _req(fields.String(), "What this step is")
-    op = _req(fields.String(), "start, add or multiply")
+    code = _code("step", "What this step is (GET /v1/codes: step)")
+    op = _code("op", "start, add or multiply")
     amount = fields.Integer(metadata={"description": "op = start: the starting amount"})
     addend = fields.Integer(metadata={"description": "op = add: what is added"})
     factor = fields.Integer(metadata={"description": "op = multiply: the factor"})
@@ -106,10 +112,7 @@ class PaymentSchema(Schema):
     to = _req(fields.String(), "The payee (contract)")
     points = _req(fields.Integer(), "Points (contract)")
     chips = _req(fields.Integer(), "points × stake (contract)")
-    reason = _req(
-        fields.String(),
-        "stop, chongtong, three_ppuk, first_ppuk, consecutive_ppuk, first_ttadak or gwangpal",
-    )
+    reason = _code("reason", "Why this payment (GET /v1/codes: reason)")
     label = _req(fields.Nested(LabelSchema), "Korean and English name of the reason")
     steps = _req(fields.List(fields.Nested(StepSchema)), "This amount, explained")
 
@@ -126,7 +129,7 @@ class ErrorEntrySchema(Schema):
     """One problem in the request."""
 
     pointer = _req(fields.String(), "JSON pointer into the request")
-    code = _req(fields.String(), "Stable machine-readable code")
+    code = _code("error", "Stable machine-readable code (GET /v1/codes: error)")
     detail = _req(fields.String(), "What is wrong and how to fix it")
 
 
@@ -215,9 +218,23 @@ class CardSchema(Schema):
     kind = _req(fields.String(), "bright, animal, ribbon, junk, double_junk or bonus")
     name = _req(fields.Nested(LabelSchema), "Korean and English name")
     tags = _req(fields.List(fields.String()), "godori, hongdan, cheongdan, chodan, rain")
-    junk_value = _req(fields.Integer(), "Worth in the junk pile (bonus: per the rule set)")
-    in_deck = fields.Boolean(metadata={"description": "With ?ruleset: in the deck under it"})
-    switchable = fields.Boolean(metadata={"description": "With ?ruleset: may count as junk"})
+    junk_value = _req(
+        fields.Integer(allow_none=True),
+        "Worth in the junk pile; a bonus card's worth is the rule set's (null without "
+        "?ruleset, and under the balance variant, which does not count junk)",
+    )
+    in_deck = _req(
+        fields.Boolean(allow_none=True),
+        "In the deck (a bonus card: under ?ruleset, null without one)",
+    )
+    switchable = _req(
+        fields.Boolean(allow_none=True),
+        "May count as junk instead of an animal under ?ruleset (null without one)",
+    )
+    points = _req(
+        fields.Integer(allow_none=True),
+        "Card points under a balance-variant ?ruleset (null otherwise)",
+    )
 
 
 class CatalogSchema(Schema):
@@ -265,6 +282,27 @@ class PresetListSchema(Schema):
     rulesets = fields.List(fields.Nested(PresetSchema), required=True)
 
 
+class CodeEntrySchema(Schema):
+    """A code with its Korean and English label."""
+
+    code = _req(fields.String(), "The code (contract)")
+    label = _req(fields.Nested(LabelSchema), "Korean and English name")
+
+
+class CodeListSchema(Schema):
+    """One published list of codes."""
+
+    name = _code("code_list", "Which list")
+    description = _req(fields.String(), "Where these codes appear")
+    codes = _req(fields.List(fields.Nested(CodeEntrySchema)), "Every code of the list")
+
+
+class CodesSchema(Schema):
+    """The response of ``GET /v1/codes``."""
+
+    lists = _req(fields.List(fields.Nested(CodeListSchema)), "Every list of codes")
+
+
 class HealthSchema(Schema):
     """Liveness / readiness."""
 
@@ -283,7 +321,7 @@ class TransferSchema(Schema):
 class CardPointsSchema(Schema):
     """Card points of one category of a balance pile."""
 
-    kind = _req(fields.String(), "brights, animals, ribbons, junk or bonus")
+    kind = _code("balance_item", "brights, animals, ribbons, junk or bonus")
     count = _req(fields.Integer(), "How many cards")
     points = _req(fields.Integer(), "Their points")
     cards = _req(fields.List(fields.String()), "The cards")
@@ -293,11 +331,7 @@ class CardPointsSchema(Schema):
 class BonusReceivedSchema(Schema):
     """A set bonus received from one other player."""
 
-    code = _req(
-        fields.String(),
-        "hongdan, cheongdan, chodan, godori, five_brights, all_may, "
-        "all_october, all_november or all_december",
-    )
+    code = _code("set_bonus", "The set (GET /v1/codes: set_bonus)")
     from_ = _req(fields.String(data_key="from"), "Who pays it")
     points = _req(fields.Integer(), "How much")
     label = _req(fields.Nested(LabelSchema), "Korean and English name")
@@ -306,7 +340,7 @@ class BonusReceivedSchema(Schema):
 class BonusGivenSchema(Schema):
     """A set bonus paid to the collector."""
 
-    code = _req(fields.String(), "The set")
+    code = _code("set_bonus", "The set")
     to = _req(fields.String(), "The collector")
     points = _req(fields.Integer(), "How much")
     label = _req(fields.Nested(LabelSchema), "Korean and English name")

@@ -7,12 +7,13 @@ these same classes.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from enum import StrEnum
 from functools import cache
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
-from marshmallow import INCLUDE, ValidationError, post_load
+from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, post_load
 
 from calculator import options as option_specs
 from calculator.api.fields import (
@@ -85,7 +86,11 @@ def options_schema(rules_type: type, name: str) -> type[StrictSchema]:
     """A schema with one strict field per option of ``rules_type`` (for docs and types)."""
     declared: dict[str, Any] = {}
     for spec in option_specs.specs(rules_type):
-        meta = {"description": f"{spec.summary} Default {spec.default!r}. ({spec.section})"}
+        default = getattr(spec.default, "value", spec.default)  # an enum member's wire value
+        meta = {
+            "description": f"{spec.summary} Default {json.dumps(default)}. ({spec.section})",
+            "default": default,
+        }
         if spec.nullable:
             meta["description"] += f" null = {spec.null_means}."
         common = {"allow_none": spec.nullable, "metadata": meta}
@@ -204,6 +209,22 @@ def ruleset_field(
         variant=variant,
         load_default=lambda: RulesetSpec(default, {}, True),
         metadata={"description": description + f" (presets: {', '.join(names)})"},
+    )
+
+
+class CardsQuerySchema(Schema):
+    """The query of ``GET /v1/cards``: an optional rule set of either variant."""
+
+    class Meta:
+        unknown = EXCLUDE  # a query string may carry a client's cache buster
+
+    ruleset = StrictString(
+        max_length=64,
+        metadata={
+            "description": "A preset name or alias: bonus values and switchable cards "
+            "under it (an unknown name is a 404)",
+            "enum": [alias for p in presets().values() for alias in (p.name, *p.aliases)],
+        },
     )
 
 

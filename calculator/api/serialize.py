@@ -11,7 +11,7 @@ the bodies these functions return are meant for ``orjson.dumps``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -19,10 +19,11 @@ import orjson
 
 from calculator.balance import BalanceResult
 from calculator.cards import CARDS, DECK
+from calculator.codes import CODES, DESCRIPTIONS
 from calculator.errors import Issue
 from calculator.labels import label
 from calculator.options import specs
-from calculator.presets import Preset, RuleSet, presets, resolve
+from calculator.presets import Preset, RuleSet, Variant, presets, resolve
 from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerScore
 from calculator.scoring import Item
 from calculator.session import SessionResult, Transfer, minimal_transfers
@@ -239,34 +240,48 @@ def pointer(location: Iterable[str | int]) -> str:
     return "/" + "/".join(parts) if parts else ""
 
 
-def card_json(card_id: str, bonus_values: Mapping[str, int] | None = None) -> dict[str, Any]:
-    """One catalogue entry of ``GET /v1/cards``."""
+def card_json(card_id: str, ruleset: RuleSet | None = None) -> dict[str, Any]:
+    """One catalogue entry of ``GET /v1/cards``: always the same fields, ``null`` where
+    no rule set says (a bonus card's value, whether it is in the deck, switchable cards).
+
+    >>> card_json("bonus-a")["junk_value"], card_json("bonus-a")["in_deck"]
+    (None, None)
+    >>> card_json("09-animal", resolve("standard"))["switchable"]
+    True
+    """
     card = CARDS[card_id]
-    value = card.junk_value
-    if bonus_values is not None and card.kind.value == "bonus":
-        value = bonus_values.get(card.id, 0)
-    return {
+    bonus = card.month == 0
+    entry: dict[str, Any] = {
         "id": card.id,
         "month": card.month or None,
         "kind": card.kind.value,
         "name": {"ko": card.name_ko, "en": card.name_en},
         "tags": sorted(tag.value for tag in card.tags),
-        "junk_value": value,
+        "junk_value": None if bonus else card.junk_value,
+        "in_deck": None if bonus else True,
+        "switchable": None,
+        "points": None,
     }
+    if ruleset is None:
+        return entry
+    rules = ruleset.rules
+    if ruleset.variant is Variant.BALANCE:
+        entry["points"] = rules.values.get(card.id, 0)
+        entry["switchable"] = False
+        if bonus:
+            entry["in_deck"] = card.id in rules.values
+        return entry
+    if bonus:
+        value = rules.bonus_values().get(card.id, 0)
+        entry["junk_value"] = value
+        entry["in_deck"] = value > 0
+    entry["switchable"] = bool(card.bit & rules.tables.switchable)
+    return entry
 
 
 def catalog_json(ruleset: RuleSet | None) -> list[dict[str, Any]]:
     """The whole deck; with a rule set, bonus values and switchable cards under it."""
-    values = None if ruleset is None else ruleset.rules.bonus_values()
-    cards = []
-    for card in DECK:
-        entry = card_json(card.id, values)
-        if ruleset is not None:
-            tables = ruleset.rules.tables
-            entry["in_deck"] = card.month > 0 or card.id in (values or {})
-            entry["switchable"] = bool(card.bit & tables.switchable)
-        cards.append(entry)
-    return cards
+    return [card_json(card.id, ruleset) for card in DECK]
 
 
 def preset_json(preset: Preset) -> dict[str, Any]:
@@ -388,4 +403,21 @@ def session_json(result: SessionResult) -> dict[str, Any]:
             }
             for h in result.hands
         ],
+    }
+
+
+def codes_json() -> dict[str, Any]:
+    """The response of ``GET /v1/codes``: every code list with its labels."""
+    return {
+        "lists": [
+            {
+                "name": name,
+                "description": DESCRIPTIONS[name],
+                "codes": [
+                    {"code": code, "label": {"ko": found.ko, "en": found.en}}
+                    for code, found in codes.items()
+                ],
+            }
+            for name, codes in CODES.items()
+        ]
     }

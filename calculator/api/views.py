@@ -1,35 +1,71 @@
-"""The v1 endpoints: load → domain call → dump, nothing more."""
+"""The v1 endpoints: load → domain call → dump, nothing more.
+
+Each view declares its request and response schemas and its problems with flask-smorest
+decorators (:mod:`calculator.api.docs`); the OpenAPI operations are generated from these
+declarations, the summary and description from the docstring.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import orjson
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint as FlaskBlueprint
+from flask import Response, current_app, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotFound
 
-from calculator.api import serialize
+from calculator.api import responses, serialize
+from calculator.api.docs import Blueprint
 from calculator.api.errors import domain_problem, validation_problem
+from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
 from calculator.api.http import coded, json_response, read_json
-from calculator.api.schemas import BatchRequestSchema, load_hand_request, resolve_spec
-from calculator.api.session_schemas import BalanceRequestSchema, SettlementRequestSchema
+from calculator.api.schemas import (
+    BatchRequestSchema,
+    CardsQuerySchema,
+    HandRequest,
+    HandRequestSchema,
+    load_hand_request,
+    resolve_spec,
+)
+from calculator.api.session_schemas import (
+    BalanceRequest,
+    BalanceRequestSchema,
+    SettlementRequestSchema,
+)
 from calculator.balance import score_balance
 from calculator.errors import GoStopError
-from calculator.presets import Variant, find_preset, resolve
+from calculator.presets import Preset, Variant, find_preset, resolve
 from calculator.session import BalanceEntry, Entry, GoStopEntry, NetEntry, Session, settle_session
 from calculator.settlement import compare, settle
 
-v1 = Blueprint("v1", __name__, url_prefix="/v1")
-_BATCH = BatchRequestSchema()
-_BALANCE = BalanceRequestSchema()
-_SETTLEMENT = SettlementRequestSchema()
 CATALOG_CACHE = "public, max-age=3600"
+_CACHED = {
+    "ETag": {"schema": {"type": "string"}, "description": "Send back as If-None-Match"},
+    "Cache-Control": {"schema": {"type": "string"}},
+}
+
+gostop = Blueprint(
+    "gostop", __name__, url_prefix="/v1", description="Score and settle Go-Stop hands"
+)
+balance = Blueprint(
+    "balance", __name__, url_prefix="/v1", description="The 120/80/60 balance variant"
+)
+sessions = Blueprint(
+    "sessions", __name__, url_prefix="/v1", description="Settle a whole session: who pays whom"
+)
+catalog = Blueprint("catalog", __name__, url_prefix="/v1", description="Cards, rule sets and codes")
+BLUEPRINTS = (gostop, balance, sessions, catalog)
 
 
 def score_hand(body: Any) -> dict[str, Any]:
     """Score one hand request body; raises ValidationError or GoStopError."""
-    hand_request = load_hand_request(body)
+    return score_request(load_hand_request(body))
+
+
+def score_request(hand_request: HandRequest) -> dict[str, Any]:
+    """Score one loaded hand request; raises GoStopError."""
     ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",))
     others = [
         resolve_spec(spec, Variant.GOSTOP, ("compare_with", i))
@@ -41,52 +77,80 @@ def score_hand(body: Any) -> dict[str, Any]:
     return serialize.hand_json(result, [p.mode for p in hand.players], comparisons)
 
 
-@v1.post("/gostop/hands")
-def post_hand() -> Response:
-    """Score one hand."""
-    body = read_json(current_app.config["GOSTOP"].max_body_bytes)
-    return json_response(score_hand(body))
+@gostop.post("/gostop/hands")
+@gostop.arguments(HandRequestSchema, examples=HAND_EXAMPLES)
+@gostop.response(200, responses.HandResultSchema, description="The scored hand")
+@gostop.problems(400, 413, 415, 422)
+@gostop.doc(operationId="scoreHand")
+def post_hand(hand_request: HandRequest) -> Response:
+    """Score and settle one hand
+
+    Each player describes its pile in ONE entry mode: `captured` card IDs, a `tally` of
+    counts, or `declared` points and bak flags. Without `outcome` the call is a preview.
+    Add first, multiply after; all arithmetic in integers.
+    """
+    return json_response(score_request(hand_request))
 
 
-@v1.post("/gostop/hands/batch")
-def post_batch() -> Response:
-    """Score up to 1,000 hands; one bad hand does not fail the others."""
-    body = read_json(current_app.config["GOSTOP"].max_batch_bytes)
-    hands = _BATCH.load_fast(body)["hands"]
+@gostop.post("/gostop/hands/batch")
+@gostop.arguments(
+    BatchRequestSchema,
+    limit="max_batch_bytes",
+    example={"hands": [HAND_EXAMPLES["cards_3p"]["value"]]},
+)
+@gostop.response(200, responses.BatchResultSchema, description="One entry per hand, in order")
+@gostop.problems(400, 413, 415, 422)
+@gostop.doc(operationId="scoreHands")
+def post_batch(loaded: dict[str, Any]) -> Response:
+    """Score up to 1,000 hands; each result is a hand result or a problem
+
+    One bad hand does not fail the others: it gets the problem a single request would.
+    """
     results = []
     failed = 0
-    for index, item in enumerate(hands):
+    for index, item in enumerate(loaded["hands"]):
         try:
             results.append({"index": index, "status": 200, "result": score_hand(item)})
         except ValidationError as error:
             failed += 1
-            results.append(
-                {
-                    "index": index,
-                    "status": 422,
-                    "problem": validation_problem(error, f"/hands/{index}"),
-                }
-            )
+            problem = validation_problem(error, f"/hands/{index}")
+            results.append({"index": index, "status": 422, "problem": problem})
         except GoStopError as error:
             failed += 1
-            results.append(
-                {"index": index, "status": 422, "problem": domain_problem(error, f"/hands/{index}")}
-            )
+            problem = domain_problem(error, f"/hands/{index}")
+            results.append({"index": index, "status": 422, "problem": problem})
     return json_response({"results": results, "succeeded": len(results) - failed, "failed": failed})
 
 
-@v1.post("/balance/hands")
-def post_balance_hand() -> Response:
-    """Score a 120/80/60 balance-variant hand."""
-    request_ = _BALANCE.load_fast(read_json(current_app.config["GOSTOP"].max_body_bytes))
-    ruleset = resolve_spec(request_.ruleset, Variant.BALANCE, ("ruleset",))
-    return json_response(serialize.balance_json(score_balance(request_.hand, ruleset)))
+@balance.post("/balance/hands")
+@balance.arguments(BalanceRequestSchema, examples=BALANCE_EXAMPLES)
+@balance.response(200, responses.BalanceResultSchema, description="The scored hand")
+@balance.problems(400, 413, 415, 422)
+@balance.doc(operationId="scoreBalanceHand")
+def post_balance_hand(loaded: BalanceRequest) -> Response:
+    """Score a 120/80/60 balance hand (the seed's Hwatu variation)
+
+    Every card of the deck must be captured by someone. If cards are missing the hand is
+    void, as the seed says: a 200 that says so, lists the missing cards and moves no
+    chips. A card held twice is a 422 naming both holders.
+    """
+    ruleset = resolve_spec(loaded.ruleset, Variant.BALANCE, ("ruleset",))
+    return json_response(serialize.balance_json(score_balance(loaded.hand, ruleset)))
 
 
-@v1.post("/settlements")
-def post_settlement() -> Response:
-    """Settle a session: totals per player and the fewest transfers."""
-    data = _SETTLEMENT.load_fast(read_json(current_app.config["GOSTOP"].max_batch_bytes))
+@sessions.post("/settlements")
+@sessions.arguments(SettlementRequestSchema, limit="max_batch_bytes", examples=SETTLEMENT_EXAMPLES)
+@sessions.response(200, responses.SettlementResultSchema, description="Totals and transfers")
+@sessions.problems(400, 413, 415, 422)
+@sessions.doc(operationId="settleSession")
+def post_settlement(data: dict[str, Any]) -> Response:
+    """Settle a session: per-player totals and the fewest transfers
+
+    Each hand is a `net` map or a full `gostop` or `balance` hand request, scored on the
+    fly. Go-Stop hands without `nagari_streak` carry the streak of the Go-Stop hand before
+    them. Optional rounding to a unit keeps the sum at zero; one player (the biggest winner
+    unless named) absorbs the remainder.
+    """
     entries: list[Entry] = []
     for i, item in enumerate(data["hands"]):
         if "net" in item:
@@ -119,7 +183,7 @@ def post_settlement() -> Response:
     return json_response(serialize.session_json(settle_session(session)))
 
 
-def _cached_json(key: str, build: Any) -> Response:
+def cached_json(key: str, build: Callable[[], Any]) -> Response:
     """A catalogue response with ETag, Cache-Control and 304 on If-None-Match."""
     cache = current_app.extensions.setdefault("gostop_catalogs", {})
     payload = cache.get(key)
@@ -131,21 +195,36 @@ def _cached_json(key: str, build: Any) -> Response:
     return response.make_conditional(request)
 
 
-@v1.get("/cards")
-def get_cards() -> Response:
-    """The card catalogue, optionally with bonus values and switchable cards of a rule set."""
-    name = request.args.get("ruleset")
-    if name is None:
-        return _cached_json(
-            "cards", lambda: {"ruleset": None, "cards": serialize.catalog_json(None)}
-        )
+def _preset(name: str) -> Preset:
     preset = find_preset(name)
     if preset is None:
         raise coded(
-            NotFound(f"there is no rule set {name!r}; see GET /v1/rulesets"), "unknown_preset"
+            NotFound(f"there is no rule set {name!r}; see GET /v1/rulesets for the names"),
+            "unknown_preset",
         )
-    ruleset = resolve(preset.name)
-    return _cached_json(
+    return preset
+
+
+@catalog.get("/cards")
+@catalog.arguments(CardsQuerySchema, location="query")
+@catalog.response(200, responses.CatalogSchema, description="All cards", headers=_CACHED)
+@catalog.alt_response(304, description="Not modified (If-None-Match)")
+@catalog.problems(422, s404="Unknown rule set")
+@catalog.doc(operationId="listCards")
+def get_cards(query: dict[str, Any]) -> Response:
+    """The card catalogue (IDs are a contract)
+
+    Every card has the same fields; with `?ruleset`, bonus values, the deck and the
+    switchable cards under that rule set (null where no rule set says).
+    """
+    name = query.get("ruleset")
+    if name is None:
+        return cached_json(
+            "cards", lambda: {"ruleset": None, "cards": serialize.catalog_json(None)}
+        )
+    preset = _preset(name)
+    ruleset = resolve(preset.name, variant=preset.variant)
+    return cached_json(
         f"cards:{preset.name}",
         lambda: {
             "ruleset": serialize.ruleset_json(ruleset),
@@ -154,37 +233,48 @@ def get_cards() -> Response:
     )
 
 
-@v1.get("/rulesets")
+@catalog.get("/rulesets")
+@catalog.response(200, responses.PresetListSchema, description="Every preset", headers=_CACHED)
+@catalog.alt_response(304, description="Not modified (If-None-Match)")
+@catalog.doc(operationId="listRulesets")
 def get_rulesets() -> Response:
-    """Every preset with every option described."""
-    return _cached_json("rulesets", lambda: {"rulesets": serialize.presets_json()})
+    """Presets, with every option described"""
+    return cached_json("rulesets", lambda: {"rulesets": serialize.presets_json()})
 
 
-@v1.get("/rulesets/<name>")
+@catalog.get("/rulesets/<name>")
+@catalog.response(200, responses.PresetSchema, description="The preset", headers=_CACHED)
+@catalog.alt_response(304, description="Not modified (If-None-Match)")
+@catalog.problems(s404="Unknown rule set")
+@catalog.doc(
+    operationId="getRuleset",
+    parameters=[{"name": "name", "in": "path", "schema": {"type": "string", "maxLength": 64}}],
+)
 def get_ruleset(name: str) -> Response:
-    """One preset (or an alias of one)."""
-    preset = find_preset(name)
-    if preset is None:
-        raise coded(
-            NotFound(f"there is no rule set {name!r}; see GET /v1/rulesets for the names"),
-            "unknown_preset",
-        )
-    return _cached_json(f"ruleset:{preset.name}", lambda: serialize.preset_json(preset))
+    """One preset (or an alias of one)"""
+    preset = _preset(name)
+    return cached_json(f"ruleset:{preset.name}", lambda: serialize.preset_json(preset))
 
 
-@v1.get("/openapi.json")
-def get_openapi() -> Response:
-    """The OpenAPI 3.1 document, generated from the schemas."""
-    from calculator.api.openapi import openapi_document
+@catalog.get("/codes")
+@catalog.response(200, responses.CodesSchema, description="Every list of codes", headers=_CACHED)
+@catalog.alt_response(304, description="Not modified (If-None-Match)")
+@catalog.doc(operationId="listCodes")
+def get_codes() -> Response:
+    """Every code the service emits, with its Korean and English label
 
-    return _cached_json("openapi", openapi_document)
+    Scoring items, explanation steps and their operations, payment reasons, the balance
+    variant's items and set bonuses, and problem codes: apps map them to words and icons.
+    """
+    return cached_json("codes", serialize.codes_json)
 
 
-bench = Blueprint("bench", __name__, url_prefix="/v1/bench")
+bench = FlaskBlueprint("bench", __name__, url_prefix="/v1/bench")
 
 
 @bench.post("/echo")
 def post_echo() -> Response:
-    """Benchmark baseline: parse the same JSON body, return a small fixed JSON."""
+    """Benchmark baseline (not part of the API): parse the same JSON body, return a small
+    fixed JSON."""
     read_json(current_app.config["GOSTOP"].max_body_bytes)
     return json_response({"ok": True})

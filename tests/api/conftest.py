@@ -1,4 +1,4 @@
-"""API fixtures: an app, and a client that checks every JSON body against its schema."""
+"""API fixtures: an app, and a client that checks every response against the document."""
 
 from __future__ import annotations
 
@@ -6,52 +6,40 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from werkzeug.exceptions import HTTPException
 
-from calculator.api import create_app, responses
-
-# (method, rule) → the schema documenting a 200 body
-RESPONSE_SCHEMAS = {
-    ("POST", "/v1/gostop/hands"): responses.HandResultSchema,
-    ("POST", "/v1/gostop/hands/batch"): responses.BatchResultSchema,
-    ("GET", "/v1/cards"): responses.CatalogSchema,
-    ("GET", "/v1/rulesets"): responses.PresetListSchema,
-    ("GET", "/v1/rulesets/<name>"): responses.PresetSchema,
-    ("GET", "/healthz"): responses.HealthSchema,
-    ("GET", "/readyz"): responses.HealthSchema,
-    ("POST", "/v1/balance/hands"): responses.BalanceResultSchema,
-    ("POST", "/v1/settlements"): responses.SettlementResultSchema,
-}
+from calculator.api import create_app
+from contract import service_contract
 
 
-def check_body(method: str, rule: str | None, response: Any) -> None:
-    """Every JSON body matches its documented schema (unknown fields are errors)."""
-    if response.status_code == 304 or response.mimetype not in (
-        "application/json",
-        "application/problem+json",
-    ):
-        return
-    body = response.get_json()
-    if response.mimetype == "application/problem+json":
-        responses.ProblemSchema().load(body)
+def check_response(app: Any, response: Any) -> None:
+    """The response matches the generated OpenAPI document (status, media type, body)."""
+    request = response.request
+    adapter = app.url_map.bind("localhost")
+    try:
+        rule = adapter.match(request.path, method=request.method, return_rule=True)[0].rule
+    except HTTPException:
+        rule = None
+    mimetype = response.mimetype or ""
+    if mimetype.endswith("json"):
+        body = response.get_json()
+    elif mimetype.startswith("text/"):
+        body = response.get_data(as_text=True)
+    else:
+        body = response.data
+    service_contract().check(
+        method=request.method, rule=rule, status=response.status_code, mimetype=mimetype, body=body
+    )
+    if mimetype == "application/problem+json":
         assert body["status"] == response.status_code
-        return
-    schema = RESPONSE_SCHEMAS.get((method, rule))
-    if schema is not None:
-        schema().load(body)
 
 
 class CheckingClient(FlaskClient):
-    """A test client that validates each response body against the response schemas."""
+    """A test client that validates each response against the OpenAPI document."""
 
     def open(self, *args: Any, **kwargs: Any) -> Any:
         response = super().open(*args, **kwargs)
-        request = response.request
-        adapter = self.application.url_map.bind("localhost")
-        try:
-            rule = adapter.match(request.path, method=request.method, return_rule=True)[0].rule
-        except Exception:
-            rule = None
-        check_body(request.method, rule, response)
+        check_response(self.application, response)
         return response
 
 

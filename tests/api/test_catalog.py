@@ -9,6 +9,7 @@ from typing import Any
 
 from calculator import CARDS
 from calculator.api.openapi import openapi_document
+from contract import service_contract
 
 SPEC_FILE = Path(__file__).parents[2] / "api_spec" / "openapi.json"
 
@@ -23,7 +24,39 @@ def test_cards_catalog_has_every_contract_id(client: Any) -> None:
     rain = next(c for c in body["cards"] if c["id"] == "12-bright")
     assert rain["tags"] == ["rain"]
     bonus = next(c for c in body["cards"] if c["id"] == "bonus-b")
-    assert (bonus["month"], bonus["kind"], bonus["junk_value"]) == (None, "bonus", 0)
+    assert (bonus["month"], bonus["kind"], bonus["junk_value"]) == (None, "bonus", None)
+
+
+def test_cards_have_one_shape_with_or_without_a_ruleset(client: Any) -> None:
+    """Issue #11 defect 5: without a rule set, bonus cards said junk_value 0 and the
+    in_deck/switchable fields were missing; now every entry has every field, null where
+    no rule set says."""
+    plain = client.get("/v1/cards").get_json()["cards"]
+    under = client.get("/v1/cards?ruleset=standard").get_json()["cards"]
+    assert {frozenset(c) for c in plain} == {frozenset(c) for c in under}  # one shape
+    by_id = {c["id"]: c for c in plain}
+    assert (by_id["bonus-a"]["junk_value"], by_id["bonus-a"]["in_deck"]) == (None, None)
+    assert (by_id["01-junk-1"]["junk_value"], by_id["01-junk-1"]["in_deck"]) == (1, True)
+    assert by_id["09-animal"]["switchable"] is None
+    assert {c["id"]: c["junk_value"] for c in under}["bonus-a"] == 2
+
+
+def test_cards_under_a_balance_ruleset(client: Any) -> None:
+    """Issue #11 defect 1: ?ruleset=balance (and minhwatu) was a 500."""
+    for name in ("balance", "minhwatu"):
+        response = client.get(f"/v1/cards?ruleset={name}")
+        assert response.status_code == 200, response.get_json()
+        body = response.get_json()
+        assert body["ruleset"]["preset"] == name
+        cards = {c["id"]: c for c in body["cards"]}
+        # rules.md §5: brights 20, animals 10, ribbons 5, junk 0
+        points = {
+            k: cards[k]["points"] for k in ("01-bright", "09-animal", "05-ribbon", "11-junk-1")
+        }
+        assert points == {"01-bright": 20, "09-animal": 10, "05-ribbon": 5, "11-junk-1": 0}
+        assert cards["bonus-a"]["in_deck"] is False  # not valued by these presets
+        assert not any(c["switchable"] for c in body["cards"])
+        assert sum(c["points"] for c in body["cards"]) == 240
 
 
 def test_cards_for_a_ruleset_show_bonus_values_and_switchable_cards(client: Any) -> None:
@@ -129,3 +162,76 @@ def test_examples_in_the_document_are_real_responses(client: Any) -> None:
         "gobak": -1700,
         "loser": -300,
     }
+
+
+def _schema_examples(document: dict[str, Any]) -> list[tuple[str, dict[str, Any], Any]]:
+    """(where, schema, value) of every request and response example in the document."""
+    found = []
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            if method == "parameters":
+                continue
+            parts = [operation.get("requestBody", {})]
+            parts += operation["responses"].values()
+            for part in parts:
+                for media, content in part.get("content", {}).items():
+                    if "example" in content:
+                        found.append(
+                            (f"{method} {path} {media}", content["schema"], content["example"])
+                        )
+                    for name, example in content.get("examples", {}).items():
+                        where = f"{method} {path} {media} {name}"
+                        found.append((where, content["schema"], example["value"]))
+    return found
+
+
+def test_every_example_in_the_document_matches_its_schema() -> None:
+    """Issue #11 defect 2: the balance request example failed its own schema (its ruleset
+    listed the Go-Stop presets)."""
+    document = openapi_document()
+    examples = _schema_examples(document)
+    assert len(examples) >= 10
+    for where, schema, value in examples:
+        validator = service_contract().validator_for(schema)
+        errors = [e.message[:200] for e in validator.iter_errors(value)]
+        assert not errors, f"{where}: {errors[:3]}"
+    ruleset = document["components"]["schemas"]["BalanceRequest"]["properties"]["ruleset"]
+    names = ruleset["oneOf"][0]["enum"]
+    assert {"balance", "minhwatu"} <= set(names)
+    assert "standard" not in names
+    assert ruleset["oneOf"][1] == {"$ref": "#/components/schemas/BalanceRulesetObject"}
+
+
+def test_option_descriptions_show_wire_values() -> None:
+    """Issue #11 defect 3: descriptions read ``Default <GukjinMode.CHOICE: 'choice'>``."""
+    text = json.dumps(openapi_document(), ensure_ascii=False)
+    assert "<" not in "".join(re.findall(r"Default [^.]*\.", text))
+    options = openapi_document()["components"]["schemas"]["GoStopOptions"]["properties"]
+    assert options["gukjin_mode"]["default"] == "choice"
+    assert 'Default "choice".' in options["gukjin_mode"]["description"]
+    assert "Default null." in options["shake_cap"]["description"]
+
+
+def test_every_query_parameter_has_its_real_schema() -> None:
+    """Issue #11 defect 1: ?ruleset had no enum, so fuzzing never tried balance."""
+    document = openapi_document()
+    (ruleset,) = document["paths"]["/v1/cards"]["get"]["parameters"]
+    assert {"standard", "balance", "minhwatu", "wikipedia"} <= set(ruleset["schema"]["enum"])
+
+
+def test_codes_list_every_code_with_labels(client: Any) -> None:
+    body = client.get("/v1/codes").get_json()
+    lists = {entry["name"]: entry for entry in body["lists"]}
+    assert set(lists) == {"item", "step", "reason", "op", "balance_item", "set_bonus", "error"}
+    for entry in lists.values():
+        for code in entry["codes"]:
+            assert code["label"]["ko"], code
+            assert code["label"]["en"], code
+    assert {c["code"] for c in lists["op"]["codes"]} == {"start", "add", "multiply"}
+    reasons = {c["code"]: c["label"]["ko"] for c in lists["reason"]["codes"]}
+    assert reasons["first_ppuk"] == "첫뻑"
+    # the document's enums are these lists
+    schemas = openapi_document()["components"]["schemas"]
+    assert schemas["Payment"]["properties"]["reason"]["enum"] == list(reasons)
+    errors = [c["code"] for c in lists["error"]["codes"]]
+    assert schemas["ErrorEntry"]["properties"]["code"]["enum"] == errors

@@ -106,6 +106,11 @@ def test_each_entry_mode_gives_the_same_settlement(client: Any) -> None:
         assert result["net"] == captured["net"]
         assert result["payments"] == captured["payments"]
     assert client.post(HANDS, json=tally).get_json()["players"][0]["entry_mode"] == "tally"
+    # Issue #11 defect 4: a tally without junk_cards cannot say how many cards a pile holds
+    # (an 18-card pile was reported as 10); unknown counts are null.
+    counts = client.post(HANDS, json=tally).get_json()["players"][0]["counts"]
+    assert (counts["junk_cards"], counts["cards"]) == (None, None)
+    assert counts["junk_value"] == 2
 
 
 def test_preview_gives_points_and_who_may_stop(client: Any) -> None:

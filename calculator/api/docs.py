@@ -1,0 +1,274 @@
+"""The API's declarations: flask-smorest blueprints whose decorators generate the OpenAPI
+operations, so each wire shape is declared once — on the view that serves it.
+
+``@blueprint.arguments(Schema)`` documents the request body (or query) and loads it;
+``@blueprint.response(200, Schema)`` documents the answer; :func:`problems` documents the
+errors an operation can answer. Loading goes through :class:`FastParser`: the body is read
+with the service's size limits and loaded by the schema's generated fast path (marshmallow
+itself when the fast path is not sure, which also writes the error report). Views return
+pre-serialized responses, which flask-smorest passes through untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from http import HTTPStatus
+from typing import Any, TypeVar
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from flask import current_app, request
+from flask_smorest import Api
+from flask_smorest import Blueprint as SmorestBlueprint
+from marshmallow import Schema, fields
+from webargs.flaskparser import FlaskParser
+from werkzeug.routing import Rule
+
+from calculator.api import responses, schemas, session_schemas
+from calculator.api.fields import StrictList, StrictSchema
+from calculator.api.http import PROBLEM_JSON, read_json
+from calculator.codes import CODE_LISTS
+from calculator.presets import Variant, presets
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# Problems every JSON-body operation can answer, with what each means.
+BODY_PROBLEMS = {
+    400: "The body is not valid JSON",
+    413: "The body is over the size limit",
+    415: "The body is not application/json",
+    422: "The request is invalid: every problem with a pointer and a code",
+}
+
+# Named schemas of the document (components), registered before any operation so that
+# every operation refers to them by these names.
+COMPONENTS: tuple[tuple[str, type[Schema]], ...] = (
+    ("RulesetObject", schemas.RulesetObjectSchema),
+    ("GoStopOptions", schemas.GoStopOptionsSchema),
+    ("Tally", schemas.TallySchema),
+    ("Declared", schemas.DeclaredSchema),
+    ("Player", schemas.PlayerSchema),
+    ("ChongtongHolder", schemas.HolderSchema),
+    ("Outcome", schemas.OutcomeSchema),
+    ("Event", schemas.EventSchema),
+    ("HandRequest", schemas.HandRequestSchema),
+    ("BatchRequest", schemas.BatchRequestSchema),
+    ("CardsQuery", schemas.CardsQuerySchema),
+    ("Label", responses.LabelSchema),
+    ("RulesetOut", responses.RulesetOutSchema),
+    ("Item", responses.ItemSchema),
+    ("Counts", responses.CountsSchema),
+    ("PlayerOut", responses.PlayerOutSchema),
+    ("Step", responses.StepSchema),
+    ("WinnerScore", responses.WinnerScoreSchema),
+    ("Payment", responses.PaymentSchema),
+    ("OutcomeOut", responses.OutcomeOutSchema),
+    ("ErrorEntry", responses.ErrorEntrySchema),
+    ("ComparisonProblem", responses.ComparisonProblemSchema),
+    ("Comparison", responses.ComparisonSchema),
+    ("HandResult", responses.HandResultSchema),
+    ("Problem", responses.ProblemSchema),
+    ("BatchItem", responses.BatchItemSchema),
+    ("BatchResult", responses.BatchResultSchema),
+    ("Card", responses.CardSchema),
+    ("Catalog", responses.CatalogSchema),
+    ("OptionOut", responses.OptionOutSchema),
+    ("Preset", responses.PresetSchema),
+    ("PresetList", responses.PresetListSchema),
+    ("CodeEntry", responses.CodeEntrySchema),
+    ("CodeList", responses.CodeListSchema),
+    ("Codes", responses.CodesSchema),
+    ("Health", responses.HealthSchema),
+    ("BalanceRulesetObject", schemas.BalanceRulesetObjectSchema),
+    ("BalanceOptions", schemas.BalanceOptionsSchema),
+    ("BalancePlayer", session_schemas.BalancePlayerSchema),
+    ("BalanceRequest", session_schemas.BalanceRequestSchema),
+    ("SessionHand", session_schemas.SessionHandSchema),
+    ("Rounding", session_schemas.RoundingSchema),
+    ("SettlementRequest", session_schemas.SettlementRequestSchema),
+    ("Transfer", responses.TransferSchema),
+    ("CardPoints", responses.CardPointsSchema),
+    ("BonusReceived", responses.BonusReceivedSchema),
+    ("BonusGiven", responses.BonusGivenSchema),
+    ("SetBonuses", responses.SetBonusesSchema),
+    ("BalancePlayerOut", responses.BalancePlayerOutSchema),
+    ("BalanceResult", responses.BalanceResultSchema),
+    ("RoundingOut", responses.RoundingOutSchema),
+    ("SessionHandOut", responses.SessionHandOutSchema),
+    ("SettlementResult", responses.SettlementResultSchema),
+)
+
+INFO = {
+    "description": (
+        "Itemized points and explained chip settlements for Go-Stop (고스톱) and "
+        "Matgo (맞고) hands, under named rule sets whose every contested house rule "
+        "is an option. Errors are application/problem+json (RFC 9457) with a JSON "
+        "pointer and a stable code per problem; `GET /v1/codes` lists every code with "
+        "its Korean and English label. Limits: request bodies 64 KiB "
+        "(batches 4 MiB, 1,000 hands), ids 40 characters, piles 60 cards."
+    ),
+    "license": {"name": "MIT", "identifier": "MIT"},
+}
+
+
+def _custom_fields(converter: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+    """OpenAPI for the properties of our fields that apispec does not know."""
+    if isinstance(field, schemas.RulesetField):
+        names = [
+            alias
+            for p in presets().values()
+            if p.variant is field.variant
+            for alias in (p.name, *p.aliases)
+        ]
+        obj = "RulesetObject" if field.variant is Variant.GOSTOP else "BalanceRulesetObject"
+        return {
+            "oneOf": [
+                {"type": "string", "enum": names, "description": "A preset name or alias"},
+                {"$ref": f"#/components/schemas/{obj}"},
+            ]
+        }
+    if isinstance(field, StrictList):
+        return {"maxItems": field.max_items}
+    if isinstance(field, schemas.StrictInteger):
+        return {"minimum": field.minimum, "maximum": field.maximum}
+    if isinstance(field, schemas.StrictString):
+        if field.choices is not None:
+            return {"enum": [*field.choices, *([None] if field.allow_none else [])]}
+        return {"minLength": field.min_length, "maxLength": field.max_length}
+    if isinstance(field, schemas.HandRequestField):
+        # Each item is checked on its own: one that is not a valid HandRequest gets its own
+        # problem in the results instead of failing the batch, so any value is accepted.
+        return {
+            "anyOf": [
+                {"$ref": "#/components/schemas/HandRequest"},
+                {"description": "any other value: refused with its own problem"},
+            ]
+        }
+    code_list = field.metadata.get("code_list")
+    if code_list is not None:  # a code of a published list (GET /v1/codes)
+        return {"enum": list(CODE_LISTS[code_list])}
+    return {}
+
+
+class FastParser(FlaskParser):
+    """Loads a request the service's way, for flask-smorest's ``arguments`` decorator.
+
+    JSON bodies are read by :func:`calculator.api.http.read_json` (content type, size
+    limit — ``limit`` names the setting — and malformed JSON, each its own problem) and
+    loaded by the schema's fast path; query strings are loaded by the schema. Errors are
+    raised as they are (``ValidationError``, domain errors) for the one error module.
+    """
+
+    def use_args(  # type: ignore[override]
+        self,
+        argmap: type[StrictSchema] | StrictSchema,
+        req: Any = None,
+        *,
+        location: str | None = None,
+        limit: str = "max_body_bytes",
+        **kwargs: Any,
+    ) -> Callable[[F], F]:
+        schema = argmap() if isinstance(argmap, type) else argmap
+
+        def decorator(view: F) -> F:
+            @wraps(view)
+            def wrapper(*args: Any, **kw: Any) -> Any:
+                if location == "query":
+                    loaded = schema.load(request.args.to_dict())
+                else:
+                    settings = current_app.config["GOSTOP"]
+                    loaded = schema.load_fast(read_json(getattr(settings, limit)))
+                return view(loaded, *args, **kw)
+
+            return wrapper  # type: ignore[return-value]
+
+        return decorator
+
+
+class Blueprint(SmorestBlueprint):  # type: ignore[misc]
+    """A flask-smorest blueprint that loads arguments with :class:`FastParser` and
+    documents problem+json answers with :meth:`problems`."""
+
+    ARGUMENTS_PARSER = FastParser()
+
+    def problems(self, *statuses: int, **described: str) -> Callable[[F], F]:
+        """Document the problem+json answers of an operation: ``statuses`` with their
+        usual meaning, or ``s404="Unknown rule set"``-style keywords."""
+        entries = {
+            status: BODY_PROBLEMS.get(status, HTTPStatus(status).phrase) for status in statuses
+        }
+        entries.update({int(key.removeprefix("s")): text for key, text in described.items()})
+
+        def decorator(view: F) -> F:
+            for status, text in entries.items():
+                view = self.alt_response(
+                    status,
+                    schema=responses.ProblemSchema,
+                    description=text,
+                    content_type=PROBLEM_JSON,
+                )(view)
+            return view
+
+        return decorator
+
+
+def document_docs_page(spec: APISpec, path: str) -> None:
+    """The interactive documentation page (served by flask-swagger-ui) in the document."""
+    spec.path(
+        rule=Rule(path + "/"),  # flask-smorest's plugin reads the path from a Flask rule
+        operations={
+            "get": {
+                "tags": ["service"],
+                "operationId": "docs",
+                "summary": "Interactive documentation (works with no network access)",
+                "responses": {
+                    "200": {
+                        "description": "An HTML page",
+                        "content": {"text/html": {"schema": {"type": "string"}}},
+                    }
+                },
+            }
+        },
+    )
+
+
+class GoStopApi(Api):  # type: ignore[misc]
+    """flask-smorest's Api, serving no documents itself (the v1 blueprint serves the
+    document with ETag and computed examples) and adding no generic error responses:
+    every operation documents its own problems."""
+
+    DEFAULT_ERROR_RESPONSE_NAME = None
+
+    def _register_doc_blueprint(self) -> None:
+        """The document is served by the v1 blueprint, with caching headers."""
+
+    def _register_error_handlers(self) -> None:
+        """Errors are handled by :mod:`calculator.api.errors` (problem+json)."""
+
+    def _register_responses(self) -> None:
+        """Operations document their own problems (:func:`problems`)."""
+
+
+def make_api(version: str) -> GoStopApi:
+    """An Api whose spec carries the service's info and named schemas."""
+    plugin = MarshmallowPlugin(schema_name_resolver=lambda schema: None)
+    api = GoStopApi(
+        spec_kwargs={
+            "title": "Go-Stop scoring and payout service",
+            "version": version,
+            "openapi_version": "3.1.0",
+            "marshmallow_plugin": plugin,
+            "info": INFO,
+        }
+    )
+    return api
+
+
+def register_components(spec: APISpec) -> None:
+    """Name the schemas, and teach the converter our fields (before any operation)."""
+    plugin = next(p for p in spec.plugins if isinstance(p, MarshmallowPlugin))
+    assert plugin.converter is not None
+    plugin.converter.add_attribute_function(_custom_fields)
+    for name, schema in COMPONENTS:
+        spec.components.schema(name, schema=schema)

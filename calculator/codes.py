@@ -1,0 +1,213 @@
+"""Every code the service emits, in published lists, each code with its Korean and English
+label (the codes are the contract; apps map them to their own words and icons).
+
+The lists feed :mod:`calculator.labels`, ``GET /v1/codes`` and the ``enum`` of each code
+field in the OpenAPI document, so a code missing here breaks the suite's contract checks.
+
+>>> CODES["reason"]["first_ppuk"]
+Label(ko='첫뻑', en='first-turn ppuk')
+>>> "multiply" in CODE_LISTS["op"]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import NamedTuple
+
+
+class Label(NamedTuple):
+    """A code's name in Korean and in English."""
+
+    ko: str
+    en: str
+
+
+_ITEM = {
+    "three_brights": Label("삼광", "three brights"),
+    "three_brights_rain": Label("비삼광", "three brights with the rain man"),
+    "four_brights": Label("사광", "four brights"),
+    "five_brights": Label("오광", "five brights"),
+    "animals": Label("열끗", "animals"),
+    "godori": Label("고도리", "godori (five birds)"),
+    "ribbons": Label("띠", "ribbons"),
+    "hongdan": Label("홍단", "red poetry ribbons (hongdan)"),
+    "cheongdan": Label("청단", "blue ribbons (cheongdan)"),
+    "chodan": Label("초단", "red plain ribbons (chodan)"),
+    "junk": Label("피", "junk"),
+    "three_double_junk": Label("쌍피 세 장", "three double junks"),
+}
+
+_REASON = {
+    "stop": Label("스톱", "stop"),
+    "chongtong": Label("총통", "four of a month dealt (chongtong)"),
+    "three_ppuk": Label("쓰리뻑", "three ppuk"),
+    "first_ppuk": Label("첫뻑", "first-turn ppuk"),
+    "consecutive_ppuk": Label("연뻑", "consecutive ppuk"),
+    "first_ttadak": Label("첫따닥", "first-turn ttadak"),
+    "gwangpal": Label("광팔기", "brights sold by the player who sat out"),
+}
+
+_STEP = {
+    # the winner's amount
+    "go_bonus": Label("고 점수", "go points"),
+    "go_multiplier": Label("고 배수", "go multiplier"),
+    "shake": Label("흔들기", "shake"),
+    "bomb": Label("폭탄", "bomb"),
+    "meongtta": Label("멍따", "seven or more animals (meongtta)"),
+    "yeokgo": Label("역고", "reverse go (yeokgo)"),
+    "nagari": Label("나가리", "drawn hands before (nagari)"),
+    "consecutive_bonus": Label("연속 보너스", "consecutive bonus"),
+    # each loser's amount
+    "winner_amount": Label("승자 점수", "winner's amount"),
+    "gwang_bak": Label("광박", "bright penalty (gwang-bak)"),
+    "pi_bak": Label("피박", "junk penalty (pi-bak)"),
+    "meong_bak": Label("멍박", "animal penalty (meong-bak)"),
+    "go_bak": Label("고박", "failed go (go-bak)"),
+    "no_capture": Label("무득점 면제", "no cards captured: exempt"),
+    "covers": Label("독박 대납", "pays for another loser (dokbak)"),
+    "covered_by": Label("대납받음", "paid by the liable player"),
+    # side payments and instant wins (their first step is the reason itself)
+    **_REASON,
+    "ppuk_ladder": Label("연뻑 배수", "consecutive ppuk factor"),
+    "gwangpal_price": Label("광값", "price per card sold"),
+    "sold_cards": Label("판 광 수", "cards sold"),
+    "triple": Label("같은 달 세 장", "three of a month in hand"),
+}
+
+_OP = {
+    "start": Label("시작", "start"),
+    "add": Label("더하기", "add"),
+    "multiply": Label("곱하기", "multiply"),
+}
+
+_BALANCE_ITEM = {
+    "brights": Label("광", "brights"),
+    "animals": _ITEM["animals"],
+    "ribbons": _ITEM["ribbons"],
+    "junk": _ITEM["junk"],
+    "bonus": Label("보너스 패", "bonus cards"),
+}
+
+_SET_BONUS = {
+    "hongdan": _ITEM["hongdan"],
+    "cheongdan": _ITEM["cheongdan"],
+    "chodan": _ITEM["chodan"],
+    "godori": _ITEM["godori"],
+    "five_brights": _ITEM["five_brights"],
+    "all_may": Label("초약", "all four May cards"),
+    "all_october": Label("풍약", "all four October cards"),
+    "all_november": Label("똥약", "all four November cards"),
+    "all_december": Label("비약", "all four December cards"),
+}
+
+_ERROR = {
+    # the request's shape (schemas)
+    "required": Label("필수 항목 없음", "a required field is missing"),
+    "null": Label("null 불가", "null is not allowed here"),
+    "invalid_type": Label("잘못된 형식", "wrong JSON type"),
+    "unknown_field": Label("알 수 없는 항목", "unknown field"),
+    "invalid_length": Label("잘못된 길이", "too short or too long"),
+    "control_character": Label("제어 문자", "control characters in a name"),
+    "not_allowed": Label("허용되지 않는 값", "not one of the allowed values"),
+    "too_small": Label("최솟값 미만", "below the minimum"),
+    "too_large": Label("최댓값 초과", "above the maximum"),
+    "too_many": Label("항목이 너무 많음", "too many items"),
+    "negative_count": Label("음수 개수", "a negative count"),
+    "entry_mode": Label("입력 방식 오류", "one entry mode per player"),
+    # rule sets
+    "unknown_preset": Label("알 수 없는 규칙", "unknown rule set"),
+    "unknown_option": Label("알 수 없는 옵션", "unknown option"),
+    "invalid_option": Label("잘못된 옵션 값", "option value not allowed"),
+    "wrong_variant": Label("다른 게임의 규칙", "a rule set of the other variant"),
+    # players, cards and counts
+    "player_count": Label("인원 오류", "wrong number of players"),
+    "duplicate_player": Label("중복 플레이어", "the same player twice"),
+    "unknown_player": Label("알 수 없는 플레이어", "not a player of this hand"),
+    "unknown_card": Label("알 수 없는 패", "unknown card ID"),
+    "duplicate_card": Label("중복된 패", "the same card twice"),
+    "card_not_in_deck": Label("덱에 없는 패", "card not in the deck under these rules"),
+    "deck_exceeded": Label("덱 초과", "more cards than the deck holds"),
+    "impossible_tally": Label("불가능한 집계", "impossible counts"),
+    "impossible_count": Label("불가능한 개수", "impossible count"),
+    "missing_count": Label("개수 누락", "a count these rules need is missing"),
+    "uneven_deck": Label("패 수 불일치", "the piles do not add up to the deck"),
+    "invalid_stake": Label("잘못된 판돈", "stake out of range"),
+    "amount_too_large": Label("금액 초과", "an amount too large to return exactly"),
+    # the outcome, flags and events
+    "winner_required": Label("승자 필요", "the outcome needs a winner"),
+    "winner_sits_out": Label("쉬는 사람이 승자", "the winner sat out"),
+    "below_stop_minimum": Label("스톱 점수 미달", "below the stop minimum"),
+    "impossible_flags": Label("불가능한 표시", "flags that cannot all be true"),
+    "bak_not_played": Label("적용하지 않는 박", "a bak these rules do not play"),
+    "bak_not_triggered": Label("박 조건 불충족", "a bak flag the cards do not support"),
+    "unexpected_field": Label("필요 없는 항목", "a field this outcome does not take"),
+    "invalid_holders": Label("잘못된 총통 보유자", "invalid chongtong holders"),
+    "chongtong_played_on": Label("총통 계속 진행", "these rules play a chongtong on"),
+    "invalid_liable": Label("잘못된 독박 지정", "cannot be the liable player"),
+    "liable_required": Label("독박 지정 필요", "name the liable player"),
+    "liable_conflict": Label("독박 충돌", "two players cannot both be liable"),
+    "yeokgo_not_played": Label("역고 없음", "these rules do not play yeokgo"),
+    "yeokgo_not_winner": Label("역고 조건 불충족", "yeokgo needs the winner's earlier go"),
+    "impossible_event": Label("불가능한 사건", "an event that cannot have happened"),
+    "event_player_sits_out": Label("쉬는 사람의 사건", "an event of a player who sat out"),
+    "events_without_play": Label("진행 없는 사건", "events in a hand that was not played"),
+    "dealer_required": Label("선 필요", "these rules need the dealer"),
+    # four players
+    "too_many_sitters": Label("쉬는 사람이 너무 많음", "more than one player sits out"),
+    "sitter_required": Label("쉬는 사람 필요", "four players: one must sit out"),
+    "unexpected_sitter": Label("쉴 수 없음", "no one sits out at this table"),
+    "not_a_sitter": Label("쉬는 사람 아님", "only the player who sits out sells"),
+    "sitter_pile": Label("쉬는 사람의 패", "a player who sat out captured nothing"),
+    "sitter_flags": Label("쉬는 사람의 표시", "a player who sat out has no flags"),
+    "gwangpal_not_played": Label("광팔기 없음", "these rules do not play gwangpal"),
+    "hand_required": Label("손패 필요", "give the sitter's hand or sold count"),
+    "shake_then_bomb_forbidden": Label("흔들고 폭탄 불가", "shake then bomb is not allowed"),
+    # sessions
+    "net_not_zero_sum": Label("합계 불일치", "a hand's net does not sum to zero"),
+    "invalid_unit": Label("잘못된 단위", "rounding unit out of range"),
+    # HTTP
+    "bad_request": Label("잘못된 요청", "bad request"),
+    "malformed_json": Label("잘못된 JSON", "the body is not valid JSON"),
+    "empty_body": Label("빈 요청", "the body is empty"),
+    "body_too_large": Label("요청이 너무 큼", "the body is over the size limit"),
+    "unsupported_media_type": Label("JSON이 아님", "send application/json"),
+    "not_found": Label("없음", "no such path"),
+    "method_not_allowed": Label("허용되지 않는 메서드", "method not allowed here"),
+    "http_error": Label("HTTP 오류", "HTTP error"),
+}
+
+CODES: Mapping[str, Mapping[str, Label]] = MappingProxyType(
+    {
+        "item": MappingProxyType(_ITEM),
+        "step": MappingProxyType(_STEP),
+        "reason": MappingProxyType(_REASON),
+        "op": MappingProxyType(_OP),
+        "balance_item": MappingProxyType(_BALANCE_ITEM),
+        "set_bonus": MappingProxyType(_SET_BONUS),
+        "error": MappingProxyType(_ERROR),
+    }
+)
+"""List name → code → label: items, steps, payment reasons, step operations, the balance
+variant's items and set bonuses, and problem codes."""
+
+DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
+    {
+        "item": "players[].items[].code: the scoring combinations of a pile",
+        "step": "steps[].code: each line explaining an amount",
+        "reason": "payments[].reason: why a payment is made",
+        "op": "steps[].op: how a step changes the running amount",
+        "balance_item": "balance players[].items[].kind: card points by kind",
+        "set_bonus": "balance set_bonuses[].code: the sets that pay a bonus",
+        "error": "problem errors[].code: what is wrong with a request",
+    }
+)
+"""List name → where its codes appear in the API."""
+
+CODE_LISTS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {"code_list": tuple(CODES), **{name: tuple(codes) for name, codes in CODES.items()}}
+)
+"""List name → its codes, in order (the ``enum`` of each code field); ``code_list`` is the
+list of the lists' names."""
+"""List name → its codes, in order (the ``enum`` of each code field)."""
