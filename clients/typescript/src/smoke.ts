@@ -30,10 +30,13 @@ const summary: string[] = [];
 /** Record a failure (the run goes on, so one run lists every difference). */
 function expect(scenario: string, what: string, ok: boolean, got?: unknown): void {
     if (!ok) {
-        failures.push(`${scenario}: ${what}${got === undefined ? "" : ` (got ${JSON.stringify(got)})`}`);
+        failures.push(
+            `${scenario}: ${what}${got === undefined ? "" : ` (got ${JSON.stringify(got)})`}`,
+        );
     }
 }
 
+/** What a net map adds up to: zero when nobody's chips appear or vanish. */
 function sum(net: Net): number {
     return Object.values(net).reduce((total, chips) => total + chips, 0);
 }
@@ -129,7 +132,10 @@ async function entryModes(): Promise<void> {
             // rules.md W30: four players, one sells a bright; 고박 and 첫뻑.
             mode: "declared",
             body: {
-                ruleset: { preset: "standard", options: { gwangpal_price: 2, first_ppuk_points: 1 } },
+                ruleset: {
+                    preset: "standard",
+                    options: { gwangpal_price: 2, first_ppuk_points: 1 },
+                },
                 stake: 100,
                 players: [
                     { id: "seller", sits_out: true, sold_brights: 1 },
@@ -149,13 +155,29 @@ async function entryModes(): Promise<void> {
         const result = unwrap(scenario, data, error, response);
         expect(scenario, `net ${JSON.stringify(net)}`, sameNet(result.net, net), result.net);
         expect(scenario, "net sums to zero", sum(result.net) === 0, result.net);
-        const modes = result.players.filter((player) => !player.sits_out).map((player) => player.entry_mode);
-        expect(scenario, `every active player in ${mode} mode`, modes.every((m) => m === mode), modes);
-        expect(scenario, "the winner is paid", result.winner_score?.winner === body.outcome?.winner);
+        const modes = result.players
+            .filter((player) => !player.sits_out)
+            .map((player) => player.entry_mode);
+        expect(
+            scenario,
+            `every active player in ${mode} mode`,
+            modes.every((m) => m === mode),
+            modes,
+        );
+        expect(
+            scenario,
+            "the winner is paid",
+            result.winner_score?.winner === body.outcome?.winner,
+        );
         for (const payment of result.payments) {
             // Each payment explains itself: its last step is the amount paid.
             const last = payment.steps[payment.steps.length - 1];
-            expect(scenario, `${payment.from}→${payment.to} explained`, last?.total === payment.points, last);
+            expect(
+                scenario,
+                `${payment.from}→${payment.to} explained`,
+                last?.total === payment.points,
+                last,
+            );
         }
         expect(
             scenario,
@@ -170,19 +192,42 @@ async function entryModes(): Promise<void> {
 /** A batch: one good hand, one with an unknown winner that gets its own problem. */
 async function batch(): Promise<void> {
     const scenario = "batch";
+    // BatchRequest.hands items are `HandRequest | unknown` (an anyOf with an open branch),
+    // i.e. `unknown`: nothing checks a batch's hands, so both are typed here by name.
     const bad: Schemas["HandRequest"] = { ...w13, outcome: { type: "stop", winner: "Z" } };
     const { data, error, response } = await client.POST("/v1/gostop/hands/batch", {
         body: { hands: [w13, bad] },
     });
     const result = unwrap(scenario, data, error, response);
-    expect(scenario, "1 succeeded, 1 failed", result.succeeded === 1 && result.failed === 1, result);
+    expect(
+        scenario,
+        "1 succeeded, 1 failed",
+        result.succeeded === 1 && result.failed === 1,
+        result,
+    );
     const [first, second] = result.results;
     expect(scenario, "hand 0 is 200", first?.status === 200 && first.index === 0, first?.status);
-    expect(scenario, "hand 0 has W13's net", first?.result !== undefined && sameNet(first.result.net, w13Net));
+    expect(
+        scenario,
+        "hand 0 has W13's net",
+        first?.result !== undefined && sameNet(first.result.net, w13Net),
+    );
     const pointers = second?.problem?.errors?.map((entry) => entry.pointer) ?? [];
-    expect(scenario, "hand 1 is 422", second?.status === 422 && second.problem?.status === 422, second);
-    expect(scenario, "hand 1 names its winner", pointers.includes("/hands/1/outcome/winner"), pointers);
-    summary.push(`${scenario}: ${result.succeeded} succeeded, ${result.failed} failed (${pointers.join(", ")})`);
+    expect(
+        scenario,
+        "hand 1 is 422",
+        second?.status === 422 && second.problem?.status === 422,
+        second,
+    );
+    expect(
+        scenario,
+        "hand 1 names its winner",
+        pointers.includes("/hands/1/outcome/winner"),
+        pointers,
+    );
+    summary.push(
+        `${scenario}: ${result.succeeded} succeeded, ${result.failed} failed (${pointers.join(", ")})`,
+    );
 }
 
 /** A 120/80/60 balance hand (W33). */
@@ -190,10 +235,22 @@ async function balance(): Promise<void> {
     const scenario = "balance hand";
     const { data, error, response } = await client.POST("/v1/balance/hands", { body: w33 });
     const result = unwrap(scenario, data, error, response);
-    const balances = Object.fromEntries(result.players.map((player) => [player.id, player.balance]));
+    const balances = Object.fromEntries(
+        result.players.map((player) => [player.id, player.balance]),
+    );
     expect(scenario, "target 80", result.target === 80, result.target);
-    expect(scenario, "not void", !result.void && result.missing_cards.length === 0, result.missing_cards);
-    expect(scenario, "balances +20, −15, −5", balances["A"] === 20 && balances["B"] === -15 && balances["C"] === -5, balances);
+    expect(
+        scenario,
+        "not void",
+        !result.void && result.missing_cards.length === 0,
+        result.missing_cards,
+    );
+    expect(
+        scenario,
+        "balances +20, −15, −5",
+        balances["A"] === 20 && balances["B"] === -15 && balances["C"] === -5,
+        balances,
+    );
     expect(scenario, `net ${JSON.stringify(w33Net)}`, sameNet(result.net, w33Net), result.net);
     expect(scenario, "net sums to zero", sum(result.net) === 0, result.net);
     summary.push(`${scenario}: net ${JSON.stringify(result.net)}`);
@@ -206,6 +263,8 @@ async function settlement(): Promise<void> {
     const { data, error, response } = await client.POST("/v1/settlements", {
         body: {
             players: ["A", "B", "C"],
+            // SessionHand.net has no schema in the document, so its type is `unknown`
+            // and any value would compile here; `extra` is typed by this script instead.
             hands: [{ gostop: w13 }, { balance: w33 }, { net: extra }],
             rounding: { unit: 100 },
         },
@@ -215,10 +274,25 @@ async function settlement(): Promise<void> {
     const raw: Net = Object.fromEntries(
         ["A", "B", "C"].map((id) => [id, (w13Net[id] ?? 0) + (w33Net[id] ?? 0) + (extra[id] ?? 0)]),
     );
-    expect(scenario, "hand nets as scored alone", sameNet(result.hands[0]?.net ?? {}, w13Net) && sameNet(result.hands[1]?.net ?? {}, w33Net), result.hands);
-    expect(scenario, `raw totals ${JSON.stringify(raw)}`, result.rounding !== null && sameNet(result.rounding.raw, raw), result.rounding);
+    expect(
+        scenario,
+        "hand nets as scored alone",
+        sameNet(result.hands[0]?.net ?? {}, w13Net) && sameNet(result.hands[1]?.net ?? {}, w33Net),
+        result.hands,
+    );
+    expect(
+        scenario,
+        `raw totals ${JSON.stringify(raw)}`,
+        result.rounding !== null && sameNet(result.rounding.raw, raw),
+        result.rounding,
+    );
     // B −430 → −400 and C −620 → −600; A, the biggest winner, absorbs the rest.
-    expect(scenario, "rounded totals", sameNet(result.totals, { A: 1000, B: -400, C: -600 }), result.totals);
+    expect(
+        scenario,
+        "rounded totals",
+        sameNet(result.totals, { A: 1000, B: -400, C: -600 }),
+        result.totals,
+    );
     expect(scenario, "A absorbs", result.rounding?.absorbed_by === "A", result.rounding);
     expect(scenario, "totals sum to zero", sum(result.totals) === 0, result.totals);
     // The transfers settle the totals exactly, in at most players − 1 payments.
@@ -227,9 +301,16 @@ async function settlement(): Promise<void> {
         left[transfer.from] = (left[transfer.from] ?? 0) + transfer.chips;
         left[transfer.to] = (left[transfer.to] ?? 0) - transfer.chips;
     }
-    expect(scenario, "transfers settle every total", Object.values(left).every((chips) => chips === 0), left);
+    expect(
+        scenario,
+        "transfers settle every total",
+        Object.values(left).every((chips) => chips === 0),
+        left,
+    );
     expect(scenario, "at most 2 transfers", result.transfers.length <= 2, result.transfers);
-    summary.push(`${scenario}: totals ${JSON.stringify(result.totals)}, ${result.transfers.length} transfers`);
+    summary.push(
+        `${scenario}: totals ${JSON.stringify(result.totals)}, ${result.transfers.length} transfers`,
+    );
 }
 
 /** A card held twice: a 422 problem read through the typed error branch. */
@@ -237,7 +318,10 @@ async function problem(): Promise<void> {
     const scenario = "422";
     const body: Schemas["HandRequest"] = {
         ...w13,
-        players: [...w13.players.slice(0, 2), { id: "C", captured: ["05-junk-1", "09-junk-1", "03-bright"] }],
+        players: [
+            ...w13.players.slice(0, 2),
+            { id: "C", captured: ["05-junk-1", "09-junk-1", "03-bright"] },
+        ],
     };
     const { data, error, response } = await client.POST("/v1/gostop/hands", { body });
     expect(scenario, "no data", data === undefined);
@@ -255,15 +339,27 @@ async function problem(): Promise<void> {
     // `error` is typed by the operation's 4xx responses: the Problem schema.
     const entry = error.errors?.find((found) => found.code === "duplicate_card");
     expect(scenario, "problem status 422", error.status === 422, error.status);
-    expect(scenario, "duplicate_card at /players/2/captured/2", entry?.pointer === "/players/2/captured/2", error.errors);
-    expect(scenario, "the detail names both holders", entry?.detail.includes("/players/0/captured/1") === true, entry?.detail);
+    expect(
+        scenario,
+        "duplicate_card at /players/2/captured/2",
+        entry?.pointer === "/players/2/captured/2",
+        error.errors,
+    );
+    expect(
+        scenario,
+        "the detail names both holders",
+        entry?.detail.includes("/players/0/captured/1") === true,
+        entry?.detail,
+    );
     summary.push(`${scenario}: ${entry?.code} at ${entry?.pointer}`);
 }
 
 /** The card catalogue under a rule set (a GET with a query parameter). */
 async function cards(): Promise<void> {
     const scenario = "cards";
-    const { data, error, response } = await client.GET("/v1/cards", { params: { query: { ruleset: "standard" } } });
+    const { data, error, response } = await client.GET("/v1/cards", {
+        params: { query: { ruleset: "standard" } },
+    });
     const result = unwrap(scenario, data, error, response);
     expect(scenario, "48 cards and 4 bonus cards", result.cards.length === 52, result.cards.length);
     expect(scenario, "under standard", result.ruleset?.preset === "standard", result.ruleset);
