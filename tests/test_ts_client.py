@@ -60,7 +60,7 @@ def client() -> Path:
 def test_generated_client_scores_settles_and_reads_a_problem(client: Path) -> None:
     with Server({"GOSTOP_WORKERS": "1", "GOSTOP_ACCESS_LOG": "0"}) as server:
         done = subprocess.run(
-            ["node", "build/smoke.js", server.base],
+            ["node", "build/src/smoke.js", server.base],
             cwd=client,
             capture_output=True,
             text=True,

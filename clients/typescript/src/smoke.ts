@@ -1,7 +1,7 @@
 /**
  * A smoke run of the client generated from api_spec/openapi.json against a live server.
  *
- *     node build/smoke.js http://127.0.0.1:8000      (or GOSTOP_BASE_URL=…)
+ *     node build/src/smoke.js http://127.0.0.1:8000      (or GOSTOP_BASE_URL=…)
  *
  * It scores a hand in each entry mode, a batch, a balance hand and a settlement, and
  * reads a 422 through the typed error branch. Every request body is typed by the
@@ -19,7 +19,7 @@ type Net = { [player: string]: number };
 
 const baseUrl = process.argv[2] ?? process.env["GOSTOP_BASE_URL"];
 if (!baseUrl) {
-    console.error("usage: node build/smoke.js BASE_URL (or set GOSTOP_BASE_URL)");
+    console.error("usage: node build/src/smoke.js BASE_URL (or set GOSTOP_BASE_URL)");
     process.exit(2);
 }
 const client = createClient<paths>({ baseUrl });
