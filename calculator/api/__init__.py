@@ -81,7 +81,11 @@ def _service_views(service: docs.Blueprint, service_version: str) -> None:
         return http.json_response({"status": "ready", "version": service_version})
 
     @service.get("/v1/openapi.json")
-    @service.response(200, {"type": "object"}, description="This document (OpenAPI 3.1)")
+    @service.response(
+        200,
+        {"type": "object", "additionalProperties": True},
+        description="This document (OpenAPI 3.1)",
+    )
     @service.alt_response(304, description="Not modified (If-None-Match)")
     @service.doc(operationId="openapi")
     def get_openapi() -> Response:

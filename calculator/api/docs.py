@@ -145,6 +145,12 @@ def _custom_fields(converter: Any, field: fields.Field, **kwargs: Any) -> dict[s
                 {"description": "any other value: refused with its own problem"},
             ]
         }
+    if isinstance(field, session_schemas.NetMap):
+        return {
+            "type": "object",
+            "additionalProperties": {"type": "integer"},
+            "maxProperties": session_schemas.MAX_SESSION_PLAYERS,
+        }
     code_list = field.metadata.get("code_list")
     if code_list is not None:  # a code of a published list (GET /v1/codes)
         return {"enum": list(CODE_LISTS[code_list])}

@@ -70,9 +70,7 @@ const w13Net: Net = { A: 900, B: -300, C: -600 };
 
 // rules.md W33: three players, target 80, stake 10 → balances +20, −15, −5.
 const w33: Schemas["BalanceRequest"] = {
-    // No `ruleset`: the document's BalanceRequest.ruleset enum lists the Go-Stop presets,
-    // not `balance`/`minhwatu` (issue #11 item 2), so `ruleset: "balance"` does not
-    // compile; the server's default is `balance`.
+    ruleset: "balance", // a Go-Stop preset here would not compile (issue #11 item 2)
     stake: 10,
     players: [
         {
