@@ -1,1 +1,1 @@
-"""Benchmarks and the seeded corpus of hands they (and the regression digest test) use."""
+"""Benchmarks and the seeded corpus of hands they (and the golden master, tests/golden.py) use."""

@@ -1,6 +1,6 @@
 """A fixed, seeded corpus of realistic end-of-hand states, as API request bodies.
 
-Used by the benchmarks and by the regression digest test. Hands are dealt from a seeded
+Used by the benchmarks and by the golden master (tests/golden.py). Hands are dealt from a seeded
 random generator: a winner who captured about half the deck, losers with a share of the
 rest, go calls, shakes, bombs and nagari streaks; piles listed as cards, or some of them
 tallied. Only hands
