@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from importlib.metadata import version
 from typing import Any
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, redirect
 from flask_swagger_ui import get_swaggerui_blueprint
 
 from calculator.api import docs, errors, http, responses
@@ -47,6 +47,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     errors.register(app)  # after flask-smorest: these handlers are the ones that answer
     if settings.bench_endpoint:
         app.register_blueprint(bench)
+
+    @app.get(DOCS_PATH)
+    def docs_without_slash() -> Response:
+        # A relative Location: right behind any proxy, whatever host and scheme it serves.
+        return redirect(DOCS_PATH + "/", 308)
+
     app.register_blueprint(
         get_swaggerui_blueprint(
             DOCS_PATH,

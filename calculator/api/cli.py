@@ -1,83 +1,94 @@
-"""Command line: score a hand JSON from a file or stdin, with the API's schemas and errors.
+"""Command line: the API's scoring endpoints on a JSON file or stdin, with its errors.
 
-    gostop score hand.json          # or: gostop score - < hand.json
-    gostop score --batch hands.json # a {"hands": [...]} batch
-    gostop serve                    # development server on 127.0.0.1:8000
+    gostop score hand.json          # POST /v1/gostop/hands (or: gostop score - < hand.json)
+    gostop score --batch hands.json # POST /v1/gostop/hands/batch
+    gostop balance hand.json        # POST /v1/balance/hands
+    gostop settle session.json      # POST /v1/settlements
+    gostop serve [--host H] [--port P]  # development server (127.0.0.1:8000)
 
-Exit status: 0 scored, 2 the input was refused (the problem+json body goes to stderr).
+Each command sends the input through the service itself (in-process, no network), so it
+reads JSON with the same loader and answers with the same body or problem as over HTTP,
+less what only HTTP has (the request path and id). Exit status: 0 answered, 2 the input
+was refused (the problem+json body goes to stderr).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from typing import Any, TextIO
+from typing import Any, BinaryIO
 
 import orjson
-from marshmallow import ValidationError
 
-from calculator.errors import GoStopError
-
-
-def _problem(status: int, title: str, detail: str, errors: Any = None) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "type": "about:blank",
-        "title": title,
-        "status": status,
-        "detail": detail,
-    }
-    if errors is not None:
-        body["errors"] = errors
-    return body
+# command → (endpoint, help)
+ENDPOINTS = {
+    "score": ("/v1/gostop/hands", "score and settle a Go-Stop hand"),
+    "balance": ("/v1/balance/hands", "score a 120/80/60 balance hand"),
+    "settle": ("/v1/settlements", "settle a session: totals and the fewest transfers"),
+}
+BATCH = "/v1/gostop/hands/batch"
+_HTTP_ONLY = ("instance", "request_id")
 
 
-def score(stream: TextIO, *, batch: bool = False) -> tuple[int, dict[str, Any]]:
-    """Score the JSON read from ``stream``: (exit status, response or problem body)."""
+def run(path: str, data: bytes) -> tuple[int, dict[str, Any]]:
+    """POST ``data`` to ``path`` of the service: (exit status, answer or problem body)."""
     from calculator.api import create_app
-    from calculator.api.errors import domain_problem, validation_problem
-    from calculator.api.views import score_hand
 
-    try:
-        body = json.load(stream)
-    except json.JSONDecodeError as error:
-        return 2, _problem(400, "Bad Request", f"the input is not valid JSON: {error}")
-    app = create_app({"access_log": False})
-    path = "/v1/gostop/hands/batch" if batch else "/v1/gostop/hands"
-    with app.test_request_context(path, method="POST"):
-        try:
-            if batch:
-                client = app.test_client()
-                response = client.post(path, json=body)
-                return (0 if response.status_code == 200 else 2), response.get_json()
-            return 0, score_hand(body)
-        except ValidationError as error:
-            return 2, validation_problem(error)
-        except GoStopError as error:
-            return 2, domain_problem(error)
+    client = create_app({"access_log": False}).test_client()
+    response = client.post(path, data=data, content_type="application/json")
+    body: dict[str, Any] = orjson.loads(response.data)
+    if response.status_code == 200:
+        return 0, body
+    for key in _HTTP_ONLY:
+        body.pop(key, None)
+    return 2, body
+
+
+def _file_problem(name: str, error: OSError) -> dict[str, Any]:
+    reason = error.strerror or type(error).__name__
+    return {
+        "type": "about:blank",
+        "title": "Cannot read the input",
+        "status": 400,
+        "detail": f"cannot read {name!r}: {reason}; give a JSON file, or - for stdin",
+        "errors": [{"pointer": "", "code": "bad_request", "detail": f"{name}: {reason}"}],
+    }
+
+
+def read(name: str, stdin: BinaryIO) -> bytes:
+    """The bytes of a file, or of stdin for ``-`` (OSError when it cannot be read)."""
+    if name == "-":
+        return stdin.read()
+    with open(name, "rb") as stream:
+        return stream.read()
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``gostop`` command."""
     parser = argparse.ArgumentParser(prog="gostop", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    scoring = commands.add_parser("score", help="score a hand JSON (file or - for stdin)")
-    scoring.add_argument("file", nargs="?", default="-")
-    scoring.add_argument("--batch", action="store_true", help="the input is a batch")
-    scoring.add_argument("--compact", action="store_true", help="one-line JSON output")
+    for command, (_path, text) in ENDPOINTS.items():
+        sub = commands.add_parser(command, help=text)
+        sub.add_argument("file", nargs="?", default="-", help="a JSON file, or - for stdin")
+        sub.add_argument("--compact", action="store_true", help="one-line JSON output")
+        if command == "score":
+            sub.add_argument("--batch", action="store_true", help="the input is a batch")
     serve = commands.add_parser("serve", help="run the development server")
+    serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to reach it from a phone")
     serve.add_argument("--port", type=int, default=8000)
     args = parser.parse_args(argv)
     if args.command == "serve":
         from calculator.api import create_app
 
-        create_app().run(host="127.0.0.1", port=args.port)
+        create_app().run(host=args.host, port=args.port)
         return 0
-    if args.file == "-":
-        status, body = score(sys.stdin, batch=args.batch)
+    path = BATCH if getattr(args, "batch", False) else ENDPOINTS[args.command][0]
+    try:
+        data = read(args.file, sys.stdin.buffer)
+    except OSError as error:
+        status, body = 2, _file_problem(args.file, error)
     else:
-        with open(args.file, encoding="utf-8") as stream:
-            status, body = score(stream, batch=args.batch)
+        status, body = run(path, data)
     text = orjson.dumps(body, option=0 if args.compact else orjson.OPT_INDENT_2).decode()
     print(text, file=sys.stdout if status == 0 else sys.stderr)
     return status

@@ -222,6 +222,22 @@ class Blueprint(SmorestBlueprint):  # type: ignore[misc]
 def document_docs_page(spec: APISpec, path: str) -> None:
     """The interactive documentation page (served by flask-swagger-ui) in the document."""
     spec.path(
+        rule=Rule(path),
+        operations={
+            "get": {
+                "tags": ["service"],
+                "operationId": "docsRedirect",
+                "summary": "Redirects to the documentation page",
+                "responses": {
+                    "308": {
+                        "description": "To the page (a relative Location)",
+                        "headers": {"Location": {"schema": {"type": "string"}}},
+                    }
+                },
+            }
+        },
+    )
+    spec.path(
         rule=Rule(path + "/"),  # flask-smorest's plugin reads the path from a Flask rule
         operations={
             "get": {

@@ -111,6 +111,11 @@ def register(app: Flask) -> None:
         if isinstance(error, MethodNotAllowed) and error.valid_methods:
             detail = f"{request.method} is not allowed here; use {', '.join(error.valid_methods)}"
         code = getattr(error, "problem_code", None) or _HTTP_CODES.get(status, "http_error")
+        if code == "not_found":  # an unknown path: say where the paths are
+            detail = (
+                f"there is no {request.path}; every path of the API is described at "
+                "/v1/docs (and /v1/openapi.json)"
+            )
         # The pointer "" is the whole request (RFC 6901): these are not about one field.
         body = problem(
             status, error.name, detail, errors=[{"pointer": "", "code": code, "detail": detail}]

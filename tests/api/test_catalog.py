@@ -235,3 +235,13 @@ def test_codes_list_every_code_with_labels(client: Any) -> None:
     assert schemas["Payment"]["properties"]["reason"]["enum"] == list(reasons)
     errors = [c["code"] for c in lists["error"]["codes"]]
     assert schemas["ErrorEntry"]["properties"]["code"]["enum"] == errors
+
+
+def test_unknown_paths_point_to_the_docs_and_the_docs_redirect_relatively(client: Any) -> None:
+    missing = client.get("/v1/gostop/hand")
+    assert missing.status_code == 404
+    assert missing.mimetype == "application/problem+json"
+    assert "/v1/docs" in missing.get_json()["detail"]
+    moved = client.get("/v1/docs")
+    assert moved.status_code == 308
+    assert moved.headers["Location"] == "/v1/docs/"  # relative: right behind any proxy

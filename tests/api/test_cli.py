@@ -1,0 +1,84 @@
+"""The gostop command: a hand JSON from a file or stdin, the API's schemas and errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from calculator.api.cli import main, run
+from tests_support import W13
+
+
+def test_score_from_bytes() -> None:
+    status, body = run("/v1/gostop/hands", json.dumps(W13).encode())
+    assert status == 0
+    assert body["net"] == {"A": 9, "B": -3, "C": -6}
+
+
+def test_bad_input_gives_the_same_problem_as_the_api(client: Any) -> None:
+    bad = json.dumps({**W13, "stake": 2.5}).encode()
+    status, body = run("/v1/gostop/hands", bad)
+    assert status == 2
+    assert body["errors"][0] == {
+        "pointer": "/stake",
+        "code": "invalid_type",
+        "detail": "expected a whole number (an integer)",
+    }
+    over_http = client.post("/v1/gostop/hands", data=bad, content_type="application/json")
+    expected = {
+        k: v for k, v in over_http.get_json().items() if k not in ("instance", "request_id")
+    }
+    assert body == expected  # the same problem, less what only HTTP has
+    status, body = run("/v1/gostop/hands", b"{nope")
+    assert (status, body["status"], body["errors"][0]["code"]) == (2, 400, "malformed_json")
+
+
+def test_a_missing_file_is_a_clean_problem(tmp_path: Path, capsys: Any) -> None:
+    assert main(["score", str(tmp_path / "nope.json")]) == 2
+    problem = json.loads(capsys.readouterr().err)
+    assert problem["status"] == 400
+    assert "nope.json" in problem["detail"]
+
+
+def test_balance_and_settle_commands(tmp_path: Path, capsys: Any) -> None:
+    from calculator.api.examples import BALANCE_EXAMPLES, SETTLEMENT_EXAMPLES
+
+    hand = tmp_path / "balance.json"
+    hand.write_text(json.dumps(BALANCE_EXAMPLES["three_players"]["value"]), encoding="utf-8")
+    assert main(["balance", str(hand), "--compact"]) == 0
+    assert json.loads(capsys.readouterr().out)["net"] == {"A": 200, "B": -150, "C": -50}  # W33
+    session = tmp_path / "session.json"
+    example = next(iter(SETTLEMENT_EXAMPLES.values()))["value"]
+    session.write_text(json.dumps(example), encoding="utf-8")
+    assert main(["settle", str(session)]) == 0
+    totals = json.loads(capsys.readouterr().out)["totals"]
+    assert sum(totals.values()) == 0
+
+
+def test_file_argument_and_exit_status(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(W13), encoding="utf-8")
+    assert main(["score", str(path), "--compact"]) == 0
+    assert json.loads(capsys.readouterr().out)["net"]["A"] == 9
+
+
+def test_stdin_through_the_installed_command() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "calculator.api.cli", "score", "-"],
+        input=json.dumps({**W13, "outcome": {"type": "stop", "winner": "Z"}}),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert json.loads(done.stderr)["errors"][0]["code"] == "unknown_player"
+
+
+def test_batch(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "hands.json"
+    path.write_text(json.dumps({"hands": [W13, W13]}), encoding="utf-8")
+    assert main(["score", "--batch", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["succeeded"] == 2
