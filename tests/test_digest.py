@@ -2,7 +2,10 @@
 
 Every hand of ``bench.corpus`` (2 and 3 players, cards and tallies, go calls, shakes,
 bombs, nagari streaks) is scored under each preset, and the full API response — points,
-items, steps, payments, net, labels — or the refusal's issues is hashed. Any change to
+items, steps, payments, net, labels — or the refusal's issues is hashed. The echo of the
+rule set (its options and fingerprint) is left out: it is read from the option
+declarations, so adding an option at its default would move every digest without any
+money moving; the fingerprints are pinned on their own (tests/test_fingerprints.py). Any change to
 scoring, settlement, explanations or serialization changes a digest, so a rule change
 shows up as one reviewed line in ``tests/data/digests.json``. CI runs this in the pure
 and the compiled build: both must give the same bytes.
@@ -38,10 +41,20 @@ UPDATE = os.environ.get("GOSTOP_UPDATE_DIGESTS") == "1"
 def outcome_of(body: dict[str, Any]) -> bytes:
     """The response, or the issues that refused the hand, as canonical bytes."""
     try:
-        found: Any = score_hand(body)
+        found: Any = without_ruleset_echo(score_hand(body))
     except GoStopError as error:
         found = {"refused": serialize.issues_json(error.issues)}
     return orjson.dumps(found, option=orjson.OPT_SORT_KEYS)
+
+
+def without_ruleset_echo(response: dict[str, Any]) -> dict[str, Any]:
+    """The response without the rule set echoed back (here and in each comparison)."""
+    found = {key: value for key, value in response.items() if key != "ruleset"}
+    found["comparisons"] = [
+        {key: value for key, value in c.items() if key != "ruleset"}
+        for c in response.get("comparisons", ())
+    ]
+    return found
 
 
 def digest(preset: str) -> dict[str, Any]:
