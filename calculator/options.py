@@ -155,12 +155,42 @@ def values(rules: object) -> dict[str, OptionValue]:
     return result
 
 
+def canonical_form(variant: str, rules: object) -> str:
+    """The JSON a fingerprint hashes: the variant and every option *not* at its default.
+
+    Leaving the defaults out is what keeps fingerprints stable (SPEC §3): an option added
+    later is at its default in every rule set that existed before it, so it is absent from
+    their canonical forms and their fingerprints do not move. Two rule sets of one variant
+    still have equal forms exactly when every option is equal, since both leave out the
+    same (default) values.
+
+    >>> from calculator.rules import GoStopRules
+    >>> canonical_form("gostop", GoStopRules(bomb_multiplier=1))
+    '{"options":{"bomb_multiplier":1},"variant":"gostop"}'
+    """
+    defaults = _defaults(type(rules))
+    changed = {
+        name: value for name, value in values(rules).items() if not _same(value, defaults[name])
+    }
+    return json.dumps(
+        {"variant": variant, "options": changed}, sort_keys=True, separators=(",", ":")
+    )
+
+
 def fingerprint(variant: str, rules: object) -> str:
     """A stable hash of the resolved options: equal iff the options are equal."""
-    canonical = json.dumps(
-        {"variant": variant, "options": values(rules)}, sort_keys=True, separators=(",", ":")
-    )
-    return hashlib.sha256(canonical.encode()).hexdigest()[:32]
+    return hashlib.sha256(canonical_form(variant, rules).encode()).hexdigest()[:32]
+
+
+@cache
+def _defaults(rules_type: Any) -> dict[str, OptionValue]:
+    """Each option's declared default, as a plain JSON value."""
+    return {spec.name: getattr(spec.default, "value", spec.default) for spec in specs(rules_type)}
+
+
+def _same(value: OptionValue, default: OptionValue) -> bool:
+    # type() too: JSON tells true from 1, and so must the canonical form.
+    return type(value) is type(default) and value == default
 
 
 def override(
