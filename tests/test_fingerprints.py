@@ -49,7 +49,8 @@ def test_the_canonical_form_leaves_out_defaults() -> None:
         for spec in options.specs(GoStopRules)
         if getattr(wikipedia.rules, spec.name) != spec.default
     }
-    assert differing and all(f'"{name}"' in form for name in differing)
+    assert differing
+    assert all(f'"{name}"' in form for name in differing)
     assert form.count(":") == len(differing) + 2  # "options":{…} and "variant": besides
 
 
