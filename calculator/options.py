@@ -148,11 +148,12 @@ def _specs(rules_type: Any) -> tuple[OptionSpec, ...]:
 
 def values(rules: object) -> dict[str, OptionValue]:
     """The resolved option values of a rules object, as plain JSON values."""
-    result: dict[str, OptionValue] = {}
-    for spec in specs(type(rules)):
-        value = getattr(rules, spec.name)
-        result[spec.name] = value.value if isinstance(value, StrEnum) else value
-    return result
+    return {spec.name: _plain(getattr(rules, spec.name)) for spec in specs(type(rules))}
+
+
+def _plain(value: OptionValue) -> OptionValue:
+    """An option value as JSON has it (an enum member as its string)."""
+    return value.value if isinstance(value, StrEnum) else value
 
 
 def canonical_form(variant: str, rules: object) -> str:
@@ -168,7 +169,7 @@ def canonical_form(variant: str, rules: object) -> str:
     >>> canonical_form("gostop", GoStopRules(bomb_multiplier=1))
     '{"options":{"bomb_multiplier":1},"variant":"gostop"}'
     """
-    defaults = _defaults(type(rules))
+    defaults = {spec.name: _plain(spec.default) for spec in specs(type(rules))}
     changed = {
         name: value for name, value in values(rules).items() if not _same(value, defaults[name])
     }
@@ -180,12 +181,6 @@ def canonical_form(variant: str, rules: object) -> str:
 def fingerprint(variant: str, rules: object) -> str:
     """A stable hash of the resolved options: equal iff the options are equal."""
     return hashlib.sha256(canonical_form(variant, rules).encode()).hexdigest()[:32]
-
-
-@cache
-def _defaults(rules_type: Any) -> dict[str, OptionValue]:
-    """Each option's declared default, as a plain JSON value."""
-    return {spec.name: getattr(spec.default, "value", spec.default) for spec in specs(rules_type)}
 
 
 def _same(value: OptionValue, default: OptionValue) -> bool:

@@ -44,6 +44,13 @@ def test_worked_examples_over_http(client: Any, case: dict[str, Any]) -> None:
         assert got == sorted(tuple(p) for p in expect["payments"])
     for pid, points in expect.get("points", {}).items():
         assert next(p for p in body["players"] if p["id"] == pid)["points"] == points
+    if "chips_priced" in expect:
+        got = sorted(
+            (p["from"], p["to"], p["chips"], p["reason"])
+            for p in body["payments"]
+            if p.get("priced_in") == "chips"
+        )
+        assert got == sorted(tuple(p) for p in expect["chips_priced"])
 
 
 def test_w13_contract_fields(client: Any) -> None:
