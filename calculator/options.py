@@ -188,6 +188,38 @@ def _same(value: OptionValue, default: OptionValue) -> bool:
     return type(value) is type(default) and value == default
 
 
+def markdown_table(rules_type: type) -> str:
+    """One row per option of ``rules_type``: its values, default, meaning and source.
+
+    The rules document (docs/rules.md) is generated from this, so it says what the
+    catalogue of ``GET /v1/rulesets`` says.
+
+    >>> from calculator.rules import GoStopRules
+    >>> row = markdown_table(GoStopRules).splitlines()[2]
+    >>> row.split(" | ")[:3]
+    ['| `four_brights_points`', '0–1,000', '`4`']
+    """
+    rows = [
+        "| option | values | default | what it does | source |",
+        "|---|---|---|---|---|",
+    ]
+    for spec in specs(rules_type):
+        if spec.type == "boolean":
+            allowed = "true, false"
+        elif spec.type == "integer":
+            low = "" if spec.minimum is None else str(spec.minimum)
+            high = "" if spec.maximum is None else f"{spec.maximum:,}"
+            allowed = f"{low}–{high}"
+        else:
+            allowed = ", ".join(f"`{choice}`" for choice in spec.choices or ())
+        if spec.nullable:
+            allowed += f", null ({spec.null_means})"
+        default = json.dumps(_plain(spec.default), ensure_ascii=False)
+        summary = spec.summary.replace("|", "\\|")
+        rows.append(f"| `{spec.name}` | {allowed} | `{default}` | {summary} | {spec.section} |")
+    return "\n".join(rows)
+
+
 def override(
     rules: R,
     overrides: Mapping[str, object],
