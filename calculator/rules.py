@@ -184,6 +184,7 @@ class TableMode4p(StrEnum):
 
 
 _S8 = "rules.md §8 #"
+_MAX_CHIPS: Final = 1_000_000_000  # a side price in chips; a net beyond 2^53 − 1 is refused anyway
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -499,7 +500,7 @@ class GoStopRules:
         "payment has points 0 and priced_in chips.",
         section=_S8 + "28",
         minimum=0,
-        maximum=1_000_000_000,
+        maximum=_MAX_CHIPS,
         null_means="priced in points: first_ppuk_points × stake",
     )
     three_ppuk_mode: ThreePpukMode = option(
@@ -544,7 +545,7 @@ class GoStopRules:
         "not multiplied by the stake: such a payment has points 0 and priced_in chips.",
         section=_S8 + "30",
         minimum=0,
-        maximum=1_000_000_000,
+        maximum=_MAX_CHIPS,
         null_means="priced in points: first_ttadak_points × stake",
     )
     # --- four players (rules.md §6) ---
@@ -567,7 +568,7 @@ class GoStopRules:
         "payment has points 0 and priced_in chips.",
         section=_S8 + "36",
         minimum=0,
-        maximum=1_000_000_000,
+        maximum=_MAX_CHIPS,
         null_means="priced in points: gwangpal_price × stake",
     )
     gwangpal_counts_sets: bool = option(

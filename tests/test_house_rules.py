@@ -67,7 +67,7 @@ def test_every_house_value_is_drawn() -> None:
     }
 
 
-@settings(max_examples=300)
+@settings(max_examples=200)
 @given(hand=house_hands(), preset=st.sampled_from(PRESETS), options=house_overrides())
 def test_house_rules_sum_to_zero_and_explain_every_amount(
     hand: dict[str, Any], preset: str, options: dict[str, Any]
@@ -95,7 +95,7 @@ def _ppuk_by_pair(result: Any) -> Counter[tuple[str, str]]:
     return found
 
 
-@settings(max_examples=200)
+@settings(max_examples=150)
 @given(hand=house_hands(), preset=st.sampled_from(PRESETS), options=house_overrides())
 def test_highest_never_pays_more_than_each(
     hand: dict[str, Any], preset: str, options: dict[str, Any]
@@ -142,7 +142,7 @@ def test_pay_all_doubled_doubles_what_pay_all_collects(hand: dict[str, Any], pre
     assert _stop_total(pay_all) <= _stop_total(and_double) <= _stop_total(doubled)
 
 
-@settings(max_examples=200)
+@settings(max_examples=100)
 @given(hand=house_hands(), preset=st.sampled_from(PRESETS), options=house_overrides())
 def test_chip_prices_do_not_follow_the_stake(
     hand: dict[str, Any], preset: str, options: dict[str, Any]
@@ -171,7 +171,7 @@ def test_with_no_minimum_every_winner_may_stop(hand: dict[str, Any], preset: str
     assert all(p.may_stop for p in result.players)
 
 
-@settings(max_examples=150)
+@settings(max_examples=100)
 @given(hand=house_hands(), preset=st.sampled_from(PRESETS), options=house_overrides())
 def test_entry_modes_agree_under_house_rules(
     hand: dict[str, Any], preset: str, options: dict[str, Any]
