@@ -225,7 +225,11 @@ def _check_player(player: PlayerHand, i: int, rules: GoStopRules, problems: Prob
                 *at,
                 "sold_brights",
             )
-        elif rules.gwangpal_counts_sets and player.sold_brights is not None:
+        elif (
+            rules.gwangpal_counts_sets
+            and rules.table_mode_4p is TableMode4p.GWANGPAL
+            and player.sold_brights is not None
+        ):
             problems.add(
                 "hand_required",
                 "this rule set counts the sets in the sitter's hand (gwangpal_counts_sets); "

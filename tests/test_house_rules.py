@@ -294,3 +294,13 @@ def test_chip_options_accept_null_and_stop_minimums_accept_zero() -> None:
     ).rules
     assert rules.ppuk_chips is None
     assert rules.min_points_to_stop(2) == rules.min_points_to_stop(3) == 0
+
+
+def test_counting_sets_needs_the_hand_only_when_the_sitter_sells() -> None:
+    players = [{"id": "S", "sits_out": True, "sold_brights": 0}, *_EMPTY3]
+    hand = {"players": players, "outcome": {"type": "nagari"}}
+    assert _codes(hand, {"gwangpal_counts_sets": True}) == [
+        ("hand_required", ("players", 0, "sold_brights"))
+    ]
+    watched = resolve("standard", {"gwangpal_counts_sets": True, "table_mode_4p": "observe"})
+    assert dict(settle(build_hand(hand), watched).net) == dict.fromkeys("SABC", 0)
