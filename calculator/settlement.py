@@ -333,6 +333,8 @@ def _go_bak(hand: Hand, rules: GoStopRules, table: Table, i: int) -> bool:
     if hand.players[i].go_count == 0:
         return False
     assert table.winner is not None
+    if table.liable == i and _doubles_the_sum(rules, table):
+        return False  # its 고박 doubles the whole sum it pays, once (see _payments)
     winner = hand.players[table.winner]
     if winner.yeokgo and rules.yeokgo_mode is YeokgoMode.FIXED_X4:
         return True
@@ -342,6 +344,11 @@ def _go_bak(hand: Hand, rules: GoStopRules, table: Table, i: int) -> bool:
     if mode is GobakMode3p.DOUBLE:
         return True
     return mode is GobakMode3p.PAY_ALL_AND_DOUBLE and table.liable == i
+
+
+def _doubles_the_sum(rules: GoStopRules, table: Table) -> bool:
+    """고박 ``pay_all_doubled``: the liable go-caller's whole sum is doubled."""
+    return table.liable_reason == "go_bak" and rules.gobak_mode_3p is GobakMode3p.PAY_ALL_DOUBLED
 
 
 def _payments(hand: Hand, rules: GoStopRules, table: Table, best: _Owed) -> list[Payment]:
@@ -363,7 +370,7 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, best: _Owed) -> list
             if j != liable:
                 points += other
                 steps = [*steps, _new(Step, ("covers", "add", other, points, None, players[j].id))]
-        if table.liable_reason == "go_bak" and rules.gobak_mode_3p is GobakMode3p.PAY_ALL_DOUBLED:
+        if _doubles_the_sum(rules, table):
             points *= 2
             steps = [*steps, _new(Step, ("go_bak", "multiply", 2, points, None, None))]
         payments.append(
