@@ -71,8 +71,13 @@ _STEP = {
     # side payments and instant wins (their first step is the reason itself)
     **_REASON,
     "ppuk_ladder": Label("연뻑 배수", "consecutive ppuk factor"),
+    "ppuk_chips": Label("뻑 값 (칩)", "ppuk price in chips (not × stake)"),
+    "ttadak_chips": Label("따닥 값 (칩)", "ttadak price in chips (not × stake)"),
+    "floor_four": Label("바닥 총통 (선)", "four of a month on the table: the dealer's"),
     "gwangpal_price": Label("광값", "price per card sold"),
+    "gwangpal_chips": Label("광값 (칩)", "price per card sold, in chips (not × stake)"),
     "sold_cards": Label("판 광 수", "cards sold"),
+    "sold_sets": Label("손패 족보", "sets in the sitter's hand (their points)"),
     "triple": Label("같은 달 세 장", "three of a month in hand"),
 }
 
@@ -154,6 +159,10 @@ _ERROR = {
     "event_player_sits_out": Label("쉬는 사람의 사건", "an event of a player who sat out"),
     "events_without_play": Label("진행 없는 사건", "events in a hand that was not played"),
     "dealer_required": Label("선 필요", "these rules need the dealer"),
+    "dealer_sits_out": Label("쉬는 사람이 선", "the dealer sat out this hand"),
+    "three_ppuk_played_on": Label(
+        "쓰리뻑은 사건으로", "these rules play three ppuk on: send it as an event"
+    ),
     # four players
     "too_many_sitters": Label("쉬는 사람이 너무 많음", "more than one player sits out"),
     "sitter_required": Label("쉬는 사람 필요", "four players: one must sit out"),

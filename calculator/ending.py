@@ -12,7 +12,14 @@ from collections import Counter
 
 from calculator.errors import AmbiguousHandError, InvalidHandError, Problems
 from calculator.hand import EventType, Hand, OutcomeType
-from calculator.rules import ChongtongMode, GobakMode3p, GoStopRules, YeokgoMode
+from calculator.rules import (
+    GOBAK_PAYS_ALL,
+    ChongtongMode,
+    FloorFour,
+    GoStopRules,
+    ThreePpukMode,
+    YeokgoMode,
+)
 
 
 def check_outcome(
@@ -90,6 +97,17 @@ def check_outcome(
                 "type",
             )
         _check_holders(hand, index, problems)
+    if kind is OutcomeType.THREE_PPUK and rules.three_ppuk_mode is ThreePpukMode.SIDE_PAYMENT:
+        problems.add(
+            "three_ppuk_played_on",
+            "this rule set pays a third consecutive ppuk as a side payment and plays the "
+            "hand on: list it in events as the player's second consecutive_ppuk and send "
+            "the hand's real outcome (stop or nagari)",
+            "outcome",
+            "type",
+        )
+    if kind is OutcomeType.FLOOR_FOUR and rules.floor_four_of_month is FloorFour.DEALER_WINS:
+        winner = _floor_four_dealer(hand, index, problems)
     if outcome.liable is not None and kind is OutcomeType.STOP:
         liable = index.get(outcome.liable)
         if liable is None:
@@ -107,6 +125,28 @@ def check_outcome(
                 "liable",
             )
     return winner
+
+
+def _floor_four_dealer(hand: Hand, index: dict[str, int], problems: Problems) -> int | None:
+    """Under floor_four_of_month = dealer_wins, the dealer's seat: it collects."""
+    dealer = hand.dealer
+    if dealer is None or dealer not in index or hand.players[index[dealer]].sits_out:
+        if dealer is None:  # an unknown dealer is reported by the table's own check
+            problems.add(
+                "dealer_required",
+                "under floor_four_of_month = dealer_wins four of a month on the table pays "
+                "the dealer as a 총통; give dealer, one of the players in the hand",
+                "dealer",
+            )
+        elif dealer in index:
+            problems.add(
+                "dealer_sits_out",
+                f"dealer {dealer!r} sits out, but the dealer always plays; name the dealer "
+                "among the players in the hand",
+                "dealer",
+            )
+        return None
+    return index[dealer]
 
 
 def _check_holders(hand: Hand, index: dict[str, int], problems: Problems) -> None:
@@ -170,7 +210,7 @@ def _check_holders(hand: Hand, index: dict[str, int], problems: Problems) -> Non
         )
 
 
-def check_events(hand: Hand, index: dict[str, int], problems: Problems) -> None:
+def check_events(hand: Hand, rules: GoStopRules, index: dict[str, int], problems: Problems) -> None:
     """Side events name players in the hand, in an order that can happen at a table."""
     seen: Counter[tuple[str, EventType]] = Counter()
     for j, event in enumerate(hand.events):
@@ -191,10 +231,14 @@ def check_events(hand: Hand, index: dict[str, int], problems: Problems) -> None:
         count = seen[event.player, event.type]
         if event.type is EventType.CONSECUTIVE_PPUK:
             if count > 2:
+                ends = (
+                    "a third ppuk ends the hand (three_ppuk)"
+                    if rules.three_ppuk_mode is ThreePpukMode.INSTANT_WIN
+                    else "the ladder has three rungs: first_ppuk and two consecutive_ppuk"
+                )
                 problems.add(
                     "impossible_event",
-                    f"{event.player!r} has more than two consecutive ppuk; a third "
-                    "ppuk ends the hand (three_ppuk)",
+                    f"{event.player!r} has more than two consecutive ppuk; {ends}",
                     *at,
                     "type",
                 )
@@ -260,7 +304,7 @@ def find_liable(
             )
             problems.raise_if_any(InvalidHandError)
         return None, None
-    pays_all = rules.gobak_mode_3p in (GobakMode3p.PAY_ALL, GobakMode3p.PAY_ALL_AND_DOUBLE)
+    pays_all = rules.gobak_mode_3p in GOBAK_PAYS_ALL
     reason = (
         "yeokgo"
         if yeokgo and rules.yeokgo_mode is YeokgoMode.DOUBLE_AND_DOKBAK

@@ -2,6 +2,8 @@
 
 Neither is scored from the piles: the rules give a fixed amount (at least the stop
 minimum), which every other player in the hand pays the winner (rules.md §4.8, §4.9).
+Under ``floor_four_of_month = dealer_wins`` four of a month dealt to the table is the
+dealer's 총통, paid the same way.
 
 >>> from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
 >>> from calculator.presets import resolve
@@ -33,25 +35,44 @@ def instant_win(
     """
     outcome = hand.outcome
     assert outcome is not None
-    if outcome.type is OutcomeType.CHONGTONG:
-        seat, streak_after = _chongtong_winner(hand, rules, table)
-        if seat is None:
-            return None, [], streak_after
-        points = points_or_minimum(rules.chongtong_points, minimum)
+    if outcome.type is OutcomeType.THREE_PPUK:
+        assert table.winner is not None
+        bonus = rules.three_ppuk_consecutive_bonus if _consecutive_ppuk(hand) else 0
+        points = points_or_minimum(rules.three_ppuk_points, minimum)
         factor = (
-            nagari_factor(hand.nagari_streak, rules) if rules.chongtong_apply_multipliers else 1
+            nagari_factor(hand.nagari_streak, rules) if rules.three_ppuk_apply_multipliers else 1
         )
         winner, payments = _collect(
-            hand, table, seat=seat, reason="chongtong", points=points, factor=factor, bonus=0
+            hand,
+            table,
+            seat=table.winner,
+            reason="three_ppuk",
+            code="three_ppuk",
+            points=points,
+            factor=factor,
+            bonus=bonus,
         )
-        return winner, payments, streak_after
-    assert table.winner is not None
-    bonus = rules.three_ppuk_consecutive_bonus if _consecutive_ppuk(hand) else 0
-    points = points_or_minimum(rules.three_ppuk_points, minimum)
+        return winner, payments, 0
+    if outcome.type is OutcomeType.FLOOR_FOUR:  # dealer_wins: the dealer's seat, checked
+        seat, streak_after, code = table.winner, 0, "floor_four"
+    else:
+        seat, streak_after = _chongtong_winner(hand, rules, table)
+        code = "chongtong"
+    if seat is None:
+        return None, [], streak_after
+    points = points_or_minimum(rules.chongtong_points, minimum)
+    factor = nagari_factor(hand.nagari_streak, rules) if rules.chongtong_apply_multipliers else 1
     winner, payments = _collect(
-        hand, table, seat=table.winner, reason="three_ppuk", points=points, factor=1, bonus=bonus
+        hand,
+        table,
+        seat=seat,
+        reason="chongtong",
+        code=code,
+        points=points,
+        factor=factor,
+        bonus=0,
     )
-    return winner, payments, 0
+    return winner, payments, streak_after
 
 
 def _chongtong_winner(hand: Hand, rules: GoStopRules, table: Table) -> tuple[int | None, int]:
@@ -85,9 +106,21 @@ def _chongtong_winner(hand: Hand, rules: GoStopRules, table: Table) -> tuple[int
 
 
 def _collect(
-    hand: Hand, table: Table, *, seat: int, reason: str, points: int, factor: int, bonus: int
+    hand: Hand,
+    table: Table,
+    *,
+    seat: int,
+    reason: str,
+    code: str,
+    points: int,
+    factor: int,
+    bonus: int,
 ) -> tuple[WinnerScore, list[Payment]]:
-    """Every other active player pays the seat ``(points + bonus) × factor``."""
+    """Every other active player pays the seat ``(points + bonus) × factor``.
+
+    ``code`` names the payment's explanation (``floor_four`` for a floor four paid as a
+    총통, whose ``reason`` is ``chongtong``).
+    """
     steps: list[Step] = []
     total = points
     if bonus:
@@ -98,7 +131,7 @@ def _collect(
         steps.append(Step("nagari", "multiply", factor, total, hand.nagari_streak))
     winner = WinnerScore(points, tuple(steps), total)
     payee = hand.players[seat].id
-    explained = (Step(reason, "start", total, total),)
+    explained = (Step(code, "start", total, total),)
     payments = [
         Payment(hand.players[i].id, payee, total, total * hand.stake, reason, explained)
         for i in table.active

@@ -148,19 +148,76 @@ def _specs(rules_type: Any) -> tuple[OptionSpec, ...]:
 
 def values(rules: object) -> dict[str, OptionValue]:
     """The resolved option values of a rules object, as plain JSON values."""
-    result: dict[str, OptionValue] = {}
-    for spec in specs(type(rules)):
-        value = getattr(rules, spec.name)
-        result[spec.name] = value.value if isinstance(value, StrEnum) else value
-    return result
+    return {spec.name: _plain(getattr(rules, spec.name)) for spec in specs(type(rules))}
+
+
+def _plain(value: OptionValue) -> OptionValue:
+    """An option value as JSON has it (an enum member as its string)."""
+    return value.value if isinstance(value, StrEnum) else value
+
+
+def canonical_form(variant: str, rules: object) -> str:
+    """The JSON a fingerprint hashes: the variant and every option *not* at its default.
+
+    Leaving the defaults out is what keeps fingerprints stable (SPEC §3): an option added
+    later is at its default in every rule set that existed before it, so it is absent from
+    their canonical forms and their fingerprints do not move. Two rule sets of one variant
+    still have equal forms exactly when every option is equal, since both leave out the
+    same (default) values.
+
+    >>> from calculator.rules import GoStopRules
+    >>> canonical_form("gostop", GoStopRules(bomb_multiplier=1))
+    '{"options":{"bomb_multiplier":1},"variant":"gostop"}'
+    """
+    defaults = {spec.name: _plain(spec.default) for spec in specs(type(rules))}
+    changed = {
+        name: value for name, value in values(rules).items() if not _same(value, defaults[name])
+    }
+    return json.dumps(
+        {"variant": variant, "options": changed}, sort_keys=True, separators=(",", ":")
+    )
 
 
 def fingerprint(variant: str, rules: object) -> str:
     """A stable hash of the resolved options: equal iff the options are equal."""
-    canonical = json.dumps(
-        {"variant": variant, "options": values(rules)}, sort_keys=True, separators=(",", ":")
-    )
-    return hashlib.sha256(canonical.encode()).hexdigest()[:32]
+    return hashlib.sha256(canonical_form(variant, rules).encode()).hexdigest()[:32]
+
+
+def _same(value: OptionValue, default: OptionValue) -> bool:
+    # type() too: JSON tells true from 1, and so must the canonical form.
+    return type(value) is type(default) and value == default
+
+
+def markdown_table(rules_type: type) -> str:
+    """One row per option of ``rules_type``: its values, default, meaning and source.
+
+    The rules document (docs/rules.md) is generated from this, so it says what the
+    catalogue of ``GET /v1/rulesets`` says.
+
+    >>> from calculator.rules import GoStopRules
+    >>> row = markdown_table(GoStopRules).splitlines()[2]
+    >>> row.split(" | ")[:3]
+    ['| `four_brights_points`', '0–1,000', '`4`']
+    """
+    rows = [
+        "| option | values | default | what it does | source |",
+        "|---|---|---|---|---|",
+    ]
+    for spec in specs(rules_type):
+        if spec.type == "boolean":
+            allowed = "true, false"
+        elif spec.type == "integer":
+            low = "" if spec.minimum is None else str(spec.minimum)
+            high = "" if spec.maximum is None else f"{spec.maximum:,}"
+            allowed = f"{low}–{high}"
+        else:
+            allowed = ", ".join(f"`{choice}`" for choice in spec.choices or ())
+        if spec.nullable:
+            allowed += f", null ({spec.null_means})"
+        default = json.dumps(_plain(spec.default), ensure_ascii=False)
+        summary = spec.summary.replace("|", "\\|")
+        rows.append(f"| `{spec.name}` | {allowed} | `{default}` | {summary} | {spec.section} |")
+    return "\n".join(rows)
 
 
 def override(

@@ -98,14 +98,21 @@ class WinnerScore(NamedTuple):
 
 
 class Payment(NamedTuple):
-    """What one player pays another, why, and how the amount came about."""
+    """What one player pays another, why, and how the amount came about.
+
+    A payment is priced in points (``chips`` = ``points`` × stake, the steps count points)
+    or, for a side payment whose rule set gives a price in chips (``ppuk_chips``,
+    ``ttadak_chips``, ``gwangpal_chips``), in chips: then ``points`` is 0, ``chips`` is
+    the price whatever the stake, and the steps count chips.
+    """
 
     payer: str
     payee: str
     points: int
-    chips: int  # points × stake
+    chips: int  # points × stake, or the chip price
     reason: str  # stop, chongtong, three_ppuk, first_ppuk, consecutive_ppuk, first_ttadak, gwangpal
     steps: tuple[Step, ...]
+    priced_in: str = "points"  # or "chips"
 
 
 class HandResult(NamedTuple):

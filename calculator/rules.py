@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from calculator.options import option
 
@@ -83,9 +83,16 @@ class GobakMode3p(StrEnum):
     """A go-caller who loses, with three active players (rules.md §4.6)."""
 
     PAY_ALL = "pay_all"  # pays every loser's amount; the others pay nothing
-    PAY_ALL_AND_DOUBLE = "pay_all_and_double"  # … and its own share ×2
+    PAY_ALL_AND_DOUBLE = "pay_all_and_double"  # … and its own share ×2: own × 2 + others
+    PAY_ALL_DOUBLED = "pay_all_doubled"  # the whole sum ×2: (own + others) × 2 (bipark)
     DOUBLE = "double"  # its own share ×2
     NONE = "none"
+
+
+# The 고박 modes under which the go-calling loser pays for every loser.
+GOBAK_PAYS_ALL: Final = frozenset(
+    {GobakMode3p.PAY_ALL, GobakMode3p.PAY_ALL_AND_DOUBLE, GobakMode3p.PAY_ALL_DOUBLED}
+)
 
 
 class GobakMode2p(StrEnum):
@@ -100,6 +107,7 @@ class FloorFour(StrEnum):
 
     REDEAL = "redeal"  # the same dealer deals again; nothing changes
     NAGARI = "nagari"  # counts as a drawn hand: the streak grows
+    DEALER_WINS = "dealer_wins"  # the dealer wins it as a 총통 (bipark/gostop-ts)
 
 
 class ChongtongMode(StrEnum):
@@ -123,6 +131,20 @@ class PpukLadder(StrEnum):
 
     DOUBLING = "doubling"  # 1, 2, 4 (ZF, FudaWiki)
     LINEAR = "linear"  # 1, 2, 3 (Hangame: 7, 14, 21)
+
+
+class PpukPayout(StrEnum):
+    """How a player's run of consecutive ppuk is paid."""
+
+    EACH = "each"  # every ppuk as it happens: 1, then 2 and 4 more (ladder as ppuk_ladder)
+    HIGHEST = "highest"  # once, for the highest rung reached: 1, 2 or 4 in total (ZeroFriends)
+
+
+class ThreePpukMode(StrEnum):
+    """What a third consecutive ppuk does."""
+
+    INSTANT_WIN = "instant_win"  # the hand ends: a three_ppuk outcome
+    SIDE_PAYMENT = "side_payment"  # paid as the ladder's third rung; the hand goes on (ZeroFriends)
 
 
 class OrderOfOperations(StrEnum):
@@ -162,6 +184,7 @@ class TableMode4p(StrEnum):
 
 
 _S8 = "rules.md §8 #"
+_MAX_CHIPS: Final = 1_000_000_000  # a side price in chips; a net beyond 2^53 − 1 is refused anyway
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -261,16 +284,18 @@ class GoStopRules:
     # --- go and stop (rules.md §3) ---
     min_points_to_stop_2p: int = option(
         7,
-        summary="Points needed to call go or stop with two players (맞고).",
+        summary="Points needed to call go or stop with two players (맞고); 0 = no minimum. "
+        "Options whose null means the stop minimum then pay 0.",
         section=_S8 + "9",
-        minimum=1,
+        minimum=0,
         maximum=100,
     )
     min_points_to_stop_3p: int = option(
         3,
-        summary="Points needed to call go or stop with three players (four play as three).",
+        summary="Points needed to call go or stop with three players (four play as three); "
+        "0 = no minimum. Options whose null means the stop minimum then pay 0.",
         section=_S8 + "9",
-        minimum=1,
+        minimum=0,
         maximum=100,
     )
     go_formula: GoFormula = option(
@@ -374,7 +399,11 @@ class GoStopRules:
     )
     gobak_mode_3p: GobakMode3p = option(
         GobakMode3p.PAY_ALL,
-        summary="고박 with three players: a go-caller who loses.",
+        summary="고박 with three players: a go-caller who loses. pay_all: it pays every "
+        "loser's amount (each with its own baks), the others pay nothing; pay_all_and_double: "
+        "the same, with its own share doubled first (own × 2 + others); pay_all_doubled: "
+        "the whole sum doubled ((own + others) × 2, so the other losers' shares are doubled "
+        "too); double: its own share × 2, the others pay their own; none: no 고박.",
         section=_S8 + "21",
     )
     nagari_multiplier: int = option(
@@ -399,7 +428,10 @@ class GoStopRules:
     )
     floor_four_of_month: FloorFour = option(
         FloorFour.REDEAL,
-        summary="Four cards of a month dealt to the table.",
+        summary="Four cards of a month dealt to the table: redeal (nothing changes), nagari "
+        "(a drawn hand: the streak grows) or dealer_wins (the dealer wins it as a 총통: "
+        "chongtong_points from each opponent, chongtong_apply_multipliers too; the hand "
+        "must name its dealer).",
         section=_S8 + "25",
     )
     order_of_operations: OrderOfOperations = option(
@@ -454,6 +486,30 @@ class GoStopRules:
         summary="What the 2nd and 3rd consecutive ppuk pay (연뻑).",
         section=_S8 + "28",
     )
+    ppuk_payout: PpukPayout = option(
+        PpukPayout.EACH,
+        summary="How a run of ppuk is paid: each (every ppuk when it happens: 1×, then 2× "
+        "and 4× more on the doubling ladder) or highest (once, for the highest rung "
+        "reached: 1×, 2× or 4× in total).",
+        section=_S8 + "28",
+    )
+    ppuk_chips: int | None = option(
+        None,
+        summary="A first ppuk's price in chips, paid by each opponent; the ladder multiplies "
+        "it for the 2nd and 3rd. A chip price is not multiplied by the stake: such a "
+        "payment has points 0 and priced_in chips.",
+        section=_S8 + "28",
+        minimum=0,
+        maximum=_MAX_CHIPS,
+        null_means="priced in points: first_ppuk_points × stake",
+    )
+    three_ppuk_mode: ThreePpukMode = option(
+        ThreePpukMode.INSTANT_WIN,
+        summary="A third consecutive ppuk: instant_win (a three_ppuk outcome ends the hand) "
+        "or side_payment (it is paid as the ladder's third rung, the second "
+        "consecutive_ppuk event, and the hand goes on; a three_ppuk outcome is refused).",
+        section=_S8 + "29",
+    )
     three_ppuk_points: int | None = option(
         None,
         summary="Points each opponent pays for three ppuk (쓰리뻑), an instant win.",
@@ -469,6 +525,12 @@ class GoStopRules:
         minimum=0,
         maximum=1000,
     )
+    three_ppuk_apply_multipliers: bool = option(
+        False,
+        summary="The nagari factor applies to a three-ppuk payout (as "
+        "chongtong_apply_multipliers does for 총통).",
+        section=_S8 + "29",
+    )
     first_ttadak_points: int | None = option(
         None,
         summary="Points each opponent pays for a first-turn ttadak (첫따닥).",
@@ -476,6 +538,15 @@ class GoStopRules:
         minimum=0,
         maximum=1000,
         null_means="the stop minimum",
+    )
+    ttadak_chips: int | None = option(
+        None,
+        summary="A first-turn ttadak's price in chips, paid by each opponent. A chip price is "
+        "not multiplied by the stake: such a payment has points 0 and priced_in chips.",
+        section=_S8 + "30",
+        minimum=0,
+        maximum=_MAX_CHIPS,
+        null_means="priced in points: first_ttadak_points × stake",
     )
     # --- four players (rules.md §6) ---
     table_mode_4p: TableMode4p = option(
@@ -489,6 +560,23 @@ class GoStopRules:
         section=_S8 + "36",
         minimum=0,
         maximum=1000,
+    )
+    gwangpal_chips: int | None = option(
+        None,
+        summary="Price per sold card in chips, paid by each payer to the player who sits out "
+        "(instead of gwangpal_price). A chip price is not multiplied by the stake: such a "
+        "payment has points 0 and priced_in chips.",
+        section=_S8 + "36",
+        minimum=0,
+        maximum=_MAX_CHIPS,
+        null_means="priced in points: gwangpal_price × stake",
+    )
+    gwangpal_counts_sets: bool = option(
+        False,
+        summary="The sitter's sale also counts the points of the sets complete in its hand "
+        "(godori, hongdan, cheongdan, chodan) as sold cards: two brights and godori sell "
+        "2 + 5 = 7. Needs the sitter's hand.",
+        section=_S8 + "36",
     )
     gwangpal_payers: GwangpalPayers = option(
         GwangpalPayers.ALL_OTHERS,

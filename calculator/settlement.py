@@ -81,18 +81,19 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     streak_after = streak
     if outcome is not None:
         kind = outcome.type
+        dealer_wins = rules.floor_four_of_month is FloorFour.DEALER_WINS
         streak_after = 0
         if kind is OutcomeType.STOP:
             winner, hand_payments, scores = _stop(hand, rules, table, placed, entries, minimum)
             payments += hand_payments
         elif kind is OutcomeType.NAGARI:
             streak_after = streak + 1
-        elif kind is OutcomeType.FLOOR_FOUR:
+        elif kind is OutcomeType.FLOOR_FOUR and not dealer_wins:
             streak_after = streak + 1 if rules.floor_four_of_month is FloorFour.NAGARI else streak
-        else:  # chongtong or three ppuk: an instant win
+        else:  # chongtong, three ppuk, or a floor four the dealer wins: an instant win
             winner, hand_payments, streak_after = instant_win(hand, rules, table, minimum)
             payments += hand_payments
-        voided = kind is OutcomeType.FLOOR_FOUR or (
+        voided = (kind is OutcomeType.FLOOR_FOUR and not dealer_wins) or (
             kind is OutcomeType.CHONGTONG and winner is None and streak_after == streak
         )
         if not voided and (hand.events or table.sitter is not None):
@@ -265,7 +266,7 @@ def _stop(
             best = owed
     assert best is not None
     _check_declared_baks(hand, rules, table, best.scores)
-    return best.winner, _payments(hand, table, best), best.scores
+    return best.winner, _payments(hand, rules, table, best), best.scores
 
 
 def _standing(score: Score) -> tuple[bool, ...]:
@@ -332,6 +333,8 @@ def _go_bak(hand: Hand, rules: GoStopRules, table: Table, i: int) -> bool:
     if hand.players[i].go_count == 0:
         return False
     assert table.winner is not None
+    if table.liable == i and _doubles_the_sum(rules, table):
+        return False  # its 고박 doubles the whole sum it pays, once (see _payments)
     winner = hand.players[table.winner]
     if winner.yeokgo and rules.yeokgo_mode is YeokgoMode.FIXED_X4:
         return True
@@ -343,8 +346,18 @@ def _go_bak(hand: Hand, rules: GoStopRules, table: Table, i: int) -> bool:
     return mode is GobakMode3p.PAY_ALL_AND_DOUBLE and table.liable == i
 
 
-def _payments(hand: Hand, table: Table, best: _Owed) -> list[Payment]:
-    """One payment per loser; a liable loser pays everyone's amount (the others 0)."""
+def _doubles_the_sum(rules: GoStopRules, table: Table) -> bool:
+    """고박 ``pay_all_doubled``: the liable go-caller's whole sum is doubled."""
+    return table.liable_reason == "go_bak" and rules.gobak_mode_3p is GobakMode3p.PAY_ALL_DOUBLED
+
+
+def _payments(hand: Hand, rules: GoStopRules, table: Table, best: _Owed) -> list[Payment]:
+    """One payment per loser; a liable loser pays everyone's amount (the others 0).
+
+    Under 고박 ``pay_all_doubled`` the go-caller's whole sum is doubled once it has covered
+    the others, so their shares are doubled too (``pay_all_and_double`` doubled only its
+    own share, in :func:`_go_bak`).
+    """
     players = hand.players
     assert table.winner is not None
     payee = players[table.winner].id
@@ -357,8 +370,14 @@ def _payments(hand: Hand, table: Table, best: _Owed) -> list[Payment]:
             if j != liable:
                 points += other
                 steps = [*steps, _new(Step, ("covers", "add", other, points, None, players[j].id))]
+        if _doubles_the_sum(rules, table):
+            points *= 2
+            steps = [*steps, _new(Step, ("go_bak", "multiply", 2, points, None, None))]
         payments.append(
-            _new(Payment, (players[liable].id, payee, points, points * stake, "stop", tuple(steps)))
+            _new(
+                Payment,
+                (players[liable].id, payee, points, points * stake, "stop", tuple(steps), "points"),
+            )
         )
     for i, (points, steps) in best.owed.items():
         if i == liable:
@@ -370,7 +389,10 @@ def _payments(hand: Hand, table: Table, best: _Owed) -> list[Payment]:
             ]
             points = 0
         payments.append(
-            _new(Payment, (players[i].id, payee, points, points * stake, "stop", tuple(steps)))
+            _new(
+                Payment,
+                (players[i].id, payee, points, points * stake, "stop", tuple(steps), "points"),
+            )
         )
     return payments
 

@@ -14,7 +14,7 @@ from calculator.ending import check_events, check_outcome, find_liable
 from calculator.errors import InvalidHandError, Problems
 from calculator.hand import Hand, OutcomeType, PlayerHand
 from calculator.rules import (
-    GobakMode3p,
+    GOBAK_PAYS_ALL,
     GoStopRules,
     GwangpalCards,
     ShakeThenBomb,
@@ -92,7 +92,7 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
             if callers:  # one losing go-caller: under pay-all 고박 it pays for everyone
                 if len(callers) > 1:
                     return None
-                if rules.gobak_mode_3p in (GobakMode3p.PAY_ALL, GobakMode3p.PAY_ALL_AND_DOUBLE):
+                if rules.gobak_mode_3p in GOBAK_PAYS_ALL:
                     return _new(Table, (index, (0, 1, 2), None, winner, callers[0], "go_bak"))
     return _new(Table, (index, tuple(range(count)), None, winner, None, None))
 
@@ -158,7 +158,7 @@ def _checked_table(hand: Hand, rules: GoStopRules) -> Table:
         )
     active = tuple(i for i, p in enumerate(players) if not p.sits_out)
     winner = check_outcome(hand, rules, index, problems)
-    check_events(hand, index, problems)
+    check_events(hand, rules, index, problems)
     problems.raise_if_any(InvalidHandError)
     liable, reason = find_liable(hand, rules, index, active, winner, problems)
     return Table(index, active, sitters[0] if sitters else None, winner, liable, reason)
@@ -222,6 +222,18 @@ def _check_player(player: PlayerHand, i: int, rules: GoStopRules, problems: Prob
                 "hand_required",
                 "this rule set pays double for a triple in the sitter's hand; give its "
                 "hand (card IDs) instead of sold_brights",
+                *at,
+                "sold_brights",
+            )
+        elif (
+            rules.gwangpal_counts_sets
+            and rules.table_mode_4p is TableMode4p.GWANGPAL
+            and player.sold_brights is not None
+        ):
+            problems.add(
+                "hand_required",
+                "this rule set counts the sets in the sitter's hand (gwangpal_counts_sets); "
+                "give its hand (card IDs) instead of sold_brights",
                 *at,
                 "sold_brights",
             )

@@ -45,3 +45,37 @@ def hands(draw: st.DrawFn, *, outcome: bool = True) -> dict[str, Any]:
         if len(callers) > 1:
             hand["outcome"]["liable"] = callers[0]
     return hand
+
+
+@st.composite
+def house_hands(draw: st.DrawFn) -> dict[str, Any]:
+    """A hand of :func:`hands` with what the house rules of issue #16 read: runs of ppuk and
+    a ttadak, a dealer, any outcome, and sometimes a fourth player who sits out holding
+    some of the cards nobody captured.
+    """
+    hand = draw(hands())
+    ids = [p["id"] for p in hand["players"]]
+    if len(ids) == 3 and draw(st.booleans()):
+        taken = {c for p in hand["players"] for c in p["cards"]}
+        free = [c for c in DEAL if c not in taken]
+        held = draw(st.lists(st.sampled_from(free), unique=True, max_size=7)) if free else []
+        hand["players"].append({"id": "S", "sits_out": True, "hand": held})
+    kind = draw(
+        st.sampled_from(["stop", "stop", "nagari", "three_ppuk", "floor_four", "chongtong"])
+    )
+    events: list[dict[str, str]] = []
+    if kind not in ("floor_four", "chongtong"):  # those end the hand at the deal
+        for pid in draw(st.lists(st.sampled_from(ids), unique=True, max_size=len(ids))):
+            run = draw(st.integers(1, 3))
+            events.append({"type": "first_ppuk", "player": pid})
+            events += [{"type": "consecutive_ppuk", "player": pid}] * (run - 1)
+        if draw(st.booleans()):
+            at = draw(st.integers(0, len(events)))
+            events.insert(at, {"type": "first_ttadak", "player": draw(st.sampled_from(ids))})
+    hand["events"] = events
+    hand["dealer"] = draw(st.sampled_from(ids))
+    if kind != "stop":
+        hand["outcome"] = {"type": kind}
+        if kind in ("three_ppuk", "chongtong"):
+            hand["outcome"]["winner"] = draw(st.sampled_from(ids))
+    return hand

@@ -60,6 +60,12 @@ def test_worked_example(case: dict[str, Any]) -> None:
     if "payments" in expect:
         got = Counter((p.payer, p.payee, p.points, p.reason) for p in result.payments)
         assert got == Counter(tuple(p) for p in expect["payments"])
+    if "chips_priced" in expect:  # side payments priced in chips: not points × stake
+        got = Counter(
+            (p.payer, p.payee, p.chips, p.reason) for p in result.payments if p.priced_in == "chips"
+        )
+        assert got == Counter(tuple(p) for p in expect["chips_priced"])
+        assert all(p.points == 0 for p in result.payments if p.priced_in == "chips")
     for payer, codes in expect.get("payment_steps", {}).items():
         payment = next(p for p in result.payments if p.payer == payer and p.reason == "stop")
         assert [s.code for s in payment.steps] == codes

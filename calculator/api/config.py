@@ -8,7 +8,7 @@
 | ``GOSTOP_LOG_LEVEL`` | INFO | level of the JSON log lines |
 | ``GOSTOP_ACCESS_LOG`` | 1 | one JSON line per request (0 to turn off) |
 | ``GOSTOP_BENCH_ENDPOINT`` | 0 | 1 adds ``POST /v1/bench/echo`` (benchmarks only) |
-| ``GOSTOP_COMPRESS_MIN_BYTES`` | 1024 | gzip JSON answers at least this large when the client accepts it (0: never) |
+| ``GOSTOP_COMPRESS_MIN_BYTES`` | 1024 | gzip JSON answers this large or more (0: never) |
 """
 
 from __future__ import annotations

@@ -110,8 +110,19 @@ class PaymentSchema(Schema):
 
     from_ = _req(fields.String(data_key="from"), "The payer (contract)")
     to = _req(fields.String(), "The payee (contract)")
-    points = _req(fields.Integer(), "Points (contract)")
-    chips = _req(fields.Integer(), "points × stake (contract)")
+    points = _req(fields.Integer(), "Points (contract); 0 for a payment priced in chips")
+    chips = _req(
+        fields.Integer(),
+        "points × stake (contract); for a payment priced in chips, the chip price itself",
+    )
+    priced_in = fields.String(
+        metadata={
+            "description": "chips when the rule set prices this side payment in chips "
+            "(ppuk_chips, ttadak_chips, gwangpal_chips): not multiplied by the stake, and "
+            "its steps count chips; absent when priced in points",
+            "enum": ["chips"],
+        }
+    )
     reason = _code("reason", "Why this payment (GET /v1/codes: reason)")
     label = _req(fields.Nested(LabelSchema), "Korean and English name of the reason")
     steps = _req(fields.List(fields.Nested(StepSchema)), "This amount, explained")

@@ -154,7 +154,7 @@ def winner_json(winner: WinnerScore | None, winner_id: str | None) -> dict[str, 
 
 def payment_json(payment: Payment) -> dict[str, Any]:
     """One payer → payee entry (contract: from, to, points, chips)."""
-    return {
+    found = {
         "from": payment.payer,
         "to": payment.payee,
         "points": payment.points,
@@ -163,6 +163,9 @@ def payment_json(payment: Payment) -> dict[str, Any]:
         "label": _label(payment.reason),
         "steps": _steps(payment.steps),
     }
+    if payment.priced_in != "points":  # a price in chips: not points × stake
+        found["priced_in"] = payment.priced_in
+    return found
 
 
 def settlement_json(result: HandResult) -> dict[str, Any]:

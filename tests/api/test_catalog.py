@@ -245,3 +245,22 @@ def test_unknown_paths_point_to_the_docs_and_the_docs_redirect_relatively(client
     moved = client.get("/v1/docs")
     assert moved.status_code == 308
     assert moved.headers["Location"] == "/v1/docs/"  # relative: right behind any proxy
+
+
+def test_the_house_rules_of_issue_16_are_in_the_catalogue_and_the_document(client: Any) -> None:
+    standard = client.get("/v1/rulesets/standard").get_json()
+    by_name = {o["name"]: o for o in standard["options"]}
+    assert by_name["ppuk_payout"]["allowed"] == ["each", "highest"]
+    assert by_name["three_ppuk_mode"]["default"] == "instant_win"
+    assert "pay_all_doubled" in by_name["gobak_mode_3p"]["allowed"]
+    assert "dealer_wins" in by_name["floor_four_of_month"]["allowed"]
+    assert by_name["three_ppuk_apply_multipliers"]["value"] is False
+    assert by_name["gwangpal_counts_sets"]["type"] == "boolean"
+    for name in ("ppuk_chips", "ttadak_chips", "gwangpal_chips"):
+        assert (by_name[name]["nullable"], by_name[name]["default"]) == (True, None)
+        assert "not multiplied by the stake" in by_name[name]["summary"]
+    assert by_name["min_points_to_stop_2p"]["minimum"] == 0
+    assert by_name["min_points_to_stop_3p"]["minimum"] == 0
+    document = client.get("/v1/openapi.json").get_json()
+    properties = document["components"]["schemas"]["GoStopOptions"]["properties"]
+    assert {"ppuk_payout", "three_ppuk_mode", "gwangpal_chips"} <= set(properties)

@@ -44,6 +44,13 @@ def test_worked_examples_over_http(client: Any, case: dict[str, Any]) -> None:
         assert got == sorted(tuple(p) for p in expect["payments"])
     for pid, points in expect.get("points", {}).items():
         assert next(p for p in body["players"] if p["id"] == pid)["points"] == points
+    if "chips_priced" in expect:
+        got = sorted(
+            (p["from"], p["to"], p["chips"], p["reason"])
+            for p in body["payments"]
+            if p.get("priced_in") == "chips"
+        )
+        assert got == sorted(tuple(p) for p in expect["chips_priced"])
 
 
 def test_w13_contract_fields(client: Any) -> None:
@@ -349,3 +356,36 @@ def test_cors_is_off_unless_configured(client: Any) -> None:
         HANDS, json=W13, headers={"Origin": "https://evil.example"}
     )
     assert "Access-Control-Allow-Origin" not in other.headers
+
+
+def test_compare_with_the_house_rules_of_issue_16(client: Any) -> None:
+    """W13 with B's go and two ppuk, at 100 a point, compared under each new house rule."""
+    players = [dict(p) for p in W13["players"]]
+    players[1] = {**players[1], "go_count": 1}
+    body = {
+        **W13,
+        "players": players,
+        "stake": 100,
+        "events": [
+            {"type": "first_ppuk", "player": "C"},
+            {"type": "consecutive_ppuk", "player": "C"},
+        ],
+        "compare_with": [
+            {"preset": "standard", "options": {"gobak_mode_3p": "pay_all_doubled"}},
+            {"preset": "standard", "options": {"ppuk_payout": "highest"}},
+            {"preset": "standard", "options": {"ppuk_chips": 500}},
+        ],
+    }
+    response = client.post(HANDS, json=body)
+    assert response.status_code == 200, response.get_json()
+    got = response.get_json()
+    # standard: B pays 3 + 6 = 9 (pay-all); C's ppuk 3 then 6 from A and B each.
+    assert got["net"] == {"A": 900 - 900, "B": -900 - 900, "C": 1800}
+    doubled, highest, chips = got["comparisons"]
+    assert doubled["difference"] == {"A": 900, "B": -900, "C": 0}  # (3 + 6) × 2 = 18
+    assert highest["difference"] == {"A": 300, "B": 300, "C": -600}  # only the 6 is paid
+    assert chips["difference"] == {"A": 900 - 1500, "B": 900 - 1500, "C": -1800 + 3000}
+    first = next(p for p in chips["payments"] if p["reason"] == "first_ppuk")
+    assert (first["points"], first["chips"], first["priced_in"]) == (0, 500, "chips")
+    assert [s["code"] for s in first["steps"]] == ["ppuk_chips"]
+    assert "priced_in" not in got["payments"][0]
