@@ -20,6 +20,7 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, missing, types
@@ -491,7 +492,8 @@ class StrictSchema(Schema):
 _HOOK_OPTIONS = frozenset({"pass_original", "skip_on_field_errors"})
 
 
-def _hooks(cls: type[Schema]) -> list[tuple[str, str, bool, dict[str, Any]]]:
+@cache  # per class: nested fields make several instances of each schema
+def _hooks(cls: type[Schema]) -> tuple[tuple[str, str, bool, dict[str, Any]], ...]:
     """(tag, method name, pass_collection, options) of every hook of ``cls``.
 
     Found as marshmallow finds them, without its private tables: the public decorators
@@ -503,7 +505,7 @@ def _hooks(cls: type[Schema]) -> list[tuple[str, str, bool, dict[str, Any]]]:
         tags = getattr(inspect.getattr_static(cls, name), "__marshmallow_hook__", None) or {}
         for tag, entries in tags.items():
             found += [(tag, name, many, dict(options)) for many, options in entries]
-    return found
+    return tuple(found)
 
 
 def count(maximum: int, description: str, **kwargs: Any) -> StrictInteger:
