@@ -21,7 +21,6 @@ import inspect
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
-from types import CodeType
 from typing import Any
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, missing, types
@@ -483,14 +482,9 @@ class StrictSchema(Schema):
             lines.append(f"    out = P{j}(out, many=False, partial=partial, unknown=unknown)")
         lines.append("    return out")
         self.fast_source = "\n".join(lines)
-        exec(_code(self.fast_source, f"<fast load: {type(self).__name__}>"), namespace)
+        exec(compile(self.fast_source, f"<fast load: {type(self).__name__}>", "exec"), namespace)
         loader: Loader = namespace["load"]
         return loader
-
-
-@cache  # by source: the instances of a schema (one per nesting field) share the code
-def _code(source: str, filename: str) -> CodeType:
-    return compile(source, filename, "exec")
 
 
 # The options of the hooks the compiler translates (pass_original=False only); with no
