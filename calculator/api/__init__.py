@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, redirect
 from flask_swagger_ui import get_swaggerui_blueprint
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from calculator.api import docs, errors, http, responses
 from calculator.api.config import Settings
@@ -49,7 +50,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.register_blueprint(bench)
 
     @app.get(DOCS_PATH)
-    def docs_without_slash() -> Response:
+    def docs_without_slash() -> WerkzeugResponse:
         # A relative Location: right behind any proxy, whatever host and scheme it serves.
         return redirect(DOCS_PATH + "/", 308)
 

@@ -26,7 +26,7 @@ from webargs.flaskparser import FlaskParser
 from werkzeug.routing import Rule
 
 from calculator.api import responses, schemas, session_schemas
-from calculator.api.fields import StrictList, StrictSchema
+from calculator.api.fields import StrictInteger, StrictList, StrictSchema, StrictString
 from calculator.api.http import PROBLEM_JSON, read_json
 from calculator.codes import CODE_LISTS
 from calculator.presets import Variant, presets
@@ -112,7 +112,7 @@ INFO = {
 }
 
 
-def _custom_fields(converter: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+def _custom_fields(converter: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
     """OpenAPI for the properties of our fields that apispec does not know."""
     if isinstance(field, schemas.RulesetField):
         names = [
@@ -130,9 +130,9 @@ def _custom_fields(converter: Any, field: fields.Field, **kwargs: Any) -> dict[s
         }
     if isinstance(field, StrictList):
         return {"maxItems": field.max_items}
-    if isinstance(field, schemas.StrictInteger):
+    if isinstance(field, StrictInteger):
         return {"minimum": field.minimum, "maximum": field.maximum}
-    if isinstance(field, schemas.StrictString):
+    if isinstance(field, StrictString):
         if field.choices is not None:
             return {"enum": [*field.choices, *([None] if field.allow_none else [])]}
         return {"minLength": field.min_length, "maxLength": field.max_length}
@@ -272,9 +272,14 @@ class GoStopApi(Api):  # type: ignore[misc]
         """Operations document their own problems (:func:`problems`)."""
 
 
+def _inline(schema: type[Schema]) -> None:
+    """Name no schema on the fly: the named ones are registered (:data:`COMPONENTS`)."""
+
+
 def make_api(version: str) -> GoStopApi:
     """An Api whose spec carries the service's info and named schemas."""
-    plugin = MarshmallowPlugin(schema_name_resolver=lambda schema: None)
+    # apispec documents None (inline the schema) but annotates the resolver as returning str
+    plugin = MarshmallowPlugin(schema_name_resolver=_inline)  # type: ignore[arg-type]
     api = GoStopApi(
         spec_kwargs={
             "title": "Go-Stop scoring and payout service",
@@ -291,6 +296,7 @@ def register_components(spec: APISpec) -> None:
     """Name the schemas, and teach the converter our fields (before any operation)."""
     plugin = next(p for p in spec.plugins if isinstance(p, MarshmallowPlugin))
     assert plugin.converter is not None
-    plugin.converter.add_attribute_function(_custom_fields)
+    # apispec leaves add_attribute_function unannotated
+    plugin.converter.add_attribute_function(_custom_fields)  # type: ignore[no-untyped-call]
     for name, schema in COMPONENTS:
         spec.components.schema(name, schema=schema)

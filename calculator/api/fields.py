@@ -8,21 +8,23 @@ the problem+json body can give each error a ``code`` as well as a ``detail``.
 A marshmallow load walks every field through several layers of calls, which costs far
 more than scoring a hand. So each field also gives a *fast loader*: a plain function that
 applies the same checks and either returns the loaded value or raises :class:`Fallback`.
-:meth:`StrictSchema.fast_load` composes them; on any ``Fallback`` the caller runs the full
-``load``, which produces the detailed errors. The fast path never decides that input is
-invalid — only that it is plainly valid — and a property test holds the two paths to the
-same results.
+Each :class:`StrictSchema` compiles them into its ``fast_load``; on any ``Fallback`` the
+caller runs the full ``load``, which produces the detailed errors. The fast path never
+writes an error itself, and property tests (boundary values and random mutations) hold
+the two paths to exactly the same answers: the same value, or a fallback where ``load``
+refuses. What the compiler cannot translate, it refuses when the schema is made.
 """
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from functools import cache
+from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields
-from marshmallow.decorators import POST_LOAD, VALIDATES_SCHEMA
-from marshmallow.utils import missing
+from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, missing, types
+from marshmallow.decorators import POST_DUMP, POST_LOAD, PRE_DUMP, VALIDATES_SCHEMA
 
 Loader = Callable[[Any], Any]
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # categories Cc and Cs
@@ -34,6 +36,10 @@ class Fallback(Exception):  # noqa: N818 - a signal to take the slow path, not a
 
 def _fallback(_value: Any) -> Any:
     raise Fallback
+
+
+def _none(_value: Any) -> None:
+    return None
 
 
 # marshmallow error key → our code, for the keys the built-in machinery raises.
@@ -62,10 +68,12 @@ def fail(code: str, text: str) -> ValidationError:
     return ValidationError(Coded(text, code))
 
 
-class CodedField(fields.Field):
+class CodedField(fields.Field[Any]):
     """Mixin: the messages of marshmallow's own errors (required, null, type) get codes."""
 
-    default_error_messages: ClassVar[dict[str, str]] = {
+    # Each class's messages are merged along the MRO by marshmallow, which declares them as
+    # an attribute of this type: a ClassVar would not match its declaration (hence noqa).
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
         "required": "this field is required",
         "null": "null is not allowed here",
     }
@@ -85,11 +93,32 @@ class CodedField(fields.Field):
         plainly valid, the value loads as it is), or None to call :meth:`fast_loader`."""
         return None
 
+    def fast_validators(self) -> list[Callable[..., Any]]:
+        """The validator methods (functions of the class) that the fast path applies: any
+        other ``validate=`` is refused."""
+        return []
+
+    def untranslated(self) -> str | None:
+        """The feature of this field that the fast path does not translate, if any."""
+        if self.attribute is not None:
+            return f"attribute={self.attribute!r}"
+        # By function: a schema's fields are shallow copies whose validators stay bound to
+        # the declared field (with the same settings).
+        if [getattr(v, "__func__", v) for v in self.validators] != self.fast_validators():
+            return "validate= (a validator the fast path does not apply)"
+        fast = type(self).__mro__
+        declares = next(c for c in fast if "fast_loader" in vars(c) or "fast_check" in vars(c))
+        for method in ("deserialize", "_deserialize"):
+            owner = next(c for c in fast if method in vars(c))
+            if owner is not declares and issubclass(owner, declares):
+                return f"{owner.__name__}.{method}, beneath the fast path of {declares.__name__}"
+        return None
+
 
 class StrictInteger(CodedField, fields.Integer):
     """A JSON integer only: 2.5, 2.0, "2" and true are rejected, never truncated."""
 
-    default_error_messages: ClassVar[dict[str, str]] = {
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
         "invalid": "expected a whole number (an integer)"
     }
 
@@ -104,6 +133,9 @@ class StrictInteger(CodedField, fields.Integer):
 
     def fast_check(self, name: str) -> str | None:
         return f"type({name}) is int and {self.minimum!r} <= {name} <= {self.maximum!r}"
+
+    def fast_validators(self) -> list[Callable[..., Any]]:
+        return [StrictInteger._check_range]
 
     def fast_loader(self) -> Loader:
         low, high = self.minimum, self.maximum
@@ -126,7 +158,9 @@ class StrictInteger(CodedField, fields.Integer):
 class StrictBoolean(CodedField, fields.Boolean):
     """JSON true or false only (not 1, "true" or "yes")."""
 
-    default_error_messages: ClassVar[dict[str, str]] = {"invalid": "expected true or false"}
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
+        "invalid": "expected true or false"
+    }
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
         if value is True or value is False:
@@ -148,7 +182,9 @@ class StrictBoolean(CodedField, fields.Boolean):
 class StrictString(CodedField, fields.String):
     """A JSON string of bounded length with no control characters."""
 
-    default_error_messages: ClassVar[dict[str, str]] = {"invalid": "expected a string"}
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
+        "invalid": "expected a string"
+    }
 
     def __init__(
         self,
@@ -162,7 +198,7 @@ class StrictString(CodedField, fields.String):
         self.min_length, self.max_length, self.choices = min_length, max_length, choices
         # Values known to be valid (card IDs): lets a list of them take the fast path. Other
         # values of the right shape are still accepted, and checked by the domain.
-        self.known = frozenset(v for v in known if min_length <= len(v) <= max_length)
+        self.known = frozenset(v for v in known if self._passes(v))
         if choices is not None:
             kwargs.setdefault("metadata", {})["enum"] = list(choices)
         super().__init__(validate=self._check, **kwargs)
@@ -184,6 +220,16 @@ class StrictString(CodedField, fields.String):
             )
         if _CONTROL.search(value):
             raise fail("control_character", "control characters are not allowed in names")
+
+    def _passes(self, value: str) -> bool:
+        try:
+            self._check(value)
+        except ValidationError:
+            return False
+        return True
+
+    def fast_validators(self) -> list[Callable[..., Any]]:
+        return [StrictString._check]
 
     def fast_check(self, name: str) -> str | None:
         if self.choices is not None:
@@ -213,12 +259,14 @@ class StrictString(CodedField, fields.String):
         return load
 
 
-class StrictList(CodedField, fields.List):
+class StrictList(CodedField, fields.List[Any]):
     """A JSON array with at most ``max_items`` entries."""
 
-    default_error_messages: ClassVar[dict[str, str]] = {"invalid": "expected an array"}
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
+        "invalid": "expected an array"
+    }
 
-    def __init__(self, inner: fields.Field, *, max_items: int, **kwargs: Any) -> None:
+    def __init__(self, inner: CodedField, *, max_items: int, **kwargs: Any) -> None:
         self.max_items = max_items
         super().__init__(inner, **kwargs)
 
@@ -229,49 +277,87 @@ class StrictList(CodedField, fields.List):
             raise fail("too_many", f"{len(value)} items; at most {self.max_items} are allowed")
         return super()._deserialize(value, attr, data, **kwargs)
 
+    def untranslated(self) -> str | None:
+        if not isinstance(self.inner, CodedField):
+            return f"items of a plain {type(self.inner).__name__} field"
+        item = self.inner.untranslated()
+        return super().untranslated() or (None if item is None else f"its items' {item}")
+
     def fast_loader(self) -> Loader:
-        inner = self.inner.fast_loader()  # type: ignore[attr-defined]
+        item = self.inner
+        assert isinstance(item, CodedField)  # untranslated() refuses other items
+        inner, null = item.fast_loader(), _none if item.allow_none else _fallback
         most = self.max_items
-        known = getattr(self.inner, "known", None)
-        if known:  # e.g. card IDs: a list of known values is plainly valid
-
-            def known_values(value: Any) -> list[Any]:
-                try:
-                    if type(value) is list and len(value) <= most and known.issuperset(value):
-                        return list(value)
-                except TypeError:  # an unhashable item
-                    pass
-                raise Fallback
-
-            return known_values
 
         def load(value: Any) -> list[Any]:
             if type(value) is list and len(value) <= most:
-                return [inner(item) for item in value]
+                # a fast loader takes non-null values: null is the field's to allow
+                return [null(v) if v is None else inner(v) for v in value]
             raise Fallback
 
-        return load
+        known = getattr(item, "known", None)
+        if not known:
+            return load
+
+        def known_values(value: Any) -> list[Any]:
+            """A list of known values (card IDs) is plainly valid; others go one by one."""
+            try:
+                if type(value) is list and len(value) <= most and known.issuperset(value):
+                    return list(value)
+            except TypeError:  # an unhashable item
+                pass
+            return load(value)
+
+        return known_values
 
 
 class StrictNested(CodedField, fields.Nested):
     """A nested JSON object (not an array, not a string)."""
 
-    default_error_messages: ClassVar[dict[str, str]] = {"type": "expected an object"}
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
+        "type": "expected an object"
+    }
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+    def _deserialize(
+        self,
+        value: Any,
+        attr: str | None,
+        data: Mapping[str, Any] | None,
+        partial: bool | types.StrSequenceOrSet | None = None,
+        **kwargs: Any,
+    ) -> Any:
         if not isinstance(value, Mapping):
             raise self.make_error("type")
-        return super()._deserialize(value, attr, data, **kwargs)
+        return super()._deserialize(value, attr, data, partial, **kwargs)
+
+    def untranslated(self) -> str | None:
+        # only/exclude would re-initialize a copied schema's fields under its compiled loader
+        for option in ("many", "unknown", "only", "exclude"):
+            if getattr(self, option):
+                return f"{option}={getattr(self, option)!r}"
+        if not isinstance(self.schema, StrictSchema):
+            return f"a nested {type(self.schema).__name__} (not a StrictSchema)"
+        return super().untranslated()
 
     def fast_loader(self) -> Loader:
         schema = self.schema
-        if not isinstance(schema, StrictSchema):  # pragma: no cover - every schema here is
-            return _fallback
+        assert isinstance(schema, StrictSchema)  # untranslated() refuses other schemas
         return schema.fast_load
 
 
 class StrictSchema(Schema):
-    """Base schema: unknown fields are errors that name the fields allowed there."""
+    """Base schema: unknown fields are errors that name the fields allowed there.
+
+    Every instance compiles its fast loader when it is made (module-level instances, so at
+    import), and refuses with a ``TypeError`` any schema or field feature the compiler
+    does not translate: a new hook or field option fails loudly instead of being skipped
+    on the fast path.
+    """
+
+    fast_load: Loader
+    """The fast path: ``fast_load(data)`` is the loaded value, or raises :class:`Fallback`."""
+    fast_source: str
+    """The generated source of :attr:`fast_load`, for reading and debugging."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -283,7 +369,7 @@ class StrictSchema(Schema):
             ),
             "type": Coded("expected a JSON object", "invalid_type"),
         }
-        self._fast: Loader | None = None
+        self.fast_load = self._compile()
 
     def load_fast(self, data: Any) -> Any:
         """``load(data)``, by the fast path when it is sure, else by marshmallow."""
@@ -292,32 +378,64 @@ class StrictSchema(Schema):
         except Fallback:
             return self.load(data)
 
-    def fast_load(self, data: Any) -> Any:
-        """The fast path: the loaded value, or :class:`Fallback`."""
-        if self._fast is None:
-            self._fast = self._compile()
-        return self._fast(data)
+    def _refuse(self, feature: str, field: str | None = None) -> TypeError:
+        where = type(self).__name__ + ("" if field is None else f".{field}")
+        return TypeError(
+            f"{where}: the fast loader does not translate {feature}; "
+            "drop it or teach the compiler in calculator/api/fields.py"
+        )
+
+    def _load_hooks(self) -> tuple[list[str], list[str]]:
+        """The names of the schema validators and post-load methods, in marshmallow's
+        order, after refusing every other loading hook or hook option."""
+        validators: list[str] = []
+        post_loads: list[str] = []
+        for tag, name, pass_collection, options in _hooks(type(self)):
+            if tag in (PRE_DUMP, POST_DUMP):
+                continue  # dumping is not the loader's business
+            if tag not in (VALIDATES_SCHEMA, POST_LOAD):
+                raise self._refuse(f"@{tag} ({name})")
+            if pass_collection:
+                raise self._refuse(f"@{tag}(pass_collection=True) ({name})")
+            if options.get("pass_original") or not options.keys() <= _HOOK_OPTIONS:
+                raise self._refuse(f"@{tag} options {options} ({name})")
+            (validators if tag == VALIDATES_SCHEMA else post_loads).append(name)
+        return validators, post_loads
 
     def _compile(self) -> Loader:
         """Generate the fast loader: one straight block of checks per field.
 
         A field that can say its check as an expression (:meth:`CodedField.fast_check`)
-        is checked inline; the others call their fast loader. The source is kept in
-        ``self.fast_source`` for reading and debugging.
+        is checked inline; the others call their fast loader. Raises ``TypeError`` for
+        what it does not translate.
         """
+        if self.many:
+            raise self._refuse("many=True")
+        if self.partial:
+            raise self._refuse("partial loading")
+        if self.unknown not in (RAISE, INCLUDE):
+            raise self._refuse(f"unknown={self.unknown!r}")
+        validators, post_loads = self._load_hooks()
         namespace: dict[str, Any] = {
             "Fallback": Fallback,
             "MISSING": missing,
             "ValidationError": ValidationError,
+            "partial": self.partial,
+            "unknown": self.unknown,
         }
         lines = ["def load(data):", "    if type(data) is not dict:", "        raise Fallback"]
         strict = self.unknown == RAISE
-        keys = [field.data_key or name for name, field in self.load_fields.items()]
+        keys = [name if f.data_key is None else f.data_key for name, f in self.load_fields.items()]
         namespace["allowed"] = frozenset(keys)
         if strict:
             lines += ["    if not data.keys() <= allowed:", "        raise Fallback"]
         lines += ["    get = data.get", "    out = {}"]
         for i, (key, (name, field)) in enumerate(zip(keys, self.load_fields.items(), strict=True)):
+            if not isinstance(field, CodedField):
+                raise self._refuse(f"a plain {type(field).__name__} field", name)
+            feature = field.untranslated()
+            if feature is not None:
+                raise self._refuse(feature, name)
             target = f"out[{name!r}]"
             lines.append(f"    v = get({key!r}, MISSING)")
             lines.append("    if v is MISSING:")
@@ -338,7 +456,7 @@ class StrictSchema(Schema):
                 f"        {target} = None" if field.allow_none else "        raise Fallback"
             )
             lines.append("    else:")
-            check = field.fast_check("v")  # type: ignore[attr-defined]
+            check = field.fast_check("v")
             if check is not None:
                 lines += [
                     f"        if not ({check}):",
@@ -346,32 +464,48 @@ class StrictSchema(Schema):
                     f"        {target} = v",
                 ]
             else:
-                namespace[f"L{i}"] = field.fast_loader()  # type: ignore[attr-defined]
+                namespace[f"L{i}"] = field.fast_loader()
                 lines.append(f"        {target} = L{i}(v)")
         if not strict:
             lines += ["    for key in data.keys() - allowed:", "        out[key] = data[key]"]
-        validators = [
-            getattr(self, a) for a, many, _kw in self._hooks[VALIDATES_SCHEMA] if not many
-        ]
         if validators:
-            namespace["validators"] = validators
+            namespace["validators"] = [getattr(self, name) for name in validators]
             lines += [
                 "    try:",
                 "        for validator in validators:",
-                "            validator(out, many=False, partial=None)",
+                "            validator(out, partial=partial, many=False, unknown=unknown)",
                 "    except ValidationError:",
                 "        raise Fallback from None",
             ]
-        for j, (attr, many, _kw) in enumerate(self._hooks[POST_LOAD]):
-            if not many:
-                namespace[f"P{j}"] = getattr(self, attr)
-                namespace["unknown"] = self.unknown
-                lines.append(f"    out = P{j}(out, many=False, partial=None, unknown=unknown)")
+        for j, name in enumerate(post_loads):
+            namespace[f"P{j}"] = getattr(self, name)
+            lines.append(f"    out = P{j}(out, many=False, partial=partial, unknown=unknown)")
         lines.append("    return out")
         self.fast_source = "\n".join(lines)
         exec(compile(self.fast_source, f"<fast load: {type(self).__name__}>", "exec"), namespace)
         loader: Loader = namespace["load"]
         return loader
+
+
+# The options of the hooks the compiler translates (pass_original=False only); with no
+# field errors on the fast path, skip_on_field_errors changes nothing.
+_HOOK_OPTIONS = frozenset({"pass_original", "skip_on_field_errors"})
+
+
+@cache  # per class: nested fields make several instances of each schema
+def _hooks(cls: type[Schema]) -> tuple[tuple[str, str, bool, dict[str, Any]], ...]:
+    """(tag, method name, pass_collection, options) of every hook of ``cls``.
+
+    Found as marshmallow finds them, without its private tables: the public decorators
+    tag a method with ``__marshmallow_hook__``; the class's own (or nearest inherited)
+    attribute of each name counts, in name order.
+    """
+    found = []
+    for name in dir(cls):
+        tags = getattr(inspect.getattr_static(cls, name), "__marshmallow_hook__", None) or {}
+        for tag, entries in tags.items():
+            found += [(tag, name, many, dict(options)) for many, options in entries]
+    return tuple(found)
 
 
 def count(maximum: int, description: str, **kwargs: Any) -> StrictInteger:
@@ -384,9 +518,12 @@ def flag(description: str, **kwargs: Any) -> StrictBoolean:
     return StrictBoolean(load_default=False, metadata={"description": description}, **kwargs)
 
 
-def pointer_errors(messages: Any, path: tuple[str | int, ...] = ()) -> list[tuple[tuple, str, str]]:
+Pointer = tuple[str | int, ...]
+
+
+def pointer_errors(messages: Any, path: Pointer = ()) -> list[tuple[Pointer, str, str]]:
     """Flatten marshmallow's nested error messages into (path, code, detail) triples."""
-    found: list[tuple[tuple, str, str]] = []
+    found: list[tuple[Pointer, str, str]] = []
     if isinstance(messages, Mapping):
         for key, value in messages.items():
             if key == "_schema":

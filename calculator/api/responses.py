@@ -7,16 +7,20 @@ OpenAPI document, and the test suite loads every body it receives through them
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 from marshmallow import Schema, fields
 
+FieldT = TypeVar("FieldT", bound=fields.Field[Any])
 
-def _req(field: fields.Field, description: str) -> fields.Field:
+
+def _req(field: FieldT, description: str) -> FieldT:
     field.required = True
-    field.metadata["description"] = description
+    field.metadata = {**field.metadata, "description": description}
     return field
 
 
-def _code(code_list: str, description: str) -> fields.Field:
+def _code(code_list: str, description: str) -> fields.String:
     """A required code of a published list: the document gives its ``enum`` (docs.py)."""
     return _req(fields.String(metadata={"code_list": code_list}), description)
 

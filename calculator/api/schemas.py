@@ -11,9 +11,9 @@ import json
 from collections.abc import Mapping
 from enum import StrEnum
 from functools import cache
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
-from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, post_load
+from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, post_load, types
 
 from calculator import options as option_specs
 from calculator.api.fields import (
@@ -87,23 +87,28 @@ def options_schema(rules_type: type, name: str) -> type[StrictSchema]:
     declared: dict[str, Any] = {}
     for spec in option_specs.specs(rules_type):
         default = getattr(spec.default, "value", spec.default)  # an enum member's wire value
-        meta = {
-            "description": f"{spec.summary} Default {json.dumps(default)}. ({spec.section})",
-            "default": default,
-        }
+        description = f"{spec.summary} Default {json.dumps(default)}. ({spec.section})"
         if spec.nullable:
-            meta["description"] += f" null = {spec.null_means}."
-        common = {"allow_none": spec.nullable, "metadata": meta}
+            description += f" null = {spec.null_means}."
+        meta = {"description": description, "default": default}
+        nullable = spec.nullable
         if spec.type == "boolean":
-            declared[spec.name] = StrictBoolean(**common)
+            declared[spec.name] = StrictBoolean(allow_none=nullable, metadata=meta)
         elif spec.type == "integer":
             declared[spec.name] = StrictInteger(
-                minimum=spec.minimum or 0, maximum=spec.maximum or 10**6, **common
+                minimum=spec.minimum or 0,
+                maximum=spec.maximum or 10**6,
+                allow_none=nullable,
+                metadata=meta,
             )
         else:
             assert spec.choices is not None
-            declared[spec.name] = StrictString(max_length=64, choices=spec.choices, **common)
-    return _OptionsBase.from_dict(declared, name=name)
+            declared[spec.name] = StrictString(
+                max_length=64, choices=spec.choices, allow_none=nullable, metadata=meta
+            )
+    schema = _OptionsBase.from_dict(declared, name=name)
+    assert issubclass(schema, StrictSchema)  # from_dict subclasses the class it is called on
+    return schema
 
 
 class _OptionsBase(StrictSchema):
@@ -113,7 +118,7 @@ class _OptionsBase(StrictSchema):
 
 def ruleset_object_schema(options: type, default: str, name: str) -> type[StrictSchema]:
     """``{"preset": name, "options": {…}}`` for one variant's presets and options."""
-    return StrictSchema.from_dict(
+    schema = StrictSchema.from_dict(
         {
             "preset": StrictString(
                 max_length=64,
@@ -128,6 +133,8 @@ def ruleset_object_schema(options: type, default: str, name: str) -> type[Strict
         },
         name=name,
     )
+    assert issubclass(schema, StrictSchema)  # from_dict subclasses the class it is called on
+    return schema
 
 
 GoStopOptionsSchema = options_schema(GoStopRules, "GoStopOptions")
@@ -150,7 +157,7 @@ class RulesetSpec(NamedTuple):
 class RulesetField(CodedField):
     """A preset name, or ``{"preset": name, "options": {…}}``, of one variant."""
 
-    default_error_messages: ClassVar[dict[str, str]] = {
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
         "invalid": "expected a preset name or an object"
     }
 
@@ -387,13 +394,15 @@ class HandRequestSchema(StrictSchema):
         load_default=1,
         metadata={"description": "Chips (or won) per point"},
     )
-    nagari_streak = count(
-        64,
-        "Drawn hands right before this one (default 0; in a session, omit it to carry "
-        "the streak from the hand before)",
+    nagari_streak = StrictInteger(
+        maximum=64,
         load_default=None,
+        metadata={
+            "description": "Drawn hands right before this one (default 0; in a session, omit "
+            "it to carry the streak from the hand before)",
+            "default": 0,
+        },
     )
-    nagari_streak.metadata["default"] = 0
     dealer = _player_id("The dealer (needed by some options)")
     players = StrictList(
         StrictNested(PlayerSchema),
@@ -450,7 +459,11 @@ class BatchRequestSchema(StrictSchema):
     """``POST /v1/gostop/hands/batch``: up to 1,000 hands, each scored on its own."""
 
     hands = StrictList(
-        HandRequestField(metadata={"description": "A hand request, as for POST /v1/gostop/hands"}),
+        HandRequestField(
+            # null too: each item, whatever it is, gets its own result (a problem here)
+            allow_none=True,
+            metadata={"description": "A hand request, as for POST /v1/gostop/hands"},
+        ),
         max_items=1000,
         required=True,
         metadata={"description": "Up to 1,000 hand requests"},

@@ -96,7 +96,7 @@ def _step_dict(step: Step) -> dict[str, Any]:
     return found
 
 
-def _steps(steps: Iterable[Step]) -> list[dict[str, Any]]:
+def _steps(steps: Iterable[Step]) -> list[orjson.Fragment]:
     return [step_json(step) for step in steps]
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
-from marshmallow import ValidationError, fields, post_load, validates_schema
+from marshmallow import ValidationError, fields, post_load, types, validates_schema
 
 from calculator.api.fields import (
     CodedField,
@@ -84,7 +84,7 @@ class BalanceRequestSchema(StrictSchema):
 class NetMap(CodedField):
     """``{player id: chips}`` with whole numbers."""
 
-    default_error_messages: ClassVar[dict[str, str]] = {
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
         "invalid": "expected an object of player id → chips"
     }
 

@@ -1,0 +1,267 @@
+"""The fast loader compiler fails closed (calculator/api/fields.py).
+
+A schema or field feature that ``StrictSchema._compile`` does not translate is refused when
+the schema is instantiated — for the service's module-level schemas, at import — with a
+TypeError that names the schema, the field and the feature. Each test below declares a
+tiny schema with one such feature; the last one instantiates every schema of the service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from marshmallow import (
+    EXCLUDE,
+    Schema,
+    ValidationError,
+    fields,
+    post_load,
+    pre_load,
+    validates,
+    validates_schema,
+)
+from marshmallow.validate import Length
+
+from calculator.api import docs
+from calculator.api.fields import (
+    StrictBoolean,
+    StrictInteger,
+    StrictList,
+    StrictNested,
+    StrictSchema,
+    StrictString,
+    fail,
+)
+
+
+class _Meta:
+    register = False  # keep these schemas out of marshmallow's class registry
+
+
+class PreLoad(StrictSchema):
+    Meta = _Meta
+    n = StrictInteger(maximum=3)
+
+    @pre_load
+    def strip(self, data: Any, **kwargs: Any) -> Any:
+        return data
+
+
+class FieldValidator(StrictSchema):
+    Meta = _Meta
+    n = StrictInteger(maximum=3)
+
+    @validates("n")
+    def odd(self, value: int, **kwargs: Any) -> None:
+        pass
+
+
+class PostLoadOriginal(StrictSchema):
+    Meta = _Meta
+    n = StrictInteger(maximum=3)
+
+    @post_load(pass_original=True)
+    def make(self, data: Any, original: Any, **kwargs: Any) -> Any:
+        return data
+
+
+class PostLoadCollection(StrictSchema):
+    Meta = _Meta
+    n = StrictInteger(maximum=3)
+
+    @post_load(pass_collection=True)
+    def make(self, data: Any, **kwargs: Any) -> Any:
+        return data
+
+
+class ValidatesCollection(StrictSchema):
+    Meta = _Meta
+    n = StrictInteger(maximum=3)
+
+    @validates_schema(pass_collection=True)
+    def check(self, data: Any, **kwargs: Any) -> None:
+        pass
+
+
+class ValidatesOriginal(StrictSchema):
+    Meta = _Meta
+    n = StrictInteger(maximum=3)
+
+    @validates_schema(pass_original=True)
+    def check(self, data: Any, original: Any, **kwargs: Any) -> None:
+        pass
+
+
+class Excludes(StrictSchema):
+    class Meta:
+        register = False
+        unknown = EXCLUDE
+
+    n = StrictInteger(maximum=3)
+
+
+class Attribute(StrictSchema):
+    Meta = _Meta
+    n = StrictInteger(maximum=3, attribute="number")
+
+
+class ExtraValidator(StrictSchema):
+    Meta = _Meta
+    b = StrictBoolean(validate=lambda value: value)
+
+
+class PlainField(StrictSchema):
+    Meta = _Meta
+    s = fields.String()
+
+
+class ListExtraValidator(StrictSchema):
+    Meta = _Meta
+    items = StrictList(StrictInteger(maximum=3), max_items=4, validate=Length(max=2))
+
+
+class PlainItems(StrictSchema):
+    Meta = _Meta
+    items = StrictList(fields.Integer(), max_items=4)  # type: ignore[arg-type]
+
+
+class ItemAttribute(StrictSchema):
+    Meta = _Meta
+    items = StrictList(StrictInteger(maximum=3, attribute="x"), max_items=4)
+
+
+class _Plain(Schema):
+    Meta = _Meta
+    n = fields.Integer()
+
+
+class NestedPlain(StrictSchema):
+    Meta = _Meta
+    inner = StrictNested(_Plain)
+
+
+class _Small(StrictSchema):
+    Meta = _Meta
+    n = StrictInteger(maximum=3)
+    m = StrictInteger(maximum=3)
+
+
+class NestedMany(StrictSchema):
+    Meta = _Meta
+    inner = StrictNested(_Small, many=True)
+
+
+class NestedOnly(StrictSchema):
+    Meta = _Meta
+    inner = StrictNested(_Small(), only=("n",))
+
+
+class NestedUnknown(StrictSchema):
+    Meta = _Meta
+    inner = StrictNested(_Small, unknown=EXCLUDE)
+
+
+class NestedRefused(StrictSchema):
+    Meta = _Meta
+    inner = StrictNested(PreLoad)
+
+
+class _OddInteger(StrictInteger):
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        return super()._deserialize(value, attr, data, **kwargs) | 1
+
+
+class InheritedFastPath(StrictSchema):
+    Meta = _Meta
+    n = _OddInteger(maximum=3)
+
+
+class _ShortString(StrictString):
+    def _check(self, value: str) -> None:
+        super()._check(value[:1])
+
+
+class OverriddenValidator(StrictSchema):
+    Meta = _Meta
+    s = _ShortString(max_length=8)
+
+
+REFUSED: list[tuple[Callable[[], StrictSchema], str]] = [
+    (PreLoad, "PreLoad: the fast loader does not translate @pre_load (strip)"),
+    (FieldValidator, "FieldValidator: the fast loader does not translate @validates (odd)"),
+    (PostLoadOriginal, "PostLoadOriginal: the fast loader does not translate @post_load options"),
+    (PostLoadCollection, "translate @post_load(pass_collection=True) (make)"),
+    (ValidatesCollection, "translate @validates_schema(pass_collection=True) (check)"),
+    (ValidatesOriginal, "translate @validates_schema options {'pass_original': True"),
+    (Excludes, "Excludes: the fast loader does not translate unknown='exclude'"),
+    (Attribute, "Attribute.n: the fast loader does not translate attribute='number'"),
+    (ExtraValidator, "ExtraValidator.b: the fast loader does not translate validate="),
+    (PlainField, "PlainField.s: the fast loader does not translate a plain String field"),
+    (ListExtraValidator, "ListExtraValidator.items: the fast loader does not translate validate="),
+    (PlainItems, "PlainItems.items: the fast loader does not translate items of a plain Integer"),
+    (ItemAttribute, "ItemAttribute.items: the fast loader does not translate its items' attribute"),
+    (NestedPlain, "NestedPlain.inner: the fast loader does not translate a nested _Plain"),
+    (NestedMany, "NestedMany.inner: the fast loader does not translate many=True"),
+    (NestedOnly, "NestedOnly.inner: the fast loader does not translate only=('n',)"),
+    (NestedUnknown, "NestedUnknown.inner: the fast loader does not translate unknown='exclude'"),
+    (NestedRefused, "PreLoad: the fast loader does not translate @pre_load (strip)"),
+    (InheritedFastPath, "InheritedFastPath.n: the fast loader does not translate "),
+    (OverriddenValidator, "OverriddenValidator.s: the fast loader does not translate validate="),
+    (lambda: _Small(many=True), "_Small: the fast loader does not translate many=True"),
+    (lambda: _Small(partial=True), "_Small: the fast loader does not translate partial loading"),
+]
+
+
+@pytest.mark.parametrize(("make", "message"), REFUSED)
+def test_a_feature_the_compiler_does_not_translate_is_refused_at_instantiation(
+    make: Callable[[], StrictSchema], message: str
+) -> None:
+    with pytest.raises(TypeError) as refused:
+        make()
+    assert message in str(refused.value)
+
+
+def test_an_inherited_deserialize_override_is_named() -> None:
+    with pytest.raises(TypeError, match=r"_OddInteger\._deserialize, beneath the fast path"):
+        InheritedFastPath()
+
+
+def test_translated_hooks_are_found_on_the_class_and_its_bases() -> None:
+    """Hooks come from the public decorators' tags (inherited ones too), in marshmallow's
+    order: schema validators before post-loads, each by method name."""
+
+    class Base(StrictSchema):
+        Meta = _Meta
+        n = StrictInteger(maximum=3)
+
+        @post_load
+        def b_second(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+            return {**data, "order": [*data["order"], "b"]}
+
+        @validates_schema
+        def small(self, data: dict[str, Any], **kwargs: Any) -> None:
+            if data["n"] > 2:
+                raise fail("too_large", "n is at most 2")
+
+    class Child(Base):
+        Meta = _Meta
+
+        @post_load
+        def a_first(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+            return {**data, "order": ["a"]}
+
+    schema = Child()
+    assert schema.fast_load({"n": 1}) == schema.load({"n": 1}) == {"n": 1, "order": ["a", "b"]}
+    assert "validator(out" in schema.fast_source
+    with pytest.raises(ValidationError):
+        schema.load({"n": 3})
+
+
+def test_every_schema_of_the_service_compiles() -> None:
+    """The service's request schemas all compile (each names what it loads)."""
+    strict = [schema for _name, schema in docs.COMPONENTS if issubclass(schema, StrictSchema)]
+    assert len(strict) >= 15
+    for schema in strict:
+        assert schema().fast_source.startswith("def load(data):")
