@@ -47,7 +47,7 @@ from calculator.rules import (
 from calculator.scoring import Pile, Score, score_declared, score_mask, score_pile
 from calculator.side import side_payments, sold_cards
 from calculator.table import Table, check_table
-from calculator.tables import subsets
+from calculator.tables import subsets, tables_for
 
 _new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
 
@@ -144,7 +144,7 @@ def compare(hand: Hand, result: HandResult, others: Iterable[RuleSet]) -> tuple[
 def _score(entry: int | Pile, bits: int, rules: GoStopRules) -> Score:
     """Score a listed (mask) or tallied pile under one reading."""
     if isinstance(entry, int):
-        return score_mask(entry, bits, rules)
+        return score_mask(entry, bits, tables_for(rules))
     return score_pile(entry, bits, rules)
 
 
@@ -160,7 +160,8 @@ def _place_switchables(hand: Hand, rules: GoStopRules, entries: list[Entry]) -> 
     ``auto`` starts from the animal reading, and the outcome decides (see :func:`_stop`).
     In a hand nobody won, an ``auto`` player takes its best-scoring reading."""
     players = hand.players
-    switch_mask = rules.tables.switchable
+    tables = tables_for(rules)
+    switch_mask = tables.switchable
     scores: list[Score | None] = []
     auto: dict[int, tuple[int, ...]] = {}
     for i, entry in enumerate(entries):
@@ -182,7 +183,7 @@ def _place_switchables(hand: Hand, rules: GoStopRules, entries: list[Entry]) -> 
             elif choice is GukjinChoice.AUTO:
                 auto[i] = tuple(subsets(switchable))
         if isinstance(entry, int):
-            scores.append(score_mask(entry, bits, rules))
+            scores.append(score_mask(entry, bits, tables))
         else:
             scores.append(score_pile(entry, bits, rules))
     outcome = hand.outcome

@@ -27,6 +27,7 @@ from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerSco
 from calculator.scoring import Item
 from calculator.session import SessionResult, Transfer, minimal_transfers
 from calculator.settlement import Comparison
+from calculator.tables import tables_for
 
 _OP_KEY = {"start": "amount", "add": "addend", "multiply": "factor"}
 
@@ -262,7 +263,7 @@ def catalog_json(ruleset: RuleSet | None) -> list[dict[str, Any]]:
     for card in DECK:
         entry = card_json(card.id, values)
         if ruleset is not None:
-            tables = ruleset.rules.tables
+            tables = tables_for(ruleset.rules)
             entry["in_deck"] = card.month > 0 or card.id in (values or {})
             entry["switchable"] = bool(card.bit & tables.switchable)
         cards.append(entry)

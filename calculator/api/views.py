@@ -16,7 +16,7 @@ from calculator.api.schemas import BatchRequestSchema, load_hand_request, resolv
 from calculator.api.session_schemas import BalanceRequestSchema, SettlementRequestSchema
 from calculator.balance import score_balance
 from calculator.errors import GoStopError
-from calculator.presets import Variant, find_preset, resolve
+from calculator.presets import Resolver, Variant, find_preset, resolve
 from calculator.session import BalanceEntry, Entry, GoStopEntry, NetEntry, Session, settle_session
 from calculator.settlement import compare, settle
 
@@ -27,12 +27,13 @@ _SETTLEMENT = SettlementRequestSchema()
 CATALOG_CACHE = "public, max-age=3600"
 
 
-def score_hand(body: Any) -> dict[str, Any]:
+def score_hand(body: Any, resolver: Resolver | None = None) -> dict[str, Any]:
     """Score one hand request body; raises ValidationError or GoStopError."""
     hand_request = load_hand_request(body)
-    ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",))
+    resolver = resolver or Resolver()
+    ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",), resolver)
     others = [
-        resolve_spec(spec, Variant.GOSTOP, ("compare_with", i))
+        resolve_spec(spec, Variant.GOSTOP, ("compare_with", i), resolver)
         for i, spec in enumerate(hand_request.compare_with)
     ]
     hand = hand_request.hand
@@ -55,9 +56,10 @@ def post_batch() -> Response:
     hands = _BATCH.load_fast(body)["hands"]
     results = []
     failed = 0
+    resolver = Resolver()  # one for the whole batch: it caps the distinct rule sets
     for index, item in enumerate(hands):
         try:
-            results.append({"index": index, "status": 200, "result": score_hand(item)})
+            results.append({"index": index, "status": 200, "result": score_hand(item, resolver)})
         except ValidationError as error:
             failed += 1
             results.append(
@@ -79,7 +81,7 @@ def post_batch() -> Response:
 def post_balance_hand() -> Response:
     """Score a 120/80/60 balance-variant hand."""
     request_ = _BALANCE.load_fast(read_json(current_app.config["GOSTOP"].max_body_bytes))
-    ruleset = resolve_spec(request_.ruleset, Variant.BALANCE, ("ruleset",))
+    ruleset = resolve_spec(request_.ruleset, Variant.BALANCE, ("ruleset",), Resolver())
     return json_response(serialize.balance_json(score_balance(request_.hand, ruleset)))
 
 
@@ -88,13 +90,14 @@ def post_settlement() -> Response:
     """Settle a session: totals per player and the fewest transfers."""
     data = _SETTLEMENT.load_fast(read_json(current_app.config["GOSTOP"].max_batch_bytes))
     entries: list[Entry] = []
+    resolver = Resolver()
     for i, item in enumerate(data["hands"]):
         if "net" in item:
             entries.append(NetEntry(net=item["net"]))
         elif "gostop" in item:
             hand_request = item["gostop"]
             ruleset = resolve_spec(
-                hand_request.ruleset, Variant.GOSTOP, ("hands", i, "gostop", "ruleset")
+                hand_request.ruleset, Variant.GOSTOP, ("hands", i, "gostop", "ruleset"), resolver
             )
             entries.append(
                 GoStopEntry(
@@ -106,7 +109,10 @@ def post_settlement() -> Response:
         else:
             balance_request = item["balance"]
             ruleset = resolve_spec(
-                balance_request.ruleset, Variant.BALANCE, ("hands", i, "balance", "ruleset")
+                balance_request.ruleset,
+                Variant.BALANCE,
+                ("hands", i, "balance", "ruleset"),
+                resolver,
             )
             entries.append(BalanceEntry(hand=balance_request.hand, ruleset=ruleset))
     rounding = data["rounding"] or {}
