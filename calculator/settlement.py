@@ -379,16 +379,29 @@ def _payments(hand: Hand, table: Table, best: _Owed) -> list[Payment]:
 def _check_declared_baks(
     hand: Hand, rules: GoStopRules, table: Table, scores: list[Score | None]
 ) -> None:
-    """A declared loser's bak flags must be possible under the rules and the winner's pile."""
+    """A declared loser's bak flags must be possible under the rules and the winner's pile;
+    the winner pays no bak, so a flag on its declaration is refused, not ignored."""
     assert table.winner is not None
     winner = scores[table.winner]
     assert winner is not None
     problems = None
     for i in table.active:
         scored = scores[i]
-        if i == table.winner or scored is None or not scored.declared_baks:
+        if scored is None or not scored.declared_baks:
             continue
         problems = problems or Problems()
+        if i == table.winner:
+            for flag in sorted(scored.declared_baks):
+                problems.add(
+                    "bak_on_winner",
+                    f"{flag} is set on the winner {hand.players[i].id!r}; only a loser pays "
+                    "a bak, so remove it (or name the right winner)",
+                    "players",
+                    i,
+                    "declared",
+                    flag,
+                )
+            continue
         checks = {
             "gwang_bak": (
                 rules.gwangbak_enabled,
