@@ -14,6 +14,7 @@ from typing import Final, NamedTuple, cast
 from calculator import cards
 from calculator.errors import ImpossibleHandError, Problems
 from calculator.hand import Declared, Hand, Tally
+from calculator.limits import Suggestions
 from calculator.rules import GoStopRules, PibakCount
 from calculator.scoring import Pile, score_mask
 from calculator.tables import tables_for
@@ -112,6 +113,7 @@ def _cards_of(hand: Hand) -> list[tuple[str, Sequence[str]]]:
 def _diagnose(hand: Hand, in_deck: int) -> None:
     """Name every unknown, out-of-deck or twice-held card, with both holders' places."""
     problems = Problems()
+    suggestions = Suggestions()
     first: dict[str, tuple[str, str]] = {}  # card → (player id, "players/i/field/j")
     for i, (field, ids) in enumerate(_cards_of(hand)):
         player_id = hand.players[i].id
@@ -119,10 +121,9 @@ def _diagnose(hand: Hand, in_deck: int) -> None:
             where = f"players/{i}/{field}/{j}"
             card = cards.CARDS.get(card_id) if isinstance(card_id, str) else None
             if card is None:
-                hint = cards.suggest(card_id)
                 problems.add(
                     "unknown_card",
-                    f"{card_id!r} is not a card ID; {hint}",
+                    cards.unknown_card(card_id, search=suggestions.take()),
                     "players",
                     i,
                     field,

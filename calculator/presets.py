@@ -22,6 +22,7 @@ from typing import Any
 
 from calculator import options
 from calculator.errors import InvalidRulesError, Issue
+from calculator.limits import quote
 from calculator.rules import (
     GobakMode2p,
     GobakMode3p,
@@ -280,7 +281,7 @@ def _resolve(preset: str, overrides: dict[str, object], variant: Variant | None)
             [
                 Issue(
                     "unknown_preset",
-                    f"there is no preset {preset!r}; use one of {names}",
+                    f"there is no preset {quote(preset)}; use one of {names}",
                     ("ruleset", "preset"),
                 )
             ]

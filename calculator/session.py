@@ -24,6 +24,7 @@ from typing import NamedTuple
 from calculator.balance import BalanceHand, BalancePlayer, score_balance
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
 from calculator.hand import Hand, PlayerHand
+from calculator.limits import quote
 from calculator.presets import RuleSet
 from calculator.settlement import settle
 
@@ -233,7 +234,9 @@ def _check_players(session: Session) -> None:
     seen: set[str] = set()
     for i, player in enumerate(session.players):
         if player in seen:
-            problems.add("duplicate_player", f"player {player!r} is listed twice", "players", i)
+            problems.add(
+                "duplicate_player", f"player {quote(player)} is listed twice", "players", i
+            )
         seen.add(player)
     if not session.players:
         problems.add("player_count", "a session needs its players", "players")
@@ -247,7 +250,7 @@ def _check_players(session: Session) -> None:
     if session.absorber is not None and session.absorber not in seen:
         problems.add(
             "unknown_player",
-            f"absorber {session.absorber!r} is not a session player",
+            f"absorber {quote(session.absorber)} is not a session player",
             "rounding",
             "absorber",
         )
@@ -260,7 +263,7 @@ def _check_net(net: Mapping[str, int], players: tuple[str, ...], i: int) -> dict
         if player not in players:
             problems.add(
                 "unknown_player",
-                f"{player!r} is not one of the session's players ({', '.join(players)})",
+                f"{quote(player)} is not one of the session's players ({', '.join(players)})",
                 player,
             )
     total = sum(net.values())

@@ -24,6 +24,8 @@ from marshmallow import RAISE, Schema, ValidationError, fields
 from marshmallow.decorators import POST_LOAD, VALIDATES_SCHEMA
 from marshmallow.utils import missing
 
+from calculator.limits import quote
+
 Loader = Callable[[Any], Any]
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # categories Cc and Cs
 
@@ -175,7 +177,9 @@ class StrictString(CodedField, fields.String):
     def _check(self, value: str) -> None:
         if self.choices is not None:
             if value not in self.choices:
-                raise fail("not_allowed", f"{value!r} is not one of: {', '.join(self.choices)}")
+                raise fail(
+                    "not_allowed", f"{quote(value)} is not one of: {', '.join(self.choices)}"
+                )
             return
         if not self.min_length <= len(value) <= self.max_length:
             raise fail(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, g, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotFound
 
@@ -16,6 +16,7 @@ from calculator.api.schemas import BatchRequestSchema, load_hand_request, resolv
 from calculator.api.session_schemas import BalanceRequestSchema, SettlementRequestSchema
 from calculator.balance import score_balance
 from calculator.errors import GoStopError
+from calculator.limits import close_scope, open_scope
 from calculator.presets import Resolver, Variant, find_preset, resolve
 from calculator.session import BalanceEntry, Entry, GoStopEntry, NetEntry, Session, settle_session
 from calculator.settlement import compare, settle
@@ -25,6 +26,18 @@ _BATCH = BatchRequestSchema()
 _BALANCE = BalanceRequestSchema()
 _SETTLEMENT = SettlementRequestSchema()
 CATALOG_CACHE = "public, max-age=3600"
+
+
+@v1.before_request
+def _open_budget() -> None:
+    g.gostop_scope = open_scope()  # one "did you mean" budget per request (calculator.limits)
+
+
+@v1.teardown_request
+def _close_budget(_error: BaseException | None) -> None:
+    token = g.pop("gostop_scope", None)
+    if token is not None:  # None: an earlier before_request hook failed
+        close_scope(token)
 
 
 def score_hand(body: Any, resolver: Resolver | None = None) -> dict[str, Any]:
