@@ -394,7 +394,9 @@ def _check(hand: BalanceHand, rules: BalanceRules) -> list[int]:
             if card is None:
                 problems.add(
                     "unknown_card",
-                    cards.unknown_card(card_id, search=suggestions.take()),
+                    ""
+                    if problems.full()
+                    else cards.unknown_card(card_id, search=suggestions.take()),
                     "players",
                     i,
                     "captured",

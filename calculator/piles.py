@@ -123,7 +123,10 @@ def _diagnose(hand: Hand, in_deck: int) -> None:
             if card is None:
                 problems.add(
                     "unknown_card",
-                    cards.unknown_card(card_id, search=suggestions.take()),
+                    # past the listed problems only counted: no message to write
+                    ""
+                    if problems.full()
+                    else cards.unknown_card(card_id, search=suggestions.take()),
                     "players",
                     i,
                     field,

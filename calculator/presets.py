@@ -191,6 +191,7 @@ def resolve(
 
 
 _CACHE_SIZE = 512
+_MAX_KEYED = 128  # more than any rule set has options
 _RESOLVED: dict[Hashable, RuleSet] = {}
 
 
@@ -199,6 +200,8 @@ def _cache_key(
 ) -> Hashable | None:
     """What a resolution depends on, or None when it cannot be a key (an unhashable value:
     such options are refused, so there is nothing to cache)."""
+    if overrides and len(overrides) > _MAX_KEYED:
+        return None  # more options than exist: refused at once, never sorted or cached
     items = tuple(sorted((overrides or {}).items()))
     key = (preset, items, variant)
     try:

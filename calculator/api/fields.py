@@ -24,7 +24,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields
 from marshmallow.decorators import POST_LOAD, VALIDATES_SCHEMA
 from marshmallow.utils import missing
 
-from calculator.limits import quote
+from calculator.limits import MAX_PROBLEMS, quote
 
 Loader = Callable[[Any], Any]
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # categories Cc and Cs
@@ -288,6 +288,23 @@ class StrictSchema(Schema):
             "type": Coded("expected a JSON object", "invalid_type"),
         }
         self._fast: Loader | None = None
+
+    def load(self, data: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        """marshmallow's load, after refusing at once an object with more unknown fields
+        than a problem lists (marshmallow would build an error for each one)."""
+        if self.unknown == RAISE and type(data) is dict and len(data) > MAX_PROBLEMS:
+            keys = {field.data_key or name for name, field in self.load_fields.items()}
+            unknown = [key for key in data if key not in keys]
+            if len(unknown) >= MAX_PROBLEMS:
+                shown = MAX_PROBLEMS - 1
+                errors: dict[str, Any] = {
+                    key: [self.error_messages["unknown"]] for key in unknown[:shown]
+                }
+                errors["_schema"] = [
+                    Coded(f"and {len(unknown) - shown} more unknown fields", "too_many_problems")
+                ]
+                raise ValidationError(errors)
+        return super().load(data, **kwargs)
 
     def load_fast(self, data: Any) -> Any:
         """``load(data)``, by the fast path when it is sure, else by marshmallow."""
