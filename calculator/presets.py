@@ -31,6 +31,7 @@ from calculator.rules import (
     GukjinChoice,
     TableMode4p,
 )
+from calculator.tables import tables_for
 
 
 class Variant(StrEnum):
@@ -152,6 +153,7 @@ def register(preset: Preset) -> None:
 
 for _preset in _GOSTOP_PRESETS:
     register(_preset)
+    tables_for(_preset.rules)  # built at import, so that a worker's first hand does not wait
 
 
 def presets() -> Mapping[str, Preset]:
