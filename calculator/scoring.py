@@ -3,9 +3,9 @@
 The category functions (:func:`bright_items`, :func:`animal_items`, :func:`ribbon_items`,
 :func:`junk_item`) are the rules, written once. A pile given as counts (a tally) is scored
 by calling them directly. A pile given as cards is a bitmask, and is scored through tables
-that :mod:`calculator.tables` fills, once per rule set, by calling the same functions for
-every possible holding of each category — so the two entry modes cannot disagree, and a
-listed pile costs a few table look-ups.
+that :mod:`calculator.tables` fills (once per combination of the few options that shape
+them) by calling the same functions for every possible holding of each category — so the
+two entry modes cannot disagree, and a listed pile costs a few table look-ups.
 
 Every :class:`Score` carries its items with the cards behind them; its points are the
 items' sum.

@@ -182,7 +182,7 @@ def _ruleset_object(variant: Variant) -> StrictSchema:
 
 
 def resolve_spec(
-    spec: RulesetSpec, variant: Variant, at: tuple[str | int, ...], resolver: Resolver
+    spec: RulesetSpec, variant: Variant, at: tuple[str | int, ...], *, resolver: Resolver
 ) -> RuleSet:
     """Resolve a requested rule set through the request's ``resolver`` (which counts the
     distinct rule sets); domain errors point into the request at ``at``."""

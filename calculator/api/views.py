@@ -40,13 +40,13 @@ def _close_budget(_error: BaseException | None) -> None:
         close_scope(token)
 
 
-def score_hand(body: Any, resolver: Resolver | None = None) -> dict[str, Any]:
+def score_hand(body: Any, *, resolver: Resolver | None = None) -> dict[str, Any]:
     """Score one hand request body; raises ValidationError or GoStopError."""
     hand_request = load_hand_request(body)
     resolver = resolver or Resolver()
-    ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",), resolver)
+    ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",), resolver=resolver)
     others = [
-        resolve_spec(spec, Variant.GOSTOP, ("compare_with", i), resolver)
+        resolve_spec(spec, Variant.GOSTOP, ("compare_with", i), resolver=resolver)
         for i, spec in enumerate(hand_request.compare_with)
     ]
     hand = hand_request.hand
@@ -72,7 +72,9 @@ def post_batch() -> Response:
     resolver = Resolver()  # one for the whole batch: it caps the distinct rule sets
     for index, item in enumerate(hands):
         try:
-            results.append({"index": index, "status": 200, "result": score_hand(item, resolver)})
+            results.append(
+                {"index": index, "status": 200, "result": score_hand(item, resolver=resolver)}
+            )
         except ValidationError as error:
             failed += 1
             results.append(
@@ -94,7 +96,7 @@ def post_batch() -> Response:
 def post_balance_hand() -> Response:
     """Score a 120/80/60 balance-variant hand."""
     request_ = _BALANCE.load_fast(read_json(current_app.config["GOSTOP"].max_body_bytes))
-    ruleset = resolve_spec(request_.ruleset, Variant.BALANCE, ("ruleset",), Resolver())
+    ruleset = resolve_spec(request_.ruleset, Variant.BALANCE, ("ruleset",), resolver=Resolver())
     return json_response(serialize.balance_json(score_balance(request_.hand, ruleset)))
 
 
@@ -110,7 +112,10 @@ def post_settlement() -> Response:
         elif "gostop" in item:
             hand_request = item["gostop"]
             ruleset = resolve_spec(
-                hand_request.ruleset, Variant.GOSTOP, ("hands", i, "gostop", "ruleset"), resolver
+                hand_request.ruleset,
+                Variant.GOSTOP,
+                ("hands", i, "gostop", "ruleset"),
+                resolver=resolver,
             )
             entries.append(
                 GoStopEntry(
@@ -125,7 +130,7 @@ def post_settlement() -> Response:
                 balance_request.ruleset,
                 Variant.BALANCE,
                 ("hands", i, "balance", "ruleset"),
-                resolver,
+                resolver=resolver,
             )
             entries.append(BalanceEntry(hand=balance_request.hand, ruleset=ruleset))
     rounding = data["rounding"] or {}
