@@ -295,7 +295,7 @@ class StrictSchema(Schema):
         if self.unknown == RAISE and type(data) is dict and len(data) > MAX_PROBLEMS:
             keys = {field.data_key or name for name, field in self.load_fields.items()}
             unknown = [key for key in data if key not in keys]
-            if len(unknown) >= MAX_PROBLEMS:
+            if len(unknown) > MAX_PROBLEMS:
                 shown = MAX_PROBLEMS - 1
                 errors: dict[str, Any] = {
                     key: [self.error_messages["unknown"]] for key in unknown[:shown]
