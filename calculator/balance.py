@@ -30,6 +30,7 @@ from calculator.errors import (
     Problems,
     ZeroSumError,
 )
+from calculator.limits import Suggestions
 from calculator.options import option
 from calculator.presets import Preset, RuleSet, Variant, register
 
@@ -385,6 +386,7 @@ def _check(hand: BalanceHand, rules: BalanceRules) -> list[int]:
     problems.raise_if_any(InvalidHandError)
     holders: dict[str, tuple[int, int]] = {}
     masks = []
+    suggestions = Suggestions()
     for i, player in enumerate(players):
         mask = 0
         for j, card_id in enumerate(player.captured):
@@ -392,7 +394,9 @@ def _check(hand: BalanceHand, rules: BalanceRules) -> list[int]:
             if card is None:
                 problems.add(
                     "unknown_card",
-                    f"{card_id!r} is not a card ID; {cards.suggest(card_id)}",
+                    ""
+                    if problems.full()
+                    else cards.unknown_card(card_id, search=suggestions.take()),
                     "players",
                     i,
                     "captured",

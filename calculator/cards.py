@@ -22,6 +22,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Final
 
+from calculator.limits import quote
+
 
 class Kind(StrEnum):
     """What a card counts as; the value is the wire notation."""
@@ -228,13 +230,23 @@ MONTH_MASKS: Final[tuple[int, ...]] = tuple(
 MONTH_CARDS_MASK: Final[int] = _mask_where(lambda c: c.month > 0)
 
 
-def suggest(text: object) -> str:
-    """A hint for a mistyped card ID: the closest IDs, and what IDs look like.
+def unknown_card(text: object, *, search: bool = True) -> str:
+    """The message for a mistyped card ID: the value (cut if long), the closest ID when
+    ``search`` allows a "did you mean" search, and what IDs look like.
 
-    >>> suggest("01-brigth")
-    "did you mean '01-bright'? See GET /v1/cards"
+    >>> unknown_card("01-brigth")
+    "'01-brigth' is not a card ID; did you mean '01-bright'? See GET /v1/cards"
     """
-    close = difflib.get_close_matches(str(text), CARDS, n=1) if isinstance(text, str) else []
+    close = (
+        difflib.get_close_matches(text, CARDS, n=1)
+        if search and isinstance(text, str) and len(text) <= MAX_CARD_ID
+        else []
+    )
     if close:
-        return "did you mean " + " or ".join(repr(c) for c in close) + "? See GET /v1/cards"
-    return "card IDs look like 01-bright, 09-animal or 11-double-junk; see GET /v1/cards"
+        hint = "did you mean " + " or ".join(repr(c) for c in close) + "? See GET /v1/cards"
+    else:
+        hint = "card IDs look like 01-bright, 09-animal or 11-double-junk; see GET /v1/cards"
+    return f"{quote(text)} is not a card ID; {hint}"
+
+
+MAX_CARD_ID: Final = 32  # longer text is no card ID mistyped: not searched

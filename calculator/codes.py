@@ -126,6 +126,8 @@ _ERROR = {
     "unknown_option": Label("알 수 없는 옵션", "unknown option"),
     "invalid_option": Label("잘못된 옵션 값", "option value not allowed"),
     "wrong_variant": Label("다른 게임의 규칙", "a rule set of the other variant"),
+    "too_many_options": Label("옵션이 너무 많음", "more option names than there are options"),
+    "too_many_rulesets": Label("규칙이 너무 많음", "too many distinct rule sets in one request"),
     # players, cards and counts
     "player_count": Label("인원 오류", "wrong number of players"),
     "duplicate_player": Label("중복 플레이어", "the same player twice"),
@@ -147,6 +149,7 @@ _ERROR = {
     "impossible_flags": Label("불가능한 표시", "flags that cannot all be true"),
     "bak_not_played": Label("적용하지 않는 박", "a bak these rules do not play"),
     "bak_not_triggered": Label("박 조건 불충족", "a bak flag the cards do not support"),
+    "bak_on_winner": Label("승자의 박", "a bak flag on the winner"),
     "unexpected_field": Label("필요 없는 항목", "a field this outcome does not take"),
     "invalid_holders": Label("잘못된 총통 보유자", "invalid chongtong holders"),
     "chongtong_played_on": Label("총통 계속 진행", "these rules play a chongtong on"),
@@ -185,6 +188,7 @@ _ERROR = {
     "not_found": Label("없음", "no such path"),
     "method_not_allowed": Label("허용되지 않는 메서드", "method not allowed here"),
     "http_error": Label("HTTP 오류", "HTTP error"),
+    "too_many_problems": Label("문제가 더 있음", "more problems than a problem lists"),
 }
 
 CODES: Mapping[str, Mapping[str, Label]] = MappingProxyType(

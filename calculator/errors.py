@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from calculator.limits import MAX_PROBLEMS
+
 Location = tuple[str | int, ...]
 
 
@@ -69,17 +71,34 @@ class AmbiguousHandError(GoStopError):
     title = "The table must decide"
 
 
-class Problems:
-    """Collects issues while validating, so that one response names every problem."""
+def more_problems(count: int) -> Issue:
+    """The last issue of a list cut at :data:`~calculator.limits.MAX_PROBLEMS`."""
+    return Issue(
+        "too_many_problems",
+        f"and {count} more problem(s), not listed: fix these and send the request again",
+    )
 
-    __slots__ = ("_issues",)
+
+class Problems:
+    """Collects issues while validating, so that one response names every problem — up to
+    :data:`~calculator.limits.MAX_PROBLEMS`; past that they are only counted."""
+
+    __slots__ = ("_issues", "_more")
 
     def __init__(self) -> None:
         self._issues: list[Issue] = []
+        self._more = 0
 
     def add(self, code: str, detail: str, *location: str | int) -> None:
         """Record one issue."""
-        self._issues.append(Issue(code, detail, location))
+        if len(self._issues) < MAX_PROBLEMS:
+            self._issues.append(Issue(code, detail, location))
+        else:
+            self._more += 1
+
+    def full(self) -> bool:
+        """Whether further issues would only be counted (callers may stop looking)."""
+        return len(self._issues) >= MAX_PROBLEMS
 
     def __bool__(self) -> bool:
         return bool(self._issues)
@@ -88,6 +107,9 @@ class Problems:
         """Raise ``error`` with everything collected so far, if anything was."""
         if self._issues:
             issues, self._issues = self._issues, []
+            if self._more:
+                issues.append(more_problems(self._more))
+                self._more = 0
             raise error(issues)
 
 

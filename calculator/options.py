@@ -20,7 +20,10 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, Literal, TypeVar
 
-from calculator.errors import InvalidRulesError, Issue
+from calculator.errors import InvalidRulesError, Issue, Problems
+from calculator.limits import Suggestions, quote
+
+MAX_NAME = 64  # longer option names are not searched for a suggestion, and are cut in pointers
 
 OptionType = Literal["boolean", "integer", "string"]
 OptionValue = bool | int | str | None
@@ -63,7 +66,7 @@ class OptionSpec:
         assert self.choices is not None
         if isinstance(value, str) and value in self.choices:
             return None
-        return f"{self.name} is {value!r}; {self.allowed()}"
+        return f"{self.name} is {quote(value)}; {self.allowed()}"
 
     def allowed(self) -> str:
         """The allowed values in words, for error messages."""
@@ -237,24 +240,45 @@ def override(
     calculator.errors.InvalidRulesError: unknown_option at ruleset/options/bomb_multipler: ...
     """
     by_name = {spec.name: spec for spec in specs(type(rules))}
-    issues = []
+    if len(overrides) > len(by_name):  # before looking at any name: bounded work
+        raise InvalidRulesError(
+            [
+                Issue(
+                    "too_many_options",
+                    f"{len(overrides)} options given; this rule set has only {len(by_name)} "
+                    "(see GET /v1/rulesets): remove the unknown ones",
+                    location,
+                )
+            ]
+        )
+    problems = Problems()
+    suggestions = Suggestions()
     changes: dict[str, object] = {}
     for name, value in overrides.items():
         spec = by_name.get(name)
         if spec is None:
-            close = difflib.get_close_matches(name, by_name, n=1)
+            if problems.full():  # only counted from here: skip the message and the search
+                problems.add("unknown_option", "", *location)
+                continue
+            short = len(name) <= MAX_NAME
+            close = (
+                difflib.get_close_matches(name, by_name, n=1)
+                if short and suggestions.take()
+                else []
+            )
             hint = f"did you mean {close[0]!r}?" if close else "see GET /v1/rulesets"
-            issues.append(
-                Issue("unknown_option", f"there is no option {name!r}; {hint}", (*location, name))
+            problems.add(
+                "unknown_option",
+                f"there is no option {quote(name)}; {hint}",
+                *((*location, name) if short else location),  # a long name: the object
             )
             continue
         problem = spec.check(value)
         if problem is not None:
-            issues.append(Issue("invalid_option", problem, (*location, name)))
+            problems.add("invalid_option", problem, *location, name)
             continue
         changes[name] = value
-    if issues:
-        raise InvalidRulesError(issues)
+    problems.raise_if_any(InvalidRulesError)
     for name, value in changes.items():
         enum = by_name[name].enum
         if enum is not None and isinstance(value, str):

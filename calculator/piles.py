@@ -14,8 +14,10 @@ from typing import Final, NamedTuple, cast
 from calculator import cards
 from calculator.errors import ImpossibleHandError, Problems
 from calculator.hand import Declared, Hand, Tally
+from calculator.limits import Suggestions
 from calculator.rules import GoStopRules, PibakCount
 from calculator.scoring import Pile, score_mask
+from calculator.tables import tables_for
 
 Entry = int | Pile | Declared | None
 """A player's checked pile: a card mask (captured), a Pile (tally), a Declared, or None
@@ -34,7 +36,7 @@ class _Raw(NamedTuple):
 
 def read_piles(hand: Hand, rules: GoStopRules) -> list[Entry]:
     """Each player's checked pile, in seating order; raises on impossible cards or counts."""
-    in_deck = rules.tables.in_deck
+    in_deck = tables_for(rules).in_deck
     bits = _BITS
     taken = 0
     entries: list[Entry | Tally] = []
@@ -111,6 +113,7 @@ def _cards_of(hand: Hand) -> list[tuple[str, Sequence[str]]]:
 def _diagnose(hand: Hand, in_deck: int) -> None:
     """Name every unknown, out-of-deck or twice-held card, with both holders' places."""
     problems = Problems()
+    suggestions = Suggestions()
     first: dict[str, tuple[str, str]] = {}  # card → (player id, "players/i/field/j")
     for i, (field, ids) in enumerate(_cards_of(hand)):
         player_id = hand.players[i].id
@@ -118,10 +121,12 @@ def _diagnose(hand: Hand, in_deck: int) -> None:
             where = f"players/{i}/{field}/{j}"
             card = cards.CARDS.get(card_id) if isinstance(card_id, str) else None
             if card is None:
-                hint = cards.suggest(card_id)
                 problems.add(
                     "unknown_card",
-                    f"{card_id!r} is not a card ID; {hint}",
+                    # past the listed problems only counted: no message to write
+                    ""
+                    if problems.full()
+                    else cards.unknown_card(card_id, search=suggestions.take()),
                     "players",
                     i,
                     field,
@@ -263,7 +268,7 @@ def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems)
         )
     if bool(problems) != before:
         return None
-    t = rules.tables
+    t = tables_for(rules)
     animals, junk_value = tally.animals, tally.junk_value
     junk_cards, double_junks = tally.junk_cards, tally.double_junks
     switchable = 0
@@ -304,7 +309,7 @@ def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems)
 
 def _max_junk_value(rules: GoStopRules) -> int:
     """The junk value of every junk card in the deck, switchable animals read as junk."""
-    t = rules.tables
+    t = tables_for(rules)
     bonus = sum(value for _bit, value in t.bonus_values)
     doubles = (t.fixed_double | t.switchable).bit_count()
     return cards.SINGLE_JUNK.bit_count() + 2 * doubles + bonus
@@ -316,7 +321,7 @@ def _raw_of_mask(mask: int, rules: GoStopRules) -> _Raw:
         brights=(mask & cards.BRIGHTS).bit_count(),
         animals=(mask & cards.ANIMALS).bit_count(),
         ribbons=(mask & cards.RIBBONS).bit_count(),
-        junk_value=score_mask(mask, 0, rules).junk_value or 0,
+        junk_value=score_mask(mask, 0, tables_for(rules)).junk_value or 0,
         flags=frozenset(flags),
     )
 

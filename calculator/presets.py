@@ -14,15 +14,15 @@ result a fingerprint so that a table can lock a rule set and a client can tell t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
 from calculator import options
 from calculator.errors import InvalidRulesError, Issue
+from calculator.limits import quote
 from calculator.rules import (
     GobakMode2p,
     GobakMode3p,
@@ -31,6 +31,7 @@ from calculator.rules import (
     GukjinChoice,
     TableMode4p,
 )
+from calculator.tables import tables_for
 
 
 class Variant(StrEnum):
@@ -152,6 +153,7 @@ def register(preset: Preset) -> None:
 
 for _preset in _GOSTOP_PRESETS:
     register(_preset)
+    tables_for(_preset.rules)  # built at import, so that a worker's first hand does not wait
 
 
 def presets() -> Mapping[str, Preset]:
@@ -175,21 +177,103 @@ def resolve(
 
     ``variant``, when given, must be the preset's variant (a Go-Stop hand cannot be scored
     under the balance rules). Raises :class:`InvalidRulesError` naming every problem.
+    Resolved rule sets are cached by preset, options and variant (a few dozen µs on a miss:
+    the lookup tables are cached apart, by the few options that shape them).
     """
+    key = _cache_key(preset, overrides, variant)
+    found = _RESOLVED.get(key) if key is not None else None
+    if found is None:
+        # Problems are reported in the order the caller gave the options.
+        found = _resolve(preset, dict(overrides or {}), variant)
+        if key is not None:
+            if len(_RESOLVED) >= _CACHE_SIZE:
+                _RESOLVED.clear()  # bounded; refilling costs µs per rule set
+            _RESOLVED[key] = found
+    return found
+
+
+_CACHE_SIZE = 512
+_MAX_KEYED = 128  # more than any rule set has options
+_RESOLVED: dict[Hashable, RuleSet] = {}
+
+
+def _cache_key(
+    preset: object, overrides: Mapping[str, object] | None, variant: Variant | None
+) -> Hashable | None:
+    """What a resolution depends on, or None when it cannot be a key (an unhashable value:
+    such options are refused, so there is nothing to cache)."""
+    if overrides and len(overrides) > _MAX_KEYED:
+        return None  # more options than exist: refused at once, never sorted or cached
     items = tuple(sorted((overrides or {}).items()))
+    key = (preset, items, variant)
     try:
-        return _resolve_cached(preset, items, variant)
-    except (TypeError, InvalidRulesError):
-        # An unhashable value, or a bad one: resolve again uncached, so that the problems
-        # are reported in the order the caller gave the options.
-        return _resolve(preset, dict(overrides or {}), variant)
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
-@lru_cache(maxsize=512)
-def _resolve_cached(
-    preset: str, items: tuple[tuple[str, object], ...], variant: Variant | None
-) -> RuleSet:
-    return _resolve(preset, dict(items), variant)
+MAX_RULESETS = 16
+"""Most distinct rule sets one request may name (its rule sets and ``compare_with`` entries,
+over every hand of a batch or session): each costs a resolution and maybe new tables."""
+
+
+class TooManyRulesetsError(InvalidRulesError):
+    """A request names more distinct rule sets than :class:`Resolver` allows."""
+
+
+class Resolver:
+    """The rule sets of one request: each distinct one resolved once, at most ``limit``.
+
+    A request (one hand, a batch, a session) resolves every rule set it names through one
+    resolver, so that a batch whose hands each carry different options cannot make the
+    server build tables without end.
+
+    >>> resolver = Resolver(limit=2)
+    >>> resolver.resolve("standard") is resolver.resolve("standard")
+    True
+    >>> _ = resolver.resolve("wikipedia")
+    >>> resolver.resolve("gamerules")
+    Traceback (most recent call last):
+    ...
+    calculator.presets.TooManyRulesetsError: too_many_rulesets at ruleset: ...
+    """
+
+    __slots__ = ("_seen", "limit")
+
+    def __init__(self, *, limit: int = MAX_RULESETS) -> None:
+        self.limit = limit
+        self._seen: dict[Hashable, RuleSet] = {}
+
+    def resolve(
+        self,
+        preset: str = "standard",
+        overrides: Mapping[str, object] | None = None,
+        *,
+        variant: Variant | None = None,
+    ) -> RuleSet:
+        """:func:`resolve`, counted: raises :class:`TooManyRulesetsError` (at ``ruleset``)
+        for a new rule set past the limit."""
+        key = _cache_key(preset, overrides, variant)
+        found = self._seen.get(key) if key is not None else None
+        if found is not None:
+            return found
+        if len(self._seen) >= self.limit:
+            raise TooManyRulesetsError(
+                [
+                    Issue(
+                        "too_many_rulesets",
+                        f"this request names more than {self.limit} different rule sets "
+                        f"(rulesets and compare_with entries together); use at most "
+                        f"{self.limit}, or split the request",
+                        ("ruleset",),
+                    )
+                ]
+            )
+        found = resolve(preset, overrides, variant=variant)
+        if key is not None:
+            self._seen[key] = found
+        return found
 
 
 def _resolve(preset: str, overrides: dict[str, object], variant: Variant | None) -> RuleSet:
@@ -202,7 +286,7 @@ def _resolve(preset: str, overrides: dict[str, object], variant: Variant | None)
             [
                 Issue(
                     "unknown_preset",
-                    f"there is no preset {preset!r}; use one of {names}",
+                    f"there is no preset {quote(preset)}; use one of {names}",
                     ("ruleset", "preset"),
                 )
             ]

@@ -11,14 +11,11 @@ table plays as three (one player sits out).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from calculator.options import option
-
-if TYPE_CHECKING:
-    from calculator.tables import CardTables
 
 
 class GoFormula(StrEnum):
@@ -598,13 +595,6 @@ class GoStopRules:
         summary="The rain man sells even when it is the sitter's only bright.",
         section=_S8 + "37",
     )
-
-    tables: CardTables = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        from calculator.tables import build_tables  # tables read these rules: built after them
-
-        object.__setattr__(self, "tables", build_tables(self))
 
     def min_points_to_stop(self, active: int) -> int:
         """The stop minimum for a table of ``active`` players."""

@@ -3,16 +3,17 @@
 The category functions (:func:`bright_items`, :func:`animal_items`, :func:`ribbon_items`,
 :func:`junk_item`) are the rules, written once. A pile given as counts (a tally) is scored
 by calling them directly. A pile given as cards is a bitmask, and is scored through tables
-that :mod:`calculator.tables` fills, once per rule set, by calling the same functions for
-every possible holding of each category — so the two entry modes cannot disagree, and a
-listed pile costs a few table look-ups.
+that :mod:`calculator.tables` fills (once per combination of the few options that shape
+them) by calling the same functions for every possible holding of each category — so the
+two entry modes cannot disagree, and a listed pile costs a few table look-ups.
 
 Every :class:`Score` carries its items with the cards behind them; its points are the
 items' sum.
 
 >>> from calculator.presets import resolve
->>> rules = resolve("standard").rules
->>> s = score_mask(cards.mask_of(["01-bright", "03-bright", "12-bright"]), 0, rules)
+>>> from calculator.tables import tables_for
+>>> tables = tables_for(resolve("standard").rules)
+>>> s = score_mask(cards.mask_of(["01-bright", "03-bright", "12-bright"]), 0, tables)
 >>> s.points, [(i.code, i.points) for i in s.items]
 (2, [('three_brights_rain', 2)])
 """
@@ -26,6 +27,7 @@ from calculator import cards
 if TYPE_CHECKING:
     from calculator.hand import Declared
     from calculator.rules import GoStopRules
+    from calculator.tables import CardTables
 
 _new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
 _BRIGHTS: Final[int] = cards.BRIGHTS
@@ -167,9 +169,9 @@ class Score(NamedTuple):
     no_cards: bool = False
 
 
-def score_mask(mask: int, junk_bits: int, rules: GoStopRules) -> Score:
+def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
     """Score a listed pile (a card mask) with the switchable animals in ``junk_bits`` read
-    as double junk. A few table look-ups: see :mod:`calculator.tables`."""
+    as double junk, by a few look-ups in the rule set's ``tables`` (:mod:`calculator.tables`)."""
     # One attribute read for every table this needs (this runs for every pile of every hand).
     (
         brights,
@@ -182,7 +184,7 @@ def score_mask(mask: int, junk_bits: int, rules: GoStopRules) -> Score:
         junk_cards_mask,
         threshold,
         extra,
-    ) = rules.tables.scoring
+    ) = tables.scoring
     bright_entry = brights[mask & _BRIGHTS]
     switchable = mask & switch_mask
     switched = switchable & junk_bits
@@ -208,8 +210,8 @@ def score_mask(mask: int, junk_bits: int, rules: GoStopRules) -> Score:
     if extra:  # the three-double-junk bonus
         doubles_held = mask & fixed_double & _THREE_DOUBLES | switched & cards.GUKJIN
         if doubles_held.bit_count() >= 3:
-            items += (Item("three_double_junk", rules.three_double_pi_bonus, doubles_held),)
-            points += rules.three_double_pi_bonus
+            items += (Item("three_double_junk", extra, doubles_held),)
+            points += extra
     animals = animal_entry[2]
     return _new(
         Score,

@@ -2,8 +2,9 @@
 
 A session is a list of hands, each a ``net`` map or a full hand scored on the fly (Go-Stop
 or balance). Go-Stop hands given in order carry the nagari streak from one to the next.
-The totals are settled with the fewest possible transfers: players whose totals cancel
-out within a group settle inside it, so the count is players − (number of such groups).
+The totals are settled with the fewest transfers: players whose totals cancel out within
+a group settle inside it, so the count is players − (number of such groups); the search
+is exact up to a dozen players and near-optimal beyond (:func:`minimal_transfers`).
 
 >>> result = settle_session(Session(players=("A", "B", "C"), hands=(  # rules.md W36
 ...     NetEntry(net={"A": 20, "B": -15, "C": -5}),
@@ -17,17 +18,21 @@ out within a group settle inside it, so the count is players − (number of such
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import itertools
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from calculator.balance import BalanceHand, BalancePlayer, score_balance
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
 from calculator.hand import Hand, PlayerHand
+from calculator.limits import quote
 from calculator.presets import RuleSet
 from calculator.settlement import settle
 
-MAX_EXACT = 16  # players settled with the exact fewest-transfers search (2^n subsets)
+MAX_EXACT = 12
+"""Most players the exact fewest-transfers search takes (2^n subsets: 12 stay within a few
+ms); beyond, small zero-sum groups are split off first (see :func:`_zero_sum_groups`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,13 +108,21 @@ class SessionResult(NamedTuple):
     hands: tuple[HandNet, ...]
 
 
-def settle_session(session: Session) -> SessionResult:
-    """Score every hand, add up, round if asked, and find the fewest transfers."""
+def settle_session(
+    session: Session, *, check_deadline: Callable[[], None] | None = None
+) -> SessionResult:
+    """Score every hand, add up, round if asked, and find the fewest transfers.
+
+    ``check_deadline`` (see :func:`calculator.limits.deadline`) is called before each hand;
+    it raises to stop a session that runs past the request's deadline.
+    """
     _check_players(session)
     totals = dict.fromkeys(session.players, 0)
     hands = []
     streak = 0
     for i, entry in enumerate(session.hands):
+        if check_deadline is not None:
+            check_deadline()
         after: int | None = None
         try:
             if isinstance(entry, NetEntry):
@@ -141,9 +154,10 @@ def settle_session(session: Session) -> SessionResult:
 def minimal_transfers(totals: Mapping[str, int]) -> tuple[Transfer, ...]:
     """The fewest transfers that settle ``totals`` (which sum to zero), deterministically.
 
-    Players are split into the most groups whose totals cancel out; each group of k
-    players settles in k − 1 transfers, largest debtor to largest creditor first. Nobody
-    both pays and receives.
+    Players are split into the most groups whose totals cancel out (exactly up to
+    :data:`MAX_EXACT` players left after the opposite pairs, near-optimally beyond); each
+    group of k players settles in k − 1 transfers, largest debtor to largest creditor
+    first. Nobody both pays and receives.
 
     >>> minimal_transfers({"A": 5, "B": -5, "C": 3, "D": -3})
     (Transfer(payer='B', payee='A', chips=5), Transfer(payer='D', payee='C', chips=3))
@@ -168,22 +182,74 @@ def minimal_transfers(totals: Mapping[str, int]) -> tuple[Transfer, ...]:
 
 
 def _zero_sum_groups(owing: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
-    """Split the players into the most groups that each sum to zero."""
-    n = len(owing)
+    """Split the players into as many groups that each sum to zero as can be found cheaply.
+
+    1. Two players with opposite totals always make a group of their own: some partition
+       with the most groups pairs them (swap them into one group, the rest of their two
+       groups into another). Paired in seat order.
+    2. While more than :data:`MAX_EXACT` players are left, take zero-sum groups of three,
+       then of four (first in seat order) — a greedy step, the only one that can miss the
+       optimum, and only beyond :data:`MAX_EXACT` players without opposite pairs.
+    3. Up to :data:`MAX_EXACT` players left: the exact search over their subsets (2^n).
+       More (no small group found): they settle as one group.
+
+    Every step is deterministic; each group settles in (size − 1) transfers.
+    """
+    amounts = [chips for _p, chips in owing]
+    groups: list[list[int]] = []
+    unpaired: dict[int, list[int]] = {}  # amount → seats waiting for their opposite
+    for i, chips in enumerate(amounts):
+        waiting = unpaired.get(-chips)
+        if waiting:
+            groups.append([waiting.pop(0), i])
+        else:
+            unpaired.setdefault(chips, []).append(i)
+    rest = sorted(i for seats in unpaired.values() for i in seats)
+    for size in (3, 4):
+        while len(rest) > MAX_EXACT:
+            found = _small_group(rest, amounts, size)
+            if found is None:
+                break
+            groups.append(found)
+            rest = [i for i in rest if i not in found]
+    if len(rest) <= MAX_EXACT:
+        groups += _exact_groups(rest, amounts)
+    elif rest:
+        groups.append(rest)
+    return [[owing[i] for i in sorted(group)] for group in sorted(groups, key=min)]
+
+
+def _small_group(rest: list[int], amounts: list[int], size: int) -> list[int] | None:
+    """The first (in seat order) ``size`` players of ``rest`` whose totals sum to zero."""
+    last = {amounts[i]: i for i in reversed(rest)}  # amount → its first seat
+    for combo in itertools.combinations(rest, size - 1):
+        k = last.get(-sum(amounts[i] for i in combo))
+        if k is not None and k > combo[-1]:
+            return [*combo, k]
+    return None
+
+
+def _exact_groups(seats: list[int], amounts: list[int]) -> list[list[int]]:
+    """The most zero-sum groups of ``seats``: best[mask] = the most groups a removal order
+    of ``mask`` closes (a group closes each time the removed prefix sums to zero)."""
+    n = len(seats)
     if n == 0:
         return []
-    if n > MAX_EXACT:
-        return [owing]
-    amounts = [chips for _p, chips in owing]
+    values = [amounts[i] for i in seats]
     full = (1 << n) - 1
     sums = [0] * (1 << n)
     best = [0] * (1 << n)
     for mask in range(1, full + 1):
-        low = (mask & -mask).bit_length() - 1
-        sums[mask] = sums[mask & (mask - 1)] + amounts[low]
-        best[mask] = max(best[mask ^ (1 << i)] for i in range(n) if mask >> i & 1) + (
-            sums[mask] == 0
-        )
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + values[low.bit_length() - 1]
+        most = 0
+        rest = mask
+        while rest:
+            bit = rest & -rest
+            if best[mask ^ bit] > most:
+                most = best[mask ^ bit]
+            rest ^= bit
+        best[mask] = most + (sums[mask] == 0)
     removed = []  # walk back: the removal order, reversed, closes a group at each zero sum
     mask = full
     while mask:
@@ -196,12 +262,12 @@ def _zero_sum_groups(owing: list[tuple[str, int]]) -> list[list[tuple[str, int]]
     current: list[int] = []
     running = 0
     for i in reversed(removed):
-        current.append(i)
-        running += amounts[i]
+        current.append(seats[i])
+        running += values[i]
         if running == 0:
-            groups.append(sorted(current))
+            groups.append(current)
             current = []
-    return [[owing[i] for i in group] for group in sorted(groups)]
+    return groups
 
 
 def round_totals(
@@ -233,7 +299,9 @@ def _check_players(session: Session) -> None:
     seen: set[str] = set()
     for i, player in enumerate(session.players):
         if player in seen:
-            problems.add("duplicate_player", f"player {player!r} is listed twice", "players", i)
+            problems.add(
+                "duplicate_player", f"player {quote(player)} is listed twice", "players", i
+            )
         seen.add(player)
     if not session.players:
         problems.add("player_count", "a session needs its players", "players")
@@ -247,7 +315,7 @@ def _check_players(session: Session) -> None:
     if session.absorber is not None and session.absorber not in seen:
         problems.add(
             "unknown_player",
-            f"absorber {session.absorber!r} is not a session player",
+            f"absorber {quote(session.absorber)} is not a session player",
             "rounding",
             "absorber",
         )
@@ -260,7 +328,7 @@ def _check_net(net: Mapping[str, int], players: tuple[str, ...], i: int) -> dict
         if player not in players:
             problems.add(
                 "unknown_player",
-                f"{player!r} is not one of the session's players ({', '.join(players)})",
+                f"{quote(player)} is not one of the session's players ({', '.join(players)})",
                 player,
             )
     total = sum(net.values())

@@ -47,7 +47,7 @@ from calculator.rules import (
 from calculator.scoring import Pile, Score, score_declared, score_mask, score_pile
 from calculator.side import side_payments, sold_cards
 from calculator.table import Table, check_table
-from calculator.tables import subsets
+from calculator.tables import subsets, tables_for
 
 _new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
 
@@ -145,7 +145,7 @@ def compare(hand: Hand, result: HandResult, others: Iterable[RuleSet]) -> tuple[
 def _score(entry: int | Pile, bits: int, rules: GoStopRules) -> Score:
     """Score a listed (mask) or tallied pile under one reading."""
     if isinstance(entry, int):
-        return score_mask(entry, bits, rules)
+        return score_mask(entry, bits, tables_for(rules))
     return score_pile(entry, bits, rules)
 
 
@@ -161,7 +161,8 @@ def _place_switchables(hand: Hand, rules: GoStopRules, entries: list[Entry]) -> 
     ``auto`` starts from the animal reading, and the outcome decides (see :func:`_stop`).
     In a hand nobody won, an ``auto`` player takes its best-scoring reading."""
     players = hand.players
-    switch_mask = rules.tables.switchable
+    tables = tables_for(rules)
+    switch_mask = tables.switchable
     scores: list[Score | None] = []
     auto: dict[int, tuple[int, ...]] = {}
     for i, entry in enumerate(entries):
@@ -183,7 +184,7 @@ def _place_switchables(hand: Hand, rules: GoStopRules, entries: list[Entry]) -> 
             elif choice is GukjinChoice.AUTO:
                 auto[i] = tuple(subsets(switchable))
         if isinstance(entry, int):
-            scores.append(score_mask(entry, bits, rules))
+            scores.append(score_mask(entry, bits, tables))
         else:
             scores.append(score_pile(entry, bits, rules))
     outcome = hand.outcome
@@ -400,16 +401,29 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, best: _Owed) -> list
 def _check_declared_baks(
     hand: Hand, rules: GoStopRules, table: Table, scores: list[Score | None]
 ) -> None:
-    """A declared loser's bak flags must be possible under the rules and the winner's pile."""
+    """A declared loser's bak flags must be possible under the rules and the winner's pile;
+    the winner pays no bak, so a flag on its declaration is refused, not ignored."""
     assert table.winner is not None
     winner = scores[table.winner]
     assert winner is not None
     problems = None
     for i in table.active:
         scored = scores[i]
-        if i == table.winner or scored is None or not scored.declared_baks:
+        if scored is None or not scored.declared_baks:
             continue
         problems = problems or Problems()
+        if i == table.winner:
+            for flag in sorted(scored.declared_baks):
+                problems.add(
+                    "bak_on_winner",
+                    f"{flag} is set on the winner {hand.players[i].id!r}; only a loser pays "
+                    "a bak, so remove it (or name the right winner)",
+                    "players",
+                    i,
+                    "declared",
+                    flag,
+                )
+            continue
         checks = {
             "gwang_bak": (
                 rules.gwangbak_enabled,

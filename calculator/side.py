@@ -28,6 +28,7 @@ from calculator.rules import (
 )
 from calculator.scoring import score_mask
 from calculator.table import Table
+from calculator.tables import tables_for
 
 # What the 2nd and 3rd consecutive ppuk pay, in units of a first ppuk.
 PPUK_LADDERS: Final[dict[PpukLadder, tuple[int, int]]] = {
@@ -191,7 +192,7 @@ def _set_points(sitter: PlayerHand, rules: GoStopRules) -> int:
     """
     if not rules.gwangpal_counts_sets or sitter.hand is None:
         return 0
-    score = score_mask(cards.mask_of(sitter.hand), 0, rules)
+    score = score_mask(cards.mask_of(sitter.hand), 0, tables_for(rules))
     return sum(item.points for item in score.items if item.code in _SETS)
 
 

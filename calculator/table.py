@@ -12,7 +12,7 @@ from typing import Final, NamedTuple
 
 from calculator.ending import check_events, check_outcome, find_liable
 from calculator.errors import InvalidHandError, Problems
-from calculator.hand import Hand, OutcomeType, PlayerHand
+from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
 from calculator.rules import (
     GOBAK_PAYS_ALL,
     GoStopRules,
@@ -22,7 +22,6 @@ from calculator.rules import (
 )
 
 MAX_SOLD: Final = {GwangpalCards.BRIGHTS: 5, GwangpalCards.FUDAWIKI: 10}
-_new: Final = tuple.__new__
 
 
 class Table(NamedTuple):
@@ -49,27 +48,23 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
     flags, no sitter, no events, no dealer, a preview or a stop with no one named liable —
     or None when anything is out of the ordinary and the full checks must run.
 
-    This is only a shortcut: everything it lets through, the full checks accept too (a
-    property test holds the two together).
+    This is only a shortcut, and it fails closed: it reads a few fields and requires every
+    other field of the records to hold its default (compared as whole tuple tails, so a
+    field added later is covered without a change here). What it lets through, the full
+    checks accept with the same table (a property test holds the two together and counts
+    how often the shortcut is taken).
     """
     players = hand.players
     count = len(players)
-    if (
-        not 2 <= count <= 3
-        or hand.events
-        or hand.dealer is not None
-        or hand.stake < 1
-        or hand.nagari_streak < 0
-    ):
+    if not 2 <= count <= 3 or hand[_HAND_READ:] != _HAND_REST or hand.stake < 1:
+        return None
+    if hand.nagari_streak < 0:
         return None
     index = {}
     for i, p in enumerate(players):
         if (
-            p.sits_out
-            or p.yeokgo
+            p[_PLAYER_READ:] != _PLAYER_REST
             or p.bombs_after_shake
-            or p.sold_brights is not None
-            or p.hand is not None
             or p.go_count < 0
             or p.shakes < 0
             or p.bombs < 0
@@ -82,7 +77,7 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
     outcome = hand.outcome
     winner = None
     if outcome is not None:
-        if outcome.type is not OutcomeType.STOP or outcome.liable is not None:
+        if outcome.type is not OutcomeType.STOP or outcome[_OUTCOME_READ:] != _OUTCOME_REST:
             return None
         winner = index.get(outcome.winner)  # type: ignore[arg-type]
         if winner is None:
@@ -93,8 +88,35 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
                 if len(callers) > 1:
                     return None
                 if rules.gobak_mode_3p in GOBAK_PAYS_ALL:
-                    return _new(Table, (index, (0, 1, 2), None, winner, callers[0], "go_bak"))
-    return _new(Table, (index, tuple(range(count)), None, winner, None, None))
+                    return Table(index, (0, 1, 2), None, winner, callers[0], "go_bak")
+    return Table(index, tuple(range(count)), None, winner, None, None)
+
+
+# The shortcut reads the leading fields of each record; every field after them must hold
+# its default. A field inserted among the read ones would break that: refuse at import.
+_HAND_READ: Final = 4
+_PLAYER_READ: Final = 9
+_OUTCOME_READ: Final = 2
+if (
+    Hand._fields[:_HAND_READ] != ("players", "outcome", "stake", "nagari_streak")
+    or PlayerHand._fields[:_PLAYER_READ]
+    != (
+        "id",
+        "captured",
+        "tally",
+        "declared",
+        "go_count",
+        "shakes",
+        "bombs",
+        "bombs_after_shake",
+        "gukjin",
+    )
+    or Outcome._fields[:_OUTCOME_READ] != ("type", "winner")
+):  # pragma: no cover - a programming error, caught by importing the module
+    raise ImportError("calculator.table: the plain-table shortcut no longer matches the records")
+_HAND_REST: Final = Hand(players=())[_HAND_READ:]
+_PLAYER_REST: Final = PlayerHand(id="")[_PLAYER_READ:]
+_OUTCOME_REST: Final = Outcome(type=OutcomeType.STOP)[_OUTCOME_READ:]
 
 
 def _checked_table(hand: Hand, rules: GoStopRules) -> Table:

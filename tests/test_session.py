@@ -18,6 +18,7 @@ from calculator import (
     resolve,
     settle_session,
 )
+from calculator.limits import DeadlineExceeded, deadline
 from calculator.session import round_totals
 from handbuilder import build_hand
 
@@ -182,3 +183,55 @@ def test_rounded_totals_are_multiples_of_the_unit_and_sum_to_zero(
     for player, chips in rounded.items():
         if player != rounding.absorbed_by:
             assert abs(chips - totals[player]) * 2 <= unit
+
+
+@st.composite
+def large_totals(draw: st.DrawFn) -> dict[str, int]:
+    """13–16 players: random totals, with planted zero-sum groups (pairs, triples) now and
+    then, so that both the greedy and the exact steps run."""
+    count = draw(st.integers(13, 16))
+    amounts: list[int] = []
+    while len(amounts) < count - 1:
+        size = draw(st.sampled_from([1, 1, 2, 3]))
+        group = draw(st.lists(st.integers(-500, 500), min_size=size - 1, max_size=size - 1))
+        amounts += [*group, -sum(group)] if size > 1 else [draw(st.integers(-500, 500))]
+    amounts = amounts[: count - 1]
+    return {f"P{i}": x for i, x in enumerate(amounts)} | {"Z": -sum(amounts)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(totals=large_totals())
+def test_large_sessions_settle_with_the_same_guarantees(totals: dict[str, int]) -> None:
+    """Beyond the exact search (MAX_EXACT players): still exact, deterministic, at most
+    players − 1 transfers, nobody both pays and receives, and every pair of opposite totals
+    settled by one transfer of its own."""
+    test_transfers_settle_every_total_exactly.hypothesis.inner_test(totals)  # type: ignore[attr-defined]
+    amounts = [c for c in totals.values() if c]
+    pairs = 0
+    waiting: list[int] = []
+    for chips in amounts:
+        if -chips in waiting:
+            waiting.remove(-chips)
+            pairs += 1
+        else:
+            waiting.append(chips)
+    unpaired = len(amounts) - 2 * pairs
+    assert len(minimal_transfers(totals)) <= pairs + max(unpaired - 1, 0)
+
+
+def test_a_session_checks_its_deadline_before_each_hand() -> None:
+    now = [0.0]
+    check = deadline(2.0, clock=lambda: now[0])
+    calls = []
+
+    def ticking() -> None:
+        calls.append(now[0])
+        check()
+        now[0] += 1.5  # each hand "takes" 1.5 s
+
+    hands = tuple(NetEntry(net={"A": 1, "B": -1}) for _ in range(5))
+    with pytest.raises(DeadlineExceeded):
+        settle_session(Session(players=("A", "B"), hands=hands), check_deadline=ticking)
+    assert calls == [0.0, 1.5, 3.0]  # the third hand starts past the 2 s deadline
+    result = settle_session(Session(players=("A", "B"), hands=hands), check_deadline=lambda: None)
+    assert result.totals == {"A": 5, "B": -5}

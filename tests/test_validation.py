@@ -302,6 +302,21 @@ def test_declared_bak_must_be_triggered_by_the_winner() -> None:
     assert _issues(hand) == [("bak_not_played", ("players", 1, "declared", "meong_bak"))]
 
 
+def test_a_bak_declared_on_the_winner_is_refused_not_ignored() -> None:
+    """Regression (issue #11 item 7): the winner's pi_bak was silently dropped."""
+    hand = {
+        "players": [
+            {"id": "A", "declared": {"points": 12, "scored": ["junk"], "pi_bak": True}},
+            {"id": "B", "declared": {"pi_bak": True}},
+            {"id": "C", "declared": {}},
+        ],
+        "outcome": STOP_A,
+    }
+    assert _issues(hand) == [("bak_on_winner", ("players", 0, "declared", "pi_bak"))]
+    hand["players"][0]["declared"] = {"points": 12, "scored": ["junk"]}
+    assert settle(build_hand(hand), STANDARD).net == {"A": 36, "B": -24, "C": -12}
+
+
 def test_events_are_checked() -> None:
     issues = _issues(
         {

@@ -16,7 +16,7 @@ from flask import Flask, Response, current_app, redirect
 from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from calculator.api import docs, errors, http, responses
+from calculator.api import docs, errors, http, responses, views
 from calculator.api.config import Settings
 from calculator.api.views import BLUEPRINTS, bench, cached_json
 
@@ -34,6 +34,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     http.configure_logging(settings.log_level)
     http.install(app)
+    app.before_request(views.open_budget)
+    app.teardown_request(views.close_budget)
     service_version = version("gostop-calculator")
     api = docs.make_api(service_version)
     api.init_app(app)

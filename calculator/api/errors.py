@@ -22,7 +22,9 @@ from calculator.errors import (
     ImpossibleHandError,
     InvalidHandError,
     InvalidRulesError,
+    more_problems,
 )
+from calculator.limits import MAX_PROBLEMS
 
 log = logging.getLogger("gostop.errors")
 
@@ -66,10 +68,13 @@ def problem(
 
 def validation_problem(error: ValidationError, prefix: str = "") -> dict[str, Any]:
     """A 422 body for a request that does not match its schema."""
+    found = pointer_errors(error.messages)
     errors = [
         {"pointer": prefix + pointer(path), "code": code, "detail": detail}
-        for path, code, detail in pointer_errors(error.messages)
+        for path, code, detail in found[:MAX_PROBLEMS]
     ]
+    if len(found) > MAX_PROBLEMS:
+        errors += issues_json([more_problems(len(found) - MAX_PROBLEMS)], prefix)
     first = errors[0]
     return problem(
         422,

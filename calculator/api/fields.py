@@ -26,6 +26,8 @@ from typing import Any
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, missing, types
 from marshmallow.decorators import POST_DUMP, POST_LOAD, PRE_DUMP, VALIDATES_SCHEMA
 
+from calculator.limits import MAX_PROBLEMS, quote
+
 Loader = Callable[[Any], Any]
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # categories Cc and Cs
 
@@ -211,7 +213,9 @@ class StrictString(CodedField, fields.String):
     def _check(self, value: str) -> None:
         if self.choices is not None:
             if value not in self.choices:
-                raise fail("not_allowed", f"{value!r} is not one of: {', '.join(self.choices)}")
+                raise fail(
+                    "not_allowed", f"{quote(value)} is not one of: {', '.join(self.choices)}"
+                )
             return
         if not self.min_length <= len(value) <= self.max_length:
             raise fail(
@@ -370,6 +374,23 @@ class StrictSchema(Schema):
             "type": Coded("expected a JSON object", "invalid_type"),
         }
         self.fast_load = self._compile()
+
+    def load(self, data: Any, **kwargs: Any) -> Any:
+        """marshmallow's load, after refusing at once an object with more unknown fields
+        than a problem lists (marshmallow would build an error for each one)."""
+        if self.unknown == RAISE and type(data) is dict and len(data) > MAX_PROBLEMS:
+            keys = {field.data_key or name for name, field in self.load_fields.items()}
+            unknown = [key for key in data if key not in keys]
+            if len(unknown) > MAX_PROBLEMS:
+                shown = MAX_PROBLEMS - 1
+                errors: dict[str, Any] = {
+                    key: [self.error_messages["unknown"]] for key in unknown[:shown]
+                }
+                errors["_schema"] = [
+                    Coded(f"and {len(unknown) - shown} more unknown fields", "too_many_problems")
+                ]
+                raise ValidationError(errors)
+        return super().load(data, **kwargs)
 
     def load_fast(self, data: Any) -> Any:
         """``load(data)``, by the fast path when it is sure, else by marshmallow."""

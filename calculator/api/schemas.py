@@ -44,7 +44,7 @@ from calculator.hand import (
     PlayerHand,
     Tally,
 )
-from calculator.presets import RuleSet, Variant, presets, resolve
+from calculator.presets import Resolver, RuleSet, Variant, presets
 from calculator.rules import GoStopRules, GukjinChoice
 
 MAX_PLAYERS = 8  # more is refused before any work; the rules then say how many may play
@@ -193,10 +193,13 @@ def _ruleset_object(variant: Variant) -> StrictSchema:
     return RULESET_OBJECTS[variant]()
 
 
-def resolve_spec(spec: RulesetSpec, variant: Variant, at: tuple[str | int, ...]) -> RuleSet:
-    """Resolve a requested rule set; domain errors point into the request at ``at``."""
+def resolve_spec(
+    spec: RulesetSpec, variant: Variant, at: tuple[str | int, ...], *, resolver: Resolver
+) -> RuleSet:
+    """Resolve a requested rule set through the request's ``resolver`` (which counts the
+    distinct rule sets); domain errors point into the request at ``at``."""
     try:
-        return resolve(spec.preset, spec.options, variant=variant)
+        return resolver.resolve(spec.preset, spec.options, variant=variant)
     except InvalidRulesError as error:
         issues = []
         for issue in error.issues:

@@ -28,6 +28,7 @@ from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerSco
 from calculator.scoring import Item
 from calculator.session import SessionResult, Transfer, minimal_transfers
 from calculator.settlement import Comparison
+from calculator.tables import tables_for
 
 _OP_KEY = {"start": "amount", "add": "addend", "multiply": "factor"}
 
@@ -278,7 +279,7 @@ def card_json(card_id: str, ruleset: RuleSet | None = None) -> dict[str, Any]:
         value = rules.bonus_values().get(card.id, 0)
         entry["junk_value"] = value
         entry["in_deck"] = value > 0
-    entry["switchable"] = bool(card.bit & rules.tables.switchable)
+    entry["switchable"] = bool(card.bit & tables_for(rules).switchable)
     return entry
 
 

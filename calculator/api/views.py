@@ -36,7 +36,8 @@ from calculator.api.session_schemas import (
 )
 from calculator.balance import score_balance
 from calculator.errors import GoStopError
-from calculator.presets import Preset, Variant, find_preset, resolve
+from calculator.limits import close_scope, open_scope
+from calculator.presets import Preset, Resolver, Variant, find_preset, resolve
 from calculator.session import BalanceEntry, Entry, GoStopEntry, NetEntry, Session, settle_session
 from calculator.settlement import compare, settle
 
@@ -59,16 +60,36 @@ catalog = Blueprint("catalog", __name__, url_prefix="/v1", description="Cards, r
 BLUEPRINTS = (gostop, balance, sessions, catalog)
 
 
-def score_hand(body: Any) -> dict[str, Any]:
+def open_budget() -> None:
+    """Before each request: one "did you mean" budget per request (calculator.limits).
+
+    The token lives in the request's environ, not in ``g``: a request made inside another
+    (the document's examples are computed that way) shares the outer request's ``g``.
+    """
+    request.environ[_SCOPE] = open_scope()
+
+
+def close_budget(_error: BaseException | None) -> None:
+    """After each request: close its budget."""
+    token = request.environ.pop(_SCOPE, None)
+    if token is not None:  # None: an earlier before_request hook failed
+        close_scope(token)
+
+
+_SCOPE = "gostop.suggestion_scope"
+
+
+def score_hand(body: Any, *, resolver: Resolver | None = None) -> dict[str, Any]:
     """Score one hand request body; raises ValidationError or GoStopError."""
-    return score_request(load_hand_request(body))
+    return score_request(load_hand_request(body), resolver=resolver)
 
 
-def score_request(hand_request: HandRequest) -> dict[str, Any]:
+def score_request(hand_request: HandRequest, *, resolver: Resolver | None = None) -> dict[str, Any]:
     """Score one loaded hand request; raises GoStopError."""
-    ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",))
+    resolver = resolver or Resolver()
+    ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",), resolver=resolver)
     others = [
-        resolve_spec(spec, Variant.GOSTOP, ("compare_with", i))
+        resolve_spec(spec, Variant.GOSTOP, ("compare_with", i), resolver=resolver)
         for i, spec in enumerate(hand_request.compare_with)
     ]
     hand = hand_request.hand
@@ -108,9 +129,12 @@ def post_batch(loaded: dict[str, Any]) -> Response:
     """
     results = []
     failed = 0
+    resolver = Resolver()  # one for the whole batch: it caps the distinct rule sets
     for index, item in enumerate(loaded["hands"]):
         try:
-            results.append({"index": index, "status": 200, "result": score_hand(item)})
+            results.append(
+                {"index": index, "status": 200, "result": score_hand(item, resolver=resolver)}
+            )
         except ValidationError as error:
             failed += 1
             problem = validation_problem(error, f"/hands/{index}")
@@ -134,7 +158,7 @@ def post_balance_hand(loaded: BalanceRequest) -> Response:
     void, as the seed says: a 200 that says so, lists the missing cards and moves no
     chips. A card held twice is a 422 naming both holders.
     """
-    ruleset = resolve_spec(loaded.ruleset, Variant.BALANCE, ("ruleset",))
+    ruleset = resolve_spec(loaded.ruleset, Variant.BALANCE, ("ruleset",), resolver=Resolver())
     return json_response(serialize.balance_json(score_balance(loaded.hand, ruleset)))
 
 
@@ -152,13 +176,17 @@ def post_settlement(data: dict[str, Any]) -> Response:
     unless named) absorbs the remainder.
     """
     entries: list[Entry] = []
+    resolver = Resolver()
     for i, item in enumerate(data["hands"]):
         if "net" in item:
             entries.append(NetEntry(net=item["net"]))
         elif "gostop" in item:
             hand_request = item["gostop"]
             ruleset = resolve_spec(
-                hand_request.ruleset, Variant.GOSTOP, ("hands", i, "gostop", "ruleset")
+                hand_request.ruleset,
+                Variant.GOSTOP,
+                ("hands", i, "gostop", "ruleset"),
+                resolver=resolver,
             )
             entries.append(
                 GoStopEntry(
@@ -170,7 +198,10 @@ def post_settlement(data: dict[str, Any]) -> Response:
         else:
             balance_request = item["balance"]
             ruleset = resolve_spec(
-                balance_request.ruleset, Variant.BALANCE, ("hands", i, "balance", "ruleset")
+                balance_request.ruleset,
+                Variant.BALANCE,
+                ("hands", i, "balance", "ruleset"),
+                resolver=resolver,
             )
             entries.append(BalanceEntry(hand=balance_request.hand, ruleset=ruleset))
     rounding = data["rounding"] or {}

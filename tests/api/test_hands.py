@@ -389,3 +389,17 @@ def test_compare_with_the_house_rules_of_issue_16(client: Any) -> None:
     assert (first["points"], first["chips"], first["priced_in"]) == (0, 500, "chips")
     assert [s["code"] for s in first["steps"]] == ["ppuk_chips"]
     assert "priced_in" not in got["payments"][0]
+
+
+@pytest.mark.parametrize("dealer", [None, "A"])
+def test_a_stop_with_chongtong_holders_is_refused_with_or_without_a_dealer(
+    client: Any, dealer: str | None
+) -> None:
+    """Regression (issue #11 item 6): the plain-table shortcut let holders through (200,
+    net A 6) while the same hand with a dealer took the full checks (422)."""
+    holders = [{"player": "A", "month": 1}, {"player": "B", "month": 2}]
+    body = {**W13, "outcome": {"type": "stop", "winner": "A", "holders": holders}}
+    if dealer is not None:
+        body["dealer"] = dealer
+    problem = _problem(client.post(HANDS, json=body), 422)
+    assert ("/outcome/holders", "unexpected_field") in _codes(problem)
