@@ -20,7 +20,16 @@ from werkzeug.exceptions import (
 
 JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
-_REQUEST_ID = re.compile(r"[A-Za-z0-9._:@/+=-]{1,128}")
+# A client's X-Request-ID is echoed only when it has this shape (deploy/run's proxy applies
+# the same pattern), so it can go into logs and JSON unescaped.
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:@/+=-]{1,128}")
+# On every response, the proxy's own error answers included (deploy/run renders them).
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
 log = logging.getLogger("gostop.access")
 
 
@@ -75,16 +84,14 @@ def install(app: Flask) -> None:
 def _start() -> None:
     g.started = time.perf_counter()
     given = request.headers.get("X-Request-ID", "")
-    g.request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+    g.request_id = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
 
 
 def _finish(response: Response) -> Response:
     headers = response.headers
     headers["X-Request-ID"] = g.get("request_id", "")
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("X-Frame-Options", "DENY")
-    headers.setdefault("Referrer-Policy", "no-referrer")
-    headers.setdefault("Cache-Control", "no-store")
+    for name, value in SECURITY_HEADERS.items():
+        headers.setdefault(name, value)
     if current_app.config["GOSTOP"].access_log:
         started = g.get("started")
         log.info(
