@@ -2,6 +2,8 @@
 
     with Server() as server:            # GOSTOP_BIND=127.0.0.1:<free port>
         urlopen(server.base + "/healthz")
+    with Stack() as stack:              # deploy/run --port <free port>: nginx + gunicorn
+        urlopen(stack.base + "/healthz")
 
 Only 127.0.0.1 is bound; the server is stopped (SIGTERM, then SIGKILL) on exit.
 """
@@ -86,6 +88,37 @@ class Server:
         """The PIDs of the master's current workers."""
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
         return [int(pid) for pid in children.read_text().split()]
+
+
+class Stack(Server):
+    """deploy/run (nginx in front of gunicorn) on a loopback port, stopped on exit."""
+
+    def __init__(self, extra_env: dict[str, str] | None = None) -> None:
+        """``extra_env`` adds or overrides GOSTOP_* settings (instances, rate limits…)."""
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the stack
+        self.process = subprocess.Popen(
+            [sys.executable, str(ROOT / "deploy" / "run"), "--port", str(self.port)],
+            cwd=ROOT,
+            env={**os.environ, **(extra_env or {})},
+            stdout=self.log,
+            stderr=self.log,
+        )
+
+    def __enter__(self) -> Stack:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"deploy/run exited at start:\n{self.output()}")
+            try:
+                with urllib.request.urlopen(self.base + "/readyz", timeout=1):
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.1)
+        self.__exit__()
+        raise RuntimeError(f"deploy/run did not start:\n{self.output()}")
 
 
 def ensure_wrk() -> str:
