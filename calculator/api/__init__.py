@@ -34,13 +34,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(v1)
     if settings.bench_endpoint:
         app.register_blueprint(bench)
-    app.register_blueprint(
-        get_swaggerui_blueprint(
-            "/v1/docs",
-            "/v1/openapi.json",
-            config={"app_name": "Go-Stop scoring API", "validatorUrl": None},
-        )
+    docs = get_swaggerui_blueprint(
+        "/v1/docs",
+        "/v1/openapi.json",
+        config={"app_name": "Go-Stop scoring API", "validatorUrl": None},
     )
+    docs.after_request(http.docs_policy)
+    app.register_blueprint(docs)
     if settings.cors_origins:
         from flask_cors import CORS
 
