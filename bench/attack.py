@@ -63,24 +63,48 @@ def costly_bodies() -> list[tuple[str, str, bytes]]:
     misspelt_cards = {
         **hand,
         "players": [
-            {"id": p["id"], "captured": [f"{m:02d}-brihgt-{i}" for m in range(1, 13) for i in (1, 2, 3, 4, 5)]}
+            {
+                "id": p["id"],
+                "captured": [f"{m:02d}-brihgt-{i}" for m in range(1, 13) for i in (1, 2, 3, 4, 5)],
+            }
             for p in hand["players"]
         ],
     }
     unknown_fields = {**hand, **{f"z{i:x}": 0 for i in range(320_000)}}
     players = [f"P{i}" for i in range(16)]
-    nets = [{"net": {p: (i * 7919 + j * 104_729) % 2001 - 1000 for j, p in enumerate(players)}}
-            for i in range(3)]
+    nets = [
+        {"net": {p: (i * 7919 + j * 104_729) % 2001 - 1000 for j, p in enumerate(players)}}
+        for i in range(3)
+    ]
     for entry in nets:  # each hand sums to zero
         entry["net"][players[-1]] -= sum(entry["net"].values())
     bodies: list[tuple[str, str, Any]] = [
-        ("2,550 misspelt option names (one hand, < 64 KiB)", "/v1/gostop/hands", misspelt_options(2_550)),
+        (
+            "2,550 misspelt option names (one hand, < 64 KiB)",
+            "/v1/gostop/hands",
+            misspelt_options(2_550),
+        ),
         ("16-player settlement", "/v1/settlements", {"players": players, "hands": nets}),
-        ("1,000 hands × 60 misspelt card IDs", "/v1/gostop/hands/batch", {"hands": [misspelt_cards] * 1_000}),
-        ("60,000 misspelt option names (one batch item)", "/v1/gostop/hands/batch", {"hands": [misspelt_options(60_000)]}),
-        ("320,000 unknown fields (one batch item)", "/v1/gostop/hands/batch", {"hands": [unknown_fields]}),
+        (
+            "1,000 hands × 60 misspelt card IDs",
+            "/v1/gostop/hands/batch",
+            {"hands": [misspelt_cards] * 1_000},
+        ),
+        (
+            "60,000 misspelt option names (one batch item)",
+            "/v1/gostop/hands/batch",
+            {"hands": [misspelt_options(60_000)]},
+        ),
+        (
+            "320,000 unknown fields (one batch item)",
+            "/v1/gostop/hands/batch",
+            {"hands": [unknown_fields]},
+        ),
     ]
-    return [(label, path, json.dumps(body, separators=(",", ":")).encode()) for label, path, body in bodies]
+    return [
+        (label, path, json.dumps(body, separators=(",", ":")).encode())
+        for label, path, body in bodies
+    ]
 
 
 class Attack:
@@ -224,7 +248,9 @@ class Attack:
             "idle": lambda _i: self.rounds("idle", self.idle),
             "header_dribble": lambda _i: self.rounds(
                 "header_dribble",
-                self.trickle("header_dribble", b"GET /v1/cards HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: ", b"a"),
+                self.trickle(
+                    "header_dribble", b"GET /v1/cards HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: ", b"a"
+                ),
             ),
             "body_dribble": lambda _i: self.rounds(
                 "body_dribble",
@@ -247,7 +273,9 @@ class Attack:
             "slow_read": lambda _i: self.rounds("slow_read", self.slow_read, receive_buffer=4096),
         }
         for kind, clients in SLOW_CLIENTS.items():
-            threads += [threading.Thread(target=kinds[kind], args=(i,), name=kind) for i in range(clients)]
+            threads += [
+                threading.Thread(target=kinds[kind], args=(i,), name=kind) for i in range(clients)
+            ]
         threads += [
             threading.Thread(target=self.send_costly, args=(i,), name="costly")
             for i in range(self.costly_clients)
@@ -281,7 +309,9 @@ def target(name: str) -> Iterator[Server]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.attack", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.attack", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--target", choices=("deploy", "gunicorn"), default="deploy")
     parser.add_argument("--costly-clients", type=int, default=1)
@@ -289,7 +319,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     seconds = 20 if args.quick else args.seconds
     with target(args.target) as server:
-        figures = Attack(port=server.port, seconds=seconds, costly_clients=args.costly_clients).run()
+        figures = Attack(
+            port=server.port, seconds=seconds, costly_clients=args.costly_clients
+        ).run()
         figures["target"] = args.target
         figures["service_alive"] = server.process.poll() is None
     print(json.dumps(figures, indent=2, ensure_ascii=False))

@@ -60,7 +60,8 @@ def assert_problem(status: int, headers: Any, body: bytes, expected: int, code: 
     problem = json.loads(body)
     assert problem["type"] == "about:blank"
     assert problem["status"] == expected
-    assert problem["title"] and problem["detail"]
+    assert problem["title"]
+    assert problem["detail"]
     assert problem["errors"] == [{"pointer": "", "code": code, "detail": problem["detail"]}]
     assert problem["request_id"] == headers["X-Request-ID"]
     for name, value in SECURITY_HEADERS.items():

@@ -39,7 +39,8 @@ def test_the_docs_page_allows_its_own_inline_script_by_hash_and_nothing_foreign(
     response = client.get("/v1/docs/")
     assert response.status_code == 200
     policy = dict(
-        part.strip().split(" ", 1) for part in response.headers["Content-Security-Policy"].split(";")
+        part.strip().split(" ", 1)
+        for part in response.headers["Content-Security-Policy"].split(";")
     )
     assert policy["default-src"] == "'none'"
     assert policy["frame-ancestors"] == "'none'"
@@ -58,7 +59,9 @@ def test_the_docs_page_allows_its_own_inline_script_by_hash_and_nothing_foreign(
 
 def test_json_answers_load_nothing(client: Any) -> None:
     response = client.get("/v1/cards")
-    assert response.headers["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'"
+    assert (
+        response.headers["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'"
+    )
 
 
 def test_the_format_character_ranges_are_unicode_category_cf() -> None:
@@ -92,7 +95,9 @@ def test_visible_unicode_ids_are_still_accepted(client: Any) -> None:
         {**W13["players"][1], "id": "😀 B"},
         W13["players"][2],
     ]
-    response = client.post(HANDS, json={**W13, "players": players, "outcome": {"type": "stop", "winner": "민수"}})
+    response = client.post(
+        HANDS, json={**W13, "players": players, "outcome": {"type": "stop", "winner": "민수"}}
+    )
     assert response.status_code == 200, response.get_json()
 
 
