@@ -10,9 +10,12 @@ from __future__ import annotations
 import gzip
 import http.client
 import json
+import os
 import signal
 import socket
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -174,3 +177,28 @@ def test_rate_limits_answer_429_problems_and_leave_healthz_alone() -> None:
     assert headers["Retry-After"] == "1"
     assert health == [200] * 40
     assert ready == [200] * 40
+
+
+def test_a_killed_instance_is_started_again_and_reads_go_to_the_other() -> None:
+    require("nginx", "apt-get install nginx")
+    limits = {"GOSTOP_RATE_LIMIT": "1000", "GOSTOP_RATE_BURST": "1000"}
+    with Stack({"GOSTOP_INSTANCES": "2", "GOSTOP_WORKERS": "1", **limits}) as stack:
+        masters = [
+            pid
+            for pid in stack.worker_pids()
+            if b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        ]
+        assert len(masters) == 2
+        conn = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=30)
+        os.killpg(masters[0], signal.SIGKILL)  # the instance: its master and its worker
+        statuses = [call(stack, "GET", "/v1/cards", connection=conn)[0] for _ in range(200)]
+        for _ in range(600):  # until deploy/run has started it again (≤ 60 s)
+            if "starting it again" in stack.output() and len(stack.worker_pids()) == 3:
+                break
+            time.sleep(0.1)
+        again = [call(stack, "GET", "/healthz", connection=conn)[0] for _ in range(20)]
+        conn.close()
+        assert stack.process.poll() is None, stack.output()
+    assert statuses == [200] * 200
+    assert again == [200] * 20
+    assert "starting it again" in stack.output()
