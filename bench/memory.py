@@ -21,7 +21,7 @@ import sys
 import urllib.request
 from typing import Any
 
-from bench.attack import costly_bodies
+from bench.attack import unknown_fields_batch
 from bench.corpus import corpus
 from bench.server import Server
 from bench.soak import rss_kb
@@ -34,10 +34,9 @@ def batch(seed: int) -> bytes:
 
 def big_bodies() -> list[tuple[str, bytes]]:
     """(label, body) of the big bodies sent after the warm-up, each under 4 MiB."""
-    costly = {label: body for label, _path, body in costly_bodies()}
     return [
         ("1,000 other valid hands", batch(8)),
-        ("320,000 unknown fields", costly["320,000 unknown fields (one batch item)"]),
+        ("320,000 unknown fields", unknown_fields_batch()),
     ]
 
 

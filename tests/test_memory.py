@@ -6,15 +6,20 @@ Before gunicorn.conf.py's post_request hook, one batch item with 320,000 unknown
 
 from __future__ import annotations
 
-from bench.attack import costly_bodies
+import pytest
+
+from bench.attack import unknown_fields_batch
 from bench.memory import run
+
+pytestmark = pytest.mark.slow  # about 10 s: .ci/run's slow phase
 
 SLACK_KB = 32 * 1024  # allocator fragmentation; measured 2–10 MiB (RELIABILITY.md)
 
 
 def test_worker_memory_returns_to_its_baseline_after_a_big_batch() -> None:
-    (body,) = [body for label, _path, body in costly_bodies() if "unknown fields" in label]
-    figures = run(repeat=2, bodies=[("320,000 unknown fields", body)], warm_up=(7,))
+    figures = run(
+        repeat=2, bodies=[("320,000 unknown fields", unknown_fields_batch())], warm_up=(7,)
+    )
     assert figures["same_worker"], figures  # one worker measured throughout
     (result,) = figures["bodies"]
     assert result["bytes"] > 3 * 1024 * 1024  # a big request (its answer may be bounded)
