@@ -71,9 +71,9 @@ def run(
         urllib.request.urlopen(server.base + "/healthz", timeout=60).close()
         (worker,) = server.worker_pids()
         baseline = rss_kb(worker) or 0
-        results = []
+        results: list[dict[str, Any]] = []
         for label, body in bodies or big_bodies():
-            after = []
+            after: list[int | None] = []
             for _ in range(repeat):
                 status, size = post(server.port, body)
                 # The one sync worker answers this only once it is done with the batch
