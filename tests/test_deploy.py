@@ -32,7 +32,7 @@ SETTINGS = Settings.load()
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
     require("nginx", "apt-get install nginx")
-    with Stack() as running:
+    with Stack({"GOSTOP_DATABASE_URL": "sqlite:////tmp/gostop-test.db"}) as running:
         yield running
     assert running.process.returncode == 0, running.output()  # SIGTERM: a clean stop
 
@@ -202,3 +202,16 @@ def test_a_killed_instance_is_started_again_and_reads_go_to_the_other() -> None:
     assert statuses == [200] * 200
     assert again == [200] * 20
     assert "starting it again" in stack.output()
+
+
+def test_the_apps_environment_reaches_every_gunicorn_instance(stack: Stack) -> None:
+    environments = [
+        Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        for pid in stack.worker_pids()
+        if b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    ]
+    assert len(environments) == 1  # GOSTOP_INSTANCES defaults to 1
+    for environment in environments:
+        assert b"GOSTOP_DATABASE_URL=sqlite:////tmp/gostop-test.db" in environment
+        binds = [v for v in environment if v.startswith(b"GOSTOP_BIND=unix:")]
+        assert binds, environment  # on its unix socket, not on a port
