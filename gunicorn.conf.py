@@ -4,6 +4,9 @@ Every value can be overridden with the usual GUNICORN_CMD_ARGS or command-line f
 the environment variables below are read here for convenience.
 """
 
+import ctypes
+import ctypes.util
+import gc
 import multiprocessing
 import os
 
@@ -29,3 +32,19 @@ accesslog = None  # the app writes one JSON line per request itself
 errorlog = "-"
 loglevel = os.environ.get("GOSTOP_GUNICORN_LOG_LEVEL", "info")
 preload_app = True  # import the engine once, before forking
+
+
+# After a big request, give the memory it used back to the system. Python and the C
+# allocator keep freed memory for reuse, so one 4 MiB batch (or its 4 MB answer) left its
+# worker tens of MiB larger for the rest of its life (bench.memory; RELIABILITY.md).
+BIG_REQUEST_BYTES = 256 * 1024
+_LIBC = ctypes.CDLL(ctypes.util.find_library("c") or None)
+_TRIM = getattr(_LIBC, "malloc_trim", None)  # glibc only; elsewhere the gc alone
+
+
+def post_request(worker, req, environ, resp):  # gunicorn calls it with these four
+    """gunicorn hook: after a big body or answer, collect and return free memory."""
+    if max(int(environ.get("CONTENT_LENGTH") or 0), resp.sent or 0) >= BIG_REQUEST_BYTES:
+        gc.collect()
+        if _TRIM is not None:
+            _TRIM(0)

@@ -2,6 +2,8 @@
 
     with Server() as server:            # GOSTOP_BIND=127.0.0.1:<free port>
         urlopen(server.base + "/healthz")
+    with Stack() as stack:              # deploy/run --port <free port>: nginx + gunicorn
+        urlopen(stack.base + "/healthz")
 
 Only 127.0.0.1 is bound; the server is stopped (SIGTERM, then SIGKILL) on exit.
 """
@@ -19,7 +21,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,10 +35,12 @@ def free_port() -> int:
 class Server:
     """gunicorn with gunicorn.conf.py, bound to a loopback port, stopped on exit."""
 
+    name = "gunicorn"
+    stop_wait = 30.0  # seconds after SIGTERM before SIGKILL
+
     def __init__(self, extra_env: dict[str, str] | None = None) -> None:
         """``extra_env`` adds or overrides GOSTOP_* settings (workers, access log…)."""
         self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
         env = {
             **os.environ,
             "GOSTOP_BIND": f"127.0.0.1:{self.port}",
@@ -44,48 +48,69 @@ class Server:
             **(extra_env or {}),
         }
         self.workers = int(env.get("GOSTOP_WORKERS") or os.cpu_count() or 1)
+        self._start([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"], env)
+
+    def _start(self, command: list[str], env: dict[str, str]) -> None:
+        self.base = f"http://127.0.0.1:{self.port}"
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
-            cwd=ROOT,
-            env=env,
-            stdout=self.log,
-            stderr=self.log,
+            command, cwd=ROOT, env=env, stdout=self.log, stderr=self.log
         )
 
-    def __enter__(self) -> Server:
-        deadline = time.monotonic() + 30
+    def started(self) -> bool:
+        """Whether it is ready, once /readyz answers: every worker has booted."""
+        return len(self.worker_pids()) >= self.workers
+
+    def __enter__(self) -> Self:
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited at start:\n{self.output()}")
+                raise RuntimeError(f"{self.name} exited at start:\n{self.output()}")
             try:
                 with urllib.request.urlopen(self.base + "/readyz", timeout=1):
-                    if len(self.worker_pids()) >= self.workers:  # every worker booted
+                    if self.started():
                         return self
             except OSError:
                 pass
             time.sleep(0.1)
         self.__exit__()
-        raise RuntimeError("gunicorn did not start")
+        raise RuntimeError(f"{self.name} did not start:\n{self.output()}")
 
     def __exit__(self, *_exc: object) -> None:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
-                self.process.wait(timeout=30)
+                self.process.wait(timeout=self.stop_wait)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
 
     def output(self) -> str:
-        """What gunicorn and the app have written to stdout and stderr so far."""
+        """What the server and the app have written to stdout and stderr so far."""
         self.log.seek(0)
         return self.log.read().decode(errors="replace")
 
     def worker_pids(self) -> list[int]:
-        """The PIDs of the master's current workers."""
+        """The PIDs of the process's current children (gunicorn: its workers)."""
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
         return [int(pid) for pid in children.read_text().split()]
+
+
+class Stack(Server):
+    """deploy/run (nginx in front of gunicorn) on a loopback port, stopped on exit."""
+
+    name = "deploy/run"
+    stop_wait = 60.0  # nginx, then every gunicorn instance, may each take a while
+
+    def __init__(self, extra_env: dict[str, str] | None = None) -> None:
+        """``extra_env`` adds or overrides GOSTOP_* settings (instances, rate limits…)."""
+        self.port = free_port()
+        command = [sys.executable, str(ROOT / "deploy" / "run"), "--port", str(self.port)]
+        self._start(command, {**os.environ, **(extra_env or {})})
+
+    def started(self) -> bool:
+        """deploy/run answers /readyz through nginx only once everything has started."""
+        return True
 
 
 def ensure_wrk() -> str:

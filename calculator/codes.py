@@ -115,6 +115,7 @@ _ERROR = {
     "unknown_field": Label("알 수 없는 항목", "unknown field"),
     "invalid_length": Label("잘못된 길이", "too short or too long"),
     "control_character": Label("제어 문자", "control characters in a name"),
+    "format_character": Label("서식 문자", "invisible format characters (bidi, zero-width)"),
     "not_allowed": Label("허용되지 않는 값", "not one of the allowed values"),
     "too_small": Label("최솟값 미만", "below the minimum"),
     "too_large": Label("최댓값 초과", "above the maximum"),
@@ -185,10 +186,20 @@ _ERROR = {
     "empty_body": Label("빈 요청", "the body is empty"),
     "body_too_large": Label("요청이 너무 큼", "the body is over the size limit"),
     "unsupported_media_type": Label("JSON이 아님", "send application/json"),
+    "unsupported_content_encoding": Label("지원하지 않는 압축", "send the body uncompressed"),
     "not_found": Label("없음", "no such path"),
     "method_not_allowed": Label("허용되지 않는 메서드", "method not allowed here"),
     "http_error": Label("HTTP 오류", "HTTP error"),
     "too_many_problems": Label("문제가 더 있음", "more problems than a problem lists"),
+    "deadline_exceeded": Label("처리 시간 초과", "the request took too long: retry later"),
+    # the proxy in front (deploy/run)
+    "request_timeout": Label("요청 시간 초과", "the request was sent too slowly"),
+    "rate_limited": Label("요청이 너무 많음", "too many requests: retry later"),
+    "header_too_large": Label("헤더가 너무 큼", "request headers too large"),
+    "misdirected_request": Label("잘못된 호스트", "this server does not answer to that Host"),
+    "bad_gateway": Label("서비스 응답 없음", "the service did not answer"),
+    "unavailable": Label("일시적으로 사용 불가", "the service is unavailable: retry later"),
+    "gateway_timeout": Label("서비스 시간 초과", "the service took too long"),
 }
 
 CODES: Mapping[str, Mapping[str, Label]] = MappingProxyType(

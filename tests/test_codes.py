@@ -51,3 +51,13 @@ def test_code_lists_have_no_duplicates_and_labels_agree() -> None:
         if name != "error":
             for code, label in codes.items():
                 assert LABELS[code] == label, code
+
+
+def test_the_proxys_problem_codes_are_listed() -> None:
+    """deploy/run writes nginx's own problem bodies; their codes are published too."""
+    import re
+
+    script = (PACKAGE.parent / "deploy" / "run").read_text(encoding="utf-8")
+    codes = set(re.findall(r'code="([a-z_]+)"', script))
+    assert len(codes) >= 7
+    assert codes <= set(CODES["error"]), codes - set(CODES["error"])

@@ -56,13 +56,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # A relative Location: right behind any proxy, whatever host and scheme it serves.
         return redirect(DOCS_PATH + "/", 308)
 
-    app.register_blueprint(
-        get_swaggerui_blueprint(
-            DOCS_PATH,
-            "/v1/openapi.json",
-            config={"app_name": "Go-Stop scoring API", "validatorUrl": None},
-        )
+    docs_page = get_swaggerui_blueprint(
+        DOCS_PATH,
+        "/v1/openapi.json",
+        config={"app_name": "Go-Stop scoring API", "validatorUrl": None},
     )
+    docs_page.after_request(http.docs_policy)
+    app.register_blueprint(docs_page)
     if settings.compress_min_bytes:
         _compress(app, settings.compress_min_bytes)
     if settings.cors_origins:

@@ -29,7 +29,19 @@ from marshmallow.decorators import POST_DUMP, POST_LOAD, PRE_DUMP, VALIDATES_SCH
 from calculator.limits import MAX_PROBLEMS, quote
 
 Loader = Callable[[Any], Any]
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # categories Cc and Cs
+_CONTROL_CHARS = "\x00-\x1f\x7f-\x9f\ud800-\udfff"  # categories Cc and Cs
+# Category Cf (Unicode 14, Python 3.11): bidi overrides and isolates, zero-width characters,
+# the soft hyphen, tags — invisible, and able to make one id look like another. As ranges,
+# because enumerating the category at import costs 0.2 s; a test holds them to unicodedata.
+FORMAT_CHARS = (
+    "\xad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+    "\U00013430-\U00013438\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
+    "\U000e0020-\U000e007f"
+)
+_CONTROL = re.compile(f"[{_CONTROL_CHARS}]")
+_FORMAT = re.compile(f"[{FORMAT_CHARS}]")
+_REFUSED = re.compile(f"[{_CONTROL_CHARS}{FORMAT_CHARS}]")  # either: the fast path's check
 
 
 class Fallback(Exception):  # noqa: N818 - a signal to take the slow path, not an error
@@ -182,7 +194,7 @@ class StrictBoolean(CodedField, fields.Boolean):
 
 
 class StrictString(CodedField, fields.String):
-    """A JSON string of bounded length with no control characters."""
+    """A JSON string of bounded length with no control or invisible formatting characters."""
 
     default_error_messages: types.ErrorMessages = {  # noqa: RUF012
         "invalid": "expected a string"
@@ -224,6 +236,13 @@ class StrictString(CodedField, fields.String):
             )
         if _CONTROL.search(value):
             raise fail("control_character", "control characters are not allowed in names")
+        invisible = _FORMAT.search(value)
+        if invisible:
+            raise fail(
+                "format_character",
+                f"U+{ord(invisible.group()):04X} at position {invisible.start()} is an invisible "
+                "formatting character (a bidi override or a zero-width character); remove it",
+            )
 
     def _passes(self, value: str) -> bool:
         try:
@@ -244,7 +263,7 @@ class StrictString(CodedField, fields.String):
         return None
 
     def fast_loader(self) -> Loader:
-        low, high, control = self.min_length, self.max_length, _CONTROL.search
+        low, high, control = self.min_length, self.max_length, _REFUSED.search
         if self.choices is not None:
             choices = frozenset(self.choices)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import logging
 import re
 import sys
@@ -20,7 +22,19 @@ from werkzeug.exceptions import (
 
 JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
-_REQUEST_ID = re.compile(r"[A-Za-z0-9._:@/+=-]{1,128}")
+# A client's X-Request-ID is echoed only when it has this shape (deploy/run's proxy applies
+# the same pattern), so it can go into logs and JSON unescaped.
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:@/+=-]{1,128}")
+# On every response, the proxy's own error answers included (deploy/run renders them).
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+    # JSON answers load nothing and may not be framed; /v1/docs has its own (docs_policy).
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+}
+_INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
 log = logging.getLogger("gostop.access")
 
 
@@ -30,8 +44,22 @@ def coded(exception: HTTPException, code: str) -> HTTPException:
     return exception
 
 
+class _UnsupportedEncoding(UnsupportedMediaType):
+    def get_headers(self, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
+        # RFC 9110 §15.5.16: a 415 for a content coding says which codings are accepted.
+        return [*super().get_headers(*args, **kwargs), ("Accept-Encoding", "identity")]
+
+
 def read_json(max_bytes: int) -> Any:
     """The request body parsed as JSON, or a 400/413/415 problem."""
+    encoding = request.headers.get("Content-Encoding", "").strip()
+    if encoding.lower() not in ("", "identity"):
+        raise coded(
+            _UnsupportedEncoding(
+                f"send the body uncompressed (Content-Encoding {encoding[:40]!r} is not supported)"
+            ),
+            "unsupported_content_encoding",
+        )
     mimetype = request.mimetype
     if mimetype != JSON and not (
         mimetype.startswith("application/") and mimetype.endswith("+json")
@@ -66,6 +94,22 @@ def json_response(body: Any, status: int = 200, mimetype: str = JSON) -> Respons
     return Response(orjson.dumps(body), status=status, mimetype=mimetype)
 
 
+def docs_policy(response: Response) -> Response:
+    """The interactive docs' Content-Security-Policy: their own scripts, styles and images
+    only, the page's inline script allowed by its hash, nothing from anywhere else."""
+    allowed = ""
+    if response.mimetype == "text/html" and not response.direct_passthrough:
+        for script in _INLINE_SCRIPT.findall(response.get_data()):
+            digest = base64.b64encode(hashlib.sha256(script).digest()).decode()
+            allowed += f" 'sha256-{digest}'"
+    response.headers["Content-Security-Policy"] = (
+        f"default-src 'none'; script-src 'self'{allowed}; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    )
+    return response
+
+
 def install(app: Flask) -> None:
     """Request IDs, timing, security headers and the access log."""
     app.before_request(_start)
@@ -75,16 +119,18 @@ def install(app: Flask) -> None:
 def _start() -> None:
     g.started = time.perf_counter()
     given = request.headers.get("X-Request-ID", "")
-    g.request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+    g.request_id = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
 
 
 def _finish(response: Response) -> Response:
     headers = response.headers
     headers["X-Request-ID"] = g.get("request_id", "")
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("X-Frame-Options", "DENY")
-    headers.setdefault("Referrer-Policy", "no-referrer")
-    headers.setdefault("Cache-Control", "no-store")
+    for name, value in SECURITY_HEADERS.items():
+        headers.setdefault(name, value)
+    if current_app.config["GOSTOP"].cors_origins:
+        # The answer depends on Origin (CORS headers or none), also when a request has no
+        # Origin or one that is not allowed: a cache must not serve it to another origin.
+        response.vary.add("Origin")
     if current_app.config["GOSTOP"].access_log:
         started = g.get("started")
         log.info(

@@ -1,0 +1,120 @@
+"""The HTTP edge: Vary with CORS, the docs' CSP, invisible characters in ids, encodings."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import re
+import sys
+import unicodedata
+from typing import Any
+
+import pytest
+
+from calculator.api import create_app
+from calculator.api.fields import FORMAT_CHARS
+from tests_support import W13
+
+HANDS = "/v1/gostop/hands"
+
+
+def test_with_cors_on_every_answer_varies_on_origin() -> None:
+    client = create_app({"access_log": False, "cors_origins": "https://app.example"}).test_client()
+    for headers in ({}, {"Origin": "https://app.example"}, {"Origin": "https://evil.example"}):
+        response = client.post(HANDS, json=W13, headers=headers)
+        assert [v.strip() for v in response.headers["Vary"].split(",")].count("Origin") == 1
+        response = client.get("/v1/cards", headers=headers)
+        assert "Origin" in response.headers["Vary"]
+
+
+def test_with_cors_off_nothing_varies_on_origin(client: Any) -> None:
+    response = client.post(HANDS, json=W13, headers={"Origin": "https://app.example"})
+    assert "Origin" not in response.headers.get("Vary", "")
+
+
+def test_the_docs_page_allows_its_own_inline_script_by_hash_and_nothing_foreign(
+    client: Any,
+) -> None:
+    response = client.get("/v1/docs/")
+    assert response.status_code == 200
+    policy = dict(
+        part.strip().split(" ", 1)
+        for part in response.headers["Content-Security-Policy"].split(";")
+    )
+    assert policy["default-src"] == "'none'"
+    assert policy["frame-ancestors"] == "'none'"
+    scripts = re.findall(rb"<script>(.*?)</script>", response.get_data(), re.DOTALL)
+    assert scripts  # the page configures Swagger UI inline
+    for script in scripts:
+        digest = base64.b64encode(hashlib.sha256(script).digest()).decode()
+        assert f"'sha256-{digest}'" in policy["script-src"]
+    assert "unsafe-inline" not in policy["script-src"]
+    assert "http" not in response.headers["Content-Security-Policy"]  # no other origin
+    asset = client.get("/v1/docs/swagger-ui-bundle.js")
+    assert asset.status_code == 200
+    assert "script-src 'self'" in asset.headers["Content-Security-Policy"]
+    asset.close()
+
+
+def test_json_answers_load_nothing(client: Any) -> None:
+    response = client.get("/v1/cards")
+    assert (
+        response.headers["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'"
+    )
+
+
+def test_the_format_character_ranges_are_unicode_category_cf() -> None:
+    ranges = re.findall(r"(.)(?:-(.))?", FORMAT_CHARS, re.DOTALL)
+    listed = {c for first, last in ranges for c in range(ord(first), ord(last or first) + 1)}
+    expected = {c for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cf"}
+    assert listed == expected
+
+
+@pytest.mark.parametrize(
+    "invisible",
+    ["\u202e", "\u2066", "\u200b", "\u200d", "\ufeff", "\u00ad", "\U000e0041"],
+    ids=["RLO", "LRI", "ZWSP", "ZWJ", "BOM", "soft-hyphen", "tag"],
+)
+def test_ids_refuse_invisible_formatting_characters(client: Any, invisible: str) -> None:
+    body = {
+        **W13,
+        "players": [{**W13["players"][0], "id": f"A{invisible}dmin"}, *W13["players"][1:]],
+    }
+    response = client.post(HANDS, json=body)
+    assert response.status_code == 422
+    errors = response.get_json()["errors"]
+    found = [e for e in errors if e["code"] == "format_character"]
+    assert found[0]["pointer"] == "/players/0/id"
+    assert f"U+{ord(invisible):04X} at position 1" in found[0]["detail"]
+
+
+def test_visible_unicode_ids_are_still_accepted(client: Any) -> None:
+    players = [
+        {**W13["players"][0], "id": "민수"},
+        {**W13["players"][1], "id": "😀 B"},
+        W13["players"][2],
+    ]
+    response = client.post(
+        HANDS, json={**W13, "players": players, "outcome": {"type": "stop", "winner": "민수"}}
+    )
+    assert response.status_code == 200, response.get_json()
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate", "br", "gzip, identity", "x-unknown"])
+def test_a_compressed_body_is_a_415_that_says_what_is_accepted(client: Any, encoding: str) -> None:
+    response = client.post(
+        HANDS,
+        data=gzip.compress(b'{"players": []}'),
+        headers={"Content-Type": "application/json", "Content-Encoding": encoding},
+    )
+    assert response.status_code == 415
+    assert response.headers["Accept-Encoding"] == "identity"
+    problem = response.get_json()
+    assert problem["errors"][0]["code"] == "unsupported_content_encoding"
+    assert "uncompressed" in problem["detail"]
+
+
+def test_identity_encoding_is_accepted(client: Any) -> None:
+    response = client.post(HANDS, json=W13, headers={"Content-Encoding": "identity"})
+    assert response.status_code == 200

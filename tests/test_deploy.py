@@ -1,0 +1,220 @@
+"""deploy/run: what the proxy in front of gunicorn does itself.
+
+Its own answers are problem+json like the app's; body limits per route equal the app's
+settings; an unknown Host never reaches the app; gzip when asked; no server version;
+per-client rate limits that leave /healthz and /readyz alone.
+"""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import json
+import os
+import signal
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.server import Stack
+from calculator.api import create_app
+from calculator.api.config import Settings
+from calculator.api.http import PROBLEM_JSON, SECURITY_HEADERS
+from tools import require
+
+SETTINGS = Settings.load()
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[Stack]:
+    require("nginx", "apt-get install nginx")
+    with Stack({"GOSTOP_DATABASE_URL": "sqlite:////tmp/gostop-test.db"}) as running:
+        yield running
+    assert running.process.returncode == 0, running.output()  # SIGTERM: a clean stop
+
+
+def call(
+    stack: Stack,
+    method: str,
+    path: str,
+    body: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    connection: http.client.HTTPConnection | None = None,
+) -> tuple[int, http.client.HTTPMessage, bytes]:
+    """One request; (status, headers, body)."""
+    conn = connection or http.client.HTTPConnection("127.0.0.1", stack.port, timeout=30)
+    sent = {"Content-Type": "application/json"} if body is not None else {}
+    conn.request(method, path, body=body, headers={**sent, **(headers or {})})
+    response = conn.getresponse()
+    data = response.read()
+    if connection is None:
+        conn.close()
+    return response.status, response.headers, data
+
+
+def assert_problem(status: int, headers: Any, body: bytes, expected: int, code: str) -> dict:
+    """The proxy's own answer has the app's problem shape and security headers."""
+    assert status == expected, body
+    assert headers["Content-Type"] == PROBLEM_JSON
+    problem = json.loads(body)
+    assert problem["type"] == "about:blank"
+    assert problem["status"] == expected
+    assert problem["title"]
+    assert problem["detail"]
+    assert problem["errors"] == [{"pointer": "", "code": code, "detail": problem["detail"]}]
+    assert problem["request_id"] == headers["X-Request-ID"]
+    for name, value in SECURITY_HEADERS.items():
+        assert headers[name] == value
+    return problem
+
+
+def gunicorn_masters(stack: Stack) -> list[int]:
+    """The PIDs of deploy/run's gunicorn instances (its other child is nginx)."""
+    return [
+        pid
+        for pid in stack.worker_pids()
+        if b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    ]
+
+
+def padded(size: int) -> bytes:
+    """A JSON object of exactly ``size`` bytes (an unknown field, then spaces)."""
+    return b'{"x": 1}'.ljust(size)
+
+
+def test_every_route_has_the_apps_body_limit(stack: Stack) -> None:
+    app = create_app().test_client()
+    routes = sorted(
+        rule.rule
+        for rule in app.application.url_map.iter_rules()
+        if "POST" in rule.methods and "<" not in rule.rule
+    )
+    assert "/v1/gostop/hands/batch" in routes
+    for path in routes:
+        limit = None  # the app's: the smaller size it refuses
+        for size in (SETTINGS.max_body_bytes, SETTINGS.max_batch_bytes):
+            app_status = app.post(path, data=padded(size + 1), content_type="application/json")
+            if limit is None and app_status.status_code == 413:
+                limit = size
+            status, headers, body = call(stack, "POST", path, padded(size + 1))
+            assert (status == 413) == (app_status.status_code == 413), (path, size, status)
+            if status == 413:  # refused by the proxy before the app read anything
+                problem = assert_problem(status, headers, body, 413, "body_too_large")
+                assert f"limit of {limit} bytes" in problem["detail"]
+                assert problem["instance"] == path
+
+
+def test_a_body_at_the_limit_reaches_the_app(stack: Stack) -> None:
+    status, _headers, body = call(
+        stack, "POST", "/v1/gostop/hands", padded(SETTINGS.max_body_bytes)
+    )
+    assert status == 422  # the app's answer: the unknown field
+    assert "unknown_field" in {e["code"] for e in json.loads(body)["errors"]}
+
+
+def test_an_unknown_host_is_a_problem_and_never_reaches_the_app(stack: Stack) -> None:
+    before = stack.output().count('"path":"/v1/cards"')
+    status, headers, body = call(stack, "GET", "/v1/cards", headers={"Host": "evil.example"})
+    assert_problem(status, headers, body, 421, "misdirected_request")
+    assert stack.output().count('"path":"/v1/cards"') == before + 1  # nginx's log line only
+    assert '"logger":"gostop.proxy"' in stack.output()
+
+
+def test_gzip_when_asked_and_only_then(stack: Stack) -> None:
+    plain_status, plain_headers, plain = call(stack, "GET", "/v1/rulesets")
+    status, headers, packed = call(
+        stack, "GET", "/v1/rulesets", headers={"Accept-Encoding": "gzip"}
+    )
+    assert plain_status == status == 200
+    assert plain_headers["Content-Encoding"] is None
+    assert headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in headers["Vary"]
+    assert len(packed) < len(plain) / 3
+    assert json.loads(gzip.decompress(packed)) == json.loads(plain)
+
+
+def test_no_server_version_and_the_security_headers(stack: Stack) -> None:
+    status, headers, _body = call(stack, "GET", "/healthz")
+    assert status == 200
+    assert headers["Server"] == "nginx"  # server_tokens off; gunicorn's header hidden
+    for name, value in SECURITY_HEADERS.items():
+        assert headers[name] == value
+
+
+def test_a_clients_request_id_goes_through_and_a_bad_one_is_replaced(stack: Stack) -> None:
+    _status, headers, _body = call(stack, "GET", "/healthz", headers={"X-Request-ID": "table-7"})
+    assert headers["X-Request-ID"] == "table-7"
+    _status, headers, body = call(stack, "GET", "/", headers={"Host": "x", "X-Request-ID": '"}'})
+    assert headers["X-Request-ID"] != '"}'
+    assert json.loads(body)["request_id"] == headers["X-Request-ID"]  # still valid JSON
+
+
+def test_an_oversized_header_is_a_problem(stack: Stack) -> None:
+    status, headers, body = call(stack, "GET", "/healthz", headers={"X-Pad": "a" * 9000})
+    assert_problem(status, headers, body, 431, "header_too_large")
+
+
+def test_a_request_that_is_not_http_is_a_problem(stack: Stack) -> None:
+    with socket.create_connection(("127.0.0.1", stack.port), timeout=10) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n")
+        answer = sock.makefile("rb").read()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ")
+    assert b"Content-Type: application/problem+json" in head
+    assert json.loads(body)["errors"][0]["code"] == "bad_request"
+
+
+def test_rate_limits_answer_429_problems_and_leave_healthz_alone() -> None:
+    require("nginx", "apt-get install nginx")
+    with Stack({"GOSTOP_RATE_LIMIT": "1", "GOSTOP_RATE_BURST": "5"}) as stack:
+        conn = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=30)
+        statuses = [call(stack, "GET", "/v1/cards", connection=conn)[0] for _ in range(30)]
+        status, headers, body = call(stack, "GET", "/v1/cards", connection=conn)
+        health = [call(stack, "GET", path, connection=conn)[0] for path in ["/healthz"] * 40]
+        ready = [call(stack, "GET", path, connection=conn)[0] for path in ["/readyz"] * 40]
+        conn.close()
+        stack.process.send_signal(signal.SIGTERM)
+        assert stack.process.wait(timeout=60) == 0
+    # 30 requests in far less than the 24 s the limit would need: most are refused.
+    assert statuses.count(429) >= 10, statuses
+    assert statuses[0] == 200
+    assert_problem(status, headers, body, 429, "rate_limited")
+    assert headers["Retry-After"] == "1"
+    assert health == [200] * 40
+    assert ready == [200] * 40
+
+
+def test_a_killed_instance_is_started_again_and_reads_go_to_the_other() -> None:
+    require("nginx", "apt-get install nginx")
+    limits = {"GOSTOP_RATE_LIMIT": "1000", "GOSTOP_RATE_BURST": "1000"}
+    with Stack({"GOSTOP_INSTANCES": "2", "GOSTOP_WORKERS": "1", **limits}) as stack:
+        masters = gunicorn_masters(stack)
+        assert len(masters) == 2
+        conn = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=30)
+        os.killpg(masters[0], signal.SIGKILL)  # the instance: its master and its worker
+        statuses = [call(stack, "GET", "/v1/cards", connection=conn)[0] for _ in range(200)]
+        for _ in range(600):  # until deploy/run has started it again (≤ 60 s)
+            if "starting it again" in stack.output() and len(stack.worker_pids()) == 3:
+                break
+            time.sleep(0.1)
+        again = [call(stack, "GET", "/healthz", connection=conn)[0] for _ in range(20)]
+        conn.close()
+        assert stack.process.poll() is None, stack.output()
+    assert statuses == [200] * 200
+    assert again == [200] * 20
+    assert "starting it again" in stack.output()
+
+
+def test_the_apps_environment_reaches_every_gunicorn_instance(stack: Stack) -> None:
+    environments = [
+        Path(f"/proc/{pid}/environ").read_bytes().split(b"\0") for pid in gunicorn_masters(stack)
+    ]
+    assert len(environments) == 1  # GOSTOP_INSTANCES defaults to 1
+    for environment in environments:
+        assert b"GOSTOP_DATABASE_URL=sqlite:////tmp/gostop-test.db" in environment
+        binds = [v for v in environment if v.startswith(b"GOSTOP_BIND=unix:")]
+        assert binds, environment  # on its unix socket, not on a port
