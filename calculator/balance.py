@@ -1,4 +1,4 @@
-"""The 120/80/60 balance variant: the Spanish seed's "Hwatu variation" (rules.md §5).
+"""The 120/80/60 balance variant: the Spanish seed's "Hwatu variation" (docs/rules.md §7).
 
 Every card has a value (brights 20, animals 10 — the May bridge and the sake cup too —
 ribbons 5, junk 0), the 240 points of the deck are shared out, and each player's balance is
@@ -10,7 +10,7 @@ is paid its bonus by each other player. Balances always sum to zero.
 ...     BalancePlayer(id="A", captured=tuple(c for c in MONTH_CARD_IDS if c < "07")),
 ...     BalancePlayer(id="B", captured=tuple(c for c in MONTH_CARD_IDS if c >= "07")),
 ... ))
->>> result = score_balance(hand, resolve("balance"))  # rules.md W34
+>>> result = score_balance(hand, resolve("balance"))  # docs/rules.md W34
 >>> [(p.id, p.card_points, p.total, p.balance) for p in result.players]
 [('A', 110, 80, -40), ('B', 130, 160, 40)]
 """

@@ -5,7 +5,7 @@ or balance). Go-Stop hands given in order carry the nagari streak from one to th
 The totals are settled with the fewest possible transfers: players whose totals cancel
 out within a group settle inside it, so the count is players − (number of such groups).
 
->>> result = settle_session(Session(players=("A", "B", "C"), hands=(  # rules.md W36
+>>> result = settle_session(Session(players=("A", "B", "C"), hands=(  # docs/rules.md W36
 ...     NetEntry(net={"A": 20, "B": -15, "C": -5}),
 ...     NetEntry(net={"A": -30, "B": 10, "C": 20}),
 ... )))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from pathlib import Path
 from typing import Any
+
+from flask.testing import FlaskClient
 
 from calculator import CARDS
 from calculator.api.openapi import openapi_document
@@ -51,7 +54,7 @@ def test_cards_under_a_balance_ruleset(client: Any) -> None:
         body = response.get_json()
         assert body["ruleset"]["preset"] == name
         cards = {c["id"]: c for c in body["cards"]}
-        # rules.md §5: brights 20, animals 10, ribbons 5, junk 0
+        # docs/rules.md §7.1: brights 20, animals 10, ribbons 5, junk 0
         points = {
             k: cards[k]["points"] for k in ("01-bright", "09-animal", "05-ribbon", "11-junk-1")
         }
@@ -117,6 +120,11 @@ def test_the_rules_document_is_served_with_its_sections(client: Any) -> None:
     assert "\n### 4.5 피박 (pi-bak)\n" in text
     again = client.get("/v1/rules", headers={"If-None-Match": response.headers["ETag"]})
     assert again.status_code == 304
+    # gzip for clients that accept it (a plain client: the checking one reads bodies as text)
+    plain = FlaskClient(client.application, client.application.response_class)
+    packed = plain.get("/v1/rules", headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.data).decode("utf-8") == text
     # every option's link names a heading of the document served here
     anchors = {anchor(h) for h in headings(text)}
     for preset in client.get("/v1/rulesets").get_json()["rulesets"]:
