@@ -77,5 +77,5 @@ else:
 setup(
     ext_modules=ext_modules,
     cmdclass={"build_ext": BuildOrFallBack},
-    package_data={"calculator": ["_compiled.json"]},
+    package_data={"calculator": ["_compiled.json", "api/rules.md"]},  # GET /v1/rules serves it
 )

@@ -1,4 +1,4 @@
-"""The 120/80/60 balance variant: the Spanish seed's "Hwatu variation" (rules.md §5).
+"""The 120/80/60 balance variant: the Spanish seed's "Hwatu variation" (docs/rules.md §7).
 
 Every card has a value (brights 20, animals 10 — the May bridge and the sake cup too —
 ribbons 5, junk 0), the 240 points of the deck are shared out, and each player's balance is
@@ -10,7 +10,7 @@ is paid its bonus by each other player. Balances always sum to zero.
 ...     BalancePlayer(id="A", captured=tuple(c for c in MONTH_CARD_IDS if c < "07")),
 ...     BalancePlayer(id="B", captured=tuple(c for c in MONTH_CARD_IDS if c >= "07")),
 ... ))
->>> result = score_balance(hand, resolve("balance"))  # rules.md W34
+>>> result = score_balance(hand, resolve("balance"))  # docs/rules.md W34
 >>> [(p.id, p.card_points, p.total, p.balance) for p in result.players]
 [('A', 110, 80, -40), ('B', 130, 160, 40)]
 """
@@ -34,7 +34,7 @@ from calculator.limits import Suggestions
 from calculator.options import option
 from calculator.presets import Preset, RuleSet, Variant, register
 
-_S5 = "rules.md §5"
+_DOC = "docs/rules.md §"  # the section of the rules document that explains it
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -42,29 +42,29 @@ class BalanceRules:
     """A resolved balance-variant rule set. The defaults are the seed's table (preset balance)."""
 
     bright_points: int = option(
-        20, summary="Points of each bright.", section=_S5 + ".1", minimum=0, maximum=1000
+        20, summary="Points of each bright.", section=_DOC + "7.1", minimum=0, maximum=1000
     )
     animal_points: int = option(
         10,
         summary="Points of each animal (the May bridge and the sake cup included).",
-        section=_S5 + ".1",
+        section=_DOC + "7.1",
         minimum=0,
         maximum=1000,
     )
     ribbon_points: int = option(
-        5, summary="Points of each ribbon.", section=_S5 + ".1", minimum=0, maximum=1000
+        5, summary="Points of each ribbon.", section=_DOC + "7.1", minimum=0, maximum=1000
     )
     hongdan_bonus: int = option(
         30,
         summary="Paid by each other player for the three red poetry ribbons (홍단).",
-        section=_S5 + ".1",
+        section=_DOC + "7.2",
         minimum=0,
         maximum=1000,
     )
     cheongdan_bonus: int = option(
         30,
         summary="Paid by each other player for the three blue ribbons (청단).",
-        section=_S5 + ".1",
+        section=_DOC + "7.2",
         minimum=0,
         maximum=1000,
     )
@@ -72,77 +72,77 @@ class BalanceRules:
         0,
         summary="Paid by each other player for the three red plain "
         "ribbons (초단); the seed has none, Min-Hwatu 30.",
-        section=_S5 + ".3",
+        section=_DOC + "7.2",
         minimum=0,
         maximum=1000,
     )
     may_bonus: int = option(
         20,
         summary="Paid by each other player for all four May cards.",
-        section=_S5 + ".1",
+        section=_DOC + "7.2",
         minimum=0,
         maximum=1000,
     )
     october_bonus: int = option(
         20,
         summary="Paid by each other player for all four October cards.",
-        section=_S5 + ".1",
+        section=_DOC + "7.2",
         minimum=0,
         maximum=1000,
     )
     november_bonus: int = option(
         40,
         summary="Paid by each other player for all four November cards (Min-Hwatu: 20).",
-        section=_S5 + ".1",
+        section=_DOC + "7.2",
         minimum=0,
         maximum=1000,
     )
     december_bonus: int = option(
         20,
         summary="Paid by each other player for all four December cards.",
-        section=_S5 + ".1",
+        section=_DOC + "7.2",
         minimum=0,
         maximum=1000,
     )
     godori_bonus: int = option(
         0,
         summary="Paid by each other player for the three bird animals (Min-Hwatu optional: 50).",
-        section=_S5 + ".3",
+        section=_DOC + "7.2",
         minimum=0,
         maximum=1000,
     )
     five_brights_bonus: int = option(
         0,
         summary="Paid by each other player for all five brights (Min-Hwatu optional: 50).",
-        section=_S5 + ".3",
+        section=_DOC + "7.2",
         minimum=0,
         maximum=1000,
     )
     bonus_a_points: int = option(
         0,
         summary="Points of bonus-a; 0 keeps it out of the deck.",
-        section=_S5 + ".3",
+        section=_DOC + "7.3",
         minimum=0,
         maximum=100,
     )
     bonus_b_points: int = option(
         0,
         summary="Points of bonus-b; 0 keeps it out of the deck.",
-        section=_S5 + ".3",
+        section=_DOC + "7.3",
         minimum=0,
         maximum=100,
     )
     bonus_c_points: int = option(
         0,
         summary="Points of bonus-c; 0 keeps it out of the deck.",
-        section=_S5 + ".3",
+        section=_DOC + "7.3",
         minimum=0,
         maximum=100,
     )
     bonus_d_points: int = option(
         0,
         summary="Points of bonus-d; 0 keeps it out of the deck.",
-        section=_S5 + ".3",
+        section=_DOC + "7.3",
         minimum=0,
         maximum=100,
     )

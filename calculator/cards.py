@@ -42,7 +42,7 @@ class Tag(StrEnum):
     GODORI = "godori"  # the three bird animals: Feb, Apr, Aug
     HONGDAN = "hongdan"  # red poetry ribbons: Jan, Feb, Mar
     CHEONGDAN = "cheongdan"  # blue ribbons: Jun, Sep, Oct
-    CHODAN = "chodan"  # red plain ribbons: Apr, May, Jul (never Dec, rules.md §2.3)
+    CHODAN = "chodan"  # red plain ribbons: Apr, May, Jul (never Dec, docs/rules.md §2.3)
     RAIN = "rain"  # the rain man, the "wet" bright that lowers three brights to 2
 
 
@@ -120,7 +120,7 @@ _SPECIAL: Final[tuple[tuple[str, Kind, str, str, tuple[Tag, ...]], ...]] = (
 BONUS_IDS: Final[tuple[str, ...]] = ("bonus-a", "bonus-b", "bonus-c", "bonus-d")
 
 # The switchable animals: the sake cup (국진) always may be read as double junk,
-# the May bridge only where a rule set says so (rules.md §2.5).
+# the May bridge only where a rule set says so (docs/rules.md §2.5).
 GUKJIN_ID: Final = "09-animal"
 MAY_ANIMAL_ID: Final = "05-animal"
 SWITCHED_JUNK_VALUE: Final = 2  # an animal read as junk is worth a double junk

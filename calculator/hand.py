@@ -134,7 +134,7 @@ class Outcome(NamedTuple):
 
 
 class EventType(StrEnum):
-    """Side events that pay when they happen, whoever wins (rules.md §4.9)."""
+    """Side events that pay when they happen, whoever wins (docs/rules.md §5)."""
 
     FIRST_PPUK = "first_ppuk"  # 첫뻑
     CONSECUTIVE_PPUK = "consecutive_ppuk"  # 연뻑: the 1st time is the 2nd ppuk, then the 3rd

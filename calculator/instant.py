@@ -1,7 +1,7 @@
 """Instant wins: 총통 (four of a month dealt to one hand) and 쓰리뻑 (a third ppuk).
 
 Neither is scored from the piles: the rules give a fixed amount (at least the stop
-minimum), which every other player in the hand pays the winner (rules.md §4.8, §4.9).
+minimum), which every other player in the hand pays the winner (docs/rules.md §5.1, §5.4).
 Under ``floor_four_of_month = dealer_wins`` four of a month dealt to the table is the
 dealer's 총통, paid the same way.
 

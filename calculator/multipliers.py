@@ -1,4 +1,4 @@
-"""The winner's amount and each loser's own factors (rules.md §3.2, §4): add, then multiply.
+"""The winner's amount and each loser's own factors (docs/rules.md §3.2, §4): add, then multiply.
 
 Each function returns the amount *and* the :class:`~calculator.result.Step` lines that
 explain it, built as the arithmetic happens.
@@ -25,7 +25,7 @@ from calculator.scoring import Score
 
 _new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
 
-# The go multiplier for n gos, per formula (rules.md §3.2). The +n go points are added
+# The go multiplier for n gos, per formula (docs/rules.md §3.2). The +n go points are added
 # before it (or not, when the multiplier applies and go_points_with_multiplier is off).
 GO_MULTIPLIERS: Final[dict[GoFormula, Callable[[int], int]]] = {
     GoFormula.KOREAN_POW2: lambda n: 2 ** (n - 2) if n >= 3 else 1,
@@ -44,7 +44,7 @@ def winner_score(
     >>> from calculator.presets import resolve
     >>> rules = resolve("standard").rules
     >>> p = PlayerHand(id="A", go_count=3, shakes=1)
-    >>> w = winner_score(9, p, False, rules, 0)  # rules.md W27: (9+3)×2 = 24, shaken: 48
+    >>> w = winner_score(9, p, False, rules, 0)  # docs/rules.md W27: (9+3)×2 = 24, shaken: 48
     >>> [(step.code, step.op, step.value, step.total) for step in w.steps]
     [('go_bonus', 'add', 3, 12), ('go_multiplier', 'multiply', 2, 24), ('shake', 'multiply', 2, 48)]
     """
@@ -100,7 +100,7 @@ def _shakes_and_bombs(total: int, player: PlayerHand, rules: GoStopRules, steps:
 
 
 def nagari_factor(streak: int, rules: GoStopRules) -> int:
-    """The factor carried by ``streak`` consecutive drawn hands (rules.md §4.7)."""
+    """The factor carried by ``streak`` consecutive drawn hands (docs/rules.md §4.9)."""
     if not streak:
         return 1
     factor: int = rules.nagari_multiplier ** (streak if rules.nagari_stacking else 1)

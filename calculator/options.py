@@ -1,7 +1,7 @@
 """House-rule options declared once, as fields of a frozen rules dataclass.
 
 Each option is a dataclass field made with :func:`option`; its metadata (summary, the
-rules.md section it comes from, bounds) travels with it. :func:`specs` reads them back
+section of docs/rules.md that explains it, bounds) travels with it. :func:`specs` reads them back
 as :class:`OptionSpec` records, so validation, the ``/v1/rulesets`` catalogue and the
 OpenAPI document all come from the one declaration.
 """

@@ -75,7 +75,7 @@ _GOSTOP_PRESETS = (
         variant=Variant.GOSTOP,
         title="Standard Korean Go-Stop",
         description=(
-            "Mainstream Korean practice, the recommended defaults of rules.md §8: stop at 7 "
+            "Mainstream Korean practice, every option's default (docs/rules.md §9.1): stop at 7 "
             "(2 players) or 3 (3 players); go +n and from the 3rd go ×2^(n−2); shake and bomb "
             "×2 each; 멍따 ×2; 광박 ×2 (the rain man protects); 피박 ×2 at ≤7 (2p) / ≤5 (3p) "
             "junk with a zero-junk exemption; 고박 ×2 (2p) or pay-all (3p); nagari ×2 per "

@@ -1,7 +1,7 @@
-"""Go-Stop house rules: every contested rule of rules.md §8 as one explicit option.
+"""Go-Stop house rules: every contested rule of docs/rules.md §11 as one explicit option.
 
 :class:`GoStopRules` is a frozen record; its defaults are the ``standard`` preset (the
-recommended defaults of rules.md §8). Each field is declared with
+recommended defaults of docs/rules.md §11). Each field is declared with
 :func:`calculator.options.option`, which records its meaning and source, so the
 catalogue served by ``GET /v1/rulesets`` is read from this file.
 
@@ -19,7 +19,7 @@ from calculator.options import option
 
 
 class GoFormula(StrEnum):
-    """How the winner's go calls change its points (rules.md §3.2)."""
+    """How the winner's go calls change its points (docs/rules.md §3.2)."""
 
     KOREAN_POW2 = "korean_pow2"  # +n; from the 3rd go also ×2^(n−2)
     SEED_ES_LINEAR = "seed_es_linear"  # +n; from the 3rd go also ×(n−1)
@@ -46,7 +46,7 @@ class GukjinChoice(StrEnum):
 
 
 class ShakeThenBomb(StrEnum):
-    """A month first shaken, then bombed (rules.md §4.2)."""
+    """A month first shaken, then bombed (docs/rules.md §4.2)."""
 
     STACK = "stack"  # both count: ×4
     ONCE = "once"  # the bomb adds no second factor
@@ -54,7 +54,7 @@ class ShakeThenBomb(StrEnum):
 
 
 class MeongbakMode(StrEnum):
-    """When a loser with no animals pays double (멍박, rules.md §4.10)."""
+    """When a loser with no animals pays double (멍박, docs/rules.md §4.6)."""
 
     OFF = "off"
     WINNER_SCORED_ANIMALS = "winner_scored_animals"
@@ -77,7 +77,7 @@ class PibakCount(StrEnum):
 
 
 class GobakMode3p(StrEnum):
-    """A go-caller who loses, with three active players (rules.md §4.6)."""
+    """A go-caller who loses, with three active players (docs/rules.md §4.7)."""
 
     PAY_ALL = "pay_all"  # pays every loser's amount; the others pay nothing
     PAY_ALL_AND_DOUBLE = "pay_all_and_double"  # … and its own share ×2: own × 2 + others
@@ -152,7 +152,7 @@ class OrderOfOperations(StrEnum):
 
 
 class YeokgoMode(StrEnum):
-    """역고 (reverse go): a go called after an opponent's go (rules.md §3.3)."""
+    """역고 (reverse go): a go called after an opponent's go (docs/rules.md §4.8)."""
 
     OFF = "off"  # not played: a yeokgo flag is rejected
     DOUBLE_AND_DOKBAK = "double_and_dokbak"  # ×2, and the earlier go-caller pays for all
@@ -180,7 +180,7 @@ class TableMode4p(StrEnum):
     OBSERVE = "observe"  # sits out and watches; nobody pays it
 
 
-_S8 = "rules.md §8 #"
+_DOC = "docs/rules.md §"  # the section of the rules document that explains it
 _MAX_CHIPS: Final = 1_000_000_000  # a side price in chips; a net beyond 2^53 − 1 is refused anyway
 
 
@@ -188,85 +188,85 @@ _MAX_CHIPS: Final = 1_000_000_000  # a side price in chips; a net beyond 2^53 �
 class GoStopRules:
     """A complete, resolved Go-Stop rule set. The defaults are the ``standard`` preset."""
 
-    # --- scoring (rules.md §2) ---
+    # --- scoring (docs/rules.md §2) ---
     four_brights_points: int = option(
         4,
         summary="Points for four brights without the rain man.",
-        section=_S8 + "1",
+        section=_DOC + "2.1",
         minimum=0,
         maximum=1000,
     )
     four_brights_with_rain_points: int = option(
         4,
         summary="Points for four brights including the rain man.",
-        section=_S8 + "1",
+        section=_DOC + "2.1",
         minimum=0,
         maximum=1000,
     )
     five_brights_points: int = option(
         15,
         summary="Points for all five brights (houses play 15 to 50).",
-        section=_S8 + "2",
+        section=_DOC + "2.1",
         minimum=0,
         maximum=1000,
     )
     godori_points: int = option(
         5,
         summary="Points for godori, the three bird animals.",
-        section="rules.md §2.2",
+        section=_DOC + "2.2",
         minimum=0,
         maximum=1000,
     )
     dec_ribbon_counts_in_ribbon_total: bool = option(
         True,
         summary="The December ribbon counts toward the five-ribbon total.",
-        section=_S8 + "3",
+        section=_DOC + "2.3",
     )
     dec_ribbon_completes_chodan: bool = option(
         False,
         summary="비초단: the December ribbon may stand in for one chodan ribbon.",
-        section=_S8 + "4",
+        section=_DOC + "2.3",
     )
     gukjin_mode: GukjinMode = option(
         GukjinMode.CHOICE,
         summary="How the sake cup (09-animal) may count.",
-        section=_S8 + "5",
+        section=_DOC + "2.5",
     )
     gukjin_default: GukjinChoice = option(
         GukjinChoice.AUTO,
         summary="The reading used when a player does not say how its switchable card counts.",
-        section=_S8 + "5",
+        section=_DOC + "2.5",
     )
     may_animal_switchable: bool = option(
         False,
         summary="The May bridge (05-animal) may count as double junk like the sake cup.",
-        section=_S8 + "6",
+        section=_DOC + "2.5",
     )
     bonus_a_junk_value: int = option(
         2,
         summary="Junk value of bonus-a; 0 takes it out of the deck.",
-        section=_S8 + "7",
+        section=_DOC + "1.3",
         minimum=0,
         maximum=5,
     )
     bonus_b_junk_value: int = option(
         3,
         summary="Junk value of bonus-b; 0 takes it out of the deck.",
-        section=_S8 + "7",
+        section=_DOC + "1.3",
         minimum=0,
         maximum=5,
     )
     bonus_c_junk_value: int = option(
         0,
         summary="Junk value of bonus-c; 0 takes it out of the deck.",
-        section=_S8 + "7",
+        section=_DOC + "1.3",
         minimum=0,
         maximum=5,
     )
     bonus_d_junk_value: int = option(
         0,
         summary="Junk value of bonus-d; 0 takes it out of the deck.",
-        section=_S8 + "7",
+        section=_DOC + "1.3",
         minimum=0,
         maximum=5,
     )
@@ -274,16 +274,16 @@ class GoStopRules:
         0,
         summary="Extra points for holding the three double junks (sake cup as junk, "
         "11- and 12-double-junk); they do not count toward the stop minimum. 0 = off.",
-        section=_S8 + "8",
+        section=_DOC + "2.4",
         minimum=0,
         maximum=100,
     )
-    # --- go and stop (rules.md §3) ---
+    # --- go and stop (docs/rules.md §3) ---
     min_points_to_stop_2p: int = option(
         7,
         summary="Points needed to call go or stop with two players (맞고); 0 = no minimum. "
         "Options whose null means the stop minimum then pay 0.",
-        section=_S8 + "9",
+        section=_DOC + "3.1",
         minimum=0,
         maximum=100,
     )
@@ -291,32 +291,32 @@ class GoStopRules:
         3,
         summary="Points needed to call go or stop with three players (four play as three); "
         "0 = no minimum. Options whose null means the stop minimum then pay 0.",
-        section=_S8 + "9",
+        section=_DOC + "3.1",
         minimum=0,
         maximum=100,
     )
     go_formula: GoFormula = option(
         GoFormula.KOREAN_POW2,
         summary="How the winner's go calls change its points.",
-        section=_S8 + "10",
+        section=_DOC + "3.2",
     )
     go_points_with_multiplier: bool = option(
         True,
         summary="Once a go multiplier applies, the +n go points are still added before it.",
-        section=_S8 + "11",
+        section=_DOC + "3.2",
     )
-    # --- multipliers (rules.md §4) ---
+    # --- multipliers (docs/rules.md §4) ---
     shake_multiplier: int = option(
         2,
         summary="Factor per shake (흔들기) when the shaker wins.",
-        section=_S8 + "12",
+        section=_DOC + "4.1",
         minimum=1,
         maximum=10,
     )
     shake_cap: int | None = option(
         None,
         summary="Most shakes that multiply.",
-        section=_S8 + "12",
+        section=_DOC + "4.1",
         minimum=0,
         maximum=20,
         null_means="no cap",
@@ -324,75 +324,75 @@ class GoStopRules:
     bomb_multiplier: int = option(
         2,
         summary="Factor per bomb (폭탄) when the bomber wins; 1 = bombs do not multiply.",
-        section=_S8 + "13",
+        section=_DOC + "4.2",
         minimum=1,
         maximum=10,
     )
     shake_then_bomb_same_month: ShakeThenBomb = option(
         ShakeThenBomb.STACK,
         summary="A month shaken and then bombed.",
-        section=_S8 + "14",
+        section=_DOC + "4.2",
     )
     meongtta_enabled: bool = option(
         True,
         summary="멍따: a winner with many animals is paid double.",
-        section=_S8 + "15",
+        section=_DOC + "4.3",
     )
     meongtta_threshold: int = option(
         7,
         summary="Animals the winner needs for 멍따.",
-        section=_S8 + "15",
+        section=_DOC + "4.3",
         minimum=5,
         maximum=9,
     )
     meongbak_mode: MeongbakMode = option(
         MeongbakMode.OFF,
         summary="멍박: when a loser with no animals pays double.",
-        section=_S8 + "16",
+        section=_DOC + "4.6",
     )
     gwangbak_enabled: bool = option(
         True,
         summary="광박: a loser with no bright pays more when the winner scored brights.",
-        section=_S8 + "17",
+        section=_DOC + "4.4",
     )
     gwangbak_rain_protects: bool = option(
         True,
         summary="A loser holding only the rain man escapes 광박.",
-        section=_S8 + "17",
+        section=_DOC + "4.4",
     )
     gwangbak_effect: GwangbakEffect = option(
         GwangbakEffect.DOUBLE,
         summary="What 광박 does to the loser's amount.",
-        section=_S8 + "17",
+        section=_DOC + "4.4",
     )
     pibak_max_pi_2p: int = option(
         7,
         summary="피박 with two players: the loser's junk is at or below this.",
-        section=_S8 + "18",
+        section=_DOC + "4.5",
         minimum=0,
         maximum=30,
     )
     pibak_max_pi_3p: int = option(
         5,
         summary="피박 with three players: the loser's junk is at or below this.",
-        section=_S8 + "18",
+        section=_DOC + "4.5",
         minimum=0,
         maximum=30,
     )
     pibak_zero_exempt: bool = option(
         True,
         summary="A loser with no junk at all escapes 피박 (면박).",
-        section=_S8 + "19",
+        section=_DOC + "4.5",
     )
     pibak_count: PibakCount = option(
         PibakCount.VALUE,
         summary="What the 피박 threshold is compared with.",
-        section=_S8 + "20",
+        section=_DOC + "4.5",
     )
     gobak_mode_2p: GobakMode2p = option(
         GobakMode2p.DOUBLE,
         summary="고박 with two players: a go-caller who loses.",
-        section=_S8 + "21",
+        section=_DOC + "4.7",
     )
     gobak_mode_3p: GobakMode3p = option(
         GobakMode3p.PAY_ALL,
@@ -401,24 +401,24 @@ class GoStopRules:
         "the same, with its own share doubled first (own × 2 + others); pay_all_doubled: "
         "the whole sum doubled ((own + others) × 2, so the other losers' shares are doubled "
         "too); double: its own share × 2, the others pay their own; none: no 고박.",
-        section=_S8 + "21",
+        section=_DOC + "4.7",
     )
     nagari_multiplier: int = option(
         2,
         summary="Factor per drawn hand (나가리) carried into the next decided hand.",
-        section=_S8 + "24",
+        section=_DOC + "4.9",
         minimum=1,
         maximum=10,
     )
     nagari_stacking: bool = option(
         True,
         summary="Consecutive drawn hands stack (×2, ×4, ×8…) instead of one factor.",
-        section=_S8 + "24",
+        section=_DOC + "4.9",
     )
     nagari_max_multiplier: int | None = option(
         None,
         summary="Cap on the nagari factor.",
-        section=_S8 + "24",
+        section=_DOC + "4.9",
         minimum=1,
         maximum=1 << 20,
         null_means="no cap",
@@ -429,33 +429,33 @@ class GoStopRules:
         "(a drawn hand: the streak grows) or dealer_wins (the dealer wins it as a 총통: "
         "chongtong_points from each opponent, chongtong_apply_multipliers too; the hand "
         "must name its dealer).",
-        section=_S8 + "25",
+        section=_DOC + "5.2",
     )
     order_of_operations: OrderOfOperations = option(
         OrderOfOperations.ADD_THEN_MULTIPLY,
         summary="Whether shakes and bombs multiply before the go points are added.",
-        section=_S8 + "32",
+        section=_DOC + "4.10",
     )
     no_capture_exemption: bool = option(
         False,
         summary="A loser who captured no card pays nothing.",
-        section=_S8 + "33",
+        section=_DOC + "4.11",
     )
     yeokgo_mode: YeokgoMode = option(
         YeokgoMode.OFF,
         summary="역고: a go called after an opponent's go.",
-        section=_S8 + "34",
+        section=_DOC + "4.8",
     )
-    # --- special endings and side payments (rules.md §4.8–4.9) ---
+    # --- special endings and side payments (docs/rules.md §5) ---
     chongtong_mode: ChongtongMode = option(
         ChongtongMode.INSTANT_WIN,
         summary="Four of a month dealt to one hand (총통).",
-        section=_S8 + "26",
+        section=_DOC + "5.1",
     )
     chongtong_points: int | None = option(
         None,
         summary="Points each opponent pays a 총통 holder.",
-        section=_S8 + "26",
+        section=_DOC + "5.1",
         minimum=0,
         maximum=1000,
         null_means="the stop minimum",
@@ -463,17 +463,17 @@ class GoStopRules:
     chongtong_apply_multipliers: bool = option(
         False,
         summary="The nagari factor applies to a 총통 payout.",
-        section=_S8 + "26",
+        section=_DOC + "5.1",
     )
     chongtong_tie: ChongtongTie = option(
         ChongtongTie.CANCEL,
         summary="Two or more players dealt a 총통.",
-        section=_S8 + "27",
+        section=_DOC + "5.1",
     )
     first_ppuk_points: int | None = option(
         None,
         summary="Points each opponent pays for a first-turn ppuk (첫뻑).",
-        section=_S8 + "28",
+        section=_DOC + "5.3",
         minimum=0,
         maximum=1000,
         null_means="the stop minimum",
@@ -481,21 +481,21 @@ class GoStopRules:
     ppuk_ladder: PpukLadder = option(
         PpukLadder.DOUBLING,
         summary="What the 2nd and 3rd consecutive ppuk pay (연뻑).",
-        section=_S8 + "28",
+        section=_DOC + "5.3",
     )
     ppuk_payout: PpukPayout = option(
         PpukPayout.EACH,
         summary="How a run of ppuk is paid: each (every ppuk when it happens: 1×, then 2× "
         "and 4× more on the doubling ladder) or highest (once, for the highest rung "
         "reached: 1×, 2× or 4× in total).",
-        section=_S8 + "28",
+        section=_DOC + "5.3",
     )
     ppuk_chips: int | None = option(
         None,
         summary="A first ppuk's price in chips, paid by each opponent; the ladder multiplies "
         "it for the 2nd and 3rd. A chip price is not multiplied by the stake: such a "
         "payment has points 0 and priced_in chips.",
-        section=_S8 + "28",
+        section=_DOC + "5.3",
         minimum=0,
         maximum=_MAX_CHIPS,
         null_means="priced in points: first_ppuk_points × stake",
@@ -505,12 +505,12 @@ class GoStopRules:
         summary="A third consecutive ppuk: instant_win (a three_ppuk outcome ends the hand) "
         "or side_payment (it is paid as the ladder's third rung, the second "
         "consecutive_ppuk event, and the hand goes on; a three_ppuk outcome is refused).",
-        section=_S8 + "29",
+        section=_DOC + "5.4",
     )
     three_ppuk_points: int | None = option(
         None,
         summary="Points each opponent pays for three ppuk (쓰리뻑), an instant win.",
-        section=_S8 + "29",
+        section=_DOC + "5.4",
         minimum=0,
         maximum=1000,
         null_means="the stop minimum",
@@ -518,7 +518,7 @@ class GoStopRules:
     three_ppuk_consecutive_bonus: int = option(
         0,
         summary="Extra points per opponent when the three ppuk were consecutive.",
-        section=_S8 + "29",
+        section=_DOC + "5.4",
         minimum=0,
         maximum=1000,
     )
@@ -526,12 +526,12 @@ class GoStopRules:
         False,
         summary="The nagari factor applies to a three-ppuk payout (as "
         "chongtong_apply_multipliers does for 총통).",
-        section=_S8 + "29",
+        section=_DOC + "5.4",
     )
     first_ttadak_points: int | None = option(
         None,
         summary="Points each opponent pays for a first-turn ttadak (첫따닥).",
-        section=_S8 + "30",
+        section=_DOC + "5.5",
         minimum=0,
         maximum=1000,
         null_means="the stop minimum",
@@ -540,21 +540,21 @@ class GoStopRules:
         None,
         summary="A first-turn ttadak's price in chips, paid by each opponent. A chip price is "
         "not multiplied by the stake: such a payment has points 0 and priced_in chips.",
-        section=_S8 + "30",
+        section=_DOC + "5.5",
         minimum=0,
         maximum=_MAX_CHIPS,
         null_means="priced in points: first_ttadak_points × stake",
     )
-    # --- four players (rules.md §6) ---
+    # --- four players (docs/rules.md §6) ---
     table_mode_4p: TableMode4p = option(
         TableMode4p.GWANGPAL,
         summary="What the fourth player at the table does.",
-        section=_S8 + "40",
+        section=_DOC + "6.1",
     )
     gwangpal_price: int = option(
         2,
         summary="Points per sold card, paid by each payer to the player who sits out.",
-        section=_S8 + "36",
+        section=_DOC + "6.2",
         minimum=0,
         maximum=1000,
     )
@@ -563,7 +563,7 @@ class GoStopRules:
         summary="Price per sold card in chips, paid by each payer to the player who sits out "
         "(instead of gwangpal_price). A chip price is not multiplied by the stake: such a "
         "payment has points 0 and priced_in chips.",
-        section=_S8 + "36",
+        section=_DOC + "6.2",
         minimum=0,
         maximum=_MAX_CHIPS,
         null_means="priced in points: gwangpal_price × stake",
@@ -573,27 +573,27 @@ class GoStopRules:
         summary="The sitter's sale also counts the points of the sets complete in its hand "
         "(godori, hongdan, cheongdan, chodan) as sold cards: two brights and godori sell "
         "2 + 5 = 7. Needs the sitter's hand.",
-        section=_S8 + "36",
+        section=_DOC + "6.2",
     )
     gwangpal_payers: GwangpalPayers = option(
         GwangpalPayers.ALL_OTHERS,
         summary="Who pays the player who sits out.",
-        section=_S8 + "35",
+        section=_DOC + "6.1",
     )
     gwangpal_cards: GwangpalCards = option(
         GwangpalCards.BRIGHTS,
         summary="Which cards in the sitter's hand sell.",
-        section=_S8 + "36",
+        section=_DOC + "6.2",
     )
     gwangpal_triple_doubles: bool = option(
         False,
         summary="A sitter holding three cards of a month is paid double.",
-        section=_S8 + "36",
+        section=_DOC + "6.2",
     )
     gwangpal_rain_alone: bool = option(
         False,
         summary="The rain man sells even when it is the sitter's only bright.",
-        section=_S8 + "37",
+        section=_DOC + "6.2",
     )
 
     def min_points_to_stop(self, active: int) -> int:

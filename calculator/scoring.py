@@ -1,4 +1,4 @@
-"""Itemized points of one pile (rules.md §2): the 족보, category by category.
+"""Itemized points of one pile (docs/rules.md §2): the 족보, category by category.
 
 The category functions (:func:`bright_items`, :func:`animal_items`, :func:`ribbon_items`,
 :func:`junk_item`) are the rules, written once. A pile given as counts (a tally) is scored
@@ -55,7 +55,7 @@ class Item(NamedTuple):
 
 
 def bright_items(count: int, rain: bool, mask: int, rules: GoStopRules) -> tuple[Item, ...]:
-    """Three, four or five brights; exactly one of them scores (rules.md §2.1)."""
+    """Three, four or five brights; exactly one of them scores (docs/rules.md §2.1)."""
     if count >= 5:
         return (Item("five_brights", rules.five_brights_points, mask),)
     if count == 4:
@@ -67,7 +67,7 @@ def bright_items(count: int, rain: bool, mask: int, rules: GoStopRules) -> tuple
 
 
 def animal_items(count: int, godori: bool, mask: int, rules: GoStopRules) -> tuple[Item, ...]:
-    """Five animals 1, +1 each; godori on top (rules.md §2.2)."""
+    """Five animals 1, +1 each; godori on top (docs/rules.md §2.2)."""
     found = []
     if count >= 5:
         found.append(Item("animals", count - 4, mask))
@@ -79,7 +79,7 @@ def animal_items(count: int, godori: bool, mask: int, rules: GoStopRules) -> tup
 def ribbon_items(
     counted: int, sets: tuple[bool, bool, bool], counted_mask: int, mask: int
 ) -> tuple[Item, ...]:
-    """Five ribbons 1, +1 each; hongdan, cheongdan, chodan 3 each on top (rules.md §2.3).
+    """Five ribbons 1, +1 each; hongdan, cheongdan, chodan 3 each on top (docs/rules.md §2.3).
 
     ``sets`` says which of hongdan, cheongdan and chodan are complete; ``mask`` holds the
     ribbons (a chodan completed by the December ribbon shows it among its cards).
@@ -101,7 +101,7 @@ def ribbon_items(
 
 
 def junk_item(value: int, mask: int) -> Item | None:
-    """Junk value 10 is 1 point, +1 each (rules.md §2.4)."""
+    """Junk value 10 is 1 point, +1 each (docs/rules.md §2.4)."""
     return Item("junk", value - 9, mask) if value >= 10 else None
 
 

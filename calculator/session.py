@@ -6,7 +6,7 @@ The totals are settled with the fewest transfers: players whose totals cancel ou
 a group settle inside it, so the count is players − (number of such groups); the search
 is exact up to a dozen players and near-optimal beyond (:func:`minimal_transfers`).
 
->>> result = settle_session(Session(players=("A", "B", "C"), hands=(  # rules.md W36
+>>> result = settle_session(Session(players=("A", "B", "C"), hands=(  # docs/rules.md W36
 ...     NetEntry(net={"A": 20, "B": -15, "C": -5}),
 ...     NetEntry(net={"A": -30, "B": 10, "C": 20}),
 ... )))

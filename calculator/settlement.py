@@ -8,7 +8,7 @@ liability, then the side payments — and a ``net`` per player that sums to zero
 
 >>> from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
 >>> from calculator.presets import resolve
->>> hand = Hand(players=(  # rules.md W13
+>>> hand = Hand(players=(  # docs/rules.md W13
 ...     PlayerHand(id="A", captured=("01-bright", "03-bright", "08-bright",
 ...                                  "02-junk-1", "04-junk-1")),
 ...     PlayerHand(id="B", captured=("12-bright", "06-junk-1", "07-junk-1")),

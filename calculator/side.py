@@ -1,4 +1,4 @@
-"""Side payments: money that moves whoever wins (rules.md §4.9, §6.1).
+"""Side payments: money that moves whoever wins (docs/rules.md §5, §6).
 
 Ppuk and ttadak are paid when they happen, by every other player in the hand, and are
 untouched by 고박 and the multipliers. The player who sits out at a table of four is
@@ -140,7 +140,7 @@ def sold_cards(sitter: PlayerHand, rules: GoStopRules) -> tuple[int, bool]:
     mask = cards.mask_of(sitter.hand)
     sells = _FUDAWIKI_SELLS if rules.gwangpal_cards is GwangpalCards.FUDAWIKI else cards.BRIGHTS
     if not rules.gwangpal_rain_alone and mask & cards.BRIGHTS == cards.RAIN_BRIGHT:
-        sells &= ~cards.RAIN_BRIGHT  # a lone rain man does not sell (rules.md §6.2)
+        sells &= ~cards.RAIN_BRIGHT  # a lone rain man does not sell (docs/rules.md §6.2)
     triple = any((mask & month).bit_count() >= 3 for month in cards.MONTH_MASKS[1:])
     return (mask & sells).bit_count(), triple
 

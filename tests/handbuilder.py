@@ -1,6 +1,6 @@
 """Test helper: build domain hands from the compact JSON of the example data files.
 
-Piles may use the short card codes of rules.md §1.2 ("1G", "9A", "12R", "11S", "1P", "B2")
+Piles may use the short card codes of docs/rules.md §1.2 ("1G", "9A", "12R", "11S", "1P", "B2")
 so the data files read like the reference; every other key maps one-to-one onto the
 domain records.
 """

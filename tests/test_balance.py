@@ -1,4 +1,4 @@
-"""The balance variant (rules.md §5): W33–W35 and derived cases, and its invariants."""
+"""The balance variant (docs/rules.md §7): W33–W35 and derived cases, and its invariants."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ STANDARD = resolve("standard")
 
 
 def test_w36_two_rounds_of_the_balance_variant() -> None:
-    """rules.md W36: cumulative A −10, B −5, C +15 → A pays 10 and B pays 5, both to C."""
+    """docs/rules.md W36: cumulative A −10, B −5, C +15 → A pays 10 and B pays 5, both to C."""
     result = settle_session(
         Session(
             players=("A", "B", "C"),

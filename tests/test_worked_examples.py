@@ -1,4 +1,4 @@
-"""Every Go-Stop worked example of rules.md §7 (W1–W32), under each reading it lists,
+"""Every Go-Stop worked example of docs/rules.md §10 (W1–W32), under each reading it lists,
 and a hand-derived case for every option no example exercises.
 
 The cases live in tests/data/worked_examples.json and tests/data/option_cases.json with

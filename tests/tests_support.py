@@ -30,7 +30,7 @@ FUZZ_CHECKS = [
 ]
 
 
-# rules.md W13 as a request body: A stops with three brights; C, with no bright, pays 광박.
+# docs/rules.md W13 as a request body: A stops with three brights; C, with no bright, pays 광박.
 W13 = {
     "players": [
         {"id": "A", "captured": ["01-bright", "03-bright", "08-bright", "02-junk-1", "04-junk-1"]},

@@ -1,12 +1,13 @@
 """Regenerate the option tables of docs/rules.md from the option declarations.
 
 Only the text between the two markers below is rewritten; everything else in the file
-(the hand-written readings, and the sections others write) is kept as it is::
+(the hand-written sections) is kept as it is. The package ships a copy of the document,
+calculator/api/rules.md, which the service serves at GET /v1/rules; this writes it too::
 
-    python tools/rules_doc.py          # rewrite docs/rules.md
-    python tools/rules_doc.py --check  # exit 1 if it is stale
+    python tools/rules_doc.py          # rewrite docs/rules.md and its packaged copy
+    python tools/rules_doc.py --check  # exit 1 if either is stale
 
-tests/test_rules_doc.py fails when the committed file differs from what this writes.
+tests/test_rules_doc.py fails when the committed files differ from what this writes.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "rules.md"
+PACKAGED = ROOT / "calculator" / "api" / "rules.md"  # kept identical to DOC
 BEGIN = "<!-- BEGIN GENERATED: option tables (python tools/rules_doc.py) -->"
 END = "<!-- END GENERATED: option tables -->"
 
@@ -52,16 +54,19 @@ def render(text: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """Rewrite docs/rules.md, or with ``--check`` say whether it is current."""
+    """Rewrite docs/rules.md and its packaged copy, or with ``--check`` say whether both
+    are current."""
     sys.path.insert(0, str(ROOT))
     text = DOC.read_text(encoding="utf-8")
     fresh = render(text)
     if "--check" in argv:
-        if fresh != text:
-            print(f"{DOC} is stale: run python tools/rules_doc.py", file=sys.stderr)
+        copy = PACKAGED.read_text(encoding="utf-8") if PACKAGED.exists() else None
+        if fresh != text or copy != fresh:
+            print(f"{DOC} or {PACKAGED} is stale: run python tools/rules_doc.py", file=sys.stderr)
             return 1
         return 0
     DOC.write_text(fresh, encoding="utf-8")
+    PACKAGED.write_text(fresh, encoding="utf-8")
     return 0
 
 

@@ -73,15 +73,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _compress(app: Flask, min_bytes: int) -> None:
-    """gzip JSON answers of ``min_bytes`` or more for clients that accept it (a batch of
-    1,000 hands shrinks about 25×; bench/RESULTS.md has the CPU it costs)."""
+    """gzip JSON answers (and the rules document) of ``min_bytes`` or more for clients that
+    accept it (a batch of 1,000 hands shrinks about 25×; bench/RESULTS.md has the CPU it
+    costs)."""
     from flask_compress import Compress
 
     app.config.update(
         COMPRESS_ALGORITHM=["gzip"],
         COMPRESS_LEVEL=6,
         COMPRESS_MIN_SIZE=min_bytes,
-        COMPRESS_MIMETYPES=[http.JSON, http.PROBLEM_JSON],
+        COMPRESS_MIMETYPES=[http.JSON, http.PROBLEM_JSON, "text/markdown"],  # GET /v1/rules
     )
     Compress(app)
 

@@ -1,6 +1,6 @@
 """Request examples for the OpenAPI document, the docs page and the tests.
 
-Where a summary names a worked example of rules.md §7, the example is that hand. The
+Where a summary names a worked example of docs/rules.md §10, the example is that hand. The
 document shows the engine's own response to each, computed when it is built, and the
 tests load every one through both the fast loaders and marshmallow.
 """
@@ -11,7 +11,7 @@ from typing import Any
 
 HAND_EXAMPLES: dict[str, dict[str, Any]] = {
     "cards_3p": {
-        "summary": "Three players, cards listed (rules.md W13): 광박 on the loser with no bright",
+        "summary": "Three players with cards (docs/rules.md W13): 광박 on the loser with no bright",
         "value": {
             "ruleset": "standard",
             "stake": 100,
@@ -27,7 +27,7 @@ HAND_EXAMPLES: dict[str, dict[str, Any]] = {
         },
     },
     "tally_matgo": {
-        "summary": "Matgo with counts (rules.md W27): 3 go, a shake, 광박 and 피박 → 192",
+        "summary": "Matgo with counts (docs/rules.md W27): 3 go, a shake, 광박 and 피박 → 192",
         "value": {
             "ruleset": {"preset": "standard", "options": {}},
             "players": [
@@ -44,7 +44,7 @@ HAND_EXAMPLES: dict[str, dict[str, Any]] = {
         },
     },
     "declared_4p": {
-        "summary": "Four players, declared points (rules.md W30): 광팔기, 고박 and 첫뻑",
+        "summary": "Four players, declared points (docs/rules.md W30): 광팔기, 고박 and 첫뻑",
         "value": {
             "ruleset": {
                 "preset": "standard",
@@ -84,7 +84,7 @@ HAND_EXAMPLES: dict[str, dict[str, Any]] = {
 
 BALANCE_EXAMPLES: dict[str, dict[str, Any]] = {
     "three_players": {
-        "summary": "Three players, target 80 (rules.md W33): balances +20, −15, −5",
+        "summary": "Three players, target 80 (docs/rules.md W33): balances +20, −15, −5",
         "value": {
             "ruleset": "balance",
             "stake": 10,
@@ -159,7 +159,7 @@ BALANCE_EXAMPLES: dict[str, dict[str, Any]] = {
 
 SETTLEMENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "nets": {
-        "summary": "Two rounds given as net maps (rules.md W36): A and B pay C",
+        "summary": "Two rounds given as net maps (docs/rules.md W36): A and B pay C",
         "value": {
             "players": ["A", "B", "C"],
             "hands": [{"net": {"A": 20, "B": -15, "C": -5}}, {"net": {"A": -30, "B": 10, "C": 20}}],

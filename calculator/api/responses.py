@@ -276,7 +276,17 @@ class OptionOutSchema(Schema):
         required=True, allow_none=True, metadata={"description": "This preset's value"}
     )
     summary = fields.String(required=True)
-    section = fields.String(required=True, metadata={"description": "Where in rules.md"})
+    section = fields.String(
+        required=True,
+        metadata={"description": "The section of the rules document that explains it"},
+    )
+    link = fields.String(
+        required=True,
+        metadata={
+            "description": "That section in GET /v1/rules (path and heading anchor)",
+            "example": "/v1/rules#45-피박-pi-bak",
+        },
+    )
 
 
 class PresetSchema(Schema):

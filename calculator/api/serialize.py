@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 
+from calculator.api import rules_document
 from calculator.balance import BalanceResult
 from calculator.cards import CARDS, DECK
 from calculator.codes import CODES, DESCRIPTIONS
@@ -312,6 +313,7 @@ def preset_json(preset: Preset) -> dict[str, Any]:
                 "value": values[spec.name],
                 "summary": spec.summary,
                 "section": spec.section,
+                "link": rules_document.link(spec.section),
             }
             for spec in specs(type(preset.rules))
         ],

@@ -16,7 +16,7 @@ from flask import Response, current_app, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotFound
 
-from calculator.api import responses, serialize
+from calculator.api import responses, rules_document, serialize
 from calculator.api.docs import Blueprint
 from calculator.api.errors import domain_problem, validation_problem
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
@@ -216,11 +216,16 @@ def post_settlement(data: dict[str, Any]) -> Response:
 
 def cached_json(key: str, build: Callable[[], Any]) -> Response:
     """A catalogue response with ETag, Cache-Control and 304 on If-None-Match."""
+    return cached_body(key, lambda: orjson.dumps(build()), "application/json")
+
+
+def cached_body(key: str, build: Callable[[], bytes], mimetype: str) -> Response:
+    """``build()``'s bytes, built once, with ETag, Cache-Control and 304 on If-None-Match."""
     cache = current_app.extensions.setdefault("gostop_catalogs", {})
     payload = cache.get(key)
     if payload is None:
-        payload = cache[key] = orjson.dumps(build())
-    response = Response(payload, mimetype="application/json")
+        payload = cache[key] = build()
+    response = Response(payload, mimetype=mimetype)
     response.add_etag()
     response.headers["Cache-Control"] = CATALOG_CACHE
     response.make_conditional(request)  # in place: a 304 without the body on a match
@@ -286,6 +291,27 @@ def get_ruleset(name: str) -> Response:
     """One preset (or an alias of one)"""
     preset = _preset(name)
     return cached_json(f"ruleset:{preset.name}", lambda: serialize.preset_json(preset))
+
+
+@catalog.get("/rules")
+@catalog.response(
+    200,
+    {"type": "string"},
+    content_type=rules_document.MEDIA_TYPE,
+    description="The rules document (Markdown)",
+    headers=_CACHED,
+)
+@catalog.alt_response(304, description="Not modified (If-None-Match)")
+@catalog.doc(operationId="getRules")
+def get_rules() -> Response:
+    """The rules document: every rule, option, preset and worked example, with sources
+
+    The project's docs/rules.md, as Markdown. Each option in `GET /v1/rulesets` has a
+    `link` to its section here (`/v1/rules#45-피박-pi-bak`).
+    """
+    return cached_body(
+        "rules", lambda: rules_document.text().encode("utf-8"), rules_document.MEDIA_TYPE
+    )
 
 
 @catalog.get("/codes")

@@ -1,17 +1,22 @@
-"""GET /v1/cards, /v1/rulesets, health, docs and the OpenAPI document."""
+"""GET /v1/cards, /v1/rulesets, /v1/rules, health, docs and the OpenAPI document."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+from flask.testing import FlaskClient
+
 from calculator import CARDS
 from calculator.api.openapi import openapi_document
+from calculator.api.rules_document import anchor, headings
 from contract import service_contract
 
-SPEC_FILE = Path(__file__).parents[2] / "api_spec" / "openapi.json"
+ROOT = Path(__file__).parents[2]
+SPEC_FILE = ROOT / "api_spec" / "openapi.json"
 
 
 def test_cards_catalog_has_every_contract_id(client: Any) -> None:
@@ -49,7 +54,7 @@ def test_cards_under_a_balance_ruleset(client: Any) -> None:
         body = response.get_json()
         assert body["ruleset"]["preset"] == name
         cards = {c["id"]: c for c in body["cards"]}
-        # rules.md §5: brights 20, animals 10, ribbons 5, junk 0
+        # docs/rules.md §7.1: brights 20, animals 10, ribbons 5, junk 0
         points = {
             k: cards[k]["points"] for k in ("01-bright", "09-animal", "05-ribbon", "11-junk-1")
         }
@@ -95,12 +100,37 @@ def test_rulesets_describe_every_option(client: Any) -> None:
         "flat_double_3plus",
     ]
     assert option["default"] == "korean_pow2"
-    assert option["section"] == "rules.md §8 #10"
+    assert option["section"] == "docs/rules.md §3.2"
+    assert option["link"] == "/v1/rules#32-what-a-go-is-worth-the-go-formulas"
+    assert all(o["link"].startswith("/v1/rules#") for o in standard["options"])
     wiki = client.get("/v1/rulesets/wikipedia").get_json()
     assert (
         next(o for o in wiki["options"] if o["name"] == "go_formula")["value"] == "seed_es_linear"
     )
     assert client.get("/v1/rulesets/seed_ro").get_json()["name"] == "gamerules"
+
+
+def test_the_rules_document_is_served_with_its_sections(client: Any) -> None:
+    response = client.get("/v1/rules")
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "text/markdown; charset=utf-8"
+    assert response.headers["Cache-Control"] == "public, max-age=3600"
+    text = response.get_data(as_text=True)
+    assert text == (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert "\n### 4.5 피박 (pi-bak)\n" in text
+    again = client.get("/v1/rules", headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304
+    # gzip for clients that accept it (a plain client: the checking one reads bodies as text)
+    plain = FlaskClient(client.application, client.application.response_class)
+    packed = plain.get("/v1/rules", headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.data).decode("utf-8") == text
+    # every option's link names a heading of the document served here
+    anchors = {anchor(h) for h in headings(text)}
+    for preset in client.get("/v1/rulesets").get_json()["rulesets"]:
+        for option in preset["options"]:
+            path, _, fragment = option["link"].partition("#")
+            assert (path, fragment in anchors) == ("/v1/rules", True), option
 
 
 def test_unknown_ruleset_is_a_404_problem(client: Any) -> None:

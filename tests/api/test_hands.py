@@ -29,7 +29,7 @@ def _codes(body: dict[str, Any]) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['example']}-{c['reading']}" for c in CASES])
 def test_worked_examples_over_http(client: Any, case: dict[str, Any]) -> None:
-    """rules.md §7 again, through the wire format: the same money as the domain test."""
+    """docs/rules.md §10 again, through the wire format: the same money as the domain test."""
     response = client.post(HANDS, json=build_body(case["hand"], case["ruleset"]))
     expect = case["expect"]
     if "error" in expect:

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 HAND_LIMIT = 64 * 1024
 BATCH_LIMIT = 4 * 1024 * 1024
 
-# rules.md W13: a valid three-player hand.
+# docs/rules.md W13: a valid three-player hand.
 W13: dict[str, Any] = {
     "players": [
         {"id": "A", "captured": ["01-bright", "03-bright", "08-bright", "02-junk-1", "04-junk-1"]},

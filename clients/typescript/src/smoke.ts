@@ -7,7 +7,7 @@
  * reads a 422 through the typed error branch. Every request body is typed by the
  * document's request schemas and every field read is typed by its response schemas, so
  * `tsc --strict` proves the two fit; the checks below prove the answers are right (the
- * expected amounts are the worked examples of rules.md §7). Exits 1 on any failure.
+ * expected amounts are the worked examples of docs/rules.md §10). Exits 1 on any failure.
  */
 
 import createClient from "openapi-fetch";
@@ -55,7 +55,7 @@ function unwrap<T>(scenario: string, data: T | undefined, error: unknown, respon
     return data;
 }
 
-// rules.md W13: A stops with three brights; B holds the rain man, C pays 광박 ×2.
+// docs/rules.md W13: A stops with three brights; B holds the rain man, C pays 광박 ×2.
 const w13: Schemas["HandRequest"] = {
     ruleset: "standard",
     stake: 100,
@@ -68,7 +68,7 @@ const w13: Schemas["HandRequest"] = {
 };
 const w13Net: Net = { A: 900, B: -300, C: -600 };
 
-// rules.md W33: three players, target 80, stake 10 → balances +20, −15, −5.
+// docs/rules.md W33: three players, target 80, stake 10 → balances +20, −15, −5.
 const w33: Schemas["BalanceRequest"] = {
     ruleset: "balance", // a Go-Stop preset here would not compile (issue #11 item 2)
     stake: 10,
@@ -109,7 +109,7 @@ async function entryModes(): Promise<void> {
     const cases: { mode: string; body: Schemas["HandRequest"]; net: Net }[] = [
         { mode: "captured", body: w13, net: w13Net },
         {
-            // rules.md W27: matgo with counts, 3 go, a shake, 광박 and 피박 → 192.
+            // docs/rules.md W27: matgo with counts, 3 go, a shake, 광박 and 피박 → 192.
             mode: "tally",
             body: {
                 players: [
@@ -127,7 +127,7 @@ async function entryModes(): Promise<void> {
             net: { winner: 192, loser: -192 },
         },
         {
-            // rules.md W30: four players, one sells a bright; 고박 and 첫뻑.
+            // docs/rules.md W30: four players, one sells a bright; 고박 and 첫뻑.
             mode: "declared",
             body: {
                 ruleset: {
