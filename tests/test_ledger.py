@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ledger_support import SCENARIOS, domain_hand, setup_of, step_event
 
 from calculator import GoStopError, settle
 from calculator.ledger import (
@@ -26,6 +25,7 @@ from calculator.ledger import (
     start,
 )
 from calculator.ledger import added as added_event
+from ledger_support import SCENARIOS, domain_hand, setup_of, step_event
 
 
 def _changed(before: Ledger, after: Ledger) -> list[dict[str, Any]]:
@@ -93,7 +93,7 @@ def test_settlement_rounds_to_the_table_unit() -> None:
     scenario = SCENARIOS[0]
     table = {**scenario["table"], "rounding": {"unit": 100}}
     ledger = replay(setup_of(table), [step_event("gostop", s) for s in scenario["steps"]])
-    result = settlement(ledger)
+    result = settlement(roster=ledger.setup.roster, totals=ledger.totals, unit=100)
     assert sum(result.totals.values()) == 0
     assert all(chips % 100 == 0 for p, chips in result.totals.items() if p != "D")
     paid: dict[str, int] = dict.fromkeys(result.totals, 0)

@@ -8,6 +8,9 @@
 | ``GOSTOP_LOG_LEVEL`` | INFO | level of the JSON log lines |
 | ``GOSTOP_ACCESS_LOG`` | 1 | one JSON line per request (0 to turn off) |
 | ``GOSTOP_BENCH_ENDPOINT`` | 0 | 1 adds ``POST /v1/bench/echo`` (benchmarks only) |
+| ``GOSTOP_DATABASE_URL`` | ``sqlite:///gostop.sqlite3`` | the tables' database (a URL) |
+| ``GOSTOP_MIGRATE_ON_START`` | 1 | migrate the database at start (0: at first use) |
+| ``GOSTOP_REQUEST_DEADLINE`` | 30 | seconds before an unfinished write's key is abandoned |
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ class Settings:
     log_level: str = "INFO"
     access_log: bool = True
     bench_endpoint: bool = False
+    database_url: str = ""
+    migrate_on_start: bool = True
+    request_deadline: int = 30
 
     @classmethod
     def load(

@@ -213,15 +213,12 @@ def changes(before: Ledger, after: Ledger) -> tuple[Change, ...]:
     return tuple(found)
 
 
-def settlement(ledger: Ledger) -> SessionResult:
-    """Totals and the fewest transfers, rounded to the table's unit: the session
-    settlement over the active hands' nets."""
-    session = Session(
-        players=ledger.setup.roster,
-        hands=tuple(NetEntry(net=hand.result.net) for hand in ledger.hands if hand.counted),
-        unit=ledger.setup.unit,
-    )
-    return settle_session(session)
+def settlement(
+    *, roster: tuple[str, ...], totals: Mapping[str, int], unit: int | None
+) -> SessionResult:
+    """Totals and the fewest transfers, rounded to the table's ``unit``: the session
+    settlement (:func:`calculator.session.settle_session`) of the ledger's totals."""
+    return settle_session(Session(players=roster, hands=(NetEntry(net=dict(totals)),), unit=unit))
 
 
 # --- inside ------------------------------------------------------------------------------
