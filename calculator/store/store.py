@@ -365,30 +365,34 @@ class Store:
             return Claim(state="new")
         except IntegrityError:
             pass
+        # The write comes first: a SQLite transaction that reads and then writes fails at
+        # once when another writer committed in between; one that writes first waits.
         with self.engine.begin() as c:
-            row = c.execute(
-                sa.select(schema.idempotency).where(i.scope == scope, i.key == key)
-            ).first()
-            if row is None:  # released meanwhile: try once more
-                return self.claim(
-                    scope=scope, key=key, request_hash=request_hash, now=now, deadline=deadline
-                )
-            if row.request_hash != request_hash:
-                return Claim(state="mismatch")
-            if row.done:
-                return Claim(state="replay", status=row.status, response=row.response)
             taken = c.execute(
                 sa.update(schema.idempotency)
                 .where(
                     i.scope == scope,
                     i.key == key,
+                    i.request_hash == request_hash,
                     i.done.is_(False),
-                    i.created_at == row.created_at,
                     i.created_at < now - deadline,
                 )
                 .values(created_at=now)
             )
-            return Claim(state="new" if taken.rowcount == 1 else "in_flight")
+            if taken.rowcount == 1:
+                return Claim(state="new")
+            row = c.execute(
+                sa.select(schema.idempotency).where(i.scope == scope, i.key == key)
+            ).first()
+        if row is None:  # released meanwhile: try once more
+            return self.claim(
+                scope=scope, key=key, request_hash=request_hash, now=now, deadline=deadline
+            )
+        if row.request_hash != request_hash:
+            return Claim(state="mismatch")
+        if row.done:
+            return Claim(state="replay", status=row.status, response=row.response)
+        return Claim(state="in_flight")
 
     def release(self, *, scope: str, key: str) -> None:
         """Give up a claim (the request was refused: the key may be used again)."""

@@ -362,3 +362,33 @@ def test_an_unknown_hand_number_is_a_404_and_a_voided_hand_a_409(lclient: Any) -
     assert answer["errors"][0]["code"] == "hand_voided"
     answer = table.write("POST", "/redo", expect=409)
     assert answer["errors"][0]["code"] == "nothing_to_redo"
+
+
+def test_the_access_log_never_carries_a_token(ledger_app: Any) -> None:
+    import logging
+
+    from calculator.api.http import JsonFormatter
+
+    lines: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(JsonFormatter().format(record))
+
+    logger = logging.getLogger("gostop.access")
+    handler = Collect()
+    logger.addHandler(handler)
+    settings = ledger_app.config["GOSTOP"]
+    ledger_app.config["GOSTOP"] = type(settings).load({"access_log": True})
+    try:
+        client = ledger_app.test_client()
+        table = _table(client)
+        table.write("POST", "/hands", HAND, expect=201)
+        table.get()
+        client.get(table.path, headers={"Authorization": "Bearer wrong-token-value"})
+    finally:
+        ledger_app.config["GOSTOP"] = settings
+        logger.removeHandler(handler)
+    assert len(lines) >= 4
+    for token in (table.scorer, table.viewer, "wrong-token-value"):
+        assert all(token not in line for line in lines)
