@@ -11,8 +11,6 @@ flight 409) → a missing ``Idempotency-Key`` or ``If-Match`` 428 → a stale ``
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
 import time
 import uuid
@@ -24,20 +22,27 @@ import orjson
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import (
     Conflict,
-    Forbidden,
     HTTPException,
     NotFound,
-    PreconditionFailed,
     PreconditionRequired,
-    Unauthorized,
-    UnprocessableEntity,
 )
 
 from calculator.api import ledger_io, serialize
 from calculator.api.config import Settings
 from calculator.api.docs import Blueprint
-from calculator.api.http import coded, json_response, read_json
+from calculator.api.http import coded, read_json
 from calculator.api.schemas import resolve_spec
+from calculator.api.table_access import (
+    MAX_KEY,
+    Stale,
+    claim,
+    idempotency_key,
+    mint,
+    not_modified,
+    open_table,
+    table_response,
+    versions,
+)
 from calculator.api.table_schemas import (
     ChangedSchema,
     CorrectionSchema,
@@ -52,14 +57,14 @@ from calculator.api.table_schemas import (
     VersionSchema,
     table_ruleset,
 )
-from calculator.errors import GoStopError, InvalidHandError, Issue
+from calculator.errors import GoStopError
 from calculator.ledger import (
     Event,
     Ledger,
     LedgerError,
-    TableSetup,
     added,
     changes,
+    check_setup,
     closed,
     corrected,
     redone,
@@ -74,7 +79,6 @@ from calculator.store import DEFAULT_URL, EventRow, Head, Store, TokenRow
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 JOIN_CODE_LENGTH = 8  # 40 bits
 CREATE_SCOPE = "create"
-MAX_KEY = 255
 _TOKEN = {"schema": {"type": "string"}}
 _ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The table version: "N"'}}
 _WRITE_HEADERS = [
@@ -120,7 +124,6 @@ _BODY = {
     "s413": "The body is too large",
     "s415": "The body is not application/json",
 }
-_UNKNOWN_TABLE = "no table opens with this token; check the table id and the token"
 
 tables = Blueprint(
     "tables",
@@ -161,149 +164,11 @@ def _cache() -> ledger_io.LedgerCache:
     return cache
 
 
-# --- access ------------------------------------------------------------------------------
-
-
-def token_hash(token: str) -> str:
-    """How a token is stored: its sha256 (tokens are 192-bit random: no salt needed)."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _mint(role: str) -> tuple[str, TokenRow]:
-    token = secrets.token_urlsafe(24)
-    return token, TokenRow(hash=token_hash(token), role=role, label=role)
-
-
-_NO_TOKENS = (TokenRow(hash="0" * 64, role="", label=""),)
-
-
-def _open(table_id: str, *, write: bool) -> tuple[Head, TokenRow]:
-    """The table and the token that opens it: 401, 404 or 403 otherwise."""
-    given = request.headers.get("Authorization", "")
-    scheme, _, token = given.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise coded(
-            Unauthorized(
-                "send Authorization: Bearer <token> (the scorer or viewer token of the table)",
-                www_authenticate="Bearer",  # type: ignore[arg-type]
-            ),
-            "unauthorized",
-        )
-    digest = token_hash(token.strip())
-    head = _store().head(table_id) if len(table_id) <= 36 else None
-    found = None
-    # Every stored hash is compared, in constant time, also when there is no such table.
-    for row in head.tokens if head is not None else _NO_TOKENS:
-        if hmac.compare_digest(row.hash, digest) and found is None:
-            found = row
-    if head is None or found is None:
-        raise coded(NotFound(_UNKNOWN_TABLE), "unknown_table")
-    if write and found.role != "scorer":
-        raise coded(
-            Forbidden("a viewer token reads the table; writing needs the scorer token"),
-            "read_only_token",
-        )
-    return head, found
-
-
-def _etag(version: int) -> str:
-    return f'"{version}"'
-
-
-def _versions(header: str) -> set[str]:
-    """The versions an If-Match / If-None-Match names (weak or strong: compared weakly)."""
-    found = set()
-    for part in header.split(","):
-        tag = part.strip().removeprefix("W/").strip()
-        if len(tag) >= 2 and tag[0] == tag[-1] == '"':
-            found.add(tag[1:-1])
-        elif tag == "*":
-            found.add("*")
-    return found
-
-
-def _table_response(body: Any, version: int, status: int = 200) -> Response:
-    response = body if isinstance(body, Response) else json_response(body, status)
-    response.headers["ETag"] = _etag(version)
-    return response
-
-
-def _not_modified(version: int) -> Response | None:
-    given = request.headers.get("If-None-Match")
-    if given is not None:
-        versions = _versions(given)
-        if str(version) in versions or "*" in versions:
-            response = Response(status=304)
-            response.headers["ETag"] = _etag(version)
-            return response
-    return None
-
-
-class _Stale(PreconditionFailed):
-    """412 with the current version in the ETag header."""
-
-    def __init__(self, version: int, detail: str) -> None:
-        super().__init__(detail)
-        self.version = version
-
-    def get_headers(self, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
-        return [*super().get_headers(*args, **kwargs), ("ETag", _etag(self.version))]
-
-
 # --- writes ------------------------------------------------------------------------------
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _request_hash() -> str:
-    digest = hashlib.sha256(f"{request.method} {request.path}\n".encode())
-    digest.update(request.get_data(cache=True))
-    return digest.hexdigest()
-
-
-def _idempotency_key() -> str | None:
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    if not 1 <= len(key) <= MAX_KEY or not key.isprintable():
-        raise coded(
-            UnprocessableEntity(f"Idempotency-Key must be 1 to {MAX_KEY} printable characters"),
-            "invalid_length",
-        )
-    return key
-
-
-def _claim(scope: str, key: str) -> Response | None:
-    """Claim ``key``: None (this request owns it), or the stored answer; 422 / 409."""
-    settings = current_app.config["GOSTOP"]
-    claim = _store().claim(
-        scope=scope,
-        key=key,
-        request_hash=_request_hash(),
-        now=time.time(),
-        deadline=settings.request_deadline,
-    )
-    if claim.state == "mismatch":
-        raise coded(
-            UnprocessableEntity(
-                "this Idempotency-Key was used with another request; use a new key"
-            ),
-            "key_reused",
-        )
-    if claim.state == "in_flight":
-        raise coded(
-            Conflict("a request with this Idempotency-Key is in progress; retry shortly"),
-            "key_in_flight",
-        )
-    if claim.state == "replay":
-        body = claim.response or "{}"
-        response = Response(body, status=claim.status or 200, mimetype="application/json")
-        response.headers["ETag"] = _etag(orjson.loads(body)["version"])
-        response.headers["Idempotent-Replayed"] = "true"
-        return response
-    return None
 
 
 def _ledger_error(error: LedgerError) -> NoReturn:
@@ -325,10 +190,10 @@ def _write(
     ``make(ledger, by, at)`` loads the body and returns the event and the body to store;
     ``answer(before, after)`` is the response body (without the version).
     """
-    head, token = _open(table_id, write=True)
-    key = _idempotency_key()
+    head, token = open_table(_store(), table_id, write=True)
+    key = idempotency_key()
     if key is not None:
-        replay = _claim(table_id, key)
+        replay = claim(_store(), table_id, key)
         if replay is not None:
             return replay
     try:
@@ -362,9 +227,9 @@ def _change(
             ),
             "precondition_required",
         )
-    if str(head.version) not in _versions(if_match):
+    if str(head.version) not in versions(if_match):
         raise coded(
-            _Stale(
+            Stale(
                 head.version,
                 f"the table is at version {head.version}, not {if_match}; "
                 "read it again (GET) and redo the change on what it shows",
@@ -398,13 +263,11 @@ def _change(
         current = _store().head(head.id)
         version = current.version if current is not None else head.version
         raise coded(
-            _Stale(version, f"the table changed meanwhile: it is at version {version}"),
+            Stale(version, f"the table changed meanwhile: it is at version {version}"),
             "version_mismatch",
         )
     _cache().put(head.id, after, roster)
-    return _table_response(
-        Response(text, status=status, mimetype="application/json"), after.version
-    )
+    return table_response(Response(text, status=status, mimetype="application/json"), after.version)
 
 
 def _apply(ledger: Ledger, event: Event) -> Ledger:
@@ -470,9 +333,9 @@ def create_table() -> Response:
     (reads); they are shown only here, and stored only as hashes.
     """
     store = _store()
-    key = _idempotency_key()
+    key = idempotency_key()
     if key is not None:
-        replay = _claim(CREATE_SCOPE, key)
+        replay = claim(store, CREATE_SCOPE, key)
         if replay is not None:
             created = orjson.loads(replay.get_data())
             return _minted(store, created)
@@ -486,28 +349,18 @@ def create_table() -> Response:
 
 def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
     variant = Variant(data["variant"])
-    spec = table_ruleset(data["ruleset"], variant)
-    ruleset = resolve_spec(spec, variant, ("ruleset",))
-    roster = ledger_io.Roster(people=tuple((p.id, p.name) for p in data["roster"]))
-    _check_roster(roster, data["dealer"])
-    unit = (data["rounding"] or {}).get("unit")
-    locked = {**serialize.ruleset_json(ruleset)}
-    setup = TableSetup(
-        roster=tuple(pid for pid, _ in roster.people),
-        variant=variant,
-        ruleset=ruleset,
-        stake=data["stake"],
-        dealer=data["dealer"],
-        unit=unit,
-    )
+    ruleset = resolve_spec(table_ruleset(data["ruleset"], variant), variant, ("ruleset",))
+    locked = serialize.ruleset_json(ruleset)
     body = ledger_io.setup_body(
-        roster=roster,
+        roster=ledger_io.Roster(people=tuple((p.id, p.name) for p in data["roster"])),
         variant=variant,
         ruleset=locked,
-        stake=setup.stake,
-        dealer=setup.dealer,
-        unit=unit,
+        stake=data["stake"],
+        dealer=data["dealer"],
+        unit=(data["rounding"] or {}).get("unit"),
     )
+    setup, roster = ledger_io.setup_of(body)  # read as every replay will read it
+    check_setup(setup)
     ledger = start(setup)
     created = EventRow(
         seq=1, type="created", by="scorer", at=_now(), body=orjson.dumps(body).decode()
@@ -515,8 +368,8 @@ def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
     for _attempt in range(8):
         table_id = str(uuid.uuid4())
         join_code = "".join(secrets.choice(CROCKFORD) for _ in range(JOIN_CODE_LENGTH))
-        scorer, scorer_row = _mint("scorer")
-        viewer, viewer_row = _mint("viewer")
+        scorer, scorer_row = mint("scorer")
+        viewer, viewer_row = mint("viewer")
         if store.create(
             table_id=table_id,
             join_code=join_code,
@@ -538,34 +391,17 @@ def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
 
 def _minted(store: Store, answer: dict[str, Any]) -> Response:
     """A replayed create: the same table, with fresh tokens (the first ones still work)."""
-    scorer, scorer_row = _mint("scorer")
-    viewer, viewer_row = _mint("viewer")
+    scorer, scorer_row = mint("scorer")
+    viewer, viewer_row = mint("viewer")
     store.add_tokens(answer["id"], (scorer_row, viewer_row))
     return _created_response(answer, scorer, viewer)
 
 
 def _created_response(answer: dict[str, Any], scorer: str, viewer: str) -> Response:
     body = {**answer, "scorer_token": scorer, "viewer_token": viewer}
-    response = _table_response(body, answer["version"], 201)
+    response = table_response(body, answer["version"], 201)
     response.headers["Location"] = f"/v1/tables/{answer['id']}"
     return response
-
-
-def _check_roster(roster: ledger_io.Roster, dealer: str | None) -> None:
-    issues = []
-    seen: set[str] = set()
-    for i, (pid, _name) in enumerate(roster.people):
-        if pid in seen:
-            issues.append(
-                Issue("duplicate_player", f"{pid!r} is on the roster twice", ("roster", i))
-            )
-        seen.add(pid)
-    if dealer is not None and dealer not in seen:
-        issues.append(
-            Issue("unknown_player", f"dealer {dealer!r} is not on the roster", ("dealer",))
-        )
-    if issues:
-        raise InvalidHandError(issues)
 
 
 @tables.get("/tables/<table_id>")
@@ -579,12 +415,12 @@ def get_table(table_id: str) -> Response:
     Everything here is derived from the table's events. Poll with If-None-Match: while
     the table is unchanged the answer is an empty 304.
     """
-    head, _token = _open(table_id, write=False)
-    unchanged = _not_modified(head.version)
+    head, _token = open_table(_store(), table_id, write=False)
+    unchanged = not_modified(head.version)
     if unchanged is not None:
         return unchanged
     body = ledger_io.table_body(head.summary, _store().hand_items(head.id))
-    return _table_response(Response(body, mimetype="application/json"), head.version)
+    return table_response(Response(body, mimetype="application/json"), head.version)
 
 
 @tables.post("/tables/<table_id>/hands")
@@ -720,13 +556,13 @@ def list_events(query: dict[str, Any], table_id: str) -> Response:
     Append-only and in order; `?after=N` gives only the events after sequence number N
     (a phone syncs what it has not seen).
     """
-    head, _token = _open(table_id, write=False)
-    unchanged = _not_modified(head.version)
+    head, _token = open_table(_store(), table_id, write=False)
+    unchanged = not_modified(head.version)
     if unchanged is not None:
         return unchanged
     rows = _store().events(head.id, after=query["after"], upto=head.version)
     body = {"version": head.version, "events": [ledger_io.event_json(r) for r in rows]}
-    return _table_response(body, head.version)
+    return table_response(body, head.version)
 
 
 @tables.get("/tables/<table_id>/settlement")
@@ -736,8 +572,8 @@ def list_events(query: dict[str, Any], table_id: str) -> Response:
 @tables.doc(operationId="settleTable", parameters=_READ_HEADERS)
 def settle_table(table_id: str) -> Response:
     """Settle the table now: totals, the fewest transfers, rounded to the table's unit"""
-    head, _token = _open(table_id, write=False)
-    unchanged = _not_modified(head.version)
+    head, _token = open_table(_store(), table_id, write=False)
+    unchanged = not_modified(head.version)
     if unchanged is not None:
         return unchanged
     summary = orjson.loads(head.summary)
@@ -753,4 +589,4 @@ def settle_table(table_id: str) -> Response:
         "transfers": session["transfers"],
         "rounding": session["rounding"],
     }
-    return _table_response(body, head.version)
+    return table_response(body, head.version)

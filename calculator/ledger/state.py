@@ -140,6 +140,24 @@ def start(setup: TableSetup) -> Ledger:
     )
 
 
+def check_setup(setup: TableSetup) -> None:
+    """Raise InvalidHandError unless the roster names different people and the first
+    dealer, if given, is one of them."""
+    problems = Problems()
+    seen: set[str] = set()
+    for i, player in enumerate(setup.roster):
+        if player in seen:
+            problems.add("duplicate_player", f"{player!r} is on the roster twice", "roster", i)
+        seen.add(player)
+    if setup.dealer is not None and setup.dealer not in seen:
+        problems.add(
+            "unknown_player",
+            f"dealer {setup.dealer!r} is not on the roster ({', '.join(setup.roster)})",
+            "dealer",
+        )
+    problems.raise_if_any(InvalidHandError)
+
+
 def replay(setup: TableSetup, events: Iterable[Event]) -> Ledger:
     """The ledger after ``events``, from scratch."""
     ledger = start(setup)
