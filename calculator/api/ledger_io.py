@@ -21,7 +21,16 @@ from calculator.api.schemas import load_hand_request
 from calculator.api.session_schemas import BalanceRequestSchema
 from calculator.balance import BalanceResult
 from calculator.errors import GoStopError, Issue
-from calculator.ledger import Event, EventType, Ledger, LedgerHand, Play, TableSetup, replay
+from calculator.ledger import (
+    Event,
+    EventType,
+    Ledger,
+    LedgerHand,
+    Play,
+    TableSetup,
+    apply,
+    replay,
+)
 from calculator.presets import Variant, resolve
 from calculator.store import EventRow, Store
 
@@ -179,9 +188,10 @@ def rebuild(rows: Iterable[EventRow]) -> tuple[Ledger, Roster]:
 
 
 class LedgerCache:
-    """Ledgers of recently written tables, by (table, version), so an append scores one
-    hand instead of the whole night. Only a speed-up: the version a write starts from is
-    read from the database and checked again by the database when it commits."""
+    """Ledgers of recently used tables, so a write scores one hand instead of the whole
+    night. Only a speed-up: the version a write starts from is read from the database and
+    checked again by the database when it commits; events never change once written, so a
+    ledger an instance holds at an older version catches up by applying the newer ones."""
 
     def __init__(self) -> None:
         self._items: OrderedDict[str, tuple[int, Ledger, Roster]] = OrderedDict()
@@ -189,10 +199,13 @@ class LedgerCache:
     def ledger(self, store: Store, table_id: str, version: int) -> tuple[Ledger, Roster]:
         """The table's ledger at ``version``."""
         found = self._items.get(table_id)
-        if found is not None and found[0] == version:
-            self._items.move_to_end(table_id)
-            return found[1], found[2]
-        ledger, roster = rebuild(store.events(table_id, upto=version))
+        if found is not None and found[0] <= version:
+            ledger, roster = found[1], found[2]
+            if ledger.version < version:
+                for row in store.events(table_id, after=ledger.version, upto=version):
+                    ledger = apply(ledger, domain_event(row, ledger.setup.variant))
+        else:
+            ledger, roster = rebuild(store.events(table_id, upto=version))
         self.put(table_id, ledger, roster)
         return ledger, roster
 

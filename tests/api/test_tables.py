@@ -392,3 +392,22 @@ def test_the_access_log_never_carries_a_token(ledger_app: Any) -> None:
     assert len(lines) >= 4
     for token in (table.scorer, table.viewer, "wrong-token-value"):
         assert all(token not in line for line in lines)
+
+
+def test_two_instances_share_one_ledger(ledger_app: Any, database_url: str) -> None:
+    """Writes alternate between two apps on one database: each catches up on what the
+    other wrote, and the result is what a rebuild from the events gives."""
+    from calculator.api import create_app, ledger_io
+
+    other = create_app({"access_log": False, "database_url": database_url})
+    other.test_client_class = ledger_app.test_client_class
+    clients = [ledger_app.test_client(), other.test_client()]
+    table = _table(clients[0])
+    for i, step in enumerate(GOSTOP["steps"][:15]):
+        table.client = clients[i % 2]
+        table.step(step, step.get("hand"))
+    first = clients[0].get(table.path, headers=table.auth()).data
+    assert clients[1].get(table.path, headers=table.auth()).data == first
+    ledger_io.rebuild_derived(ledger_app.extensions["gostop_store"], table.id)
+    assert clients[1].get(table.path, headers=table.auth()).data == first
+    other.extensions["gostop_store"].dispose()
