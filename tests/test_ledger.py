@@ -211,6 +211,9 @@ def test_any_sequence_of_changes_keeps_the_books(variant: str, data: st.DataObje
     replay of the accepted events from scratch is the same state."""
     ledger, accepted = _run(variant, data.draw(_actions(variant)))
     assert replay(ledger.setup, accepted) == ledger
+    # the changes in effect, entered afresh with no undo or redo, give the same hands
+    fresh = replay(ledger.setup, ledger.edits)
+    assert (fresh.hands, fresh.totals, fresh.dealer) == (ledger.hands, ledger.totals, ledger.dealer)
     if accepted:  # what the last change moved is exactly the change of the totals
         before = replay(ledger.setup, accepted[:-1])
         moved = dict.fromkeys(ledger.setup.roster, 0)

@@ -257,6 +257,7 @@ def _change(
         summary=ledger_io.summary(head.id, after, roster, ledger_io.locked_ruleset(head.summary)),
         hands_from=start_at,
         hand_items=items,
+        replace=start_at <= len(before.hands),
         answer=(head.id, key, status, text),
     )
     if not written:

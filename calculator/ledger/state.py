@@ -177,19 +177,21 @@ def apply(ledger: Ledger, event: Event) -> Ledger:
     if event.type is EventType.UNDONE:
         if not edits:
             raise LedgerError([Issue("nothing_to_undo", "there is no change to undo", ())])
-        edits, redo = edits[:-1], (*redo, edits[-1])
-    elif event.type is EventType.REDONE:
-        if not redo:
-            raise LedgerError([Issue("nothing_to_redo", "no undone change to redo", ())])
-        edits, redo = (*edits, redo[-1]), redo[:-1]
+        edit, edits, redo = edits[-1], edits[:-1], (*redo, edits[-1])
+        entries = _entries(edits)
+        first = _touched(edit, len(ledger.entries) - 1)
     else:
-        _check_edit(ledger, event)
-        edits, redo = (*edits, event), ()
-    entries = _entries(edits)
-    first = _first_difference(ledger.entries, entries)
-    hands = ledger.hands[:first]
-    streak, dealer = _after(ledger.setup, hands)
-    derived = list(hands)
+        if event.type is EventType.REDONE:
+            if not redo:
+                raise LedgerError([Issue("nothing_to_redo", "no undone change to redo", ())])
+            edit, edits, redo = redo[-1], (*edits, redo[-1]), redo[:-1]
+        else:
+            _check_edit(ledger, event)
+            edit, edits, redo = event, (*edits, event), ()
+        entries = _edited(ledger.entries, edit)
+        first = _touched(edit, len(ledger.entries))
+    streak, dealer = _after(ledger.setup, ledger.hands[:first])
+    derived = list(ledger.hands[:first])
     entered = _entered(event, len(entries))
     for index in range(first, len(entries)):
         try:
@@ -208,7 +210,7 @@ def apply(ledger: Ledger, event: Event) -> Ledger:
         redo=redo,
         entries=entries,
         hands=tuple(derived),
-        totals=_totals(ledger.setup.roster, derived),
+        totals=_totals(ledger.totals, ledger.hands[first:], derived[first:]),
         nagari_streak=streak,
         dealer=dealer,
     )
@@ -293,29 +295,33 @@ def _entered(event: Event, count: int) -> int | None:
 
 def _entries(edits: Iterable[Event]) -> tuple[Entry, ...]:
     """The hands the edits in effect describe (no scoring: cheap)."""
-    entries: list[Entry] = []
+    entries: tuple[Entry, ...] = ()
     for edit in edits:
-        assert edit.type in EDITS
-        if edit.type is EventType.ADDED:
-            assert edit.hand is not None
-            entries.append(Entry(hand=edit.hand))
-        else:
-            assert edit.number is not None
-            old = entries[edit.number - 1]
-            if edit.type is EventType.CORRECTED:
-                assert edit.hand is not None
-                entries[edit.number - 1] = Entry(hand=edit.hand, voided=old.voided)
-            else:
-                entries[edit.number - 1] = Entry(hand=old.hand, voided=True)
-    return tuple(entries)
+        entries = _edited(entries, edit)
+    return entries
 
 
-def _first_difference(old: tuple[Entry, ...], new: tuple[Entry, ...]) -> int:
-    """The index of the first entry that differs (entries are shared when unchanged)."""
-    for index, (a, b) in enumerate(zip(old, new, strict=False)):
-        if a is not b and a != b:
-            return index
-    return min(len(old), len(new))
+def _edited(entries: tuple[Entry, ...], edit: Event) -> tuple[Entry, ...]:
+    """The entries after one edit; the entries it does not touch are the same objects."""
+    assert edit.type in EDITS
+    if edit.type is EventType.ADDED:
+        assert edit.hand is not None
+        return (*entries, Entry(hand=edit.hand))
+    assert edit.number is not None
+    index = edit.number - 1
+    old = entries[index]
+    if edit.type is EventType.CORRECTED:
+        assert edit.hand is not None
+        new = Entry(hand=edit.hand, voided=old.voided)
+    else:
+        new = Entry(hand=old.hand, voided=True)
+    return (*entries[:index], new, *entries[index + 1 :])
+
+
+def _touched(edit: Event, added_at: int) -> int:
+    """The index of the hand an edit changes (``added_at`` for an added hand): the hands
+    before it keep what they were derived to."""
+    return added_at if edit.number is None else edit.number - 1
 
 
 def _after(setup: TableSetup, hands: tuple[LedgerHand, ...]) -> tuple[int, str | None]:
@@ -380,9 +386,15 @@ def _top(net: Mapping[str, int]) -> str | None:
     return leaders[0] if best > 0 and len(leaders) == 1 else None
 
 
-def _totals(roster: tuple[str, ...], hands: Iterable[LedgerHand]) -> dict[str, int]:
-    totals = dict.fromkeys(roster, 0)
-    for hand in hands:
+def _totals(
+    before: Mapping[str, int], old: Iterable[LedgerHand], new: Iterable[LedgerHand]
+) -> dict[str, int]:
+    """The totals with the ``old`` hands' amounts replaced by the ``new`` ones'."""
+    totals = dict(before)
+    for hand in old:
+        for player, chips in hand.counted.items():
+            totals[player] -= chips
+    for hand in new:
         for player, chips in hand.counted.items():
             totals[player] += chips
     if sum(totals.values()) != 0:  # not an assert: never skipped (-O)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
+import secrets
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -14,13 +16,11 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
-
-from calculator.store import schema
 
 DEFAULT_URL = "sqlite:///gostop.sqlite3"
 BUSY_TIMEOUT_MS = 30_000
 KEEP_KEYS_SECONDS = 25 * 3600  # idempotency records are kept at least 24 h
+PURGE_EVERY = 64  # one claim in this many purges the scope's expired records
 _MIGRATIONS = Path(__file__).parent / "migrations"
 _LOCK_ID = 0x6057_0913  # PostgreSQL advisory lock held while migrating
 
@@ -175,61 +175,77 @@ class Store:
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
+    # --- statements ----------------------------------------------------------------------
+    # The hot paths speak to the driver directly: SQLAlchemy Core's per-statement work
+    # (about 150 µs) was most of a poll's cost. The SQL is written once, with %(name)s
+    # parameters, and adapted to the driver's parameter style.
+
+    def _sql(self, text: str) -> str:
+        if self.engine.dialect.paramstyle in ("named", "qmark"):  # sqlite3
+            return _PARAMETER.sub(r":\1", text)
+        return text
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        """A DBAPI cursor inside one transaction (committed if the block ends normally)."""
+        connection = self.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                if self.engine.dialect.name == "sqlite":
+                    cursor.execute("BEGIN")  # the driver leaves transactions to us
+                yield cursor
+            except BaseException:
+                connection.rollback()
+                raise
+            else:
+                connection.commit()
+            finally:
+                cursor.close()
+        finally:
+            connection.close()  # back to the pool
+
+    def _integrity_error(self) -> type[Exception]:
+        error: type[Exception] = self.engine.dialect.dbapi.IntegrityError  # type: ignore[union-attr]
+        return error
+
     # --- reads -------------------------------------------------------------------------
 
     def head(self, table_id: str) -> Head | None:
-        """The table's version, summary and tokens; None if there is no such table."""
-        with self.engine.begin() as c:
-            row = c.execute(
-                sa.select(
-                    schema.tables.c.version, schema.tables.c.join_code, schema.tables.c.summary
-                ).where(schema.tables.c.id == table_id)
-            ).first()
-            if row is None:
-                return None
-            found = c.execute(
-                sa.select(schema.tokens.c.hash, schema.tokens.c.role, schema.tokens.c.label)
-                .where(schema.tokens.c.table_id == table_id)
-                .order_by(schema.tokens.c.id)
-            ).all()
-        tokens = tuple(TokenRow(hash=t.hash, role=t.role, label=t.label) for t in found)
+        """The table's version, summary and tokens (one query); None if there is no such
+        table."""
+        with self._transaction() as cursor:
+            cursor.execute(self._sql(_HEAD), {"id": table_id})
+            rows = cursor.fetchall()
+        if not rows:  # every table has tokens: no row, no table
+            return None
+        version, join_code, summary = rows[0][:3]
         return Head(
             id=table_id,
-            version=row.version,
-            join_code=row.join_code,
-            summary=row.summary,
-            tokens=tokens,
+            version=version,
+            join_code=join_code,
+            summary=summary,
+            tokens=tuple(TokenRow(hash=r[3], role=r[4], label=r[5]) for r in rows),
         )
 
     def events(self, table_id: str, *, after: int = 0, upto: int | None = None) -> list[EventRow]:
         """The events with ``after < seq ≤ upto``, in order."""
-        e = schema.events.c
-        query = sa.select(schema.events).where(e.table_id == table_id, e.seq > after)
-        if upto is not None:
-            query = query.where(e.seq <= upto)
-        with self.engine.begin() as c:
-            rows = c.execute(query.order_by(e.seq)).all()
-        return [
-            EventRow(
-                seq=r.seq,
-                type=r.type,
-                by=r.by,
-                at=r.at,
-                number=r.number,
-                body=r.body,
-                reason=r.reason,
+        with self._transaction() as cursor:
+            cursor.execute(
+                self._sql(_EVENTS),
+                {"id": table_id, "after": after, "upto": upto if upto is not None else 2**31 - 1},
             )
+            rows = cursor.fetchall()
+        return [
+            EventRow(seq=r[0], type=r[1], number=r[2], body=r[3], reason=r[4], by=r[5], at=r[6])
             for r in rows
         ]
 
     def hand_items(self, table_id: str) -> list[str]:
         """The derived item of each hand, in order (JSON text)."""
-        h = schema.hands.c
-        with self.engine.begin() as c:
-            rows = c.execute(
-                sa.select(h.item).where(h.table_id == table_id).order_by(h.number)
-            ).all()
-        return [r.item for r in rows]
+        with self._transaction() as cursor:
+            cursor.execute(self._sql(_HAND_ITEMS), {"id": table_id})
+            return [r[0] for r in cursor.fetchall()]
 
     # --- writes ------------------------------------------------------------------------
 
@@ -246,34 +262,34 @@ class Store:
         """Insert a new table with its first event and tokens; False if the join code is
         taken (draw another)."""
         try:
-            with self.engine.begin() as c:
-                c.execute(
-                    sa.insert(schema.tables).values(
-                        id=table_id,
-                        version=event.seq,
-                        join_code=join_code,
-                        created_at=created_at,
-                        summary=summary,
-                    )
+            with self._transaction() as cursor:
+                cursor.execute(
+                    self._sql(_INSERT_TABLE),
+                    {
+                        "id": table_id,
+                        "version": event.seq,
+                        "join_code": join_code,
+                        "created_at": created_at,
+                        "summary": summary,
+                    },
                 )
-                c.execute(sa.insert(schema.events).values(table_id=table_id, **_event(event)))
-                self._insert_tokens(c, table_id, tokens)
-        except IntegrityError:
+                cursor.execute(self._sql(_INSERT_EVENT), _event(table_id, event))
+                self._insert_tokens(cursor, table_id, tokens)
+        except self._integrity_error():
             return False
         return True
 
     def add_tokens(self, table_id: str, tokens: Iterable[TokenRow]) -> None:
         """More tokens for a table (a replayed create mints fresh ones)."""
-        with self.engine.begin() as c:
-            self._insert_tokens(c, table_id, tokens)
+        with self._transaction() as cursor:
+            self._insert_tokens(cursor, table_id, tokens)
 
-    @staticmethod
-    def _insert_tokens(c: Connection, table_id: str, tokens: Iterable[TokenRow]) -> None:
+    def _insert_tokens(self, cursor: Any, table_id: str, tokens: Iterable[TokenRow]) -> None:
         rows = [
             {"table_id": table_id, "hash": t.hash, "role": t.role, "label": t.label} for t in tokens
         ]
         if rows:
-            c.execute(sa.insert(schema.tokens), rows)
+            cursor.executemany(self._sql(_INSERT_TOKEN), rows)
 
     def write(
         self,
@@ -284,63 +300,58 @@ class Store:
         summary: str,
         hands_from: int,
         hand_items: Sequence[str],
+        replace: bool = True,
         answer: tuple[str, str, int, str] | None = None,
     ) -> bool:
         """Append ``events`` after version ``expected`` in one transaction: the version
         moves on, the derived rows of hands ``hands_from`` on are replaced by
-        ``hand_items`` (numbered from ``hands_from``), and ``answer`` — (scope, key,
-        status, response) — completes the idempotency record. False (nothing written) if
-        the table is no longer at version ``expected``."""
-        t, h = schema.tables.c, schema.hands.c
-        with self.engine.begin() as c:
-            moved = c.execute(
-                sa.update(schema.tables)
-                .where(t.id == table_id, t.version == expected)
-                .values(version=expected + len(events), summary=summary)
+        ``hand_items`` (numbered from ``hands_from``; ``replace=False``: there are none yet
+        to delete), and ``answer`` — (scope, key, status, response) — completes the
+        idempotency record. False (nothing written) if the table is no longer at version
+        ``expected``."""
+        with self._transaction() as cursor:
+            cursor.execute(
+                self._sql(_MOVE_VERSION),
+                {
+                    "id": table_id,
+                    "expected": expected,
+                    "version": expected + len(events),
+                    "summary": summary,
+                },
             )
-            if moved.rowcount != 1:
+            if cursor.rowcount != 1:
                 return False
-            c.execute(
-                sa.insert(schema.events), [{"table_id": table_id, **_event(e)} for e in events]
-            )
-            c.execute(sa.delete(schema.hands).where(h.table_id == table_id, h.number >= hands_from))
-            if hand_items:
-                c.execute(
-                    sa.insert(schema.hands),
-                    [
-                        {"table_id": table_id, "number": hands_from + i, "item": item}
-                        for i, item in enumerate(hand_items)
-                    ],
-                )
+            cursor.executemany(self._sql(_INSERT_EVENT), [_event(table_id, e) for e in events])
+            self._put_hands(cursor, table_id, hands_from, hand_items, replace=replace)
             if answer is not None:
-                self._finish(c, *answer)
+                self._finish(cursor, *answer)
         return True
+
+    def _put_hands(
+        self, cursor: Any, table_id: str, start: int, items: Sequence[str], *, replace: bool
+    ) -> None:
+        if replace:
+            cursor.execute(self._sql(_DELETE_HANDS), {"id": table_id, "from": start})
+        if items:
+            cursor.executemany(
+                self._sql(_INSERT_HAND),
+                [
+                    {"table_id": table_id, "number": start + i, "item": item}
+                    for i, item in enumerate(items)
+                ],
+            )
 
     def replace_derived(self, table_id: str, *, summary: str, hand_items: Sequence[str]) -> None:
         """Rewrite every derived row of a table (a rebuild from its events)."""
-        self.delete_derived(table_id)
-        with self.engine.begin() as c:
-            c.execute(
-                sa.update(schema.tables)
-                .where(schema.tables.c.id == table_id)
-                .values(summary=summary)
-            )
-            if hand_items:
-                c.execute(
-                    sa.insert(schema.hands),
-                    [
-                        {"table_id": table_id, "number": i + 1, "item": item}
-                        for i, item in enumerate(hand_items)
-                    ],
-                )
+        with self._transaction() as cursor:
+            cursor.execute(self._sql(_SET_SUMMARY), {"id": table_id, "summary": summary})
+            self._put_hands(cursor, table_id, 1, hand_items, replace=True)
 
     def delete_derived(self, table_id: str) -> None:
         """Forget a table's derived rows (its hands' items and its summary)."""
-        with self.engine.begin() as c:
-            c.execute(sa.delete(schema.hands).where(schema.hands.c.table_id == table_id))
-            c.execute(
-                sa.update(schema.tables).where(schema.tables.c.id == table_id).values(summary="{}")
-            )
+        with self._transaction() as cursor:
+            cursor.execute(self._sql(_SET_SUMMARY), {"id": table_id, "summary": "{}"})
+            self._put_hands(cursor, table_id, 1, (), replace=True)
 
     # --- idempotency -------------------------------------------------------------------
 
@@ -349,78 +360,61 @@ class Store:
     ) -> Claim:
         """Claim ``key`` for a request. An in-flight record older than ``deadline``
         seconds was abandoned (its worker died): this request takes it over."""
-        i = schema.idempotency.c
+        names = {"scope": scope, "key": key, "hash": request_hash, "now": now}
         try:
-            with self.engine.begin() as c:
-                c.execute(
-                    sa.delete(schema.idempotency).where(
-                        i.scope == scope, i.created_at < now - KEEP_KEYS_SECONDS
-                    )
-                )
-                c.execute(
-                    sa.insert(schema.idempotency).values(
-                        scope=scope, key=key, request_hash=request_hash, created_at=now, done=False
-                    )
-                )
+            with self._transaction() as cursor:
+                cursor.execute(self._sql(_INSERT_KEY), names)
+            if secrets.randbelow(PURGE_EVERY) == 0:
+                self.purge_keys(scope=scope, now=now)
             return Claim(state="new")
-        except IntegrityError:
+        except self._integrity_error():
             pass
         # The write comes first: a SQLite transaction that reads and then writes fails at
         # once when another writer committed in between; one that writes first waits.
-        with self.engine.begin() as c:
-            taken = c.execute(
-                sa.update(schema.idempotency)
-                .where(
-                    i.scope == scope,
-                    i.key == key,
-                    i.request_hash == request_hash,
-                    i.done.is_(False),
-                    i.created_at < now - deadline,
-                )
-                .values(created_at=now)
-            )
-            if taken.rowcount == 1:
+        with self._transaction() as cursor:
+            cursor.execute(self._sql(_TAKE_OVER_KEY), {**names, "stale": now - deadline})
+            if cursor.rowcount == 1:
                 return Claim(state="new")
-            row = c.execute(
-                sa.select(schema.idempotency).where(i.scope == scope, i.key == key)
-            ).first()
+            cursor.execute(self._sql(_SELECT_KEY), names)
+            row = cursor.fetchone()
         if row is None:  # released meanwhile: try once more
             return self.claim(
                 scope=scope, key=key, request_hash=request_hash, now=now, deadline=deadline
             )
-        if row.request_hash != request_hash:
+        stored_hash, done, status, response = row
+        if stored_hash != request_hash:
             return Claim(state="mismatch")
-        if row.done:
-            return Claim(state="replay", status=row.status, response=row.response)
+        if done:
+            return Claim(state="replay", status=status, response=response)
         return Claim(state="in_flight")
+
+    def purge_keys(self, *, scope: str, now: float) -> None:
+        """Forget a scope's idempotency records older than the ≥ 24 h they are kept."""
+        with self._transaction() as cursor:
+            cursor.execute(
+                self._sql(_PURGE_KEYS), {"scope": scope, "before": now - KEEP_KEYS_SECONDS}
+            )
 
     def release(self, *, scope: str, key: str) -> None:
         """Give up a claim (the request was refused: the key may be used again)."""
-        i = schema.idempotency.c
-        with self.engine.begin() as c:
-            c.execute(
-                sa.delete(schema.idempotency).where(
-                    i.scope == scope, i.key == key, i.done.is_(False)
-                )
-            )
+        with self._transaction() as cursor:
+            cursor.execute(self._sql(_RELEASE_KEY), {"scope": scope, "key": key})
 
     def finish(self, *, scope: str, key: str, status: int, response: str) -> None:
         """Store the answer of a claimed key (writes do it inside :meth:`write`)."""
-        with self.engine.begin() as c:
-            self._finish(c, scope, key, status, response)
+        with self._transaction() as cursor:
+            self._finish(cursor, scope, key, status, response)
 
-    @staticmethod
-    def _finish(c: Connection, scope: str, key: str, status: int, response: str) -> None:
-        i = schema.idempotency.c
-        c.execute(
-            sa.update(schema.idempotency)
-            .where(i.scope == scope, i.key == key)
-            .values(done=True, status=status, response=response)
+    def _finish(self, cursor: Any, scope: str, key: str, status: int, response: str) -> None:
+        cursor.execute(
+            self._sql(_FINISH_KEY),
+            {"scope": scope, "key": key, "status": status, "response": response},
         )
 
 
-def _event(event: EventRow) -> Mapping[str, Any]:
+def _event(table_id: str, event: EventRow) -> Mapping[str, Any]:
     return {
+        "table_id": table_id,
         "seq": event.seq,
         "type": event.type,
         "number": event.number,
@@ -429,3 +423,58 @@ def _event(event: EventRow) -> Mapping[str, Any]:
         "by": event.by,
         "at": event.at,
     }
+
+
+_PARAMETER = re.compile(r"%\((\w+)\)s")
+_HEAD = (
+    "SELECT t.version, t.join_code, t.summary, k.hash, k.role, k.label "
+    "FROM ledger_tables t JOIN ledger_tokens k ON k.table_id = t.id "
+    "WHERE t.id = %(id)s ORDER BY k.id"
+)
+_EVENTS = (
+    'SELECT seq, type, number, body, reason, "by", at FROM ledger_events '
+    "WHERE table_id = %(id)s AND seq > %(after)s AND seq <= %(upto)s ORDER BY seq"
+)
+_HAND_ITEMS = "SELECT item FROM ledger_hands WHERE table_id = %(id)s ORDER BY number"
+_INSERT_TABLE = (
+    "INSERT INTO ledger_tables (id, version, join_code, created_at, summary) "
+    "VALUES (%(id)s, %(version)s, %(join_code)s, %(created_at)s, %(summary)s)"
+)
+_INSERT_EVENT = (
+    'INSERT INTO ledger_events (table_id, seq, type, number, body, reason, "by", at) '
+    "VALUES (%(table_id)s, %(seq)s, %(type)s, %(number)s, %(body)s, %(reason)s, %(by)s, %(at)s)"
+)
+_INSERT_TOKEN = (
+    "INSERT INTO ledger_tokens (table_id, hash, role, label) "
+    "VALUES (%(table_id)s, %(hash)s, %(role)s, %(label)s)"
+)
+_MOVE_VERSION = (
+    "UPDATE ledger_tables SET version = %(version)s, summary = %(summary)s "
+    "WHERE id = %(id)s AND version = %(expected)s"
+)
+_SET_SUMMARY = "UPDATE ledger_tables SET summary = %(summary)s WHERE id = %(id)s"
+_DELETE_HANDS = "DELETE FROM ledger_hands WHERE table_id = %(id)s AND number >= %(from)s"
+_INSERT_HAND = (
+    "INSERT INTO ledger_hands (table_id, number, item) VALUES (%(table_id)s, %(number)s, %(item)s)"
+)
+_INSERT_KEY = (
+    'INSERT INTO ledger_idempotency (scope, "key", request_hash, created_at, done) '
+    "VALUES (%(scope)s, %(key)s, %(hash)s, %(now)s, FALSE)"
+)
+_TAKE_OVER_KEY = (
+    "UPDATE ledger_idempotency SET created_at = %(now)s "
+    'WHERE scope = %(scope)s AND "key" = %(key)s AND request_hash = %(hash)s '
+    "AND NOT done AND created_at < %(stale)s"
+)
+_SELECT_KEY = (
+    "SELECT request_hash, done, status, response FROM ledger_idempotency "
+    'WHERE scope = %(scope)s AND "key" = %(key)s'
+)
+_PURGE_KEYS = "DELETE FROM ledger_idempotency WHERE scope = %(scope)s AND created_at < %(before)s"
+_RELEASE_KEY = (
+    'DELETE FROM ledger_idempotency WHERE scope = %(scope)s AND "key" = %(key)s AND NOT done'
+)
+_FINISH_KEY = (
+    "UPDATE ledger_idempotency SET done = TRUE, status = %(status)s, response = %(response)s "
+    'WHERE scope = %(scope)s AND "key" = %(key)s'
+)
