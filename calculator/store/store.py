@@ -116,6 +116,7 @@ class Store:
         self._pid = 0
         self._lock = threading.Lock()
         self._migrated = False
+        self._statements: dict[str, str] = {}
 
     @property
     def engine(self) -> Engine:
@@ -181,18 +182,21 @@ class Store:
     # parameters, and adapted to the driver's parameter style.
 
     def _sql(self, text: str) -> str:
-        if self.engine.dialect.paramstyle in ("named", "qmark"):  # sqlite3
-            return _PARAMETER.sub(r":\1", text)
-        return text
+        found = self._statements.get(text)
+        if found is None:
+            sqlite = self.engine.dialect.paramstyle in ("named", "qmark")  # sqlite3
+            found = self._statements[text] = _PARAMETER.sub(r":\1", text) if sqlite else text
+        return found
 
     @contextmanager
-    def _transaction(self) -> Iterator[Any]:
-        """A DBAPI cursor inside one transaction (committed if the block ends normally)."""
+    def _transaction(self, *, read: bool = False) -> Iterator[Any]:
+        """A DBAPI cursor inside one transaction (committed if the block ends normally);
+        ``read``: one SELECT, which SQLite runs atomically on its own."""
         connection = self.engine.raw_connection()
         try:
             cursor = connection.cursor()
             try:
-                if self.engine.dialect.name == "sqlite":
+                if self.engine.dialect.name == "sqlite" and not read:
                     cursor.execute("BEGIN")  # the driver leaves transactions to us
                 yield cursor
             except BaseException:
@@ -214,7 +218,7 @@ class Store:
     def head(self, table_id: str) -> Head | None:
         """The table's version, summary and tokens (one query); None if there is no such
         table."""
-        with self._transaction() as cursor:
+        with self._transaction(read=True) as cursor:
             cursor.execute(self._sql(_HEAD), {"id": table_id})
             rows = cursor.fetchall()
         if not rows:  # every table has tokens: no row, no table
@@ -230,7 +234,7 @@ class Store:
 
     def events(self, table_id: str, *, after: int = 0, upto: int | None = None) -> list[EventRow]:
         """The events with ``after < seq ≤ upto``, in order."""
-        with self._transaction() as cursor:
+        with self._transaction(read=True) as cursor:
             cursor.execute(
                 self._sql(_EVENTS),
                 {"id": table_id, "after": after, "upto": upto if upto is not None else 2**31 - 1},
@@ -243,7 +247,7 @@ class Store:
 
     def hand_items(self, table_id: str) -> list[str]:
         """The derived item of each hand, in order (JSON text)."""
-        with self._transaction() as cursor:
+        with self._transaction(read=True) as cursor:
             cursor.execute(self._sql(_HAND_ITEMS), {"id": table_id})
             return [r[0] for r in cursor.fetchall()]
 
