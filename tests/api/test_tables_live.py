@@ -228,3 +228,35 @@ def test_two_instances_on_one_postgres_lose_and_duplicate_nothing(postgres_url: 
         assert [h["number"] for h in hands] == list(range(1, per_client * clients + 1))
         _s, _h, events = _call(one.base, "GET", table + "/events", headers=auth)
         assert [e["seq"] for e in events["events"]] == list(range(1, per_client * clients + 2))
+
+
+def test_the_readme_night_runs_as_written(tmp_path: Any) -> None:
+    """The README's table night with curl, against a live server: every step answers as
+    its comments say."""
+    import re
+    import subprocess
+    from pathlib import Path
+
+    from tools import require
+
+    require("jq", "apt-get install jq")
+    require("curl", "apt-get install curl")
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    night = readme[readme.index("A whole night with curl") :]
+    script = re.search(r"```sh\n(.*?)```", night, re.DOTALL).group(1)  # type: ignore[union-attr]
+    with _server(f"sqlite:///{tmp_path}/night.sqlite3") as server:
+        script = script.replace("http://127.0.0.1:8000", server.base)
+        done = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", script],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert '{"B":1600,"C":-800,"D":-800}' in out
+    assert '"version": 8' in out
+    assert "\n304\n" in out
+    assert '"from": "D"' in out
+    assert out.rstrip().endswith('{"version":9}')
