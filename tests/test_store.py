@@ -88,3 +88,31 @@ def test_gostop_db_upgrade(tmp_path: Path, monkeypatch: Any, capsys: Any) -> Non
     engine.dispose()
     assert {"ledger_tables", "ledger_events", "ledger_hands", "alembic_version"} <= names
     assert mode == "wal"
+
+
+def test_a_dropped_connection_is_replaced(store: Store) -> None:
+    """The pool does not ping before each use (a round trip): a connection the server
+    dropped fails once, is invalidated, and the next use opens a new one."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite connections are files, not sessions a server can drop")
+    import uuid
+
+    table_id = str(uuid.uuid4())
+    _table(store, table_id)
+    assert store.head(table_id) is not None  # a pooled connection now exists
+    pooled = store.engine.raw_connection()
+    pid = pooled.driver_connection.info.backend_pid  # type: ignore[union-attr]
+    pooled.close()  # back to the pool, where the server drops it
+    killer = sa.create_engine(store.url)
+    with killer.begin() as c:
+        c.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    killer.dispose()
+    failures, head = 0, None
+    while head is None and failures < 8:  # the pool holds at most a few dropped connections
+        try:
+            head = store.head(table_id)
+        except Exception:  # the driver's error, raised as it is
+            failures += 1
+    assert head is not None
+    assert head.version == 1
+    assert failures == 1

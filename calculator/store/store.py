@@ -84,7 +84,9 @@ def make_engine(url: str) -> Engine:
     transactions that SQLite (not the driver) begins, so reads see one snapshot."""
     path = _sqlite_path(url)
     if path is None:
-        return sa.create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=4)
+        # No pre-ping (a round trip on every checkout): a connection that fails is
+        # invalidated instead (Store._transaction), and the next checkout opens a new one.
+        return sa.create_engine(url, pool_size=4, max_overflow=4)
     if path and path != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     engine = sa.create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
@@ -191,14 +193,22 @@ class Store:
     @contextmanager
     def _transaction(self, *, read: bool = False) -> Iterator[Any]:
         """A DBAPI cursor inside one transaction (committed if the block ends normally);
-        ``read``: one SELECT, which SQLite runs atomically on its own."""
+        ``read``: a single SELECT, which runs atomically on its own (no BEGIN and COMMIT:
+        on PostgreSQL two round trips fewer)."""
         connection = self.engine.raw_connection()
+        driver = connection.driver_connection
+        alone = read and self.engine.dialect.name == "postgresql"
         try:
+            if alone:
+                driver.autocommit = True  # type: ignore[union-attr]
             cursor = connection.cursor()
             try:
                 if self.engine.dialect.name == "sqlite" and not read:
                     cursor.execute("BEGIN")  # the driver leaves transactions to us
                 yield cursor
+            except self._disconnects():
+                connection.invalidate()  # a dead connection never goes back to the pool
+                raise
             except BaseException:
                 connection.rollback()
                 raise
@@ -207,7 +217,13 @@ class Store:
             finally:
                 cursor.close()
         finally:
+            if alone:
+                driver.autocommit = False  # type: ignore[union-attr]
             connection.close()  # back to the pool
+
+    def _disconnects(self) -> tuple[type[Exception], ...]:
+        dbapi: Any = self.engine.dialect.dbapi
+        return (dbapi.OperationalError, dbapi.InterfaceError)
 
     def _integrity_error(self) -> type[Exception]:
         error: type[Exception] = self.engine.dialect.dbapi.IntegrityError  # type: ignore[union-attr]
