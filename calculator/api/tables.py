@@ -16,7 +16,8 @@ import time
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, NoReturn
+from functools import cache
+from typing import Any
 
 import orjson
 from flask import Flask, Response, current_app, request
@@ -30,6 +31,7 @@ from werkzeug.exceptions import (
 from calculator.api import ledger_io, serialize
 from calculator.api.config import Settings
 from calculator.api.docs import Blueprint
+from calculator.api.fields import StrictSchema
 from calculator.api.http import coded, read_json
 from calculator.api.schemas import resolve_spec
 from calculator.api.table_access import (
@@ -63,6 +65,7 @@ from calculator.ledger import (
     Ledger,
     LedgerError,
     added,
+    apply,
     changes,
     check_setup,
     closed,
@@ -109,7 +112,8 @@ _READ_HEADERS = [
 ]
 _ACCESS = {
     "s401": "No Authorization: Bearer token",
-    "s404": "No table opens with this token (or there is no such table)",
+    "s404": "No table opens with this token (or there is no such table; for a hand: no "
+    "such hand number)",
 }
 _WRITE = {
     **_ACCESS,
@@ -169,14 +173,6 @@ def _cache() -> ledger_io.LedgerCache:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _ledger_error(error: LedgerError) -> NoReturn:
-    issue = error.issues[0]
-    exception: HTTPException = (
-        NotFound(issue.detail) if issue.code == "unknown_hand" else Conflict(issue.detail)
-    )
-    raise coded(exception, issue.code) from None
 
 
 def _write(
@@ -272,17 +268,26 @@ def _change(
 
 
 def _apply(ledger: Ledger, event: Event) -> Ledger:
-    from calculator.ledger import apply
-
+    """The ledger after ``event``; what the table cannot take in its state is a 409 (an
+    unknown hand number a 404), with the domain's code."""
     try:
         return apply(ledger, event)
     except LedgerError as error:
-        _ledger_error(error)
+        issue = error.issues[0]
+        refused: HTTPException = (
+            NotFound(issue.detail) if issue.code == "unknown_hand" else Conflict(issue.detail)
+        )
+        raise coded(refused, issue.code) from None
 
 
-def _body(schema: Any) -> Any:
+@cache
+def _schema(schema: type[StrictSchema]) -> StrictSchema:
+    return schema()  # one instance per schema: it compiles its fast path once
+
+
+def _body(schema: type[StrictSchema]) -> Any:
     settings = current_app.config["GOSTOP"]
-    return schema().load_fast(read_json(settings.max_body_bytes))
+    return _schema(schema).load_fast(read_json(settings.max_body_bytes))
 
 
 def _changed_json(before: Ledger, after: Ledger) -> dict[str, Any]:
@@ -371,6 +376,8 @@ def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
         join_code = "".join(secrets.choice(CROCKFORD) for _ in range(JOIN_CODE_LENGTH))
         scorer, scorer_row = mint("scorer")
         viewer, viewer_row = mint("viewer")
+        answer = {"id": table_id, "version": 1, "join_code": join_code}
+        stored = None if key is None else (CREATE_SCOPE, key, 201, orjson.dumps(answer).decode())
         if store.create(
             table_id=table_id,
             join_code=join_code,
@@ -378,16 +385,10 @@ def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
             event=created,
             summary=ledger_io.summary(table_id, ledger, roster, locked),
             tokens=(scorer_row, viewer_row),
+            answer=stored,
         ):
-            break
-    else:  # pragma: no cover - 8 collisions of 40-bit codes
-        raise RuntimeError("could not draw a free join code")
-    answer = {"id": table_id, "version": 1, "join_code": join_code}
-    if key is not None:
-        store.finish(
-            scope=CREATE_SCOPE, key=key, status=201, response=orjson.dumps(answer).decode()
-        )
-    return _created_response(answer, scorer, viewer)
+            return _created_response(answer, scorer, viewer)
+    raise RuntimeError("could not draw a free join code")  # pragma: no cover - 8 collisions
 
 
 def _minted(store: Store, answer: dict[str, Any]) -> Response:

@@ -278,9 +278,11 @@ class Store:
         event: EventRow,
         summary: str,
         tokens: Iterable[TokenRow],
+        answer: tuple[str, str, int, str] | None = None,
     ) -> bool:
-        """Insert a new table with its first event and tokens; False if the join code is
-        taken (draw another)."""
+        """Insert a new table with its first event and tokens, and complete the
+        idempotency record ``answer`` (scope, key, status, response), in one transaction;
+        False if the join code is taken (draw another)."""
         try:
             with self._transaction() as cursor:
                 cursor.execute(
@@ -295,6 +297,8 @@ class Store:
                 )
                 cursor.execute(self._sql(_INSERT_EVENT), _event(table_id, event))
                 self._insert_tokens(cursor, table_id, tokens)
+                if answer is not None:
+                    self._finish(cursor, *answer)
         except self._integrity_error():
             return False
         return True
@@ -419,11 +423,6 @@ class Store:
         """Give up a claim (the request was refused: the key may be used again)."""
         with self._transaction() as cursor:
             cursor.execute(self._sql(_RELEASE_KEY), {"scope": scope, "key": key})
-
-    def finish(self, *, scope: str, key: str, status: int, response: str) -> None:
-        """Store the answer of a claimed key (writes do it inside :meth:`write`)."""
-        with self._transaction() as cursor:
-            self._finish(cursor, scope, key, status, response)
 
     def _finish(self, cursor: Any, scope: str, key: str, status: int, response: str) -> None:
         cursor.execute(
