@@ -228,15 +228,22 @@ def result_json(hand: LedgerHand) -> dict[str, Any]:
     return serialize.hand_json(result, [p.mode for p in hand.played.players])  # type: ignore[union-attr]
 
 
-def hand_item(hand: LedgerHand) -> str:
-    """A hand's derived row: its entry of the table's ``hands``."""
+def result_text(hand: LedgerHand) -> str:
+    """A hand's result as JSON text (serialized once per write: for its row and the
+    answer)."""
+    return orjson.dumps(result_json(hand)).decode()
+
+
+def hand_item(hand: LedgerHand, result: str | None = None) -> str:
+    """A hand's derived row: its entry of the table's ``hands`` (``result``: its
+    :func:`result_text`, when already made)."""
     return orjson.dumps(
         {
             "number": hand.number,
             "status": hand.status.value,
             "nagari_streak": hand.nagari_streak,
             "dealer": hand.dealer,
-            "result": result_json(hand),
+            "result": orjson.Fragment(result if result is not None else result_text(hand)),
         }
     ).decode()
 
@@ -273,14 +280,6 @@ def table_body(summary_text: str, items: Iterable[str]) -> bytes:
 def locked_ruleset(summary_text: str) -> Any:
     """The locked rule set recorded in a summary."""
     return orjson.loads(summary_text)["ruleset"]
-
-
-def first_changed(before: Ledger, after: Ledger) -> int:
-    """The number of the first hand whose derived row differs (the rest are reused)."""
-    for index, (old, new) in enumerate(zip(before.hands, after.hands, strict=False)):
-        if old is not new and old != new:
-            return index + 1
-    return min(len(before.hands), len(after.hands)) + 1
 
 
 def rebuild_derived(store: Store, table_id: str) -> None:

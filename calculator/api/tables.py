@@ -178,13 +178,14 @@ def _now() -> str:
 def _write(
     table_id: str,
     make: Callable[[Ledger, str, str], tuple[Event, Any, tuple[str, ...]]],
-    answer: Callable[[Ledger, Ledger], dict[str, Any]],
+    answer: Callable[[Ledger, Ledger, dict[int, str]], dict[str, Any]],
     status: int = 200,
 ) -> Response:
     """One change to a table, checked in the contract's order, written in one transaction.
 
     ``make(ledger, by, at)`` loads the body and returns the event and the body to store;
-    ``answer(before, after)`` is the response body (without the version).
+    ``answer(before, after, results)`` is the response body (without the version);
+    ``results`` holds the result text of every hand the change derived again, by number.
     """
     head, token = open_table(_store(), table_id, write=True)
     key = idempotency_key()
@@ -206,7 +207,7 @@ def _change(
     token: TokenRow,
     key: str | None,
     make: Callable[[Ledger, str, str], tuple[Event, Any, tuple[str, ...]]],
-    answer: Callable[[Ledger, Ledger], dict[str, Any]],
+    answer: Callable[[Ledger, Ledger, dict[int, str]], dict[str, Any]],
     status: int,
 ) -> Response:
     if_match = request.headers.get("If-Match")
@@ -242,10 +243,10 @@ def _change(
         if prefix and error.issues[0].location[:1] != ("hands",):
             raise ledger_io.relocated(error, prefix) from None
         raise
-    result = {**answer(before, after), "version": after.version}
-    text = orjson.dumps(result).decode()
-    start_at = ledger_io.first_changed(before, after)
-    items = [ledger_io.hand_item(h) for h in after.hands[start_at - 1 :]]
+    start_at = after.rederived_from + 1
+    results = {h.number: ledger_io.result_text(h) for h in after.hands[start_at - 1 :]}
+    items = [ledger_io.hand_item(h, results[h.number]) for h in after.hands[start_at - 1 :]]
+    text = orjson.dumps({**answer(before, after, results), "version": after.version}).decode()
     written = _store().write(
         table_id=head.id,
         expected=head.version,
@@ -290,7 +291,7 @@ def _body(schema: type[StrictSchema]) -> Any:
     return _schema(schema).load_fast(read_json(settings.max_body_bytes))
 
 
-def _changed_json(before: Ledger, after: Ledger) -> dict[str, Any]:
+def _changed_json(before: Ledger, after: Ledger, _results: dict[int, str]) -> dict[str, Any]:
     return {
         "changed": [
             {"number": change.number, "delta": dict(change.delta)}
@@ -461,9 +462,9 @@ def add_hand(table_id: str) -> Response:
         hand = ledger_io.load_play(ledger.setup.variant, body)
         return added(hand, by=by, at=at), body, ()
 
-    def answer(before: Ledger, after: Ledger) -> dict[str, Any]:
-        hand = after.hands[-1]
-        return {"number": hand.number, "result": ledger_io.result_json(hand)}
+    def answer(before: Ledger, after: Ledger, results: dict[int, str]) -> dict[str, Any]:
+        number = after.hands[-1].number
+        return {"number": number, "result": orjson.Fragment(results[number])}
 
     return _write(table_id, make, answer, 201)
 
@@ -543,7 +544,7 @@ def redo(table_id: str) -> Response:
 @tables.doc(operationId="closeTable", parameters=_WRITE_HEADERS)
 def close_table(table_id: str) -> Response:
     """Close the table: it can still be read, never changed"""
-    return _write(table_id, _bodiless(closed), lambda before, after: {})
+    return _write(table_id, _bodiless(closed), lambda before, after, results: {})
 
 
 @tables.get("/tables/<table_id>/events")

@@ -90,7 +90,9 @@ class Ledger:
 
     ``edits`` are the changes in effect (undo pops them), ``redo`` the ones undo took
     back, most recent last; ``entries`` the hands they describe; ``hands`` those hands
-    scored; ``totals`` the sum of the active hands' nets over the roster.
+    scored; ``totals`` the sum of the active hands' nets over the roster;
+    ``rederived_from`` the index of the first hand the last event derived again (the
+    hands before it are the same objects as before it; ``len(hands)``: none).
     """
 
     setup: TableSetup
@@ -103,6 +105,7 @@ class Ledger:
     totals: Mapping[str, int]
     nagari_streak: int
     dealer: str | None
+    rederived_from: int = 0
 
     @property
     def can_undo(self) -> bool:
@@ -172,7 +175,9 @@ def apply(ledger: Ledger, event: Event) -> Ledger:
     if ledger.closed:
         raise LedgerError([Issue("table_closed", "the table is closed: read-only", ())])
     if event.type is EventType.CLOSED:
-        return replace(ledger, version=ledger.version + 1, closed=True)
+        return replace(
+            ledger, version=ledger.version + 1, closed=True, rederived_from=len(ledger.hands)
+        )
     edits, redo = ledger.edits, ledger.redo
     if event.type is EventType.UNDONE:
         if not edits:
@@ -213,6 +218,7 @@ def apply(ledger: Ledger, event: Event) -> Ledger:
         totals=_totals(ledger.totals, ledger.hands[first:], derived[first:]),
         nagari_streak=streak,
         dealer=dealer,
+        rederived_from=first,
     )
 
 
