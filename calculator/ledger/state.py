@@ -204,7 +204,7 @@ def apply(ledger: Ledger, event: Event) -> Ledger:
         except GoStopError as error:
             if index == entered:
                 raise  # the hand being entered: its own problems, as the stateless answer
-            raise _relocated(error, ("hands", index + 1)) from None
+            raise _relocated(error, index + 1) from None
         derived.append(hand)
         streak, dealer = hand.streak_after, hand.dealer_after
     return Ledger(
@@ -408,6 +408,15 @@ def _totals(
     return totals
 
 
-def _relocated(error: GoStopError, prefix: tuple[str | int, ...]) -> GoStopError:
-    """The same error with every location under ``prefix`` (another hand of the table)."""
-    return type(error)([Issue(i.code, i.detail, (*prefix, *i.location)) for i in error.issues])
+def _relocated(error: GoStopError, number: int) -> GoStopError:
+    """The error of a later hand that a change breaks, located at ``hands/<number>``."""
+    return type(error)(
+        [
+            Issue(
+                i.code,
+                f"hand {number}, derived again after this change: {i.detail}",
+                ("hands", number, *i.location),
+            )
+            for i in error.issues
+        ]
+    )

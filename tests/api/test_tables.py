@@ -411,3 +411,28 @@ def test_two_instances_share_one_ledger(ledger_app: Any, database_url: str) -> N
     ledger_io.rebuild_derived(ledger_app.extensions["gostop_store"], table.id)
     assert clients[1].get(table.path, headers=table.auth()).data == first
     other.extensions["gostop_store"].dispose()
+
+
+def test_a_change_that_breaks_a_later_hand_is_refused(lclient: Any) -> None:
+    """Under gwangpal_payers = non_dealer_active a hand with a sitter needs the dealer
+    among its players. Correcting hand 1 to D's win makes D the dealer of hand 2, where
+    D sits out: the correction is refused, naming hand 2, and nothing changes."""
+    ruleset = {"preset": "standard", "options": {"gwangpal_payers": "non_dealer_active"}}
+    table = TableClient.create(
+        lclient, {"roster": ["A", "B", "C", "D"], "ruleset": ruleset, "stake": 1}
+    )
+    sitter = {"id": "D", "sits_out": True, "sold_brights": 1}
+    table.write("POST", "/hands", HAND, expect=201)
+    second = table.write(
+        "POST", "/hands", {**HAND, "players": [*HAND["players"], sitter]}, expect=201
+    )
+    assert second["result"]["net"] == {"A": 6, "B": -5, "C": -5, "D": 4}
+    d_wins = {
+        "players": [{"id": "D", "declared": {"points": 3}}, *HAND["players"][1:]],
+        "outcome": {"type": "stop", "winner": "D"},
+    }
+    refused = table.write("PUT", "/hands/1", {"hand": d_wins, "reason": "D won"}, expect=422)
+    error = refused["errors"][0]
+    assert (error["pointer"], error["code"]) == ("/hands/2/dealer", "dealer_required")
+    assert error["detail"].startswith("hand 2, derived again after this change")
+    assert table.get()["version"] == 3
