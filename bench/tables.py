@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
-import subprocess
 import sys
 import tempfile
 import urllib.request
@@ -31,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.postgres import Cluster
-from bench.server import Server, ensure_wrk
+from bench.server import Server, ensure_wrk, wrk, wrk_script
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = {
@@ -100,57 +98,19 @@ def _table(base: str, hands: int) -> dict[str, Any]:
 
 
 def _wrk(
-    binary: str, url: str, script: str, seconds: int, threads: int, conns: int
+    binary: str, url: str, script: str, seconds: int, threads: int, connections: int
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "script.lua"
         path.write_text(script)
-        done = subprocess.run(
-            [
-                binary,
-                f"-t{threads}",
-                f"-c{conns}",
-                f"-d{seconds}s",
-                "--latency",
-                "-s",
-                str(path),
-                url,
-            ],
-            capture_output=True,
-            text=True,
-            timeout=seconds + 60,
-            check=True,
-        )
-    out = done.stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    latency = {}
-    for pct in ("50", "99"):
-        match = re.search(rf"^\s+{pct}%\s+([\d.]+)(us|ms|s)\s*$", out, re.MULTILINE)
-        if match:
-            value, unit = float(match.group(1)), match.group(2)
-            latency[pct] = value * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {
-        "rps": rps,
-        "p50_ms": latency.get("50"),
-        "p99_ms": latency.get("99"),
-        "non_2xx_3xx": int(errors.group(1)) if errors else 0,
-    }
+        result = wrk_script(binary, url, path, seconds, connections, threads)
+    result["non_2xx_3xx"] = result["non_2xx"] + result["socket_errors"]
+    return result
 
 
 def _get_script(headers: dict[str, str]) -> str:
     lines = "".join(f"wrk.headers[\"{k}\"] = '{v}'\n" for k, v in headers.items())
     return 'wrk.method = "GET"\n' + lines
-
-
-def _post_script(body_file: Path) -> str:
-    return (
-        'wrk.method = "POST"\n'
-        'wrk.headers["Content-Type"] = "application/json"\n'
-        f'local f = io.open("{body_file}", "rb")\n'
-        "wrk.body = f:read('*a')\n"
-        "f:close()\n"
-    )
 
 
 def measure(url: str, seconds: int, connections: int) -> dict[str, dict[str, Any]]:
@@ -170,9 +130,10 @@ def measure(url: str, seconds: int, connections: int) -> dict[str, dict[str, Any
         results["healthz"] = _wrk(
             binary, base + "/healthz", _get_script({}), seconds, 1, connections
         )
-        results["stateless hand"] = _wrk(
-            binary, base + "/v1/gostop/hands", _post_script(stateless), seconds, 1, connections
+        results["stateless hand"] = wrk(
+            binary, base + "/v1/gostop/hands", stateless.read_bytes(), seconds, connections
         )
+        results["stateless hand"]["non_2xx_3xx"] = results["stateless hand"]["non_2xx"]
         threads = connections
         owners = [_table(base, 0) for _ in range(threads)]
         entries = ", ".join(f'{{"{t["id"]}", "{t["token"]}", {t["version"]}}}' for t in owners)
