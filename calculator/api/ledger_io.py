@@ -39,7 +39,7 @@ from calculator.store import EventRow, Store
 # stateless endpoint (a stored result stays the plain answer).
 FORBIDDEN = ("ruleset", "stake", "nagari_streak", "compare_with")
 _BALANCE = BalanceRequestSchema()
-CACHED_LEDGERS = 64  # a ledger holds every hand scored: ~10 KB a hand
+CACHED_LEDGERS = 64  # a ledger holds its hands scored: ~3 KB a hand (declared piles)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
