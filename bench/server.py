@@ -157,22 +157,29 @@ def wrk(
         if delay_ms is not None:
             lua += f"function delay() return {max(delay_ms, 0.0):.3f} end\n"
         script.write_text(lua)
-        done = subprocess.run(
-            [
-                binary,
-                "-t1",
-                f"-c{connections}",
-                f"-d{seconds}s",
-                "--latency",
-                "-s",
-                str(script),
-                url,
-            ],
-            capture_output=True,
-            text=True,
-            timeout=seconds + 60,
-            check=True,
-        )
+        return wrk_script(binary, url, script, seconds, connections)
+
+
+def wrk_script(
+    binary: str, url: str, script: Path, seconds: int, connections: int, threads: int = 1
+) -> dict[str, Any]:
+    """Run wrk with a Lua ``script``; requests/s, latency percentiles, errors."""
+    done = subprocess.run(
+        [
+            binary,
+            f"-t{threads}",
+            f"-c{connections}",
+            f"-d{seconds}s",
+            "--latency",
+            "-s",
+            str(script),
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=seconds + 60,
+        check=True,
+    )
     out = done.stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     latency = {}

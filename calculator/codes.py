@@ -180,6 +180,21 @@ _ERROR = {
     # sessions
     "net_not_zero_sum": Label("합계 불일치", "a hand's net does not sum to zero"),
     "invalid_unit": Label("잘못된 단위", "rounding unit out of range"),
+    # tables (the ledger)
+    "outcome_required": Label("결과 필요", "a table hand needs its outcome"),
+    "unknown_hand": Label("없는 판", "the table has no such hand"),
+    "hand_voided": Label("무효된 판", "the hand is voided"),
+    "nothing_to_undo": Label("되돌릴 것 없음", "nothing to undo"),
+    "nothing_to_redo": Label("다시 할 것 없음", "nothing to redo"),
+    "table_closed": Label("닫힌 테이블", "the table is closed (read-only)"),
+    "forbidden_field": Label("테이블이 정하는 항목", "the table sets this field"),
+    "unauthorized": Label("토큰 없음", "send Authorization: Bearer <token>"),
+    "unknown_table": Label("없는 테이블", "no table opens with this token"),
+    "read_only_token": Label("읽기 전용 토큰", "a viewer token cannot write"),
+    "key_reused": Label("다른 요청에 쓴 키", "Idempotency-Key used with another body"),
+    "key_in_flight": Label("처리 중인 키", "a request with this key is in progress"),
+    "precondition_required": Label("헤더 필요", "send If-Match and Idempotency-Key"),
+    "version_mismatch": Label("버전 불일치", "the table changed: stale If-Match"),
     # HTTP
     "bad_request": Label("잘못된 요청", "bad request"),
     "malformed_json": Label("잘못된 JSON", "the body is not valid JSON"),

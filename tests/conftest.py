@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).parent / "data"
 sys.path.insert(0, str(Path(__file__).parent))
 
+# The tables' database of every app the tests build (and of the servers they start): a
+# throwaway SQLite file, never ./gostop.sqlite3.
+_DATABASE_DIR = tempfile.mkdtemp(prefix="gostop-tests-")
+atexit.register(shutil.rmtree, _DATABASE_DIR, ignore_errors=True)
+os.environ.setdefault("GOSTOP_DATABASE_URL", f"sqlite:///{_DATABASE_DIR}/tests.sqlite3")
+
 
 def load_data(name: str) -> dict[str, Any]:
     """A JSON data file from tests/data."""
     return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+from ledger_fixtures import database_url, ledger_app, postgres_url  # noqa: E402, F401

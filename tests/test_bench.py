@@ -28,3 +28,15 @@ def test_instruction_count_benchmark_runs() -> None:
     out = run_quick("bench.instructions")
     engine = next(line for line in out.splitlines() if line.startswith("engine"))
     assert int(engine.split()[-3].replace(",", "")) > 0  # "… 131,048 per hand"
+
+
+def test_table_benchmark_runs_on_both_databases() -> None:
+    require("wrk", "apt-get install wrk")
+    from bench.postgres import find_bin
+
+    if find_bin("initdb") is None:
+        require("initdb", "apt-get install postgresql")
+    out = run_quick("bench.tables")
+    for database in ("SQLite", "PostgreSQL"):
+        assert f"| {database} | append a hand |" in out
+        assert f"| {database} | poll 304, 200 hands |" in out

@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from calculator.api import docs, errors, http, responses, views
 from calculator.api.config import Settings
+from calculator.api.tables import init_store, tables
 from calculator.api.views import BLUEPRINTS, bench, cached_json
 
 __all__ = ["create_app"]
@@ -42,6 +43,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     docs.register_components(api.spec)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
+    init_store(app)  # the tables' database: created and migrated here
+    api.register_blueprint(tables)
     service = docs.Blueprint("service", __name__, description="Documentation and health")
     _service_views(service, service_version)
     api.register_blueprint(service)

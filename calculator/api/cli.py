@@ -5,6 +5,7 @@
     gostop balance hand.json        # POST /v1/balance/hands
     gostop settle session.json      # POST /v1/settlements
     gostop serve [--host H] [--port P]  # development server (127.0.0.1:8000)
+    gostop db upgrade               # apply the tables' database migrations (GOSTOP_DATABASE_URL)
 
 Each command sends the input through the service itself (in-process, no network), so it
 reads JSON with the same loader and answers with the same body or problem as over HTTP,
@@ -34,7 +35,7 @@ def run(path: str, data: bytes) -> tuple[int, dict[str, Any]]:
     """POST ``data`` to ``path`` of the service: (exit status, answer or problem body)."""
     from calculator.api import create_app
 
-    client = create_app({"access_log": False}).test_client()
+    client = create_app({"access_log": False, "migrate_on_start": False}).test_client()
     response = client.post(path, data=data, content_type="application/json")
     body: dict[str, Any] = orjson.loads(response.data)
     if response.status_code == 200:
@@ -76,7 +77,14 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="run the development server")
     serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to reach it from a phone")
     serve.add_argument("--port", type=int, default=8000)
+    database = commands.add_parser("db", help="the tables' database (GOSTOP_DATABASE_URL)")
+    database.add_argument("action", choices=["upgrade"], help="upgrade: apply every migration")
     args = parser.parse_args(argv)
+    if args.command == "db":
+        from calculator.api.tables import upgrade_database
+
+        print(f"migrated {upgrade_database()}")
+        return 0
     if args.command == "serve":
         from calculator.api import create_app
 

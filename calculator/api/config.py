@@ -9,6 +9,9 @@
 | ``GOSTOP_ACCESS_LOG`` | 1 | one JSON line per request (0 to turn off) |
 | ``GOSTOP_BENCH_ENDPOINT`` | 0 | 1 adds ``POST /v1/bench/echo`` (benchmarks only) |
 | ``GOSTOP_COMPRESS_MIN_BYTES`` | 1024 | gzip JSON answers this large or more (0: never) |
+| ``GOSTOP_DATABASE_URL`` | ``sqlite:///gostop.sqlite3`` | the tables' database (a URL) |
+| ``GOSTOP_MIGRATE_ON_START`` | 1 | migrate the database at start (0: at first use) |
+| ``GOSTOP_REQUEST_DEADLINE`` | 30 | seconds before an unfinished write's key is abandoned |
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ class Settings:
     access_log: bool = True
     bench_endpoint: bool = False
     compress_min_bytes: int = 1024
+    database_url: str = ""
+    migrate_on_start: bool = True
+    request_deadline: int = 30
 
     @classmethod
     def load(

@@ -34,7 +34,7 @@ def openapi_document(app: Flask | None = None) -> dict[str, Any]:
 def _default_document() -> dict[str, Any]:
     from calculator.api import create_app
 
-    return openapi_document(create_app({"access_log": False}))
+    return openapi_document(create_app({"access_log": False, "migrate_on_start": False}))
 
 
 def _compute_response_examples(app: Flask, document: dict[str, Any]) -> None:

@@ -194,12 +194,17 @@ def _ruleset_object(variant: Variant) -> StrictSchema:
 
 
 def resolve_spec(
-    spec: RulesetSpec, variant: Variant, at: tuple[str | int, ...], *, resolver: Resolver
+    spec: RulesetSpec,
+    variant: Variant,
+    at: tuple[str | int, ...],
+    *,
+    resolver: Resolver | None = None,
 ) -> RuleSet:
     """Resolve a requested rule set through the request's ``resolver`` (which counts the
-    distinct rule sets); domain errors point into the request at ``at``."""
+    distinct rule sets; a request with one rule set needs none); domain errors point into
+    the request at ``at``."""
     try:
-        return resolver.resolve(spec.preset, spec.options, variant=variant)
+        return (resolver or Resolver()).resolve(spec.preset, spec.options, variant=variant)
     except InvalidRulesError as error:
         issues = []
         for issue in error.issues:

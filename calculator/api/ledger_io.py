@@ -1,0 +1,294 @@
+"""The ledger between the wire and the store: stored events ↔ domain events, and the
+derived rows (a table's summary and each hand's item) serialized from a ledger.
+
+Hand bodies are loaded with the stateless endpoints' own loaders, and results are
+serialized with their own serializers, so a stored result is byte for byte the stateless
+answer for the same hand, rule set, stake, streak and dealer.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from marshmallow import ValidationError
+
+from calculator.api import serialize
+from calculator.api.schemas import load_hand_request
+from calculator.api.session_schemas import BalanceRequestSchema
+from calculator.balance import BalanceResult
+from calculator.errors import GoStopError, Issue
+from calculator.ledger import (
+    Event,
+    EventType,
+    Ledger,
+    LedgerHand,
+    Play,
+    TableSetup,
+    apply,
+    replay,
+)
+from calculator.presets import Variant, resolve
+from calculator.store import EventRow, Store
+
+# A table hand takes the table's rule set, stake and the derived streak: a body that
+# gives them is refused rather than silently overridden. compare_with is left to the
+# stateless endpoint (a stored result stays the plain answer).
+FORBIDDEN = ("ruleset", "stake", "nagari_streak", "compare_with")
+_BALANCE = BalanceRequestSchema()
+CACHED_LEDGERS = 64  # a ledger holds its hands scored: ~3 KB a hand (declared piles)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Roster:
+    """The roster as created: ids in order, with display names."""
+
+    people: tuple[tuple[str, str | None], ...]
+
+    def json(self) -> list[dict[str, Any]]:
+        """As the API gives it."""
+        return [{"id": pid, "name": name} for pid, name in self.people]
+
+
+def load_play(variant: Variant, body: Any, prefix: tuple[str, ...] = ()) -> Play:
+    """A table hand body as the domain's hand, or ValidationError / GoStopError with every
+    pointer under ``prefix``."""
+    try:
+        if isinstance(body, Mapping):
+            given = [name for name in FORBIDDEN if name in body]
+            if given:
+                refused: dict[str, Any] = {
+                    name: [
+                        _coded(
+                            f"the table sets {name}; leave it out of a table hand"
+                            if name != "compare_with"
+                            else "compare rule sets on POST /v1/gostop/hands"
+                        )
+                    ]
+                    for name in given
+                }
+                raise ValidationError(refused)
+        if variant is Variant.BALANCE:
+            hand: Play = _BALANCE.load_fast(body).hand
+        else:
+            hand = load_hand_request(body).hand
+    except ValidationError as error:
+        if not prefix:
+            raise
+        messages: Any = error.messages
+        for name in reversed(prefix):
+            messages = {name: messages}
+        raise ValidationError(messages) from None
+    return hand
+
+
+def _coded(text: str) -> str:
+    from calculator.api.fields import Coded
+
+    return Coded(text, "forbidden_field")
+
+
+def relocated(error: GoStopError, prefix: tuple[str | int, ...]) -> GoStopError:
+    """The same domain error with every location under ``prefix``."""
+    return type(error)([Issue(i.code, i.detail, (*prefix, *i.location)) for i in error.issues])
+
+
+# --- setup -------------------------------------------------------------------------------
+
+
+def setup_body(
+    *,
+    roster: Roster,
+    variant: Variant,
+    ruleset: dict[str, Any],
+    stake: int,
+    dealer: str | None,
+    unit: int | None,
+) -> dict[str, Any]:
+    """The body of a table's ``created`` event: everything its setup needs, the rule set
+    with every resolved option and its fingerprint (locked)."""
+    return {
+        "roster": roster.json(),
+        "variant": variant.value,
+        "ruleset": ruleset,
+        "stake": stake,
+        "dealer": dealer,
+        "rounding": None if unit is None else {"unit": unit},
+    }
+
+
+def setup_of(body: Mapping[str, Any]) -> tuple[TableSetup, Roster]:
+    """The domain setup and the roster of a ``created`` event body."""
+    variant = Variant(body["variant"])
+    locked = body["ruleset"]
+    ruleset = resolve(locked["preset"], locked["options"], variant=variant)
+    roster = Roster(people=tuple((p["id"], p["name"]) for p in body["roster"]))
+    setup = TableSetup(
+        roster=tuple(pid for pid, _name in roster.people),
+        variant=variant,
+        ruleset=ruleset,
+        stake=body["stake"],
+        dealer=body["dealer"],
+        unit=(body["rounding"] or {}).get("unit"),
+    )
+    return setup, roster
+
+
+# --- events ------------------------------------------------------------------------------
+
+
+def event_row(event: Event, seq: int, body: Any = None) -> EventRow:
+    """A domain event as stored; ``body`` is the hand body as the client sent it."""
+    return EventRow(
+        seq=seq,
+        type=event.type.value,
+        by=event.by,
+        at=event.at,
+        number=event.number,
+        body=None if body is None else orjson.dumps(body).decode(),
+        reason=event.reason,
+    )
+
+
+def domain_event(row: EventRow, variant: Variant) -> Event:
+    """A stored event (not ``created``) as the domain's."""
+    hand = None if row.body is None else load_play(variant, orjson.loads(row.body))
+    return Event(
+        type=EventType(row.type),
+        by=row.by,
+        at=row.at,
+        number=row.number,
+        hand=hand,
+        reason=row.reason,
+    )
+
+
+def event_json(row: EventRow) -> dict[str, Any]:
+    """An event as ``GET …/events`` gives it."""
+    return {
+        "seq": row.seq,
+        "type": row.type,
+        "by": row.by,
+        "at": row.at,
+        "number": row.number,
+        "reason": row.reason,
+        "body": None if row.body is None else orjson.Fragment(row.body),
+    }
+
+
+def rebuild(rows: Iterable[EventRow]) -> tuple[Ledger, Roster]:
+    """The ledger from its whole log (the first event is ``created``)."""
+    rows = list(rows)
+    setup, roster = setup_of(orjson.loads(rows[0].body or "{}"))
+    events = [domain_event(row, setup.variant) for row in rows[1:]]
+    return replay(setup, events), roster
+
+
+class LedgerCache:
+    """Ledgers of recently used tables, so a write scores one hand instead of the whole
+    night. Only a speed-up: the version a write starts from is read from the database and
+    checked again by the database when it commits; events never change once written, so a
+    ledger an instance holds at an older version catches up by applying the newer ones."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[str, tuple[int, Ledger, Roster]] = OrderedDict()
+
+    def ledger(self, store: Store, table_id: str, version: int) -> tuple[Ledger, Roster]:
+        """The table's ledger at ``version``."""
+        found = self._items.get(table_id)
+        if found is not None and found[0] <= version:
+            ledger, roster = found[1], found[2]
+            if ledger.version < version:
+                for row in store.events(table_id, after=ledger.version, upto=version):
+                    ledger = apply(ledger, domain_event(row, ledger.setup.variant))
+        else:
+            ledger, roster = rebuild(store.events(table_id, upto=version))
+        self.put(table_id, ledger, roster)
+        return ledger, roster
+
+    def put(self, table_id: str, ledger: Ledger, roster: Roster) -> None:
+        """Remember a ledger."""
+        self._items[table_id] = (ledger.version, ledger, roster)
+        self._items.move_to_end(table_id)
+        while len(self._items) > CACHED_LEDGERS:
+            self._items.popitem(last=False)
+
+
+# --- derived rows ------------------------------------------------------------------------
+
+
+def result_json(hand: LedgerHand) -> dict[str, Any]:
+    """A hand's result: the stateless endpoint's answer."""
+    result = hand.result
+    if isinstance(result, BalanceResult):
+        return serialize.balance_json(result)
+    return serialize.hand_json(result, [p.mode for p in hand.played.players])  # type: ignore[union-attr]
+
+
+def result_text(hand: LedgerHand) -> str:
+    """A hand's result as JSON text (serialized once per write: for its row and the
+    answer)."""
+    return orjson.dumps(result_json(hand)).decode()
+
+
+def hand_item(hand: LedgerHand, result: str | None = None) -> str:
+    """A hand's derived row: its entry of the table's ``hands`` (``result``: its
+    :func:`result_text`, when already made)."""
+    return orjson.dumps(
+        {
+            "number": hand.number,
+            "status": hand.status.value,
+            "nagari_streak": hand.nagari_streak,
+            "dealer": hand.dealer,
+            "result": orjson.Fragment(result if result is not None else result_text(hand)),
+        }
+    ).decode()
+
+
+def summary(table_id: str, ledger: Ledger, roster: Roster, locked: Mapping[str, Any]) -> str:
+    """A table's derived summary: ``GET /v1/tables/{id}`` without its hands."""
+    setup = ledger.setup
+    return orjson.dumps(
+        {
+            "id": table_id,
+            "version": ledger.version,
+            "variant": setup.variant.value,
+            "roster": roster.json(),
+            "ruleset": locked,
+            "stake": setup.stake,
+            "rounding": None if setup.unit is None else {"unit": setup.unit},
+            "closed": ledger.closed,
+            "totals": dict(ledger.totals),
+            "nagari_streak": ledger.nagari_streak,
+            "dealer": ledger.dealer,
+            "can_undo": ledger.can_undo,
+            "can_redo": ledger.can_redo,
+        }
+    ).decode()
+
+
+def table_body(summary_text: str, items: Iterable[str]) -> bytes:
+    """``GET /v1/tables/{id}``: the stored summary with the stored hands spliced in (no
+    parsing: the read costs what the answer carries)."""
+    head = summary_text.encode()
+    return head[:-1] + b',"hands":[' + ",".join(items).encode() + b"]}"
+
+
+def locked_ruleset(summary_text: str) -> Any:
+    """The locked rule set recorded in a summary."""
+    return orjson.loads(summary_text)["ruleset"]
+
+
+def rebuild_derived(store: Store, table_id: str) -> None:
+    """Rewrite a table's derived rows from its events alone."""
+    rows = store.events(table_id)
+    ledger, roster = rebuild(rows)
+    locked = orjson.loads(rows[0].body or "{}")["ruleset"]
+    store.replace_derived(
+        table_id,
+        summary=summary(table_id, ledger, roster, locked),
+        hand_items=[hand_item(hand) for hand in ledger.hands],
+    )

@@ -1,0 +1,169 @@
+"""Access and HTTP preconditions of the table API: bearer tokens, ETags, If-Match /
+If-None-Match, and Idempotency-Key claims — the checks :mod:`calculator.api.tables` runs
+before a table is read or changed."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from typing import Any
+
+import orjson
+from flask import Response, current_app, request
+from werkzeug.exceptions import (
+    Conflict,
+    Forbidden,
+    NotFound,
+    PreconditionFailed,
+    Unauthorized,
+    UnprocessableEntity,
+)
+
+from calculator.api.http import coded, json_response
+from calculator.store import Head, Store, TokenRow
+
+MAX_KEY = 255
+UNKNOWN_TABLE = "no table opens with this token; check the table id and the token"
+
+
+def token_hash(token: str) -> str:
+    """How a token is stored: its sha256 (tokens are 192-bit random: no salt needed)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def mint(role: str) -> tuple[str, TokenRow]:
+    """A new token (shown once) and the row that stores its hash."""
+    token = secrets.token_urlsafe(24)
+    return token, TokenRow(hash=token_hash(token), role=role, label=role)
+
+
+_NO_TOKENS = (TokenRow(hash="0" * 64, role="", label=""),)
+
+
+def open_table(store: Store, table_id: str, *, write: bool) -> tuple[Head, TokenRow]:
+    """The table and the token that opens it: 401, 404 or 403 otherwise."""
+    given = request.headers.get("Authorization", "")
+    scheme, _, token = given.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise coded(
+            Unauthorized(
+                "send Authorization: Bearer <token> (the scorer or viewer token of the table)",
+                www_authenticate="Bearer",  # type: ignore[arg-type]
+            ),
+            "unauthorized",
+        )
+    digest = token_hash(token.strip())
+    head = store.head(table_id) if len(table_id) <= 36 else None
+    found = None
+    # Every stored hash is compared, in constant time, also when there is no such table.
+    for row in head.tokens if head is not None else _NO_TOKENS:
+        if hmac.compare_digest(row.hash, digest) and found is None:
+            found = row
+    if head is None or found is None:
+        raise coded(NotFound(UNKNOWN_TABLE), "unknown_table")
+    if write and found.role != "scorer":
+        raise coded(
+            Forbidden("a viewer token reads the table; writing needs the scorer token"),
+            "read_only_token",
+        )
+    return head, found
+
+
+def etag(version: int) -> str:
+    """The ETag of a table version: a strong tag of the number."""
+    return f'"{version}"'
+
+
+def versions(header: str) -> set[str]:
+    """The versions an If-Match / If-None-Match names (weak or strong: compared weakly)."""
+    found: set[str] = set()
+    for part in header.split(","):
+        tag = part.strip().removeprefix("W/").strip()
+        if len(tag) >= 2 and tag[0] == tag[-1] == '"':
+            found.add(tag[1:-1])
+        elif tag == "*":
+            found.add("*")
+    return found
+
+
+def table_response(body: Any, version: int, status: int = 200) -> Response:
+    """A JSON answer about a table, with its ETag."""
+    response = body if isinstance(body, Response) else json_response(body, status)
+    response.headers["ETag"] = etag(version)
+    return response
+
+
+def not_modified(version: int) -> Response | None:
+    """The empty 304 when If-None-Match names ``version`` (compared weakly)."""
+    given = request.headers.get("If-None-Match")
+    if given is not None:
+        named = versions(given)
+        if str(version) in named or "*" in named:
+            response = Response(status=304)
+            response.headers["ETag"] = etag(version)
+            return response
+    return None
+
+
+class Stale(PreconditionFailed):
+    """412 with the current version in the ETag header."""
+
+    def __init__(self, version: int, detail: str) -> None:
+        super().__init__(detail)
+        self.version = version
+
+    def get_headers(self, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
+        return [*super().get_headers(*args, **kwargs), ("ETag", etag(self.version))]
+
+
+def request_hash() -> str:
+    """What an Idempotency-Key is bound to: the method, the path and the body's bytes."""
+    digest = hashlib.sha256(f"{request.method} {request.path}\n".encode())
+    digest.update(request.get_data(cache=True))
+    return digest.hexdigest()
+
+
+def idempotency_key() -> str | None:
+    """The request's Idempotency-Key, if any (a bad one is a 422)."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 1 <= len(key) <= MAX_KEY or not key.isprintable():
+        raise coded(
+            UnprocessableEntity(f"Idempotency-Key must be 1 to {MAX_KEY} printable characters"),
+            "invalid_length",
+        )
+    return key
+
+
+def claim(store: Store, scope: str, key: str) -> Response | None:
+    """Claim ``key``: None (this request owns it), or the stored answer; 422 / 409."""
+    settings = current_app.config["GOSTOP"]
+    claimed = store.claim(
+        scope=scope,
+        key=key,
+        request_hash=request_hash(),
+        now=time.time(),
+        deadline=settings.request_deadline,
+    )
+    if claimed.state == "mismatch":
+        raise coded(
+            UnprocessableEntity(
+                "this Idempotency-Key was used with another request; use a new key"
+            ),
+            "key_reused",
+        )
+    if claimed.state == "in_flight":
+        raise coded(
+            Conflict("a request with this Idempotency-Key is in progress; retry shortly"),
+            "key_in_flight",
+        )
+    if claimed.state == "replay":
+        body = claimed.response or "{}"
+        response = Response(body, status=claimed.status or 200, mimetype="application/json")
+        response.headers["ETag"] = etag(orjson.loads(body)["version"])
+        response.headers["Idempotent-Replayed"] = "true"
+        return response
+    return None

@@ -1,0 +1,376 @@
+"""Wire shapes of the table ledger (SPEC §9): request schemas that load, response
+schemas that document (and that the tests validate every answer against)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from marshmallow import Schema, ValidationError, fields, post_load, types
+
+from calculator.api.fields import (
+    CodedField,
+    Fallback,
+    Loader,
+    StrictInteger,
+    StrictList,
+    StrictNested,
+    StrictSchema,
+    StrictString,
+    fail,
+)
+from calculator.api.responses import RoundingOutSchema, TransferSchema
+from calculator.api.schemas import MAX_ID, RulesetField, RulesetSpec
+from calculator.presets import Variant
+
+MAX_ROSTER = 10
+MAX_REASON = 500
+RULESET_DEFAULTS = {Variant.GOSTOP: "standard", Variant.BALANCE: "balance"}
+RESULT_TEXT = (
+    "The stateless answer for this hand (POST /v1/gostop/hands or /v1/balance/hands) with "
+    "the table's rule set, stake, streak and dealer"
+)
+RESULT: dict[str, Any] = {
+    "anyOf": [
+        {"$ref": "#/components/schemas/HandResult"},
+        {"$ref": "#/components/schemas/BalanceResult"},
+    ],
+    "description": RESULT_TEXT,
+}
+CHIPS_MAP: dict[str, Any] = {"type": "object", "additionalProperties": {"type": "integer"}}
+
+
+class RosterEntry(NamedTuple):
+    """A person on a table's roster: an id and an optional display name."""
+
+    id: str
+    name: str | None
+
+
+class _PersonSchema(StrictSchema):
+    id = StrictString(max_length=MAX_ID, required=True, metadata={"description": "Player id"})
+    name = StrictString(max_length=60, metadata={"description": "Display name"})
+
+
+class RosterField(CodedField):
+    """A roster entry: a player id, or ``{id, name}``."""
+
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
+        "invalid": "expected a player id, or an object with id and name"
+    }
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if type(value) is str:
+            StrictString(max_length=MAX_ID).deserialize(value)
+            return RosterEntry(value, None)
+        if isinstance(value, Mapping):
+            loaded = _PersonSchema().load(value)
+            return RosterEntry(loaded["id"], loaded.get("name"))
+        raise self.make_error("invalid")
+
+    def fast_loader(self) -> Loader:
+        return _slow  # a table is created once a night: the full load is cheap enough
+
+
+class AnyRulesetField(CodedField):
+    """A rule set of the table's variant; loaded by :func:`table_ruleset` once the variant
+    is known."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        return value
+
+    def fast_loader(self) -> Loader:
+        return _as_is
+
+
+def table_ruleset(value: Any, variant: Variant) -> RulesetSpec:
+    """The ``ruleset`` of a create request, read as a rule set of ``variant``."""
+    if value is None:
+        return RulesetSpec(RULESET_DEFAULTS[variant], {}, True)
+    try:
+        spec: RulesetSpec = RulesetField(variant=variant).deserialize(value)
+    except ValidationError as error:
+        raise ValidationError({"ruleset": error.messages}) from None
+    return spec
+
+
+class HandBodyField(CodedField):
+    """A hand body (a JSON object), loaded by the table's variant once access is checked."""
+
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
+        "invalid": "expected the hand as an object"
+    }
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, Mapping):
+            raise self.make_error("invalid")
+        return value
+
+    def fast_loader(self) -> Loader:
+        return _mapping
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+def _mapping(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return value
+    raise Fallback
+
+
+def _slow(_value: Any) -> Any:
+    raise Fallback
+
+
+class TableRoundingSchema(StrictSchema):
+    """Round the settlement to a unit (one player absorbs what keeps the sum at zero)."""
+
+    unit = StrictInteger(
+        minimum=1,
+        maximum=10**9,
+        required=True,
+        metadata={"description": "Round to multiples of this (e.g. 100 won)"},
+    )
+
+
+class CreateTableSchema(StrictSchema):
+    """``POST /v1/tables``: a night's roster, variant, locked rule set and stake."""
+
+    roster = StrictList(
+        RosterField(
+            metadata={
+                "anyOf": [
+                    {"type": "string", "minLength": 1, "maxLength": MAX_ID},
+                    {
+                        "type": "object",
+                        "properties": {
+                            "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID},
+                            "name": {"type": "string", "minLength": 1, "maxLength": 60},
+                        },
+                        "required": ["id"],
+                        "additionalProperties": False,
+                    },
+                ]
+            }
+        ),
+        max_items=MAX_ROSTER,
+        required=True,
+        metadata={
+            "description": "Everyone who may play tonight: 2–10 ids or {id, name}",
+            "minItems": 2,
+        },
+    )
+    variant = StrictString(
+        max_length=8,
+        choices=tuple(v.value for v in Variant),
+        load_default=Variant.GOSTOP.value,
+        metadata={"description": "gostop (default) or balance"},
+    )
+    ruleset = AnyRulesetField(
+        load_default=None,
+        allow_none=False,
+        metadata={
+            "description": "A preset name or {preset, options} of the variant (default "
+            "standard / balance); locked for the table's life",
+            "anyOf": [
+                {"type": "string", "maxLength": 64},
+                {"$ref": "#/components/schemas/RulesetObject"},
+                {"$ref": "#/components/schemas/BalanceRulesetObject"},
+            ],
+        },
+    )
+    stake = StrictInteger(
+        minimum=1, maximum=10**12, load_default=1, metadata={"description": "Chips per point"}
+    )
+    dealer = StrictString(
+        max_length=MAX_ID,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "The first dealer (선), if known; else the first hand's"},
+    )
+    rounding = StrictNested(
+        TableRoundingSchema,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "Round the settlement to a unit"},
+    )
+
+    @post_load
+    def _roster_size(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        if not 2 <= len(data["roster"]) <= MAX_ROSTER:
+            raise ValidationError(
+                {"roster": [fail("player_count", "a table has 2 to 10 people").messages[0]]}
+            )
+        return data
+
+
+class ReasonSchema(StrictSchema):
+    """``POST …/hands/{number}/void``: why the hand is struck out."""
+
+    reason = StrictString(
+        max_length=MAX_REASON, required=True, metadata={"description": "Why (kept in the log)"}
+    )
+
+
+class CorrectionSchema(StrictSchema):
+    """``PUT …/hands/{number}``: the hand as it should have been, and why."""
+
+    hand = HandBodyField(
+        required=True,
+        metadata={
+            "description": "The hand body, as for POST /v1/tables/{id}/hands",
+            "type": "object",
+        },
+    )
+    reason = StrictString(
+        max_length=MAX_REASON, required=True, metadata={"description": "Why (kept in the log)"}
+    )
+
+
+class EventsQuerySchema(Schema):
+    """``GET …/events``: only the events after a sequence number."""
+
+    after = fields.Integer(
+        load_default=0,
+        validate=lambda n: n >= 0,
+        metadata={"description": "Only events with seq > after (default 0: all)", "minimum": 0},
+    )
+
+
+# --- responses (documentation; views return pre-serialized JSON) -------------------------
+
+
+def _req(field: fields.Field[Any], description: str) -> fields.Field[Any]:
+    field.required = True
+    field.metadata["description"] = description  # type: ignore[index]
+    return field
+
+
+class TableCreatedSchema(Schema):
+    """A new table: its id, version and the tokens (shown only now)."""
+
+    id = _req(fields.String(), "The table id")
+    version = _req(fields.Integer(), "The table's version: +1 per event")
+    scorer_token = _req(fields.String(), "Bearer token that reads and writes (shown once)")
+    viewer_token = _req(fields.String(), "Bearer token that reads (shown once)")
+    join_code = _req(fields.String(), "8 characters (Crockford base32) to share the table")
+
+
+class PersonOutSchema(Schema):
+    """A roster entry."""
+
+    id = _req(fields.String(), "Player id")
+    name = fields.String(allow_none=True, required=True, metadata={"description": "Name"})
+
+
+class TableHandSchema(Schema):
+    """One hand of the table."""
+
+    number = _req(fields.Integer(), "1, 2, … in the order the hands were added")
+    status = _req(
+        fields.String(metadata={"enum": ["active", "voided"]}), "voided hands count nothing"
+    )
+    nagari_streak = _req(fields.Integer(), "The streak the ledger gave this hand")
+    dealer = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The dealer passed to the hand (null: not passed)"},
+    )
+    result = _req(fields.Raw(metadata=dict(RESULT)), RESULT_TEXT)
+
+
+class TableSchema(Schema):
+    """``GET /v1/tables/{id}``: the state derived from the table's events."""
+
+    id = _req(fields.String(), "The table id")
+    version = _req(fields.Integer(), "+1 per event; the ETag")
+    variant = _req(fields.String(metadata={"enum": [v.value for v in Variant]}), "The game")
+    roster = _req(fields.List(fields.Nested(PersonOutSchema)), "Everyone who may play")
+    ruleset = _req(
+        fields.Raw(metadata={"type": "object"}),
+        "The locked rule set: preset, variant, every option and the fingerprint",
+    )
+    stake = _req(fields.Integer(), "Chips per point")
+    rounding = fields.Nested(
+        Schema.from_dict({"unit": fields.Integer(required=True)}, name="TableRoundingOut"),
+        allow_none=True,
+        required=True,
+        metadata={"description": "The settlement's rounding"},
+    )
+    closed = _req(fields.Boolean(), "A closed table is read-only")
+    totals = _req(fields.Raw(metadata=dict(CHIPS_MAP)), "Chips won (+) or lost (−) so far")
+    nagari_streak = _req(fields.Integer(), "The streak the next hand gets")
+    dealer = fields.String(
+        allow_none=True, required=True, metadata={"description": "Who deals the next hand"}
+    )
+    can_undo = _req(fields.Boolean(), "There is a change to undo")
+    can_redo = _req(fields.Boolean(), "There is an undone change to redo")
+    hands = _req(fields.List(fields.Nested(TableHandSchema)), "Every hand, voided ones too")
+
+
+class HandAddedSchema(Schema):
+    """A hand appended: its number, the new version and its result."""
+
+    number = _req(fields.Integer(), "The hand's number")
+    version = _req(fields.Integer(), "The table's new version")
+    result = _req(fields.Raw(metadata=dict(RESULT)), RESULT_TEXT)
+
+
+class ChangeSchema(Schema):
+    """A hand whose amounts changed, with the difference per player."""
+
+    number = _req(fields.Integer(), "The hand")
+    delta = _req(fields.Raw(metadata=dict(CHIPS_MAP)), "New minus old, per player")
+
+
+class ChangedSchema(Schema):
+    """A change made: the new version, and every hand whose amounts it changed."""
+
+    version = _req(fields.Integer(), "The table's new version")
+    changed = _req(fields.List(fields.Nested(ChangeSchema)), "Only hands whose amounts changed")
+
+
+class EventOutSchema(Schema):
+    """One event of the log."""
+
+    seq = _req(fields.Integer(), "Sequence number (= the version it made)")
+    type = _req(
+        fields.String(
+            metadata={
+                "enum": ["created", "added", "corrected", "voided", "undone", "redone", "closed"]
+            }
+        ),
+        "What happened",
+    )
+    by = _req(fields.String(), "The label of the token that wrote it")
+    at = _req(fields.String(), "When (UTC, ISO 8601)")
+    number = fields.Integer(allow_none=True, metadata={"description": "The hand it is about"})
+    reason = fields.String(allow_none=True, metadata={"description": "Why"})
+    body = fields.Raw(
+        allow_none=True,
+        metadata={"description": "The hand (added, corrected) or the table (created)"},
+    )
+
+
+class EventsSchema(Schema):
+    """The log after ``after``, in order."""
+
+    version = _req(fields.Integer(), "The table's version")
+    events = _req(fields.List(fields.Nested(EventOutSchema)), "In order")
+
+
+class TableSettlementSchema(Schema):
+    """Totals and the fewest transfers, rounded to the table's unit."""
+
+    version = _req(fields.Integer(), "The version settled")
+    totals = _req(fields.Raw(metadata=dict(CHIPS_MAP)), "Per player, after rounding")
+    transfers = _req(fields.List(fields.Nested(TransferSchema)), "Who pays whom")
+    rounding = fields.Nested(RoundingOutSchema, allow_none=True, required=True)
+
+
+class VersionSchema(Schema):
+    """A change made: the new version."""
+
+    version = _req(fields.Integer(), "The table's new version")

@@ -1,0 +1,596 @@
+"""The table ledger over HTTP (SPEC §9): thin views around :mod:`calculator.ledger`
+(the rules) and :mod:`calculator.store` (the database).
+
+Every request to a table is checked in this order: no ``Authorization`` 401 → a token
+that does not open this table (wrong, another table's, or no such table) 404 → a viewer
+writing 403 → the ``Idempotency-Key`` (a stored answer is replayed; another body 422; in
+flight 409) → a missing ``Idempotency-Key`` or ``If-Match`` 428 → a stale ``If-Match``
+412 → the body (422). A replay is never a 412. Every answer about a table carries
+``ETag: "<version>"``; reads answer ``If-None-Match`` with 304.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any
+
+import orjson
+from flask import Flask, Response, current_app, request
+from werkzeug.exceptions import (
+    Conflict,
+    HTTPException,
+    NotFound,
+    PreconditionRequired,
+)
+
+from calculator.api import ledger_io, serialize
+from calculator.api.config import Settings
+from calculator.api.docs import Blueprint
+from calculator.api.fields import StrictSchema
+from calculator.api.http import coded, read_json
+from calculator.api.schemas import resolve_spec
+from calculator.api.table_access import (
+    MAX_KEY,
+    Stale,
+    claim,
+    idempotency_key,
+    mint,
+    not_modified,
+    open_table,
+    table_response,
+    versions,
+)
+from calculator.api.table_schemas import (
+    ChangedSchema,
+    CorrectionSchema,
+    CreateTableSchema,
+    EventsQuerySchema,
+    EventsSchema,
+    HandAddedSchema,
+    ReasonSchema,
+    TableCreatedSchema,
+    TableSchema,
+    TableSettlementSchema,
+    VersionSchema,
+    table_ruleset,
+)
+from calculator.errors import GoStopError
+from calculator.ledger import (
+    Event,
+    Ledger,
+    LedgerError,
+    added,
+    apply,
+    changes,
+    check_setup,
+    closed,
+    corrected,
+    redone,
+    settlement,
+    start,
+    undone,
+    voided,
+)
+from calculator.presets import Resolver, Variant
+from calculator.store import DEFAULT_URL, EventRow, Head, Store, TokenRow
+
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+JOIN_CODE_LENGTH = 8  # 40 bits
+CREATE_SCOPE = "create"
+_TOKEN = {"schema": {"type": "string"}}
+_ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The table version: "N"'}}
+_WRITE_HEADERS = [
+    {
+        "name": "Idempotency-Key",
+        "in": "header",
+        "required": True,
+        "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY},
+        "description": "A key of the client's choosing: a retry with the same key and body "
+        "gets the stored answer again",
+    },
+    {
+        "name": "If-Match",
+        "in": "header",
+        "required": True,
+        "schema": {"type": "string"},
+        "description": 'The table version the change is made on: "N" (or W/"N")',
+    },
+]
+_READ_HEADERS = [
+    {
+        "name": "If-None-Match",
+        "in": "header",
+        "required": False,
+        "schema": {"type": "string"},
+        "description": "The ETag of the copy you hold: 304 if the table is still at it",
+    }
+]
+_ACCESS = {
+    "s401": "No Authorization: Bearer token",
+    "s404": "No table opens with this token (or there is no such table; for a hand: no "
+    "such hand number)",
+}
+_WRITE = {
+    **_ACCESS,
+    "s403": "A viewer token cannot write",
+    "s409": "A request with this Idempotency-Key is in progress, or the table cannot take "
+    "the change (closed, voided hand, nothing to undo)",
+    "s412": "If-Match is not the table's version: the ETag header gives the current one",
+    "s428": "Idempotency-Key or If-Match is missing",
+}
+_BODY = {
+    "s400": "The body is not valid JSON",
+    "s413": "The body is too large",
+    "s415": "The body is not application/json",
+}
+
+tables = Blueprint(
+    "tables",
+    __name__,
+    url_prefix="/v1",
+    description="A night of play: a shared, append-only, rule-locked ledger",
+)
+
+
+def init_store(app: Flask) -> Store:
+    """Open the app's store and migrate it (the default: a SQLite file, created here)."""
+    settings = app.config["GOSTOP"]
+    store = Store(settings.database_url or DEFAULT_URL)
+    if settings.migrate_on_start:
+        store.ready()
+    app.extensions["gostop_store"] = store
+    app.extensions["gostop_ledgers"] = ledger_io.LedgerCache()
+    return store
+
+
+def upgrade_database() -> str:
+    """``gostop db upgrade``: migrate the configured database; its URL, password hidden."""
+    import sqlalchemy
+
+    url = Settings.load().database_url or DEFAULT_URL
+    Store(url).migrate()
+    return sqlalchemy.engine.make_url(url).render_as_string(hide_password=True)
+
+
+def _store() -> Store:
+    store: Store = current_app.extensions["gostop_store"]
+    store.ready()  # migrated at start, or now (an app built to write its document)
+    return store
+
+
+def _cache() -> ledger_io.LedgerCache:
+    cache: ledger_io.LedgerCache = current_app.extensions["gostop_ledgers"]
+    return cache
+
+
+# --- writes ------------------------------------------------------------------------------
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _write(
+    table_id: str,
+    make: Callable[[Ledger, str, str], tuple[Event, Any, tuple[str, ...]]],
+    answer: Callable[[Ledger, Ledger, dict[int, str]], dict[str, Any]],
+    status: int = 200,
+) -> Response:
+    """One change to a table, checked in the contract's order, written in one transaction.
+
+    ``make(ledger, by, at)`` loads the body and returns the event and the body to store;
+    ``answer(before, after, results)`` is the response body (without the version);
+    ``results`` holds the result text of every hand the change derived again, by number.
+    """
+    head, token = open_table(_store(), table_id, write=True)
+    key = idempotency_key()
+    if key is not None:
+        replay = claim(_store(), table_id, key)
+        if replay is not None:
+            return replay
+    try:
+        response = _change(head, token, key, make, answer, status)
+    except BaseException:
+        if key is not None:
+            _store().release(scope=table_id, key=key)
+        raise
+    return response
+
+
+def _change(
+    head: Head,
+    token: TokenRow,
+    key: str | None,
+    make: Callable[[Ledger, str, str], tuple[Event, Any, tuple[str, ...]]],
+    answer: Callable[[Ledger, Ledger, dict[int, str]], dict[str, Any]],
+    status: int,
+) -> Response:
+    if_match = request.headers.get("If-Match")
+    if key is None or if_match is None:
+        missing = " and ".join(
+            name
+            for name, value in (("Idempotency-Key", key), ("If-Match", if_match))
+            if value is None
+        )
+        raise coded(
+            PreconditionRequired(
+                f"send {missing}: writes carry Idempotency-Key and If-Match: "
+                f'"<version>" (the table is at {head.version})'
+            ),
+            "precondition_required",
+        )
+    if str(head.version) not in versions(if_match):
+        raise coded(
+            Stale(
+                head.version,
+                f"the table is at version {head.version}, not {if_match}; "
+                "read it again (GET) and redo the change on what it shows",
+            ),
+            "version_mismatch",
+        )
+    before, roster = _cache().ledger(_store(), head.id, head.version)
+    event, body, prefix = make(before, token.label, _now())
+    try:
+        after = _apply(before, event)
+    except GoStopError as error:
+        # The entered hand's own problems point into the request's hand (another hand that
+        # a correction breaks is named as "hands/N").
+        if prefix and error.issues[0].location[:1] != ("hands",):
+            raise ledger_io.relocated(error, prefix) from None
+        raise
+    start_at = after.rederived_from + 1
+    results = {h.number: ledger_io.result_text(h) for h in after.hands[start_at - 1 :]}
+    items = [ledger_io.hand_item(h, results[h.number]) for h in after.hands[start_at - 1 :]]
+    text = orjson.dumps({**answer(before, after, results), "version": after.version}).decode()
+    written = _store().write(
+        table_id=head.id,
+        expected=head.version,
+        events=[ledger_io.event_row(event, after.version, body)],
+        summary=ledger_io.summary(head.id, after, roster, ledger_io.locked_ruleset(head.summary)),
+        hands_from=start_at,
+        hand_items=items,
+        replace=start_at <= len(before.hands),
+        answer=(head.id, key, status, text),
+    )
+    if not written:
+        current = _store().head(head.id)
+        version = current.version if current is not None else head.version
+        raise coded(
+            Stale(version, f"the table changed meanwhile: it is at version {version}"),
+            "version_mismatch",
+        )
+    _cache().put(head.id, after, roster)
+    return table_response(Response(text, status=status, mimetype="application/json"), after.version)
+
+
+def _apply(ledger: Ledger, event: Event) -> Ledger:
+    """The ledger after ``event``; what the table cannot take in its state is a 409 (an
+    unknown hand number a 404), with the domain's code."""
+    try:
+        return apply(ledger, event)
+    except LedgerError as error:
+        issue = error.issues[0]
+        refused: HTTPException = (
+            NotFound(issue.detail) if issue.code == "unknown_hand" else Conflict(issue.detail)
+        )
+        raise coded(refused, issue.code) from None
+
+
+@cache
+def _schema(schema: type[StrictSchema]) -> StrictSchema:
+    return schema()  # one instance per schema: it compiles its fast path once
+
+
+def _body(schema: type[StrictSchema]) -> Any:
+    settings = current_app.config["GOSTOP"]
+    return _schema(schema).load_fast(read_json(settings.max_body_bytes))
+
+
+def _changed_json(before: Ledger, after: Ledger, _results: dict[int, str]) -> dict[str, Any]:
+    return {
+        "changed": [
+            {"number": change.number, "delta": dict(change.delta)}
+            for change in changes(before, after)
+        ]
+    }
+
+
+# --- views -------------------------------------------------------------------------------
+
+
+@tables.post("/tables")
+@tables.response(
+    201,
+    TableCreatedSchema,
+    description="The table and its tokens (shown once)",
+    headers={**_ETAG, "Location": _TOKEN},
+)
+@tables.problems(400, 409, 413, 415, 422)
+@tables.doc(
+    operationId="createTable",
+    parameters=[
+        {
+            **_WRITE_HEADERS[0],
+            "required": False,
+            "description": "Optional: a replayed create returns the same table id with "
+            "freshly minted tokens",
+        }
+    ],
+    requestBody={
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": CreateTableSchema,
+                "example": {"roster": ["A", "B", "C"], "stake": 100, "dealer": "A"},
+            }
+        },
+    },
+)
+def create_table() -> Response:
+    """Open a table for a night of play
+
+    The roster (2–10 people), the variant, the rule set (locked: every option and the
+    fingerprint are stored), the stake and the rounding unit are fixed for the table's
+    life. The answer gives the scorer token (reads and writes) and the viewer token
+    (reads); they are shown only here, and stored only as hashes.
+    """
+    store = _store()
+    key = idempotency_key()
+    if key is not None:
+        replay = claim(store, CREATE_SCOPE, key)
+        if replay is not None:
+            created = orjson.loads(replay.get_data())
+            return _minted(store, created)
+    try:
+        return _create(store, _body(CreateTableSchema), key)
+    except BaseException:
+        if key is not None:
+            store.release(scope=CREATE_SCOPE, key=key)
+        raise
+
+
+def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
+    variant = Variant(data["variant"])
+    spec = table_ruleset(data["ruleset"], variant)
+    ruleset = resolve_spec(spec, variant, ("ruleset",), resolver=Resolver())
+    locked = serialize.ruleset_json(ruleset)
+    body = ledger_io.setup_body(
+        roster=ledger_io.Roster(people=tuple((p.id, p.name) for p in data["roster"])),
+        variant=variant,
+        ruleset=locked,
+        stake=data["stake"],
+        dealer=data["dealer"],
+        unit=(data["rounding"] or {}).get("unit"),
+    )
+    setup, roster = ledger_io.setup_of(body)  # read as every replay will read it
+    check_setup(setup)
+    ledger = start(setup)
+    created = EventRow(
+        seq=1, type="created", by="scorer", at=_now(), body=orjson.dumps(body).decode()
+    )
+    for _attempt in range(8):
+        table_id = str(uuid.uuid4())
+        join_code = "".join(secrets.choice(CROCKFORD) for _ in range(JOIN_CODE_LENGTH))
+        scorer, scorer_row = mint("scorer")
+        viewer, viewer_row = mint("viewer")
+        answer = {"id": table_id, "version": 1, "join_code": join_code}
+        stored = None if key is None else (CREATE_SCOPE, key, 201, orjson.dumps(answer).decode())
+        if store.create(
+            table_id=table_id,
+            join_code=join_code,
+            created_at=time.time(),
+            event=created,
+            summary=ledger_io.summary(table_id, ledger, roster, locked),
+            tokens=(scorer_row, viewer_row),
+            answer=stored,
+        ):
+            return _created_response(answer, scorer, viewer)
+    raise RuntimeError("could not draw a free join code")  # pragma: no cover - 8 collisions
+
+
+def _minted(store: Store, answer: dict[str, Any]) -> Response:
+    """A replayed create: the same table, with fresh tokens (the first ones still work)."""
+    scorer, scorer_row = mint("scorer")
+    viewer, viewer_row = mint("viewer")
+    store.add_tokens(answer["id"], (scorer_row, viewer_row))
+    return _created_response(answer, scorer, viewer)
+
+
+def _created_response(answer: dict[str, Any], scorer: str, viewer: str) -> Response:
+    body = {**answer, "scorer_token": scorer, "viewer_token": viewer}
+    response = table_response(body, answer["version"], 201)
+    response.headers["Location"] = f"/v1/tables/{answer['id']}"
+    return response
+
+
+@tables.get("/tables/<table_id>")
+@tables.response(200, TableSchema, description="The table", headers=_ETAG)
+@tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
+@tables.problems(**_ACCESS)
+@tables.doc(operationId="getTable", parameters=_READ_HEADERS)
+def get_table(table_id: str) -> Response:
+    """Read a table: totals, hands, nagari streak, dealer
+
+    Everything here is derived from the table's events. Poll with If-None-Match: while
+    the table is unchanged the answer is an empty 304.
+    """
+    head, _token = open_table(_store(), table_id, write=False)
+    unchanged = not_modified(head.version)
+    if unchanged is not None:
+        return unchanged
+    body = ledger_io.table_body(head.summary, _store().hand_items(head.id))
+    return table_response(Response(body, mimetype="application/json"), head.version)
+
+
+@tables.post("/tables/<table_id>/hands")
+@tables.response(201, HandAddedSchema, description="The hand, numbered and scored", headers=_ETAG)
+@tables.problems(422, **_WRITE, **_BODY)
+@tables.doc(
+    operationId="addTableHand",
+    parameters=_WRITE_HEADERS,
+    requestBody={
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {
+                    "description": "A hand as for POST /v1/gostop/hands (or /v1/balance/hands) "
+                    "without ruleset, stake, nagari_streak and compare_with: the table "
+                    "supplies them",
+                    "anyOf": [
+                        {"$ref": "#/components/schemas/HandRequest"},
+                        {"$ref": "#/components/schemas/BalanceRequest"},
+                    ],
+                }
+            }
+        },
+    },
+)
+def add_hand(table_id: str) -> Response:
+    """Append a hand
+
+    Players must be on the roster (a roster member not in the hand did not play it). The
+    ledger supplies the table's rule set and stake, the nagari streak carried from the
+    hands before and the dealer (passed only when the dealer plays this hand).
+    """
+
+    def make(ledger: Ledger, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
+        body = read_json(current_app.config["GOSTOP"].max_body_bytes)
+        hand = ledger_io.load_play(ledger.setup.variant, body)
+        return added(hand, by=by, at=at), body, ()
+
+    def answer(before: Ledger, after: Ledger, results: dict[int, str]) -> dict[str, Any]:
+        number = after.hands[-1].number
+        return {"number": number, "result": orjson.Fragment(results[number])}
+
+    return _write(table_id, make, answer, 201)
+
+
+@tables.put("/tables/<table_id>/hands/<int:number>")
+@tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
+@tables.problems(422, **_WRITE, **_BODY)
+@tables.doc(
+    operationId="correctTableHand",
+    parameters=_WRITE_HEADERS,
+    requestBody={"required": True, "content": {"application/json": {"schema": CorrectionSchema}}},
+)
+def correct_hand(table_id: str, number: int) -> Response:
+    """Correct a hand (the reason is kept in the log)
+
+    The hands after it are derived again: a draw corrected to a win changes the next
+    hand's multiplier. `changed` lists every hand whose amounts changed, with the
+    difference per player.
+    """
+
+    def make(ledger: Ledger, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
+        data = _body(CorrectionSchema)
+        hand = ledger_io.load_play(ledger.setup.variant, data["hand"], ("hand",))
+        return corrected(number, hand, reason=data["reason"], by=by, at=at), data["hand"], ("hand",)
+
+    return _write(table_id, make, _changed_json)
+
+
+@tables.post("/tables/<table_id>/hands/<int:number>/void")
+@tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
+@tables.problems(422, **_WRITE, **_BODY)
+@tables.doc(
+    operationId="voidTableHand",
+    parameters=_WRITE_HEADERS,
+    requestBody={"required": True, "content": {"application/json": {"schema": ReasonSchema}}},
+)
+def void_hand(table_id: str, number: int) -> Response:
+    """Void a hand: it stays listed and counts nothing (the reason is kept in the log)"""
+
+    def make(ledger: Ledger, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
+        data = _body(ReasonSchema)
+        return voided(number, reason=data["reason"], by=by, at=at), None, ()
+
+    return _write(table_id, make, _changed_json)
+
+
+def _bodiless(
+    kind: Callable[..., Event],
+) -> Callable[[Ledger, str, str], tuple[Event, Any, tuple[str, ...]]]:
+    def make(ledger: Ledger, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
+        return kind(by=by, at=at), None, ()
+
+    return make
+
+
+@tables.post("/tables/<table_id>/undo")
+@tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
+@tables.problems(**_WRITE)
+@tables.doc(operationId="undoTableChange", parameters=_WRITE_HEADERS)
+def undo(table_id: str) -> Response:
+    """Undo the last change (added, corrected or voided), as a new event"""
+    return _write(table_id, _bodiless(undone), _changed_json)
+
+
+@tables.post("/tables/<table_id>/redo")
+@tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
+@tables.problems(**_WRITE)
+@tables.doc(operationId="redoTableChange", parameters=_WRITE_HEADERS)
+def redo(table_id: str) -> Response:
+    """Redo the last undone change (only until a new change is made)"""
+    return _write(table_id, _bodiless(redone), _changed_json)
+
+
+@tables.post("/tables/<table_id>/close")
+@tables.response(200, VersionSchema, description="Closed: read-only from now on", headers=_ETAG)
+@tables.problems(**_WRITE)
+@tables.doc(operationId="closeTable", parameters=_WRITE_HEADERS)
+def close_table(table_id: str) -> Response:
+    """Close the table: it can still be read, never changed"""
+    return _write(table_id, _bodiless(closed), lambda before, after, results: {})
+
+
+@tables.get("/tables/<table_id>/events")
+@tables.arguments(EventsQuerySchema, location="query")
+@tables.response(200, EventsSchema, description="The events after `after`", headers=_ETAG)
+@tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
+@tables.problems(422, **_ACCESS)
+@tables.doc(operationId="listTableEvents", parameters=_READ_HEADERS)
+def list_events(query: dict[str, Any], table_id: str) -> Response:
+    """The table's history: who changed what, when and why
+
+    Append-only and in order; `?after=N` gives only the events after sequence number N
+    (a phone syncs what it has not seen).
+    """
+    head, _token = open_table(_store(), table_id, write=False)
+    unchanged = not_modified(head.version)
+    if unchanged is not None:
+        return unchanged
+    rows = _store().events(head.id, after=query["after"], upto=head.version)
+    body = {"version": head.version, "events": [ledger_io.event_json(r) for r in rows]}
+    return table_response(body, head.version)
+
+
+@tables.get("/tables/<table_id>/settlement")
+@tables.response(200, TableSettlementSchema, description="Totals and transfers", headers=_ETAG)
+@tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
+@tables.problems(**_ACCESS)
+@tables.doc(operationId="settleTable", parameters=_READ_HEADERS)
+def settle_table(table_id: str) -> Response:
+    """Settle the table now: totals, the fewest transfers, rounded to the table's unit"""
+    head, _token = open_table(_store(), table_id, write=False)
+    unchanged = not_modified(head.version)
+    if unchanged is not None:
+        return unchanged
+    summary = orjson.loads(head.summary)
+    result = settlement(
+        roster=tuple(p["id"] for p in summary["roster"]),
+        totals=summary["totals"],
+        unit=(summary["rounding"] or {}).get("unit"),
+    )
+    session = serialize.session_json(result)
+    body = {
+        "version": head.version,
+        "totals": session["totals"],
+        "transfers": session["transfers"],
+        "rounding": session["rounding"],
+    }
+    return table_response(body, head.version)

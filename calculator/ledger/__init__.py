@@ -1,0 +1,65 @@
+"""The table ledger (SPEC §9): a night of play as append-only events, and the state
+derived from them — pure domain code like the engine, testable without a database.
+
+- :mod:`calculator.ledger.events` — the table's setup and its events;
+- :mod:`calculator.ledger.state` — :func:`replay` / :func:`apply`: events in, hands,
+  totals, nagari streak and dealer out; :func:`changes` says what a change moved;
+  :func:`settlement` settles the totals.
+
+Storage (:mod:`calculator.store`) and HTTP (:mod:`calculator.api.tables`) are edges
+around it.
+"""
+
+from calculator.ledger.events import (
+    EDITS,
+    Event,
+    EventType,
+    Play,
+    TableSetup,
+    added,
+    closed,
+    corrected,
+    redone,
+    undone,
+    voided,
+)
+from calculator.ledger.state import (
+    Change,
+    Entry,
+    Ledger,
+    LedgerError,
+    LedgerHand,
+    Status,
+    apply,
+    changes,
+    check_setup,
+    replay,
+    settlement,
+    start,
+)
+
+__all__ = [
+    "EDITS",
+    "Change",
+    "Entry",
+    "Event",
+    "EventType",
+    "Ledger",
+    "LedgerError",
+    "LedgerHand",
+    "Play",
+    "Status",
+    "TableSetup",
+    "added",
+    "apply",
+    "changes",
+    "check_setup",
+    "closed",
+    "corrected",
+    "redone",
+    "replay",
+    "settlement",
+    "start",
+    "undone",
+    "voided",
+]

@@ -1,0 +1,422 @@
+"""Events in, state out: the ledger of one table, derived from its events (SPEC §9).
+
+:func:`apply` takes a :class:`Ledger` and one event and returns the next ledger; it
+re-scores only the hands from the first one the event changes (an append scores one
+hand). :func:`replay` folds a whole log from the table's setup, so the state is always a
+function of the events. Each hand is scored by the same engine as the stateless
+endpoints (:func:`calculator.settlement.settle`, :func:`calculator.balance.score_balance`)
+with the table's rule set and stake and what the ledger derives:
+
+- the nagari streak: the ``nagari_streak_after`` of the active hand before (0 first);
+- the dealer (선): the last winner deals; after a drawn hand the dealer stays; the first
+  dealer is given at creation or named by the first hand. A hand that names its own
+  ``dealer`` keeps it (and the next dealer follows from there); otherwise the ledger
+  passes its dealer only when that dealer plays the hand (is in it and does not sit out).
+
+A voided hand stays listed with the result it would have at its place, but counts for
+nothing: the streak and the dealer pass over it. Undo takes back the last change (added,
+corrected or voided), redo makes it again; a new change empties what redo could make.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from calculator.balance import BalanceHand, BalancePlayer, BalanceResult, score_balance
+from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
+from calculator.hand import Hand, OutcomeType, PlayerHand
+from calculator.ledger.events import EDITS, Event, EventType, Play, TableSetup
+from calculator.presets import Variant
+from calculator.result import HandResult
+from calculator.session import NetEntry, Session, SessionResult, settle_session
+from calculator.settlement import settle
+
+Result = HandResult | BalanceResult
+
+
+class LedgerError(GoStopError):
+    """A change the table cannot take in its present state (nothing to undo, a hand that
+    does not exist or is voided, a closed table). ``issues[0].code`` says which."""
+
+    title = "The table cannot take this change"
+
+
+class Status(StrEnum):
+    """Whether a hand counts."""
+
+    ACTIVE = "active"
+    VOIDED = "voided"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Entry:
+    """A hand as the edits leave it: its body and whether it is voided."""
+
+    hand: Play
+    voided: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LedgerHand:
+    """One hand of the table, derived: what was scored and what it left behind.
+
+    ``played`` is the hand as scored (the table's stake, the derived ``nagari_streak`` and
+    the ``dealer`` passed to it, or None); ``result`` is the engine's answer for it.
+    ``streak_after`` and ``dealer_after`` are what the next hand starts from (a voided
+    hand passes on what it was given).
+    """
+
+    number: int
+    status: Status
+    hand: Play
+    played: Play
+    result: Result
+    nagari_streak: int
+    dealer: str | None
+    streak_after: int
+    dealer_after: str | None
+
+    @property
+    def counted(self) -> Mapping[str, int]:
+        """What the hand moves in the totals: its net if active, nothing if voided."""
+        return self.result.net if self.status is Status.ACTIVE else {}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ledger:
+    """The state of a table after ``version − 1`` events (creation is version 1).
+
+    ``edits`` are the changes in effect (undo pops them), ``redo`` the ones undo took
+    back, most recent last; ``entries`` the hands they describe; ``hands`` those hands
+    scored; ``totals`` the sum of the active hands' nets over the roster;
+    ``rederived_from`` the index of the first hand the last event derived again (the
+    hands before it are the same objects as before it; ``len(hands)``: none).
+    """
+
+    setup: TableSetup
+    version: int
+    closed: bool
+    edits: tuple[Event, ...]
+    redo: tuple[Event, ...]
+    entries: tuple[Entry, ...]
+    hands: tuple[LedgerHand, ...]
+    totals: Mapping[str, int]
+    nagari_streak: int
+    dealer: str | None
+    rederived_from: int = 0
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is a change to take back."""
+        return bool(self.edits) and not self.closed
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether undo took back a change that redo can make again."""
+        return bool(self.redo) and not self.closed
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Change:
+    """How much hand ``number`` moves differently after a change, per player (only
+    players whose amount changed)."""
+
+    number: int
+    delta: Mapping[str, int]
+
+
+def start(setup: TableSetup) -> Ledger:
+    """The ledger of a new table: no hands, the first dealer if given."""
+    return Ledger(
+        setup=setup,
+        version=1,
+        closed=False,
+        edits=(),
+        redo=(),
+        entries=(),
+        hands=(),
+        totals=dict.fromkeys(setup.roster, 0),
+        nagari_streak=0,
+        dealer=setup.dealer,
+    )
+
+
+def check_setup(setup: TableSetup) -> None:
+    """Raise InvalidHandError unless the roster names different people and the first
+    dealer, if given, is one of them."""
+    problems = Problems()
+    seen: set[str] = set()
+    for i, player in enumerate(setup.roster):
+        if player in seen:
+            problems.add("duplicate_player", f"{player!r} is on the roster twice", "roster", i)
+        seen.add(player)
+    if setup.dealer is not None and setup.dealer not in seen:
+        problems.add(
+            "unknown_player",
+            f"dealer {setup.dealer!r} is not on the roster ({', '.join(setup.roster)})",
+            "dealer",
+        )
+    problems.raise_if_any(InvalidHandError)
+
+
+def replay(setup: TableSetup, events: Iterable[Event]) -> Ledger:
+    """The ledger after ``events``, from scratch."""
+    ledger = start(setup)
+    for event in events:
+        ledger = apply(ledger, event)
+    return ledger
+
+
+def apply(ledger: Ledger, event: Event) -> Ledger:
+    """The ledger after one more event; raises LedgerError or the engine's GoStopError
+    (a hand that cannot be scored, or a later hand that a correction breaks)."""
+    if ledger.closed:
+        raise LedgerError([Issue("table_closed", "the table is closed: read-only", ())])
+    if event.type is EventType.CLOSED:
+        return replace(
+            ledger, version=ledger.version + 1, closed=True, rederived_from=len(ledger.hands)
+        )
+    edits, redo = ledger.edits, ledger.redo
+    if event.type is EventType.UNDONE:
+        if not edits:
+            raise LedgerError([Issue("nothing_to_undo", "there is no change to undo", ())])
+        edit, edits, redo = edits[-1], edits[:-1], (*redo, edits[-1])
+        entries = _entries(edits)
+        first = _touched(edit, len(ledger.entries) - 1)
+    else:
+        if event.type is EventType.REDONE:
+            if not redo:
+                raise LedgerError([Issue("nothing_to_redo", "no undone change to redo", ())])
+            edit, edits, redo = redo[-1], (*edits, redo[-1]), redo[:-1]
+        else:
+            _check_edit(ledger, event)
+            edit, edits, redo = event, (*edits, event), ()
+        entries = _edited(ledger.entries, edit)
+        first = _touched(edit, len(ledger.entries))
+    streak, dealer = _after(ledger.setup, ledger.hands[:first])
+    derived = list(ledger.hands[:first])
+    entered = _entered(event, len(entries))
+    for index in range(first, len(entries)):
+        try:
+            hand = _derive(ledger.setup, index + 1, entries[index], streak, dealer)
+        except GoStopError as error:
+            if index == entered:
+                raise  # the hand being entered: its own problems, as the stateless answer
+            raise _relocated(error, index + 1) from None
+        derived.append(hand)
+        streak, dealer = hand.streak_after, hand.dealer_after
+    return Ledger(
+        setup=ledger.setup,
+        version=ledger.version + 1,
+        closed=False,
+        edits=edits,
+        redo=redo,
+        entries=entries,
+        hands=tuple(derived),
+        totals=_totals(ledger.totals, ledger.hands[first:], derived[first:]),
+        nagari_streak=streak,
+        dealer=dealer,
+        rederived_from=first,
+    )
+
+
+def changes(before: Ledger, after: Ledger) -> tuple[Change, ...]:
+    """The hands whose amounts differ between two ledgers, with the difference per player
+    (a hand that exists in only one of them counts as moving nothing in the other)."""
+    found = []
+    for index in range(max(len(before.hands), len(after.hands))):
+        old = before.hands[index].counted if index < len(before.hands) else {}
+        new = after.hands[index].counted if index < len(after.hands) else {}
+        delta = {}
+        for player in (*old, *(p for p in new if p not in old)):
+            difference = new.get(player, 0) - old.get(player, 0)
+            if difference:
+                delta[player] = difference
+        if delta:
+            found.append(Change(number=index + 1, delta=delta))
+    return tuple(found)
+
+
+def settlement(
+    *, roster: tuple[str, ...], totals: Mapping[str, int], unit: int | None
+) -> SessionResult:
+    """Totals and the fewest transfers, rounded to the table's ``unit``: the session
+    settlement (:func:`calculator.session.settle_session`) of the ledger's totals."""
+    return settle_session(Session(players=roster, hands=(NetEntry(net=dict(totals)),), unit=unit))
+
+
+# --- inside ------------------------------------------------------------------------------
+
+
+def _check_edit(ledger: Ledger, event: Event) -> None:
+    """A correction or a void names an existing, active hand; a hand body fits the table."""
+    if event.type is not EventType.ADDED:
+        number = event.number
+        if number is None or not 1 <= number <= len(ledger.entries):
+            detail = f"the table has no hand {number}; its hands are 1 to {len(ledger.entries)}"
+            raise LedgerError([Issue("unknown_hand", detail, ())])
+        if ledger.entries[number - 1].voided:
+            detail = f"hand {number} is voided; undo the void to change it"
+            raise LedgerError([Issue("hand_voided", detail, ())])
+    if event.hand is not None:
+        _check_hand(ledger.setup, event.hand)
+
+
+def _check_hand(setup: TableSetup, hand: Play) -> None:
+    problems = Problems()
+    expected = Hand if setup.variant is Variant.GOSTOP else BalanceHand
+    if not isinstance(hand, expected):
+        problems.add("wrong_variant", f"this table plays {setup.variant.value} hands")
+        problems.raise_if_any(InvalidHandError)
+    players: tuple[PlayerHand | BalancePlayer, ...] = hand.players
+    for j, player in enumerate(players):
+        if player.id not in setup.roster:
+            problems.add(
+                "unknown_player",
+                f"{player.id!r} is not on the table's roster ({', '.join(setup.roster)}); "
+                "players are fixed when the table is created",
+                "players",
+                j,
+                "id",
+            )
+    if isinstance(hand, Hand) and hand.outcome is None:
+        problems.add(
+            "outcome_required",
+            "a table hand needs its outcome; previews are for POST /v1/gostop/hands",
+            "outcome",
+        )
+    problems.raise_if_any(InvalidHandError)
+
+
+def _entered(event: Event, count: int) -> int | None:
+    """The index of the hand an event enters a body for (None: it enters none)."""
+    if event.type is EventType.ADDED:
+        return count - 1
+    if event.type is EventType.CORRECTED and event.number is not None:
+        return event.number - 1
+    return None
+
+
+def _entries(edits: Iterable[Event]) -> tuple[Entry, ...]:
+    """The hands the edits in effect describe (no scoring: cheap)."""
+    entries: tuple[Entry, ...] = ()
+    for edit in edits:
+        entries = _edited(entries, edit)
+    return entries
+
+
+def _edited(entries: tuple[Entry, ...], edit: Event) -> tuple[Entry, ...]:
+    """The entries after one edit; the entries it does not touch are the same objects."""
+    assert edit.type in EDITS
+    if edit.type is EventType.ADDED:
+        assert edit.hand is not None
+        return (*entries, Entry(hand=edit.hand))
+    assert edit.number is not None
+    index = edit.number - 1
+    old = entries[index]
+    if edit.type is EventType.CORRECTED:
+        assert edit.hand is not None
+        new = Entry(hand=edit.hand, voided=old.voided)
+    else:
+        new = Entry(hand=old.hand, voided=True)
+    return (*entries[:index], new, *entries[index + 1 :])
+
+
+def _touched(edit: Event, added_at: int) -> int:
+    """The index of the hand an edit changes (``added_at`` for an added hand): the hands
+    before it keep what they were derived to."""
+    return added_at if edit.number is None else edit.number - 1
+
+
+def _after(setup: TableSetup, hands: tuple[LedgerHand, ...]) -> tuple[int, str | None]:
+    """The streak and dealer the next hand starts from."""
+    if not hands:
+        return 0, setup.dealer
+    return hands[-1].streak_after, hands[-1].dealer_after
+
+
+def _plays(hand: Hand, player: str | None) -> bool:
+    return any(p.id == player and not p.sits_out for p in hand.players)
+
+
+def _derive(
+    setup: TableSetup, number: int, entry: Entry, streak: int, dealer: str | None
+) -> LedgerHand:
+    """Score one hand at its place: the streak and dealer it is given, what it leaves."""
+    hand = entry.hand
+    if isinstance(hand, Hand):
+        passed: str | None
+        if hand.dealer is not None:
+            passed = dealer = hand.dealer
+        else:
+            passed = dealer if _plays(hand, dealer) else None
+        entered = hand._replace(stake=setup.stake, nagari_streak=streak, dealer=passed)
+        played: Play = entered
+        scored = settle(entered, setup.ruleset)
+        result: Result = scored
+        streak_after = scored.nagari_streak_after
+        outcome = scored.outcome
+        assert outcome is not None  # a table hand always has one (_check_hand)
+        winner = None
+        if outcome.type is not OutcomeType.NAGARI:
+            winner = outcome.winner or _top(scored.net)  # no winner: chongtong holders tied
+    else:
+        passed = None
+        played = replace(hand, stake=setup.stake)
+        result = score_balance(played, setup.ruleset)
+        streak_after = 0
+        winner = _top(result.net)  # a void hand (missing cards) moves nothing: a draw
+    if entry.voided:
+        status, streak_after, dealer_after = Status.VOIDED, streak, dealer
+    else:
+        status, dealer_after = Status.ACTIVE, winner if winner is not None else dealer
+    return LedgerHand(
+        number=number,
+        status=status,
+        hand=hand,
+        played=played,
+        result=result,
+        nagari_streak=streak,
+        dealer=passed,
+        streak_after=streak_after,
+        dealer_after=dealer_after,
+    )
+
+
+def _top(net: Mapping[str, int]) -> str | None:
+    """The one player who won the most, if someone won and no one tied it."""
+    best = max(net.values(), default=0)
+    leaders = [p for p, chips in net.items() if chips == best]
+    return leaders[0] if best > 0 and len(leaders) == 1 else None
+
+
+def _totals(
+    before: Mapping[str, int], old: Iterable[LedgerHand], new: Iterable[LedgerHand]
+) -> dict[str, int]:
+    """The totals with the ``old`` hands' amounts replaced by the ``new`` ones'."""
+    totals = dict(before)
+    for hand in old:
+        for player, chips in hand.counted.items():
+            totals[player] -= chips
+    for hand in new:
+        for player, chips in hand.counted.items():
+            totals[player] += chips
+    if sum(totals.values()) != 0:  # not an assert: never skipped (-O)
+        raise ZeroSumError(f"table totals do not balance: {totals}")
+    return totals
+
+
+def _relocated(error: GoStopError, number: int) -> GoStopError:
+    """The error of a later hand that a change breaks, located at ``hands/<number>``."""
+    return type(error)(
+        [
+            Issue(
+                i.code,
+                f"hand {number}, derived again after this change: {i.detail}",
+                ("hands", number, *i.location),
+            )
+            for i in error.issues
+        ]
+    )

@@ -1,0 +1,438 @@
+"""The table ledger over HTTP (SPEC §9), on SQLite and on PostgreSQL: whole nights, the
+stateless answer, the check order, idempotency, versions, access and the derived rows."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from ledger_support import SCENARIOS, wire_hand
+from tables_support import TableClient, new_key
+
+GOSTOP = SCENARIOS[0]
+HAND = GOSTOP["steps"][0]["hand"]  # A stops with 3 against B and C
+
+
+@pytest.fixture
+def lclient(ledger_app: Any) -> Any:
+    return ledger_app.test_client()
+
+
+def _table(lclient: Any, **overrides: Any) -> TableClient:
+    return TableClient.create(lclient, {**GOSTOP["table"], **overrides})
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s["name"] for s in SCENARIOS])
+def test_a_whole_night(lclient: Any, scenario: dict[str, Any]) -> None:
+    table = TableClient.create(lclient, scenario["table"])
+    for step in scenario["steps"]:
+        hand = wire_hand(step["hand"]) if "hand" in step else None
+        answer = table.step(step, hand)
+        expect = step.get("expect", {})
+        if "changed" in expect:
+            assert answer["changed"] == expect["changed"]
+        state = table.get()
+        assert state["version"] == table.version
+        for name in ("totals", "nagari_streak", "dealer"):
+            if name in expect:
+                assert state[name] == expect[name], name
+        if "hands" in expect:
+            assert len(state["hands"]) == expect["hands"]
+    state = table.get()
+    final = scenario["expect"]
+    assert state["totals"] == final["totals"]
+    assert state["nagari_streak"] == final["nagari_streak"]
+    assert state["dealer"] == final["dealer"]
+    assert [h["number"] for h in state["hands"] if h["status"] == "voided"] == final["voided"]
+    if "dealers" in final:
+        assert [h["dealer"] for h in state["hands"]] == final["dealers"]
+    settled = table.get("/settlement")
+    assert settled["totals"] == final["totals"]
+    events = table.get("/events")["events"]
+    assert [e["seq"] for e in events] == list(range(1, table.version + 1))
+    assert events[0]["type"] == "created"
+    assert all(e["by"] == "scorer" for e in events)
+    assert table.get(f"/events?after={table.version - 2}")["events"] == events[-2:]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s["name"] for s in SCENARIOS])
+def test_each_stored_result_is_the_stateless_answer(lclient: Any, scenario: dict[str, Any]) -> None:
+    table = TableClient.create(lclient, scenario["table"])
+    bodies = {}
+    for step in scenario["steps"][:8]:
+        hand = wire_hand(step["hand"]) if "hand" in step else None
+        table.step(step, hand)
+        if step["do"] == "add":
+            bodies[len(bodies) + 1] = hand
+    stake, ruleset = scenario["table"]["stake"], scenario["table"]["ruleset"]
+    for item in table.get()["hands"]:
+        body = {**bodies[item["number"]], "ruleset": ruleset, "stake": stake}
+        if scenario["table"]["variant"] == "gostop":
+            body["nagari_streak"] = item["nagari_streak"]
+            if item["dealer"] is not None:
+                body["dealer"] = item["dealer"]
+            path = "/v1/gostop/hands"
+        else:
+            path = "/v1/balance/hands"
+        stateless = lclient.post(path, json=body)
+        assert stateless.status_code == 200
+        assert stateless.get_json() == item["result"]
+
+
+def test_create_answers_tokens_once_and_a_join_code(lclient: Any) -> None:
+    response = lclient.post("/v1/tables", json=GOSTOP["table"])
+    assert response.status_code == 201
+    assert response.headers["ETag"] == '"1"'
+    created = response.get_json()
+    assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{8}", created["join_code"])
+    assert len(created["scorer_token"]) >= 32
+    assert created["scorer_token"] != created["viewer_token"]
+    table = TableClient(lclient, created)
+    state = table.get()
+    text = str(state) + str(table.get("/events"))
+    assert created["scorer_token"] not in text
+    assert created["viewer_token"] not in text
+    assert state["ruleset"]["fingerprint"]
+    assert state["ruleset"]["options"]
+    assert state["roster"][0] == {"id": "A", "name": None}
+    from calculator.store import schema
+
+    store = lclient.application.extensions["gostop_store"]
+    with store.engine.begin() as c:
+        rows = c.execute(schema.tokens.select().where(schema.tokens.c.table_id == table.id)).all()
+    assert {r.role for r in rows} == {"scorer", "viewer"}
+    assert all(created["scorer_token"] not in r.hash for r in rows)
+
+
+def test_a_replayed_create_is_the_same_table_with_fresh_tokens(lclient: Any) -> None:
+    key = new_key()
+    first = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
+    again = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
+    assert first.status_code == again.status_code == 201
+    a, b = first.get_json(), again.get_json()
+    assert a["id"] == b["id"]
+    assert a["scorer_token"] != b["scorer_token"]
+    for created in (a, b):
+        TableClient(lclient, created).get()
+    other = lclient.post(
+        "/v1/tables", json={**GOSTOP["table"], "stake": 99}, headers={"Idempotency-Key": key}
+    )
+    assert other.status_code == 422
+    assert other.get_json()["errors"][0]["code"] == "key_reused"
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "pointer"),
+    [
+        ({"roster": ["A"]}, "player_count", "/roster"),
+        ({"roster": ["A", "A"]}, "duplicate_player", "/roster/1"),
+        ({"roster": ["A", "B"], "dealer": "C"}, "unknown_player", "/dealer"),
+        ({"roster": ["A", "B"], "ruleset": "balance"}, "wrong_variant", "/ruleset"),
+        (
+            {"roster": ["A", "B"], "variant": "balance", "ruleset": "nope"},
+            "unknown_preset",
+            "/ruleset",
+        ),
+        ({"roster": ["A", "B"], "stake": 0}, "too_small", "/stake"),
+        ({"roster": [{"id": "A", "name": "앨리스"}, {"name": "B"}]}, "required", "/roster/1/id"),
+    ],
+)
+def test_a_bad_table_is_a_422_naming_the_field(
+    lclient: Any, body: dict[str, Any], code: str, pointer: str
+) -> None:
+    response = lclient.post("/v1/tables", json=body)
+    assert response.status_code == 422
+    errors = response.get_json()["errors"]
+    assert (errors[0]["pointer"], errors[0]["code"]) == (pointer, code), errors
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "pointer"),
+    [
+        ({"ruleset": "wikipedia"}, "forbidden_field", "/ruleset"),
+        ({"stake": 5}, "forbidden_field", "/stake"),
+        ({"nagari_streak": 1}, "forbidden_field", "/nagari_streak"),
+        ({"outcome": None}, "outcome_required", "/outcome"),
+        (
+            {
+                "players": [{"id": "Z", "declared": {"points": 3}}, *HAND["players"][1:]],
+                "outcome": {"type": "stop", "winner": "Z"},
+            },
+            "unknown_player",
+            "/players/0/id",
+        ),
+    ],
+)
+def test_a_bad_hand_is_a_422_and_changes_nothing(
+    lclient: Any, change: dict[str, Any], code: str, pointer: str
+) -> None:
+    table = _table(lclient)
+    answer = table.write("POST", "/hands", {**HAND, **change}, expect=422)
+    assert (answer["errors"][0]["code"], answer["errors"][0]["pointer"]) == (code, pointer)
+    corrected = table.write("POST", "/hands", HAND, expect=201)
+    assert corrected["number"] == 1
+    fix = {"hand": {**HAND, **change}, "reason": "typo"}
+    answer = table.write("PUT", "/hands/1", fix, expect=422)
+    assert answer["errors"][0]["pointer"] == "/hand" + pointer
+    assert table.get()["version"] == 2
+
+
+def test_idempotency_versions_and_the_check_order(lclient: Any) -> None:
+    table = _table(lclient)
+    scorer = table.auth()
+    path = table.path + "/hands"
+    key = new_key()
+    first = lclient.post(
+        path, json=HAND, headers={**scorer, "Idempotency-Key": key, "If-Match": '"1"'}
+    )
+    assert first.status_code == 201
+    # a replay answers the stored response, even with a stale If-Match: never a 412
+    again = lclient.post(
+        path, json=HAND, headers={**scorer, "Idempotency-Key": key, "If-Match": '"1"'}
+    )
+    assert (again.status_code, again.data) == (201, first.data)
+    assert again.headers["ETag"] == '"2"'
+    assert len(table.get()["hands"]) == 1
+    # the same key with another body
+    other = lclient.post(
+        path,
+        json={**HAND, "players": HAND["players"][::-1]},
+        headers={**scorer, "Idempotency-Key": key, "If-Match": '"2"'},
+    )
+    assert (other.status_code, other.get_json()["errors"][0]["code"]) == (422, "key_reused")
+    # missing headers: 428; stale: 412 with the current version
+    for headers in ({"If-Match": '"2"'}, {"Idempotency-Key": new_key()}):
+        missing = lclient.post(path, json=HAND, headers={**scorer, **headers})
+        assert missing.status_code == 428
+        assert missing.get_json()["errors"][0]["code"] == "precondition_required"
+    stale = lclient.post(
+        path, json=HAND, headers={**scorer, "Idempotency-Key": new_key(), "If-Match": '"1"'}
+    )
+    assert stale.status_code == 412
+    assert stale.headers["ETag"] == '"2"'
+    # 412 comes before the body: a bad body on a stale version is a 412
+    bad = lclient.post(
+        path,
+        json={"players": 3},
+        headers={**scorer, "Idempotency-Key": new_key(), "If-Match": '"1"'},
+    )
+    assert bad.status_code == 412
+    # weak ETags are accepted
+    weak = lclient.post(
+        path, json=HAND, headers={**scorer, "Idempotency-Key": new_key(), "If-Match": 'W/"2"'}
+    )
+    assert weak.status_code == 201
+    # a key whose request was refused may be used again
+    key = new_key()
+    refused = lclient.post(
+        path, json={"players": 3}, headers={**scorer, "Idempotency-Key": key, "If-Match": '"3"'}
+    )
+    assert refused.status_code == 422
+    accepted = lclient.post(
+        path, json=HAND, headers={**scorer, "Idempotency-Key": key, "If-Match": '"3"'}
+    )
+    assert accepted.status_code == 201
+
+
+def test_a_key_in_flight_is_a_409_until_its_deadline(lclient: Any) -> None:
+    table = _table(lclient)
+    store = lclient.application.extensions["gostop_store"]
+    key = new_key()
+    import hashlib
+    import time
+
+    body = b'{"players":[]}'
+    digest = hashlib.sha256(f"POST {table.path}/hands\n".encode() + body).hexdigest()
+    deadline = lclient.application.config["GOSTOP"].request_deadline
+    claim = store.claim(
+        scope=table.id, key=key, request_hash=digest, now=time.time(), deadline=deadline
+    )
+    assert claim.state == "new"
+    headers = {
+        **table.auth(),
+        "Idempotency-Key": key,
+        "If-Match": '"1"',
+        "Content-Type": "application/json",
+    }
+    busy = lclient.post(table.path + "/hands", data=body, headers=headers)
+    assert (busy.status_code, busy.get_json()["errors"][0]["code"]) == (409, "key_in_flight")
+    # a record older than the request deadline was abandoned: the next request takes it
+    with store.engine.begin() as c:
+        from calculator.store import schema
+
+        c.execute(schema.idempotency.update().values(created_at=time.time() - deadline - 1))
+    taken = lclient.post(table.path + "/hands", data=body, headers=headers)
+    assert taken.status_code == 422  # the request itself is processed (an empty hand)
+
+
+def test_polling_with_if_none_match(lclient: Any) -> None:
+    table = _table(lclient)
+    for suffix in ("", "/events", "/settlement"):
+        first = lclient.get(table.path + suffix, headers=table.auth())
+        assert first.headers["ETag"] == '"1"'
+        for tag in ('"1"', 'W/"1"', '"0", "1"', "*"):
+            again = lclient.get(table.path + suffix, headers={**table.auth(), "If-None-Match": tag})
+            assert (again.status_code, again.data) == (304, b"")
+    table.write("POST", "/hands", HAND, expect=201)
+    changed = lclient.get(table.path, headers={**table.auth(), "If-None-Match": '"1"'})
+    assert changed.status_code == 200
+
+
+def test_a_closed_table_is_read_only(lclient: Any) -> None:
+    table = _table(lclient)
+    table.write("POST", "/hands", HAND, expect=201)
+    table.write("POST", "/close")
+    state = table.get()
+    assert state["closed"] is True
+    assert not state["can_undo"]
+    for method, suffix, body in _WRITES[:-1]:
+        answer = table.write(method, suffix, body, expect=409)
+        assert answer["errors"][0]["code"] == "table_closed"
+    assert table.get("/settlement")["totals"] == state["totals"]
+
+
+_WRITES = [
+    ("POST", "/hands", HAND),
+    ("PUT", "/hands/1", {"hand": HAND, "reason": "typo"}),
+    ("POST", "/hands/1/void", {"reason": "twice"}),
+    ("POST", "/undo", None),
+    ("POST", "/redo", None),
+    ("POST", "/close", None),
+]
+_READS = ["", "/events", "/settlement"]
+
+
+def test_access_for_every_read_and_write(lclient: Any) -> None:
+    """No token 401; wrong, another table's or no such table 404; a viewer writing 403."""
+    table = _table(lclient)
+    table.write("POST", "/hands", HAND, expect=201)
+    other = _table(lclient)
+    cases = {
+        "none": ({}, 401, 401),
+        "malformed": ({"Authorization": "Token x"}, 401, 401),
+        "wrong": ({"Authorization": "Bearer not-a-token"}, 404, 404),
+        "other table's": (other.auth(), 404, 404),
+        "other table's viewer": (other.auth(other.viewer), 404, 404),
+        "viewer": (table.auth(table.viewer), 200, 403),
+    }
+    for name, (auth, read_status, write_status) in cases.items():
+        for suffix in _READS:
+            response = lclient.get(table.path + suffix, headers=auth)
+            assert response.status_code == read_status, (name, suffix)
+        for method, suffix, body in _WRITES:
+            # the check order: these come before idempotency, 428 and 412
+            response = lclient.open(
+                table.path + suffix, method=method, json=body, headers={**auth, "If-Match": '"99"'}
+            )
+            assert response.status_code == write_status, (name, method, suffix)
+    missing = "/v1/tables/00000000-0000-0000-0000-000000000000"
+    for suffix in _READS:
+        assert lclient.get(missing + suffix, headers=table.auth()).status_code == 404
+    unknown = lclient.get(missing, headers=table.auth()).get_json()
+    known = lclient.get(table.path, headers=other.auth()).get_json()
+    assert unknown["detail"] == known["detail"]  # nothing tells the two apart
+    assert table.get()["version"] == 2
+
+
+def test_derived_rows_are_rebuilt_from_the_events(lclient: Any) -> None:
+    """Events are the truth: delete every derived row, rebuild, read the same bytes."""
+    from calculator.api import ledger_io
+
+    table = _table(lclient)
+    for step in GOSTOP["steps"][:14]:
+        table.step(step, step.get("hand"))
+    store = lclient.application.extensions["gostop_store"]
+    before = lclient.get(table.path, headers=table.auth()).data
+    store.delete_derived(table.id)
+    assert store.hand_items(table.id) == []
+    assert store.head(table.id).summary == "{}"
+    ledger_io.rebuild_derived(store, table.id)
+    assert lclient.get(table.path, headers=table.auth()).data == before
+
+
+def test_an_unknown_hand_number_is_a_404_and_a_voided_hand_a_409(lclient: Any) -> None:
+    table = _table(lclient)
+    answer = table.write("POST", "/hands/3/void", {"reason": "x"}, expect=404)
+    assert answer["errors"][0]["code"] == "unknown_hand"
+    table.write("POST", "/hands", HAND, expect=201)
+    table.write("POST", "/hands/1/void", {"reason": "x"})
+    answer = table.write("PUT", "/hands/1", {"hand": HAND, "reason": "x"}, expect=409)
+    assert answer["errors"][0]["code"] == "hand_voided"
+    answer = table.write("POST", "/redo", expect=409)
+    assert answer["errors"][0]["code"] == "nothing_to_redo"
+
+
+def test_the_access_log_never_carries_a_token(ledger_app: Any) -> None:
+    import logging
+
+    from calculator.api.http import JsonFormatter
+
+    lines: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(JsonFormatter().format(record))
+
+    logger = logging.getLogger("gostop.access")
+    handler = Collect()
+    logger.addHandler(handler)
+    settings = ledger_app.config["GOSTOP"]
+    ledger_app.config["GOSTOP"] = type(settings).load({"access_log": True})
+    try:
+        client = ledger_app.test_client()
+        table = _table(client)
+        table.write("POST", "/hands", HAND, expect=201)
+        table.get()
+        client.get(table.path, headers={"Authorization": "Bearer wrong-token-value"})
+    finally:
+        ledger_app.config["GOSTOP"] = settings
+        logger.removeHandler(handler)
+    assert len(lines) >= 4
+    for token in (table.scorer, table.viewer, "wrong-token-value"):
+        assert all(token not in line for line in lines)
+
+
+def test_two_instances_share_one_ledger(ledger_app: Any, database_url: str) -> None:
+    """Writes alternate between two apps on one database: each catches up on what the
+    other wrote, and the result is what a rebuild from the events gives."""
+    from calculator.api import create_app, ledger_io
+
+    other = create_app({"access_log": False, "database_url": database_url})
+    other.test_client_class = ledger_app.test_client_class
+    clients = [ledger_app.test_client(), other.test_client()]
+    table = _table(clients[0])
+    for i, step in enumerate(GOSTOP["steps"][:15]):
+        table.client = clients[i % 2]
+        table.step(step, step.get("hand"))
+    first = clients[0].get(table.path, headers=table.auth()).data
+    assert clients[1].get(table.path, headers=table.auth()).data == first
+    ledger_io.rebuild_derived(ledger_app.extensions["gostop_store"], table.id)
+    assert clients[1].get(table.path, headers=table.auth()).data == first
+    other.extensions["gostop_store"].dispose()
+
+
+def test_a_change_that_breaks_a_later_hand_is_refused(lclient: Any) -> None:
+    """Under gwangpal_payers = non_dealer_active a hand with a sitter needs the dealer
+    among its players. Correcting hand 1 to D's win makes D the dealer of hand 2, where
+    D sits out: the correction is refused, naming hand 2, and nothing changes."""
+    ruleset = {"preset": "standard", "options": {"gwangpal_payers": "non_dealer_active"}}
+    table = TableClient.create(
+        lclient, {"roster": ["A", "B", "C", "D"], "ruleset": ruleset, "stake": 1}
+    )
+    sitter = {"id": "D", "sits_out": True, "sold_brights": 1}
+    table.write("POST", "/hands", HAND, expect=201)
+    second = table.write(
+        "POST", "/hands", {**HAND, "players": [*HAND["players"], sitter]}, expect=201
+    )
+    assert second["result"]["net"] == {"A": 6, "B": -5, "C": -5, "D": 4}
+    d_wins = {
+        "players": [{"id": "D", "declared": {"points": 3}}, *HAND["players"][1:]],
+        "outcome": {"type": "stop", "winner": "D"},
+    }
+    refused = table.write("PUT", "/hands/1", {"hand": d_wins, "reason": "D won"}, expect=422)
+    error = refused["errors"][0]
+    assert (error["pointer"], error["code"]) == ("/hands/2/dealer", "dealer_required")
+    assert error["detail"].startswith("hand 2, derived again after this change")
+    assert table.get()["version"] == 3

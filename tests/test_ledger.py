@@ -1,0 +1,225 @@
+"""The table ledger's domain (SPEC §9): events in, state out — without a database.
+
+Scenario tests replay a whole night per variant from tests/data/ledger_scenarios.json,
+whose expected totals, streaks, dealers and changes were derived by hand; property tests
+hold the invariants over random sequences of changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calculator import GoStopError, settle
+from calculator.ledger import (
+    Ledger,
+    LedgerError,
+    Status,
+    apply,
+    changes,
+    replay,
+    settlement,
+    start,
+)
+from calculator.ledger import added as added_event
+from ledger_support import SCENARIOS, domain_hand, setup_of, step_event
+
+
+def _changed(before: Ledger, after: Ledger) -> list[dict[str, Any]]:
+    return [{"number": c.number, "delta": dict(c.delta)} for c in changes(before, after)]
+
+
+def _check(ledger: Ledger, expect: dict[str, Any], changed: list[dict[str, Any]]) -> None:
+    if "totals" in expect:
+        assert dict(ledger.totals) == expect["totals"]
+    if "nagari_streak" in expect:
+        assert ledger.nagari_streak == expect["nagari_streak"]
+    if "dealer" in expect:
+        assert ledger.dealer == expect["dealer"]
+    if "dealers" in expect:
+        assert [h.dealer for h in ledger.hands][: len(expect["dealers"])] == expect["dealers"]
+    if "changed" in expect:
+        assert changed == expect["changed"]
+    if "hands" in expect:
+        assert len(ledger.hands) == expect["hands"]
+    if "voided" in expect:
+        assert [h.number for h in ledger.hands if h.status is Status.VOIDED] == expect["voided"]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s["name"] for s in SCENARIOS])
+def test_a_whole_night(scenario: dict[str, Any]) -> None:
+    variant = scenario["table"]["variant"]
+    ledger = start(setup_of(scenario["table"]))
+    events = []
+    for step in scenario["steps"]:
+        event = step_event(variant, step)
+        events.append(event)
+        after = apply(ledger, event)
+        _check(after, step.get("expect", {}), _changed(ledger, after))
+        ledger = after
+    _check(ledger, scenario["expect"], [])
+    assert ledger.version == 1 + len(scenario["steps"])
+    assert replay(ledger.setup, events) == ledger
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s["name"] for s in SCENARIOS])
+def test_each_hand_is_the_stateless_answer(scenario: dict[str, Any]) -> None:
+    """A stored result is the engine's answer for the body + the table's rules and stake
+    + the derived streak (and the dealer the ledger passed)."""
+    from calculator.balance import score_balance
+
+    variant = scenario["table"]["variant"]
+    setup = setup_of(scenario["table"])
+    ledger = replay(setup, [step_event(variant, s) for s in scenario["steps"]])
+    for hand in ledger.hands:
+        if variant == "gostop":
+            fresh = settle(
+                hand.hand._replace(  # type: ignore[union-attr]
+                    stake=setup.stake, nagari_streak=hand.nagari_streak, dealer=hand.dealer
+                ),
+                setup.ruleset,
+            )
+        else:
+            from dataclasses import replace
+
+            fresh = score_balance(replace(hand.hand, stake=setup.stake), setup.ruleset)  # type: ignore[type-var]
+        assert fresh == hand.result
+
+
+def test_settlement_rounds_to_the_table_unit() -> None:
+    scenario = SCENARIOS[0]
+    table = {**scenario["table"], "rounding": {"unit": 100}}
+    ledger = replay(setup_of(table), [step_event("gostop", s) for s in scenario["steps"]])
+    result = settlement(roster=ledger.setup.roster, totals=ledger.totals, unit=100)
+    assert sum(result.totals.values()) == 0
+    assert all(chips % 100 == 0 for p, chips in result.totals.items() if p != "D")
+    paid: dict[str, int] = dict.fromkeys(result.totals, 0)
+    for t in result.transfers:
+        paid[t.payer] -= t.chips
+        paid[t.payee] += t.chips
+    assert paid == result.totals
+    assert len(result.transfers) <= len(result.totals) - 1
+
+
+def _gostop() -> tuple[Any, list[Any]]:
+    scenario = SCENARIOS[0]
+    return setup_of(scenario["table"]), [s for s in scenario["steps"] if s["do"] == "add"]
+
+
+def test_refusals_name_the_problem() -> None:
+    setup, adds = _gostop()
+    ledger = start(setup)
+    with pytest.raises(LedgerError) as undo:
+        apply(ledger, step_event("gostop", {"do": "undo"}))
+    assert undo.value.issues[0].code == "nothing_to_undo"
+    with pytest.raises(LedgerError) as missing:
+        apply(ledger, step_event("gostop", {"do": "void", "number": 1, "reason": "x"}))
+    assert missing.value.issues[0].code == "unknown_hand"
+    stranger = {
+        "players": [{"id": "Z", "declared": {"points": 3}}, *adds[0]["hand"]["players"][1:]]
+    }
+    stranger["outcome"] = {"type": "stop", "winner": "Z"}
+    with pytest.raises(GoStopError) as roster:
+        apply(ledger, added_event(domain_hand("gostop", stranger), by="s", at="t"))
+    assert next((i.code, i.location) for i in roster.value.issues) == (
+        "unknown_player",
+        ("players", 0, "id"),
+    )
+    preview = {"players": adds[0]["hand"]["players"]}
+    with pytest.raises(GoStopError) as outcome:
+        apply(ledger, added_event(domain_hand("gostop", preview), by="s", at="t"))
+    assert outcome.value.issues[0].code == "outcome_required"
+    one = apply(ledger, step_event("gostop", adds[0]))
+    one = apply(one, step_event("gostop", {"do": "void", "number": 1, "reason": "x"}))
+    with pytest.raises(LedgerError) as void_again:
+        apply(one, step_event("gostop", {"do": "void", "number": 1, "reason": "x"}))
+    assert void_again.value.issues[0].code == "hand_voided"
+    shut = apply(one, step_event("gostop", {"do": "close"}))
+    assert shut.closed
+    assert not shut.can_undo
+    with pytest.raises(LedgerError) as after_close:
+        apply(shut, step_event("gostop", adds[0]))
+    assert after_close.value.issues[0].code == "table_closed"
+
+
+def test_a_new_change_ends_what_redo_could_make() -> None:
+    setup, adds = _gostop()
+    ledger = replay(setup, [step_event("gostop", s) for s in adds[:2]])
+    ledger = apply(ledger, step_event("gostop", {"do": "undo"}))
+    assert ledger.can_redo
+    ledger = apply(ledger, step_event("gostop", adds[2]))
+    assert not ledger.can_redo
+    with pytest.raises(LedgerError):
+        apply(ledger, step_event("gostop", {"do": "redo"}))
+
+
+# --- properties --------------------------------------------------------------------------
+
+_ADDS = {s["name"]: [s2 for s2 in s["steps"] if s2["do"] == "add"] for s in SCENARIOS}
+
+
+@st.composite
+def _actions(draw: st.DrawFn, variant: str) -> list[dict[str, Any]]:
+    """Random changes: adds of the scenario's hands, corrections, voids, undo, redo."""
+    hands = [s["hand"] for s in _ADDS[variant]]
+    count = draw(st.integers(min_value=1, max_value=14))
+    actions: list[dict[str, Any]] = []
+    for _ in range(count):
+        kind = draw(st.sampled_from(["add", "add", "correct", "void", "undo", "redo"]))
+        number = draw(st.integers(min_value=1, max_value=8))
+        hand = draw(st.sampled_from(hands))
+        actions.append({"do": kind, "number": number, "hand": hand, "reason": "r"})
+    return actions
+
+
+def _run(variant: str, actions: list[dict[str, Any]]) -> tuple[Ledger, list[Any]]:
+    """Apply what the ledger accepts; refused changes leave it as it was."""
+    scenario = next(s for s in SCENARIOS if s["name"] == variant)
+    ledger = start(setup_of(scenario["table"]))
+    accepted = []
+    for action in actions:
+        event = step_event(variant, action)
+        try:
+            after = apply(ledger, event)
+        except GoStopError:
+            continue
+        _invariants(after)
+        accepted.append(event)
+        ledger = after
+    return ledger, accepted
+
+
+def _invariants(ledger: Ledger) -> None:
+    assert sum(ledger.totals.values()) == 0
+    expected = dict.fromkeys(ledger.setup.roster, 0)
+    for hand in ledger.hands:
+        if hand.status is Status.ACTIVE:
+            for player, chips in hand.result.net.items():
+                expected[player] += chips
+    assert dict(ledger.totals) == expected
+    assert [h.number for h in ledger.hands] == list(range(1, len(ledger.hands) + 1))
+
+
+@pytest.mark.parametrize("variant", ["gostop", "balance"])
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_any_sequence_of_changes_keeps_the_books(variant: str, data: st.DataObject) -> None:
+    """Totals = the sum of the active hands' nets (so zero-sum) after every change, and a
+    replay of the accepted events from scratch is the same state."""
+    ledger, accepted = _run(variant, data.draw(_actions(variant)))
+    assert replay(ledger.setup, accepted) == ledger
+    # the changes in effect, entered afresh with no undo or redo, give the same hands
+    fresh = replay(ledger.setup, ledger.edits)
+    assert (fresh.hands, fresh.totals, fresh.dealer) == (ledger.hands, ledger.totals, ledger.dealer)
+    if accepted:  # what the last change moved is exactly the change of the totals
+        before = replay(ledger.setup, accepted[:-1])
+        moved = dict.fromkeys(ledger.setup.roster, 0)
+        for change in changes(before, ledger):
+            assert change.delta
+            assert all(change.delta.values())
+            for player, chips in change.delta.items():
+                moved[player] += chips
+        assert moved == {p: ledger.totals[p] - before.totals[p] for p in moved}
