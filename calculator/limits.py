@@ -97,7 +97,7 @@ def deadline(seconds: float, *, clock: Callable[[], float] = time.monotonic) -> 
     end = clock() + seconds
 
     def check() -> None:
-        if clock() > end:
+        if clock() >= end:
             raise DeadlineExceeded(f"the request took longer than {seconds:g} s")
 
     return check

@@ -11,7 +11,7 @@
 | ``GOSTOP_COMPRESS_MIN_BYTES`` | 1024 | gzip JSON answers this large or more (0: never) |
 | ``GOSTOP_DATABASE_URL`` | ``sqlite:///gostop.sqlite3`` | the tables' database (a URL) |
 | ``GOSTOP_MIGRATE_ON_START`` | 1 | migrate the database at start (0: at first use) |
-| ``GOSTOP_REQUEST_DEADLINE`` | 30 | seconds before an unfinished write's key is abandoned |
+| ``GOSTOP_REQUEST_DEADLINE`` | 10 | seconds a batch or settlement may run (then 503) |
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class Settings:
     compress_min_bytes: int = 1024
     database_url: str = ""
     migrate_on_start: bool = True
-    request_deadline: int = 30
+    request_deadline: int = 10
 
     @classmethod
     def load(

@@ -39,6 +39,8 @@ BODY_PROBLEMS = {
     413: "The body is over the size limit",
     415: "The body is not application/json",
     422: "The request is invalid: every problem with a pointer and a code",
+    503: "The request ran past the service's deadline (GOSTOP_REQUEST_DEADLINE): retry "
+    "after Retry-After seconds, or send fewer hands",
 }
 
 # Named schemas of the document (components), registered before any operation so that

@@ -24,9 +24,10 @@ from calculator.errors import (
     InvalidRulesError,
     more_problems,
 )
-from calculator.limits import MAX_PROBLEMS
+from calculator.limits import MAX_PROBLEMS, DeadlineExceeded
 
 log = logging.getLogger("gostop.errors")
+RETRY_AFTER = 5  # seconds a client waits after a 503 for the deadline
 
 _HTTP_CODES = {
     400: "bad_request",
@@ -108,6 +109,19 @@ def register(app: Flask) -> None:
     @app.errorhandler(GoStopError)
     def _domain(error: GoStopError) -> Response:
         return json_response(domain_problem(error), 422, PROBLEM_JSON)
+
+    @app.errorhandler(DeadlineExceeded)
+    def _deadline(error: DeadlineExceeded) -> Response:
+        detail = f"{error}; retry later, or send fewer hands in one request"
+        body = problem(
+            503,
+            "Service Unavailable",
+            detail,
+            errors=[{"pointer": "", "code": "deadline_exceeded", "detail": detail}],
+        )
+        response = json_response(body, 503, PROBLEM_JSON)
+        response.headers["Retry-After"] = str(RETRY_AFTER)
+        return response
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> Response:

@@ -36,7 +36,7 @@ from calculator.api.session_schemas import (
 )
 from calculator.balance import score_balance
 from calculator.errors import GoStopError
-from calculator.limits import close_scope, open_scope
+from calculator.limits import close_scope, deadline, open_scope
 from calculator.presets import Preset, Resolver, Variant, find_preset, resolve
 from calculator.session import BalanceEntry, Entry, GoStopEntry, NetEntry, Session, settle_session
 from calculator.settlement import compare, settle
@@ -120,7 +120,7 @@ def post_hand(hand_request: HandRequest) -> Response:
     example={"hands": [HAND_EXAMPLES["cards_3p"]["value"]]},
 )
 @gostop.response(200, responses.BatchResultSchema, description="One entry per hand, in order")
-@gostop.problems(400, 413, 415, 422)
+@gostop.problems(400, 413, 415, 422, 503)
 @gostop.doc(operationId="scoreHands")
 def post_batch(loaded: dict[str, Any]) -> Response:
     """Score up to 1,000 hands; each result is a hand result or a problem
@@ -130,7 +130,9 @@ def post_batch(loaded: dict[str, Any]) -> Response:
     results = []
     failed = 0
     resolver = Resolver()  # one for the whole batch: it caps the distinct rule sets
+    check_deadline = deadline(current_app.config["GOSTOP"].request_deadline)
     for index, item in enumerate(loaded["hands"]):
+        check_deadline()  # past it: a 503 with Retry-After, never a killed worker
         try:
             results.append(
                 {"index": index, "status": 200, "result": score_hand(item, resolver=resolver)}
@@ -165,7 +167,7 @@ def post_balance_hand(loaded: BalanceRequest) -> Response:
 @sessions.post("/settlements")
 @sessions.arguments(SettlementRequestSchema, limit="max_batch_bytes", examples=SETTLEMENT_EXAMPLES)
 @sessions.response(200, responses.SettlementResultSchema, description="Totals and transfers")
-@sessions.problems(400, 413, 415, 422)
+@sessions.problems(400, 413, 415, 422, 503)
 @sessions.doc(operationId="settleSession")
 def post_settlement(data: dict[str, Any]) -> Response:
     """Settle a session: per-player totals and the fewest transfers
@@ -211,7 +213,10 @@ def post_settlement(data: dict[str, Any]) -> Response:
         unit=rounding.get("unit"),
         absorber=rounding.get("absorber"),
     )
-    return json_response(serialize.session_json(settle_session(session)))
+    check_deadline = deadline(current_app.config["GOSTOP"].request_deadline)
+    return json_response(
+        serialize.session_json(settle_session(session, check_deadline=check_deadline))
+    )
 
 
 def cached_json(key: str, build: Callable[[], Any]) -> Response:

@@ -100,3 +100,24 @@ def test_echoed_bad_values_are_cut(client: Any) -> None:
         assert [e["pointer"] for e in errors] == ["/ruleset/options" + where]
         assert len(errors[0]["detail"]) < 300
         assert "(5000 characters)" in errors[0]["detail"]
+
+
+def test_past_the_deadline_a_batch_or_settlement_is_a_503_with_retry_after(client: Any) -> None:
+    """Issue #12: a request deadline inside the app, checked per batch item and per
+    settlement hand — past it a problem+json 503 with Retry-After, never a killed worker.
+    A deadline of 0 s has passed before the first item."""
+    from calculator.api import create_app
+    from calculator.api.examples import SETTLEMENT_EXAMPLES
+
+    late = create_app({"access_log": False, "request_deadline": 0})
+    late.test_client_class = type(client)  # responses checked against the document
+    for path, body in (
+        ("/v1/gostop/hands/batch", {"hands": [W13, W13]}),
+        ("/v1/settlements", next(iter(SETTLEMENT_EXAMPLES.values()))["value"]),
+    ):
+        response = late.test_client().post(path, json=body)
+        assert response.status_code == 503, path
+        assert response.mimetype == "application/problem+json"
+        assert response.headers["Retry-After"] == "5"
+        assert response.get_json()["errors"][0]["code"] == "deadline_exceeded"
+    assert client.post("/v1/gostop/hands/batch", json={"hands": [W13, W13]}).status_code == 200
