@@ -200,24 +200,28 @@ class Blueprint(SmorestBlueprint):  # type: ignore[misc]
 
     ARGUMENTS_PARSER = FastParser()
 
-    def problems(self, *statuses: int, **described: str) -> Callable[[F], F]:
+    def problems(
+        self, *statuses: int, operation_id: str | None = None, **described: str
+    ) -> Callable[[F], F]:
         """Document the problem+json answers of an operation: ``statuses`` with their
-        usual meaning, or ``s404="Unknown rule set"``-style keywords."""
+        usual meaning, or ``s404="Unknown rule set"``-style keywords (and, with
+        ``operation_id``, the operation's id in the same decorator)."""
         entries = {
             status: BODY_PROBLEMS.get(status, HTTPStatus(status).phrase) for status in statuses
         }
         entries.update({int(key.removeprefix("s")): text for key, text in described.items()})
 
-        def decorator(view: F) -> F:
-            for status, text in entries.items():
-                view = self.alt_response(
-                    status,
-                    schema=responses.ProblemSchema,
-                    description=text,
-                    content_type=PROBLEM_JSON,
-                )(view)
-            return view
-
+        # One documentation-only decorator for them all: every flask-smorest decorator
+        # wraps the view in a call layer, and these run on every request.
+        documented = {
+            str(status): {
+                "description": text,
+                "content": {PROBLEM_JSON: {"schema": responses.ProblemSchema}},
+            }
+            for status, text in entries.items()
+        }
+        extra = {} if operation_id is None else {"operationId": operation_id}
+        decorator: Callable[[F], F] = self.doc(responses=documented, **extra)
         return decorator
 
 

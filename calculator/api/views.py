@@ -101,8 +101,7 @@ def score_request(hand_request: HandRequest, *, resolver: Resolver | None = None
 @gostop.post("/gostop/hands")
 @gostop.arguments(HandRequestSchema, examples=HAND_EXAMPLES)
 @gostop.response(200, responses.HandResultSchema, description="The scored hand")
-@gostop.problems(400, 413, 415, 422)
-@gostop.doc(operationId="scoreHand")
+@gostop.problems(400, 413, 415, 422, operation_id="scoreHand")
 def post_hand(hand_request: HandRequest) -> Response:
     """Score and settle one hand
 
@@ -120,8 +119,7 @@ def post_hand(hand_request: HandRequest) -> Response:
     example={"hands": [HAND_EXAMPLES["cards_3p"]["value"]]},
 )
 @gostop.response(200, responses.BatchResultSchema, description="One entry per hand, in order")
-@gostop.problems(400, 413, 415, 422, 503)
-@gostop.doc(operationId="scoreHands")
+@gostop.problems(400, 413, 415, 422, 503, operation_id="scoreHands")
 def post_batch(loaded: dict[str, Any]) -> Response:
     """Score up to 1,000 hands; each result is a hand result or a problem
 
@@ -151,8 +149,7 @@ def post_batch(loaded: dict[str, Any]) -> Response:
 @balance.post("/balance/hands")
 @balance.arguments(BalanceRequestSchema, examples=BALANCE_EXAMPLES)
 @balance.response(200, responses.BalanceResultSchema, description="The scored hand")
-@balance.problems(400, 413, 415, 422)
-@balance.doc(operationId="scoreBalanceHand")
+@balance.problems(400, 413, 415, 422, operation_id="scoreBalanceHand")
 def post_balance_hand(loaded: BalanceRequest) -> Response:
     """Score a 120/80/60 balance hand (the seed's Hwatu variation)
 
@@ -167,8 +164,7 @@ def post_balance_hand(loaded: BalanceRequest) -> Response:
 @sessions.post("/settlements")
 @sessions.arguments(SettlementRequestSchema, limit="max_batch_bytes", examples=SETTLEMENT_EXAMPLES)
 @sessions.response(200, responses.SettlementResultSchema, description="Totals and transfers")
-@sessions.problems(400, 413, 415, 422, 503)
-@sessions.doc(operationId="settleSession")
+@sessions.problems(400, 413, 415, 422, 503, operation_id="settleSession")
 def post_settlement(data: dict[str, Any]) -> Response:
     """Settle a session: per-player totals and the fewest transfers
 
@@ -251,8 +247,7 @@ def _preset(name: str) -> Preset:
 @catalog.arguments(CardsQuerySchema, location="query")
 @catalog.response(200, responses.CatalogSchema, description="All cards", headers=_CACHED)
 @catalog.alt_response(304, description="Not modified (If-None-Match)")
-@catalog.problems(422, s404="Unknown rule set")
-@catalog.doc(operationId="listCards")
+@catalog.problems(422, s404="Unknown rule set", operation_id="listCards")
 def get_cards(query: dict[str, Any]) -> Response:
     """The card catalogue (IDs are a contract)
 
