@@ -205,6 +205,7 @@ _ERROR = {
     "not_found": Label("없음", "no such path"),
     "method_not_allowed": Label("허용되지 않는 메서드", "method not allowed here"),
     "http_error": Label("HTTP 오류", "HTTP error"),
+    "weak_idempotency_key": Label("추측 가능한 키", "a create key must be long and random"),
     "too_many_problems": Label("문제가 더 있음", "more problems than a problem lists"),
     "deadline_exceeded": Label("처리 시간 초과", "the request took too long: retry later"),
     # the proxy in front (deploy/run)

@@ -10,7 +10,7 @@ _KEYS = itertools.count(1)
 
 def new_key() -> str:
     """A fresh Idempotency-Key."""
-    return f"key-{next(_KEYS)}"
+    return f"test-key-{next(_KEYS):08d}"  # create keys have at least 16 characters
 
 
 class TableClient:

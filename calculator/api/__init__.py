@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from importlib.metadata import version
 from typing import Any
 
-from flask import Flask, Response, current_app, redirect
+from flask import Flask, Response, current_app, redirect, request
 from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -76,18 +76,30 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _compress(app: Flask, min_bytes: int) -> None:
-    """gzip JSON answers (and the rules document) of ``min_bytes`` or more for clients that
-    accept it (a batch of 1,000 hands shrinks about 25×; bench/RESULTS.md has the CPU it
-    costs)."""
+    """gzip JSON answers of ``min_bytes`` or more for clients that accept it (a batch of
+    1,000 hands shrinks about 25×; bench/RESULTS.md has the CPU it costs).
+
+    Not the tables' answers: their ETag is the table's version (SPEC §9), which
+    flask-compress would rewrite ("3:gzip"); the proxy in front compresses them and only
+    weakens the tag (W/"3"), which the tables accept.
+    """
     from flask_compress import Compress
 
     app.config.update(
         COMPRESS_ALGORITHM=["gzip"],
         COMPRESS_LEVEL=6,
         COMPRESS_MIN_SIZE=min_bytes,
-        COMPRESS_MIMETYPES=[http.JSON, http.PROBLEM_JSON, "text/markdown"],  # GET /v1/rules
+        COMPRESS_MIMETYPES=[http.JSON, http.PROBLEM_JSON, "text/markdown"],
+        COMPRESS_REGISTER=False,
     )
-    Compress(app)
+    compress = Compress(app)
+
+    @app.after_request
+    def _compressed(response: Response) -> Response:
+        if request.blueprint == "tables":
+            return response
+        compressed: Response = compress.after_request(response)
+        return compressed
 
 
 def _service_views(service: docs.Blueprint, service_version: str) -> None:

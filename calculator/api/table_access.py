@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 import time
+import uuid
 from typing import Any
 
 import orjson
@@ -55,7 +57,7 @@ def open_table(store: Store, table_id: str, *, write: bool) -> tuple[Head, Token
             "unauthorized",
         )
     digest = token_hash(token.strip())
-    head = store.head(table_id) if len(table_id) <= 36 else None
+    head = store.head(table_id) if _is_table_id(table_id) else None
     found = None
     # Every stored hash is compared, in constant time, also when there is no such table.
     for row in head.tokens if head is not None else _NO_TOKENS:
@@ -71,6 +73,14 @@ def open_table(store: Store, table_id: str, *, write: bool) -> tuple[Head, Token
     return head, found
 
 
+def _is_table_id(table_id: str) -> bool:
+    """A canonical UUID, as tables are named: anything else is no table, unasked."""
+    try:
+        return str(uuid.UUID(table_id)) == table_id
+    except ValueError:
+        return False
+
+
 def etag(version: int) -> str:
     """The ETag of a table version: a strong tag of the number."""
     return f'"{version}"'
@@ -82,7 +92,8 @@ def versions(header: str) -> set[str]:
     for part in header.split(","):
         tag = part.strip().removeprefix("W/").strip()
         if len(tag) >= 2 and tag[0] == tag[-1] == '"':
-            found.add(tag[1:-1])
+            # a proxy that compresses may suffix the tag ("3-gzip", "3:gzip"): same version
+            found.add(re.split(r"[-:;]", tag[1:-1], maxsplit=1)[0])
         elif tag == "*":
             found.add("*")
     return found

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from marshmallow import Schema, ValidationError, fields, post_load, types
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, types
 
 from calculator.api.fields import (
     CodedField,
@@ -229,13 +229,30 @@ class CorrectionSchema(StrictSchema):
     )
 
 
+MAX_SEQ = 2**31 - 1
+
+
+class QueryInteger(CodedField, fields.Integer):
+    """A whole number in a query string (text), with coded errors."""
+
+
+def _sequence_number(value: int) -> None:
+    if value < 0:
+        raise fail("negative_count", f"{value} is below 0")
+    if value > MAX_SEQ:
+        raise fail("too_large", f"{value} is above the maximum {MAX_SEQ}")
+
+
 class EventsQuerySchema(Schema):
     """``GET …/events``: only the events after a sequence number."""
 
-    after = fields.Integer(
+    class Meta:
+        unknown = EXCLUDE  # a query string may carry a client's cache buster
+
+    after = QueryInteger(
         load_default=0,
-        validate=lambda n: n >= 0,
-        metadata={"description": "Only events with seq > after (default 0: all)", "minimum": 0},
+        validate=_sequence_number,
+        metadata={"description": "Only events with seq > after (default 0: all)"},
     )
 
 

@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 DEFAULT_URL = "sqlite:///gostop.sqlite3"
-BUSY_TIMEOUT_MS = 30_000
+BUSY_TIMEOUT_MS = 5_000  # below the request deadline: a waiting write never outlives its key
 KEEP_KEYS_SECONDS = 25 * 3600  # idempotency records are kept at least 24 h
 PURGE_EVERY = 64  # one claim in this many purges the scope's expired records
 _MIGRATIONS = Path(__file__).parent / "migrations"

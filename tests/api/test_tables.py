@@ -436,3 +436,23 @@ def test_a_change_that_breaks_a_later_hand_is_refused(lclient: Any) -> None:
     assert (error["pointer"], error["code"]) == ("/hands/2/dealer", "dealer_required")
     assert error["detail"].startswith("hand 2, derived again after this change")
     assert table.get()["version"] == 3
+
+
+def test_review_fixes_gzip_etags_query_order_odd_ids_and_weak_create_keys(lclient: Any) -> None:
+    """Found in review: a gzip-accepting client got ETag "1:gzip" and could never write;
+    ?after was read before the token (422 before 401) and unbounded (a 500 on SQLite); a
+    NUL in the id reached PostgreSQL (a 500); a short create key was guessable."""
+    table = TableClient.create(lclient, GOSTOP["table"])
+    read = lclient.get(table.path, headers={**table.auth(), "Accept-Encoding": "gzip"})
+    assert read.headers["ETag"] == f'"{table.version}"'
+    assert "Content-Encoding" not in read.headers
+    table.write("POST", "/close", expect=200)  # a write with the version just read
+    events = table.path + "/events"
+    assert lclient.get(events + "?after=abc").status_code == 401
+    for bad in ("abc", "-1", "99999999999999999999"):
+        response = lclient.get(f"{events}?after={bad}", headers=table.auth())
+        assert response.status_code == 422, bad
+    assert lclient.get("/v1/tables/ab%00cd", headers=table.auth()).status_code == 404
+    weak = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": "1"})
+    assert weak.status_code == 422
+    assert weak.get_json()["errors"][0]["code"] == "weak_idempotency_key"
