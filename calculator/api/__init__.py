@@ -96,7 +96,14 @@ def _compress(app: Flask, min_bytes: int) -> None:
 
     @app.after_request
     def _compressed(response: Response) -> Response:
-        if request.blueprint == "tables":
+        length = response.content_length
+        # Small answers, and clients that take no gzip, skip flask-compress's header work
+        # (an identity answer is right for every client, so it needs no Vary).
+        if (
+            (length is not None and length < min_bytes)
+            or "gzip" not in request.headers.get("Accept-Encoding", "")
+            or request.blueprint == "tables"
+        ):
             return response
         compressed: Response = compress.after_request(response)
         return compressed
