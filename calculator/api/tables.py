@@ -428,18 +428,18 @@ def _created_response(answer: dict[str, Any], scorer: str, viewer: str) -> Respo
     return response
 
 
-@tables.get("/tables/<table_id>")
+@tables.get("/tables/<id>")
 @tables.response(200, TableSchema, description="The table", headers=_ETAG)
 @tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
 @tables.problems(**_ACCESS)
 @tables.doc(operationId="getTable", parameters=_READ_HEADERS)
-def get_table(table_id: str) -> Response:
+def get_table(id: str) -> Response:
     """Read a table: totals, hands, nagari streak, dealer
 
     Everything here is derived from the table's events. Poll with If-None-Match: while
     the table is unchanged the answer is an empty 304.
     """
-    head, _token = open_table(_store(), table_id, write=False)
+    head, _token = open_table(_store(), id, write=False)
     unchanged = not_modified(head.version)
     if unchanged is not None:
         return unchanged
@@ -447,7 +447,7 @@ def get_table(table_id: str) -> Response:
     return table_response(Response(body, mimetype="application/json"), head.version)
 
 
-@tables.post("/tables/<table_id>/hands")
+@tables.post("/tables/<id>/hands")
 @tables.response(201, HandAddedSchema, description="The hand, numbered and scored", headers=_ETAG)
 @tables.problems(422, **_WRITE, **_BODY)
 @tables.doc(
@@ -470,7 +470,7 @@ def get_table(table_id: str) -> Response:
         },
     },
 )
-def add_hand(table_id: str) -> Response:
+def add_hand(id: str) -> Response:
     """Append a hand
 
     Players must be on the roster (a roster member not in the hand did not play it). The
@@ -487,10 +487,10 @@ def add_hand(table_id: str) -> Response:
         number = after.hands[-1].number
         return {"number": number, "result": orjson.Fragment(results[number])}
 
-    return _write(table_id, make, answer, 201)
+    return _write(id, make, answer, 201)
 
 
-@tables.put("/tables/<table_id>/hands/<int:number>")
+@tables.put("/tables/<id>/hands/<int:number>")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
 @tables.problems(422, **_WRITE, **_BODY)
 @tables.doc(
@@ -498,7 +498,7 @@ def add_hand(table_id: str) -> Response:
     parameters=_WRITE_HEADERS,
     requestBody={"required": True, "content": {"application/json": {"schema": CorrectionSchema}}},
 )
-def correct_hand(table_id: str, number: int) -> Response:
+def correct_hand(id: str, number: int) -> Response:
     """Correct a hand (the reason is kept in the log)
 
     The hands after it are derived again: a draw corrected to a win changes the next
@@ -511,10 +511,10 @@ def correct_hand(table_id: str, number: int) -> Response:
         hand = ledger_io.load_play(ledger.setup.variant, data["hand"], ("hand",))
         return corrected(number, hand, reason=data["reason"], by=by, at=at), data["hand"], ("hand",)
 
-    return _write(table_id, make, _changed_json)
+    return _write(id, make, _changed_json)
 
 
-@tables.post("/tables/<table_id>/hands/<int:number>/void")
+@tables.post("/tables/<id>/hands/<int:number>/void")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
 @tables.problems(422, **_WRITE, **_BODY)
 @tables.doc(
@@ -522,14 +522,14 @@ def correct_hand(table_id: str, number: int) -> Response:
     parameters=_WRITE_HEADERS,
     requestBody={"required": True, "content": {"application/json": {"schema": ReasonSchema}}},
 )
-def void_hand(table_id: str, number: int) -> Response:
+def void_hand(id: str, number: int) -> Response:
     """Void a hand: it stays listed and counts nothing (the reason is kept in the log)"""
 
     def make(ledger: Ledger, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
         data = _body(ReasonSchema)
         return voided(number, reason=data["reason"], by=by, at=at), None, ()
 
-    return _write(table_id, make, _changed_json)
+    return _write(id, make, _changed_json)
 
 
 def _bodiless(
@@ -541,45 +541,45 @@ def _bodiless(
     return make
 
 
-@tables.post("/tables/<table_id>/undo")
+@tables.post("/tables/<id>/undo")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
 @tables.problems(**_WRITE)
 @tables.doc(operationId="undoTableChange", parameters=_WRITE_HEADERS)
-def undo(table_id: str) -> Response:
+def undo(id: str) -> Response:
     """Undo the last change (added, corrected or voided), as a new event"""
-    return _write(table_id, _bodiless(undone), _changed_json)
+    return _write(id, _bodiless(undone), _changed_json)
 
 
-@tables.post("/tables/<table_id>/redo")
+@tables.post("/tables/<id>/redo")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
 @tables.problems(**_WRITE)
 @tables.doc(operationId="redoTableChange", parameters=_WRITE_HEADERS)
-def redo(table_id: str) -> Response:
+def redo(id: str) -> Response:
     """Redo the last undone change (only until a new change is made)"""
-    return _write(table_id, _bodiless(redone), _changed_json)
+    return _write(id, _bodiless(redone), _changed_json)
 
 
-@tables.post("/tables/<table_id>/close")
+@tables.post("/tables/<id>/close")
 @tables.response(200, VersionSchema, description="Closed: read-only from now on", headers=_ETAG)
 @tables.problems(**_WRITE)
 @tables.doc(operationId="closeTable", parameters=_WRITE_HEADERS)
-def close_table(table_id: str) -> Response:
+def close_table(id: str) -> Response:
     """Close the table: it can still be read, never changed"""
-    return _write(table_id, _bodiless(closed), lambda before, after, results: {})
+    return _write(id, _bodiless(closed), lambda before, after, results: {})
 
 
-@tables.get("/tables/<table_id>/events")
+@tables.get("/tables/<id>/events")
 @tables.response(200, EventsSchema, description="The events after `after`", headers=_ETAG)
 @tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
 @tables.problems(422, **_ACCESS)
 @tables.doc(operationId="listTableEvents", parameters=[*_READ_HEADERS, _AFTER])
-def list_events(table_id: str) -> Response:
+def list_events(id: str) -> Response:
     """The table's history: who changed what, when and why
 
     Append-only and in order; `?after=N` gives only the events after sequence number N
     (a phone syncs what it has not seen).
     """
-    head, _token = open_table(_store(), table_id, write=False)
+    head, _token = open_table(_store(), id, write=False)
     # The query is read after the access checks: 401 and 404 come before a 422 (SPEC §9).
     query = _EVENTS_QUERY.load(request.args.to_dict())
     unchanged = not_modified(head.version)
@@ -590,14 +590,14 @@ def list_events(table_id: str) -> Response:
     return table_response(body, head.version)
 
 
-@tables.get("/tables/<table_id>/settlement")
+@tables.get("/tables/<id>/settlement")
 @tables.response(200, TableSettlementSchema, description="Totals and transfers", headers=_ETAG)
 @tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
 @tables.problems(**_ACCESS)
 @tables.doc(operationId="settleTable", parameters=_READ_HEADERS)
-def settle_table(table_id: str) -> Response:
+def settle_table(id: str) -> Response:
     """Settle the table now: totals, the fewest transfers, rounded to the table's unit"""
-    head, _token = open_table(_store(), table_id, write=False)
+    head, _token = open_table(_store(), id, write=False)
     unchanged = not_modified(head.version)
     if unchanged is not None:
         return unchanged

@@ -456,3 +456,22 @@ def test_review_fixes_gzip_etags_query_order_odd_ids_and_weak_create_keys(lclien
     weak = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": "1"})
     assert weak.status_code == 422
     assert weak.get_json()["errors"][0]["code"] == "weak_idempotency_key"
+
+
+def test_the_spec_paths_are_in_the_document_with_their_parameter_names() -> None:
+    """SPEC §9 names the path parameters {id} and {number}: apps generate clients from them."""
+    from calculator.api.openapi import openapi_document
+
+    paths = openapi_document()["paths"]
+    for path in (
+        "/v1/tables",
+        "/v1/tables/{id}",
+        "/v1/tables/{id}/hands",
+        "/v1/tables/{id}/hands/{number}",
+        "/v1/tables/{id}/hands/{number}/void",
+        "/v1/tables/{id}/events",
+        "/v1/tables/{id}/undo",
+        "/v1/tables/{id}/redo",
+        "/v1/tables/{id}/settlement",
+    ):
+        assert path in paths, path

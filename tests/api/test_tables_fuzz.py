@@ -38,7 +38,7 @@ def _version() -> str:
 
 
 schema = schemathesis.openapi.from_wsgi("/v1/openapi.json", APP).include(
-    path_regex=r"^/v1/tables/\{table_id\}"
+    path_regex=r"^/v1/tables/\{id\}"
 )
 _CLIENT = APP.test_client()
 _TABLE = orjson.loads(_CLIENT.post("/v1/tables", json=SCENARIOS[0]["table"]).data)
@@ -51,7 +51,7 @@ _KEYS = iter(range(10**9))
     max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
 )
 def test_table_endpoints_survive_fuzzing_inside_a_table(case: schemathesis.Case) -> None:
-    case.path_parameters = {**(case.path_parameters or {}), "table_id": _TABLE["id"]}
+    case.path_parameters = {**(case.path_parameters or {}), "id": _TABLE["id"]}
     if "number" in case.path_parameters and not re.fullmatch(
         r"\d+", str(case.path_parameters["number"])
     ):
