@@ -112,6 +112,14 @@ class Stack(Server):
         """deploy/run answers /readyz through nginx only once everything has started."""
         return True
 
+    def gunicorn_masters(self) -> list[int]:
+        """The PIDs of deploy/run's gunicorn instances (its other child is nginx)."""
+        return [
+            pid
+            for pid in self.worker_pids()
+            if b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        ]
+
 
 def ensure_wrk() -> str:
     """The wrk binary, installing Debian's package if it is missing."""

@@ -72,15 +72,6 @@ def assert_problem(status: int, headers: Any, body: bytes, expected: int, code: 
     return problem
 
 
-def gunicorn_masters(stack: Stack) -> list[int]:
-    """The PIDs of deploy/run's gunicorn instances (its other child is nginx)."""
-    return [
-        pid
-        for pid in stack.worker_pids()
-        if b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    ]
-
-
 def padded(size: int) -> bytes:
     """A JSON object of exactly ``size`` bytes (an unknown field, then spaces)."""
     return b'{"x": 1}'.ljust(size)
@@ -192,7 +183,7 @@ def test_a_killed_instance_is_started_again_and_reads_go_to_the_other() -> None:
     require("nginx", "apt-get install nginx")
     limits = {"GOSTOP_RATE_LIMIT": "1000", "GOSTOP_RATE_BURST": "1000"}
     with Stack({"GOSTOP_INSTANCES": "2", "GOSTOP_WORKERS": "1", **limits}) as stack:
-        masters = gunicorn_masters(stack)
+        masters = stack.gunicorn_masters()
         assert len(masters) == 2
         conn = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=30)
         os.killpg(masters[0], signal.SIGKILL)  # the instance: its master and its worker
@@ -211,7 +202,7 @@ def test_a_killed_instance_is_started_again_and_reads_go_to_the_other() -> None:
 
 def test_the_apps_environment_reaches_every_gunicorn_instance(stack: Stack) -> None:
     environments = [
-        Path(f"/proc/{pid}/environ").read_bytes().split(b"\0") for pid in gunicorn_masters(stack)
+        Path(f"/proc/{pid}/environ").read_bytes().split(b"\0") for pid in stack.gunicorn_masters()
     ]
     assert len(environments) == 1  # GOSTOP_INSTANCES defaults to 1
     for environment in environments:
