@@ -24,7 +24,6 @@ cause, replays, and the table's hands against the keys that succeeded (duplicate
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import signal
@@ -35,7 +34,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bench.server import Stack
+from bench.server import Stack, call
 
 READERS = 4
 WRITERS = 4
@@ -81,17 +80,7 @@ class Load:
         self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
     ) -> tuple[int, dict[str, str], Any]:
         """One request on a fresh connection; (status, headers, JSON body or None)."""
-        connection = http.client.HTTPConnection("127.0.0.1", self.stack.port, timeout=30)
-        try:
-            data = None if body is None else json.dumps(body).encode()
-            sent = {**(headers or {}), **({"Content-Type": "application/json"} if data else {})}
-            connection.request(method, path, body=data, headers=sent)
-            response = connection.getresponse()
-            raw = response.read()
-            parsed = json.loads(raw) if raw and response.status != 304 else None
-            return response.status, dict(response.getheaders()), parsed
-        finally:
-            connection.close()
+        return call(self.stack.port, method, path, body, headers, timeout=30)
 
     def read(self, path: str, headers: dict[str, str]) -> tuple[int, dict[str, str], Any]:
         """A read, counted: anything but a 200 is a failed read."""

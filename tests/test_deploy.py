@@ -30,9 +30,16 @@ SETTINGS = Settings.load()
 
 
 @pytest.fixture(scope="module")
-def stack() -> Iterator[Stack]:
+def database_file(tmp_path_factory: Any) -> Path:
+    """This module's own ledger file: a fixed path in /tmp could be another checkout's,
+    migrated past this one's revisions."""
+    return tmp_path_factory.mktemp("deploy") / "gostop.sqlite3"  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def stack(database_file: Path) -> Iterator[Stack]:
     require("nginx", "apt-get install nginx")
-    with Stack({"GOSTOP_DATABASE_URL": "sqlite:////tmp/gostop-test.db"}) as running:
+    with Stack({"GOSTOP_DATABASE_URL": f"sqlite:///{database_file}"}) as running:
         yield running
     assert running.process.returncode == 0, running.output()  # SIGTERM: a clean stop
 
@@ -200,12 +207,14 @@ def test_a_killed_instance_is_started_again_and_reads_go_to_the_other() -> None:
     assert "starting it again" in stack.output()
 
 
-def test_the_apps_environment_reaches_every_gunicorn_instance(stack: Stack) -> None:
+def test_the_apps_environment_reaches_every_gunicorn_instance(
+    stack: Stack, database_file: Path
+) -> None:
     environments = [
         Path(f"/proc/{pid}/environ").read_bytes().split(b"\0") for pid in stack.gunicorn_masters()
     ]
     assert len(environments) == 1  # GOSTOP_INSTANCES defaults to 1
     for environment in environments:
-        assert b"GOSTOP_DATABASE_URL=sqlite:////tmp/gostop-test.db" in environment
+        assert f"GOSTOP_DATABASE_URL=sqlite:///{database_file}".encode() in environment
         binds = [v for v in environment if v.startswith(b"GOSTOP_BIND=unix:")]
         assert binds, environment  # on its unix socket, not on a port
