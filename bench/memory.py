@@ -5,8 +5,9 @@
 One gunicorn worker (the repository's config) on 127.0.0.1. After a warm-up of small
 requests its resident memory (VmRSS) is the baseline; then each big body is sent and the
 worker's RSS read again once the answer is complete. Bodies: a valid 1,000-hand batch, the
-batch item with 320,000 unknown fields (issue #12: a 60 MB answer, 400 MiB left behind),
-both within the 4 MiB limit. The warm-up sends three other 1,000-hand batches first, so
+largest batch answer the answer limit admits, the batch item with 320,000 unknown fields
+(issue #12: a 60 MB answer, 400 MiB left behind; now refused by its size), all within the
+4 MiB limit. The warm-up sends three other 1,000-hand batches first, so
 that the bounded caches of the serializer are as full as in a long-running worker.
 It prints, per body, the status, the answer's size and the RSS after each send, and the
 largest RSS seen above the baseline after an answer; tests/test_memory.py asserts on it.
@@ -32,10 +33,28 @@ def batch(seed: int) -> bytes:
     return json.dumps({"hands": corpus(1_000, players=3, modes="cards", seed=seed)}).encode()
 
 
+def largest_admitted() -> tuple[str, bytes]:
+    """A batch of hands compared with one other preset, as many as the answer limit
+    (GOSTOP_MAX_ANSWER_BYTES, estimated by calculator/api/batch_bounds.py) admits."""
+    from calculator.api.batch_bounds import answer_bound, item_sizes
+    from calculator.api.config import Settings
+
+    settings = Settings.load()
+    hands = [
+        {**hand, "compare_with": ["wikipedia"]}
+        for hand in corpus(1_000, players=3, modes="cards", seed=9)
+    ]
+    while answer_bound(hands, item_sizes(hands), settings) > settings.max_answer_bytes:
+        hands.pop()
+    label = f"{len(hands)} hands with compare_with (the largest answer admitted)"
+    return label, json.dumps({"hands": hands}).encode()
+
+
 def big_bodies() -> list[tuple[str, bytes]]:
     """(label, body) of the big bodies sent after the warm-up, each under 4 MiB."""
     return [
         ("1,000 other valid hands", batch(8)),
+        largest_admitted(),
         ("320,000 unknown fields", unknown_fields_batch()),
     ]
 

@@ -10,6 +10,8 @@ Only 127.0.0.1 is bound; the server is stopped (SIGTERM, then SIGKILL) on exit.
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import re
 import shutil
@@ -111,6 +113,36 @@ class Stack(Server):
     def started(self) -> bool:
         """deploy/run answers /readyz through nginx only once everything has started."""
         return True
+
+    def gunicorn_masters(self) -> list[int]:
+        """The PIDs of deploy/run's gunicorn instances (its other child is nginx)."""
+        return [
+            pid
+            for pid in self.worker_pids()
+            if b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        ]
+
+
+def call(
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 60,
+) -> tuple[int, dict[str, str], Any]:
+    """One JSON request to 127.0.0.1:``port`` on a fresh connection; (status, headers,
+    parsed body or None)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        sent = {**(headers or {}), **({"Content-Type": "application/json"} if data else {})}
+        connection.request(method, path, body=data, headers=sent)
+        response = connection.getresponse()
+        raw = response.read()
+        return response.status, dict(response.getheaders()), json.loads(raw) if raw else None
+    finally:
+        connection.close()
 
 
 def ensure_wrk() -> str:

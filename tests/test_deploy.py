@@ -30,9 +30,16 @@ SETTINGS = Settings.load()
 
 
 @pytest.fixture(scope="module")
-def stack() -> Iterator[Stack]:
+def database_file(tmp_path_factory: Any) -> Path:
+    """This module's own ledger file: a fixed path in /tmp could be another checkout's,
+    migrated past this one's revisions."""
+    return tmp_path_factory.mktemp("deploy") / "gostop.sqlite3"  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def stack(database_file: Path) -> Iterator[Stack]:
     require("nginx", "apt-get install nginx")
-    with Stack({"GOSTOP_DATABASE_URL": "sqlite:////tmp/gostop-test.db"}) as running:
+    with Stack({"GOSTOP_DATABASE_URL": f"sqlite:///{database_file}"}) as running:
         yield running
     assert running.process.returncode == 0, running.output()  # SIGTERM: a clean stop
 
@@ -70,15 +77,6 @@ def assert_problem(status: int, headers: Any, body: bytes, expected: int, code: 
     for name, value in SECURITY_HEADERS.items():
         assert headers[name] == value
     return problem
-
-
-def gunicorn_masters(stack: Stack) -> list[int]:
-    """The PIDs of deploy/run's gunicorn instances (its other child is nginx)."""
-    return [
-        pid
-        for pid in stack.worker_pids()
-        if b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    ]
 
 
 def padded(size: int) -> bytes:
@@ -192,7 +190,7 @@ def test_a_killed_instance_is_started_again_and_reads_go_to_the_other() -> None:
     require("nginx", "apt-get install nginx")
     limits = {"GOSTOP_RATE_LIMIT": "1000", "GOSTOP_RATE_BURST": "1000"}
     with Stack({"GOSTOP_INSTANCES": "2", "GOSTOP_WORKERS": "1", **limits}) as stack:
-        masters = gunicorn_masters(stack)
+        masters = stack.gunicorn_masters()
         assert len(masters) == 2
         conn = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=30)
         os.killpg(masters[0], signal.SIGKILL)  # the instance: its master and its worker
@@ -209,12 +207,14 @@ def test_a_killed_instance_is_started_again_and_reads_go_to_the_other() -> None:
     assert "starting it again" in stack.output()
 
 
-def test_the_apps_environment_reaches_every_gunicorn_instance(stack: Stack) -> None:
+def test_the_apps_environment_reaches_every_gunicorn_instance(
+    stack: Stack, database_file: Path
+) -> None:
     environments = [
-        Path(f"/proc/{pid}/environ").read_bytes().split(b"\0") for pid in gunicorn_masters(stack)
+        Path(f"/proc/{pid}/environ").read_bytes().split(b"\0") for pid in stack.gunicorn_masters()
     ]
     assert len(environments) == 1  # GOSTOP_INSTANCES defaults to 1
     for environment in environments:
-        assert b"GOSTOP_DATABASE_URL=sqlite:////tmp/gostop-test.db" in environment
+        assert f"GOSTOP_DATABASE_URL=sqlite:///{database_file}".encode() in environment
         binds = [v for v in environment if v.startswith(b"GOSTOP_BIND=unix:")]
         assert binds, environment  # on its unix socket, not on a port

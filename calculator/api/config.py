@@ -12,6 +12,16 @@
 | ``GOSTOP_DATABASE_URL`` | ``sqlite:///gostop.sqlite3`` | the tables' database (a URL) |
 | ``GOSTOP_MIGRATE_ON_START`` | 1 | migrate the database at start (0: at first use) |
 | ``GOSTOP_REQUEST_DEADLINE`` | 10 | seconds a batch or settlement may run (then 503) |
+| ``GOSTOP_MAX_ANSWER_BYTES`` | 12582912 | largest batch answer, estimated before scoring |
+| ``GOSTOP_ANSWER_SETTLEMENT_BYTES`` | 4096 | upper bound of one settlement, players aside |
+| ``GOSTOP_ANSWER_PLAYER_BYTES`` | 1024 | upper bound per player of a settlement |
+| ``GOSTOP_ANSWER_EVENT_BYTES`` | 256 | upper bound per side event and player |
+| ``GOSTOP_ANSWER_ERROR_BYTES`` | 256 | upper bound per error of a problem, names aside |
+
+The ``ANSWER_*`` figures are upper bounds of a batch item's answer (a settlement is the
+hand's or a comparison's; calculator/api/batch_bounds.py says how they add up, and
+tests/api/test_batch_bounds.py holds them): raise them if answers grow, lower them only
+with that test passing.
 """
 
 from __future__ import annotations
@@ -36,6 +46,11 @@ class Settings:
     database_url: str = ""
     migrate_on_start: bool = True
     request_deadline: int = 10
+    max_answer_bytes: int = 12 * 1024 * 1024  # three times the largest batch body
+    answer_settlement_bytes: int = 4096
+    answer_player_bytes: int = 1024
+    answer_event_bytes: int = 256
+    answer_error_bytes: int = 256
 
     @classmethod
     def load(

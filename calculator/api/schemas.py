@@ -49,6 +49,8 @@ from calculator.rules import GoStopRules, GukjinChoice
 
 MAX_PLAYERS = 8  # more is refused before any work; the rules then say how many may play
 MAX_PILE = 60
+MAX_EVENTS = 16
+MAX_COMPARISONS = 5
 MAX_ID = 40
 CARD_ID = {"type": "string", "enum": list(CARDS)}
 E = TypeVar("E", bound=StrEnum)
@@ -426,13 +428,13 @@ class HandRequestSchema(StrictSchema):
     )
     events = StrictList(
         StrictNested(EventSchema),
-        max_items=16,
+        max_items=MAX_EVENTS,
         load_default=list,
         metadata={"description": "Side events: first/consecutive ppuk, first ttadak"},
     )
     compare_with = StrictList(
         RulesetField(),
-        max_items=5,
+        max_items=MAX_COMPARISONS,
         load_default=list,
         metadata={"description": "Other rule sets to settle the hand under, for comparison"},
     )

@@ -16,11 +16,11 @@ from flask import Response, current_app, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotFound
 
-from calculator.api import responses, rules_document, serialize
+from calculator.api import batch_bounds, responses, rules_document, serialize
 from calculator.api.docs import Blueprint
 from calculator.api.errors import domain_problem, validation_problem
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
-from calculator.api.http import coded, json_response, read_json
+from calculator.api.http import PROBLEM_JSON, coded, json_response, read_json
 from calculator.api.schemas import (
     BatchRequestSchema,
     CardsQuerySchema,
@@ -123,25 +123,40 @@ def post_hand(hand_request: HandRequest) -> Response:
 def post_batch(loaded: dict[str, Any]) -> Response:
     """Score up to 1,000 hands; each result is a hand result or a problem
 
-    One bad hand does not fail the others: it gets the problem a single request would.
+    One bad hand does not fail the others: it gets the problem a single request would
+    (listing its first 10 errors), and a hand over the single request's body limit gets
+    its 413. A batch whose answer could pass the answer limit (estimated from its hands,
+    players, events and `compare_with`, before any hand is scored) is refused whole: 422
+    `answer_too_large`, saying the limit and how many of the hands fit.
     """
+    settings = current_app.config["GOSTOP"]
+    items = loaded["hands"]
+    sizes = batch_bounds.item_sizes(items)
+    refused = batch_bounds.too_large(items, sizes, settings)  # before any work
+    if refused is not None:
+        return json_response(refused, 422, PROBLEM_JSON)
     results = []
     failed = 0
     resolver = Resolver()  # one for the whole batch: it caps the distinct rule sets
-    check_deadline = deadline(current_app.config["GOSTOP"].request_deadline)
-    for index, item in enumerate(loaded["hands"]):
+    check_deadline = deadline(settings.request_deadline)
+    for index, item in enumerate(items):
         check_deadline()  # past it: a 503 with Retry-After, never a killed worker
+        if sizes[index] > settings.max_body_bytes:  # as a single request would be
+            failed += 1
+            problem = batch_bounds.oversized(index, sizes[index], settings)
+            results.append({"index": index, "status": 413, "problem": problem})
+            continue
         try:
             results.append(
                 {"index": index, "status": 200, "result": score_hand(item, resolver=resolver)}
             )
         except ValidationError as error:
             failed += 1
-            problem = validation_problem(error, f"/hands/{index}")
+            problem = batch_bounds.cut(validation_problem(error, f"/hands/{index}"))
             results.append({"index": index, "status": 422, "problem": problem})
         except GoStopError as error:
             failed += 1
-            problem = domain_problem(error, f"/hands/{index}")
+            problem = batch_bounds.cut(domain_problem(error, f"/hands/{index}"))
             results.append({"index": index, "status": 422, "problem": problem})
     return json_response({"results": results, "succeeded": len(results) - failed, "failed": failed})
 

@@ -10,7 +10,6 @@ SQLite and on PostgreSQL. Outcomes are counted, never timed.
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import signal
@@ -21,7 +20,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from bench.server import Server
+from bench.server import Server, call
 from ledger_support import SCENARIOS
 
 pytestmark = pytest.mark.slow
@@ -33,17 +32,7 @@ CLIENTS = 12
 def _call(
     base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
 ) -> tuple[int, dict[str, str], Any]:
-    host, port = base.removeprefix("http://").split(":")
-    connection = http.client.HTTPConnection(host, int(port), timeout=60)
-    try:
-        data = None if body is None else json.dumps(body).encode()
-        sent = {**(headers or {}), **({"Content-Type": "application/json"} if data else {})}
-        connection.request(method, path, body=data, headers=sent)
-        response = connection.getresponse()
-        raw = response.read()
-        return response.status, dict(response.getheaders()), json.loads(raw) if raw else None
-    finally:
-        connection.close()
+    return call(int(base.rsplit(":", 1)[1]), method, path, body, headers)
 
 
 def _create(base: str) -> dict[str, Any]:

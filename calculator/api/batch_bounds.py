@@ -1,0 +1,144 @@
+"""What a batch may cost in answer bytes, checked before any hand is scored (issue #12 §2).
+
+Two rules, both from counts known once the body is parsed:
+
+- **each item obeys one hand's body limit** (``max_body_bytes``, 64 KiB): an item's size is
+  its length as compact JSON (what :func:`item_sizes` measures with orjson: never longer
+  than the item's text in the body, except for number spellings the schema refuses anyway).
+  A larger item gets the 413 problem a single request with that body would get, naming
+  the item and the limit, and is not read further;
+- **the answer's size is bounded** (``max_answer_bytes``, 12 MiB): :func:`answer_bound`
+  adds up an upper bound of each item's answer; over the limit, the whole batch is refused
+  (422 ``answer_too_large``, pointer ``/hands``) before any hand is scored, saying the
+  bound, the limit and how many of these hands would fit.
+
+An item answers either a result or a problem, so its bound is the larger of the two:
+
+- a result: ``(1 + compare_with) × (settlement + players × player + events × players ×
+  event)`` bytes — the hand's settlement and each comparison's, each with its players'
+  entries and a side payment per event and player. Counts are read from the raw item and
+  capped at the schema's maxima (an item over them is refused, with a problem);
+- a problem: at most :data:`ITEM_PROBLEMS` errors (then one "and more" entry) of
+  ``error`` bytes each, plus the envelope (three errors' worth), plus twice the item's
+  size: a pointer quotes an unknown field's name whole (``~`` escaped as ``~0``).
+
+The per-unit figures are upper bounds measured on the full answers (the rule set echoed
+whole, 40-character player IDs, every step), with margin; a smaller answer format keeps
+them upper bounds. ``tests/api/test_batch_bounds.py`` holds every answer of a corpus of
+worst cases under its bound, and the refusal at the boundary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from calculator.api.config import Settings
+from calculator.api.errors import problem
+from calculator.api.schemas import MAX_COMPARISONS, MAX_EVENTS, MAX_PLAYERS
+
+ITEM_PROBLEMS = 10
+"""Most errors a batch item's problem lists (a single request lists 50): a bad item's
+problem stays within what its result could take, so one bound covers both outcomes."""
+
+
+def item_sizes(items: Sequence[Any]) -> list[int]:
+    """Each item's size: its length as compact JSON."""
+    return [len(orjson.dumps(item)) for item in items]
+
+
+def oversized(index: int, size: int, settings: Settings) -> dict[str, Any]:
+    """The problem of a batch item larger than one hand's body may be (413, as a single
+    request with that body would get)."""
+    detail = (
+        f"hands[{index}] is {size} bytes as JSON; one hand may be at most "
+        f"{settings.max_body_bytes} bytes (the limit of POST /v1/gostop/hands)"
+    )
+    return problem(
+        413,
+        "Content Too Large",
+        detail,
+        errors=[{"pointer": f"/hands/{index}", "code": "body_too_large", "detail": detail}],
+    )
+
+
+def _count(item: Any, name: str, most: int) -> int:
+    value = item.get(name) if isinstance(item, dict) else None
+    return min(len(value), most) if isinstance(value, list) else 0
+
+
+def item_bound(item: Any, size: int, settings: Settings) -> int:
+    """An upper bound of the bytes ``item``'s entry in the answer may take."""
+    error = settings.answer_error_bytes
+    if size > settings.max_body_bytes:
+        return 3 * error  # the oversized problem: one error, nothing quoted
+    players = _count(item, "players", MAX_PLAYERS)
+    events = _count(item, "events", MAX_EVENTS)
+    comparisons = _count(item, "compare_with", MAX_COMPARISONS)
+    settlement = (
+        settings.answer_settlement_bytes
+        + players * settings.answer_player_bytes
+        + events * players * settings.answer_event_bytes
+    )
+    result = (1 + comparisons) * settlement
+    bad = (ITEM_PROBLEMS + 1 + 3) * error + 2 * size
+    return max(result, bad)
+
+
+def answer_bound(items: Sequence[Any], sizes: Sequence[int], settings: Settings) -> int:
+    """An upper bound of the batch answer's bytes: the sum of its items' bounds."""
+    return settings.answer_error_bytes + sum(
+        item_bound(item, size, settings) for item, size in zip(items, sizes, strict=True)
+    )
+
+
+def too_large(
+    items: Sequence[Any], sizes: Sequence[int], settings: Settings
+) -> dict[str, Any] | None:
+    """The 422 problem (``answer_too_large``) of a batch whose answer could pass the limit,
+    or None."""
+    limit = settings.max_answer_bytes
+    bound = answer_bound(items, sizes, settings)
+    if bound <= limit:
+        return None
+    total, fit = settings.answer_error_bytes, 0
+    for item, size in zip(items, sizes, strict=True):
+        total += item_bound(item, size, settings)
+        if total > limit:
+            break
+        fit += 1
+    detail = (
+        f"the answer to these {len(items)} hands could take up to {bound} bytes; the limit "
+        f"is {limit} bytes: send them in smaller batches (the first {fit} fit), or with "
+        "fewer compare_with rule sets"
+    )
+    return problem(
+        422,
+        "The answer would be too large",
+        detail,
+        errors=[{"pointer": "/hands", "code": "answer_too_large", "detail": detail}],
+    )
+
+
+def cut(problem_body: dict[str, Any]) -> dict[str, Any]:
+    """A batch item's problem with at most :data:`ITEM_PROBLEMS` errors listed."""
+    errors = problem_body.get("errors") or []
+    if len(errors) <= ITEM_PROBLEMS + 1:
+        return problem_body
+    more = len(errors) - ITEM_PROBLEMS
+    last = {
+        "pointer": _item(errors[0]),
+        "code": "too_many_problems",
+        "detail": (
+            f"and {more} more problem(s) or more, not listed in a batch: send this hand "
+            "alone (POST /v1/gostop/hands) to see up to 50"
+        ),
+    }
+    return {**problem_body, "errors": [*errors[:ITEM_PROBLEMS], last]}
+
+
+def _item(error: dict[str, str]) -> str:
+    """The pointer of the batch item an error is in (``/hands/N``)."""
+    return "/".join(error["pointer"].split("/")[:3])
