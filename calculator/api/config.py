@@ -12,6 +12,10 @@
 | ``GOSTOP_DATABASE_URL`` | ``sqlite:///gostop.sqlite3`` | the tables' database (a URL) |
 | ``GOSTOP_MIGRATE_ON_START`` | 1 | migrate the database at start (0: at first use) |
 | ``GOSTOP_REQUEST_DEADLINE`` | 10 | seconds a batch or settlement may run (then 503) |
+| ``GOSTOP_TABLE_TTL_DAYS`` | 30 | days a table lives without an event (0: forever) |
+| ``GOSTOP_JOIN_RATE`` | 20/minute | joins allowed per client address (``limits`` notation) |
+| ``GOSTOP_RATE_STORAGE`` | memory:// | where join counts are kept (a ``limits`` storage URI) |
+| ``GOSTOP_TRUSTED_PROXIES`` | 0 | proxies in front whose X-Forwarded-For/-Proto to trust |
 """
 
 from __future__ import annotations
@@ -36,6 +40,10 @@ class Settings:
     database_url: str = ""
     migrate_on_start: bool = True
     request_deadline: int = 10
+    table_ttl_days: int = 30
+    join_rate: str = "20/minute"
+    rate_storage: str = "memory://"
+    trusted_proxies: int = 0
 
     @classmethod
     def load(

@@ -17,6 +17,7 @@ from flask import Response, current_app, request
 from werkzeug.exceptions import (
     Conflict,
     Forbidden,
+    HTTPException,
     NotFound,
     PreconditionFailed,
     Unauthorized,
@@ -35,10 +36,11 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def mint(role: str) -> tuple[str, TokenRow]:
-    """A new token (shown once) and the row that stores its hash."""
+def mint(role: str, *, label: str | None = None) -> tuple[str, TokenRow]:
+    """A new token (shown once) and the row that stores its hash; labelled with its role
+    unless ``label`` is given (events name their writer by it)."""
     token = secrets.token_urlsafe(24)
-    return token, TokenRow(hash=token_hash(token), role=role, label=role)
+    return token, TokenRow(hash=token_hash(token), role=role, label=label or role)
 
 
 _NO_TOKENS = (TokenRow(hash="0" * 64, role="", label=""),)
@@ -127,6 +129,24 @@ class Stale(PreconditionFailed):
 
     def get_headers(self, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
         return [*super().get_headers(*args, **kwargs), ("ETag", etag(self.version))]
+
+
+def stale(version: int, why: str) -> HTTPException:
+    """The 412 of a write made on another version than the table's ``version``."""
+    return coded(
+        Stale(
+            version,
+            f"{why}: it is at version {version}; read it again (GET) and redo "
+            "the change on what it shows",
+        ),
+        "version_mismatch",
+    )
+
+
+def check_version(version: int, if_match: str) -> None:
+    """412 unless ``if_match`` names the table's ``version`` (compared weakly)."""
+    if str(version) not in versions(if_match):
+        raise stale(version, f"If-Match is {if_match}, not the table's version")
 
 
 def request_hash() -> str:
