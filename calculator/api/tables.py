@@ -330,7 +330,9 @@ def _changed_json(before: Ledger, after: Ledger, _results: dict[int, str]) -> di
     description="The table and its tokens (shown once)",
     headers={**_ETAG, "Location": _TOKEN},
 )
-@tables.problems(400, 409, 413, 415, 422)
+@tables.problems(
+    400, 409, 413, 415, 422, s404="The table a replayed Idempotency-Key created is gone"
+)
 @tables.doc(
     operationId="createTable",
     parameters=[
