@@ -23,6 +23,7 @@ from werkzeug.exceptions import (
     Unauthorized,
     UnprocessableEntity,
 )
+from werkzeug.routing import Map, UnicodeConverter
 
 from calculator.api.http import coded, json_response
 from calculator.store import Head, Store, TokenRow
@@ -73,6 +74,16 @@ def open_table(store: Store, table_id: str, *, write: bool) -> tuple[Head, Token
             "read_only_token",
         )
     return head, found
+
+
+class TableIdConverter(UnicodeConverter):
+    """``<table_id:id>``: a path segment that can name a table — anything but ``join``,
+    which is ``POST /v1/tables/join`` (``GET /v1/tables/join`` is then a 405 that allows
+    POST, not a table named "join"). Documented as the plain segment it otherwise is."""
+
+    def __init__(self, url_map: Map) -> None:
+        super().__init__(url_map)
+        self.regex = r"(?!join$)[^/]{1,}"
 
 
 def _is_table_id(table_id: str) -> bool:

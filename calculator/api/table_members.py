@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
+from typing import Any
 
 import orjson
 import segno
@@ -34,6 +35,7 @@ from calculator.api.access_schemas import (
     MintTokenSchema,
     TokensSchema,
 )
+from calculator.api.fields import StrictSchema
 from calculator.api.http import coded, json_response
 from calculator.api.join_codes import join_url
 from calculator.api.rate_limits import client_address, join_limit
@@ -77,6 +79,14 @@ _BODY = {
 _GONE = "no open table has this join code; check it with the scorer (it stops working when the table is closed, deleted or expired)"  # noqa: E501
 
 
+def _json_body(schema: type[StrictSchema], example: dict[str, str]) -> dict[str, Any]:
+    """An operation's required JSON body, documented by its schema with an example."""
+    return {
+        "required": True,
+        "content": {"application/json": {"schema": schema, "example": example}},
+    }
+
+
 # --- joining -------------------------------------------------------------------------------
 
 
@@ -96,15 +106,7 @@ _GONE = "no open table has this join code; check it with the scorer (it stops wo
 @tables.doc(
     operationId="joinTable",
     parameters=[_OPTIONAL_KEY],
-    requestBody={
-        "required": True,
-        "content": {
-            "application/json": {
-                "schema": JoinSchema,
-                "example": {"join_code": "7K3M-Q810", "label": "민지's phone"},
-            }
-        },
-    },
+    requestBody=_json_body(JoinSchema, {"join_code": "7K3M-Q810", "label": "민지's phone"}),
 )
 def join_table() -> Response:
     """Join a table by its code: a viewer token for this phone
@@ -217,15 +219,7 @@ def list_tokens(id: str) -> Response:
 @tables.doc(
     operationId="mintTableToken",
     parameters=[_OPTIONAL_KEY],
-    requestBody={
-        "required": True,
-        "content": {
-            "application/json": {
-                "schema": MintTokenSchema,
-                "example": {"role": "scorer", "label": "민지's phone"},
-            }
-        },
-    },
+    requestBody=_json_body(MintTokenSchema, {"role": "scorer", "label": "민지's phone"}),
 )
 def mint_token(id: str) -> Response:
     """Mint a token (scorer only): another scorer's phone, or a viewer
@@ -292,7 +286,7 @@ def revoke_token(id: str, token_id: str) -> Response:
 # --- the end -------------------------------------------------------------------------------
 
 
-@tables.delete("/tables/<id>")
+@tables.delete("/tables/<table_id:id>")
 @tables.response(204, description="Deleted, with everything about it")
 @tables.problems(
     s412="If-Match is not the table's version: the ETag header gives the current one",

@@ -36,6 +36,7 @@ from calculator.api.join_codes import join_url, new_join_code
 from calculator.api.schemas import resolve_spec
 from calculator.api.table_access import (
     MAX_KEY,
+    TableIdConverter,
     check_version,
     claim,
     idempotency_key,
@@ -142,6 +143,8 @@ tables = Blueprint(
     url_prefix="/v1",
     description="A night of play: a shared, append-only, rule-locked ledger",
 )
+# Before any route: the rules below are compiled with it.
+tables.record_once(lambda state: state.app.url_map.converters.update(table_id=TableIdConverter))
 
 
 def open_store(settings: Settings) -> Store:
@@ -446,7 +449,7 @@ def _created_response(answer: dict[str, Any], scorer: str, viewer: str) -> Respo
     return response
 
 
-@tables.get("/tables/<id>")
+@tables.get("/tables/<table_id:id>")
 @tables.response(200, TableSchema, description="The table", headers=_ETAG)
 @tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
 @tables.problems(**_ACCESS)
