@@ -31,7 +31,12 @@ class Limit:
 
     def __init__(self, *, name: str, rate: str, storage_uri: str) -> None:
         self.name = name
-        self.item: RateLimitItem = parse(rate)  # a bad setting fails at start, not later
+        try:  # a bad setting stops the start, not the first join
+            self.item: RateLimitItem = parse(rate)
+        except ValueError:
+            raise ValueError(
+                f"GOSTOP_{name.upper()}_RATE is {rate!r}: give a rate such as 20/minute"
+            ) from None
         self.storage_uri = storage_uri
         self._limiter: strategies.MovingWindowRateLimiter | None = None
         self._pid = 0

@@ -150,6 +150,8 @@ tables.record_once(lambda state: state.app.url_map.converters.update(table_id=Ta
 def open_store(settings: Settings) -> Store:
     """The store the settings name: its database, and the TTL of idle tables."""
     days = settings.table_ttl_days
+    if days < 0:
+        raise ValueError(f"GOSTOP_TABLE_TTL_DAYS is {days}: give 0 (tables never expire) or more")
     return Store(settings.database_url or DEFAULT_URL, idle_seconds=days * 86400 if days else None)
 
 

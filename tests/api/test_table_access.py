@@ -555,3 +555,11 @@ def test_behind_a_trusted_proxy_the_forwarded_address_counts(app: Any, database_
             if status == 201:
                 assert response.get_json()["join_url"].startswith("https://localhost/")
     proxied.extensions["gostop_store"].dispose()
+
+
+@pytest.mark.parametrize(
+    "settings", [{"table_ttl_days": -1}, {"join_rate": "lots"}, {"join_rate": "10 per"}]
+)
+def test_bad_access_settings_stop_the_start(settings: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match=r"GOSTOP_(TABLE_TTL_DAYS|JOIN_RATE) is"):
+        create_app({"access_log": False, "migrate_on_start": False, **settings})
