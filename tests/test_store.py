@@ -28,13 +28,13 @@ def test_the_migrations_create_the_schema_of_the_code(store: Store) -> None:
     with store.engine.connect() as connection:
         context = MigrationContext.configure(connection)
         assert compare_metadata(context, metadata) == []
-        assert context.get_current_revision() == "0001"
+        assert context.get_current_revision() == "0002"
 
 
 def test_migrating_again_changes_nothing(store: Store) -> None:
     store.migrate()
     with store.engine.connect() as connection:
-        assert MigrationContext.configure(connection).get_current_revision() == "0001"
+        assert MigrationContext.configure(connection).get_current_revision() == "0002"
 
 
 def _table(store: Store, table_id: str) -> None:
@@ -116,3 +116,88 @@ def test_a_dropped_connection_is_replaced(store: Store) -> None:
     assert head is not None
     assert head.version == 1
     assert failures == 1
+
+
+@pytest.fixture
+def empty_url(database_url: str, tmp_path: Path) -> Any:
+    """An empty database of the same kind as ``database_url``."""
+    if database_url.startswith("sqlite"):
+        yield f"sqlite:///{tmp_path}/empty.sqlite3"
+        return
+    import uuid
+
+    name = "migrate_" + uuid.uuid4().hex[:12]
+    admin = sa.create_engine(database_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(sa.text(f"CREATE DATABASE {name}"))
+    yield sa.engine.make_url(database_url).set(database=name).render_as_string(hide_password=False)
+    with admin.connect() as c:
+        c.execute(sa.text(f"DROP DATABASE {name} WITH (FORCE)"))
+    admin.dispose()
+
+
+def test_migration_0002_fills_what_an_older_database_holds(empty_url: str) -> None:
+    """A ledger written at revision 0001: each table is active as of its last event, and
+    each token gets its own public id and its table's creation time."""
+    from alembic import command
+    from alembic.config import Config
+
+    from calculator.store.store import _MIGRATIONS
+
+    config = Config()
+    config.set_main_option("script_location", str(_MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", empty_url.replace("%", "%%"))
+    command.upgrade(config, "0001")
+    engine = sa.create_engine(empty_url)
+    with engine.begin() as c:
+        for table_id, created, last in (
+            ("t1", 100.0, "2026-12-03T20:00:00.500Z"),
+            ("t2", 50.0, None),
+        ):
+            c.execute(
+                sa.text(
+                    "INSERT INTO ledger_tables (id, version, join_code, created_at, summary) "
+                    "VALUES (:id, 1, :code, :created, '{}')"
+                ),
+                {"id": table_id, "code": table_id.upper() * 4, "created": created},
+            )
+            for seq, at in enumerate(("2026-12-03T19:00:00.000Z", last)[: 2 if last else 1], 1):
+                c.execute(
+                    sa.text(
+                        'INSERT INTO ledger_events (table_id, seq, type, "by", at) '
+                        "VALUES (:id, :seq, 'x', 'scorer', :at)"
+                    ),
+                    {"id": table_id, "seq": seq, "at": at},
+                )
+            for role in ("scorer", "viewer"):
+                c.execute(
+                    sa.text(
+                        "INSERT INTO ledger_tokens (table_id, role, hash, label) "
+                        "VALUES (:id, :role, :hash, :role)"
+                    ),
+                    {"id": table_id, "role": role, "hash": table_id + role},
+                )
+    engine.dispose()
+    store = Store(empty_url)
+    store.migrate()
+    with store.engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), metadata) == []
+        active = dict(connection.execute(sa.text("SELECT id, active_at FROM ledger_tables")).all())
+        tokens = connection.execute(
+            sa.text("SELECT table_id, public_id, created_at FROM ledger_tokens")
+        ).all()
+    from datetime import datetime
+
+    assert active == {
+        "t1": datetime.fromisoformat("2026-12-03T20:00:00.500Z").timestamp(),
+        "t2": datetime.fromisoformat("2026-12-03T19:00:00.000Z").timestamp(),
+    }
+    assert len({public for _t, public, _c in tokens}) == 4
+    assert all(len(public) == 12 for _t, public, _c in tokens)
+    assert sorted((t, c) for t, _p, c in tokens) == [
+        ("t1", 100.0),
+        ("t1", 100.0),
+        ("t2", 50.0),
+        ("t2", 50.0),
+    ]
+    store.dispose()

@@ -17,7 +17,9 @@ from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from calculator.api import docs, errors, http, responses, views
+from calculator.api import table_members as _table_members  # noqa: F401 - adds its views
 from calculator.api.config import Settings
+from calculator.api.rate_limits import init_limits
 from calculator.api.tables import init_store, tables
 from calculator.api.views import BLUEPRINTS, bench, cached_json
 
@@ -44,6 +46,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     init_store(app)  # the tables' database: created and migrated here
+    init_limits(app)  # joins per client address; the proxies trusted to name the client
     api.register_blueprint(tables)
     service = docs.Blueprint("service", __name__, description="Documentation and health")
     _service_views(service, service_version)

@@ -6,6 +6,7 @@
     gostop settle session.json      # POST /v1/settlements
     gostop serve [--host H] [--port P]  # development server (127.0.0.1:8000)
     gostop db upgrade               # apply the tables' database migrations (GOSTOP_DATABASE_URL)
+    gostop db purge                 # delete the tables idle past GOSTOP_TABLE_TTL_DAYS (cron)
 
 Each command sends the input through the service itself (in-process, no network), so it
 reads JSON with the same loader and answers with the same body or problem as over HTTP,
@@ -78,12 +79,20 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to reach it from a phone")
     serve.add_argument("--port", type=int, default=8000)
     database = commands.add_parser("db", help="the tables' database (GOSTOP_DATABASE_URL)")
-    database.add_argument("action", choices=["upgrade"], help="upgrade: apply every migration")
+    database.add_argument(
+        "action",
+        choices=["upgrade", "purge"],
+        help="upgrade: apply every migration; purge: delete the tables idle past "
+        "GOSTOP_TABLE_TTL_DAYS",
+    )
     args = parser.parse_args(argv)
     if args.command == "db":
-        from calculator.api.tables import upgrade_database
+        from calculator.api.tables import purge_database, upgrade_database
 
-        print(f"migrated {upgrade_database()}")
+        if args.action == "purge":
+            print(f"purged {purge_database()} idle tables")
+        else:
+            print(f"migrated {upgrade_database()}")
         return 0
     if args.command == "serve":
         from calculator.api import create_app

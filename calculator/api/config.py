@@ -17,6 +17,10 @@
 | ``GOSTOP_ANSWER_PLAYER_BYTES`` | 1024 | upper bound per player of a settlement |
 | ``GOSTOP_ANSWER_EVENT_BYTES`` | 256 | upper bound per side event and player |
 | ``GOSTOP_ANSWER_ERROR_BYTES`` | 256 | upper bound per error of a problem, names aside |
+| ``GOSTOP_TABLE_TTL_DAYS`` | 30 | days a table lives without an event (0: forever) |
+| ``GOSTOP_JOIN_RATE`` | 20/minute | joins allowed per client address (``limits`` notation) |
+| ``GOSTOP_RATE_STORAGE`` | memory:// | where join counts are kept (a ``limits`` storage URI) |
+| ``GOSTOP_TRUSTED_PROXIES`` | 0 | proxies in front whose X-Forwarded-For/-Proto to trust |
 
 The ``ANSWER_*`` figures are upper bounds of a batch item's answer (a settlement is the
 hand's or a comparison's; calculator/api/batch_bounds.py says how they add up, and
@@ -51,6 +55,10 @@ class Settings:
     answer_player_bytes: int = 1024
     answer_event_bytes: int = 256
     answer_error_bytes: int = 256
+    table_ttl_days: int = 30
+    join_rate: str = "20/minute"
+    rate_storage: str = "memory://"
+    trusted_proxies: int = 0
 
     @classmethod
     def load(

@@ -108,7 +108,9 @@ INFO = {
         "is an option. Errors are application/problem+json (RFC 9457) with a JSON "
         "pointer and a stable code per problem; `GET /v1/codes` lists every code with "
         "its Korean and English label. Limits: request bodies 64 KiB "
-        "(batches 4 MiB, 1,000 hands), ids 40 characters, piles 60 cards."
+        "(batches 4 MiB, 1,000 hands), ids 40 characters, piles 60 cards. Phones following "
+        "a table poll `GET /v1/tables/{id}` (or its events `?after=N`) every 2–3 seconds "
+        "with If-None-Match: an unchanged table answers an empty 304."
     ),
     "license": {"name": "MIT", "identifier": "MIT"},
 }

@@ -270,11 +270,15 @@ def summary(table_id: str, ledger: Ledger, roster: Roster, locked: Mapping[str, 
     ).decode()
 
 
-def table_body(summary_text: str, items: Iterable[str]) -> bytes:
-    """``GET /v1/tables/{id}``: the stored summary with the stored hands spliced in (no
-    parsing: the read costs what the answer carries)."""
-    head = summary_text.encode()
-    return head[:-1] + b',"hands":[' + ",".join(items).encode() + b"]}"
+def table_body(
+    summary_text: str, items: Iterable[str], *, extra: Mapping[str, Any] | None = None
+) -> bytes:
+    """``GET /v1/tables/{id}``: the stored summary with ``extra`` fields and the stored
+    hands spliced in (no parsing: the read costs what the answer carries)."""
+    head = summary_text.encode()[:-1]
+    if extra:
+        head += b"," + orjson.dumps(extra)[1:-1]
+    return head + b',"hands":[' + ",".join(items).encode() + b"]}"
 
 
 def locked_ruleset(summary_text: str) -> Any:

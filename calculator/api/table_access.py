@@ -17,11 +17,13 @@ from flask import Response, current_app, request
 from werkzeug.exceptions import (
     Conflict,
     Forbidden,
+    HTTPException,
     NotFound,
     PreconditionFailed,
     Unauthorized,
     UnprocessableEntity,
 )
+from werkzeug.routing import Map, UnicodeConverter
 
 from calculator.api.http import coded, json_response
 from calculator.store import Head, Store, TokenRow
@@ -35,10 +37,11 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def mint(role: str) -> tuple[str, TokenRow]:
-    """A new token (shown once) and the row that stores its hash."""
+def mint(role: str, *, label: str | None = None) -> tuple[str, TokenRow]:
+    """A new token (shown once) and the row that stores its hash; labelled with its role
+    unless ``label`` is given (events name their writer by it)."""
     token = secrets.token_urlsafe(24)
-    return token, TokenRow(hash=token_hash(token), role=role, label=role)
+    return token, TokenRow(hash=token_hash(token), role=role, label=label or role)
 
 
 _NO_TOKENS = (TokenRow(hash="0" * 64, role="", label=""),)
@@ -71,6 +74,16 @@ def open_table(store: Store, table_id: str, *, write: bool) -> tuple[Head, Token
             "read_only_token",
         )
     return head, found
+
+
+class TableIdConverter(UnicodeConverter):
+    """``<table_id:id>``: a path segment that can name a table — anything but ``join``,
+    which is ``POST /v1/tables/join`` (``GET /v1/tables/join`` is then a 405 that allows
+    POST, not a table named "join"). Documented as the plain segment it otherwise is."""
+
+    def __init__(self, url_map: Map) -> None:
+        super().__init__(url_map)
+        self.regex = r"(?!join$)[^/]{1,}"
 
 
 def _is_table_id(table_id: str) -> bool:
@@ -127,6 +140,24 @@ class Stale(PreconditionFailed):
 
     def get_headers(self, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
         return [*super().get_headers(*args, **kwargs), ("ETag", etag(self.version))]
+
+
+def stale(version: int, why: str) -> HTTPException:
+    """The 412 of a write made on another version than the table's ``version``."""
+    return coded(
+        Stale(
+            version,
+            f"{why}: it is at version {version}; read it again (GET) and redo "
+            "the change on what it shows",
+        ),
+        "version_mismatch",
+    )
+
+
+def check_version(version: int, if_match: str) -> None:
+    """412 unless ``if_match`` names the table's ``version`` (compared weakly)."""
+    if str(version) not in versions(if_match):
+        raise stale(version, f"If-Match is {if_match}, not the table's version")
 
 
 def request_hash() -> str:

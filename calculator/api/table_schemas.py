@@ -38,6 +38,10 @@ RESULT: dict[str, Any] = {
     "description": RESULT_TEXT,
 }
 CHIPS_MAP: dict[str, Any] = {"type": "object", "additionalProperties": {"type": "integer"}}
+JOIN_URL = (
+    "The join link (<service root>/?join=<code>): the scorekeeper page joins the table; "
+    "GET /v1/tables/{id}/qr draws it as a QR code"
+)
 
 
 class RosterEntry(NamedTuple):
@@ -273,6 +277,7 @@ class TableCreatedSchema(Schema):
     scorer_token = _req(fields.String(), "Bearer token that reads and writes (shown once)")
     viewer_token = _req(fields.String(), "Bearer token that reads (shown once)")
     join_code = _req(fields.String(), "8 characters (Crockford base32) to share the table")
+    join_url = _req(fields.String(), JOIN_URL)
 
 
 class PersonOutSchema(Schema):
@@ -324,6 +329,8 @@ class TableSchema(Schema):
     )
     can_undo = _req(fields.Boolean(), "There is a change to undo")
     can_redo = _req(fields.Boolean(), "There is an undone change to redo")
+    join_code = _req(fields.String(), "8 characters to join the table with (POST /v1/tables/join)")
+    join_url = _req(fields.String(), JOIN_URL)
     hands = _req(fields.List(fields.Nested(TableHandSchema)), "Every hand, voided ones too")
 
 

@@ -11,8 +11,6 @@ flight 409) → a missing ``Idempotency-Key`` or ``If-Match`` 428 → a stale ``
 
 from __future__ import annotations
 
-import secrets
-import time
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -34,17 +32,19 @@ from calculator.api.config import Settings
 from calculator.api.docs import Blueprint
 from calculator.api.fields import StrictSchema
 from calculator.api.http import coded, read_json
+from calculator.api.join_codes import join_url, new_join_code
 from calculator.api.schemas import resolve_spec
 from calculator.api.table_access import (
     MAX_KEY,
-    Stale,
+    TableIdConverter,
+    check_version,
     claim,
     idempotency_key,
     mint,
     not_modified,
     open_table,
+    stale,
     table_response,
-    versions,
 )
 from calculator.api.table_schemas import (
     ChangedSchema,
@@ -80,8 +80,6 @@ from calculator.ledger import (
 from calculator.presets import Resolver, Variant
 from calculator.store import DEFAULT_URL, EventRow, Head, Store, TokenRow
 
-CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-JOIN_CODE_LENGTH = 8  # 40 bits
 CREATE_SCOPE = "create"
 MIN_CREATE_KEY = 16
 _TOKEN = {"schema": {"type": "string"}}
@@ -145,12 +143,22 @@ tables = Blueprint(
     url_prefix="/v1",
     description="A night of play: a shared, append-only, rule-locked ledger",
 )
+# Before any route: the rules below are compiled with it.
+tables.record_once(lambda state: state.app.url_map.converters.update(table_id=TableIdConverter))
+
+
+def open_store(settings: Settings) -> Store:
+    """The store the settings name: its database, and the TTL of idle tables."""
+    days = settings.table_ttl_days
+    if days < 0:
+        raise ValueError(f"GOSTOP_TABLE_TTL_DAYS is {days}: give 0 (tables never expire) or more")
+    return Store(settings.database_url or DEFAULT_URL, idle_seconds=days * 86400 if days else None)
 
 
 def init_store(app: Flask) -> Store:
     """Open the app's store and migrate it (the default: a SQLite file, created here)."""
     settings = app.config["GOSTOP"]
-    store = Store(settings.database_url or DEFAULT_URL)
+    store = open_store(settings)
     if settings.migrate_on_start:
         store.ready()
     app.extensions["gostop_store"] = store
@@ -162,9 +170,19 @@ def upgrade_database() -> str:
     """``gostop db upgrade``: migrate the configured database; its URL, password hidden."""
     import sqlalchemy
 
-    url = Settings.load().database_url or DEFAULT_URL
-    Store(url).migrate()
-    return sqlalchemy.engine.make_url(url).render_as_string(hide_password=True)
+    store = open_store(Settings.load())
+    store.migrate()
+    return sqlalchemy.engine.make_url(store.url).render_as_string(hide_password=True)
+
+
+def purge_database() -> int:
+    """``gostop db purge``: delete every table idle past GOSTOP_TABLE_TTL_DAYS; how many."""
+    store = open_store(Settings.load())
+    store.ready()
+    try:
+        return store.purge_idle()
+    finally:
+        store.dispose()
 
 
 def _store() -> Store:
@@ -181,8 +199,15 @@ def _cache() -> ledger_io.LedgerCache:
 # --- writes ------------------------------------------------------------------------------
 
 
+def iso_time(seconds: float) -> str:
+    """A time as the API gives it: UTC, ISO 8601 to the millisecond."""
+    at = datetime.fromtimestamp(seconds, UTC)
+    return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """The store's clock as an event's time."""
+    return iso_time(_store().clock())
 
 
 def _write(
@@ -234,15 +259,7 @@ def _change(
             ),
             "precondition_required",
         )
-    if str(head.version) not in versions(if_match):
-        raise coded(
-            Stale(
-                head.version,
-                f"the table is at version {head.version}, not {if_match}; "
-                "read it again (GET) and redo the change on what it shows",
-            ),
-            "version_mismatch",
-        )
+    check_version(head.version, if_match)
     before, roster = _cache().ledger(_store(), head.id, head.version)
     event, body, prefix = make(before, token.label, _now())
     try:
@@ -269,10 +286,8 @@ def _change(
     )
     if not written:
         current = _store().head(head.id)
-        version = current.version if current is not None else head.version
-        raise coded(
-            Stale(version, f"the table changed meanwhile: it is at version {version}"),
-            "version_mismatch",
+        raise stale(
+            current.version if current is not None else head.version, "the table changed meanwhile"
         )
     _cache().put(head.id, after, roster)
     return table_response(Response(text, status=status, mimetype="application/json"), after.version)
@@ -320,7 +335,9 @@ def _changed_json(before: Ledger, after: Ledger, _results: dict[int, str]) -> di
     description="The table and its tokens (shown once)",
     headers={**_ETAG, "Location": _TOKEN},
 )
-@tables.problems(400, 409, 413, 415, 422)
+@tables.problems(
+    400, 409, 413, 415, 422, s404="The table a replayed Idempotency-Key created is gone"
+)
 @tables.doc(
     operationId="createTable",
     parameters=[
@@ -395,7 +412,7 @@ def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
     )
     for _attempt in range(8):
         table_id = str(uuid.uuid4())
-        join_code = "".join(secrets.choice(CROCKFORD) for _ in range(JOIN_CODE_LENGTH))
+        join_code = new_join_code()
         scorer, scorer_row = mint("scorer")
         viewer, viewer_row = mint("viewer")
         answer = {"id": table_id, "version": 1, "join_code": join_code}
@@ -403,7 +420,7 @@ def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
         if store.create(
             table_id=table_id,
             join_code=join_code,
-            created_at=time.time(),
+            created_at=store.clock(),
             event=created,
             summary=ledger_io.summary(table_id, ledger, roster, locked),
             tokens=(scorer_row, viewer_row),
@@ -417,18 +434,24 @@ def _minted(store: Store, answer: dict[str, Any]) -> Response:
     """A replayed create: the same table, with fresh tokens (the first ones still work)."""
     scorer, scorer_row = mint("scorer")
     viewer, viewer_row = mint("viewer")
-    store.add_tokens(answer["id"], (scorer_row, viewer_row))
+    if not store.add_tokens(answer["id"], (scorer_row, viewer_row)):
+        raise coded(NotFound("the table this key created was deleted or expired"), "unknown_table")
     return _created_response(answer, scorer, viewer)
 
 
 def _created_response(answer: dict[str, Any], scorer: str, viewer: str) -> Response:
-    body = {**answer, "scorer_token": scorer, "viewer_token": viewer}
+    body = {
+        **answer,
+        "join_url": join_url(request.host_url, answer["join_code"]),
+        "scorer_token": scorer,
+        "viewer_token": viewer,
+    }
     response = table_response(body, answer["version"], 201)
     response.headers["Location"] = f"/v1/tables/{answer['id']}"
     return response
 
 
-@tables.get("/tables/<id>")
+@tables.get("/tables/<table_id:id>")
 @tables.response(200, TableSchema, description="The table", headers=_ETAG)
 @tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
 @tables.problems(**_ACCESS)
@@ -436,14 +459,17 @@ def _created_response(answer: dict[str, Any], scorer: str, viewer: str) -> Respo
 def get_table(id: str) -> Response:
     """Read a table: totals, hands, nagari streak, dealer
 
-    Everything here is derived from the table's events. Poll with If-None-Match: while
-    the table is unchanged the answer is an empty 304.
+    Everything here is derived from the table's events. Phones that follow a table poll
+    this every 2–3 seconds with If-None-Match: while the table is unchanged the answer is
+    an empty 304, which costs about what /healthz does. `join_code` and `join_url` let
+    another phone join (POST /v1/tables/join) while the table is open.
     """
     head, _token = open_table(_store(), id, write=False)
     unchanged = not_modified(head.version)
     if unchanged is not None:
         return unchanged
-    body = ledger_io.table_body(head.summary, _store().hand_items(head.id))
+    access = {"join_code": head.join_code, "join_url": join_url(request.host_url, head.join_code)}
+    body = ledger_io.table_body(head.summary, _store().hand_items(head.id), extra=access)
     return table_response(Response(body, mimetype="application/json"), head.version)
 
 
@@ -577,7 +603,10 @@ def list_events(id: str) -> Response:
     """The table's history: who changed what, when and why
 
     Append-only and in order; `?after=N` gives only the events after sequence number N
-    (a phone syncs what it has not seen).
+    (a phone syncs what it has not seen). The ETag is the table's version: poll every
+    2–3 seconds with `?after=<the last seq you hold>` and If-None-Match, and the answer
+    is an empty 304 until the table changes. `by` is the label of the token that wrote
+    the event.
     """
     head, _token = open_table(_store(), id, write=False)
     # The query is read after the access checks: 401 and 404 come before a 422 (SPEC §9).

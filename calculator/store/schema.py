@@ -1,12 +1,14 @@
 """The ledger's tables (SQLAlchemy Core): events are the truth, the rest is derived.
 
 - ``ledger_tables``: one row per table — its ``version`` (the sequence number of its last
-  event: the compare-and-set every write goes through), its join code, and ``summary``,
-  the derived part of ``GET /v1/tables/{id}`` without the hands (JSON text).
+  event: the compare-and-set every write goes through), its join code, ``active_at`` (when
+  its last event was written: a table idle past the TTL is gone), and ``summary``, the
+  derived part of ``GET /v1/tables/{id}`` without the hands (JSON text).
 - ``ledger_events``: the append-only log; the primary key ``(table_id, seq)`` makes a
   second event with the same number impossible, whatever process writes it.
 - ``ledger_hands``: derived, one row per hand: its item of the ``hands`` list (JSON text).
-- ``ledger_tokens``: sha256 hashes of the tokens that open a table, with role and label.
+- ``ledger_tokens``: sha256 hashes of the tokens that open a table, with role, label, the
+  ``public_id`` the API names a token by (never the secret) and when it was minted.
 - ``ledger_idempotency``: the answer of each write per ``(scope, key)``, kept ≥ 24 h.
 
 Alembic migrations (``calculator/store/migrations``) create exactly these; a test compares
@@ -27,6 +29,9 @@ tables = sa.Table(
     sa.Column("join_code", sa.String(8), nullable=False, unique=True),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("summary", sa.Text, nullable=False),
+    # v0002; the server default only fills the rows of an older database while migrating
+    sa.Column("active_at", sa.Float, nullable=False, server_default=sa.text("0")),
+    sa.Index("ix_ledger_tables_active_at", "active_at"),
 )
 
 events = sa.Table(
@@ -58,6 +63,9 @@ tokens = sa.Table(
     sa.Column("role", sa.String(8), nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
     sa.Column("label", sa.String(64), nullable=False),
+    # v0002 (the server defaults fill an older database's rows while migrating)
+    sa.Column("public_id", sa.String(16), nullable=False, server_default=""),
+    sa.Column("created_at", sa.Float, nullable=False, server_default=sa.text("0")),
     sa.Index("ix_ledger_tokens_table_id", "table_id"),
 )
 

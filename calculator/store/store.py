@@ -8,9 +8,10 @@ import os
 import re
 import secrets
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +26,21 @@ _MIGRATIONS = Path(__file__).parent / "migrations"
 _LOCK_ID = 0x6057_0913  # PostgreSQL advisory lock held while migrating
 
 
+def new_token_id() -> str:
+    """A token's public id: random, 12 characters, unrelated to its secret."""
+    return secrets.token_urlsafe(9)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TokenRow:
-    """A token that opens a table: its sha256 hex digest, role and label."""
+    """A token that opens a table: its sha256 hex digest, role and label; ``token_id``
+    names it in the API (never the secret); ``created_at`` is set by the store."""
 
     hash: str
     role: str  # scorer | viewer
     label: str
+    token_id: str = field(default_factory=new_token_id)
+    created_at: float = 0.0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -110,10 +119,23 @@ def make_engine(url: str) -> Engine:
 
 class Store:
     """The ledger's database. The engine is made per process (gunicorn forks after the
-    app is built), so no connection is ever shared across a fork."""
+    app is built), so no connection is ever shared across a fork.
 
-    def __init__(self, url: str) -> None:
+    A table with no event for ``idle_seconds`` (None: never) is gone: no read finds it,
+    and :meth:`purge_idle` deletes it. ``clock`` gives the time (seconds since the epoch)
+    the store stamps and compares; tests pass a fake one.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        idle_seconds: float | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.url = url
+        self.idle_seconds = idle_seconds
+        self.clock = clock
         self._engine: Engine | None = None
         self._pid = 0
         self._lock = threading.Lock()
@@ -231,11 +253,15 @@ class Store:
 
     # --- reads -------------------------------------------------------------------------
 
+    def active_since(self) -> float:
+        """The time a table's last event must be at or after for the table to exist."""
+        return -1.0 if self.idle_seconds is None else self.clock() - self.idle_seconds
+
     def head(self, table_id: str) -> Head | None:
         """The table's version, summary and tokens (one query); None if there is no such
-        table."""
+        table (or it is idle past the TTL)."""
         with self._transaction(read=True) as cursor:
-            cursor.execute(self._sql(_HEAD), {"id": table_id})
+            cursor.execute(self._sql(_HEAD), {"id": table_id, "since": self.active_since()})
             rows = cursor.fetchall()
         if not rows:  # every table has tokens: no row, no table
             return None
@@ -245,8 +271,18 @@ class Store:
             version=version,
             join_code=join_code,
             summary=summary,
-            tokens=tuple(TokenRow(hash=r[3], role=r[4], label=r[5]) for r in rows),
+            tokens=tuple(
+                TokenRow(hash=r[3], role=r[4], label=r[5], token_id=r[6], created_at=r[7])
+                for r in rows
+            ),
         )
+
+    def table_of_code(self, join_code: str) -> str | None:
+        """The id of the table with this join code, unless it is idle past the TTL."""
+        with self._transaction(read=True) as cursor:
+            cursor.execute(self._sql(_BY_CODE), {"code": join_code, "since": self.active_since()})
+            row = cursor.fetchone()
+        return None if row is None else str(row[0])
 
     def events(self, table_id: str, *, after: int = 0, upto: int | None = None) -> list[EventRow]:
         """The events with ``after < seq ≤ upto``, in order."""
@@ -292,6 +328,7 @@ class Store:
                         "version": event.seq,
                         "join_code": join_code,
                         "created_at": created_at,
+                        "active_at": created_at,
                         "summary": summary,
                     },
                 )
@@ -303,17 +340,98 @@ class Store:
             return False
         return True
 
-    def add_tokens(self, table_id: str, tokens: Iterable[TokenRow]) -> None:
-        """More tokens for a table (a replayed create mints fresh ones)."""
-        with self._transaction() as cursor:
-            self._insert_tokens(cursor, table_id, tokens)
+    def add_tokens(
+        self,
+        table_id: str,
+        tokens: Iterable[TokenRow],
+        *,
+        answer: tuple[str, str, int, str] | None = None,
+    ) -> bool:
+        """More tokens for a table (a replayed create mints fresh ones, a join one), and
+        the idempotency record ``answer`` completed, in one transaction; False (nothing
+        added) if the table is gone: deleted, or idle past the TTL."""
+        try:
+            with self._transaction() as cursor:
+                for token in tokens:
+                    # Inserted only where the table exists: one statement, no read first.
+                    cursor.execute(
+                        self._sql(_ADD_TOKEN),
+                        {**self._token(table_id, token), "since": self.active_since()},
+                    )
+                    if cursor.rowcount != 1:
+                        raise _GoneError
+                if answer is not None:
+                    self._finish(cursor, *answer)
+        except (_GoneError, self._integrity_error()):
+            return False
+        return True
 
     def _insert_tokens(self, cursor: Any, table_id: str, tokens: Iterable[TokenRow]) -> None:
-        rows = [
-            {"table_id": table_id, "hash": t.hash, "role": t.role, "label": t.label} for t in tokens
-        ]
+        rows = [self._token(table_id, t) for t in tokens]
         if rows:
             cursor.executemany(self._sql(_INSERT_TOKEN), rows)
+
+    def _token(self, table_id: str, token: TokenRow) -> dict[str, Any]:
+        return {
+            "table_id": table_id,
+            "hash": token.hash,
+            "role": token.role,
+            "label": token.label,
+            "public_id": token.token_id,
+            "created_at": token.created_at or self.clock(),
+        }
+
+    def revoke(self, table_id: str, token_id: str) -> str:
+        """Delete a token: ``revoked``, ``unknown`` (no such token at this table) or
+        ``last_scorer`` (it is the table's only scorer token: kept, so that someone can
+        still write, close and delete the table)."""
+        with self._transaction() as cursor:
+            # The table's row is locked first: two revokes of its last two scorer tokens
+            # cannot both see the other one.
+            cursor.execute(self._sql(_LOCK_TABLE), {"id": table_id})
+            cursor.execute(self._sql(_TOKEN_ROLES), {"id": table_id})
+            roles = dict(cursor.fetchall())
+            if token_id not in roles:
+                return "unknown"
+            if roles[token_id] == "scorer" and list(roles.values()).count("scorer") == 1:
+                return "last_scorer"
+            cursor.execute(self._sql(_DELETE_TOKEN), {"id": table_id, "public_id": token_id})
+        return "revoked"
+
+    def delete_table(self, table_id: str, *, expected: int) -> bool:
+        """Delete everything about a table — events, hands, tokens, idempotency records —
+        in one transaction; False (nothing deleted) if it is not at version ``expected``."""
+        with self._transaction() as cursor:
+            cursor.execute(
+                self._sql(_LOCK_AT_VERSION),
+                {"id": table_id, "expected": expected, "since": self.active_since()},
+            )
+            if cursor.rowcount != 1:
+                return False
+            self._erase(cursor, table_id)
+        return True
+
+    def purge_idle(self) -> int:
+        """Delete every table idle past the TTL (as :meth:`delete_table` does); how many."""
+        if self.idle_seconds is None:
+            return 0
+        since = self.active_since()
+        with self._transaction(read=True) as cursor:
+            cursor.execute(self._sql(_IDLE_TABLES), {"since": since})
+            idle = [row[0] for row in cursor.fetchall()]
+        purged = 0
+        for table_id in idle:
+            with self._transaction() as cursor:
+                # Locked and checked again: a write since the list was read keeps it.
+                cursor.execute(self._sql(_LOCK_IDLE), {"id": table_id, "since": since})
+                if cursor.rowcount == 1:
+                    self._erase(cursor, table_id)
+                    purged += 1
+        return purged
+
+    def _erase(self, cursor: Any, table_id: str) -> None:
+        for statement in _ERASE:
+            cursor.execute(self._sql(statement), {"id": table_id})
 
     def write(
         self,
@@ -341,6 +459,7 @@ class Store:
                     "expected": expected,
                     "version": expected + len(events),
                     "summary": summary,
+                    "active_at": self.clock(),
                 },
             )
             if cursor.rowcount != 1:
@@ -431,6 +550,10 @@ class Store:
         )
 
 
+class _GoneError(Exception):
+    """The table a change was for is gone."""
+
+
 def _event(table_id: str, event: EventRow) -> Mapping[str, Any]:
     return {
         "table_id": table_id,
@@ -446,30 +569,54 @@ def _event(table_id: str, event: EventRow) -> Mapping[str, Any]:
 
 _PARAMETER = re.compile(r"%\((\w+)\)s")
 _HEAD = (
-    "SELECT t.version, t.join_code, t.summary, k.hash, k.role, k.label "
-    "FROM ledger_tables t JOIN ledger_tokens k ON k.table_id = t.id "
-    "WHERE t.id = %(id)s ORDER BY k.id"
+    "SELECT t.version, t.join_code, t.summary, k.hash, k.role, k.label, k.public_id, "
+    "k.created_at FROM ledger_tables t JOIN ledger_tokens k ON k.table_id = t.id "
+    "WHERE t.id = %(id)s AND t.active_at >= %(since)s ORDER BY k.id"
 )
+_BY_CODE = "SELECT id FROM ledger_tables WHERE join_code = %(code)s AND active_at >= %(since)s"
 _EVENTS = (
     'SELECT seq, type, number, body, reason, "by", at FROM ledger_events '
     "WHERE table_id = %(id)s AND seq > %(after)s AND seq <= %(upto)s ORDER BY seq"
 )
 _HAND_ITEMS = "SELECT item FROM ledger_hands WHERE table_id = %(id)s ORDER BY number"
 _INSERT_TABLE = (
-    "INSERT INTO ledger_tables (id, version, join_code, created_at, summary) "
-    "VALUES (%(id)s, %(version)s, %(join_code)s, %(created_at)s, %(summary)s)"
+    "INSERT INTO ledger_tables (id, version, join_code, created_at, active_at, summary) "
+    "VALUES (%(id)s, %(version)s, %(join_code)s, %(created_at)s, %(active_at)s, %(summary)s)"
 )
 _INSERT_EVENT = (
     'INSERT INTO ledger_events (table_id, seq, type, number, body, reason, "by", at) '
     "VALUES (%(table_id)s, %(seq)s, %(type)s, %(number)s, %(body)s, %(reason)s, %(by)s, %(at)s)"
 )
 _INSERT_TOKEN = (
-    "INSERT INTO ledger_tokens (table_id, hash, role, label) "
-    "VALUES (%(table_id)s, %(hash)s, %(role)s, %(label)s)"
+    "INSERT INTO ledger_tokens (table_id, hash, role, label, public_id, created_at) "
+    "VALUES (%(table_id)s, %(hash)s, %(role)s, %(label)s, %(public_id)s, %(created_at)s)"
+)
+_ADD_TOKEN = (
+    "INSERT INTO ledger_tokens (table_id, hash, role, label, public_id, created_at) "
+    "SELECT id, %(hash)s, %(role)s, %(label)s, %(public_id)s, %(created_at)s "
+    "FROM ledger_tables WHERE id = %(table_id)s AND active_at >= %(since)s"
+)
+_LOCK_TABLE = "UPDATE ledger_tables SET version = version WHERE id = %(id)s"
+_TOKEN_ROLES = "SELECT public_id, role FROM ledger_tokens WHERE table_id = %(id)s"
+_DELETE_TOKEN = "DELETE FROM ledger_tokens WHERE table_id = %(id)s AND public_id = %(public_id)s"
+_LOCK_AT_VERSION = (
+    "UPDATE ledger_tables SET version = version "
+    "WHERE id = %(id)s AND version = %(expected)s AND active_at >= %(since)s"
+)
+_IDLE_TABLES = "SELECT id FROM ledger_tables WHERE active_at < %(since)s"
+_LOCK_IDLE = (
+    "UPDATE ledger_tables SET version = version WHERE id = %(id)s AND active_at < %(since)s"
+)
+_ERASE = (  # children first: they refer to the table
+    "DELETE FROM ledger_hands WHERE table_id = %(id)s",
+    "DELETE FROM ledger_events WHERE table_id = %(id)s",
+    "DELETE FROM ledger_tokens WHERE table_id = %(id)s",
+    "DELETE FROM ledger_idempotency WHERE scope = %(id)s",
+    "DELETE FROM ledger_tables WHERE id = %(id)s",
 )
 _MOVE_VERSION = (
-    "UPDATE ledger_tables SET version = %(version)s, summary = %(summary)s "
-    "WHERE id = %(id)s AND version = %(expected)s"
+    "UPDATE ledger_tables SET version = %(version)s, summary = %(summary)s, "
+    "active_at = %(active_at)s WHERE id = %(id)s AND version = %(expected)s"
 )
 _SET_SUMMARY = "UPDATE ledger_tables SET summary = %(summary)s WHERE id = %(id)s"
 _DELETE_HANDS = "DELETE FROM ledger_hands WHERE table_id = %(id)s AND number >= %(from)s"

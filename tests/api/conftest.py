@@ -23,7 +23,7 @@ def check_response(app: Any, response: Any) -> None:
     mimetype = response.mimetype or ""
     if mimetype.endswith("json"):
         body = response.get_json()
-    elif mimetype.startswith("text/"):
+    elif mimetype.startswith("text/") or mimetype.endswith("+xml"):
         body = response.get_data(as_text=True)
     else:
         body = response.data

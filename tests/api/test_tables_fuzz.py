@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 
 from calculator.api import create_app
 from ledger_support import SCENARIOS
@@ -37,8 +37,11 @@ def _version() -> str:
     return _CLIENT.get(f"/v1/tables/{_TABLE['id']}", headers=_AUTH).headers["ETag"]
 
 
-schema = schemathesis.openapi.from_wsgi("/v1/openapi.json", APP).include(
-    path_regex=r"^/v1/tables/\{id\}"
+# Deleting the table would end the fuzzing inside it (test_table_access.py tests deletion).
+schema = (
+    schemathesis.openapi.from_wsgi("/v1/openapi.json", APP)
+    .include(path_regex=r"^/v1/tables/\{id\}")
+    .exclude(method="DELETE", path="/v1/tables/{id}")
 )
 _CLIENT = APP.test_client()
 _TABLE = orjson.loads(_CLIENT.post("/v1/tables", json=SCENARIOS[0]["table"]).data)
@@ -51,6 +54,12 @@ _KEYS = iter(range(10**9))
     max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
 )
 def test_table_endpoints_survive_fuzzing_inside_a_table(case: schemathesis.Case) -> None:
+    _inside_the_table(case)
+    case.call_and_validate(checks=FUZZ_CHECKS)
+
+
+def _inside_the_table(case: schemathesis.Case) -> None:
+    """The case aimed at the table: its id, the scorer's token, a fresh key, its version."""
     case.path_parameters = {**(case.path_parameters or {}), "id": _TABLE["id"]}
     if "number" in case.path_parameters and not re.fullmatch(
         r"\d+", str(case.path_parameters["number"])
@@ -61,11 +70,28 @@ def test_table_endpoints_survive_fuzzing_inside_a_table(case: schemathesis.Case)
         headers["Idempotency-Key"] = f"fuzz-{next(_KEYS)}"
         headers["If-Match"] = _version()
     case.headers = headers
-    case.call_and_validate(checks=FUZZ_CHECKS)
 
 
 def test_the_fuzzing_reached_the_bodies() -> None:
-    """Writes got past access, idempotency and versions: their bodies were judged."""
+    """Writes got past access, idempotency and versions: their bodies were judged. (The
+    writes are fuzzed here again: pytest-xdist may run the cases above in another worker.)"""
+    for path, method in (
+        ("/v1/tables/{id}/hands", "POST"),
+        ("/v1/tables/{id}/hands/{number}", "PUT"),
+    ):
+
+        @given(case=schema[path][method].as_strategy())
+        @settings(
+            max_examples=EXAMPLES // 2,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=list(HealthCheck),
+        )
+        def write(case: schemathesis.Case) -> None:
+            _inside_the_table(case)
+            case.call()
+
+        write()
     statuses = {(method, status) for method, _rule, status in _SEEN}
     assert ("POST", 422) in statuses
     assert ("PUT", 422) in statuses

@@ -1,0 +1,109 @@
+"""Wire shapes of who opens a table (SPEC §9 "Access"): joining by code, minting and
+listing tokens. Request schemas load; response schemas document (and the tests validate
+every answer against them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, post_load
+
+from calculator.api.fields import StrictSchema, StrictString, fail
+from calculator.api.join_codes import normalize_join_code
+from calculator.api.table_schemas import JOIN_URL
+
+MAX_LABEL = 64  # the events' "by" column holds a label
+ROLES = ("scorer", "viewer")
+_LABEL_TEXT = (
+    'A name for the phone ("민지\'s phone"): events written with the token show it as `by`'
+)
+
+
+class JoinSchema(StrictSchema):
+    """``POST /v1/tables/join``: the code someone read out, typed or scanned."""
+
+    join_code = StrictString(
+        max_length=32,
+        required=True,
+        metadata={
+            "description": "The table's 8-character code; any case, I and L read as 1, O "
+            "as 0, hyphens and spaces ignored"
+        },
+    )
+    label = StrictString(
+        max_length=MAX_LABEL,
+        load_default=None,
+        metadata={"description": _LABEL_TEXT + ' (default: "joined <UTC date and time>")'},
+    )
+
+    @post_load
+    def _canonical(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        code = normalize_join_code(data["join_code"])
+        if code is None:
+            message = fail(
+                "invalid_join_code",
+                f"{data['join_code']!r} is not a join code: 8 characters from 0-9 and A-Z "
+                "without I, L, O and U (as the table's join_code shows them)",
+            ).messages[0]
+            raise ValidationError({"join_code": [message]})
+        return {**data, "join_code": code}
+
+
+class MintTokenSchema(StrictSchema):
+    """``POST /v1/tables/{id}/tokens``: one more token for the table."""
+
+    role = StrictString(
+        max_length=8,
+        choices=ROLES,
+        required=True,
+        metadata={"description": "scorer (reads and writes) or viewer (reads)"},
+    )
+    label = StrictString(max_length=MAX_LABEL, required=True, metadata={"description": _LABEL_TEXT})
+
+
+def _req(field: fields.Field[Any], description: str) -> fields.Field[Any]:
+    field.required = True
+    field.metadata["description"] = description  # type: ignore[index]
+    return field
+
+
+def _role() -> fields.Field[Any]:
+    return _req(fields.String(metadata={"enum": list(ROLES)}), "scorer or viewer")
+
+
+class JoinedSchema(Schema):
+    """A table joined: its id and a new viewer token (shown once)."""
+
+    id = _req(fields.String(), "The table id")
+    version = _req(fields.Integer(), "The table's version now")
+    viewer_token = _req(fields.String(), "Bearer token that reads the table (shown once)")
+    token_id = _req(fields.String(), "The token's public id (the scorer can revoke it)")
+    role = _role()
+    label = _req(fields.String(), "The token's label")
+    join_url = _req(fields.String(), JOIN_URL)
+
+
+class TokenOutSchema(Schema):
+    """A token of the table, without its secret."""
+
+    token_id = _req(fields.String(), "The token's public id")
+    role = _role()
+    label = _req(fields.String(), "Its label: events it wrote show it as `by`")
+    created_at = _req(fields.String(), "When it was minted (UTC, ISO 8601)")
+    yours = _req(fields.Boolean(), "The token of this request")
+
+
+class TokensSchema(Schema):
+    """Every token that opens the table, in the order they were minted."""
+
+    tokens = _req(fields.List(fields.Nested(TokenOutSchema)), "Oldest first")
+
+
+class MintedSchema(Schema):
+    """A token minted: its secret (shown once) and public id."""
+
+    token_id = _req(fields.String(), "The token's public id")
+    token = _req(fields.String(), "The bearer token (shown once; stored only as a hash)")
+    role = _role()
+    label = _req(fields.String(), "Its label")
+    created_at = _req(fields.String(), "When it was minted (UTC, ISO 8601)")

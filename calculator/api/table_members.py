@@ -1,0 +1,321 @@
+"""Who opens a table, and its end (SPEC §9 "Access"): joining by code, the join link's QR
+code, the scorer's tokens (mint, list, revoke) and deleting the table.
+
+Decisions where the contract leaves room:
+
+- ``POST /v1/tables/join`` answers 201 (a token is created). An unknown code — or the code
+  of a closed, deleted or expired table — is a 404; a text that cannot be a code is a 422.
+  Joins are rate-limited per client address (:mod:`calculator.api.rate_limits`), every
+  attempt counted, before anything else is read.
+- Tokens are not events: minting or revoking one leaves the table's version alone, so it
+  takes no If-Match. ``Idempotency-Key`` is optional on a join and on a mint; a replay
+  mints a fresh token for the same table (a secret is never stored to be answered again).
+- The table's last scorer token cannot be revoked (409): a table nobody can write could
+  never be closed or deleted. A revoked token opens nothing: 404, like any other.
+- ``DELETE /v1/tables/{id}`` requires If-Match, as every write does: a phone deletes the
+  table it has seen, not one that changed meanwhile. It takes no Idempotency-Key: the
+  table's records go with it, and a repeat is answered 404.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from typing import Any
+
+import orjson
+import segno
+from flask import Response, request
+from werkzeug.exceptions import Conflict, NotFound, PreconditionRequired
+
+from calculator.api.access_schemas import (
+    JoinedSchema,
+    JoinSchema,
+    MintedSchema,
+    MintTokenSchema,
+    TokensSchema,
+)
+from calculator.api.fields import StrictSchema
+from calculator.api.http import coded, json_response
+from calculator.api.join_codes import join_url
+from calculator.api.rate_limits import client_address, join_limit
+from calculator.api.table_access import (
+    MAX_KEY,
+    check_version,
+    claim,
+    idempotency_key,
+    mint,
+    open_table,
+    stale,
+    table_response,
+)
+from calculator.api.tables import _ACCESS, _ETAG, _TOKEN, _body, _store, iso_time, tables
+from calculator.store import Store
+
+JOIN_SCOPE = "join"
+SVG = "image/svg+xml"
+_OPTIONAL_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY},
+    "description": "Optional (send a UUID): a replay answers for the same table with a "
+    "freshly minted token",
+}
+_IF_MATCH = {
+    "name": "If-Match",
+    "in": "header",
+    "required": True,
+    "schema": {"type": "string"},
+    "description": 'The table version you are deleting: "N" (or W/"N")',
+}
+_SCORER = {**_ACCESS, "s403": "A viewer token cannot do this"}
+_BODY = {
+    "s400": "The body is not valid JSON",
+    "s413": "The body is too large",
+    "s415": "The body is not application/json",
+    "s422": "The body is invalid: every problem with a pointer and a code",
+}
+_GONE = "no open table has this join code; check it with the scorer (it stops working when the table is closed, deleted or expired)"  # noqa: E501
+
+
+def _json_body(schema: type[StrictSchema], example: dict[str, str]) -> dict[str, Any]:
+    """An operation's required JSON body, documented by its schema with an example."""
+    return {
+        "required": True,
+        "content": {"application/json": {"schema": schema, "example": example}},
+    }
+
+
+# --- joining -------------------------------------------------------------------------------
+
+
+@tables.post("/tables/join")
+@tables.response(
+    201,
+    JoinedSchema,
+    description="The table, and a viewer token for this phone (shown once)",
+    headers={**_ETAG, "Location": _TOKEN},
+)
+@tables.problems(
+    s404="No open table has this code (unknown, or the table is closed, deleted or expired)",
+    s409="A request with this Idempotency-Key is in progress",
+    s429="Too many joins from this address: retry after Retry-After seconds",
+    **_BODY,
+)
+@tables.doc(
+    operationId="joinTable",
+    parameters=[_OPTIONAL_KEY],
+    requestBody=_json_body(JoinSchema, {"join_code": "7K3M-Q810", "label": "민지's phone"}),
+)
+def join_table() -> Response:
+    """Join a table by its code: a viewer token for this phone
+
+    Another phone at the table types the code the scorer shows (or scans the QR code of
+    the join link) and gets the table id and its own viewer token, labelled as asked or
+    "joined <UTC date and time>". Then it polls GET /v1/tables/{id} every 2–3 seconds
+    with If-None-Match. Joins are limited per client address (GOSTOP_JOIN_RATE).
+    """
+    join_limit().hit(client_address())
+    store = _store()
+    key = idempotency_key()
+    if key is not None:
+        replay = claim(store, JOIN_SCOPE, key)
+        if replay is not None:  # the same body: the same code and label
+            joined = orjson.loads(replay.get_data())
+            return _join(store, joined["id"], _body(JoinSchema)["label"], None)
+    try:
+        data = _body(JoinSchema)
+        table_id = store.table_of_code(data["join_code"])
+        if table_id is None:
+            raise coded(NotFound(_GONE), "unknown_join_code")
+        return _join(store, table_id, data["label"], key)
+    except BaseException:
+        if key is not None:
+            store.release(scope=JOIN_SCOPE, key=key)
+        raise
+
+
+def _join(store: Store, table_id: str, label: str | None, key: str | None) -> Response:
+    head = store.head(table_id)
+    if head is None or orjson.loads(head.summary)["closed"]:
+        raise coded(NotFound(_GONE), "unknown_join_code")
+    now = store.clock()
+    secret, row = mint("viewer", label=label or f"joined {iso_time(now)[:16].replace('T', ' ')}")
+    row = replace(row, created_at=now)
+    stored = {"id": head.id, "version": head.version}
+    answer = None if key is None else (JOIN_SCOPE, key, 201, orjson.dumps(stored).decode())
+    if not store.add_tokens(head.id, (row,), answer=answer):
+        raise coded(NotFound(_GONE), "unknown_join_code")  # deleted meanwhile
+    body = {
+        **stored,
+        "viewer_token": secret,
+        "token_id": row.token_id,
+        "role": row.role,
+        "label": row.label,
+        "join_url": join_url(request.host_url, head.join_code),
+    }
+    response = table_response(body, head.version, 201)
+    response.headers["Location"] = f"/v1/tables/{head.id}"
+    return response
+
+
+@tables.get("/tables/<id>/qr")
+@tables.response(
+    200,
+    {"type": "string"},
+    content_type=SVG,
+    description="The join link as a QR code (SVG, scales to any size)",
+)
+@tables.problems(**_ACCESS)
+@tables.doc(operationId="getTableQr")
+def table_qr(id: str) -> Response:
+    """The join link as a QR code
+
+    An SVG of `<service root>/?join=<code>` (the table's `join_url`): a phone's camera
+    opens the scorekeeper page, which joins the table. Any token of the table may ask.
+    """
+    head, _token = open_table(_store(), id, write=False)
+    code = segno.make(join_url(request.host_url, head.join_code), error="m")
+    buffer = io.BytesIO()
+    code.save(
+        buffer,
+        kind="svg",
+        border=4,
+        omitsize=True,  # a viewBox only: the page sizes it
+        xmldecl=False,
+        light="#fff",  # readable on a dark page too
+        title=f"Join table {head.join_code}",
+    )
+    return Response(buffer.getvalue(), mimetype=SVG)
+
+
+# --- tokens --------------------------------------------------------------------------------
+
+
+@tables.get("/tables/<id>/tokens")
+@tables.response(200, TokensSchema, description="The tokens, without their secrets")
+@tables.problems(**_ACCESS)
+@tables.doc(operationId="listTableTokens")
+def list_tokens(id: str) -> Response:
+    """The tokens that open the table (never their secrets), which one is yours"""
+    head, yours = open_table(_store(), id, write=False)
+    tokens = [
+        {
+            "token_id": t.token_id,
+            "role": t.role,
+            "label": t.label,
+            "created_at": iso_time(t.created_at),
+            "yours": t.token_id == yours.token_id,
+        }
+        for t in head.tokens
+    ]
+    return json_response({"tokens": tokens})
+
+
+@tables.post("/tables/<id>/tokens")
+@tables.response(201, MintedSchema, description="The token (shown once)")
+@tables.problems(s409="A request with this Idempotency-Key is in progress", **_SCORER, **_BODY)
+@tables.doc(
+    operationId="mintTableToken",
+    parameters=[_OPTIONAL_KEY],
+    requestBody=_json_body(MintTokenSchema, {"role": "scorer", "label": "민지's phone"}),
+)
+def mint_token(id: str) -> Response:
+    """Mint a token (scorer only): another scorer's phone, or a viewer
+
+    The label names the phone: every event written with a scorer token records it as
+    `by`. Tokens are not events: the table's version does not change.
+    """
+    store = _store()
+    head, _token = open_table(store, id, write=True)
+    key = idempotency_key()
+    replayed = key is not None and claim(store, head.id, key) is not None
+    try:
+        data = _body(MintTokenSchema)
+        now = store.clock()
+        secret, row = mint(data["role"], label=data["label"])
+        row = replace(row, created_at=now)
+        record = orjson.dumps({"version": head.version}).decode()
+        answer = None if key is None or replayed else (head.id, key, 201, record)
+        if not store.add_tokens(head.id, (row,), answer=answer):
+            raise coded(NotFound("the table was deleted or expired"), "unknown_table")
+    except BaseException:
+        if key is not None and not replayed:
+            store.release(scope=head.id, key=key)
+        raise
+    body = {
+        "token_id": row.token_id,
+        "token": secret,
+        "role": row.role,
+        "label": row.label,
+        "created_at": iso_time(now),
+    }
+    return json_response(body, 201)
+
+
+@tables.delete("/tables/<id>/tokens/<token_id>")
+@tables.response(204, description="Revoked: the token opens nothing any more")
+@tables.problems(
+    s409="It is the table's last scorer token (mint another scorer token first)",
+    **{**_SCORER, "s404": _ACCESS["s404"] + "; or no such token at this table"},
+)
+@tables.doc(operationId="revokeTableToken")
+def revoke_token(id: str, token_id: str) -> Response:
+    """Revoke a token (scorer only), the caller's own included
+
+    A revoked token is answered 404, as any token that does not open the table. The last
+    scorer token cannot be revoked: someone must be able to close or delete the table.
+    """
+    store = _store()
+    head, _token = open_table(store, id, write=True)
+    outcome = store.revoke(head.id, token_id)
+    if outcome == "unknown":
+        raise coded(NotFound(f"the table has no token {token_id!r}"), "unknown_token")
+    if outcome == "last_scorer":
+        raise coded(
+            Conflict(
+                "this is the table's last scorer token; mint another scorer token first "
+                "(or delete the table)"
+            ),
+            "last_scorer_token",
+        )
+    return Response(status=204)
+
+
+# --- the end -------------------------------------------------------------------------------
+
+
+@tables.delete("/tables/<table_id:id>")
+@tables.response(204, description="Deleted, with everything about it")
+@tables.problems(
+    s412="If-Match is not the table's version: the ETag header gives the current one",
+    s428="If-Match is missing",
+    **_SCORER,
+)
+@tables.doc(operationId="deleteTable", parameters=[_IF_MATCH])
+def delete_table(id: str) -> Response:
+    """Delete the table now (scorer only)
+
+    Its events, hands, tokens and idempotency records are deleted in one transaction;
+    afterwards every request about it is a 404, its join code included. Tables idle for
+    GOSTOP_TABLE_TTL_DAYS are gone the same way (`gostop db purge` deletes them).
+    """
+    store = _store()
+    head, _token = open_table(store, id, write=True)
+    if_match = request.headers.get("If-Match")
+    if if_match is None:
+        raise coded(
+            PreconditionRequired(
+                f'send If-Match: "<version>" with the version you mean to delete (the table '
+                f"is at {head.version})"
+            ),
+            "precondition_required",
+        )
+    check_version(head.version, if_match)
+    if not store.delete_table(head.id, expected=head.version):
+        current = store.head(head.id)
+        if current is None:
+            raise coded(NotFound("the table was deleted meanwhile"), "unknown_table")
+        raise stale(current.version, "the table changed meanwhile")
+    return Response(status=204)
