@@ -14,7 +14,7 @@ from __future__ import annotations
 import secrets
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any
@@ -244,6 +244,7 @@ def _change(
             "version_mismatch",
         )
     before, roster = _cache().ledger(_store(), head.id, head.version)
+    locked, name = ledger_io.fixed(head.summary)
     event, body, prefix = make(before, token.label, _now())
     try:
         after = _apply(before, event)
@@ -261,7 +262,7 @@ def _change(
         table_id=head.id,
         expected=head.version,
         events=[ledger_io.event_row(event, after.version, body)],
-        summary=ledger_io.summary(head.id, after, roster, ledger_io.locked_ruleset(head.summary)),
+        summary=ledger_io.summary(head.id, after, roster, locked, name=name),
         hands_from=start_at,
         hand_items=items,
         replace=start_at <= len(before.hands),
@@ -349,6 +350,12 @@ def create_table() -> Response:
     life. The answer gives the scorer token (reads and writes) and the viewer token
     (reads); they are shown only here, and stored only as hashes.
     """
+    return created_once(lambda store, key: _create(store, _body(CreateTableSchema), key))
+
+
+def created_once(create: Callable[[Store, str | None], Response]) -> Response:
+    """A request that makes a new table (a create or an import), at most once per
+    ``Idempotency-Key``: a replay answers the same table with freshly minted tokens."""
     store = _store()
     key = idempotency_key()
     if key is not None and len(key) < MIN_CREATE_KEY:
@@ -356,7 +363,7 @@ def create_table() -> Response:
         # ("1", a counter) would let a stranger replay someone's create and get a token.
         raise coded(
             UnprocessableEntity(
-                f"an Idempotency-Key on POST /v1/tables has at least {MIN_CREATE_KEY} "
+                f"an Idempotency-Key on POST {request.path} has at least {MIN_CREATE_KEY} "
                 "characters and is random (send a UUID), or leave it out"
             ),
             "weak_idempotency_key",
@@ -367,7 +374,7 @@ def create_table() -> Response:
             created = orjson.loads(replay.get_data())
             return _minted(store, created)
     try:
-        return _create(store, _body(CreateTableSchema), key)
+        return create(store, key)
     except BaseException:
         if key is not None:
             store.release(scope=CREATE_SCOPE, key=key)
@@ -386,26 +393,47 @@ def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
         stake=data["stake"],
         dealer=data["dealer"],
         unit=(data["rounding"] or {}).get("unit"),
+        name=data["name"],
     )
     setup, roster = ledger_io.setup_of(body)  # read as every replay will read it
     check_setup(setup)
-    ledger = start(setup)
     created = EventRow(
         seq=1, type="created", by="scorer", at=_now(), body=orjson.dumps(body).decode()
     )
+    return insert_table(
+        store, created=created, later=(), ledger=start(setup), roster=roster, body=body, key=key
+    )
+
+
+def insert_table(
+    store: Store,
+    *,
+    created: EventRow,
+    later: Sequence[EventRow],
+    ledger: Ledger,
+    roster: ledger_io.Roster,
+    body: dict[str, Any],
+    key: str | None,
+) -> Response:
+    """Store a new table — its ``created`` event (whose ``body`` it is), the ``later``
+    events that made ``ledger``, their derived rows — under a fresh id, join code and
+    tokens: the 201 answer."""
+    items = [ledger_io.hand_item(hand) for hand in ledger.hands]
     for _attempt in range(8):
         table_id = str(uuid.uuid4())
         join_code = "".join(secrets.choice(CROCKFORD) for _ in range(JOIN_CODE_LENGTH))
         scorer, scorer_row = mint("scorer")
         viewer, viewer_row = mint("viewer")
-        answer = {"id": table_id, "version": 1, "join_code": join_code}
+        answer = {"id": table_id, "version": ledger.version, "join_code": join_code}
         stored = None if key is None else (CREATE_SCOPE, key, 201, orjson.dumps(answer).decode())
         if store.create(
             table_id=table_id,
             join_code=join_code,
             created_at=time.time(),
             event=created,
-            summary=ledger_io.summary(table_id, ledger, roster, locked),
+            later=later,
+            hand_items=items,
+            summary=ledger_io.summary(table_id, ledger, roster, body["ruleset"], name=body["name"]),
             tokens=(scorer_row, viewer_row),
             answer=stored,
         ):
