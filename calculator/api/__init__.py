@@ -17,6 +17,7 @@ from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from calculator.api import docs, errors, http, responses, views
+from calculator.api import sharing as _sharing  # noqa: F401 - its views join the tables blueprint
 from calculator.api.config import Settings
 from calculator.api.tables import init_store, tables
 from calculator.api.views import BLUEPRINTS, bench, cached_json
@@ -44,7 +45,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     init_store(app)  # the tables' database: created and migrated here
-    api.register_blueprint(tables)
+    api.register_blueprint(tables)  # with the sharing views (calculator.api.sharing)
     service = docs.Blueprint("service", __name__, description="Documentation and health")
     _service_views(service, service_version)
     api.register_blueprint(service)

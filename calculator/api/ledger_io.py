@@ -30,8 +30,10 @@ from calculator.ledger import (
     TableSetup,
     apply,
     replay,
+    settlement,
 )
 from calculator.presets import Variant, resolve
+from calculator.session import SessionResult
 from calculator.store import EventRow, Store
 
 # A table hand takes the table's rule set, stake and the derived streak: a body that
@@ -285,6 +287,16 @@ def table_body(summary_text: str, items: Iterable[str]) -> bytes:
     parsing: the read costs what the answer carries)."""
     head = summary_text.encode()
     return head[:-1] + b',"hands":[' + ",".join(items).encode() + b"]}"
+
+
+def settled(summary_json: Mapping[str, Any]) -> SessionResult:
+    """The settlement of a table's summary: its totals, the fewest transfers, rounded to
+    its unit."""
+    return settlement(
+        roster=tuple(p["id"] for p in summary_json["roster"]),
+        totals=summary_json["totals"],
+        unit=(summary_json["rounding"] or {}).get("unit"),
+    )
 
 
 def fixed(summary_text: str) -> tuple[Any, str | None]:

@@ -50,7 +50,11 @@ class RosterEntry(NamedTuple):
 
 class _PersonSchema(StrictSchema):
     id = StrictString(max_length=MAX_ID, required=True, metadata={"description": "Player id"})
-    name = StrictString(max_length=MAX_NAME, metadata={"description": "Display name"})
+    name = StrictString(
+        max_length=MAX_NAME,
+        allow_none=True,  # as the table answer and the export give a person without one
+        metadata={"description": "Display name"},
+    )
 
 
 class RosterField(CodedField):
@@ -148,7 +152,11 @@ class CreateTableSchema(StrictSchema):
                         "type": "object",
                         "properties": {
                             "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID},
-                            "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
+                            "name": {
+                                "type": ["string", "null"],
+                                "minLength": 1,
+                                "maxLength": MAX_NAME,
+                            },
                         },
                         "required": ["id"],
                         "additionalProperties": False,

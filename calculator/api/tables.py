@@ -72,7 +72,6 @@ from calculator.ledger import (
     closed,
     corrected,
     redone,
-    settlement,
     start,
     undone,
     voided,
@@ -629,13 +628,7 @@ def settle_table(id: str) -> Response:
     unchanged = not_modified(head.version)
     if unchanged is not None:
         return unchanged
-    summary = orjson.loads(head.summary)
-    result = settlement(
-        roster=tuple(p["id"] for p in summary["roster"]),
-        totals=summary["totals"],
-        unit=(summary["rounding"] or {}).get("unit"),
-    )
-    session = serialize.session_json(result)
+    session = serialize.session_json(ledger_io.settled(orjson.loads(head.summary)))
     body = {
         "version": head.version,
         "totals": session["totals"],

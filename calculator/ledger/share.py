@@ -355,19 +355,26 @@ def _check_line(
                 f"the compact line says {sheet.preset} · {sheet.fingerprint[:SHOWN_FINGERPRINT]}",
             )
         return "rules"
-    if _TRANSFER_LINE.fullmatch(line) is not None:
-        # Names may hold spaces or arrows: the line agrees if any reading of it agrees.
-        readings = [
+    # Names may hold spaces, arrows or digits: a line agrees if any reading of it agrees.
+    pays_read = (
+        [
             (payer, payee, line[len(payer) + len(payee) + 4 :])
             for payer, payee in _pairs(line, set(totals))
         ]
-        if any(pays.get((payer, payee)) == amount for payer, payee, amount in readings):
-            return "transfers"
-        if not readings:
-            _mismatch(
-                number, line, f"it names someone the compact line does not ({', '.join(totals)})"
-            )
-        payer, payee, _amount = readings[0]
+        if _TRANSFER_LINE.fullmatch(line)
+        else []
+    )
+    totals_read = (
+        [(label, line[len(label) + 1 :]) for label in totals if line.startswith(label + " ")]
+        if _TOTAL_LINE.fullmatch(line)
+        else []
+    )
+    if any(pays.get((payer, payee)) == amount for payer, payee, amount in pays_read):
+        return "transfers"
+    if any(totals[label] == amount for label, amount in totals_read):
+        return "totals"
+    if pays_read:
+        payer, payee, _amount = pays_read[0]
         should = pays.get((payer, payee))
         _mismatch(
             number,
@@ -376,18 +383,11 @@ def _check_line(
             if should
             else f"the compact line has no transfer from {payer} to {payee}",
         )
-    if _TOTAL_LINE.fullmatch(line) is not None:
-        owners = [
-            (label, line[len(label) + 1 :]) for label in totals if line.startswith(label + " ")
-        ]
-        if any(totals[label] == amount for label, amount in owners):
-            return "totals"
-        if not owners:
-            _mismatch(
-                number, line, f"it names someone the compact line does not ({', '.join(totals)})"
-            )
-        label = owners[0][0]
+    if totals_read:
+        label = totals_read[0][0]
         _mismatch(number, line, f"the compact line has {label} {totals[label]}")
+    if _TRANSFER_LINE.fullmatch(line) or _TOTAL_LINE.fullmatch(line):
+        _mismatch(number, line, f"it names someone the compact line does not ({', '.join(totals)})")
     return None
 
 
