@@ -34,6 +34,7 @@ import base64
 import hashlib
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -53,7 +54,7 @@ _RFC4648 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _TO_CROCKFORD = str.maketrans(_RFC4648, _CROCKFORD)
 _FROM_CROCKFORD = str.maketrans(_CROCKFORD + "OIL", _RFC4648 + "ABB")
 _LINE_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.,:/-")
-_START = re.compile(r"GS(\d{1,3}):", re.IGNORECASE)
+_START = re.compile(r"G\s*S\s*(\d{1,3})\s*:", re.IGNORECASE)
 _AMOUNT = r"\d{1,3}(?:,\d{3})*"
 _TOTAL_LINE = re.compile(rf"(.+) ([+-]{_AMOUNT}|0)")
 _TRANSFER_LINE = re.compile(rf"(.+) → (.+) ({_AMOUNT})")
@@ -123,15 +124,15 @@ _WORDS = {
 
 
 def labels(players: tuple[tuple[str, str | None], ...]) -> dict[str, str]:
-    """The name each player is shown by: its name, or its id; names two players share
-    are shown with the id (``민지 (m2)``)."""
-    shown = {pid: _norm(name or pid) for pid, name in players}
-    counts: dict[str, int] = {}
-    for label in shown.values():
-        counts[label] = counts.get(label, 0) + 1
-    return {
-        pid: label if counts[label] == 1 else f"{label} ({pid})" for pid, label in shown.items()
-    }
+    """The name each player is shown by: its name, else its id (as a chat shows them:
+    whitespace runs as one space); names that two players share get their place
+    (``민지 #2``), so every visible line names one player."""
+    shown = [_norm(name or "") or _norm(pid) or "?" for pid, name in players]
+    counts = Counter(shown)
+    found = [label if counts[label] == 1 else f"{label} #{i + 1}" for i, label in enumerate(shown)]
+    if len(set(found)) < len(found):  # a name that looks like a numbered one: number all
+        found = [f"{label} #{i + 1}" for i, label in enumerate(shown)]
+    return {pid: label for (pid, _name), label in zip(players, found, strict=True)}
 
 
 def render(sheet: ShareSheet, *, lang: Lang) -> str:
