@@ -412,9 +412,9 @@ def _check_log(events: list[dict[str, Any]], version: int) -> None:
             ("number", "body", "reason"), _CARRIES[event["type"]], strict=True
         ):
             if carried and event[name] is None:
-                refuse(index, name, "required", f"a {event['type']} event has a {name}")
+                refuse(index, name, "required", f"{event['type']} events have a {name}")
             elif not carried and event[name] is not None:
-                refuse(index, name, "not_allowed", f"a {event['type']} event has no {name}")
+                refuse(index, name, "not_allowed", f"{event['type']} events have no {name}")
         try:
             stamp = datetime.fromisoformat(event["at"].replace("Z", "+00:00"))
         except ValueError:

@@ -55,13 +55,13 @@ _TO_CROCKFORD = str.maketrans(_RFC4648, _CROCKFORD)
 _FROM_CROCKFORD = str.maketrans(_CROCKFORD + "OIL", _RFC4648 + "ABB")
 _LINE_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.,:/-")
 _START = re.compile(r"G\s*S\s*(\d{1,3})\s*:", re.IGNORECASE)
-_AMOUNT = r"\d{1,3}(?:,\d{3})*"
-_TOTAL_LINE = re.compile(rf"(.+) ([+-]{_AMOUNT}|0)")
+_AMOUNT = r"\d[\d,]*"  # read loosely: "1000" and "1,0000" are read, then compared
+_SIGNED = re.compile(rf"[+-]{_AMOUNT}|0")
+_TOTAL_LINE = re.compile(rf"(.+) ({_SIGNED.pattern})")
 _TRANSFER_LINE = re.compile(rf"(.+) → (.+) ({_AMOUNT})")
 _RULE_LINE = re.compile(r"(?:규칙|Rules) (.+) · (?:지문|fingerprint) ([0-9A-Fa-f]+)")
 _PLAYER = re.compile(r"([0-9A-Z]*)(?:/([0-9A-Z]*))?:(-?\d{1,19})")
 _TRANSFER = re.compile(r"([A-Z])([A-Z])(\d{1,19})")
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 class Lang(StrEnum):
@@ -323,8 +323,8 @@ def _check_settles(totals: Mapping[str, int], transfers: list[Transfer]) -> None
 def _checked(sheet: ShareSheet, outside: str) -> Reading:
     """Check every readable visible line (outside the compact line) against ``sheet``."""
     shown = labels(sheet.players)
-    totals = {_norm(label): _signed(sheet.totals[pid]) for pid, label in shown.items()}
-    pays = {(_norm(shown[t.payer]), _norm(shown[t.payee])): f"{t.chips:,}" for t in sheet.transfers}
+    totals = {_norm(label): sheet.totals[pid] for pid, label in shown.items()}
+    pays = {(_norm(shown[t.payer]), _norm(shown[t.payee])): t.chips for t in sheet.transfers}
     counted = {"totals": 0, "transfers": 0, "rules": 0}
     for number, line in _lines(outside):
         kind = _check_line(number, line, sheet, totals, pays)
@@ -342,8 +342,8 @@ def _check_line(
     number: int,
     line: str,
     sheet: ShareSheet,
-    totals: Mapping[str, str],
-    pays: Mapping[tuple[str, str], str],
+    totals: Mapping[str, int],
+    pays: Mapping[tuple[str, str], int],
 ) -> str | None:
     """Which kind of line this is if it can be read (None: not a line we write), after
     checking it; ShareError naming the difference if it disagrees."""
@@ -359,34 +359,38 @@ def _check_line(
     # Names may hold spaces, arrows or digits: a line agrees if any reading of it agrees.
     pays_read = (
         [
-            (payer, payee, line[len(payer) + len(payee) + 4 :])
+            (payer, payee, _value(line[len(payer) + len(payee) + 4 :]))
             for payer, payee in _pairs(line, set(totals))
         ]
         if _TRANSFER_LINE.fullmatch(line)
         else []
     )
     totals_read = (
-        [(label, line[len(label) + 1 :]) for label in totals if line.startswith(label + " ")]
+        [
+            (label, _value(line[len(label) + 1 :]))
+            for label in totals
+            if line.startswith(label + " ") and _SIGNED.fullmatch(line[len(label) + 1 :])
+        ]
         if _TOTAL_LINE.fullmatch(line)
         else []
     )
-    if any(pays.get((payer, payee)) == amount for payer, payee, amount in pays_read):
+    if any(pays.get((payer, payee)) == chips for payer, payee, chips in pays_read):
         return "transfers"
-    if any(totals[label] == amount for label, amount in totals_read):
+    if any(totals[label] == chips for label, chips in totals_read):
         return "totals"
     if pays_read:
-        payer, payee, _amount = pays_read[0]
+        payer, payee, _chips = pays_read[0]
         should = pays.get((payer, payee))
         _mismatch(
             number,
             line,
-            f"the compact line has {payer} → {payee} {should}"
-            if should
+            f"the compact line has {payer} → {payee} {should:,}"
+            if should is not None
             else f"the compact line has no transfer from {payer} to {payee}",
         )
     if totals_read:
         label = totals_read[0][0]
-        _mismatch(number, line, f"the compact line has {label} {totals[label]}")
+        _mismatch(number, line, f"the compact line has {label} {_signed(totals[label])}")
     if _TRANSFER_LINE.fullmatch(line) or _TOTAL_LINE.fullmatch(line):
         _mismatch(number, line, f"it names someone the compact line does not ({', '.join(totals)})")
     return None
@@ -432,10 +436,15 @@ def _signed(chips: int) -> str:
 
 
 def _date(date: str, lang: Lang) -> str:
-    year, month, day = (int(part) for part in date.split("-"))
     if lang is Lang.KO:
+        year, month, day = (int(part) for part in date.split("-"))
         return f"{year}년 {month}월 {day}일"
-    return f"{day} {_MONTHS[month - 1]} {year}"
+    return date  # ISO 8601: read the same way everywhere
+
+
+def _value(text: str) -> int:
+    """An amount as read: ``+1,000``, ``1000`` or ``-1,0000`` (commas anywhere)."""
+    return int(text.replace(",", ""))
 
 
 def _b32(text: str) -> str:
