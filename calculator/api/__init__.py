@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from calculator.api import docs, errors, http, responses, views
 from calculator.api import sharing as _sharing  # noqa: F401 - its views join the tables blueprint
 from calculator.api.config import Settings
-from calculator.api.tables import init_store, tables
+from calculator.api.tables import TableIdConverter, init_store, tables
 from calculator.api.views import BLUEPRINTS, bench, cached_json
 
 __all__ = ["create_app"]
@@ -31,6 +31,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """A configured app. ``config`` overrides settings (see :mod:`calculator.api.config`)."""
     settings = Settings.load(config)
     app = Flask(__name__)
+    app.url_map.converters["table_id"] = TableIdConverter
     app.config["GOSTOP"] = settings
     app.config["MAX_CONTENT_LENGTH"] = max(settings.max_body_bytes, settings.max_batch_bytes)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]

@@ -84,7 +84,7 @@ def _query(schema: Any) -> dict[str, Any]:
 # --- the share text ----------------------------------------------------------------------
 
 
-@tables.get("/tables/<id>/share")
+@tables.get("/tables/<table_id:id>/share")
 @tables.response(
     200,
     {"type": "string"},
@@ -178,7 +178,7 @@ def parse_share() -> Response:
 # --- export ------------------------------------------------------------------------------
 
 
-@tables.get("/tables/<id>/export")
+@tables.get("/tables/<table_id:id>/export")
 @tables.response(200, ExportSchema, description="The whole table (JSON)", headers=_ETAG)
 @tables.alt_response(
     200,

@@ -28,6 +28,7 @@ from werkzeug.exceptions import (
     PreconditionRequired,
     UnprocessableEntity,
 )
+from werkzeug.routing import Map, UnicodeConverter
 
 from calculator.api import ledger_io, serialize
 from calculator.api.config import Settings
@@ -137,6 +138,17 @@ _BODY = {
     "s413": "The body is too large",
     "s415": "The body is not application/json",
 }
+
+
+class TableIdConverter(UnicodeConverter):
+    """A table id in a path: any segment but the names of the tables' own actions, so
+    that ``POST /v1/tables/import`` (and ``/join``) is not also ``GET /v1/tables/{id}``
+    (a 405's ``Allow`` and an OPTIONS answer would list GET for it)."""
+
+    def __init__(self, map: Map, *args: Any, **kwargs: Any) -> None:
+        super().__init__(map, *args, **kwargs)  # documented as the string converter is
+        self.regex = r"(?!(?:import|join)(?:/|$))[^/]{1,}"  # {1,}: read by the document
+
 
 tables = Blueprint(
     "tables",
@@ -455,7 +467,7 @@ def _created_response(answer: dict[str, Any], scorer: str, viewer: str) -> Respo
     return response
 
 
-@tables.get("/tables/<id>")
+@tables.get("/tables/<table_id:id>")
 @tables.response(200, TableSchema, description="The table", headers=_ETAG)
 @tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
 @tables.problems(**_ACCESS)
@@ -474,7 +486,7 @@ def get_table(id: str) -> Response:
     return table_response(Response(body, mimetype="application/json"), head.version)
 
 
-@tables.post("/tables/<id>/hands")
+@tables.post("/tables/<table_id:id>/hands")
 @tables.response(201, HandAddedSchema, description="The hand, numbered and scored", headers=_ETAG)
 @tables.problems(422, **_WRITE, **_BODY)
 @tables.doc(
@@ -517,7 +529,7 @@ def add_hand(id: str) -> Response:
     return _write(id, make, answer, 201)
 
 
-@tables.put("/tables/<id>/hands/<int:number>")
+@tables.put("/tables/<table_id:id>/hands/<int:number>")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
 @tables.problems(422, **_WRITE, **_BODY)
 @tables.doc(
@@ -541,7 +553,7 @@ def correct_hand(id: str, number: int) -> Response:
     return _write(id, make, _changed_json)
 
 
-@tables.post("/tables/<id>/hands/<int:number>/void")
+@tables.post("/tables/<table_id:id>/hands/<int:number>/void")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
 @tables.problems(422, **_WRITE, **_BODY)
 @tables.doc(
@@ -568,7 +580,7 @@ def _bodiless(
     return make
 
 
-@tables.post("/tables/<id>/undo")
+@tables.post("/tables/<table_id:id>/undo")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
 @tables.problems(**_WRITE)
 @tables.doc(operationId="undoTableChange", parameters=_WRITE_HEADERS)
@@ -577,7 +589,7 @@ def undo(id: str) -> Response:
     return _write(id, _bodiless(undone), _changed_json)
 
 
-@tables.post("/tables/<id>/redo")
+@tables.post("/tables/<table_id:id>/redo")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
 @tables.problems(**_WRITE)
 @tables.doc(operationId="redoTableChange", parameters=_WRITE_HEADERS)
@@ -586,7 +598,7 @@ def redo(id: str) -> Response:
     return _write(id, _bodiless(redone), _changed_json)
 
 
-@tables.post("/tables/<id>/close")
+@tables.post("/tables/<table_id:id>/close")
 @tables.response(200, VersionSchema, description="Closed: read-only from now on", headers=_ETAG)
 @tables.problems(**_WRITE)
 @tables.doc(operationId="closeTable", parameters=_WRITE_HEADERS)
@@ -595,7 +607,7 @@ def close_table(id: str) -> Response:
     return _write(id, _bodiless(closed), lambda before, after, results: {})
 
 
-@tables.get("/tables/<id>/events")
+@tables.get("/tables/<table_id:id>/events")
 @tables.response(200, EventsSchema, description="The events after `after`", headers=_ETAG)
 @tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
 @tables.problems(422, **_ACCESS)
@@ -617,7 +629,7 @@ def list_events(id: str) -> Response:
     return table_response(body, head.version)
 
 
-@tables.get("/tables/<id>/settlement")
+@tables.get("/tables/<table_id:id>/settlement")
 @tables.response(200, TableSettlementSchema, description="Totals and transfers", headers=_ETAG)
 @tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
 @tables.problems(**_ACCESS)
