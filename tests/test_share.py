@@ -214,3 +214,14 @@ def test_names_two_players_share_are_told_apart() -> None:
         "d": "d",
     }
     assert len(set(labels((("a", "x"), ("b", "x"), ("c", "x #1"))).values())) == 3
+
+
+def test_a_text_full_of_line_starts_is_refused_after_a_few_tries() -> None:
+    """Each start is read up to the line's bounded length, and only the last few are
+    tried: 5,000 starts cost what 4 do."""
+    with pytest.raises(ShareError) as refused:
+        read("GS1:" * 5_000)
+    assert refused.value.issues[0].code == "share_line_malformed"
+    with pytest.raises(ShareError) as long:
+        read("GS1:" + "A" * 50_000)
+    assert long.value.issues[0].code == "share_line_malformed"

@@ -35,7 +35,9 @@ from calculator.presets import Variant
 
 EXPORT_FORMAT = "gostop-table"
 EXPORT_VERSION = 1
-MAX_SHARE_TEXT = 20_000  # characters: a share text of 10 players is under 1,000
+# Characters: a share text of 10 players is under 1,000; 5,000 stays within the body limit
+# (64 KiB) however the JSON escapes them (12 bytes for a character outside the BMP).
+MAX_SHARE_TEXT = 5_000
 MAX_IMPORT_EVENTS = 5_000
 MAX_LABEL = 64  # the label of the token that wrote an event (the store's column)
 MAX_TIME = 32

@@ -49,6 +49,9 @@ SECTIONS = 8  # title, date, preset, fingerprint, unit, players, transfers, chec
 CHECK_DIGITS = 8  # 40 bits
 SHOWN_FINGERPRINT = 8  # hex digits of the fingerprint on the visible rule line
 MAX_PLAYERS = 26  # a transfer names its players by one letter
+MAX_LINE = 10_000  # characters of a compact line: 10 players of 40-character ids and
+# 60-character names take about 7,000
+TRIED_LINES = 4  # compact lines tried, from the last: a text full of "GS1:" stays cheap
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _RFC4648 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _TO_CROCKFORD = str.maketrans(_RFC4648, _CROCKFORD)
@@ -194,7 +197,8 @@ def read(text: str) -> Reading:
             "its last line included",
         )
     error: ShareError | None = None
-    for match in reversed(found):  # the compact line ends the text; a title may quote one
+    # The compact line ends the text; a title or a reply may quote one before it.
+    for match in reversed(found[-TRIED_LINES:]):
         try:
             sheet, end = _decode(text, match)
         except ShareError as refused:
@@ -234,7 +238,7 @@ def _gather(text: str, start: int) -> tuple[str, int]:
     kept: list[str] = []
     dots = digits = 0
     index = start
-    while index < len(text) and digits < CHECK_DIGITS:
+    while index < len(text) and digits < CHECK_DIGITS and len(kept) < MAX_LINE:
         char = text[index]
         index += 1
         if char.isspace():
