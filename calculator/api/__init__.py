@@ -17,6 +17,7 @@ from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from calculator.api import docs, errors, http, responses, views
+from calculator.api import sharing as _sharing  # noqa: F401 - its views join the tables blueprint
 from calculator.api import table_members as _table_members  # noqa: F401 - adds its views
 from calculator.api.config import Settings
 from calculator.api.rate_limits import init_limits

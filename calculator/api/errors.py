@@ -24,6 +24,7 @@ from calculator.errors import (
     InvalidRulesError,
     more_problems,
 )
+from calculator.ledger.share import ShareError
 from calculator.limits import MAX_PROBLEMS, DeadlineExceeded
 
 log = logging.getLogger("gostop.errors")
@@ -42,6 +43,7 @@ _TYPES: dict[type[GoStopError], str] = {
     ImpossibleHandError: "impossible-hand",
     InvalidHandError: "invalid-hand",
     AmbiguousHandError: "ambiguous-hand",
+    ShareError: "invalid-share-text",
 }
 
 

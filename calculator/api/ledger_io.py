@@ -30,8 +30,10 @@ from calculator.ledger import (
     TableSetup,
     apply,
     replay,
+    settlement,
 )
 from calculator.presets import Variant, resolve
+from calculator.session import SessionResult
 from calculator.store import EventRow, Store
 
 # A table hand takes the table's rule set, stake and the derived streak: a body that
@@ -107,10 +109,12 @@ def setup_body(
     stake: int,
     dealer: str | None,
     unit: int | None,
+    name: str | None,
 ) -> dict[str, Any]:
     """The body of a table's ``created`` event: everything its setup needs, the rule set
-    with every resolved option and its fingerprint (locked)."""
+    with every resolved option and its fingerprint (locked), and the table's name."""
     return {
+        "name": name,
         "roster": roster.json(),
         "variant": variant.value,
         "ruleset": ruleset,
@@ -248,12 +252,20 @@ def hand_item(hand: LedgerHand, result: str | None = None) -> str:
     ).decode()
 
 
-def summary(table_id: str, ledger: Ledger, roster: Roster, locked: Mapping[str, Any]) -> str:
+def summary(
+    table_id: str,
+    ledger: Ledger,
+    roster: Roster,
+    locked: Mapping[str, Any],
+    *,
+    name: str | None,
+) -> str:
     """A table's derived summary: ``GET /v1/tables/{id}`` without its hands."""
     setup = ledger.setup
     return orjson.dumps(
         {
             "id": table_id,
+            "name": name,
             "version": ledger.version,
             "variant": setup.variant.value,
             "roster": roster.json(),
@@ -281,18 +293,30 @@ def table_body(
     return head + b',"hands":[' + ",".join(items).encode() + b"]}"
 
 
-def locked_ruleset(summary_text: str) -> Any:
-    """The locked rule set recorded in a summary."""
-    return orjson.loads(summary_text)["ruleset"]
+def settled(summary_json: Mapping[str, Any]) -> SessionResult:
+    """The settlement of a table's summary: its totals, the fewest transfers, rounded to
+    its unit."""
+    return settlement(
+        roster=tuple(p["id"] for p in summary_json["roster"]),
+        totals=summary_json["totals"],
+        unit=(summary_json["rounding"] or {}).get("unit"),
+    )
+
+
+def fixed(summary_text: str) -> tuple[Any, str | None]:
+    """What a summary carries from the table's creation: the locked rule set and the
+    name (None: no name, or a table created before names)."""
+    found = orjson.loads(summary_text)
+    return found["ruleset"], found.get("name")
 
 
 def rebuild_derived(store: Store, table_id: str) -> None:
     """Rewrite a table's derived rows from its events alone."""
     rows = store.events(table_id)
     ledger, roster = rebuild(rows)
-    locked = orjson.loads(rows[0].body or "{}")["ruleset"]
+    created = orjson.loads(rows[0].body or "{}")
     store.replace_derived(
         table_id,
-        summary=summary(table_id, ledger, roster, locked),
+        summary=summary(table_id, ledger, roster, created["ruleset"], name=created.get("name")),
         hand_items=[hand_item(hand) for hand in ledger.hands],
     )

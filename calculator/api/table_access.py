@@ -77,13 +77,14 @@ def open_table(store: Store, table_id: str, *, write: bool) -> tuple[Head, Token
 
 
 class TableIdConverter(UnicodeConverter):
-    """``<table_id:id>``: a path segment that can name a table — anything but ``join``,
-    which is ``POST /v1/tables/join`` (``GET /v1/tables/join`` is then a 405 that allows
-    POST, not a table named "join"). Documented as the plain segment it otherwise is."""
+    """``<table_id:id>``: a path segment that can name a table — anything but the names of
+    the tables' own actions, ``join`` and ``import`` (``GET /v1/tables/join`` is then a 405
+    that allows POST, not a table named "join"; an OPTIONS answer does not list GET).
+    Documented as the plain segment it otherwise is."""
 
     def __init__(self, url_map: Map) -> None:
         super().__init__(url_map)
-        self.regex = r"(?!join$)[^/]{1,}"
+        self.regex = r"(?!(?:import|join)(?:/|$))[^/]{1,}"  # {1,}: read by the document
 
 
 def _is_table_id(table_id: str) -> bool:

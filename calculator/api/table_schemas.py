@@ -25,6 +25,7 @@ from calculator.presets import Variant
 
 MAX_ROSTER = 10
 MAX_REASON = 500
+MAX_NAME = 60  # a table's name and a person's display name
 RULESET_DEFAULTS = {Variant.GOSTOP: "standard", Variant.BALANCE: "balance"}
 RESULT_TEXT = (
     "The stateless answer for this hand (POST /v1/gostop/hands or /v1/balance/hands) with "
@@ -53,7 +54,11 @@ class RosterEntry(NamedTuple):
 
 class _PersonSchema(StrictSchema):
     id = StrictString(max_length=MAX_ID, required=True, metadata={"description": "Player id"})
-    name = StrictString(max_length=60, metadata={"description": "Display name"})
+    name = StrictString(
+        max_length=MAX_NAME,
+        allow_none=True,  # as the table answer and the export give a person without one
+        metadata={"description": "Display name"},
+    )
 
 
 class RosterField(CodedField):
@@ -151,7 +156,11 @@ class CreateTableSchema(StrictSchema):
                         "type": "object",
                         "properties": {
                             "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID},
-                            "name": {"type": "string", "minLength": 1, "maxLength": 60},
+                            "name": {
+                                "type": ["string", "null"],
+                                "minLength": 1,
+                                "maxLength": MAX_NAME,
+                            },
                         },
                         "required": ["id"],
                         "additionalProperties": False,
@@ -199,6 +208,15 @@ class CreateTableSchema(StrictSchema):
         load_default=None,
         allow_none=True,
         metadata={"description": "Round the settlement to a unit"},
+    )
+    name = StrictString(
+        max_length=MAX_NAME,
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "The table's name (shown by the share text; without one, the "
+            "share text names the table by the start of its id)"
+        },
     )
 
     @post_load
@@ -307,6 +325,10 @@ class TableSchema(Schema):
     """``GET /v1/tables/{id}``: the state derived from the table's events."""
 
     id = _req(fields.String(), "The table id")
+    name = fields.String(
+        allow_none=True,
+        metadata={"description": "The table's name (null: none; absent: created before names)"},
+    )
     version = _req(fields.Integer(), "+1 per event; the ETag")
     variant = _req(fields.String(metadata={"enum": [v.value for v in Variant]}), "The game")
     roster = _req(fields.List(fields.Nested(PersonOutSchema)), "Everyone who may play")

@@ -12,7 +12,7 @@ flight 409) → a missing ``Idempotency-Key`` or ``If-Match`` 428 → a stale ``
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any
@@ -72,7 +72,6 @@ from calculator.ledger import (
     closed,
     corrected,
     redone,
-    settlement,
     start,
     undone,
     voided,
@@ -136,6 +135,7 @@ _BODY = {
     "s413": "The body is too large",
     "s415": "The body is not application/json",
 }
+
 
 tables = Blueprint(
     "tables",
@@ -261,6 +261,7 @@ def _change(
         )
     check_version(head.version, if_match)
     before, roster = _cache().ledger(_store(), head.id, head.version)
+    locked, name = ledger_io.fixed(head.summary)
     event, body, prefix = make(before, token.label, _now())
     try:
         after = _apply(before, event)
@@ -278,7 +279,7 @@ def _change(
         table_id=head.id,
         expected=head.version,
         events=[ledger_io.event_row(event, after.version, body)],
-        summary=ledger_io.summary(head.id, after, roster, ledger_io.locked_ruleset(head.summary)),
+        summary=ledger_io.summary(head.id, after, roster, locked, name=name),
         hands_from=start_at,
         hand_items=items,
         replace=start_at <= len(before.hands),
@@ -366,6 +367,12 @@ def create_table() -> Response:
     life. The answer gives the scorer token (reads and writes) and the viewer token
     (reads); they are shown only here, and stored only as hashes.
     """
+    return created_once(lambda store, key: _create(store, _body(CreateTableSchema), key))
+
+
+def created_once(create: Callable[[Store, str | None], Response]) -> Response:
+    """A request that makes a new table (a create or an import), at most once per
+    ``Idempotency-Key``: a replay answers the same table with freshly minted tokens."""
     store = _store()
     key = idempotency_key()
     if key is not None and len(key) < MIN_CREATE_KEY:
@@ -373,7 +380,7 @@ def create_table() -> Response:
         # ("1", a counter) would let a stranger replay someone's create and get a token.
         raise coded(
             UnprocessableEntity(
-                f"an Idempotency-Key on POST /v1/tables has at least {MIN_CREATE_KEY} "
+                f"an Idempotency-Key on POST {request.path} has at least {MIN_CREATE_KEY} "
                 "characters and is random (send a UUID), or leave it out"
             ),
             "weak_idempotency_key",
@@ -384,7 +391,7 @@ def create_table() -> Response:
             created = orjson.loads(replay.get_data())
             return _minted(store, created)
     try:
-        return _create(store, _body(CreateTableSchema), key)
+        return create(store, key)
     except BaseException:
         if key is not None:
             store.release(scope=CREATE_SCOPE, key=key)
@@ -403,26 +410,47 @@ def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
         stake=data["stake"],
         dealer=data["dealer"],
         unit=(data["rounding"] or {}).get("unit"),
+        name=data["name"],
     )
     setup, roster = ledger_io.setup_of(body)  # read as every replay will read it
     check_setup(setup)
-    ledger = start(setup)
     created = EventRow(
         seq=1, type="created", by="scorer", at=_now(), body=orjson.dumps(body).decode()
     )
+    return insert_table(
+        store, created=created, later=(), ledger=start(setup), roster=roster, body=body, key=key
+    )
+
+
+def insert_table(
+    store: Store,
+    *,
+    created: EventRow,
+    later: Sequence[EventRow],
+    ledger: Ledger,
+    roster: ledger_io.Roster,
+    body: dict[str, Any],
+    key: str | None,
+) -> Response:
+    """Store a new table — its ``created`` event (whose ``body`` it is), the ``later``
+    events that made ``ledger``, their derived rows — under a fresh id, join code and
+    tokens: the 201 answer."""
+    items = [ledger_io.hand_item(hand) for hand in ledger.hands]
     for _attempt in range(8):
         table_id = str(uuid.uuid4())
         join_code = new_join_code()
         scorer, scorer_row = mint("scorer")
         viewer, viewer_row = mint("viewer")
-        answer = {"id": table_id, "version": 1, "join_code": join_code}
+        answer = {"id": table_id, "version": ledger.version, "join_code": join_code}
         stored = None if key is None else (CREATE_SCOPE, key, 201, orjson.dumps(answer).decode())
         if store.create(
             table_id=table_id,
             join_code=join_code,
             created_at=store.clock(),
             event=created,
-            summary=ledger_io.summary(table_id, ledger, roster, locked),
+            later=later,
+            hand_items=items,
+            summary=ledger_io.summary(table_id, ledger, roster, body["ruleset"], name=body["name"]),
             tokens=(scorer_row, viewer_row),
             answer=stored,
         ):
@@ -473,7 +501,7 @@ def get_table(id: str) -> Response:
     return table_response(Response(body, mimetype="application/json"), head.version)
 
 
-@tables.post("/tables/<id>/hands")
+@tables.post("/tables/<table_id:id>/hands")
 @tables.response(201, HandAddedSchema, description="The hand, numbered and scored", headers=_ETAG)
 @tables.problems(422, **_WRITE, **_BODY)
 @tables.doc(
@@ -516,7 +544,7 @@ def add_hand(id: str) -> Response:
     return _write(id, make, answer, 201)
 
 
-@tables.put("/tables/<id>/hands/<int:number>")
+@tables.put("/tables/<table_id:id>/hands/<int:number>")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
 @tables.problems(422, **_WRITE, **_BODY)
 @tables.doc(
@@ -540,7 +568,7 @@ def correct_hand(id: str, number: int) -> Response:
     return _write(id, make, _changed_json)
 
 
-@tables.post("/tables/<id>/hands/<int:number>/void")
+@tables.post("/tables/<table_id:id>/hands/<int:number>/void")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
 @tables.problems(422, **_WRITE, **_BODY)
 @tables.doc(
@@ -567,7 +595,7 @@ def _bodiless(
     return make
 
 
-@tables.post("/tables/<id>/undo")
+@tables.post("/tables/<table_id:id>/undo")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
 @tables.problems(**_WRITE)
 @tables.doc(operationId="undoTableChange", parameters=_WRITE_HEADERS)
@@ -576,7 +604,7 @@ def undo(id: str) -> Response:
     return _write(id, _bodiless(undone), _changed_json)
 
 
-@tables.post("/tables/<id>/redo")
+@tables.post("/tables/<table_id:id>/redo")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
 @tables.problems(**_WRITE)
 @tables.doc(operationId="redoTableChange", parameters=_WRITE_HEADERS)
@@ -585,7 +613,7 @@ def redo(id: str) -> Response:
     return _write(id, _bodiless(redone), _changed_json)
 
 
-@tables.post("/tables/<id>/close")
+@tables.post("/tables/<table_id:id>/close")
 @tables.response(200, VersionSchema, description="Closed: read-only from now on", headers=_ETAG)
 @tables.problems(**_WRITE)
 @tables.doc(operationId="closeTable", parameters=_WRITE_HEADERS)
@@ -594,7 +622,7 @@ def close_table(id: str) -> Response:
     return _write(id, _bodiless(closed), lambda before, after, results: {})
 
 
-@tables.get("/tables/<id>/events")
+@tables.get("/tables/<table_id:id>/events")
 @tables.response(200, EventsSchema, description="The events after `after`", headers=_ETAG)
 @tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
 @tables.problems(422, **_ACCESS)
@@ -619,7 +647,7 @@ def list_events(id: str) -> Response:
     return table_response(body, head.version)
 
 
-@tables.get("/tables/<id>/settlement")
+@tables.get("/tables/<table_id:id>/settlement")
 @tables.response(200, TableSettlementSchema, description="Totals and transfers", headers=_ETAG)
 @tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
 @tables.problems(**_ACCESS)
@@ -630,13 +658,7 @@ def settle_table(id: str) -> Response:
     unchanged = not_modified(head.version)
     if unchanged is not None:
         return unchanged
-    summary = orjson.loads(head.summary)
-    result = settlement(
-        roster=tuple(p["id"] for p in summary["roster"]),
-        totals=summary["totals"],
-        unit=(summary["rounding"] or {}).get("unit"),
-    )
-    session = serialize.session_json(result)
+    session = serialize.session_json(ledger_io.settled(orjson.loads(head.summary)))
     body = {
         "version": head.version,
         "totals": session["totals"],

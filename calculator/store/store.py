@@ -315,24 +315,30 @@ class Store:
         summary: str,
         tokens: Iterable[TokenRow],
         answer: tuple[str, str, int, str] | None = None,
+        later: Sequence[EventRow] = (),
+        hand_items: Sequence[str] = (),
     ) -> bool:
         """Insert a new table with its first event and tokens, and complete the
         idempotency record ``answer`` (scope, key, status, response), in one transaction;
-        False if the join code is taken (draw another)."""
+        False if the join code is taken (draw another). An imported table comes with its
+        ``later`` events and the derived items of its hands."""
         try:
             with self._transaction() as cursor:
                 cursor.execute(
                     self._sql(_INSERT_TABLE),
                     {
                         "id": table_id,
-                        "version": event.seq,
+                        "version": later[-1].seq if later else event.seq,
                         "join_code": join_code,
                         "created_at": created_at,
                         "active_at": created_at,
                         "summary": summary,
                     },
                 )
-                cursor.execute(self._sql(_INSERT_EVENT), _event(table_id, event))
+                cursor.executemany(
+                    self._sql(_INSERT_EVENT), [_event(table_id, e) for e in (event, *later)]
+                )
+                self._put_hands(cursor, table_id, 1, hand_items, replace=False)
                 self._insert_tokens(cursor, table_id, tokens)
                 if answer is not None:
                     self._finish(cursor, *answer)

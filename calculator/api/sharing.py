@@ -1,0 +1,439 @@
+"""Sharing a table over HTTP (SPEC §9): the chat text and reading it back, the export
+(JSON and CSV) and the import — views on the tables' blueprint, around the pure
+:mod:`calculator.ledger.share` and :mod:`calculator.ledger.export`.
+
+Reads (share, export) take any token of the table, with the same checks and ETag as
+every table read; reading a share text back needs no token (the text is what people
+already pasted into a chat). An import replays the exported events through the ledger —
+the stored results are never taken from the file — and stores the table under a new id,
+join code and tokens.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import datetime
+from typing import Any, NoReturn
+
+import orjson
+from flask import Response, current_app, request
+from marshmallow import ValidationError
+
+from calculator.api import ledger_io, serialize
+from calculator.api.fields import fail
+from calculator.api.http import read_json
+from calculator.api.schemas import RulesetSpec, resolve_spec
+from calculator.api.sharing_schemas import (
+    EXPORT_FORMAT,
+    EXPORT_VERSION,
+    ExportQuerySchema,
+    ExportSchema,
+    ImportSchema,
+    ParseShareSchema,
+    ShareQuerySchema,
+    ShareReadingSchema,
+)
+from calculator.api.table_access import not_modified, open_table, table_response
+from calculator.api.table_schemas import TableCreatedSchema
+from calculator.api.tables import (
+    _ACCESS,
+    _ETAG,
+    _READ_HEADERS,
+    _WRITE_HEADERS,
+    _cache,
+    _store,
+    created_once,
+    insert_table,
+    tables,
+)
+from calculator.errors import GoStopError
+from calculator.ledger import Event, EventType, apply, check_setup, start
+from calculator.ledger.export import CSV_COLUMNS, hand_rows
+from calculator.ledger.share import PREFIX, Lang, ShareSheet, read, render
+from calculator.presets import Resolver, Variant
+from calculator.store import EventRow, Store
+
+MAX_IMPORT_SCORED = 20_000
+"""Most hands an import may score while replaying (a correction of an early hand scores
+every hand after it again): bounds its CPU whatever the log holds."""
+_SHARE_QUERY = ShareQuerySchema()
+_EXPORT_QUERY = ExportQuerySchema()
+_PARSE = ParseShareSchema()
+_IMPORT = ImportSchema()
+CSV_MEDIA = "text/csv"
+# A cell a spreadsheet would run as a formula (CSV injection): names are free text.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# What each event type carries besides seq, type, by and at: (number, body, reason).
+_CARRIES = {
+    "created": (False, False, False),
+    "added": (False, True, False),
+    "corrected": (True, True, True),
+    "voided": (True, False, True),
+    "undone": (False, False, False),
+    "redone": (False, False, False),
+    "closed": (False, False, False),
+}
+
+
+def _query(schema: Any) -> dict[str, Any]:
+    loaded: dict[str, Any] = schema.load(request.args.to_dict())
+    return loaded
+
+
+# --- the share text ----------------------------------------------------------------------
+
+
+@tables.get("/tables/<table_id:id>/share")
+@tables.response(
+    200,
+    {"type": "string"},
+    content_type="text/plain",
+    description="The share text (UTF-8), ending with its compact GS1 line",
+    headers=_ETAG,
+)
+@tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
+@tables.problems(422, **_ACCESS)
+@tables.doc(
+    operationId="shareTable",
+    parameters=[
+        *_READ_HEADERS,
+        {
+            "name": "lang",
+            "in": "query",
+            "required": False,
+            "schema": {"type": "string", "enum": [lang.value for lang in Lang]},
+            "description": "ko or en; without it, the best of Accept-Language, else ko",
+        },
+    ],
+)
+def share_table(id: str) -> Response:
+    """The table's settlement as text to paste into a chat
+
+    The table's name and date, each player's total, who sends whom how much (the fewest
+    transfers, rounded as the table's settlement is), the rule set and its fingerprint,
+    and one compact line that `POST /v1/share/parse` reads back. Short lines, thousands
+    separators and no columns: it reads well in KakaoTalk.
+    """
+    head, _token = open_table(_store(), id, write=False)
+    query = _query(_SHARE_QUERY)
+    lang = Lang(query["lang"] or request.accept_languages.best_match(list(Lang), default="ko"))
+    unchanged = not_modified(head.version)
+    if unchanged is None:
+        summary = orjson.loads(head.summary)
+        created = _store().events(head.id, upto=1)[0]
+        result = ledger_io.settled(summary)
+        sheet = ShareSheet(
+            title=summary.get("name") or f"#{head.id[:8]}",
+            date=created.at[:10],
+            preset=summary["ruleset"]["preset"],
+            fingerprint=summary["ruleset"]["fingerprint"],
+            unit=(summary["rounding"] or {}).get("unit"),
+            players=tuple((p["id"], p["name"]) for p in summary["roster"]),
+            totals=result.totals,
+            transfers=result.transfers,
+        )
+        response = Response(render(sheet, lang=lang), mimetype="text/plain")
+        unchanged = table_response(response, head.version)
+    unchanged.vary.add("Accept-Language")
+    return unchanged
+
+
+@tables.post("/share/parse")
+@tables.response(200, ShareReadingSchema, description="What the share text says, checked")
+@tables.problems(400, 413, 415, 422)
+@tables.doc(
+    operationId="parseShareText",
+    requestBody={"required": True, "content": {"application/json": {"schema": ParseShareSchema}}},
+)
+def parse_share() -> Response:
+    """Read a share text back: totals and transfers
+
+    The compact line (`GS1:…`) is found anywhere in the text — wrapped across lines,
+    with spaces added or trimmed, any line endings — and its check must match (else a 422
+    `share_checksum_mismatch`). Every visible total, transfer and rule line is checked
+    against it: any difference is a 422 `share_line_mismatch` naming the line.
+    """
+    data = _PARSE.load_fast(read_json(current_app.config["GOSTOP"].max_body_bytes))
+    reading = read(data["text"])
+    sheet = reading.sheet
+    body = {
+        "format": PREFIX[:-1],
+        "name": sheet.title,
+        "date": sheet.date,
+        "ruleset": {"preset": sheet.preset, "fingerprint": sheet.fingerprint},
+        "rounding": None if sheet.unit is None else {"unit": sheet.unit},
+        "players": [{"id": pid, "name": name} for pid, name in sheet.players],
+        "totals": dict(sheet.totals),
+        "transfers": serialize.transfers_json(sheet.transfers),
+        "checked": {
+            "totals": reading.checked_totals,
+            "transfers": reading.checked_transfers,
+            "rules": reading.checked_rules,
+        },
+    }
+    return Response(orjson.dumps(body), mimetype="application/json")
+
+
+# --- export ------------------------------------------------------------------------------
+
+
+@tables.get("/tables/<table_id:id>/export")
+@tables.response(200, ExportSchema, description="The whole table (JSON)", headers=_ETAG)
+@tables.alt_response(
+    200,
+    schema={"type": "string", "description": "One row per hand and player (UTF-8 with a BOM)"},
+    content_type=CSV_MEDIA,
+    description="The whole table (JSON), or one row per hand and player (CSV)",
+    success=True,
+)
+@tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
+@tables.problems(422, **_ACCESS)
+@tables.doc(
+    operationId="exportTable",
+    parameters=[
+        *_READ_HEADERS,
+        {
+            "name": "format",
+            "in": "query",
+            "required": False,
+            "schema": {"type": "string", "enum": ["json", "csv"]},
+            "description": "json or csv; without it, Accept: text/csv gives CSV, else JSON",
+        },
+    ],
+)
+def export_table(id: str) -> Response:
+    """Export the table: its whole event log (JSON), or its hands (CSV)
+
+    JSON: the format and its version, the table's setup (name, variant, roster, locked
+    rule set, stake, rounding, first dealer) and every event in order — what
+    `POST /v1/tables/import` takes to make the same table again. CSV (`?format=csv` or
+    `Accept: text/csv`): one row per hand and player — hand, entered_at, changed_at,
+    status, outcome, winner, dealer, nagari_streak, player, name, points, chips (what the
+    hand counts in the totals: 0 when voided) — UTF-8 with a BOM so spreadsheet apps read
+    Korean names; a text cell that starts like a formula is prefixed with `'`.
+    """
+    head, _token = open_table(_store(), id, write=False)
+    query = _query(_EXPORT_QUERY)
+    kind = query["format"] or (
+        "csv"
+        if request.accept_mimetypes.best_match(["application/json", CSV_MEDIA]) == CSV_MEDIA
+        else "json"
+    )
+    unchanged = not_modified(head.version)
+    if unchanged is None:
+        unchanged = table_response(
+            _csv(head.id, head.version) if kind == "csv" else _json(head.id, head.version),
+            head.version,
+        )
+    unchanged.vary.add("Accept")
+    return unchanged
+
+
+def _json(table_id: str, version: int) -> Response:
+    rows = _store().events(table_id, upto=version)
+    setup = orjson.loads(rows[0].body or "{}")
+    events = [ledger_io.event_json(row) for row in rows]
+    events[0]["body"] = None  # the setup is the export's top level: said once
+    body = {
+        "format": EXPORT_FORMAT,
+        "format_version": EXPORT_VERSION,
+        "id": table_id,
+        "name": setup.get("name"),
+        "variant": setup["variant"],
+        "roster": setup["roster"],
+        "ruleset": setup["ruleset"],
+        "stake": setup["stake"],
+        "dealer": setup["dealer"],
+        "rounding": setup["rounding"],
+        "version": version,
+        "events": events,
+    }
+    return Response(orjson.dumps(body), mimetype="application/json")
+
+
+def _csv(table_id: str, version: int) -> Response:
+    ledger, roster = _cache().ledger(_store(), table_id, version)
+    out = io.StringIO()
+    out.write("\ufeff")  # the BOM: spreadsheet apps then read the file as UTF-8
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for row in hand_rows(ledger, names=dict(roster.people)):
+        writer.writerow([_cell(value) for value in row.cells()])
+    response = Response(out.getvalue(), mimetype=CSV_MEDIA)
+    response.headers["Content-Disposition"] = f'attachment; filename="table-{table_id[:8]}.csv"'
+    return response
+
+
+def _cell(value: str | int | None) -> str | int:
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+# --- import ------------------------------------------------------------------------------
+
+
+@tables.post("/tables/import")
+@tables.response(
+    201,
+    TableCreatedSchema,
+    description="The imported table, under a new id, join code and tokens (shown once)",
+    headers={**_ETAG, "Location": {"schema": {"type": "string"}}},
+)
+@tables.problems(400, 409, 413, 415, 422)
+@tables.doc(
+    operationId="importTable",
+    parameters=[
+        {
+            **_WRITE_HEADERS[0],
+            "required": False,
+            "description": "Optional, as on POST /v1/tables: a replayed import returns the "
+            "same table id with freshly minted tokens",
+        }
+    ],
+    requestBody={"required": True, "content": {"application/json": {"schema": ImportSchema}}},
+)
+def import_table() -> Response:
+    """Import an exported table
+
+    The body is an export (`GET /v1/tables/{id}/export`). Its events are replayed through
+    the ledger — results are scored again, never read from the file — so the new table
+    answers exactly as the exported one. A malformed or inconsistent log is a 422 naming
+    the event and the field (`/events/3/number`). The body may be as large as a batch
+    (GOSTOP_MAX_BATCH_BYTES); at most 5,000 events.
+    """
+    return created_once(_import)
+
+
+def _import(store: Store, key: str | None) -> Response:
+    data = _IMPORT.load_fast(read_json(current_app.config["GOSTOP"].max_batch_bytes))
+    events = data["events"]
+    _check_log(events, data["version"])
+    variant = Variant(data["variant"])
+    given = data["ruleset"]
+    ruleset = resolve_spec(
+        RulesetSpec(given["preset"], given["options"], False),
+        variant,
+        ("ruleset",),
+        resolver=Resolver(),
+    )
+    if ruleset.fingerprint != given["fingerprint"]:
+        _refuse(
+            ("ruleset", "fingerprint"),
+            "fingerprint_mismatch",
+            f"the options make fingerprint {ruleset.fingerprint}, not {given['fingerprint']}: "
+            "the rule set was edited; export the table again",
+        )
+    body = ledger_io.setup_body(
+        roster=ledger_io.Roster(people=tuple((p.id, p.name) for p in data["roster"])),
+        variant=variant,
+        ruleset=serialize.ruleset_json(ruleset),
+        stake=data["stake"],
+        dealer=data["dealer"],
+        unit=(data["rounding"] or {}).get("unit"),
+        name=data["name"],
+    )
+    setup, roster = ledger_io.setup_of(body)
+    check_setup(setup)
+    ledger = start(setup)
+    rows = []
+    scored = 0
+    for index, given_event in enumerate(events[1:], 1):
+        hand_body = given_event["body"]
+        hand = (
+            None
+            if hand_body is None
+            else ledger_io.load_play(variant, hand_body, ("events", str(index), "body"))
+        )
+        event = Event(
+            type=EventType(given_event["type"]),
+            by=given_event["by"],
+            at=given_event["at"],
+            number=given_event["number"],
+            hand=hand,
+            reason=given_event["reason"],
+        )
+        try:
+            ledger = apply(ledger, event)
+        except GoStopError as error:
+            inside = error.issues[0].location[:1] not in (("hands",), ())
+            raise ledger_io.relocated(
+                error, ("events", index, "body") if inside else ("events", index)
+            ) from None
+        scored += len(ledger.hands) - ledger.rederived_from
+        if scored > MAX_IMPORT_SCORED:
+            _refuse(
+                ("events", index),
+                "import_too_costly",
+                f"replaying the log up to here scores {scored:,} hands; an import scores at "
+                f"most {MAX_IMPORT_SCORED:,} (corrections of early hands score every later "
+                "hand again)",
+            )
+        rows.append(ledger_io.event_row(event, given_event["seq"], hand_body))
+    first = events[0]
+    created = EventRow(
+        seq=1, type="created", by=first["by"], at=first["at"], body=orjson.dumps(body).decode()
+    )
+    return insert_table(
+        store, created=created, later=rows, ledger=ledger, roster=roster, body=body, key=key
+    )
+
+
+def _check_log(events: list[dict[str, Any]], version: int) -> None:
+    """The log's shape: created first, numbered 1, 2, … without a gap, each event with
+    the fields its type carries and no others, times in ISO 8601, ``version`` the last."""
+    errors: dict[int, Any] = {}
+
+    def refuse(index: int, name: str, code: str, text: str) -> None:
+        errors.setdefault(index, {}).setdefault(name, []).append(fail(code, text).messages[0])
+
+    if not events:
+        raise ValidationError(
+            {
+                "events": [
+                    fail("missing_created", "the log starts with the created event").messages[0]
+                ]
+            }
+        )
+    for index, event in enumerate(events):
+        if event["seq"] != index + 1:
+            refuse(index, "seq", "event_out_of_order", f"event {index} has seq {index + 1}")
+        if (event["type"] == "created") != (index == 0):
+            refuse(
+                index,
+                "type",
+                "missing_created" if index == 0 else "unexpected_created",
+                "the first event, and only it, is the created event",
+            )
+        for name, carried in zip(
+            ("number", "body", "reason"), _CARRIES[event["type"]], strict=True
+        ):
+            if carried and event[name] is None:
+                refuse(index, name, "required", f"{event['type']} events have a {name}")
+            elif not carried and event[name] is not None:
+                refuse(index, name, "not_allowed", f"{event['type']} events have no {name}")
+        try:
+            stamp = datetime.fromisoformat(event["at"].replace("Z", "+00:00"))
+        except ValueError:
+            stamp = None
+        if stamp is None or stamp.tzinfo is None:
+            refuse(index, "at", "invalid_time", "a UTC time in ISO 8601 (2026-12-03T20:15:00.000Z)")
+    if errors:
+        raise ValidationError({"events": errors})
+    if version != len(events):
+        _refuse(
+            ("version",),
+            "inconsistent_version",
+            f"the log has {len(events)} events, so the version is {len(events)}, not {version}",
+        )
+
+
+def _refuse(location: tuple[str | int, ...], code: str, detail: str) -> NoReturn:
+    """A 422 about one field of the export (the request does not hold together)."""
+    messages: Any = [fail(code, detail).messages[0]]
+    for part in reversed(location):
+        messages = {part: messages}
+    raise ValidationError(messages)

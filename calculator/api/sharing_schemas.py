@@ -1,0 +1,249 @@
+"""Wire shapes of sharing a table (SPEC §9): the share text's query and its reading, the
+export (JSON) and the import that takes it back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import EXCLUDE, Schema, fields, types
+
+from calculator.api.fields import (
+    CodedField,
+    Fallback,
+    Loader,
+    StrictInteger,
+    StrictList,
+    StrictNested,
+    StrictSchema,
+    StrictString,
+    fail,
+)
+from calculator.api.responses import TransferSchema
+from calculator.api.schemas import MAX_ID
+from calculator.api.table_schemas import (
+    CHIPS_MAP,
+    MAX_REASON,
+    MAX_SEQ,
+    CreateTableSchema,
+    EventOutSchema,
+    HandBodyField,
+    PersonOutSchema,
+    _req,
+)
+from calculator.ledger.share import Lang
+from calculator.presets import Variant
+
+EXPORT_FORMAT = "gostop-table"
+EXPORT_VERSION = 1
+# Characters: a share text of 10 players is under 1,000; 5,000 stays within the body limit
+# (64 KiB) however the JSON escapes them (12 bytes for a character outside the BMP).
+MAX_SHARE_TEXT = 5_000
+MAX_IMPORT_EVENTS = 5_000
+MAX_LABEL = 64  # the label of the token that wrote an event (the store's column)
+MAX_TIME = 32
+EVENT_TYPES = ("created", "added", "corrected", "voided", "undone", "redone", "closed")
+FORMATS = ("json", "csv")
+
+
+class ShareQuerySchema(Schema):
+    """``GET …/share``: the language (default: Accept-Language, else Korean)."""
+
+    class Meta:
+        unknown = EXCLUDE  # a query string may carry a client's cache buster
+
+    lang = StrictString(
+        max_length=2,
+        choices=tuple(lang.value for lang in Lang),
+        load_default=None,
+        metadata={"description": "ko or en (default: Accept-Language, else ko)"},
+    )
+
+
+class ExportQuerySchema(Schema):
+    """``GET …/export``: JSON (default) or CSV."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    format = StrictString(
+        max_length=4,
+        choices=FORMATS,
+        load_default=None,
+        metadata={"description": "json or csv (default: by Accept, else json)"},
+    )
+
+
+class TextField(CodedField, fields.String):
+    """A multi-line text: line breaks and tabs allowed, bounded in length."""
+
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
+        "invalid": "expected a string"
+    }
+
+    def __init__(self, *, max_length: int, **kwargs: Any) -> None:
+        self.max_length = max_length
+        kwargs.setdefault("metadata", {}).update({"maxLength": max_length})
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        if type(value) is not str:
+            raise self.make_error("invalid")
+        if len(value) > self.max_length:
+            raise fail(
+                "invalid_length",
+                f"the text has {len(value):,} characters; the limit is {self.max_length:,} "
+                "(paste one share text)",
+            )
+        return value
+
+    def fast_loader(self) -> Loader:
+        return _slow
+
+
+def _slow(_value: Any) -> Any:
+    raise Fallback
+
+
+class ParseShareSchema(StrictSchema):
+    """``POST /v1/share/parse``: a pasted share text."""
+
+    text = TextField(
+        max_length=MAX_SHARE_TEXT,
+        required=True,
+        metadata={"description": "The share text as pasted (wrapped or trimmed is fine)"},
+    )
+
+
+class LockedRulesetSchema(StrictSchema):
+    """A table's locked rule set, as the export gives it."""
+
+    preset = StrictString(max_length=64, required=True, metadata={"description": "Preset"})
+    variant = StrictString(
+        max_length=8,
+        choices=tuple(v.value for v in Variant),
+        required=True,
+        metadata={"description": "gostop or balance"},
+    )
+    options = HandBodyField(
+        required=True,
+        metadata={"description": "Every option, resolved", "type": "object"},
+    )
+    fingerprint = StrictString(
+        max_length=64, required=True, metadata={"description": "Checked against the options"}
+    )
+
+
+class ImportEventSchema(StrictSchema):
+    """One event of an export."""
+
+    seq = StrictInteger(minimum=1, maximum=MAX_SEQ, required=True)
+    type = StrictString(max_length=16, choices=EVENT_TYPES, required=True)
+    by = StrictString(max_length=MAX_LABEL, required=True)
+    at = StrictString(max_length=MAX_TIME, required=True)
+    number = StrictInteger(minimum=1, maximum=MAX_SEQ, load_default=None, allow_none=True)
+    reason = StrictString(max_length=MAX_REASON, load_default=None, allow_none=True)
+    body = HandBodyField(load_default=None, allow_none=True, metadata={"type": "object"})
+
+
+class ImportSchema(CreateTableSchema):
+    """``POST /v1/tables/import``: an export (``GET …/export``) as it was given."""
+
+    format = StrictString(
+        max_length=16, choices=(EXPORT_FORMAT,), required=True, metadata={"description": "Format"}
+    )
+    format_version = StrictInteger(
+        minimum=1, maximum=EXPORT_VERSION, required=True, metadata={"description": "1"}
+    )
+    id = StrictString(
+        max_length=MAX_ID,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "The exported table's id (the import gets a new one)"},
+    )
+    # the export's rule set is the locked one (checked against its fingerprint), not a name
+    ruleset = StrictNested(LockedRulesetSchema, required=True)  # type: ignore[assignment]
+    version = StrictInteger(
+        minimum=1, maximum=MAX_SEQ, required=True, metadata={"description": "The last seq"}
+    )
+    events = StrictList(
+        StrictNested(ImportEventSchema),
+        max_items=MAX_IMPORT_EVENTS,
+        required=True,
+        metadata={"description": "The whole log, in order, from the created event"},
+    )
+
+
+# --- responses (documentation) ----------------------------------------------------------
+
+
+class ExportSchema(Schema):
+    """``GET …/export``: everything that makes the table, its whole event log included."""
+
+    format = _req(fields.String(metadata={"enum": [EXPORT_FORMAT]}), "Always gostop-table")
+    format_version = _req(fields.Integer(metadata={"enum": [EXPORT_VERSION]}), "1")
+    id = _req(fields.String(), "The table id")
+    name = fields.String(allow_none=True, required=True, metadata={"description": "Its name"})
+    variant = _req(fields.String(metadata={"enum": [v.value for v in Variant]}), "The game")
+    roster = _req(fields.List(fields.Nested(PersonOutSchema)), "Everyone who may play")
+    ruleset = _req(
+        fields.Raw(metadata={"type": "object"}),
+        "The locked rule set: preset, variant, every option and the fingerprint",
+    )
+    stake = _req(fields.Integer(), "Chips per point")
+    dealer = fields.String(
+        allow_none=True, required=True, metadata={"description": "The first dealer, if given"}
+    )
+    rounding = fields.Raw(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The settlement's rounding: {unit} or null", "type": "object"},
+    )
+    version = _req(fields.Integer(), "The table's version: the last event's seq")
+    events = _req(
+        fields.List(fields.Nested(EventOutSchema)),
+        "Every event in order; the first (created) has no body: the setup is above",
+    )
+
+
+class SharePlayerSchema(Schema):
+    """A player of a share text."""
+
+    id = _req(fields.String(), "Player id")
+    name = fields.String(allow_none=True, required=True, metadata={"description": "Name"})
+
+
+class CheckedSchema(Schema):
+    """How many visible lines were read and agree with the compact line."""
+
+    totals = _req(fields.Integer(), "Total lines")
+    transfers = _req(fields.Integer(), "Transfer lines")
+    rules = _req(fields.Integer(), "Rule set lines")
+
+
+class ShareReadingSchema(Schema):
+    """``POST /v1/share/parse``: what the share text's compact line says, checked."""
+
+    format = _req(fields.String(), "The compact line's version (GS1)")
+    name = _req(fields.String(), "The table's name as shared")
+    date = _req(fields.String(), "The table's date (YYYY-MM-DD)")
+    ruleset = _req(
+        fields.Nested(
+            Schema.from_dict(
+                {
+                    "preset": fields.String(required=True),
+                    "fingerprint": fields.String(required=True),
+                },
+                name="SharedRuleset",
+            )
+        ),
+        "The rule set's name and fingerprint",
+    )
+    rounding = fields.Raw(
+        allow_none=True,
+        required=True,
+        metadata={"description": "{unit} or null", "type": "object"},
+    )
+    players = _req(fields.List(fields.Nested(SharePlayerSchema)), "In roster order")
+    totals = _req(fields.Raw(metadata=dict(CHIPS_MAP)), "Per player, settled")
+    transfers = _req(fields.List(fields.Nested(TransferSchema)), "Who pays whom")
+    checked = _req(fields.Nested(CheckedSchema), "The visible lines checked")

@@ -1,0 +1,473 @@
+"""A table's settlement as chat text that the service reads back (SPEC §9, sharing).
+
+:func:`render` writes a :class:`ShareSheet` as plain text for a chat (Korean or English):
+the table, the date, each player's total, who sends whom how much, the rule set and its
+fingerprint — short lines, thousands separators, nothing that needs a monospace font —
+ending with one compact line (:func:`compact_line`) that carries the same numbers with a
+checksum. :func:`read` finds that line anywhere in a pasted text and checks every visible
+total, transfer and rule line against it.
+
+The compact line, version 1 (``GS1``)::
+
+    GS1:<title>.<date>.<preset>.<fingerprint>.<unit>.<players>.<transfers>.<check>
+
+- ``title``, ``preset`` and each player's id and name are UTF-8 in Crockford base32
+  (digits and capitals without I, L, O, U; read case-insensitively, O as 0, I and L as 1):
+  any Unicode name survives, and nothing in the line is markup in a chat app;
+- ``date`` is ``YYYYMMDD``; ``fingerprint`` the rule set's (hex); ``unit`` the rounding
+  unit or empty;
+- ``players``: ``ID[/NAME]:TOTAL`` separated by commas, in roster order (the total is a
+  signed decimal);
+- ``transfers``: ``<payer><payee><chips>`` separated by commas, payer and payee as the
+  letter of their place in ``players`` (A is the first);
+- ``check``: the first 40 bits of the SHA-256 of everything before it, in 8 base32 digits.
+
+Whitespace anywhere inside the line is ignored and the 7 dots and the fixed-length check
+say where it ends, so a chat app may wrap it across lines, add or trim spaces, or change
+the line endings. The check detects typing and editing mistakes, not forgery: anyone can
+compute it (a signed line would need a secret no other tool could check).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import NoReturn
+
+from calculator.errors import GoStopError, Issue
+from calculator.session import Transfer
+
+VERSION = 1
+PREFIX = f"GS{VERSION}:"
+SECTIONS = 8  # title, date, preset, fingerprint, unit, players, transfers, check
+CHECK_DIGITS = 8  # 40 bits
+SHOWN_FINGERPRINT = 8  # hex digits of the fingerprint on the visible rule line
+MAX_PLAYERS = 26  # a transfer names its players by one letter
+MAX_LINE = 10_000  # characters of a compact line: 10 players of 40-character ids and
+# 60-character names take about 7,000
+TRIED_LINES = 4  # compact lines tried, from the last: a text full of "GS1:" stays cheap
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_RFC4648 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+_TO_CROCKFORD = str.maketrans(_RFC4648, _CROCKFORD)
+_FROM_CROCKFORD = str.maketrans(_CROCKFORD + "OIL", _RFC4648 + "ABB")
+_LINE_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.,:/-")
+_START = re.compile(r"G\s*S\s*(\d{1,3})\s*:", re.IGNORECASE)
+_AMOUNT = r"\d[\d,]*"  # read loosely: "1000" and "1,0000" are read, then compared
+_SIGNED = re.compile(rf"[+-]{_AMOUNT}|0")
+_TOTAL_LINE = re.compile(rf"(.+) ({_SIGNED.pattern})")
+_TRANSFER_LINE = re.compile(rf"(.+) → (.+) ({_AMOUNT})")
+_RULE_LINE = re.compile(r"(?:규칙|Rules) (.+) · (?:지문|fingerprint) ([0-9A-Fa-f]+)")
+_PLAYER = re.compile(r"([0-9A-Z]*)(?:/([0-9A-Z]*))?:(-?\d{1,19})")
+_TRANSFER = re.compile(r"([A-Z])([A-Z])(\d{1,19})")
+
+
+class Lang(StrEnum):
+    """The languages of the share text."""
+
+    KO = "ko"
+    EN = "en"
+
+
+class ShareError(GoStopError):
+    """A text whose compact line is missing, malformed, fails its check, or disagrees with
+    the visible lines; ``issues[0].code`` says which."""
+
+    title = "The share text cannot be read back"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShareSheet:
+    """What a share text says: the table's title and date (``YYYY-MM-DD``), its rule set,
+    the rounding ``unit``, the players ``(id, name)`` in roster order, the settled totals
+    and the transfers that settle them."""
+
+    title: str
+    date: str
+    preset: str
+    fingerprint: str
+    unit: int | None
+    players: tuple[tuple[str, str | None], ...]
+    totals: Mapping[str, int]
+    transfers: tuple[Transfer, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reading:
+    """A share text read back: the sheet of its compact line, and how many visible lines
+    were checked against it."""
+
+    sheet: ShareSheet
+    checked_totals: int
+    checked_transfers: int
+    checked_rules: int
+
+
+_WORDS = {
+    Lang.KO: {
+        "rules": "규칙 {preset} · 지문 {fingerprint}",
+        "totals": "합계",
+        "pays": "정산 (보낼 사람 → 받을 사람)",
+        "pays_rounded": "정산 ({unit} 단위로 반올림)",
+        "nothing": "주고받을 돈이 없어요",
+    },
+    Lang.EN: {
+        "rules": "Rules {preset} · fingerprint {fingerprint}",
+        "totals": "Totals",
+        "pays": "Who pays whom",
+        "pays_rounded": "Who pays whom (rounded to {unit})",
+        "nothing": "Nobody owes anything",
+    },
+}
+
+
+def labels(players: tuple[tuple[str, str | None], ...]) -> dict[str, str]:
+    """The name each player is shown by: its name, else its id (as a chat shows them:
+    whitespace runs as one space); names that two players share get their place
+    (``민지 #2``), so every visible line names one player."""
+    shown = [_norm(name or "") or _norm(pid) or "?" for pid, name in players]
+    counts = Counter(shown)
+    found = [label if counts[label] == 1 else f"{label} #{i + 1}" for i, label in enumerate(shown)]
+    if len(set(found)) < len(found):  # a name that looks like a numbered one: number all
+        found = [f"{label} #{i + 1}" for i, label in enumerate(shown)]
+    return {pid: label for (pid, _name), label in zip(players, found, strict=True)}
+
+
+def render(sheet: ShareSheet, *, lang: Lang) -> str:
+    """The share text: a few short lines for a chat, ending with the compact line."""
+    words = _WORDS[lang]
+    shown = labels(sheet.players)
+    lines = [
+        f"{sheet.title} · {_date(sheet.date, lang)}",
+        words["rules"].format(
+            preset=sheet.preset, fingerprint=sheet.fingerprint[:SHOWN_FINGERPRINT]
+        ),
+        "",
+        words["totals"],
+        *(f"{shown[pid]} {_signed(sheet.totals[pid])}" for pid, _name in sheet.players),
+        "",
+        words["pays"]
+        if sheet.unit is None
+        else words["pays_rounded"].format(unit=f"{sheet.unit:,}"),
+        *(f"{shown[t.payer]} → {shown[t.payee]} {t.chips:,}" for t in sheet.transfers),
+    ]
+    if not sheet.transfers:
+        lines.append(words["nothing"])
+    return "\n".join([*lines, "", compact_line(sheet)]) + "\n"
+
+
+def compact_line(sheet: ShareSheet) -> str:
+    """The sheet in one checksummed line (the module docstring gives the format)."""
+    if len(sheet.players) > MAX_PLAYERS:
+        raise ValueError(f"a share line names at most {MAX_PLAYERS} players")
+    place = {pid: chr(ord("A") + i) for i, (pid, _name) in enumerate(sheet.players)}
+    players = ",".join(
+        _b32(pid) + ("" if name is None else "/" + _b32(name)) + f":{sheet.totals[pid]}"
+        for pid, name in sheet.players
+    )
+    transfers = ",".join(f"{place[t.payer]}{place[t.payee]}{t.chips}" for t in sheet.transfers)
+    body = PREFIX + ".".join(
+        (
+            _b32(sheet.title),
+            sheet.date.replace("-", ""),
+            _b32(sheet.preset),
+            sheet.fingerprint.upper(),
+            "" if sheet.unit is None else str(sheet.unit),
+            players,
+            transfers,
+        )
+    )
+    return f"{body}.{_check(body)}"
+
+
+def read(text: str) -> Reading:
+    """The sheet of the text's compact line, after checking it and every visible line
+    that can be read (totals, transfers, the rule line) against it; ShareError if not."""
+    text = unicodedata.normalize("NFC", text)
+    found = list(_START.finditer(text))
+    if not found:
+        _fail(
+            "share_line_missing",
+            f"no compact line ({PREFIX}…) in the text; paste the whole share text, "
+            "its last line included",
+        )
+    error: ShareError | None = None
+    # The compact line ends the text; a title or a reply may quote one before it.
+    for match in reversed(found[-TRIED_LINES:]):
+        try:
+            sheet, end = _decode(text, match)
+        except ShareError as refused:
+            error = error or refused
+            continue
+        outside = text[: match.start()] + "\n" + text[end:]
+        return _checked(sheet, outside)
+    assert error is not None
+    raise error
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+def _decode(text: str, match: re.Match[str]) -> tuple[ShareSheet, int]:
+    """The sheet of the compact line starting at ``match``, and where the line ends."""
+    if int(match.group(1)) != VERSION:
+        _fail(
+            "share_version_unsupported",
+            f"the compact line is version {match.group(1)}; this service reads {PREFIX}",
+        )
+    payload, end = _gather(text, match.end())
+    *sections, check = payload.upper().split(".")
+    body = PREFIX + ".".join(sections)
+    if check != _check(body):
+        _fail(
+            "share_checksum_mismatch",
+            "the compact line's check does not match its content: the line was changed "
+            "or cut; share the table again (GET /v1/tables/{id}/share)",
+        )
+    return _sheet(sections), end
+
+
+def _gather(text: str, start: int) -> tuple[str, int]:
+    """The compact line's characters from ``start`` with the whitespace left out, and the
+    index after its last character: it ends after the 7th dot and 8 check digits."""
+    kept: list[str] = []
+    dots = digits = 0
+    index = start
+    while index < len(text) and digits < CHECK_DIGITS and len(kept) < MAX_LINE:
+        char = text[index]
+        index += 1
+        if char.isspace():
+            continue
+        if char not in _LINE_CHARS or (dots == SECTIONS - 1 and not char.isalnum()):
+            break
+        kept.append(char)
+        if dots == SECTIONS - 1:
+            digits += 1
+        elif char == ".":
+            dots += 1
+    if digits < CHECK_DIGITS:
+        _fail(
+            "share_line_malformed",
+            f"the compact line ends early (after {dots} of {SECTIONS - 1} dots and "
+            f"{digits} of {CHECK_DIGITS} check digits); paste the whole line",
+        )
+    return "".join(kept), index
+
+
+def _sheet(sections: list[str]) -> ShareSheet:
+    """The sheet of a compact line whose check matched (malformed parts still refused:
+    a line another tool wrote may check and still be wrong)."""
+    title, date, preset, fingerprint, unit, players_text, transfers_text = sections
+    if not re.fullmatch(r"\d{8}", date):
+        _fail("share_line_malformed", f"the date {date!r} is not YYYYMMDD")
+    if not re.fullmatch(r"[0-9A-F]{1,64}", fingerprint):
+        _fail("share_line_malformed", f"the fingerprint {fingerprint!r} is not hexadecimal")
+    if unit and not re.fullmatch(r"[1-9]\d{0,18}", unit):
+        _fail("share_line_malformed", f"the rounding unit {unit!r} is not a whole number")
+    players: list[tuple[str, str | None]] = []
+    totals: dict[str, int] = {}
+    for i, item in enumerate(players_text.split(",") if players_text else []):
+        found = _PLAYER.fullmatch(item)
+        if found is None:
+            _fail("share_line_malformed", f"player {i + 1} ({item!r}) is not ID[/NAME]:TOTAL")
+        pid = _unb32(found.group(1), f"player {i + 1}'s id")
+        name = None if found.group(2) is None else _unb32(found.group(2), f"{pid!r}'s name")
+        if not pid or pid in totals:
+            _fail("share_line_malformed", f"player {i + 1}'s id {pid!r} is empty or repeated")
+        players.append((pid, name))
+        totals[pid] = int(found.group(3))
+    if not 1 <= len(players) <= MAX_PLAYERS:
+        _fail("share_line_malformed", f"the line names {len(players)} players")
+    transfers = []
+    for i, item in enumerate(transfers_text.split(",") if transfers_text else []):
+        found = _TRANSFER.fullmatch(item)
+        places = [ord(found.group(g)) - ord("A") for g in (1, 2)] if found else [-1, -1]
+        if (
+            found is None
+            or not all(0 <= p < len(players) for p in places)
+            or places[0] == places[1]
+        ):
+            _fail(
+                "share_line_malformed", f"transfer {i + 1} ({item!r}) is not <payer><payee><chips>"
+            )
+        transfers.append(
+            Transfer(players[places[0]][0], players[places[1]][0], int(found.group(3)))
+        )
+    _check_settles(totals, transfers)
+    return ShareSheet(
+        title=_unb32(title, "the title"),
+        date=f"{date[:4]}-{date[4:6]}-{date[6:]}",
+        preset=_unb32(preset, "the rule set"),
+        fingerprint=fingerprint.lower(),
+        unit=int(unit) if unit else None,
+        players=tuple(players),
+        totals=totals,
+        transfers=tuple(transfers),
+    )
+
+
+def _check_settles(totals: Mapping[str, int], transfers: list[Transfer]) -> None:
+    """The totals sum to zero and the transfers pay exactly them."""
+    if sum(totals.values()) != 0:
+        _fail("share_inconsistent", f"the totals sum to {sum(totals.values()):,}, not 0")
+    left = dict(totals)
+    for t in transfers:
+        left[t.payer] += t.chips
+        left[t.payee] -= t.chips
+    unsettled = {pid: -chips for pid, chips in left.items() if chips}
+    if unsettled:
+        _fail("share_inconsistent", f"the transfers leave these amounts unsettled: {unsettled}")
+
+
+def _checked(sheet: ShareSheet, outside: str) -> Reading:
+    """Check every readable visible line (outside the compact line) against ``sheet``."""
+    shown = labels(sheet.players)
+    totals = {_norm(label): sheet.totals[pid] for pid, label in shown.items()}
+    pays = {(_norm(shown[t.payer]), _norm(shown[t.payee])): t.chips for t in sheet.transfers}
+    counted = {"totals": 0, "transfers": 0, "rules": 0}
+    for number, line in _lines(outside):
+        kind = _check_line(number, line, sheet, totals, pays)
+        if kind is not None:
+            counted[kind] += 1
+    return Reading(
+        sheet=sheet,
+        checked_totals=counted["totals"],
+        checked_transfers=counted["transfers"],
+        checked_rules=counted["rules"],
+    )
+
+
+def _check_line(
+    number: int,
+    line: str,
+    sheet: ShareSheet,
+    totals: Mapping[str, int],
+    pays: Mapping[tuple[str, str], int],
+) -> str | None:
+    """Which kind of line this is if it can be read (None: not a line we write), after
+    checking it; ShareError naming the difference if it disagrees."""
+    if (rule := _RULE_LINE.fullmatch(line)) is not None:
+        preset, shown = rule.group(1), rule.group(2).lower()
+        if preset != sheet.preset or not sheet.fingerprint.startswith(shown):
+            _mismatch(
+                number,
+                line,
+                f"the compact line says {sheet.preset} · {sheet.fingerprint[:SHOWN_FINGERPRINT]}",
+            )
+        return "rules"
+    # Names may hold spaces, arrows or digits: a line agrees if any reading of it agrees.
+    pays_read = (
+        [
+            (payer, payee, _value(line[len(payer) + len(payee) + 4 :]))
+            for payer, payee in _pairs(line, set(totals))
+        ]
+        if _TRANSFER_LINE.fullmatch(line)
+        else []
+    )
+    totals_read = (
+        [
+            (label, _value(line[len(label) + 1 :]))
+            for label in totals
+            if line.startswith(label + " ") and _SIGNED.fullmatch(line[len(label) + 1 :])
+        ]
+        if _TOTAL_LINE.fullmatch(line)
+        else []
+    )
+    if any(pays.get((payer, payee)) == chips for payer, payee, chips in pays_read):
+        return "transfers"
+    if any(totals[label] == chips for label, chips in totals_read):
+        return "totals"
+    if pays_read:
+        payer, payee, _chips = pays_read[0]
+        should = pays.get((payer, payee))
+        _mismatch(
+            number,
+            line,
+            f"the compact line has {payer} → {payee} {should:,}"
+            if should is not None
+            else f"the compact line has no transfer from {payer} to {payee}",
+        )
+    if totals_read:
+        label = totals_read[0][0]
+        _mismatch(number, line, f"the compact line has {label} {_signed(totals[label])}")
+    if _TRANSFER_LINE.fullmatch(line) or _TOTAL_LINE.fullmatch(line):
+        _mismatch(number, line, f"it names someone the compact line does not ({', '.join(totals)})")
+    return None
+
+
+def _pairs(line: str, names: set[str]) -> Iterator[tuple[str, str]]:
+    for payer in names:
+        if line.startswith(payer + " → "):
+            rest = line[len(payer) + 3 :]
+            for payee in names:
+                if rest.startswith(payee + " ") and re.fullmatch(_AMOUNT, rest[len(payee) + 1 :]):
+                    yield payer, payee
+
+
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(text.splitlines(), 1):
+        normal = _norm(line).replace("−", "-")  # a typographic minus reads as a minus
+        if normal:
+            yield number, normal
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def _fail(code: str, detail: str) -> NoReturn:
+    raise ShareError([Issue(code, detail, ("text",))])
+
+
+def _mismatch(number: int, line: str, what: str) -> NoReturn:
+    _fail(
+        "share_line_mismatch",
+        f"line {number}, {line!r}, disagrees with the compact line: {what}",
+    )
+
+
+def _norm(text: str) -> str:
+    """Text as a chat app may leave it: NFC, whitespace runs as one space, trimmed."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def _signed(chips: int) -> str:
+    return f"{chips:+,}" if chips else "0"
+
+
+def _date(date: str, lang: Lang) -> str:
+    if lang is Lang.KO:
+        year, month, day = (int(part) for part in date.split("-"))
+        return f"{year}년 {month}월 {day}일"
+    return date  # ISO 8601: read the same way everywhere
+
+
+def _value(text: str) -> int:
+    """An amount as read: ``+1,000``, ``1000`` or ``-1,0000`` (commas anywhere)."""
+    return int(text.replace(",", ""))
+
+
+def _b32(text: str) -> str:
+    encoded = base64.b32encode(text.encode()).decode().rstrip("=")
+    return encoded.translate(_TO_CROCKFORD)
+
+
+def _unb32(text: str, what: str) -> str:
+    rfc = text.translate(_FROM_CROCKFORD)
+    try:
+        return base64.b32decode(rfc + "=" * (-len(rfc) % 8)).decode()
+    except ValueError:  # binascii.Error and UnicodeDecodeError are ValueErrors
+        _fail("share_line_malformed", f"{what} ({text!r}) is not base32 of UTF-8 text")
+
+
+def _check(body: str) -> str:
+    digest = hashlib.sha256(body.encode()).digest()
+    return _b32_bytes(digest[:5])
+
+
+def _b32_bytes(data: bytes) -> str:
+    return base64.b32encode(data).decode().translate(_TO_CROCKFORD)

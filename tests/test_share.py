@@ -1,0 +1,227 @@
+"""The share text (calculator/ledger/share.py): it reads back to the settlement it was
+made from — in both languages, with any names, after a chat app re-wraps it — and a text
+whose compact line or visible lines were changed is refused, naming what differs."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calculator.api.fields import StrictString
+from calculator.ledger.share import (
+    PREFIX,
+    Lang,
+    ShareError,
+    ShareSheet,
+    compact_line,
+    labels,
+    read,
+    render,
+)
+from calculator.session import NetEntry, Session, Transfer, settle_session
+
+_VALID = StrictString(max_length=40)
+
+
+def _valid(text: str) -> bool:
+    return _VALID._passes(text)
+
+
+# Unicode names without emoji (So), controls, formatting characters or line separators;
+# Korean is drawn on its own so that most names have some.
+_CHARS = st.characters(categories=("L", "M", "N", "P", "Sm", "Sc", "Sk", "Zs"))
+_NAMES = st.one_of(
+    st.text(
+        alphabet=st.characters(min_codepoint=0xAC00, max_codepoint=0xD7A3), min_size=1, max_size=4
+    ),
+    st.text(alphabet=_CHARS, min_size=1, max_size=12),
+).filter(_valid)
+
+
+@st.composite
+def sheets(draw: st.DrawFn) -> ShareSheet:
+    """A table's settlement: random roster, names and totals, settled as tables are."""
+    ids = draw(st.lists(_NAMES, min_size=2, max_size=10, unique=True))
+    names = [draw(st.none() | _NAMES) for _ in ids]
+    amounts = [draw(st.integers(min_value=-(10**12), max_value=10**12)) for _ in ids[1:]]
+    totals = {ids[0]: -sum(amounts), **dict(zip(ids[1:], amounts, strict=True))}
+    unit = draw(st.none() | st.sampled_from([10, 100, 1000, 5000]))
+    settled = settle_session(Session(players=tuple(ids), hands=(NetEntry(net=totals),), unit=unit))
+    year, month, day = draw(
+        st.tuples(st.integers(2000, 2099), st.integers(1, 12), st.integers(1, 28))
+    )
+    return ShareSheet(
+        title=draw(_NAMES),
+        date=f"{year:04d}-{month:02d}-{day:02d}",
+        preset=draw(st.sampled_from(["standard", "wikipedia", "gamerules", "balance"])),
+        fingerprint=draw(st.text(alphabet="0123456789abcdef", min_size=32, max_size=32)),
+        unit=unit,
+        players=tuple(zip(ids, names, strict=True)),
+        totals=settled.totals,
+        transfers=settled.transfers,
+    )
+
+
+def _rewrap(text: str, cuts: list[int], spaces: list[str], ending: str) -> str:
+    """The text as a chat app may give it back: the compact line cut into pieces with
+    whitespace between, lines indented or trailed by spaces, other line endings."""
+    lines = text.splitlines()
+    line = lines[-1]
+    points = sorted({min(c, len(line)) for c in cuts})
+    pieces = [line[a:b] for a, b in zip([0, *points], [*points, len(line)], strict=True)]
+    joined = "".join(
+        piece + (spaces[i % len(spaces)] if i < len(pieces) - 1 else "")
+        for i, piece in enumerate(pieces)
+    )
+    body = [f"  {text}  " if i % 2 else text for i, text in enumerate(lines[:-1])]
+    return ending.join([*body, joined]) + ending
+
+
+@settings(max_examples=150, deadline=None)
+@given(sheet=sheets(), lang=st.sampled_from(list(Lang)), data=st.data())
+def test_any_share_text_reads_back_to_its_settlement(
+    sheet: ShareSheet, lang: Lang, data: st.DataObject
+) -> None:
+    text = render(sheet, lang=lang)
+    reading = read(text)
+    assert reading.sheet == sheet
+    assert reading.checked_totals == len(sheet.players)
+    assert reading.checked_transfers == len(sheet.transfers)
+    assert reading.checked_rules == 1
+    cuts = data.draw(st.lists(st.integers(min_value=1, max_value=400), max_size=6))
+    spaces = data.draw(
+        st.lists(st.sampled_from([" ", "\n", "\r\n", " \n ", "\t", "\u3000"]), min_size=1)
+    )
+    ending = data.draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    assert read(_rewrap(text, cuts, spaces, ending)).sheet == sheet
+
+
+@settings(max_examples=100, deadline=None)
+@given(sheet=sheets(), data=st.data())
+def test_any_change_to_the_compact_line_is_refused(sheet: ShareSheet, data: st.DataObject) -> None:
+    line = compact_line(sheet)
+    at = data.draw(st.integers(min_value=len(PREFIX), max_value=len(line) - 1))
+    replacement = data.draw(st.sampled_from("0123456789ABCDEFGHJKMNPQRSTVWXYZ.,:/-"))
+    if line[at].upper() == replacement:
+        return
+    changed = line[:at] + replacement + line[at + 1 :]
+    with pytest.raises(ShareError) as refused:
+        read(changed)
+    assert refused.value.issues[0].code in (
+        "share_checksum_mismatch",
+        "share_line_malformed",
+    )
+
+
+def _sample() -> ShareSheet:
+    return ShareSheet(
+        title="금요일 밤",
+        date="2026-12-03",
+        preset="standard",
+        fingerprint="491ff119b3cb90f22f128d30555c6276",
+        unit=1000,
+        players=(("A", "민지"), ("B", "철수"), ("C", None), ("D", "영희")),
+        totals={"A": 0, "B": 2000, "C": -1000, "D": -1000},
+        transfers=(_t("C", "B", 1000), _t("D", "B", 1000)),
+    )
+
+
+def _t(payer: str, payee: str, chips: int) -> Transfer:
+    return Transfer(payer, payee, chips)
+
+
+def test_the_korean_text_reads_well_in_a_chat() -> None:
+    text = render(_sample(), lang=Lang.KO)
+    assert text.splitlines()[:12] == [
+        "금요일 밤 · 2026년 12월 3일",
+        "규칙 standard · 지문 491ff119",
+        "",
+        "합계",
+        "민지 0",
+        "철수 +2,000",
+        "C -1,000",
+        "영희 -1,000",
+        "",
+        "정산 (1,000 단위로 반올림)",
+        "C → 철수 1,000",
+        "영희 → 철수 1,000",
+    ]
+    assert text.splitlines()[-1].startswith("GS1:")
+    assert max(len(line) for line in text.splitlines()[:-1]) <= 30  # short lines
+
+
+@pytest.mark.parametrize(
+    ("edit", "code", "says"),
+    [
+        (("철수 +2,000", "철수 +3,000"), "share_line_mismatch", "철수 +2,000"),
+        (
+            ("영희 → 철수 1,000", "영희 → 민지 1,000"),
+            "share_line_mismatch",
+            "no transfer from 영희 to 민지",
+        ),
+        (("영희 → 철수 1,000", "영희 → 철수 2,000"), "share_line_mismatch", "영희 → 철수 1,000"),
+        (("민지 0", "지민 +5"), "share_line_mismatch", "names someone"),
+        (("지문 491ff119", "지문 491ff118"), "share_line_mismatch", "491ff119"),
+        (("GS1:", "GS2:"), "share_version_unsupported", "version 2"),
+        (("GS1:", "GS:"), "share_line_missing", "GS1:"),
+    ],
+)
+def test_a_changed_text_is_refused_naming_what_differs(
+    edit: tuple[str, str], code: str, says: str
+) -> None:
+    text = render(_sample(), lang=Lang.KO).replace(*edit)
+    with pytest.raises(ShareError) as refused:
+        read(text)
+    issue = refused.value.issues[0]
+    assert (issue.code, issue.location) == (code, ("text",))
+    assert says in issue.detail
+
+
+def test_a_cut_line_and_a_line_that_does_not_settle_are_refused() -> None:
+    line = compact_line(_sample())
+    with pytest.raises(ShareError) as cut:
+        read(line[:-4])
+    assert cut.value.issues[0].code == "share_line_malformed"
+    # a line with a valid check whose transfers do not pay the totals (another tool's)
+    wrong = ShareSheet(**{**_fields(_sample()), "transfers": (_t("C", "B", 1000),)})
+    with pytest.raises(ShareError) as inconsistent:
+        read(compact_line(wrong))
+    assert inconsistent.value.issues[0].code == "share_inconsistent"
+
+
+def _fields(sheet: ShareSheet) -> dict[str, Any]:
+    return {name: getattr(sheet, name) for name in ShareSheet.__slots__}
+
+
+def test_the_compact_line_alone_reads_and_lower_case_is_fine() -> None:
+    line = compact_line(_sample())
+    assert re.fullmatch(r"GS1:[0-9A-Z.,:/-]+", line)
+    assert read(line).sheet == _sample()
+    assert read("GS1:" + line[4:].lower()).sheet == _sample()
+    # quoted twice (a title quoting a line, a reply): the last valid line is read
+    assert read(f"see GS1:nonsense\n{line}").sheet == _sample()
+
+
+def test_names_two_players_share_are_told_apart() -> None:
+    assert labels((("m1", "민지"), ("m2", "민지"), ("c", None), ("d", "  "))) == {
+        "m1": "민지 #1",
+        "m2": "민지 #2",
+        "c": "c",
+        "d": "d",
+    }
+    assert len(set(labels((("a", "x"), ("b", "x"), ("c", "x #1"))).values())) == 3
+
+
+def test_a_text_full_of_line_starts_is_refused_after_a_few_tries() -> None:
+    """Each start is read up to the line's bounded length, and only the last few are
+    tried: 5,000 starts cost what 4 do."""
+    with pytest.raises(ShareError) as refused:
+        read("GS1:" * 5_000)
+    assert refused.value.issues[0].code == "share_line_malformed"
+    with pytest.raises(ShareError) as long:
+        read("GS1:" + "A" * 50_000)
+    assert long.value.issues[0].code == "share_line_malformed"
