@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from calculator.api import docs, errors, http, responses, views
 from calculator.api.config import Settings
+from calculator.api.page import page
 from calculator.api.tables import init_store, tables
 from calculator.api.views import BLUEPRINTS, bench, cached_json
 
@@ -66,6 +67,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     docs_page.after_request(http.docs_policy)
     app.register_blueprint(docs_page)
+    app.register_blueprint(page)  # the scorekeeper page at / (its own policy: page.py)
     if settings.compress_min_bytes:
         _compress(app, settings.compress_min_bytes)
     if settings.cors_origins:
