@@ -55,16 +55,15 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 
 @pytest.fixture(scope="session")
-def browser_context_args(
-    browser_context_args: dict[str, Any], live_server: Server
-) -> dict[str, Any]:
-    """A phone: 360×800, English (the tests read English text), the live server."""
-    return {
-        **browser_context_args,
-        "base_url": live_server.base,
-        "viewport": {"width": 360, "height": 800},
-        "locale": "en-US",
-    }
+def base_url(live_server: Server) -> str:
+    """The live server: ``page.goto("/")`` opens the page there."""
+    return live_server.base
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """A phone: 360×800, English (the tests read English text)."""
+    return {**browser_context_args, "viewport": {"width": 360, "height": 800}, "locale": "en-US"}
 
 
 @pytest.fixture

@@ -165,21 +165,43 @@ def test_the_same_kind_of_hand_in_counts_mode(
     assert_shows(page, answer)
 
 
-def test_a_card_held_twice_is_shown_next_to_the_card(page: Page, watch: Any) -> None:
+def test_a_card_held_twice_is_shown_next_to_the_card(page: Page, watch: Any, axe: Any) -> None:
     fresh(page, watch)
     hand = page.locator("#view-hand")
     player_button(hand, "A").click()
     hand.locator('[data-card="01-bright"]').click()
-    player_button(hand, "B").click()
-    hand.locator('[data-card="01-bright"]').click()
+    # by keyboard this time: real buttons, Enter and Space
+    player_button(hand, "B").focus()
+    page.keyboard.press("Enter")
+    expect(player_button(hand, "B")).to_have_attribute("aria-pressed", "true")
+    hand.locator('[data-card="01-bright"]').focus()
+    page.keyboard.press("Space")
     month = hand.locator('section.month:has([data-card="01-bright"])')
     expect(month.locator(".inline-error")).to_contain_text("01-bright is held twice")
     expect(month.locator(".inline-error")).to_have_attribute("data-code", "duplicate_card")
     card = hand.locator('[data-card="01-bright"]')
     expect(card).to_have_attribute("aria-invalid", "true")
+    page.emulate_media(color_scheme="dark")
+    axe(page, "an error, dark mode")
     # taking it back out of B's pile clears the error
     card.click()
     expect(month.locator(".inline-error")).to_have_count(0)
+
+
+def test_language_roster_and_rules_are_remembered(page: Page, watch: Any) -> None:
+    fresh(page, watch)
+    page.get_by_role("button", name="한국어").click()
+    expect(page.locator("h1")).to_have_text("고스톱 점수")
+    expect(page.locator("html")).to_have_attribute("lang", "ko")
+    page.locator("[data-player-name='0']").fill("민수")
+    page.locator("[data-player-name='0']").dispatch_event("change")
+    page.locator("#view-hand summary").first.click()
+    page.locator("#view-hand select").first.select_option("wikipedia")
+    page.reload()
+    expect(page.locator("h1")).to_have_text("고스톱 점수")
+    expect(page.locator("[data-player-name='0']")).to_have_value("민수")
+    expect(page.locator("#view-hand select").first).to_have_value("wikipedia")
+    expect(page.get_by_role("button", name="민수 스톱")).to_be_visible()
 
 
 def enter_table_hand(page: Page) -> None:

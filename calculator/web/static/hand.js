@@ -338,7 +338,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     return h("section", { class: "outcome", "aria-labelledby": headingId,
       dataset: { pointer: "/outcome" } },
     h("h3", { id: headingId }, t("outcome")),
-    row(t("outcome"), (name) => h("button", { type: "button", class: "go",
+    row(t("stop"), (name) => h("button", { type: "button", class: "go",
       onclick: fire({ type: "stop", winner: name }) }, t("stopBy", { id: name }))),
     h("div", { class: "outcome-row" }, h("button", { type: "button",
       onclick: fire({ type: "nagari" }) }, t("nagari"))),
