@@ -1,7 +1,8 @@
 """The scorekeeper page in a real browser: Debian's Chromium driven by Playwright.
 
 One gunicorn (the repository's config) on 127.0.0.1 with a temporary SQLite ledger and one
-browser per session; each test gets fresh contexts. No browser is ever downloaded:
+browser per test session (per xdist worker that runs any of these tests); each test gets
+fresh contexts. No browser is ever downloaded:
 Playwright launches /usr/bin/chromium (``apt-get install chromium``; .ci/run installs it).
 Every page is watched for script errors and Content-Security-Policy violations, and
 axe-core (tests/browser/package.json, installed by ``npm ci``) checks each screen.
@@ -24,14 +25,6 @@ HERE = Path(__file__).parent
 AXE = HERE / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM_HINT = "apt-get install chromium"
 NODE_HINT = "Node.js 20+ with npm, then: cd tests/browser && npm ci"
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every browser test on one xdist worker (--dist loadgroup): one browser and one
-    server for them all."""
-    for item in items:
-        if HERE in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.fixture(scope="session")

@@ -250,13 +250,15 @@ def test_a_table_night_seen_from_a_second_phone(
         axe(viewer, "table (viewer)")
         expect(viewer.get_by_role("button", name="Void")).to_have_count(0)  # read-only
 
-        # void it (with a reason), then undo the void: the viewer follows both
+        # void it (with a reason), then undo the void (the scorer's phone reads the table
+        # again after each write; the viewer follows at its next poll, as above)
         scorer.locator('[data-hand="1"]').get_by_role("button", name="Void").click()
         scorer.locator('[data-hand="1"]').get_by_label("Reason").fill("entered twice")
         scorer.get_by_role("button", name="Void it").click()
-        expect(viewer.locator('[data-total="A"] .chips')).to_have_text("0")
+        expect(scorer.locator('[data-hand="1"]')).to_have_class("voided")
+        expect(scorer.locator('[data-total="A"] .chips')).to_have_text("0")
         scorer.get_by_role("button", name="Undo").click()
-        expect(viewer.locator('[data-total="A"] .chips')).to_have_text(signed(table["totals"]["A"]))
+        expect(scorer.locator('[data-total="A"] .chips')).to_have_text(signed(table["totals"]["A"]))
 
         # correct it: the hand comes back into the editor as entered; it was a draw after all
         scorer.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
