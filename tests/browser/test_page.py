@@ -59,6 +59,19 @@ def fresh(page: Page, watch: Any) -> Page:
     return page
 
 
+def assert_tap_targets(page: Page) -> None:
+    """Every visible control is at least 44×44 px (a checkbox: its row, label included)."""
+    small = page.evaluate(
+        """() => [...document.querySelectorAll(
+            "button, select, input:not([type=checkbox]), textarea, summary, .check")]
+          .filter((e) => e.offsetParent !== null)
+          .map((e) => [e.outerHTML.slice(0, 80), e.getBoundingClientRect()])
+          .filter(([, r]) => r.height < 44 || r.width < 44)
+          .map(([html]) => html)"""
+    )
+    assert not small, small
+
+
 def player_button(root: Any, name: str) -> Any:
     return root.locator(".player-bar .player-name", has_text=re.compile(f"^{name}$")).locator("..")
 
@@ -99,6 +112,7 @@ def test_a_whole_hand_in_card_mode_shows_the_apis_numbers(
 ) -> None:
     fresh(page, watch)
     axe(page, "card picker")
+    assert_tap_targets(page)
     tap_piles(page.locator("#view-hand"))
     step_up(page, 0, "Go")
     step_up(page, 0, "Shakes")
@@ -246,6 +260,17 @@ def test_a_table_night_seen_from_a_second_phone(
             expect(viewer.locator(f'[data-total="{player}"] .chips')).to_have_text(signed(chips))
         status, settled = api(live_server, "GET", f"/v1/tables/{table_id}/settlement", token=token)
         expect(viewer.locator(".transfers li")).to_have_count(len(settled["transfers"]))
+        assert_tap_targets(scorer)
+        # the sharing controls show exactly when the server has their endpoints
+        paths = api(live_server, "GET", "/v1/openapi.json")[1]["paths"]
+        has_share = "/v1/tables/{id}/share" in paths
+        expect(scorer.locator(".share-text button")).to_have_count(1 if has_share else 0)
+        expect(scorer.locator('[data-link="join"]')).to_have_count(
+            1 if "/v1/tables/join" in paths else 0
+        )
+        if has_share:
+            scorer.get_by_role("button", name="Copy the share text").click()
+            expect(scorer.locator("pre.shared")).not_to_be_empty()
         axe(scorer, "table (scorer)")
         axe(viewer, "table (viewer)")
         expect(viewer.get_by_role("button", name="Void")).to_have_count(0)  # read-only

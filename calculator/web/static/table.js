@@ -11,6 +11,8 @@ import { rulesetOf, rulesPicker } from "./rules.js";
 import { load, save } from "./store.js";
 
 const POLL_MS = 2500;
+const SHARING = { join: "/v1/tables/join", qr: "/v1/tables/{id}/qr",
+  share: "/v1/tables/{id}/share" };
 const MAX_HAND_PLAYERS = 3;
 
 /** The table screen. `open({id, token, role} | {join})` shows a table. */
@@ -26,7 +28,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     stopped: false,
     lastResult: null,
     settlement: null,
-    absent: new Set(load("absent", [])), // features this server does not have (404/405)
+    absent: new Set(), // sharing features this server does not have
   };
   const box = {};
   let editor = null;
@@ -59,7 +61,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
           roster.value.split("\n").map((x) => x.trim()).filter(Boolean), rounding.value, problems) },
         t("createTable")),
         problems),
-      s.absent.has("join") ? null : h("section", { class: "panel", "aria-labelledby": "join-h" },
+      s.absent.has("join") ? null : h("section", { class: "panel join-panel",
+        "aria-labelledby": "join-h" },
         h("h2", { id: "join-h" }, t("joinByCode")),
         h("div", { class: "inline" }, h("label", { for: codeId }, t("joinCode")), code,
           h("button", { type: "button", onclick: () => open({ join: code.value.trim() }) },
@@ -100,7 +103,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         if (error.absent) forget("join");
-        renderStart(error.absent ? t("offline") : t("joinUnknown"));
+        renderStart(error.absent ? t("joinUnavailable") : t("joinUnknown"));
         return;
       }
     }
@@ -131,7 +134,18 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
 
   function forget(feature) {
     s.absent.add(feature);
-    save("absent", [...s.absent]);
+  }
+
+  /** Which sharing endpoints this server has, from its own OpenAPI document (the API
+   * describes itself; an older server simply lacks the paths). Read once. */
+  async function learnFeatures() {
+    try {
+      const answer = await call("GET", "/v1/openapi.json");
+      const paths = answer.data.paths ?? {};
+      for (const [feature, path] of Object.entries(SHARING)) if (!paths[path]) forget(feature);
+    } catch {
+      // unknown: each control finds out when it is used (404/405 hides it)
+    }
   }
 
   async function fetchTable() {
@@ -482,6 +496,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     renderStart();
   }
 
+  const learnt = learnFeatures().then(() => {
+    if (s.absent.has("join")) mount.querySelector(".join-panel")?.remove();
+  });
   renderStart();
-  return { open, stop, rerender };
+  return { open: async (entry) => { await learnt; await open(entry); }, stop, rerender };
 }
