@@ -268,6 +268,10 @@ def test_a_table_night_seen_from_a_second_phone(
         expect(scorer.locator('[data-link="join"]')).to_have_count(
             1 if "/v1/tables/join" in paths else 0
         )
+        if "/v1/tables/{id}/qr" in paths:  # the QR code, inlined as SVG
+            expect(scorer.locator(".qr svg")).to_be_visible()
+        else:
+            expect(scorer.locator(".qr")).to_be_hidden()
         if has_share:
             scorer.get_by_role("button", name="Copy the share text").click()
             expect(scorer.locator("pre.shared")).not_to_be_empty()

@@ -3,16 +3,15 @@
 // few seconds: a 304 costs nearly nothing), correct / void / undo, settle, share the text.
 // Writes carry an Idempotency-Key and If-Match with the version the phone last saw.
 import { ApiError, call, newKey } from "./api.js";
-import { copyText, fill, h, uniqueId } from "./dom.js";
+import { fill, h, uniqueId } from "./dom.js";
 import { createHandEditor } from "./hand.js";
-import { lang, num, signed, t } from "./i18n.js";
+import { num, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
+import { learnFeatures, renderShare } from "./share.js";
 import { rulesetOf, rulesPicker } from "./rules.js";
 import { load, save } from "./store.js";
 
 const POLL_MS = 2500;
-const SHARING = { join: "/v1/tables/join", qr: "/v1/tables/{id}/qr",
-  share: "/v1/tables/{id}/share" };
 const MAX_HAND_PLAYERS = 3;
 
 /** The table screen. `open({id, token, role} | {join})` shows a table. */
@@ -102,7 +101,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
           join_code: entry.join.toUpperCase() };
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        if (error.absent) forget("join");
+        if (error.absent) s.absent.add("join");
         renderStart(error.absent ? t("joinUnavailable") : t("joinUnknown"));
         return;
       }
@@ -130,22 +129,6 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const kept = { id: entry.id, token: entry.token, role: entry.role,
       join_code: entry.join_code ?? null, viewer_token: entry.viewer_token ?? null };
     save("tables", [kept, ...tables].slice(0, 10));
-  }
-
-  function forget(feature) {
-    s.absent.add(feature);
-  }
-
-  /** Which sharing endpoints this server has, from its own OpenAPI document (the API
-   * describes itself; an older server simply lacks the paths). Read once. */
-  async function learnFeatures() {
-    try {
-      const answer = await call("GET", "/v1/openapi.json");
-      const paths = answer.data.paths ?? {};
-      for (const [feature, path] of Object.entries(SHARING)) if (!paths[path]) forget(feature);
-    } catch {
-      // unknown: each control finds out when it is used (404/405 hides it)
-    }
   }
 
   async function fetchTable() {
@@ -192,7 +175,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
 
   function renderTable(message) {
     box.notice = h("p", { class: "notice", role: "status" }, message ?? "");
-    box.share = h("section", { class: "panel", "aria-labelledby": "share-h" });
+    box.share = h("section", { class: "panel" });
     box.totals = h("section", { class: "panel totals-panel", "aria-labelledby": "totals-h" });
     box.entry = h("section", { class: "panel", "aria-labelledby": "entry-h" });
     box.result = h("div", { class: "result-box" });
@@ -205,7 +188,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       box.notice, box.totals,
       scorer() ? box.entry : null, box.result,
       box.history, box.settle, box.share);
-    renderShare();
+    renderShare({ box: box.share, current: s.current, absent: s.absent });
     if (scorer()) renderEntry();
     updateLive();
   }
@@ -215,74 +198,6 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     renderTotals();
     renderHistory();
     renderSettlement();
-  }
-
-  function renderShare() {
-    const root = `${location.origin}${location.pathname}`;
-    const code = s.current.join_code;
-    const joinLink = code ? `${root}?join=${encodeURIComponent(code)}` : null;
-    const viewerToken = s.current.role === "viewer" ? s.current.token : s.current.viewer_token;
-    const viewerLink = viewerToken
-      ? `${root}#table=${encodeURIComponent(s.current.id)}&viewer=${encodeURIComponent(viewerToken)}`
-      : null;
-    const linkRow = (text, link, name) => {
-      const id = uniqueId("link");
-      return h("div", { class: "field" }, h("label", { for: id }, text),
-        h("div", { class: "inline" },
-          h("input", { id, readonly: true, value: link, dataset: { link: name } }),
-          copyButton(() => link)));
-    };
-    const qr = h("div", { class: "qr", hidden: true });
-    fill(box.share, h("h2", { id: "share-h" }, t("shareTable")),
-      code ? h("p", { class: "join-code" }, h("span", {}, `${t("joinCode")}: `),
-        h("strong", { dataset: { joinCode: code } }, code)) : null,
-      qr,
-      joinLink && !s.absent.has("join") ? linkRow(t("joinLink"), joinLink, "join") : null,
-      viewerLink ? linkRow(t("viewerLink"), viewerLink, "viewer") : null,
-      s.absent.has("share") ? null : h("div", { class: "share-text" },
-        h("button", { type: "button", onclick: shareText }, t("shareText")),
-        h("pre", { class: "shared", hidden: true })));
-    if (!s.absent.has("qr")) loadQr(qr);
-  }
-
-  async function loadQr(holder) {
-    try {
-      const answer = await call("GET", `/v1/tables/${s.current.id}/qr`, { token: s.current.token });
-      // Parsed as SVG and adopted, never written as HTML: nothing in it can run.
-      const doc = new DOMParser().parseFromString(answer.data, "image/svg+xml");
-      const svg = doc.documentElement;
-      if (svg.nodeName !== "svg") return;
-      svg.querySelectorAll("script, foreignObject").forEach((e) => e.remove());
-      svg.setAttribute("role", "img");
-      svg.setAttribute("aria-label", t("qr"));
-      holder.replaceChildren(document.importNode(svg, true));
-      holder.hidden = false;
-    } catch (error) {
-      if (error instanceof ApiError && error.absent) forget("qr");
-    }
-  }
-
-  async function shareText(event) {
-    const button = event.currentTarget;
-    try {
-      const answer = await call("GET", `/v1/tables/${s.current.id}/share?lang=${lang()}`,
-        { token: s.current.token });
-      const pre = button.parentElement.querySelector("pre");
-      pre.textContent = answer.data;
-      pre.hidden = false;
-      if (await copyText(answer.data)) button.textContent = t("copied");
-    } catch (error) {
-      if (error instanceof ApiError && error.absent) {
-        forget("share");
-        button.parentElement.remove();
-      }
-    }
-  }
-
-  function copyButton(text) {
-    return h("button", { type: "button", onclick: async (e) => {
-      if (await copyText(text())) e.currentTarget.textContent = t("copied");
-    } }, t("copy"));
   }
 
   function renderTotals() {
@@ -496,7 +411,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     renderStart();
   }
 
-  const learnt = learnFeatures().then(() => {
+  const learnt = learnFeatures(s.absent).then(() => {
     if (s.absent.has("join")) mount.querySelector(".join-panel")?.remove();
   });
   renderStart();
