@@ -128,13 +128,17 @@ def test_a_whole_hand_in_card_mode_shows_the_apis_numbers(
         ],
         "outcome": {"type": "stop", "winner": "A"},
     }
-    status, answer = api(live_server, "POST", "/v1/gostop/hands", hand)
+    status, answer = api(live_server, "POST", "/v1/gostop/hands?lang=all", hand)
     assert status == 200
     assert answer["net"]["A"] > 0  # a hand that moves money, with steps behind it
     assert_shows(page, answer)
-    # the steps in words, with the API's labels
+    # every step in words: the API's ready sentence, or its label (English, as the page is)
     expect(page.locator(".winner-steps li")).to_have_count(1 + len(answer["winner_score"]["steps"]))
-    expect(page.locator(".result")).to_contain_text("bright penalty (gwang-bak) ×2")
+    steps = [s for p in answer["payments"] for s in p["steps"]] + answer["winner_score"]["steps"]
+    assert any(s["code"] == "gwang_bak" for s in steps)
+    for step in steps:
+        words = step["text"]["en"] if "text" in step else step["label"]["en"]
+        expect(page.locator(".result .steps").filter(has_text=words).first).to_be_visible()
     axe(page, "result")
     # what if under another preset: the API's comparison, per player
     page.locator(".what-if select").select_option("gamerules")

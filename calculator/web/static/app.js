@@ -56,7 +56,8 @@ function handView(mount) {
     const request = { ruleset: rulesetOf(page.rules), stake: page.rules.stake, ...sent,
       outcome, ...extra };
     try {
-      const answer = await call("POST", `/v1/gostop/hands?lang=${lang()}`, { body: request });
+      // lang=all: both languages, so a language switch redraws the result without a call
+      const answer = await call("POST", "/v1/gostop/hands?lang=all", { body: request });
       if (extra.compare_with) return answer.data;
       shown = () => renderResult(answer.data, {
         names: cardNames(cards),

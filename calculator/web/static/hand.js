@@ -5,7 +5,7 @@
 import { ApiError, call } from "./api.js";
 import { cardFace, cardName, cardWord } from "./cards.js";
 import { checkbox, fill, h, select, stepper, uniqueId } from "./dom.js";
-import { label, lang, monthName, t } from "./i18n.js";
+import { label, monthName, t } from "./i18n.js";
 
 const TALLY_NUMBERS = [["brights", 5], ["animals", 9], ["ribbons", 10], ["junk_value", 60]];
 const TALLY_FLAGS = ["rain_bright", "godori", "rain_ribbon", "hongdan", "cheongdan", "chodan",
@@ -114,7 +114,8 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     inflight?.abort();
     inflight = new AbortController();
     try {
-      const answer = await call("POST", `/v1/gostop/hands?lang=${lang()}`,
+      // lang=all: labels in both languages, so a language switch redraws without a call
+      const answer = await call("POST", "/v1/gostop/hands?lang=all",
         { body: { ...context(), ...body() }, signal: inflight.signal });
       state.preview = answer.data;
       clearErrors();

@@ -4,8 +4,10 @@
 import { fill, h, uniqueId } from "./dom.js";
 import { label, num, signed, t } from "./i18n.js";
 
-/** "label ×2 = 8": one step in words. */
+/** One step in words: the API's ready sentence when it gives one (`text`), else its
+ * label with the numbers, "bright penalty ×2 = 8". */
 export function stepText(step) {
+  if (step.text) return label(step.text);
   const times = step.times && step.times > 1 ? ` ${t("times", { n: step.times })}` : "";
   const name = label(step.label) + (step.player ? ` (${step.player})` : "");
   if (step.op === "start") return `${name} ${num(step.amount)}`;
