@@ -19,7 +19,7 @@ ASSETS = "/assets"
 # answers keep the stricter default of calculator.api.http.
 POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'none'"
 )
 
