@@ -77,5 +77,6 @@ else:
 setup(
     ext_modules=ext_modules,
     cmdclass={"build_ext": BuildOrFallBack},
-    package_data={"calculator": ["_compiled.json", "api/rules.md"]},  # GET /v1/rules serves it
+    # GET /v1/rules serves rules.md; / serves the scorekeeper page (calculator/api/page.py)
+    package_data={"calculator": ["_compiled.json", "api/rules.md", "web/static/*"]},
 )

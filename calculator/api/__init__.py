@@ -20,6 +20,7 @@ from calculator.api import docs, errors, http, responses, views
 from calculator.api import sharing as _sharing  # noqa: F401 - its views join the tables blueprint
 from calculator.api import table_members as _table_members  # noqa: F401 - adds its views
 from calculator.api.config import Settings
+from calculator.api.page import page
 from calculator.api.rate_limits import init_limits
 from calculator.api.tables import init_store, tables
 from calculator.api.views import BLUEPRINTS, bench, cached_json
@@ -70,6 +71,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     docs_page.after_request(http.docs_policy)
     app.register_blueprint(docs_page)
+    app.register_blueprint(page)  # the scorekeeper page at / (its own policy: page.py)
     if settings.compress_min_bytes:
         _compress(app, settings.compress_min_bytes)
     if settings.cors_origins:

@@ -1,0 +1,58 @@
+// The public API, as any app calls it: JSON in and out, problem+json errors, bearer
+// tokens, Idempotency-Key and If-Match on table writes, If-None-Match on polls.
+
+/** An answer of 400 or more; `problem` is the RFC 9457 body when there is one. */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail ?? `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+
+  /** The problem's entries ({pointer, code, detail}), or one made from the detail. */
+  get entries() {
+    const errors = this.problem?.errors;
+    if (errors?.length) return errors;
+    return [{ pointer: "", code: "", detail: this.message }];
+  }
+
+  /** Whether the endpoint itself is missing on this server (not yet deployed). */
+  get absent() {
+    return this.status === 405 || (this.status === 404 && this.entries[0].code === "not_found");
+  }
+}
+
+/**
+ * One call: `{status, etag, data}`; `data` is parsed JSON, text for text answers, null for
+ * a 304. Throws ApiError for 400+ and TypeError when the network fails.
+ */
+export async function call(method, path, options = {}) {
+  const headers = { Accept: "application/json, application/problem+json, */*" };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  if (options.key) headers["Idempotency-Key"] = options.key;
+  if (options.ifMatch != null) headers["If-Match"] = `"${options.ifMatch}"`;
+  if (options.ifNoneMatch) headers["If-None-Match"] = options.ifNoneMatch;
+  let body;
+  if (options.body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(options.body);
+  }
+  const response = await fetch(path, { method, headers, body, signal: options.signal });
+  const etag = response.headers.get("ETag");
+  if (response.status === 304) return { status: 304, etag, data: null };
+  const type = response.headers.get("Content-Type") || "";
+  const data = type.includes("json") ? await response.json() : await response.text();
+  if (response.status >= 400) {
+    throw new ApiError(response.status, typeof data === "object" ? data : null);
+  }
+  return { status: response.status, etag, data };
+}
+
+/**
+ * A fresh Idempotency-Key. crypto.randomUUID exists only in secure contexts, and a
+ * phone on the table's Wi-Fi opens the page over plain http: getRandomValues works there.
+ */
+export function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,207 @@
+// The scorekeeper page: boots from the public API (rule sets, cards), draws the two
+// screens (one hand; a table night) and follows the links it is opened with:
+// `?join=CODE` (a join link, or its QR code) and `#table=ID&viewer=TOKEN` (a viewer link).
+import { ApiError, call } from "./api.js";
+import { cardName } from "./cards.js";
+import { fill, h, uniqueId } from "./dom.js";
+import { createHandEditor } from "./hand.js";
+import { lang, setLang, t } from "./i18n.js";
+import { renderResult } from "./result.js";
+import { rulesetOf, rulesPicker, savedRules } from "./rules.js";
+import { load, save } from "./store.js";
+import { createTableView } from "./table.js";
+
+const cardsByPreset = new Map();
+const page = { presets: [], view: load("view", "hand"), rules: savedRules() };
+
+
+/** The card catalogue under a preset (its bonus cards), fetched once per preset. */
+export async function cardsFor(preset) {
+  if (!cardsByPreset.has(preset)) {
+    const answer = await call("GET", `/v1/cards?ruleset=${encodeURIComponent(preset)}`);
+    cardsByPreset.set(preset, answer.data.cards);
+  }
+  return cardsByPreset.get(preset);
+}
+
+/** Card id → its name in the page's language. */
+export function cardNames(cards) {
+  return new Map(cards.map((card) => [card.id, cardName(card)]));
+}
+
+function savedRoster() {
+  const roster = load("roster");
+  return Array.isArray(roster) && roster.length >= 2 ? roster : ["A", "B", "C"];
+}
+
+// --- one hand ----------------------------------------------------------------------
+
+function handView(mount) {
+  const names = savedRoster().slice(0, 3);
+  const rosterBox = h("section", { class: "panel", "aria-labelledby": "players-h" });
+  const rulesBox = h("div", {});
+  const editorBox = h("div", { class: "editor" });
+  const resultBox = h("div", { class: "result-box" });
+  let cards = [];
+  let shown = null; // the last answer and how to draw it, drawn again in a new language
+  let picker = null;
+  const editor = createHandEditor({
+    mount: editorBox,
+    context: () => ({ ruleset: rulesetOf(page.rules), stake: page.rules.stake }),
+    onOutcome: score,
+  });
+
+  async function score(outcome, extra = {}) {
+    const sent = editor.body();
+    const request = { ruleset: rulesetOf(page.rules), stake: page.rules.stake, ...sent,
+      outcome, ...extra };
+    try {
+      // lang=all: both languages, so a language switch redraws the result without a call
+      const answer = await call("POST", "/v1/gostop/hands?lang=all", { body: request });
+      if (extra.compare_with) return answer.data;
+      shown = () => renderResult(answer.data, {
+        names: cardNames(cards),
+        compare: { presets: page.presets, current: page.rules.preset,
+          run: (preset) => score(outcome, { compare_with: [preset] }) },
+      });
+      fill(resultBox, shown());
+      resultBox.querySelector("h2").focus();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      shown = null;
+      fill(resultBox);
+      editor.showErrors(error, sent);
+    }
+    return null;
+  }
+
+  function renderRoster() {
+    const inputs = names.map((name, i) => {
+      const id = uniqueId("name");
+      return h("div", { class: "inline" },
+        h("label", { for: id, class: "visually-hidden" }, t("playerName", { n: i + 1 })),
+        h("input", { id, value: name, maxlength: 40, autocomplete: "off",
+          dataset: { playerName: String(i) },
+          onchange: (e) => {
+            names[i] = e.target.value.trim() || names[i];
+            rosterChanged();
+          } }),
+        names.length > 2 ? h("button", { type: "button", class: "quiet",
+          "aria-label": t("removePlayer", { id: name }),
+          onclick: () => { names.splice(i, 1); rosterChanged(); } }, "×") : null);
+    });
+    fill(rosterBox, h("h2", { id: "players-h" }, t("players")), inputs,
+      names.length < 3 ? h("button", { type: "button", class: "quiet", onclick: () => {
+        names.push(String.fromCharCode(65 + names.length));
+        rosterChanged();
+      } }, t("addPlayer")) : null);
+  }
+
+  function rosterChanged() {
+    save("roster", names);
+    renderRoster();
+    editor.setPlayers(names);
+  }
+
+  async function rulesChanged() {
+    cards = await cardsFor(page.rules.preset);
+    editor.setCards(cards);
+    shown = null;
+    fill(resultBox);
+  }
+
+  fill(mount, rosterBox,
+    h("details", { class: "panel rules-panel" },
+      h("summary", {}, h("h2", { id: "rules-h" }, t("rules"))), rulesBox),
+    h("section", { class: "panel", "aria-labelledby": "hand-h" },
+      h("h2", { id: "hand-h" }, t("tabHand")), editorBox),
+    resultBox);
+  renderRoster();
+  picker = rulesPicker({ mount: rulesBox, presets: page.presets, rules: page.rules,
+    onchange: rulesChanged });
+  editor.setPlayers(names);
+  rulesChanged();
+  return {
+    rerender() {
+      fill(mount.querySelector("#rules-h"), t("rules"));
+      fill(mount.querySelector("#hand-h"), t("tabHand"));
+      renderRoster();
+      picker.render();
+      editor.render();
+      fill(resultBox, shown ? shown() : null);
+    },
+  };
+}
+
+// --- the page ----------------------------------------------------------------------
+
+let views = null;
+
+/** The header and the tabs in the current language; the chosen screen shown. */
+function renderChrome() {
+  document.documentElement.lang = lang();
+  document.title = t("title");
+  document.getElementById("title").textContent = t("title");
+  const switcher = document.getElementById("lang");
+  switcher.textContent = t("otherLang");
+  switcher.setAttribute("lang", lang() === "ko" ? "en" : "ko");
+  switcher.onclick = () => {
+    setLang(lang() === "ko" ? "en" : "ko");
+    renderChrome();
+    views.hand.rerender();
+    views.table.rerender();
+  };
+  const tab = (view, text) => h("button", { type: "button", "aria-pressed": String(page.view === view),
+    dataset: { view }, onclick: () => {
+      page.view = view;
+      save("view", view);
+      renderChrome();
+    } }, text);
+  const tabs = document.getElementById("tabs");
+  fill(tabs, tab("hand", t("tabHand")), tab("table", t("tabTable")));
+  tabs.setAttribute("aria-label", t("tabs"));
+  document.getElementById("view-hand").hidden = page.view !== "hand";
+  document.getElementById("view-table").hidden = page.view !== "table";
+}
+
+async function boot() {
+  setLang(lang());
+  try {
+    const answer = await call("GET", "/v1/rulesets");
+    page.presets = answer.data.rulesets.filter((preset) => preset.variant === "gostop");
+  } catch {
+    document.getElementById("boot").textContent = t("offline");
+    return;
+  }
+  const opened = readLink();
+  if (opened) {
+    page.view = "table";
+    save("view", "table");
+  }
+  const hand = h("div", { id: "view-hand" });
+  const table = h("div", { id: "view-table" });
+  fill(document.getElementById("main"), hand, table);
+  views = {
+    hand: handView(hand),
+    table: createTableView({ mount: table, presets: page.presets, rules: page.rules,
+      cardsFor, cardNames }),
+  };
+  renderChrome();
+  if (opened) await views.table.open(opened);
+}
+
+/** A join link (?join=CODE) or a viewer link (#table=ID&viewer=TOKEN), then forget it
+ * from the address bar: the token should not linger in the history. */
+function readLink() {
+  const query = new URLSearchParams(location.search);
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  let opened = null;
+  if (query.get("join")) opened = { join: query.get("join") };
+  else if (fragment.get("table") && fragment.get("viewer")) {
+    opened = { id: fragment.get("table"), token: fragment.get("viewer"), role: "viewer" };
+  }
+  if (opened) history.replaceState(null, "", location.pathname);
+  return opened;
+}
+
+boot();

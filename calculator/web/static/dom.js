@@ -1,0 +1,106 @@
+// Building the DOM without innerHTML: text is always text (names come from people), and
+// no inline style or script is ever written, so the page's strict CSP holds.
+import { t } from "./i18n.js";
+
+/** An element: h("button", {type: "button", onclick: f, class: "x"}, "text", child…). */
+export function h(tag, attrs = {}, ...children) {
+  const svg = tag.startsWith("svg:");
+  const element = svg
+    ? document.createElementNS("http://www.w3.org/2000/svg", tag.slice(4))
+    : document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value == null || value === false) continue;
+    if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    else if (name === "dataset") Object.assign(element.dataset, value);
+    else if (value === true) element.setAttribute(name, "");
+    else element.setAttribute(name, String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+function append(element, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child == null || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace an element's children. */
+export function fill(element, ...children) {
+  element.replaceChildren();
+  append(element, children);
+  return element;
+}
+
+let uid = 0;
+/** A unique id for label/input pairs. */
+export function uniqueId(prefix) {
+  uid += 1;
+  return `${prefix}-${uid}`;
+}
+
+/**
+ * A − value + stepper: real buttons (keyboard, ≥44 px), the value in a live output.
+ * `pointer` ties it to the API's error pointers.
+ */
+export function stepper({ label, value, min = 0, max = 99, onchange, pointer }) {
+  const id = uniqueId("step");
+  const output = h("output", { id, "aria-live": "polite", class: "step-value" }, value);
+  const set = (next) => {
+    const clamped = Math.max(min, Math.min(max, next));
+    if (clamped === value) return;
+    value = clamped;
+    output.textContent = value;
+    minus.disabled = value <= min;
+    plus.disabled = value >= max;
+    onchange(value);
+  };
+  const minus = h("button", {
+    type: "button", class: "step", "aria-label": t("decrease", { what: label }),
+    "aria-controls": id, disabled: value <= min, onclick: () => set(value - 1),
+  }, "−");
+  const plus = h("button", {
+    type: "button", class: "step", "aria-label": t("increase", { what: label }),
+    "aria-controls": id, disabled: value >= max, onclick: () => set(value + 1),
+  }, "+");
+  return h("div", { class: "stepper", role: "group", "aria-label": label,
+    dataset: pointer ? { pointer } : {} },
+  h("span", { class: "step-label", "aria-hidden": "true" }, label), minus, output, plus);
+}
+
+/** A labelled checkbox. */
+export function checkbox({ label, checked, onchange, pointer }) {
+  const id = uniqueId("check");
+  return h("div", { class: "check", dataset: pointer ? { pointer } : {} },
+    h("input", { type: "checkbox", id, checked, onchange: (e) => onchange(e.target.checked) }),
+    h("label", { for: id }, label));
+}
+
+/** A labelled select of [value, text] pairs. */
+export function select({ label, value, choices, onchange, pointer, hideLabel = false }) {
+  const id = uniqueId("select");
+  const element = h("select", { id, onchange: (e) => onchange(e.target.value) },
+    choices.map(([v, text]) => h("option", { value: v, selected: v === value }, text)));
+  return h("div", { class: "field", dataset: pointer ? { pointer } : {} },
+    h("label", { for: id, class: hideLabel ? "visually-hidden" : null }, label), element);
+}
+
+/** Copy text: the clipboard API needs a secure context, a LAN page over http has not. */
+export async function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      // fall through to the old way
+    }
+  }
+  const area = h("textarea", { class: "offscreen", readonly: true });
+  area.value = text;
+  document.body.append(area);
+  area.select();
+  const ok = document.execCommand("copy");
+  area.remove();
+  return ok;
+}

@@ -1,0 +1,403 @@
+// One hand being entered: the players' piles (tapped cards or counts), their go, shakes,
+// bombs and sake-cup choice, the live preview and the outcome buttons. It builds the hand
+// body of POST /v1/gostop/hands; what the body is worth is always the API's answer (the
+// page checks nothing itself: a card held twice is shown where the API points).
+import { ApiError, call } from "./api.js";
+import { cardFace, cardName, cardWord } from "./cards.js";
+import { checkbox, fill, h, select, stepper, uniqueId } from "./dom.js";
+import { label, monthName, t } from "./i18n.js";
+
+const TALLY_NUMBERS = [["brights", 5], ["animals", 9], ["ribbons", 10], ["junk_value", 60]];
+const TALLY_FLAGS = ["rain_bright", "godori", "rain_ribbon", "hongdan", "cheongdan", "chodan",
+  "has_gukjin"];
+const FLAG_LABELS = { rain_bright: "rainBright", godori: "godori", rain_ribbon: "rainRibbon",
+  hongdan: "hongdan", cheongdan: "cheongdan", chodan: "chodan", has_gukjin: "hasGukjin" };
+const NUMBER_LABELS = { brights: "brights", animals: "animals", ribbons: "ribbons",
+  junk_value: "junkValue" };
+const PREVIEW_DELAY_MS = 250;
+
+function emptyTally() {
+  return { brights: 0, animals: 0, ribbons: 0, junk_value: 0, rain_bright: false,
+    godori: false, rain_ribbon: false, hongdan: false, cheongdan: false, chodan: false,
+    has_gukjin: false };
+}
+
+function emptyFlags() {
+  return { go_count: 0, shakes: 0, bombs: 0, gukjin: "" };
+}
+
+/**
+ * The hand editor. `context()` gives what a preview needs besides the hand (ruleset,
+ * stake); `onOutcome(outcome)` is called by the outcome buttons.
+ */
+export function createHandEditor({ mount, context, onOutcome, entry = "cards" }) {
+  const state = {
+    names: [],
+    piles: [],
+    tallies: [],
+    flags: [],
+    entry,
+    selectedPlayer: null,
+    selectedCard: null,
+    cards: [],
+    preview: null,
+  };
+  const parts = {};
+  let timer = null;
+  let inflight = null;
+
+  function setPlayers(names) {
+    const old = state.names;
+    const keep = (list, fresh) => names.map((name) => {
+      const at = old.indexOf(name);
+      return at >= 0 ? list[at] : fresh();
+    });
+    state.piles = keep(state.piles, () => []);
+    state.tallies = keep(state.tallies, emptyTally);
+    state.flags = keep(state.flags, emptyFlags);
+    state.names = [...names];
+    state.selectedPlayer = null;
+    state.preview = null;
+    render();
+  }
+
+  function setCards(cards) {
+    state.cards = cards;
+    render();
+  }
+
+  /** The hand as the API takes it (no outcome, rule set or stake). */
+  function body() {
+    return {
+      players: state.names.map((id, i) => {
+        const player = { id };
+        if (state.entry === "cards") player.captured = [...state.piles[i]];
+        else player.tally = { ...state.tallies[i] };
+        const flags = state.flags[i];
+        for (const name of ["go_count", "shakes", "bombs"]) if (flags[name]) player[name] = flags[name];
+        if (flags.gukjin) player.gukjin = flags.gukjin;
+        return player;
+      }),
+    };
+  }
+
+  /** Load a stored hand body (a correction starts from the hand as it was entered). */
+  function load(hand) {
+    const players = hand.players.filter((p) => !p.sits_out);
+    state.names = players.map((p) => p.id);
+    state.entry = players.some((p) => p.tally) ? "counts" : "cards";
+    state.piles = players.map((p) => [...(p.captured ?? [])]);
+    state.tallies = players.map((p) => ({ ...emptyTally(), ...(p.tally ?? {}) }));
+    state.flags = players.map((p) => ({ go_count: p.go_count ?? 0, shakes: p.shakes ?? 0,
+      bombs: p.bombs ?? 0, gukjin: p.gukjin ?? "" }));
+    render();
+  }
+
+  function clear() {
+    state.piles = state.names.map(() => []);
+    state.tallies = state.names.map(emptyTally);
+    state.flags = state.names.map(emptyFlags);
+    state.selectedCard = null;
+    render();
+  }
+
+  function changed() {
+    clearErrors();
+    updateCards();
+    updateBar();
+    clearTimeout(timer);
+    timer = setTimeout(preview, PREVIEW_DELAY_MS);
+  }
+
+  async function preview() {
+    if (state.names.length < 2) return;
+    inflight?.abort();
+    inflight = new AbortController();
+    try {
+      // lang=all: labels in both languages, so a language switch redraws without a call
+      const answer = await call("POST", "/v1/gostop/hands?lang=all",
+        { body: { ...context(), ...body() }, signal: inflight.signal });
+      state.preview = answer.data;
+      clearErrors();
+    } catch (error) {
+      if (error.name === "AbortError") return;
+      state.preview = null;
+      if (error instanceof ApiError) showErrors(error);
+    }
+    updateBar();
+    renderPreview();
+  }
+
+  // --- rendering -------------------------------------------------------------------
+
+  function render() {
+    if (!mount) return;
+    parts.status = h("p", { class: "hint", role: "status" }, t("pickHelp"));
+    parts.bar = h("div", { class: "player-bar", role: "group", "aria-label": t("players") });
+    parts.pile = h("div", { class: "pile" });
+    parts.flags = h("div", { class: "flags" });
+    parts.previewId = uniqueId("preview");
+    parts.preview = h("section", { class: "preview", "aria-labelledby": parts.previewId });
+    parts.errors = h("div", { class: "errors", role: "alert" });
+    fill(mount,
+      entrySwitch(),
+      parts.bar, parts.status, parts.pile,
+      h("h3", {}, t("flags")), parts.flags,
+      parts.preview,
+      outcomeButtons(),
+      parts.errors);
+    renderBar();
+    if (state.entry === "cards") renderCards();
+    else renderCounts();
+    renderFlags();
+    renderPreview();
+    if (state.names.length >= 2 && !state.preview) changed();
+  }
+
+  function entrySwitch() {
+    const choice = (value, text) => h("button", {
+      type: "button", class: "seg", "aria-pressed": String(state.entry === value),
+      onclick: () => {
+        if (state.entry === value) return;
+        state.entry = value;
+        state.preview = null;
+        render();
+      },
+    }, text);
+    return h("div", { class: "segmented", role: "group", "aria-label": t("entry") },
+      choice("cards", t("entryCards")), choice("counts", t("entryCounts")));
+  }
+
+  function renderBar() {
+    fill(parts.bar, state.names.map((name, i) => h("button", {
+      type: "button", class: `player p${i}`, dataset: { player: String(i) },
+      onclick: () => tapPlayer(i),
+    }, h("span", { class: "player-name" }, name), h("span", { class: "player-sub" }))));
+    updateBar();
+  }
+
+  function updateBar() {
+    if (!parts.bar) return;
+    parts.bar.querySelectorAll("button.player").forEach((button) => {
+      const i = Number(button.dataset.player);
+      const scored = state.preview?.players?.[i];
+      const bits = [];
+      if (state.entry === "cards") bits.push(t("cardsShort", { n: state.piles[i].length }));
+      if (scored) bits.push(t("pointsShort", { n: scored.points }));
+      if (scored?.may_stop) bits.push("✓");
+      button.querySelector(".player-sub").textContent = bits.join(" · ");
+      button.setAttribute("aria-pressed", String(state.selectedPlayer === i));
+      button.classList.toggle("may-stop", Boolean(scored?.may_stop));
+    });
+  }
+
+  function tapPlayer(i) {
+    if (state.entry === "cards" && state.selectedCard) {
+      // a card then a player: the card goes to that player alone
+      const card = state.selectedCard;
+      state.piles = state.piles.map((pile, j) => (j === i
+        ? (pile.includes(card) ? pile : [...pile, card]) : pile.filter((c) => c !== card)));
+      state.selectedCard = null;
+      parts.status.textContent = t("pickHelp");
+      changed();
+      parts.pile.querySelector(`[data-card="${card}"]`)?.focus();
+      return;
+    }
+    state.selectedPlayer = state.selectedPlayer === i ? null : i;
+    parts.status.textContent = state.selectedPlayer === null
+      ? t("pickHelp") : t("givingTo", { id: state.names[i] });
+    updateBar();
+    updateCards();
+  }
+
+  function tapCard(card) {
+    if (state.selectedPlayer !== null) {
+      // a player then cards: each tap puts the card in (or takes it out of) that pile only
+      const pile = state.piles[state.selectedPlayer];
+      const at = pile.indexOf(card.id);
+      if (at >= 0) pile.splice(at, 1);
+      else pile.push(card.id);
+      changed();
+      return;
+    }
+    state.selectedCard = state.selectedCard === card.id ? null : card.id;
+    parts.status.textContent = state.selectedCard
+      ? t("givingCard", { card: cardName(card) }) : t("pickHelp");
+    updateCards();
+  }
+
+  function renderCards() {
+    const months = new Map();
+    for (const card of state.cards) {
+      if (card.in_deck === false) continue;
+      const key = card.month ?? 0;
+      if (!months.has(key)) months.set(key, []);
+      months.get(key).push(card);
+    }
+    const groups = [...months.keys()].sort((a, b) => (a || 13) - (b || 13)).map((month) => {
+      const headingId = uniqueId("month");
+      const title = month ? `${t("month", { m: month })} ${monthName(month)}` : t("bonusCards");
+      return h("section", { class: "month", "aria-labelledby": headingId },
+        h("h4", { id: headingId }, title),
+        h("div", { class: "month-cards" }, months.get(month).map(cardButton)),
+        h("div", { class: "month-errors" }));
+    });
+    fill(parts.pile,
+      h("div", { class: "months" }, groups),
+      h("button", { type: "button", class: "quiet", onclick: clear }, t("clearCards")));
+    updateCards();
+  }
+
+  function cardButton(card) {
+    return h("button", { type: "button", class: "card", dataset: { card: card.id },
+      title: cardName(card), onclick: () => tapCard(card) },
+    cardFace(card),
+    h("span", { class: "visually-hidden card-name" }),
+    h("span", { class: "card-word", "aria-hidden": "true" }, cardWord(card)),
+    h("span", { class: "owners", "aria-hidden": "true" }));
+  }
+
+  function updateCards() {
+    if (state.entry !== "cards" || !parts.pile) return;
+    const byCard = new Map();
+    state.piles.forEach((pile, i) => pile.forEach((id) => {
+      if (!byCard.has(id)) byCard.set(id, []);
+      byCard.get(id).push(i);
+    }));
+    parts.pile.querySelectorAll("button.card").forEach((button) => {
+      const id = button.dataset.card;
+      const owners = byCard.get(id) ?? [];
+      const card = state.cards.find((c) => c.id === id);
+      const held = owners.length
+        ? t("heldBy", { ids: owners.map((i) => state.names[i]).join(", ") }) : t("nobody");
+      button.querySelector(".card-name").textContent = `${cardName(card)}, ${held}`;
+      const pressed = state.selectedPlayer !== null
+        ? owners.includes(state.selectedPlayer) : state.selectedCard === id;
+      button.setAttribute("aria-pressed", String(pressed));
+      button.classList.toggle("held", owners.length > 0);
+      fill(button.querySelector(".owners"), owners.map((i) => h("span",
+        { class: `badge p${i}` }, state.names[i].slice(0, 2))));
+    });
+  }
+
+  function renderCounts() {
+    fill(parts.pile, state.names.map((name, i) => {
+      const tally = state.tallies[i];
+      const set = (field) => (value) => { tally[field] = value; changed(); };
+      return h("fieldset", { class: "counts", dataset: { pointer: `/players/${i}/tally` } },
+        h("legend", {}, `${name} · ${t("counts")}`),
+        TALLY_NUMBERS.map(([field, max]) => stepper({
+          label: t(NUMBER_LABELS[field]), value: tally[field], max, onchange: set(field),
+          pointer: `/players/${i}/tally/${field}`,
+        })),
+        h("div", { class: "checks" }, TALLY_FLAGS.map((field) => checkbox({
+          label: t(FLAG_LABELS[field]), checked: tally[field], onchange: set(field),
+          pointer: `/players/${i}/tally/${field}`,
+        }))));
+    }));
+  }
+
+  function renderFlags() {
+    fill(parts.flags, state.names.map((name, i) => {
+      const flags = state.flags[i];
+      const set = (field) => (value) => { flags[field] = value; changed(); };
+      return h("fieldset", { class: "player-flags", dataset: { pointer: `/players/${i}` } },
+        h("legend", {}, name),
+        stepper({ label: t("goCount"), value: flags.go_count, max: 20, onchange: set("go_count"),
+          pointer: `/players/${i}/go_count` }),
+        stepper({ label: t("shakes"), value: flags.shakes, max: 12, onchange: set("shakes"),
+          pointer: `/players/${i}/shakes` }),
+        stepper({ label: t("bombs"), value: flags.bombs, max: 12, onchange: set("bombs"),
+          pointer: `/players/${i}/bombs` }),
+        select({ label: `${t("gukjin")} · ${name}`, value: flags.gukjin, onchange: set("gukjin"),
+          pointer: `/players/${i}/gukjin`, choices: [["", t("optionDefault")],
+            ["auto", t("gukjinAuto")], ["animal", t("gukjinAnimal")], ["junk", t("gukjinJunk")]] }));
+    }));
+  }
+
+  function renderPreview() {
+    if (!parts.preview) return;
+    const answer = state.preview;
+    fill(parts.preview,
+      h("h3", { id: parts.previewId }, t("preview")),
+      h("p", { class: "hint" }, t("previewHelp")),
+      answer ? h("ul", { class: "preview-list" }, answer.players.map((player) => h("li", {
+        dataset: { previewPlayer: player.id } },
+      h("strong", {}, player.id), " ",
+      h("span", { class: "preview-points" }, t("pointsShort", { n: player.points })), " · ",
+      player.may_stop ? t("mayStop") : t("mayNotStop"),
+      player.items.length ? ` — ${player.items.map((item) =>
+        `${label(item.label)} ${item.points}`).join(", ")}` : ""))) : null);
+  }
+
+  function outcomeButtons() {
+    const row = (title, make) => h("div", { class: "outcome-row", role: "group",
+      "aria-label": title }, h("span", { class: "row-title", "aria-hidden": "true" }, title),
+    state.names.map((name) => make(name)));
+    const fire = (outcome) => () => onOutcome(outcome);
+    const headingId = uniqueId("outcome");
+    return h("section", { class: "outcome", "aria-labelledby": headingId,
+      dataset: { pointer: "/outcome" } },
+    h("h3", { id: headingId }, t("outcome")),
+    row(t("stop"), (name) => h("button", { type: "button", class: "go",
+      onclick: fire({ type: "stop", winner: name }) }, t("stopBy", { id: name }))),
+    h("div", { class: "outcome-row" }, h("button", { type: "button",
+      onclick: fire({ type: "nagari" }) }, t("nagari"))),
+    row(t("chongtong"), (name) => h("button", { type: "button",
+      onclick: fire({ type: "chongtong", winner: name }) }, t("chongtongBy", { id: name }))),
+    row(t("threePpuk"), (name) => h("button", { type: "button",
+      onclick: fire({ type: "three_ppuk", winner: name }) }, t("threePpukBy", { id: name }))));
+  }
+
+  // --- errors at the place they point to -------------------------------------------
+
+  function clearErrors() {
+    if (!mount) return;
+    mount.querySelectorAll(".inline-error").forEach((e) => e.remove());
+    mount.querySelectorAll("[aria-invalid]").forEach((e) => e.removeAttribute("aria-invalid"));
+    mount.querySelectorAll(".has-error").forEach((e) => e.classList.remove("has-error"));
+    if (parts.errors) fill(parts.errors);
+  }
+
+  /** Show each problem next to what it points at (a card, a stepper, the outcome…). */
+  function showErrors(error, sent = body()) {
+    clearErrors();
+    const unplaced = [];
+    for (const entry of error.entries) {
+      const target = place(entry.pointer, sent);
+      if (!target) {
+        unplaced.push(entry.detail);
+        continue;
+      }
+      const id = uniqueId("error");
+      const message = h("p", { class: "inline-error", id, dataset: { code: entry.code } },
+        entry.detail);
+      target.element.classList.add("has-error");
+      target.element.setAttribute("aria-invalid", "true");
+      target.element.setAttribute("aria-describedby", id);
+      if (target.after === target.element) target.element.after(message);
+      else target.after.append(message);
+    }
+    fill(parts.errors, unplaced.length ? [h("h3", {}, t("errors")),
+      h("ul", {}, unplaced.map((d) => h("li", {}, d)))] : []);
+  }
+
+  function place(pointer, sent) {
+    const card = /^\/players\/(\d+)\/captured\/(\d+)/.exec(pointer ?? "");
+    if (card && state.entry === "cards") {
+      const id = sent.players[Number(card[1])]?.captured?.[Number(card[2])];
+      const button = id && parts.pile.querySelector(`[data-card="${id}"]`);
+      if (button) return { element: button, after: button.closest(".month").querySelector(".month-errors") };
+    }
+    let best = null;
+    mount.querySelectorAll("[data-pointer]").forEach((element) => {
+      const p = element.dataset.pointer;
+      if ((pointer === p || pointer?.startsWith(`${p}/`))
+          && (!best || p.length > best.dataset.pointer.length)) best = element;
+    });
+    return best ? { element: best, after: best } : null;
+  }
+
+  return { setPlayers, setCards, body, load, clear, render, showErrors, refresh: changed,
+    get names() { return state.names; } };
+}

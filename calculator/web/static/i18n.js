@@ -1,0 +1,333 @@
+// Korean and English. The page's own words live here; every label of a score, a step or
+// a payment comes from the API (its `label`), so the page never names a rule twice.
+import { load, save } from "./store.js";
+
+const STRINGS = {
+  ko: {
+    title: "고스톱 점수",
+    otherLang: "English",
+    tabHand: "한 판",
+    tabTable: "테이블",
+    tabs: "화면",
+    loading: "불러오는 중…",
+    offline: "서버에 연결할 수 없습니다. 다시 시도하세요.",
+    players: "플레이어",
+    playerName: "플레이어 {n} 이름",
+    addPlayer: "플레이어 추가",
+    removePlayer: "{id} 빼기",
+    rules: "규칙",
+    preset: "규칙 프리셋",
+    stake: "점당 칩",
+    options: "세부 옵션 ({n}개 변경)",
+    optionDefault: "기본",
+    entry: "입력 방식",
+    entryCards: "패로 입력",
+    entryCounts: "개수로 입력",
+    pickHelp: "플레이어를 누른 뒤 카드를 누르거나, 카드를 누른 뒤 플레이어를 누르세요.",
+    givingCard: "{card}: 받을 플레이어를 누르세요.",
+    givingTo: "{id}의 패: 카드를 눌러 넣거나 빼세요.",
+    clearCards: "모든 패 비우기",
+    month: "{m}월",
+    bonusCards: "보너스 피",
+    heldBy: "{ids} 소유",
+    nobody: "아무도 안 가짐",
+    cardsShort: "{n}장",
+    pointsShort: "{n}점",
+    mayStop: "스톱 가능",
+    mayNotStop: "스톱 불가",
+    counts: "개수",
+    brights: "광",
+    rainBright: "비광 포함",
+    animals: "열끗 (국진 포함)",
+    godori: "고도리",
+    ribbons: "띠",
+    rainRibbon: "비띠 포함",
+    hongdan: "홍단",
+    cheongdan: "청단",
+    chodan: "초단",
+    junkValue: "피 (쌍피 2, 보너스는 그 값)",
+    hasGukjin: "국진(9월 열끗) 보유",
+    flags: "고 · 흔들기 · 폭탄",
+    goCount: "고",
+    shakes: "흔들기",
+    bombs: "폭탄",
+    gukjin: "국진 (술잔)",
+    gukjinAuto: "자동 (유리한 쪽)",
+    gukjinAnimal: "열끗",
+    gukjinJunk: "쌍피",
+    decrease: "{what} 하나 줄이기",
+    increase: "{what} 하나 늘리기",
+    preview: "미리 보기",
+    previewHelp: "결과를 누르기 전, 지금 패의 점수입니다.",
+    outcome: "결과",
+    stop: "스톱",
+    stopBy: "{id} 스톱",
+    nagari: "나가리",
+    chongtong: "총통",
+    chongtongBy: "{id} 총통",
+    threePpuk: "쓰리뻑",
+    threePpukBy: "{id} 쓰리뻑",
+    result: "정산 결과",
+    items: "점수",
+    base: "기본 점수",
+    noItems: "점수 없음",
+    cardsOf: "카드: {cards}",
+    winnerAmount: "{id}의 점수",
+    payments: "지불",
+    pays: "{from} → {to}",
+    chipsOf: "{n}칩",
+    pointsTimesStake: "{points}점 × {stake}",
+    pricedInChips: "칩으로 정한 금액",
+    net: "칩 합계",
+    noPayments: "주고받는 칩이 없습니다.",
+    whatIf: "다른 규칙이라면?",
+    compare: "비교",
+    underPreset: "{preset} 규칙으로",
+    difference: "차이",
+    times: "({n}회)",
+    errors: "입력을 확인하세요",
+    tableNight: "테이블 (오늘 밤 전체)",
+    createTable: "테이블 만들기",
+    roster: "참가자 (한 줄에 한 명, 2–10명)",
+    rounding: "정산 단위",
+    roundingNone: "반올림 안 함",
+    joinByCode: "코드로 참여",
+    joinCode: "참여 코드",
+    join: "참여",
+    joinUnknown: "그 코드의 테이블이 없습니다.",
+    joinUnavailable: "이 서버는 아직 코드로 참여할 수 없습니다.",
+    myTables: "이 기기의 테이블",
+    open: "열기",
+    leave: "이 테이블에서 나가기",
+    scorer: "기록자",
+    viewer: "보기 전용",
+    shareTable: "테이블 공유",
+    joinLink: "참여 링크",
+    viewerLink: "보기 링크 (이 링크를 가진 사람은 볼 수 있음)",
+    copy: "복사",
+    copied: "복사했습니다",
+    qr: "참여 링크 QR 코드",
+    totals: "현재 합계",
+    live: "실시간 · 버전 {v}",
+    handPlayers: "이번 판 플레이어 (2–3명)",
+    enterHand: "판 입력",
+    history: "기록",
+    noHands: "아직 판이 없습니다.",
+    handN: "{n}판",
+    voided: "무효",
+    correct: "수정",
+    void: "무효로",
+    reason: "이유",
+    confirmVoid: "무효 처리",
+    cancel: "취소",
+    correcting: "{n}판을 수정하는 중",
+    saveCorrection: "결과를 누르면 수정됩니다",
+    undo: "되돌리기",
+    redo: "다시 하기",
+    settlement: "정산 (가장 적은 송금)",
+    noTransfers: "주고받을 칩이 없습니다.",
+    shareText: "공유 문구 복사",
+    stale: "다른 기기에서 테이블이 바뀌었습니다. 최신 상태를 불러왔으니 다시 확인하세요.",
+    readOnly: "보기 전용으로 열었습니다.",
+    closed: "닫힌 테이블 (읽기 전용)",
+    dealer: "선: {id}",
+    streak: "나가리 연속: {n}",
+    changed: "{n}판의 금액이 바뀌었습니다",
+  },
+  en: {
+    title: "Go-Stop scorekeeper",
+    otherLang: "한국어",
+    tabHand: "One hand",
+    tabTable: "Table night",
+    tabs: "Screens",
+    loading: "Loading…",
+    offline: "The service cannot be reached. Try again.",
+    players: "Players",
+    playerName: "Player {n} name",
+    addPlayer: "Add a player",
+    removePlayer: "Remove {id}",
+    rules: "Rules",
+    preset: "Rule set",
+    stake: "Chips per point",
+    options: "Options ({n} changed)",
+    optionDefault: "default",
+    entry: "Entry",
+    entryCards: "Tap cards",
+    entryCounts: "Counts",
+    pickHelp: "Tap a player then cards, or a card then a player.",
+    givingCard: "{card}: tap the player who took it.",
+    givingTo: "{id}'s pile: tap cards to add or remove them.",
+    clearCards: "Clear every pile",
+    month: "Month {m}",
+    bonusCards: "Bonus cards",
+    heldBy: "held by {ids}",
+    nobody: "held by nobody",
+    cardsShort: "{n} cards",
+    pointsShort: "{n} pt",
+    mayStop: "may stop",
+    mayNotStop: "may not stop",
+    counts: "Counts",
+    brights: "Brights",
+    rainBright: "rain man among them",
+    animals: "Animals (sake cup included)",
+    godori: "godori",
+    ribbons: "Ribbons",
+    rainRibbon: "rain ribbon among them",
+    hongdan: "hongdan",
+    cheongdan: "cheongdan",
+    chodan: "chodan",
+    junkValue: "Junk value (double 2, bonus its value)",
+    hasGukjin: "holds the sake cup",
+    flags: "Go, shakes, bombs",
+    goCount: "Go",
+    shakes: "Shakes",
+    bombs: "Bombs",
+    gukjin: "Sake cup",
+    gukjinAuto: "auto (best)",
+    gukjinAnimal: "animal",
+    gukjinJunk: "double junk",
+    decrease: "one {what} less",
+    increase: "one {what} more",
+    preview: "Preview",
+    previewHelp: "The piles' points so far, before the hand ends.",
+    outcome: "How it ended",
+    stop: "Stop",
+    stopBy: "{id} stops",
+    nagari: "Nagari (draw)",
+    chongtong: "Chongtong",
+    chongtongBy: "{id} chongtong",
+    threePpuk: "Three ppuk",
+    threePpukBy: "{id} three ppuk",
+    result: "Result",
+    items: "Points",
+    base: "base points",
+    noItems: "no points",
+    cardsOf: "cards: {cards}",
+    winnerAmount: "{id}'s amount",
+    payments: "Payments",
+    pays: "{from} → {to}",
+    chipsOf: "{n} chips",
+    pointsTimesStake: "{points} pt × {stake}",
+    pricedInChips: "priced in chips",
+    net: "Net chips",
+    noPayments: "No chips move.",
+    whatIf: "What if?",
+    compare: "Compare",
+    underPreset: "under {preset}",
+    difference: "difference",
+    times: "({n}×)",
+    errors: "Please check",
+    tableNight: "Table night",
+    createTable: "Create a table",
+    roster: "Roster (one per line, 2–10)",
+    rounding: "Round the settlement to",
+    roundingNone: "no rounding",
+    joinByCode: "Join with a code",
+    joinCode: "Join code",
+    join: "Join",
+    joinUnknown: "No table has that code.",
+    joinUnavailable: "This server does not offer joining by code yet.",
+    myTables: "Tables on this device",
+    open: "Open",
+    leave: "Leave this table",
+    scorer: "scorer",
+    viewer: "viewer",
+    shareTable: "Share the table",
+    joinLink: "Join link",
+    viewerLink: "Viewer link (whoever has it can watch)",
+    copy: "Copy",
+    copied: "Copied",
+    qr: "QR code of the join link",
+    totals: "Totals",
+    live: "live · version {v}",
+    handPlayers: "Playing this hand (2–3)",
+    enterHand: "Enter a hand",
+    history: "History",
+    noHands: "No hands yet.",
+    handN: "Hand {n}",
+    voided: "void",
+    correct: "Correct",
+    void: "Void",
+    reason: "Reason",
+    confirmVoid: "Void it",
+    cancel: "Cancel",
+    correcting: "Correcting hand {n}",
+    saveCorrection: "the outcome button saves the correction",
+    undo: "Undo",
+    redo: "Redo",
+    settlement: "Settlement (fewest transfers)",
+    noTransfers: "Nobody owes anything.",
+    shareText: "Copy the share text",
+    stale: "Another phone changed the table. It is reloaded: check and try again.",
+    readOnly: "Opened read-only.",
+    closed: "Closed table (read-only)",
+    dealer: "Dealer: {id}",
+    streak: "Nagari streak: {n}",
+    changed: "hand {n}'s amounts changed",
+  },
+};
+
+const MONTHS = {
+  ko: ["송학", "매조", "벚꽃", "흑싸리", "난초", "모란", "홍싸리", "공산", "국화", "단풍", "오동", "비"],
+  en: ["pine", "plum", "cherry", "wisteria", "iris", "peony", "bush clover", "pampas",
+    "chrysanthemum", "maple", "paulownia", "rain"],
+};
+
+const KINDS = {
+  ko: { bright: "광", animal: "열끗", ribbon: "띠", junk: "피", double_junk: "쌍피", bonus: "보너스" },
+  en: { bright: "bright", animal: "animal", ribbon: "ribbon", junk: "junk",
+    double_junk: "double", bonus: "bonus" },
+};
+
+let current = pick();
+
+function pick() {
+  const saved = load("lang");
+  if (saved === "ko" || saved === "en") return saved;
+  return (navigator.language || "ko").toLowerCase().startsWith("ko") ? "ko" : "en";
+}
+
+/** The page's language, "ko" or "en". */
+export function lang() {
+  return current;
+}
+
+/** Switch the language and remember it on this device. */
+export function setLang(next) {
+  current = next;
+  save("lang", next);
+  document.documentElement.lang = next;
+}
+
+/** A page string with its {placeholders} filled in. */
+export function t(key, vars = {}) {
+  const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+}
+
+/** An API label: {ko, en} or, from a server that answers in one language, a string. */
+export function label(value) {
+  if (value == null) return "";
+  if (typeof value === "string") return value;
+  return value[current] ?? value.en ?? value.ko ?? "";
+}
+
+/** The month's flower name. */
+export function monthName(month) {
+  return MONTHS[current][month - 1];
+}
+
+/** The card kind in a word. */
+export function kindName(kind) {
+  return KINDS[current][kind] ?? kind;
+}
+
+/** A number as people read it here (thousands separators, a real minus sign). */
+export function num(value) {
+  return new Intl.NumberFormat(current === "ko" ? "ko-KR" : "en-US").format(value).replace("-", "−");
+}
+
+/** A signed number: +1,200 or −400. */
+export function signed(value) {
+  return (value > 0 ? "+" : "") + num(value);
+}

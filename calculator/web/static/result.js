@@ -1,0 +1,111 @@
+// A hand's answer, for people: each player's points item by item with the cards behind
+// them, the winner's amount and every payment step by step (the API's labels), and the
+// chips each player wins or loses. Nothing is computed here: every number is the API's.
+import { fill, h, uniqueId } from "./dom.js";
+import { label, num, signed, t } from "./i18n.js";
+
+/** One step in words: the API's ready sentence when it gives one (`text`), else its
+ * label with the numbers, "bright penalty ×2 = 8". */
+export function stepText(step) {
+  if (step.text) return label(step.text);
+  const times = step.times && step.times > 1 ? ` ${t("times", { n: step.times })}` : "";
+  const name = label(step.label) + (step.player ? ` (${step.player})` : "");
+  if (step.op === "start") return `${name} ${num(step.amount)}`;
+  if (step.op === "add") return `${name} +${num(step.addend)}${times} = ${num(step.total)}`;
+  return `${name} ×${num(step.factor)}${times} = ${num(step.total)}`;
+}
+
+function stepsLine(steps, extra = []) {
+  return h("ol", { class: "steps" }, [...steps.map(stepText), ...extra].map((s) => h("li", {}, s)));
+}
+
+function netList(net, cls = "net") {
+  return h("ul", { class: cls }, Object.entries(net).map(([id, chips]) => h("li", {
+    class: chips > 0 ? "plus" : chips < 0 ? "minus" : "zero", dataset: { net: id } },
+  h("span", { class: "who" }, id), h("span", { class: "chips" }, signed(chips)))));
+}
+
+/**
+ * The whole result. `names` maps card ids to their names; `compare` (optional) is
+ * {presets, run(preset)}: the "what if" control.
+ */
+export function renderResult(result, { names, compare } = {}) {
+  const headingId = uniqueId("result");
+  const section = h("section", { class: "result", "aria-labelledby": headingId },
+    h("h2", { id: headingId, tabindex: "-1" }, t("result")));
+  if (result.outcome) {
+    section.append(h("p", { class: "outcome-line" }, outcomeText(result.outcome)));
+  }
+  section.append(h("h3", {}, t("items")), h("div", { class: "scores" },
+    result.players.map((player) => h("article", { class: "score", dataset: { player: player.id } },
+      h("h4", {}, player.id, " · ", h("span", { class: "points" },
+        t("pointsShort", { n: player.points }))),
+      player.items.length
+        ? h("ul", {}, player.items.map((item) => h("li", {},
+          h("strong", {}, `${label(item.label)} ${t("pointsShort", { n: item.points })}`),
+          item.cards?.length ? h("span", { class: "item-cards" }, ` — ${t("cardsOf",
+            { cards: item.cards.map((id) => names?.get(id) ?? id).join(", ") })}`) : null)))
+        : h("p", { class: "hint" }, t("noItems"))))));
+  const score = result.winner_score;
+  if (score) {
+    const lines = [`${t("base")} ${num(score.base)}`, ...score.steps.map(stepText)];
+    section.append(h("h3", {}, t("winnerAmount", { id: score.winner })),
+      h("ol", { class: "steps winner-steps" }, lines.map((s) => h("li", {}, s))));
+  }
+  section.append(h("h3", {}, t("payments")));
+  if (result.payments.length) {
+    section.append(h("ul", { class: "payments" }, result.payments.map((payment) => {
+      const inChips = payment.priced_in === "chips";
+      const last = inChips ? t("pricedInChips")
+        : `${t("pointsTimesStake", { points: num(payment.points), stake: num(result.stake) })}`
+          + ` = ${t("chipsOf", { n: num(payment.chips) })}`;
+      return h("li", { class: "payment" },
+        h("p", {}, h("strong", {}, t("pays", { from: payment.from, to: payment.to })), " · ",
+          label(payment.label), " · ", h("span", { class: "chips" },
+            t("chipsOf", { n: num(payment.chips) }))),
+        stepsLine(payment.steps, [last]));
+    })));
+  } else {
+    section.append(h("p", { class: "hint" }, t("noPayments")));
+  }
+  section.append(h("h3", {}, t("net")), netList(result.net));
+  if (compare) section.append(whatIf(result, compare));
+  return section;
+}
+
+function outcomeText(outcome) {
+  if (outcome.type === "nagari") return t("nagari");
+  const key = { stop: "stopBy", chongtong: "chongtongBy", three_ppuk: "threePpukBy" }[outcome.type];
+  return key ? t(key, { id: outcome.winner }) : outcome.type;
+}
+
+function whatIf(result, { presets, current, run }) {
+  const others = presets.filter((p) => p.name !== current);
+  const id = uniqueId("whatif");
+  const picker = h("select", { id }, others.map((p) => h("option", { value: p.name },
+    `${p.name} — ${p.title}`)));
+  const out = h("div", { class: "compared", "aria-live": "polite" });
+  const go = async () => {
+    const answer = await run(picker.value);
+    const comparison = answer?.comparisons?.[0];
+    if (!comparison) return;
+    if (comparison.net) {
+      fill(out, h("p", {}, t("underPreset", { preset: picker.value })),
+        h("table", { class: "compare-table" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("players")),
+            h("th", { scope: "col" }, t("net")), h("th", { scope: "col" }, t("difference")))),
+          h("tbody", {}, Object.keys(result.net).map((player) => h("tr", {
+            dataset: { compare: player } },
+          h("th", { scope: "row" }, player),
+          h("td", {}, signed(comparison.net[player])),
+          h("td", {}, signed(comparison.difference[player])))))));
+    } else {
+      const problem = comparison.problem;
+      fill(out, h("p", { class: "inline-error" },
+        problem?.errors?.map((e) => e.detail).join("; ") || problem?.title || ""));
+    }
+  };
+  return h("section", { class: "what-if" }, h("h3", {}, t("whatIf")),
+    h("div", { class: "inline" }, h("label", { for: id, class: "visually-hidden" }, t("whatIf")),
+      picker, h("button", { type: "button", onclick: go }, t("compare"))), out);
+}

@@ -1,0 +1,419 @@
+// A table night on the ledger (POST /v1/tables …): create or join a table, share it (join
+// code, QR, links), enter hands, watch the totals live (a poll with If-None-Match every
+// few seconds: a 304 costs nearly nothing), correct / void / undo, settle, share the text.
+// Writes carry an Idempotency-Key and If-Match with the version the phone last saw.
+import { ApiError, call, newKey } from "./api.js";
+import { fill, h, uniqueId } from "./dom.js";
+import { createHandEditor } from "./hand.js";
+import { num, signed, t } from "./i18n.js";
+import { renderResult } from "./result.js";
+import { learnFeatures, renderShare } from "./share.js";
+import { rulesetOf, rulesPicker } from "./rules.js";
+import { load, save } from "./store.js";
+
+const POLL_MS = 2500;
+const MAX_HAND_PLAYERS = 3;
+
+/** The table screen. `open({id, token, role} | {join})` shows a table. */
+export function createTableView({ mount, presets, rules, cardsFor, cardNames }) {
+  const s = {
+    current: null, // {id, token, role, join_code}
+    table: null,
+    etag: null,
+    cards: [],
+    playing: [],
+    correcting: null,
+    timer: null,
+    stopped: false,
+    lastResult: null,
+    settlement: null,
+    absent: new Set(), // sharing features this server does not have
+  };
+  const box = {};
+  let editor = null;
+
+  // --- no table open: create, join, reopen ---------------------------------------
+
+  function renderStart(message) {
+    const rosterId = uniqueId("roster");
+    const roundingId = uniqueId("rounding");
+    const codeId = uniqueId("code");
+    const rulesBox = h("div", {});
+    const roster = h("textarea", { id: rosterId, rows: 4, autocomplete: "off" },
+      (load("roster") ?? ["A", "B", "C"]).join("\n"));
+    const rounding = h("select", { id: roundingId },
+      [["", t("roundingNone")], ["100", "100"], ["1000", "1,000"]].map(([v, text]) =>
+        h("option", { value: v }, text)));
+    const code = h("input", { id: codeId, autocomplete: "off", autocapitalize: "characters",
+      maxlength: 16, class: "code-input" });
+    const problems = h("div", { class: "errors", role: "alert" });
+    const tables = load("tables", []);
+    fill(mount,
+      message ? h("p", { class: "notice", role: "status" }, message) : null,
+      h("section", { class: "panel", "aria-labelledby": "create-h" },
+        h("h2", { id: "create-h" }, t("createTable")),
+        h("div", { class: "field", dataset: { pointer: "/roster" } },
+          h("label", { for: rosterId }, t("roster")), roster),
+        rulesBox,
+        h("div", { class: "field" }, h("label", { for: roundingId }, t("rounding")), rounding),
+        h("button", { type: "button", class: "primary", onclick: () => create(
+          roster.value.split("\n").map((x) => x.trim()).filter(Boolean), rounding.value, problems) },
+        t("createTable")),
+        problems),
+      s.absent.has("join") ? null : h("section", { class: "panel join-panel",
+        "aria-labelledby": "join-h" },
+        h("h2", { id: "join-h" }, t("joinByCode")),
+        h("div", { class: "inline" }, h("label", { for: codeId }, t("joinCode")), code,
+          h("button", { type: "button", onclick: () => open({ join: code.value.trim() }) },
+            t("join")))),
+      tables.length ? h("section", { class: "panel", "aria-labelledby": "mine-h" },
+        h("h2", { id: "mine-h" }, t("myTables")),
+        h("ul", { class: "my-tables" }, tables.map((entry) => h("li", {},
+          h("button", { type: "button", onclick: () => open(entry) },
+            `${t("open")} ${entry.join_code ?? entry.id.slice(0, 8)} · ${t(entry.role)}`))))) : null);
+    rulesPicker({ mount: rulesBox, presets, rules, onchange: () => {} });
+  }
+
+  async function create(names, unit, problems) {
+    const body = { roster: names, ruleset: rulesetOf(rules), stake: rules.stake };
+    if (unit) body.rounding = { unit: Number(unit) };
+    try {
+      const answer = await call("POST", "/v1/tables", { body, key: newKey() });
+      save("roster", names);
+      const created = answer.data;
+      await open({ id: created.id, token: created.scorer_token, role: "scorer",
+        join_code: created.join_code, viewer_token: created.viewer_token });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      fill(problems, h("ul", {}, error.entries.map((e) => h("li", {}, e.detail))));
+    }
+  }
+
+  // --- a table open --------------------------------------------------------------
+
+  async function open(entry) {
+    let opened = entry;
+    if (entry.join) {
+      try {
+        const answer = await call("POST", "/v1/tables/join", { body: { join_code: entry.join },
+          key: newKey() });
+        opened = { id: answer.data.id, token: answer.data.viewer_token, role: "viewer",
+          join_code: entry.join.toUpperCase() };
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        if (error.absent) s.absent.add("join");
+        renderStart(error.absent ? t("joinUnavailable") : t("joinUnknown"));
+        return;
+      }
+    }
+    s.current = opened;
+    s.etag = null;
+    s.editorBox = h("div", { class: "editor" });
+    editor = null;
+    remember(opened);
+    const ok = await fetchTable();
+    if (!ok) {
+      s.current = null;
+      renderStart(t("joinUnknown"));
+      return;
+    }
+    s.cards = await cardsFor(s.table.ruleset.preset);
+    s.playing = s.table.roster.slice(0, MAX_HAND_PLAYERS).map((p) => p.id);
+    renderTable();
+    s.stopped = false;
+    schedule();
+  }
+
+  function remember(entry) {
+    const tables = load("tables", []).filter((x) => x.id !== entry.id);
+    const kept = { id: entry.id, token: entry.token, role: entry.role,
+      join_code: entry.join_code ?? null, viewer_token: entry.viewer_token ?? null };
+    save("tables", [kept, ...tables].slice(0, 10));
+  }
+
+  async function fetchTable() {
+    try {
+      const answer = await call("GET", `/v1/tables/${s.current.id}`,
+        { token: s.current.token, ifNoneMatch: s.etag });
+      if (answer.status === 304) return true;
+      s.table = answer.data;
+      s.etag = answer.etag;
+      await fetchSettlement();
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError) return false;
+      return true; // the network blinked: keep what is shown, the next poll retries
+    }
+  }
+
+  async function fetchSettlement() {
+    try {
+      const answer = await call("GET", `/v1/tables/${s.current.id}/settlement`,
+        { token: s.current.token });
+      s.settlement = answer.data;
+    } catch {
+      s.settlement = null;
+    }
+  }
+
+  function schedule() {
+    clearTimeout(s.timer);
+    if (s.stopped) return;
+    s.timer = setTimeout(async () => {
+      if (!document.hidden && s.current) {
+        const before = s.etag;
+        await fetchTable();
+        if (s.etag !== before) updateLive();
+      }
+      schedule();
+    }, POLL_MS);
+  }
+
+  function scorer() {
+    return s.current.role === "scorer" && !s.table.closed;
+  }
+
+  function renderTable(message) {
+    box.notice = h("p", { class: "notice", role: "status" }, message ?? "");
+    box.share = h("section", { class: "panel" });
+    box.totals = h("section", { class: "panel totals-panel", "aria-labelledby": "totals-h" });
+    box.entry = h("section", { class: "panel", "aria-labelledby": "entry-h" });
+    box.result = h("div", { class: "result-box" });
+    box.history = h("section", { class: "panel", "aria-labelledby": "history-h" });
+    box.settle = h("section", { class: "panel", "aria-labelledby": "settle-h" });
+    fill(mount,
+      h("div", { class: "table-head" },
+        h("h2", {}, `${t("tableNight")} · ${t(s.current.role)}`),
+        h("button", { type: "button", class: "quiet", onclick: leave }, t("leave"))),
+      box.notice, box.totals,
+      scorer() ? box.entry : null, box.result,
+      box.history, box.settle, box.share);
+    renderShare({ box: box.share, current: s.current, absent: s.absent });
+    if (scorer()) renderEntry();
+    updateLive();
+  }
+
+  function updateLive() {
+    if (!s.table || !box.totals) return;
+    renderTotals();
+    renderHistory();
+    renderSettlement();
+  }
+
+  function renderTotals() {
+    const table = s.table;
+    fill(box.totals, h("h2", { id: "totals-h" }, t("totals")),
+      h("p", { class: "hint live" }, t("live", { v: table.version })),
+      h("ul", { class: "net totals" }, table.roster.map((p) => {
+        const chips = table.totals[p.id] ?? 0;
+        return h("li", { class: chips > 0 ? "plus" : chips < 0 ? "minus" : "zero",
+          dataset: { total: p.id } },
+        h("span", { class: "who" }, p.name ?? p.id), h("span", { class: "chips" }, signed(chips)));
+      })),
+      h("p", { class: "hint" }, [table.dealer ? t("dealer", { id: table.dealer }) : null,
+        table.nagari_streak ? t("streak", { n: table.nagari_streak }) : null,
+        table.closed ? t("closed") : null].filter(Boolean).join(" · ")));
+  }
+
+  function renderHistory() {
+    const table = s.table;
+    const canWrite = scorer();
+    const hands = [...table.hands].reverse();
+    fill(box.history, h("h2", { id: "history-h" }, t("history")),
+      canWrite ? h("div", { class: "inline" },
+        h("button", { type: "button", disabled: !table.can_undo,
+          onclick: () => write("POST", "/undo") }, t("undo")),
+        h("button", { type: "button", disabled: !table.can_redo,
+          onclick: () => write("POST", "/redo") }, t("redo"))) : null,
+      hands.length ? h("ol", { class: "history", reversed: true }, hands.map((hand) => {
+        const result = hand.result;
+        const voided = hand.status === "voided";
+        const outcome = result.outcome;
+        const what = outcome?.type === "nagari" ? t("nagari")
+          : outcome ? t({ stop: "stopBy", chongtong: "chongtongBy", three_ppuk: "threePpukBy" }[
+            outcome.type] ?? "stopBy", { id: outcome.winner }) : "";
+        const actions = h("div", { class: "hand-actions" });
+        if (canWrite && !voided) {
+          actions.append(
+            h("button", { type: "button", onclick: () => startCorrection(hand.number) },
+              t("correct")),
+            h("button", { type: "button", onclick: () => askVoid(hand.number, actions) },
+              t("void")));
+        }
+        return h("li", { class: voided ? "voided" : null, dataset: { hand: String(hand.number) } },
+          h("p", {}, h("strong", {}, t("handN", { n: hand.number })), ` · ${what}`,
+            voided ? ` · ${t("voided")}` : ""),
+          h("p", { class: "hand-net" }, Object.entries(result.net ?? {}).map(([id, chips]) =>
+            `${id} ${signed(chips)}`).join(" · ")),
+          actions);
+      })) : h("p", { class: "hint" }, t("noHands")));
+  }
+
+  function renderSettlement() {
+    const settled = s.settlement;
+    fill(box.settle, h("h2", { id: "settle-h" }, t("settlement")),
+      !settled ? null : settled.transfers.length
+        ? h("ul", { class: "transfers" }, settled.transfers.map((x) => h("li", {
+          dataset: { transfer: `${x.from}>${x.to}` } },
+        `${t("pays", { from: x.from, to: x.to })}: ${t("chipsOf", { n: num(x.chips) })}`)))
+        : h("p", { class: "hint" }, t("noTransfers")));
+  }
+
+  // --- entering and correcting hands --------------------------------------------
+
+  function renderEntry() {
+    const pickers = h("fieldset", { class: "hand-players" },
+      h("legend", {}, t("handPlayers")),
+      s.table.roster.map((p) => {
+        const id = uniqueId("plays");
+        return h("div", { class: "check" },
+          h("input", { type: "checkbox", id, checked: s.playing.includes(p.id),
+            onchange: (e) => {
+              const on = e.target.checked;
+              s.playing = s.table.roster.map((r) => r.id).filter((x) =>
+                (x === p.id ? on : s.playing.includes(x)));
+              editor.setPlayers(s.playing);
+            } }),
+          h("label", { for: id }, p.name ?? p.id));
+      }));
+    box.correcting = h("div", { class: "correcting" });
+    fill(box.entry, h("h2", { id: "entry-h" }, t("enterHand")), box.correcting, pickers,
+      s.editorBox);
+    if (editor) {
+      editor.render();
+      return;
+    }
+    editor = createHandEditor({
+      mount: s.editorBox,
+      context: () => ({ ruleset: { preset: s.table.ruleset.preset,
+        options: s.table.ruleset.options ?? s.table.ruleset.overrides ?? {} },
+      stake: s.table.stake, nagari_streak: s.table.nagari_streak }),
+      onOutcome: submit,
+    });
+    editor.setCards(s.cards);
+    editor.setPlayers(s.playing);
+  }
+
+  async function submit(outcome) {
+    const hand = { ...editor.body(), outcome };
+    const number = s.correcting?.number;
+    const reason = s.correcting?.reason?.value.trim();
+    const answer = number
+      ? await write("PUT", `/hands/${number}`, { hand, reason }, "/hand")
+      : await write("POST", "/hands", hand, "");
+    if (!answer) return;
+    s.correcting = null;
+    fill(box.correcting);
+    editor.clear();
+    const shown = number ? s.table.hands.find((x) => x.number === number)?.result : answer.result;
+    if (shown) {
+      fill(box.result, renderResult(shown, { names: cardNames(s.cards) }));
+      box.result.querySelector("h2").focus();
+    }
+    if (answer.changed?.length) {
+      box.notice.textContent = answer.changed.map((c) => t("changed", { n: c.number })).join(", ");
+    }
+  }
+
+  /** One write; on success the table is read again. `strip` maps the API's pointers into
+   * the hand back to the editor's. Returns the answer's body, or null. */
+  async function write(method, path, body, strip = null) {
+    try {
+      const answer = await call(method, `/v1/tables/${s.current.id}${path}`, {
+        token: s.current.token, key: newKey(), ifMatch: s.table.version, body });
+      await fetchTable();
+      updateLive();
+      box.notice.textContent = "";
+      return answer.data;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.status === 412) {
+        await fetchTable();
+        updateLive();
+        box.notice.textContent = t("stale");
+        return null;
+      }
+      if (strip !== null && editor) {
+        const entries = error.entries.map((e) => ({ ...e,
+          pointer: e.pointer?.startsWith(strip) ? e.pointer.slice(strip.length) : e.pointer }));
+        editor.showErrors({ entries }, editor.body());
+        if (s.correcting && entries.some((e) => e.pointer === "/reason")) {
+          s.correcting.reason.setAttribute("aria-invalid", "true");
+        }
+      } else {
+        box.notice.textContent = error.entries.map((e) => e.detail).join(" ");
+      }
+      return null;
+    }
+  }
+
+  async function startCorrection(number) {
+    const answer = await call("GET", `/v1/tables/${s.current.id}/events`,
+      { token: s.current.token });
+    // Hands are numbered in the order they were added; a correction names its hand.
+    const events = answer.data.events;
+    let hand = events.filter((e) => e.type === "added")[number - 1]?.body;
+    for (const e of events) {
+      if (e.type === "corrected" && e.number === number && e.body) hand = e.body.hand ?? e.body;
+    }
+    if (!hand) return;
+    s.playing = hand.players.map((p) => p.id);
+    renderEntry();
+    editor.load(hand);
+    box.entry.querySelectorAll(".hand-players input").forEach((input, i) => {
+      input.checked = s.playing.includes(s.table.roster[i].id);
+    });
+    const reasonId = uniqueId("reason");
+    const reason = h("input", { id: reasonId, maxlength: 500, autocomplete: "off" });
+    s.correcting = { number, reason };
+    fill(box.correcting, h("p", { class: "notice" },
+      h("strong", {}, t("correcting", { n: number })), ` — ${t("saveCorrection")}`),
+    h("div", { class: "inline", dataset: { pointer: "/reason" } },
+      h("label", { for: reasonId }, t("reason")), reason,
+      h("button", { type: "button", class: "quiet", onclick: () => {
+        s.correcting = null;
+        fill(box.correcting);
+        editor.clear();
+      } }, t("cancel"))));
+    box.entry.scrollIntoView();
+    reason.focus();
+  }
+
+  function askVoid(number, actions) {
+    const id = uniqueId("void");
+    const reason = h("input", { id, maxlength: 500, autocomplete: "off" });
+    fill(actions, h("label", { for: id }, t("reason")), reason,
+      h("button", { type: "button", onclick: () => write("POST", `/hands/${number}/void`,
+        { reason: reason.value.trim() }) }, t("confirmVoid")),
+      h("button", { type: "button", class: "quiet", onclick: renderHistory }, t("cancel")));
+    reason.focus();
+  }
+
+  function leave() {
+    s.current = null;
+    s.table = null;
+    s.etag = null;
+    stop();
+    renderStart();
+  }
+
+  function stop() {
+    s.stopped = true;
+    clearTimeout(s.timer);
+  }
+
+  /** Draw again in the current language (the state stays). */
+  function rerender() {
+    if (s.current && s.table) {
+      renderTable();
+      return;
+    }
+    renderStart();
+  }
+
+  const learnt = learnFeatures(s.absent).then(() => {
+    if (s.absent.has("join")) mount.querySelector(".join-panel")?.remove();
+  });
+  renderStart();
+  return { open: async (entry) => { await learnt; await open(entry); }, stop, rerender };
+}

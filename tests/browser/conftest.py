@@ -1,0 +1,116 @@
+"""The scorekeeper page in a real browser: Debian's Chromium driven by Playwright.
+
+One gunicorn (the repository's config) on 127.0.0.1 with a temporary SQLite ledger and one
+browser per test session (per xdist worker that runs any of these tests); each test gets
+fresh contexts. No browser is ever downloaded:
+Playwright launches /usr/bin/chromium (``apt-get install chromium``; .ci/run installs it).
+Every page is watched for script errors and Content-Security-Policy violations, and
+axe-core (tests/browser/package.json, installed by ``npm ci``) checks each screen.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.server import Server
+from tools import require
+
+HERE = Path(__file__).parent
+AXE = HERE / "node_modules" / "axe-core" / "axe.min.js"
+CHROMIUM_HINT = "apt-get install chromium"
+NODE_HINT = "Node.js 20+ with npm, then: cd tests/browser && npm ci"
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """gunicorn on a free loopback port, its ledger in a temporary SQLite file."""
+    database = tmp_path_factory.mktemp("ledger") / "page.sqlite3"
+    settings = {
+        "GOSTOP_DATABASE_URL": f"sqlite:///{database}",
+        "GOSTOP_WORKERS": "2",
+        "GOSTOP_ACCESS_LOG": "0",
+    }
+    with Server(settings) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Debian's Chromium, never a downloaded one; no sandbox (CI runs as root)."""
+    chromium = require("chromium", CHROMIUM_HINT)
+    return {**browser_type_launch_args, "executable_path": chromium, "args": ["--no-sandbox"]}
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server: Server) -> str:
+    """The live server: ``page.goto("/")`` opens the page there."""
+    return live_server.base
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """A phone: 360×800, English (the tests read English text)."""
+    return {**browser_context_args, "viewport": {"width": 360, "height": 800}, "locale": "en-US"}
+
+
+@pytest.fixture
+def watch() -> Any:
+    """``watch(page)``: fail the test on a script error or a CSP violation in ``page``."""
+    problems: list[str] = []
+
+    def attach(page: Any) -> Any:
+        page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+        page.on(
+            "console",
+            lambda message: (
+                problems.append(f"console: {message.text}")
+                if message.type == "error" and "Content Security Policy" in message.text
+                else None
+            ),
+        )
+        return page
+
+    yield attach
+    assert not problems, problems
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core's script, installed from tests/browser/package-lock.json."""
+    if not AXE.exists():
+        npm = require("npm", NODE_HINT)
+        subprocess.run([npm, "ci"], cwd=HERE, check=True, capture_output=True, timeout=300)
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def axe(axe_source: str) -> Any:
+    """``axe(page, screen)``: no serious or critical accessibility violation on the screen.
+
+    axe is evaluated through the DevTools protocol, not added as a script element: the
+    page's CSP (rightly) refuses inline scripts.
+    """
+
+    def check(page: Any, screen: str) -> None:
+        if not page.evaluate("typeof window.axe !== 'undefined'"):
+            page.evaluate(axe_source)
+        results = page.evaluate("async () => JSON.stringify(await axe.run(document))")
+        violations = [
+            {
+                "id": v["id"],
+                "impact": v["impact"],
+                "help": v["help"],
+                "nodes": [n["target"] for n in v["nodes"][:3]],
+            }
+            for v in json.loads(results)["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert not violations, f"{screen}: {violations}"
+
+    return check
