@@ -232,7 +232,9 @@ def test_winner_below_the_minimum_is_422_not_a_silent_zero(client: Any) -> None:
     ("patch", "pointer", "code"),
     [
         ({"stake": 2.5}, "/stake", "invalid_type"),
-        ({"stake": 2.0}, "/stake", "invalid_type"),
+        ({"stake": 2.000001}, "/stake", "invalid_type"),
+        ({"stake": 0.0}, "/stake", "too_small"),
+        ({"players": [{"id": "A", "go_count": 1.5}]}, "/players/0/go_count", "invalid_type"),
         ({"stake": "2"}, "/stake", "invalid_type"),
         ({"stake": True}, "/stake", "invalid_type"),
         ({"stake": 0}, "/stake", "too_small"),
@@ -403,3 +405,18 @@ def test_a_stop_with_chongtong_holders_is_refused_with_or_without_a_dealer(
         body["dealer"] = dealer
     problem = _problem(client.post(HANDS, json=body), 422)
     assert ("/outcome/holders", "unexpected_field") in _codes(problem)
+
+
+def test_whole_floats_are_integers_and_answer_as_integers(client: Any) -> None:
+    # JSON Schema's integer: 2.0 is 2 wherever an integer is expected (stake, counts,
+    # options); the answer is the one the integers get.
+    as_ints = {**W13, "stake": 100, "nagari_streak": 1}
+    as_ints["players"] = [{**W13["players"][0], "go_count": 1}, *W13["players"][1:]]
+    as_floats = {**as_ints, "stake": 100.0, "nagari_streak": 1.0}
+    as_floats["players"] = [{**W13["players"][0], "go_count": 1.0}, *W13["players"][1:]]
+    as_floats["ruleset"] = {"preset": "standard", "options": {"shake_multiplier": 2.0}}
+    want = client.post(HANDS, json=as_ints)
+    got = client.post(HANDS, json=as_floats)
+    assert got.status_code == want.status_code == 200
+    assert got.get_json()["net"] == want.get_json()["net"]
+    assert got.get_json()["stake"] == 100 and b'"stake":100,' in got.get_data()
