@@ -129,6 +129,7 @@ _ERROR = {
     "wrong_variant": Label("다른 게임의 규칙", "a rule set of the other variant"),
     "too_many_options": Label("옵션이 너무 많음", "more option names than there are options"),
     "too_many_rulesets": Label("규칙이 너무 많음", "too many distinct rule sets in one request"),
+    "fingerprint_mismatch": Label("지문 불일치", "the rules do not resolve to this fingerprint"),
     # players, cards and counts
     "player_count": Label("인원 오류", "wrong number of players"),
     "duplicate_player": Label("중복 플레이어", "the same player twice"),

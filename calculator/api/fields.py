@@ -142,13 +142,19 @@ def whole_number(value: Any) -> int | None:
     (2, 2, 0)
     >>> whole_number(2.5), whole_number("2"), whole_number(True), whole_number(float("inf"))
     (None, None, None, None)
+
+    A float beyond 2^53 is refused too: it no longer says which integer the client wrote
+    (orjson reads ``99999999999999999999999``, past 64 bits, as ``1e23``).
     """
     kind = type(value)
     if kind is int:
         return value  # type: ignore[no-any-return]
-    if kind is float and value.is_integer():  # False for inf and nan
+    if kind is float and value.is_integer() and abs(value) <= _EXACT:  # inf, nan: not integer
         return int(value)
     return None  # bool is an int subclass, but not ``int`` itself: JSON true is not a number
+
+
+_EXACT = 2.0**53  # every integer up to here is exactly a float
 
 
 class StrictInteger(CodedField, fields.Integer):

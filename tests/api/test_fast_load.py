@@ -174,7 +174,7 @@ def boundaries(field: fields.Field[Any], current: Any) -> list[Any]:
     if isinstance(field, StrictInteger):
         low, high = field.minimum, field.maximum
         return [None, low - 1, low, high, high + 1, float(low), float(high), float(high + 1)]
-        + [low + 0.5, float("inf"), str(low), True]
+        +[low + 0.5, float("inf"), str(low), True]
     if isinstance(field, StrictBoolean):
         return [None, True, False, 0, 1, "true"]
     if isinstance(field, StrictString):
@@ -273,7 +273,8 @@ def test_a_whole_float_is_the_integer_on_both_paths_and_takes_the_fast_path() ->
     body["ruleset"] = {"preset": "standard", "options": {"bomb_multiplier": 3.0}}
     fast, full = schema.fast_load(copy.deepcopy(body)), schema.load(copy.deepcopy(body))
     assert fast == full
-    assert type(fast.hand.stake) is int and fast.hand.stake == 100
+    assert type(fast.hand.stake) is int
+    assert fast.hand.stake == 100
     assert type(fast.hand.players[0].go_count) is int
     assert type(fast.ruleset.options["bomb_multiplier"]) is int
     settlement = SettlementRequestSchema()
