@@ -16,6 +16,7 @@ something the amount did not do.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Final
 
@@ -105,6 +106,7 @@ def detail(step: Step, lang: str) -> str:
     return ""
 
 
+@lru_cache(maxsize=4096)  # steps repeat from payment to payment (a pure function)
 def _named(step: Step, lang: str) -> str:
     """``(label: detail)``, the step's reason in parentheses."""
     name = getattr(label(step.code), lang)
@@ -134,20 +136,29 @@ def payment_text(payment: Payment, *, stake: int, lang: str) -> str:
     ``24 × 2 (피박: 피 3 ≤ 5) = 48점 × 100 = 4,800칩``. The winner's amount starts it as a
     number, any other start (a side payment's price) with its name; a payment of its start
     alone says just that (``30점 × 10 = 300칩``, ``첫뻑 3점``)."""
-    points, chips = _UNITS[lang]
-    if payment.priced_in == "chips":
-        result = f"{_n(payment.chips)}{chips}"
+    return _payment_text(
+        payment.steps, payment.points, payment.chips, payment.priced_in == "chips", stake, lang
+    )
+
+
+@lru_cache(maxsize=4096)  # who pays whom is not in the sentence: the rest repeats
+def _payment_text(
+    steps: tuple[Step, ...], points: int, chips: int, in_chips: bool, stake: int, lang: str
+) -> str:
+    point_unit, chip_unit = _UNITS[lang]
+    if in_chips:
+        result = f"{_n(chips)}{chip_unit}"
     elif stake == 1:
-        result = f"{_n(payment.points)}{points}"
+        result = f"{_n(points)}{point_unit}"
     else:
-        result = f"{_n(payment.points)}{points} × {_n(stake)} = {_n(payment.chips)}{chips}"
+        result = f"{_n(points)}{point_unit} × {_n(stake)} = {_n(chips)}{chip_unit}"
     parts = []
-    for i, step in enumerate(payment.steps):
+    for i, step in enumerate(steps):
         if step.op != "start":
             parts.append(f"{_operation(step)} {_named(step, lang)}")
             continue
         name = "" if step.code == "winner_amount" else f"{getattr(label(step.code), lang)} "
-        if len(payment.steps) == 1:
+        if len(steps) == 1:
             return f"{name}{result}"
         parts.append(f"{', ' if i else ''}{name}{_n(step.value)}")
     return f"{''.join(parts)} = {result}"
