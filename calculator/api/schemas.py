@@ -321,7 +321,9 @@ class AnswerQuerySchema(Schema):
         choices=(*LANGUAGES, "all"),
         metadata={
             "description": "The language of the label and text fields: ko or en, or all "
-            "for both. Without it, Accept-Language picks (q-values honoured); default ko"
+            "for both. Without it, the request's Accept-Language header picks ko or en by "
+            "its q-values; neither (or no header): ko. The answer says which in "
+            "Content-Language"
         },
     )
     full_ruleset = QueryBoolean(

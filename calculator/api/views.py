@@ -125,16 +125,6 @@ def shaped(body: Any, shape: serialize.Shape) -> Response:
     return response
 
 
-_SHAPE_PARAMETERS = {
-    "Accept-Language": {
-        "in": "header",
-        "schema": {"type": "string"},
-        "description": "ko or en (q-values honoured) for the label and text fields, when "
-        "?lang is not given; default ko",
-    }
-}
-
-
 def score_hand(
     body: Any,
     *,
@@ -174,7 +164,6 @@ def score_request(
 @gostop.arguments(HandRequestSchema, examples=HAND_EXAMPLES)
 @gostop.response(200, responses.HandResultSchema, description="The scored hand")
 @gostop.problems(400, 413, 415, 422, operation_id="scoreHand")
-@gostop.doc(parameters=[{"name": k, **v} for k, v in _SHAPE_PARAMETERS.items()])
 def post_hand(hand_request: HandRequest, query: dict[str, Any]) -> Response:
     """Score and settle one hand
 
@@ -196,7 +185,6 @@ def post_hand(hand_request: HandRequest, query: dict[str, Any]) -> Response:
 )
 @gostop.response(200, responses.BatchResultSchema, description="One entry per hand, in order")
 @gostop.problems(400, 413, 415, 422, 503, operation_id="scoreHands")
-@gostop.doc(parameters=[{"name": k, **v} for k, v in _SHAPE_PARAMETERS.items()])
 def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
     """Score up to 1,000 hands; each result is a hand result or a problem
 
@@ -244,7 +232,6 @@ def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
 @balance.arguments(BalanceRequestSchema, examples=BALANCE_EXAMPLES)
 @balance.response(200, responses.BalanceResultSchema, description="The scored hand")
 @balance.problems(400, 413, 415, 422, operation_id="scoreBalanceHand")
-@balance.doc(parameters=[{"name": k, **v} for k, v in _SHAPE_PARAMETERS.items()])
 def post_balance_hand(loaded: BalanceRequest, query: dict[str, Any]) -> Response:
     """Score a 120/80/60 balance hand (the seed's Hwatu variation)
 

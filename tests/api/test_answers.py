@@ -243,3 +243,15 @@ def test_the_balance_answer_speaks_the_language_too(client: Any) -> None:
     labels = [i["label"] for p in answer["players"] for i in p["items"]]
     assert labels
     assert all(list(label) == ["en"] for label in labels)
+
+
+def test_the_document_describes_the_shape_parameters(app: Any) -> None:
+    document = app.test_client().get("/v1/openapi.json").get_json()
+    for path in (HANDS, BATCH, "/v1/balance/hands"):
+        parameters = {p["name"]: p for p in document["paths"][path]["post"]["parameters"]}
+        assert parameters["lang"]["schema"]["enum"] == ["ko", "en", "all"]
+        assert "Accept-Language" in parameters["lang"]["description"]
+        assert parameters["full_ruleset"]["schema"]["type"] == "boolean"
+    step = document["components"]["schemas"]["Step"]["properties"]
+    assert step["text"]["$ref"].endswith("/Localized")
+    assert "rulesets" in document["components"]["schemas"]["BatchResult"]["required"]
