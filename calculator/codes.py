@@ -129,6 +129,7 @@ _ERROR = {
     "wrong_variant": Label("다른 게임의 규칙", "a rule set of the other variant"),
     "too_many_options": Label("옵션이 너무 많음", "more option names than there are options"),
     "too_many_rulesets": Label("규칙이 너무 많음", "too many distinct rule sets in one request"),
+    "fingerprint_mismatch": Label("지문 불일치", "the rules do not resolve to this fingerprint"),
     # players, cards and counts
     "player_count": Label("인원 오류", "wrong number of players"),
     "duplicate_player": Label("중복 플레이어", "the same player twice"),
@@ -206,7 +207,6 @@ _ERROR = {
     "share_checksum_mismatch": Label("검사값 불일치", "the compact line's check does not match"),
     "share_line_mismatch": Label("내용 불일치", "a visible line disagrees with the compact line"),
     "share_inconsistent": Label("정산 불일치", "the compact line's transfers do not settle"),
-    "fingerprint_mismatch": Label("지문 불일치", "the rule set's fingerprint does not match"),
     "import_too_costly": Label("가져오기 한도 초과", "replaying the log scores too many hands"),
     "event_out_of_order": Label("이벤트 순서 오류", "events are numbered 1, 2, … in order"),
     "missing_created": Label("생성 이벤트 없음", "the log starts with the created event"),

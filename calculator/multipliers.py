@@ -7,10 +7,10 @@ explain it, built as the arithmetic happens.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from typing import Final, NamedTuple
 
 from calculator.hand import PlayerHand
-from calculator.result import Step, WinnerScore
+from calculator.result import Facts, Step, WinnerScore
 from calculator.rules import (
     GoFormula,
     GoStopRules,
@@ -37,9 +37,17 @@ GO_MULTIPLIERS: Final[dict[GoFormula, Callable[[int], int]]] = {
 
 
 def winner_score(
-    base: int, player: PlayerHand, many_animals: bool, rules: GoStopRules, nagari_streak: int
+    base: int,
+    player: PlayerHand,
+    many_animals: bool,
+    rules: GoStopRules,
+    nagari_streak: int,
+    *,
+    animals: int | None = None,
 ) -> WinnerScore:
     """The amount each loser starts from: base → go → shakes/bombs → 멍따 → 역고 → nagari.
+
+    ``animals``: the winner's animal count, a fact of its 멍따 step (None: declared).
 
     >>> from calculator.presets import resolve
     >>> rules = resolve("standard").rules
@@ -60,23 +68,24 @@ def winner_score(
             factor = 4
         if factor == 1 or rules.go_points_with_multiplier:
             total += n
-            steps.append(_new(Step, ("go_bonus", "add", n, total, n, None)))
+            steps.append(_new(Step, ("go_bonus", "add", n, total, n, None, ())))
         if factor != 1:
             total *= factor
-            steps.append(_new(Step, ("go_multiplier", "multiply", factor, total, n, None)))
+            steps.append(_new(Step, ("go_multiplier", "multiply", factor, total, n, None, ())))
     if not shake_first and (player.shakes or player.bombs):
         total = _shakes_and_bombs(total, player, rules, steps)
     if many_animals and rules.meongtta_enabled:
         total *= 2
-        steps.append(_new(Step, ("meongtta", "multiply", 2, total, None, None)))
+        facts = () if animals is None else (("animals", animals),)
+        steps.append(_new(Step, ("meongtta", "multiply", 2, total, None, None, facts)))
     if player.yeokgo and rules.yeokgo_mode is YeokgoMode.DOUBLE_AND_DOKBAK:
         total *= 2
-        steps.append(_new(Step, ("yeokgo", "multiply", 2, total, None, None)))
+        steps.append(_new(Step, ("yeokgo", "multiply", 2, total, None, None, ())))
     if nagari_streak:
         factor = nagari_factor(nagari_streak, rules)
         if factor != 1:
             total *= factor
-            steps.append(_new(Step, ("nagari", "multiply", factor, total, nagari_streak, None)))
+            steps.append(_new(Step, ("nagari", "multiply", factor, total, nagari_streak, None, ())))
     return _new(WinnerScore, (base, tuple(steps), total))
 
 
@@ -88,14 +97,14 @@ def _shakes_and_bombs(total: int, player: PlayerHand, rules: GoStopRules, steps:
     if shakes:
         factor: int = rules.shake_multiplier**shakes
         total *= factor
-        steps.append(_new(Step, ("shake", "multiply", factor, total, shakes, None)))
+        steps.append(_new(Step, ("shake", "multiply", factor, total, shakes, None, ())))
     bombs = player.bombs
     if rules.shake_then_bomb_same_month is ShakeThenBomb.ONCE:
         bombs -= player.bombs_after_shake  # that month already doubled as a shake
     if bombs:
         factor = rules.bomb_multiplier**bombs
         total *= factor
-        steps.append(_new(Step, ("bomb", "multiply", factor, total, bombs, None)))
+        steps.append(_new(Step, ("bomb", "multiply", factor, total, bombs, None, ())))
     return total
 
 
@@ -109,30 +118,44 @@ def nagari_factor(streak: int, rules: GoStopRules) -> int:
     return factor
 
 
-def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[str, ...]:
-    """The baks this loser owes: codes among ``gwang_bak``, ``pi_bak``, ``meong_bak``."""
+class Bak(NamedTuple):
+    """A bak a loser owes (``gwang_bak``, ``pi_bak`` or ``meong_bak``) and the facts that
+    triggered it (the explanation's sentence says them)."""
+
+    code: str
+    facts: Facts
+
+
+def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[Bak, ...]:
+    """The baks this loser owes, each with what triggered it."""
     if loser.declared_baks is not None:  # declared: the flags were checked against the winner
-        return tuple(code for code in _BAKS if code in loser.declared_baks)
+        return tuple(Bak(code, _DECLARED) for code in _BAKS if code in loser.declared_baks)
     found = []
     if winner.scored_brights and rules.gwangbak_enabled:
-        protecting = loser.brights or 0
+        held = loser.brights or 0
+        protecting = held
         if loser.rain_bright and not rules.gwangbak_rain_protects:
             protecting -= 1
         if protecting == 0:
-            found.append("gwang_bak")
+            facts: Facts = (("winner_brights", winner.brights or 0), ("brights", held))
+            found.append(Bak("gwang_bak", facts))
     if winner.scored_junk:
-        junk = loser.junk_cards if rules.pibak_count is PibakCount.CARDS else loser.junk_value
+        by_cards = rules.pibak_count is PibakCount.CARDS
+        junk = loser.junk_cards if by_cards else loser.junk_value
+        threshold = rules.pibak_max_pi(active)
         if (
             junk is not None
-            and junk <= rules.pibak_max_pi(active)
+            and junk <= threshold
             and not (rules.pibak_zero_exempt and junk == 0)  # 면박: no junk at all escapes
         ):
-            found.append("pi_bak")
+            counted = "junk_cards" if by_cards else "junk_value"
+            found.append(Bak("pi_bak", ((counted, junk), ("threshold", threshold))))
     if loser.animals == 0 and meongbak_triggered(winner, rules):
-        found.append("meong_bak")
+        found.append(Bak("meong_bak", (("winner_animals", winner.animals or 0), ("animals", 0))))
     return tuple(found)
 
 
+_DECLARED: Final[Facts] = (("declared", 1),)
 _BAKS: Final = ("gwang_bak", "pi_bak", "meong_bak")
 
 
@@ -147,22 +170,30 @@ def meongbak_triggered(winner: Score, rules: GoStopRules) -> bool:
 
 
 def loser_owes(
-    amount: int, bak_codes: tuple[str, ...], go_bak: bool, exempt: bool, rules: GoStopRules
+    amount: int, owed: tuple[Bak, ...], go_bak: int, exempt: bool, rules: GoStopRules
 ) -> tuple[int, list[Step]]:
-    """One loser's own amount: the winner's amount, then its baks and 고박 (×2 each)."""
+    """One loser's own amount: the winner's amount, then its baks and 고박 (×2 each).
+
+    ``go_bak``: the loser's go count when it owes 고박 on its own share, else 0.
+    """
     total = amount
-    steps = [_new(Step, ("winner_amount", "start", amount, amount, None, None))]
-    for code in bak_codes:
+    steps = [_new(Step, ("winner_amount", "start", amount, amount, None, None, ()))]
+    for code, facts in owed:
         if code == "gwang_bak" and rules.gwangbak_effect is GwangbakEffect.PLUS2:
             total += 2
-            steps.append(_new(Step, (code, "add", 2, total, None, None)))
+            steps.append(_new(Step, (code, "add", 2, total, None, None, facts)))
         else:
             total *= 2
-            steps.append(_new(Step, (code, "multiply", 2, total, None, None)))
+            steps.append(_new(Step, (code, "multiply", 2, total, None, None, facts)))
     if go_bak:
         total *= 2
-        steps.append(_new(Step, ("go_bak", "multiply", 2, total, None, None)))
+        steps.append(_new(Step, ("go_bak", "multiply", 2, total, None, None, go_facts(go_bak))))
     if exempt:
         total = 0
-        steps.append(_new(Step, ("no_capture", "multiply", 0, 0, None, None)))
+        steps.append(_new(Step, ("no_capture", "multiply", 0, 0, None, None, (("cards", 0),))))
     return total, steps
+
+
+def go_facts(go_count: int) -> Facts:
+    """The fact of a 고박 step: how many times the loser called go."""
+    return (("go_count", go_count),)

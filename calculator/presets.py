@@ -23,6 +23,7 @@ from typing import Any
 from calculator import options
 from calculator.errors import InvalidRulesError, Issue
 from calculator.limits import quote
+from calculator.options import OptionValue
 from calculator.rules import (
     GobakMode2p,
     GobakMode3p,
@@ -65,6 +66,16 @@ class RuleSet:
     def options(self) -> dict[str, options.OptionValue]:
         """Every resolved option, as plain JSON values."""
         return options.values(self.rules)
+
+    def overrides(self) -> dict[str, OptionValue]:
+        """The options that differ from the preset's, as plain JSON values: with the
+        preset's name, all it takes to resolve this rule set again.
+
+        >>> resolve("wikipedia", {"bomb_multiplier": 2, "go_formula": "seed_es_linear"}).overrides()
+        {'bomb_multiplier': 2}
+        """
+        base = options.values(_REGISTRY[self.preset].rules)
+        return {name: value for name, value in self.options().items() if base[name] != value}
 
 
 _STANDARD = GoStopRules()

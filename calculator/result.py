@@ -73,12 +73,19 @@ class PlayerResult(NamedTuple):
 _SWITCHABLE_IDS: Final = ((cards.MAY_ANIMAL, cards.MAY_ANIMAL_ID), (cards.GUKJIN, cards.GUKJIN_ID))
 
 
+Facts = tuple[tuple[str, int], ...]
+"""What made a step apply, as (name, value) pairs in the order a sentence says them:
+``(("junk_value", 3), ("threshold", 5))`` for a 피박 — see :mod:`calculator.explain`."""
+
+
 class Step(NamedTuple):
     """One line of an explanation: ``total`` is the running value after this step.
 
     ``op`` is ``start`` (the amount begins at ``value``), ``add`` (``value`` is added) or
     ``multiply`` (``value`` is the factor). ``times`` says how many events a factor
-    stands for (two shakes: ×4, times 2); ``player`` whom a step is about.
+    stands for (two shakes: ×4, times 2); ``player`` whom a step is about; ``facts``
+    what triggered it (a loser's junk value and the 피박 threshold, the brights the winner
+    scored, a go-caller's go count…), read by the sentences of :mod:`calculator.explain`.
     """
 
     code: str
@@ -87,6 +94,7 @@ class Step(NamedTuple):
     total: int
     times: int | None = None
     player: str | None = None
+    facts: Facts = ()
 
 
 class WinnerScore(NamedTuple):

@@ -28,7 +28,9 @@ from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, Ze
 from calculator.hand import Hand, OutcomeType, PlayerHand
 from calculator.instant import instant_win
 from calculator.multipliers import (
+    Bak,
     baks,
+    go_facts,
     loser_owes,
     meongbak_triggered,
     winner_score,
@@ -293,7 +295,14 @@ def _owe_all(
     w = table.winner
     assert w is not None
     players = hand.players
-    won = winner_score(winner.points, players[w], winner.many_animals, rules, hand.nagari_streak)
+    won = winner_score(
+        winner.points,
+        players[w],
+        winner.many_animals,
+        rules,
+        hand.nagari_streak,
+        animals=winner.animals,
+    )
     amount = won.amount
     active = len(table.active)
     scores = list(placed.scores)
@@ -306,13 +315,13 @@ def _owe_all(
         loser = scores[i]
         assert loser is not None
         codes = baks(winner, loser, rules, active)
-        go_bak = players[i].go_count > 0 and _go_bak(hand, rules, table, i)
+        go_bak = players[i].go_count if _go_bak(hand, rules, table, i) else 0
         exempt = rules.no_capture_exemption and _exempt(loser, rules)
         found = loser_owes(amount, codes, go_bak, exempt, rules)
         readings = placed.auto.get(i)
         entry = entries[i]
         # Reading the switchable cards as junk can only help a loser out of 피박.
-        if readings is not None and "pi_bak" in codes and isinstance(entry, int | Pile):
+        if readings is not None and _owes_pi_bak(codes) and isinstance(entry, int | Pile):
             for bits in readings[1:]:
                 other = _score(entry, bits, rules)
                 cheaper = loser_owes(
@@ -323,6 +332,10 @@ def _owe_all(
         owed[i] = found
         total += found[0]
     return _Owed(total, won, scores, owed)
+
+
+def _owes_pi_bak(owed: tuple[Bak, ...]) -> bool:
+    return any(bak.code == "pi_bak" for bak in owed)
 
 
 def _exempt(loser: Score, rules: GoStopRules) -> bool:
@@ -370,10 +383,12 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, best: _Owed) -> list
         for j, (other, _steps) in best.owed.items():
             if j != liable:
                 points += other
-                steps = [*steps, _new(Step, ("covers", "add", other, points, None, players[j].id))]
+                covers = _new(Step, ("covers", "add", other, points, None, players[j].id, ()))
+                steps = [*steps, covers]
         if _doubles_the_sum(rules, table):
             points *= 2
-            steps = [*steps, _new(Step, ("go_bak", "multiply", 2, points, None, None))]
+            facts = go_facts(players[liable].go_count)
+            steps = [*steps, _new(Step, ("go_bak", "multiply", 2, points, None, None, facts))]
         payments.append(
             _new(
                 Payment,
@@ -386,7 +401,7 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, best: _Owed) -> list
         if liable is not None:
             steps = [
                 *steps,
-                _new(Step, ("covered_by", "add", -points, 0, None, players[liable].id)),
+                _new(Step, ("covered_by", "add", -points, 0, None, players[liable].id, ())),
             ]
             points = 0
         payments.append(

@@ -106,3 +106,33 @@ def test_golden_master(
     refused = sum("→ refused" in line for line in lines)
     assert refused < len(lines) // 2, "a golden master of refusals pins little"
     assert lines == snapshot
+
+
+def sentences(body: dict[str, Any]) -> list[str]:
+    """The ready sentences of the answer to ``body``, Korean and English: the winner's
+    steps, then each payment's line and its steps' (none for a refused hand)."""
+    try:
+        answer = orjson.loads(orjson.dumps(score_hand(body, shape=serialize.Shape(langs=LANGS))))
+    except GoStopError:
+        return []
+    lines = []
+    winner = answer["winner_score"]
+    for step in winner["steps"] if winner else []:
+        lines += [f"  win: {step['text'][lang]}" for lang in LANGS]
+    for pay in answer["payments"]:
+        lines += [f"  {pay['from']}→{pay['to']}: {pay['text'][lang]}" for lang in LANGS]
+        lines += [f"    {step['text'][lang]}" for step in pay["steps"] for lang in LANGS]
+    return lines
+
+
+LANGS = ("ko", "en")
+
+
+def test_golden_sentences(corpus: list[dict[str, Any]], snapshot: SnapshotAssertion) -> None:
+    """Every sentence of the golden corpus under the standard rules, reviewable in a diff."""
+    lines = []
+    for i, body in enumerate(corpus):
+        found = sentences({**body, "ruleset": "standard"})
+        lines += [f"#{i}", *found] if found else []
+    assert len(lines) > 100
+    assert lines == snapshot

@@ -2,6 +2,7 @@
 
     gostop score hand.json          # POST /v1/gostop/hands (or: gostop score - < hand.json)
     gostop score --batch hands.json # POST /v1/gostop/hands/batch
+    gostop score --lang en hand.json  # labels and sentences in English (ko, en or all)
     gostop balance hand.json        # POST /v1/balance/hands
     gostop settle session.json      # POST /v1/settlements
     gostop serve [--host H] [--port P]  # development server (127.0.0.1:8000)
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 from typing import Any, BinaryIO
+from urllib.parse import urlencode
 
 import orjson
 
@@ -73,6 +75,13 @@ def main(argv: list[str] | None = None) -> int:
         sub = commands.add_parser(command, help=text)
         sub.add_argument("file", nargs="?", default="-", help="a JSON file, or - for stdin")
         sub.add_argument("--compact", action="store_true", help="one-line JSON output")
+        if command != "settle":  # the answers with labels, sentences and a rule set
+            sub.add_argument(
+                "--lang", choices=["ko", "en", "all"], help="labels and sentences (default ko)"
+            )
+            sub.add_argument(
+                "--full-ruleset", action="store_true", help="echo every option of the rule set"
+            )
         if command == "score":
             sub.add_argument("--batch", action="store_true", help="the input is a batch")
     serve = commands.add_parser("serve", help="run the development server")
@@ -100,6 +109,12 @@ def main(argv: list[str] | None = None) -> int:
         create_app().run(host=args.host, port=args.port)
         return 0
     path = BATCH if getattr(args, "batch", False) else ENDPOINTS[args.command][0]
+    query = {"lang": getattr(args, "lang", None)}
+    if getattr(args, "full_ruleset", False):
+        query["full_ruleset"] = "true"
+    given = {key: value for key, value in query.items() if value is not None}
+    if given:
+        path += "?" + urlencode(given)
     try:
         data = read(args.file, sys.stdin.buffer)
     except OSError as error:

@@ -103,8 +103,9 @@ class CodedField(fields.Field[Any]):
         return _fallback  # a field without a fast path always takes the full load
 
     def fast_check(self, name: str) -> str | None:
-        """This field's checks as a Python expression over the variable ``name`` (True:
-        plainly valid, the value loads as it is), or None to call :meth:`fast_loader`."""
+        """A Python expression over the variable ``name`` that is True when the value is
+        plainly valid and loads as it is (False: :meth:`fast_loader` decides), or None to
+        always call :meth:`fast_loader`."""
         return None
 
     def fast_validators(self) -> list[Callable[..., Any]]:
@@ -129,8 +130,36 @@ class CodedField(fields.Field[Any]):
         return None
 
 
+def whole_number(value: Any) -> int | None:
+    """``value`` as the integer it is, or None: the one rule for integers on the wire.
+
+    JSON has one number type, and JSON Schema's ``integer`` is any number with a zero
+    fractional part, so a client that sends ``2.0`` (JavaScript's ``2.0``, a float column)
+    means 2. A fraction (2.5), a string ("2") and a boolean (true) are not integers and
+    are refused, never truncated or coerced.
+
+    >>> whole_number(2), whole_number(2.0), whole_number(-0.0)
+    (2, 2, 0)
+    >>> whole_number(2.5), whole_number("2"), whole_number(True), whole_number(float("inf"))
+    (None, None, None, None)
+
+    A float beyond 2^53 is refused too: it no longer says which integer the client wrote
+    (orjson reads ``99999999999999999999999``, past 64 bits, as ``1e23``).
+    """
+    kind = type(value)
+    if kind is int:
+        return value  # type: ignore[no-any-return]
+    if kind is float and value.is_integer() and abs(value) <= _EXACT:  # inf, nan: not integer
+        return int(value)
+    return None  # bool is an int subclass, but not ``int`` itself: JSON true is not a number
+
+
+_EXACT = 2.0**53  # every integer up to here is exactly a float
+
+
 class StrictInteger(CodedField, fields.Integer):
-    """A JSON integer only: 2.5, 2.0, "2" and true are rejected, never truncated."""
+    """A JSON integer (2, or 2.0: :func:`whole_number`); 2.5, "2" and true are rejected,
+    never truncated."""
 
     default_error_messages: types.ErrorMessages = {  # noqa: RUF012
         "invalid": "expected a whole number (an integer)"
@@ -141,11 +170,13 @@ class StrictInteger(CodedField, fields.Integer):
         super().__init__(strict=True, validate=self._check_range, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
-        if type(value) is not int:  # bool is an int subclass; JSON true is not a number
+        found = whole_number(value)
+        if found is None:
             raise self.make_error("invalid")
-        return value
+        return found
 
     def fast_check(self, name: str) -> str | None:
+        # Plainly valid as it is; anything else (2.0 among them) goes to fast_loader.
         return f"type({name}) is int and {self.minimum!r} <= {name} <= {self.maximum!r}"
 
     def fast_validators(self) -> list[Callable[..., Any]]:
@@ -155,8 +186,9 @@ class StrictInteger(CodedField, fields.Integer):
         low, high = self.minimum, self.maximum
 
         def load(value: Any) -> int:
-            if type(value) is int and low <= value <= high:
-                return value
+            found = whole_number(value)
+            if found is not None and low <= found <= high:
+                return found
             raise Fallback
 
         return load
@@ -497,14 +529,15 @@ class StrictSchema(Schema):
             )
             lines.append("    else:")
             check = field.fast_check("v")
-            if check is not None:
+            namespace[f"L{i}"] = field.fast_loader()
+            if check is not None:  # the common case inline; the rest by the field's loader
                 lines += [
-                    f"        if not ({check}):",
-                    "            raise Fallback",
-                    f"        {target} = v",
+                    f"        if {check}:",
+                    f"            {target} = v",
+                    "        else:",
+                    f"            {target} = L{i}(v)",
                 ]
             else:
-                namespace[f"L{i}"] = field.fast_loader()
                 lines.append(f"        {target} = L{i}(v)")
         if not strict:
             lines += ["    for key in data.keys() - allowed:", "        out[key] = data[key]"]

@@ -32,13 +32,29 @@ class LabelSchema(Schema):
     en = fields.String(required=True)
 
 
-class RulesetOutSchema(Schema):
-    """A resolved rule set (contract)."""
+class LocalizedSchema(Schema):
+    """A label or a sentence in the languages the client asked for (``?lang``,
+    ``Accept-Language``): ``ko``, ``en``, or both with ``?lang=all``."""
 
-    preset = _req(fields.String(), "The preset it starts from")
+    ko = fields.String(metadata={"description": "Korean (the default)"})
+    en = fields.String(metadata={"description": "English"})
+
+
+def _localized(description: str) -> fields.Nested:
+    return _req(fields.Nested(LocalizedSchema), description)
+
+
+class RulesetOutSchema(Schema):
+    """A resolved rule set, echoed (contract): send it back as a request's ``ruleset``."""
+
     variant = _req(fields.String(), "gostop or balance")
-    options = _req(fields.Dict(keys=fields.String()), "Every option, resolved")
+    preset = _req(fields.String(), "The preset it starts from")
     fingerprint = _req(fields.String(), "Hash of the resolved options: equal iff equal")
+    overrides = _req(fields.Dict(keys=fields.String()), "The options that differ from the preset's")
+    options = fields.Dict(
+        keys=fields.String(),
+        metadata={"description": "Every option, resolved (only with ?full_ruleset=true)"},
+    )
 
 
 class ItemSchema(Schema):
@@ -47,7 +63,7 @@ class ItemSchema(Schema):
     code = _code("item", "The scoring combination (GET /v1/codes: item)")
     points = _req(fields.Integer(), "Points of this item")
     cards = _req(fields.List(fields.String()), "The cards behind it (empty for a tally)")
-    label = _req(fields.Nested(LabelSchema), "Korean and English name")
+    label = _localized("Its name, in the languages asked for")
 
 
 class CountsSchema(Schema):
@@ -95,7 +111,12 @@ class StepSchema(Schema):
     total = _req(fields.Integer(), "The running value after this step")
     times = fields.Integer(metadata={"description": "Events the factor stands for"})
     player = fields.String(metadata={"description": "The player this step is about"})
-    label = _req(fields.Nested(LabelSchema), "Korean and English name")
+    text = _localized(
+        "The line, ready to show, in the languages asked for (its name alone: the step "
+        "list of GET /v1/codes): `24 × 2 (피박: 피 3 ≤ 5) = 48`, with what triggered "
+        "it (a loser's junk and the 피박 threshold, the brights the winner scored, the "
+        "go count of a 고박…); a start says its name and amount"
+    )
 
 
 class WinnerScoreSchema(Schema):
@@ -128,7 +149,11 @@ class PaymentSchema(Schema):
         }
     )
     reason = _code("reason", "Why this payment (GET /v1/codes: reason)")
-    label = _req(fields.Nested(LabelSchema), "Korean and English name of the reason")
+    label = _localized("The reason's name, in the languages asked for")
+    text = _localized(
+        "The payment in one line, ready to show: `B → A: 승자 점수 24 × 2 (피박: 피 3 ≤ 5) "
+        "= 48점 × 100 = 4,800칩`"
+    )
     steps = _req(fields.List(fields.Nested(StepSchema)), "This amount, explained")
 
 
@@ -221,6 +246,11 @@ class BatchResultSchema(Schema):
     """The response of ``POST /v1/gostop/hands/batch``."""
 
     results = _req(fields.List(fields.Nested(BatchItemSchema)), "In request order")
+    rulesets = _req(
+        fields.Dict(keys=fields.String(), values=fields.Nested(RulesetOutSchema)),
+        "Each distinct rule set of the results once, by fingerprint (with every option "
+        "under ?full_ruleset=true): a result's ruleset.fingerprint is its key",
+    )
     succeeded = _req(fields.Integer(), "Hands scored")
     failed = _req(fields.Integer(), "Hands refused")
 
@@ -350,7 +380,7 @@ class CardPointsSchema(Schema):
     count = _req(fields.Integer(), "How many cards")
     points = _req(fields.Integer(), "Their points")
     cards = _req(fields.List(fields.String()), "The cards")
-    label = _req(fields.Nested(LabelSchema), "Korean and English name")
+    label = _localized("Its name, in the languages asked for")
 
 
 class BonusReceivedSchema(Schema):
@@ -359,7 +389,7 @@ class BonusReceivedSchema(Schema):
     code = _code("set_bonus", "The set (GET /v1/codes: set_bonus)")
     from_ = _req(fields.String(data_key="from"), "Who pays it")
     points = _req(fields.Integer(), "How much")
-    label = _req(fields.Nested(LabelSchema), "Korean and English name")
+    label = _localized("Its name, in the languages asked for")
 
 
 class BonusGivenSchema(Schema):
@@ -368,7 +398,7 @@ class BonusGivenSchema(Schema):
     code = _code("set_bonus", "The set")
     to = _req(fields.String(), "The collector")
     points = _req(fields.Integer(), "How much")
-    label = _req(fields.Nested(LabelSchema), "Korean and English name")
+    label = _localized("Its name, in the languages asked for")
 
 
 class SetBonusesSchema(Schema):

@@ -18,6 +18,7 @@ from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, post_load, ty
 from calculator import options as option_specs
 from calculator.api.fields import (
     CodedField,
+    Fallback,
     Loader,
     StrictBoolean,
     StrictInteger,
@@ -32,6 +33,7 @@ from calculator.api.fields import (
 from calculator.balance import BalanceRules
 from calculator.cards import CARDS
 from calculator.errors import InvalidRulesError, Issue
+from calculator.explain import LANGUAGES
 from calculator.hand import (
     Category,
     ChongtongHolder,
@@ -44,6 +46,7 @@ from calculator.hand import (
     PlayerHand,
     Tally,
 )
+from calculator.limits import quote
 from calculator.presets import Resolver, RuleSet, Variant, presets
 from calculator.rules import GoStopRules, GukjinChoice
 
@@ -118,8 +121,11 @@ class _OptionsBase(StrictSchema):
         unknown = INCLUDE  # the domain names unknown options, with a suggestion
 
 
-def ruleset_object_schema(options: type, default: str, name: str) -> type[StrictSchema]:
-    """``{"preset": name, "options": {…}}`` for one variant's presets and options."""
+def ruleset_object_schema(
+    options: type, default: str, name: str, variant: Variant
+) -> type[StrictSchema]:
+    """``{"preset": name, "options": {…}}`` for one variant's presets and options; it also
+    takes a response's rule set echo back (``overrides``, ``fingerprint``, ``variant``)."""
     schema = StrictSchema.from_dict(
         {
             "preset": StrictString(
@@ -132,6 +138,26 @@ def ruleset_object_schema(options: type, default: str, name: str) -> type[Strict
                 load_default=dict,
                 metadata={"description": "Overrides of single options"},
             ),
+            "overrides": StrictNested(
+                options,
+                load_default=dict,
+                metadata={
+                    "description": "Overrides too, as a response's rule set echo names them "
+                    "(a name in both options and overrides must have one value)"
+                },
+            ),
+            "fingerprint": StrictString(
+                max_length=64,
+                metadata={
+                    "description": "Optional: the fingerprint these rules must resolve to "
+                    "(from a response's echo); a mismatch is a 422 fingerprint_mismatch"
+                },
+            ),
+            "variant": StrictString(
+                max_length=16,
+                choices=(variant.value,),
+                metadata={"description": "Optional (a response's echo carries it)"},
+            ),
         },
         name=name,
     )
@@ -140,20 +166,40 @@ def ruleset_object_schema(options: type, default: str, name: str) -> type[Strict
 
 
 GoStopOptionsSchema = options_schema(GoStopRules, "GoStopOptions")
-RulesetObjectSchema = ruleset_object_schema(GoStopOptionsSchema, "standard", "RulesetObject")
+RulesetObjectSchema = ruleset_object_schema(
+    GoStopOptionsSchema, "standard", "RulesetObject", Variant.GOSTOP
+)
 BalanceOptionsSchema = options_schema(BalanceRules, "BalanceOptions")
 BalanceRulesetObjectSchema = ruleset_object_schema(
-    BalanceOptionsSchema, "balance", "BalanceRulesetObject"
+    BalanceOptionsSchema, "balance", "BalanceRulesetObject", Variant.BALANCE
 )
 RULESET_OBJECTS = {Variant.GOSTOP: RulesetObjectSchema, Variant.BALANCE: BalanceRulesetObjectSchema}
 
 
 class RulesetSpec(NamedTuple):
-    """A rule set as asked for: a preset name and overrides (resolved later)."""
+    """A rule set as asked for: a preset name and overrides (resolved later), and the
+    fingerprint the client expects them to resolve to, if it gave one."""
 
     preset: str
     options: Mapping[str, Any]
     by_name: bool  # given as a bare string
+    fingerprint: str | None = None
+
+
+def _spec(loaded: Mapping[str, Any]) -> RulesetSpec:
+    """A loaded rule set object as a spec: ``options`` and ``overrides`` together (a full
+    echo carries both); a name given two different values is refused."""
+    options, overrides = loaded["options"], loaded["overrides"]
+    if overrides:
+        clash = {
+            name: [fail("invalid_option", f"{name} has another value in options").messages[0]]
+            for name, value in overrides.items()
+            if name in options and options[name] != value
+        }
+        if clash:
+            raise ValidationError({"overrides": clash})
+        options = {**options, **overrides}
+    return RulesetSpec(loaded["preset"], options, False, loaded.get("fingerprint"))
 
 
 class RulesetField(CodedField):
@@ -173,8 +219,7 @@ class RulesetField(CodedField):
                 raise fail("invalid_length", "preset names are at most 64 characters")
             return RulesetSpec(value, {}, True)
         if isinstance(value, Mapping):
-            loaded = _ruleset_object(self.variant).load(value)
-            return RulesetSpec(loaded["preset"], loaded["options"], False)
+            return _spec(_ruleset_object(self.variant).load(value))
         raise self.make_error("invalid")
 
     def fast_loader(self) -> Loader:
@@ -183,8 +228,10 @@ class RulesetField(CodedField):
         def load(value: Any) -> RulesetSpec:
             if type(value) is str and len(value) <= 64:
                 return RulesetSpec(value, {}, True)
-            loaded = nested(value)
-            return RulesetSpec(loaded["preset"], loaded["options"], False)
+            try:
+                return _spec(nested(value))
+            except ValidationError:  # the full load writes the error
+                raise Fallback from None
 
         return load
 
@@ -206,7 +253,7 @@ def resolve_spec(
     distinct rule sets; a request with one rule set needs none); domain errors point into
     the request at ``at``."""
     try:
-        return (resolver or Resolver()).resolve(spec.preset, spec.options, variant=variant)
+        found = (resolver or Resolver()).resolve(spec.preset, spec.options, variant=variant)
     except InvalidRulesError as error:
         issues = []
         for issue in error.issues:
@@ -215,6 +262,13 @@ def resolve_spec(
                 rest = ()
             issues.append(Issue(issue.code, issue.detail, (*at, *rest)))
         raise InvalidRulesError(issues) from None
+    if spec.fingerprint is not None and spec.fingerprint != found.fingerprint:
+        detail = (
+            f"fingerprint {quote(spec.fingerprint)} does not match these rules, which resolve "
+            f"to {found.fingerprint}; send the echo back unchanged, or leave fingerprint out"
+        )
+        raise InvalidRulesError([Issue("fingerprint_mismatch", detail, (*at, "fingerprint"))])
+    return found
 
 
 def ruleset_field(
@@ -241,6 +295,48 @@ class CardsQuerySchema(Schema):
             "description": "A preset name or alias: bonus values and switchable cards "
             "under it (an unknown name is a 404)",
             "enum": [alias for p in presets().values() for alias in (p.name, *p.aliases)],
+        },
+    )
+
+
+class QueryBoolean(CodedField):
+    """``true`` or ``false`` in a query string (text)."""
+
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
+        "invalid": "expected true or false"
+    }
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if value in ("true", "false"):
+            return bool(value == "true")
+        raise self.make_error("invalid")
+
+
+class AnswerQuerySchema(Schema):
+    """The query of the scoring endpoints: how the answer is shaped."""
+
+    class Meta:
+        unknown = EXCLUDE  # a query string may carry a client's cache buster
+
+    lang = StrictString(
+        max_length=8,
+        choices=(*LANGUAGES, "all"),
+        metadata={
+            "description": "The language of the label and text fields: ko or en, or all "
+            "for both. Without it, the request's Accept-Language header picks ko or en by "
+            "its q-values; neither (or no header): ko. The answer says which in "
+            "Content-Language"
+        },
+    )
+    full_ruleset = QueryBoolean(
+        load_default=False,
+        metadata={
+            "description": "true: the rule set echo also lists every resolved option "
+            "(`options`); by default it gives the preset, the fingerprint and the options "
+            "that differ from the preset (`overrides`). In a batch, the full rule sets come "
+            "once each, in `rulesets`",
+            "type": "boolean",
+            "default": False,
         },
     )
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final, NamedTuple
 
 import orjson
 
@@ -22,6 +22,7 @@ from calculator.balance import BalanceResult
 from calculator.cards import CARDS, DECK
 from calculator.codes import CODES, DESCRIPTIONS
 from calculator.errors import Issue
+from calculator.explain import LANGUAGES, payment_text, step_text
 from calculator.labels import label
 from calculator.options import specs
 from calculator.presets import Preset, RuleSet, Variant, presets, resolve
@@ -34,76 +35,92 @@ from calculator.tables import tables_for
 _OP_KEY = {"start": "amount", "add": "addend", "multiply": "factor"}
 
 
-@lru_cache(maxsize=256)
-def _label(code: str) -> dict[str, str]:
+class Shape(NamedTuple):
+    """How an answer is shaped: the languages of its ``label`` and ``text`` fields, and
+    whether its rule set echo lists every resolved option (``?full_ruleset=true``)."""
+
+    langs: tuple[str, ...] = LANGUAGES[:1]
+    full_ruleset: bool = False
+
+
+DEFAULT_SHAPE: Final = Shape()
+"""The default answer (what tables store): Korean, the compact rule set echo."""
+
+
+@lru_cache(maxsize=1024)
+def _label(code: str, langs: tuple[str, ...] = LANGUAGES) -> dict[str, str]:
     found = label(code)
-    return {"ko": found.ko, "en": found.en}
+    return {lang: getattr(found, lang) for lang in langs}
 
 
-def ruleset_json(ruleset: RuleSet) -> dict[str, Any]:
-    """``{preset, options, fingerprint}`` (contract)."""
-    return _ruleset_json(ruleset.fingerprint, ruleset.preset, ruleset)
-
-
-_RULESETS: dict[tuple[str, str], dict[str, Any]] = {}
-
-
-def _ruleset_json(fingerprint: str, preset: str, ruleset: RuleSet) -> dict[str, Any]:
-    key = (fingerprint, preset)
+def ruleset_json(ruleset: RuleSet, *, full: bool = False) -> dict[str, Any]:
+    """The rule set echo (contract): ``{variant, preset, fingerprint, overrides}`` — the
+    options that differ from the preset — and, when ``full``, every resolved ``options``.
+    Sent back as a request's ``ruleset`` it resolves to the same rule set."""
+    key = (ruleset.fingerprint, ruleset.preset, full)
     found = _RULESETS.get(key)
     if found is None:
         if len(_RULESETS) > 1024:
             _RULESETS.clear()
-        found = _RULESETS[key] = {
-            "preset": preset,
+        found = {
             "variant": ruleset.variant.value,
-            "options": ruleset.options(),
-            "fingerprint": fingerprint,
+            "preset": ruleset.preset,
+            "fingerprint": ruleset.fingerprint,
+            "overrides": ruleset.overrides(),
         }
+        if full:
+            found["options"] = ruleset.options()
+        _RULESETS[key] = found
     return found
 
 
-_RULESET_FRAGMENTS: dict[tuple[str, str], orjson.Fragment] = {}
+_RULESETS: dict[tuple[str, str, bool], dict[str, Any]] = {}
+_RULESET_FRAGMENTS: dict[tuple[str, str, bool], orjson.Fragment] = {}
 
 
-def _ruleset_fragment(ruleset: RuleSet) -> orjson.Fragment:
-    """The rule set serialized once (keyed by fingerprint: hashing the options is slow)."""
-    key = (ruleset.fingerprint, ruleset.preset)
+def _ruleset_fragment(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
+    """The rule set echo serialized once (keyed by fingerprint: hashing options is slow)."""
+    key = (ruleset.fingerprint, ruleset.preset, full)
     found = _RULESET_FRAGMENTS.get(key)
     if found is None:
         if len(_RULESET_FRAGMENTS) > 1024:
             _RULESET_FRAGMENTS.clear()
-        found = _RULESET_FRAGMENTS[key] = orjson.Fragment(orjson.dumps(ruleset_json(ruleset)))
+        found = _RULESET_FRAGMENTS[key] = orjson.Fragment(
+            orjson.dumps(ruleset_json(ruleset, full=full))
+        )
     return found
 
 
 @lru_cache(maxsize=16384)
-def step_json(step: Step) -> orjson.Fragment:
-    """One explanation line, serialized (steps repeat a lot)."""
-    return orjson.Fragment(orjson.dumps(_step_dict(step)))
-
-
-def _step_dict(step: Step) -> dict[str, Any]:
+def step_json(step: Step, before: int, langs: tuple[str, ...]) -> orjson.Fragment:
+    """One explanation line, serialized (steps repeat a lot): ``before`` is the running
+    value it starts from, for its sentence."""
     found: dict[str, Any] = {
         "code": step.code,
         "op": step.op,
         _OP_KEY[step.op]: step.value,
         "total": step.total,
-        "label": _label(step.code),
+        # the sentence names the step (its label alone: GET /v1/codes, list "step")
+        "text": {lang: step_text(step, before=before, lang=lang) for lang in langs},
     }
     if step.times is not None:
         found["times"] = step.times
     if step.player is not None:
         found["player"] = step.player
+    return orjson.Fragment(orjson.dumps(found))
+
+
+def _steps(steps: Iterable[Step], start: int, langs: tuple[str, ...]) -> list[orjson.Fragment]:
+    found = []
+    before = start
+    for step in steps:
+        found.append(step_json(step, before, langs))
+        before = step.total
     return found
 
 
-def _steps(steps: Iterable[Step]) -> list[orjson.Fragment]:
-    return [step_json(step) for step in steps]
-
-
 @lru_cache(maxsize=16384)
-def item_json(item: Item) -> orjson.Fragment:
+def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
     """One scoring item, serialized (items repeat a lot)."""
     return orjson.Fragment(
         orjson.dumps(
@@ -111,19 +128,22 @@ def item_json(item: Item) -> orjson.Fragment:
                 "code": item.code,
                 "points": item.points,
                 "cards": list(item.cards),
-                "label": _label(item.code),
+                "label": _label(item.code, langs),
             }
         )
     )
 
 
-def player_json(player: PlayerResult, mode: str | None) -> dict[str, Any]:
+def player_json(
+    player: PlayerResult, mode: str | None, shape: Shape = DEFAULT_SHAPE
+) -> dict[str, Any]:
     """A player's itemized points."""
     counts = player.counts
+    langs = shape.langs
     return {
         "id": player.id,
         "points": player.points,
-        "items": [item_json(item) for item in player.items],
+        "items": [item_json(item, langs) for item in player.items],
         "counts": None
         if counts is None
         else {
@@ -142,43 +162,48 @@ def player_json(player: PlayerResult, mode: str | None) -> dict[str, Any]:
     }
 
 
-def winner_json(winner: WinnerScore | None, winner_id: str | None) -> dict[str, Any] | None:
+def winner_json(
+    winner: WinnerScore | None, winner_id: str | None, shape: Shape = DEFAULT_SHAPE
+) -> dict[str, Any] | None:
     """The winner's base points and the steps to its amount."""
     if winner is None:
         return None
     return {
         "winner": winner_id,
         "base": winner.base,
-        "steps": _steps(winner.steps),
+        "steps": _steps(winner.steps, winner.base, shape.langs),
         "amount": winner.amount,
     }
 
 
-def payment_json(payment: Payment) -> dict[str, Any]:
-    """One payer → payee entry (contract: from, to, points, chips)."""
+def payment_json(payment: Payment, stake: int, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
+    """One payer → payee entry (contract: from, to, points, chips), with its sentence."""
+    langs = shape.langs
     found = {
         "from": payment.payer,
         "to": payment.payee,
         "points": payment.points,
         "chips": payment.chips,
         "reason": payment.reason,
-        "label": _label(payment.reason),
-        "steps": _steps(payment.steps),
+        "label": _label(payment.reason, langs),
+        "text": {lang: payment_text(payment, stake=stake, lang=lang) for lang in langs},
+        "steps": _steps(payment.steps, 0, langs),
     }
     if payment.priced_in != "points":  # a price in chips: not points × stake
         found["priced_in"] = payment.priced_in
     return found
 
 
-def settlement_json(result: HandResult) -> dict[str, Any]:
+def settlement_json(result: HandResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
     """The money part of a result: winner score, payments, net, streak."""
     winner_id = None
     outcome = result.outcome
     if result.winner_score is not None and outcome is not None:
         winner_id = outcome.winner or _paid(result.payments)
+    stake = result.stake
     return {
-        "winner_score": winner_json(result.winner_score, winner_id),
-        "payments": [payment_json(p) for p in result.payments],
+        "winner_score": winner_json(result.winner_score, winner_id, shape),
+        "payments": [payment_json(p, stake, shape) for p in result.payments],
         "net": dict(result.net),
         "nagari_streak_after": result.nagari_streak_after,
     }
@@ -201,24 +226,29 @@ def outcome_json(result: HandResult) -> dict[str, Any] | None:
 
 
 def hand_json(
-    result: HandResult, modes: list[str | None], comparisons: Iterable[Comparison] = ()
+    result: HandResult,
+    modes: list[str | None],
+    comparisons: Iterable[Comparison] = (),
+    shape: Shape = DEFAULT_SHAPE,
 ) -> dict[str, Any]:
-    """The full response of ``POST /v1/gostop/hands``."""
+    """The full response of ``POST /v1/gostop/hands``, shaped as the client asked."""
+    players = result.players
     body = {
-        "ruleset": _ruleset_fragment(result.ruleset),
+        "ruleset": _ruleset_fragment(result.ruleset, full=shape.full_ruleset),
         "outcome": outcome_json(result),
         "stake": result.stake,
         "preview": result.outcome is None,
-        "players": [player_json(p, m) for p, m in zip(result.players, modes, strict=True)],
+        "players": [player_json(p, m, shape) for p, m in zip(players, modes, strict=True)],
     }
-    body.update(settlement_json(result))
-    body["comparisons"] = [comparison_json(c) for c in comparisons]
+    body.update(settlement_json(result, shape))
+    body["comparisons"] = [comparison_json(c, shape) for c in comparisons]
     return body
 
 
-def comparison_json(comparison: Comparison) -> dict[str, Any]:
+def comparison_json(comparison: Comparison, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
     """The same hand under another rule set, or why it cannot be settled under it."""
-    body: dict[str, Any] = {"ruleset": ruleset_json(comparison.ruleset)}
+    echo = ruleset_json(comparison.ruleset, full=shape.full_ruleset)
+    body: dict[str, Any] = {"ruleset": echo}
     if comparison.result is None:
         assert comparison.error is not None
         body["problem"] = {
@@ -226,7 +256,7 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
             "errors": issues_json(comparison.error.issues),
         }
         return body
-    body.update(settlement_json(comparison.result))
+    body.update(settlement_json(comparison.result, shape))
     body["difference"] = comparison.difference
     return body
 
@@ -330,8 +360,9 @@ def transfers_json(transfers: Iterable[Transfer]) -> list[dict[str, Any]]:
     return [{"from": t.payer, "to": t.payee, "chips": t.chips} for t in transfers]
 
 
-def balance_json(result: BalanceResult) -> dict[str, Any]:
-    """The response of ``POST /v1/balance/hands``."""
+def balance_json(result: BalanceResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
+    """The response of ``POST /v1/balance/hands``, shaped as the client asked."""
+    langs = shape.langs
     players = []
     for p in result.players:
         players.append(
@@ -344,7 +375,7 @@ def balance_json(result: BalanceResult) -> dict[str, Any]:
                         "count": item.number,
                         "points": item.points,
                         "cards": list(item.cards),
-                        "label": _label(item.kind),
+                        "label": _label(item.kind, langs),
                     }
                     for item in p.items
                 ],
@@ -354,7 +385,7 @@ def balance_json(result: BalanceResult) -> dict[str, Any]:
                             "code": b.code,
                             "from": b.payer,
                             "points": b.points,
-                            "label": _label(b.code),
+                            "label": _label(b.code, langs),
                         }
                         for b in p.received
                     ],
@@ -363,7 +394,7 @@ def balance_json(result: BalanceResult) -> dict[str, Any]:
                             "code": b.code,
                             "to": b.collector,
                             "points": b.points,
-                            "label": _label(b.code),
+                            "label": _label(b.code, langs),
                         }
                         for b in p.given
                     ],
@@ -374,7 +405,7 @@ def balance_json(result: BalanceResult) -> dict[str, Any]:
             }
         )
     return {
-        "ruleset": ruleset_json(result.ruleset),
+        "ruleset": ruleset_json(result.ruleset, full=shape.full_ruleset),
         "target": result.target,
         "stake": result.stake,
         "void": result.void,

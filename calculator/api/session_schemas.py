@@ -17,6 +17,7 @@ from calculator.api.fields import (
     StrictSchema,
     StrictString,
     fail,
+    whole_number,
 )
 from calculator.api.schemas import (
     MAX_ID,
@@ -94,23 +95,23 @@ class NetMap(CodedField):
         if len(value) > MAX_SESSION_PLAYERS:
             raise fail("too_many", f"{len(value)} players; at most {MAX_SESSION_PLAYERS}")
         errors: dict[str, Any] = {}
+        loaded = {}
         for player, chips in value.items():
-            if type(chips) is not int:
+            found = loaded[player] = whole_number(chips)
+            if found is None:
                 errors[player] = [fail("invalid_type", "chips are a whole number").messages[0]]
-            elif abs(chips) > 10**15:
+            elif abs(found) > 10**15:
                 errors[player] = [fail("too_large", "at most 10^15 chips").messages[0]]
         if errors:
             raise ValidationError(errors)
-        return dict(value)
+        return loaded
 
     def fast_loader(self) -> Loader:
         def load(value: Any) -> dict[str, int]:
-            if (
-                type(value) is dict
-                and len(value) <= MAX_SESSION_PLAYERS
-                and all(type(chips) is int and abs(chips) <= 10**15 for chips in value.values())
-            ):
-                return dict(value)
+            if type(value) is dict and len(value) <= MAX_SESSION_PLAYERS:
+                loaded = {player: whole_number(chips) for player, chips in value.items()}
+                if all(c is not None and abs(c) <= 10**15 for c in loaded.values()):
+                    return loaded  # type: ignore[return-value]
             raise Fallback
 
         return load

@@ -327,10 +327,17 @@ def _import(store: Store, key: str | None) -> Response:
             f"the options make fingerprint {ruleset.fingerprint}, not {given['fingerprint']}: "
             "the rule set was edited; export the table again",
         )
+    if "overrides" in given and given["overrides"] != ruleset.overrides():
+        _refuse(
+            ("ruleset", "overrides"),
+            "fingerprint_mismatch",
+            "the overrides do not match the options: the rule set was edited; "
+            "export the table again",
+        )
     body = ledger_io.setup_body(
         roster=ledger_io.Roster(people=tuple((p.id, p.name) for p in data["roster"])),
         variant=variant,
-        ruleset=serialize.ruleset_json(ruleset),
+        ruleset=serialize.ruleset_json(ruleset, full=True),  # the lock: every option
         stake=data["stake"],
         dealer=data["dealer"],
         unit=(data["rounding"] or {}).get("unit"),

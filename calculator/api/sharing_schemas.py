@@ -128,6 +128,12 @@ class LockedRulesetSchema(StrictSchema):
         required=True,
         metadata={"description": "Every option, resolved", "type": "object"},
     )
+    overrides = HandBodyField(
+        metadata={
+            "description": "The options that differ from the preset (derived: checked)",
+            "type": "object",
+        },
+    )
     fingerprint = StrictString(
         max_length=64, required=True, metadata={"description": "Checked against the options"}
     )

@@ -402,7 +402,7 @@ def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
     variant = Variant(data["variant"])
     spec = table_ruleset(data["ruleset"], variant)
     ruleset = resolve_spec(spec, variant, ("ruleset",), resolver=Resolver())
-    locked = serialize.ruleset_json(ruleset)
+    locked = serialize.ruleset_json(ruleset, full=True)  # the lock: every option
     body = ledger_io.setup_body(
         roster=ledger_io.Roster(people=tuple((p.id, p.name) for p in data["roster"])),
         variant=variant,

@@ -7,7 +7,7 @@ declarations, the summary and description from the docstring.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -22,6 +22,7 @@ from calculator.api.errors import domain_problem, validation_problem
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
 from calculator.api.http import PROBLEM_JSON, coded, json_response, read_json
 from calculator.api.schemas import (
+    AnswerQuerySchema,
     BatchRequestSchema,
     CardsQuerySchema,
     HandRequest,
@@ -36,8 +37,9 @@ from calculator.api.session_schemas import (
 )
 from calculator.balance import score_balance
 from calculator.errors import GoStopError
+from calculator.explain import LANGUAGES
 from calculator.limits import close_scope, deadline, open_scope
-from calculator.presets import Preset, Resolver, Variant, find_preset, resolve
+from calculator.presets import Preset, Resolver, RuleSet, Variant, find_preset, resolve
 from calculator.session import BalanceEntry, Entry, GoStopEntry, NetEntry, Session, settle_session
 from calculator.settlement import compare, settle
 
@@ -79,13 +81,69 @@ def close_budget(_error: BaseException | None) -> None:
 _SCOPE = "gostop.suggestion_scope"
 
 
-def score_hand(body: Any, *, resolver: Resolver | None = None) -> dict[str, Any]:
+def answer_shape(query: Mapping[str, Any]) -> serialize.Shape:
+    """The shape the client asked for: ``?lang`` (ko, en or all), else the best of ko and
+    en by ``Accept-Language`` (werkzeug parses its q-values), else Korean; and whether the
+    rule set echo lists every option (``?full_ruleset=true``)."""
+    lang = query.get("lang") or preferred_language(request.accept_languages) or LANGUAGES[0]
+    langs = LANGUAGES if lang == "all" else (lang,)
+    return serialize.Shape(langs=langs, full_ruleset=query["full_ruleset"])
+
+
+def preferred_language(accepted: Iterable[tuple[str, float]]) -> str | None:
+    """The language of ours that ``Accept-Language`` ranks highest, or None (say nothing,
+    or ``*``): by q-value, the header's order breaking ties; ``en-GB`` is ``en``, q=0 is
+    "not this one". werkzeug's own ``best_match`` prefers any exact tag to a better-ranked
+    regional one (``en-GB;q=0.8, ko;q=0.5`` would give ko), hence this.
+
+    >>> from werkzeug.datastructures import LanguageAccept
+    >>> from werkzeug.http import parse_accept_header
+    >>> preferred_language(parse_accept_header("fr, en-GB;q=0.8, ko;q=0.5", LanguageAccept))
+    'en'
+    >>> preferred_language(parse_accept_header("en;q=0, ko-KR;q=0.1", LanguageAccept))
+    'ko'
+    """
+    ranked = sorted(
+        ((quality, -i, value) for i, (value, quality) in enumerate(accepted) if quality > 0),
+        reverse=True,
+    )
+    for _quality, _order, value in ranked:
+        primary = value.replace("_", "-").split("-")[0].lower()
+        if primary in LANGUAGES:
+            return primary
+        if primary == "*":
+            return None
+    return None
+
+
+def shaped(body: Any, shape: serialize.Shape) -> Response:
+    """A scoring answer: the JSON, with the language it speaks (``Content-Language``); a
+    cache keeps answers apart by ``Accept-Language``."""
+    response = json_response(body)
+    response.headers["Content-Language"] = ", ".join(shape.langs)
+    response.vary.add("Accept-Language")
+    return response
+
+
+def score_hand(
+    body: Any,
+    *,
+    resolver: Resolver | None = None,
+    shape: serialize.Shape = serialize.DEFAULT_SHAPE,
+) -> dict[str, Any]:
     """Score one hand request body; raises ValidationError or GoStopError."""
-    return score_request(load_hand_request(body), resolver=resolver)
+    return score_request(load_hand_request(body), resolver=resolver, shape=shape)
 
 
-def score_request(hand_request: HandRequest, *, resolver: Resolver | None = None) -> dict[str, Any]:
-    """Score one loaded hand request; raises GoStopError."""
+def score_request(
+    hand_request: HandRequest,
+    *,
+    resolver: Resolver | None = None,
+    shape: serialize.Shape = serialize.DEFAULT_SHAPE,
+    seen: dict[str, RuleSet] | None = None,
+) -> dict[str, Any]:
+    """Score one loaded hand request; raises GoStopError. ``seen`` collects the rule
+    sets of the answer by fingerprint (a batch lists each once)."""
     resolver = resolver or Resolver()
     ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",), resolver=resolver)
     others = [
@@ -95,24 +153,31 @@ def score_request(hand_request: HandRequest, *, resolver: Resolver | None = None
     hand = hand_request.hand
     result = settle(hand, ruleset)
     comparisons = compare(hand, result, others) if others else ()
-    return serialize.hand_json(result, [p.mode for p in hand.players], comparisons)
+    if seen is not None:
+        for found in (ruleset, *others):
+            seen.setdefault(found.fingerprint, found)
+    return serialize.hand_json(result, [p.mode for p in hand.players], comparisons, shape)
 
 
 @gostop.post("/gostop/hands")
+@gostop.arguments(AnswerQuerySchema, location="query")
 @gostop.arguments(HandRequestSchema, examples=HAND_EXAMPLES)
 @gostop.response(200, responses.HandResultSchema, description="The scored hand")
 @gostop.problems(400, 413, 415, 422, operation_id="scoreHand")
-def post_hand(hand_request: HandRequest) -> Response:
+def post_hand(hand_request: HandRequest, query: dict[str, Any]) -> Response:
     """Score and settle one hand
 
     Each player describes its pile in ONE entry mode: `captured` card IDs, a `tally` of
     counts, or `declared` points and bak flags. Without `outcome` the call is a preview.
-    Add first, multiply after; all arithmetic in integers.
+    Add first, multiply after; all arithmetic in integers. Every step and payment carries
+    a ready sentence (`text`) in the language asked for (`?lang`, `Accept-Language`).
     """
-    return json_response(score_request(hand_request))
+    shape = answer_shape(query)
+    return shaped(score_request(hand_request, shape=shape), shape)
 
 
 @gostop.post("/gostop/hands/batch")
+@gostop.arguments(AnswerQuerySchema, location="query")
 @gostop.arguments(
     BatchRequestSchema,
     limit="max_batch_bytes",
@@ -120,14 +185,16 @@ def post_hand(hand_request: HandRequest) -> Response:
 )
 @gostop.response(200, responses.BatchResultSchema, description="One entry per hand, in order")
 @gostop.problems(400, 413, 415, 422, 503, operation_id="scoreHands")
-def post_batch(loaded: dict[str, Any]) -> Response:
+def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
     """Score up to 1,000 hands; each result is a hand result or a problem
 
     One bad hand does not fail the others: it gets the problem a single request would
     (listing its first 10 errors), and a hand over the single request's body limit gets
     its 413. A batch whose answer could pass the answer limit (estimated from its hands,
     players, events and `compare_with`, before any hand is scored) is refused whole: 422
-    `answer_too_large`, saying the limit and how many of the hands fit.
+    `answer_too_large`, saying the limit and how many of the hands fit. Each distinct rule
+    set is listed once, in `rulesets` by fingerprint (in full with `?full_ruleset=true`);
+    each result's `ruleset.fingerprint` finds its own there.
     """
     settings = current_app.config["GOSTOP"]
     items = loaded["hands"]
@@ -138,6 +205,9 @@ def post_batch(loaded: dict[str, Any]) -> Response:
     results = []
     failed = 0
     resolver = Resolver()  # one for the whole batch: it caps the distinct rule sets
+    shape = answer_shape(query)
+    item_shape = shape._replace(full_ruleset=False)  # the full options once, in rulesets
+    seen: dict[str, RuleSet] = {}
     check_deadline = deadline(settings.request_deadline)
     for index, item in enumerate(items):
         check_deadline()  # past it: a 503 with Retry-After, never a killed worker
@@ -147,9 +217,10 @@ def post_batch(loaded: dict[str, Any]) -> Response:
             results.append({"index": index, "status": 413, "problem": problem})
             continue
         try:
-            results.append(
-                {"index": index, "status": 200, "result": score_hand(item, resolver=resolver)}
+            result = score_request(
+                load_hand_request(item), resolver=resolver, shape=item_shape, seen=seen
             )
+            results.append({"index": index, "status": 200, "result": result})
         except ValidationError as error:
             failed += 1
             problem = batch_bounds.cut(validation_problem(error, f"/hands/{index}"))
@@ -158,14 +229,25 @@ def post_batch(loaded: dict[str, Any]) -> Response:
             failed += 1
             problem = batch_bounds.cut(domain_problem(error, f"/hands/{index}"))
             results.append({"index": index, "status": 422, "problem": problem})
-    return json_response({"results": results, "succeeded": len(results) - failed, "failed": failed})
+    rulesets = {
+        fingerprint: serialize.ruleset_json(ruleset, full=shape.full_ruleset)
+        for fingerprint, ruleset in seen.items()
+    }
+    body = {
+        "results": results,
+        "rulesets": rulesets,
+        "succeeded": len(results) - failed,
+        "failed": failed,
+    }
+    return shaped(body, shape)
 
 
 @balance.post("/balance/hands")
+@balance.arguments(AnswerQuerySchema, location="query")
 @balance.arguments(BalanceRequestSchema, examples=BALANCE_EXAMPLES)
 @balance.response(200, responses.BalanceResultSchema, description="The scored hand")
 @balance.problems(400, 413, 415, 422, operation_id="scoreBalanceHand")
-def post_balance_hand(loaded: BalanceRequest) -> Response:
+def post_balance_hand(loaded: BalanceRequest, query: dict[str, Any]) -> Response:
     """Score a 120/80/60 balance hand (the seed's Hwatu variation)
 
     Every card of the deck must be captured by someone. If cards are missing the hand is
@@ -173,7 +255,8 @@ def post_balance_hand(loaded: BalanceRequest) -> Response:
     chips. A card held twice is a 422 naming both holders.
     """
     ruleset = resolve_spec(loaded.ruleset, Variant.BALANCE, ("ruleset",), resolver=Resolver())
-    return json_response(serialize.balance_json(score_balance(loaded.hand, ruleset)))
+    shape = answer_shape(query)
+    return shaped(serialize.balance_json(score_balance(loaded.hand, ruleset), shape), shape)
 
 
 @sessions.post("/settlements")

@@ -89,9 +89,10 @@ def test_balance_errors(client: Any) -> None:
 
 
 def test_minhwatu_preset_over_http(client: Any) -> None:
-    body = client.post(BALANCE, json={**W33, "ruleset": "minhwatu"}).get_json()
-    assert body["ruleset"]["options"]["chodan_bonus"] == 30
-    assert body["ruleset"]["options"]["november_bonus"] == 20
+    body = client.post(BALANCE + "?full_ruleset=true", json={**W33, "ruleset": "minhwatu"})
+    options = body.get_json()["ruleset"]["options"]
+    assert options["chodan_bonus"] == 30
+    assert options["november_bonus"] == 20
 
 
 def test_session_of_nets_and_hands(client: Any) -> None:

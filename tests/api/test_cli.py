@@ -82,3 +82,16 @@ def test_batch(tmp_path: Path, capsys: Any) -> None:
     path.write_text(json.dumps({"hands": [W13, W13]}), encoding="utf-8")
     assert main(["score", "--batch", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["succeeded"] == 2
+
+
+def test_the_language_and_the_full_ruleset(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(W13), encoding="utf-8")
+    assert main(["score", str(path), "--compact"]) == 0
+    default = json.loads(capsys.readouterr().out)
+    assert default["payments"][1]["text"] == {"ko": "3 × 2 (광박: 승자 광 3장, 광 없음) = 6점"}
+    assert "options" not in default["ruleset"]
+    assert main(["score", str(path), "--compact", "--lang", "all", "--full-ruleset"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    assert set(both["payments"][1]["text"]) == {"ko", "en"}
+    assert both["ruleset"]["options"]["go_formula"] == "korean_pow2"

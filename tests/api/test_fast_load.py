@@ -173,7 +173,8 @@ def boundaries(field: fields.Field[Any], current: Any) -> list[Any]:
     """The values at and just past each limit of ``field``, null, and a wrong type."""
     if isinstance(field, StrictInteger):
         low, high = field.minimum, field.maximum
-        return [None, low - 1, low, high, high + 1, float(low), str(low), True]
+        return [None, low - 1, low, high, high + 1, float(low), float(high), float(high + 1)]
+        +[low + 0.5, float("inf"), str(low), True]
     if isinstance(field, StrictBoolean):
         return [None, True, False, 0, 1, "true"]
     if isinstance(field, StrictString):
@@ -192,7 +193,7 @@ def boundaries(field: fields.Field[Any], current: Any) -> list[Any]:
     if isinstance(field, NetMap):
         big = 10**15
         players = [{str(i): 0 for i in range(n)} for n in (MAX_SESSION_PLAYERS, 17)]
-        chips = [{"A": n} for n in (big, -big, big + 1, -big - 1, None, 1.0, True)]
+        chips = [{"A": n} for n in (big, -big, big + 1, -big - 1, None, 1.0, 1.5, True, "1")]
         return [None, {}, *players, *chips, []]
     if isinstance(field, HandRequestField):
         return [None, {}, 3, "hand", []]
@@ -261,6 +262,25 @@ def test_every_valid_request_takes_the_fast_path() -> None:
         except Fallback:
             fallbacks += 1
     assert fallbacks == 0
+
+
+def test_a_whole_float_is_the_integer_on_both_paths_and_takes_the_fast_path() -> None:
+    # One rule (fields.whole_number): 2.0 is 2 — loaded as the int, by the fast path too.
+    schema = HandRequestSchema()
+    body = copy.deepcopy(HANDS[0])
+    body["stake"] = 100.0
+    body["players"][0]["go_count"] = 2.0
+    body["ruleset"] = {"preset": "standard", "options": {"bomb_multiplier": 3.0}}
+    fast, full = schema.fast_load(copy.deepcopy(body)), schema.load(copy.deepcopy(body))
+    assert fast == full
+    assert type(fast.hand.stake) is int
+    assert fast.hand.stake == 100
+    assert type(fast.hand.players[0].go_count) is int
+    assert type(fast.ruleset.options["bomb_multiplier"]) is int
+    settlement = SettlementRequestSchema()
+    nets = {"players": ["A", "B"], "hands": [{"net": {"A": 5.0, "B": -5}}]}
+    assert settlement.fast_load(copy.deepcopy(nets)) == settlement.load(copy.deepcopy(nets))
+    assert type(settlement.fast_load(nets)["hands"][0]["net"]["A"]) is int
 
 
 def test_a_null_batch_item_loads_on_both_paths_to_get_its_own_problem() -> None:

@@ -54,7 +54,7 @@ def test_worked_examples_over_http(client: Any, case: dict[str, Any]) -> None:
 
 
 def test_w13_contract_fields(client: Any) -> None:
-    body = client.post(HANDS, json={**W13, "stake": 100}).get_json()
+    body = client.post(HANDS + "?lang=all", json={**W13, "stake": 100}).get_json()
     assert body["ruleset"]["preset"] == "standard"
     assert len(body["ruleset"]["fingerprint"]) == 32
     assert [p["id"] for p in body["players"]] == ["A", "B", "C"]
@@ -77,7 +77,10 @@ def test_w13_contract_fields(client: Any) -> None:
         "op": "multiply",
         "factor": 2,
         "total": 6,
-        "label": {"ko": "광박", "en": "bright penalty (gwang-bak)"},
+        "text": {
+            "ko": "3 × 2 (광박: 승자 광 3장, 광 없음) = 6",
+            "en": "3 × 2 (bright penalty (gwang-bak): winner scored 3 brights, none here) = 6",
+        },
     }
     assert body["net"] == {"A": 900, "B": -300, "C": -600}
     assert body["nagari_streak_after"] == 0
@@ -88,6 +91,17 @@ def test_korean_is_sent_unescaped_utf8(client: Any) -> None:
     assert response.content_type == "application/json"
     assert "삼광".encode() in response.data
     assert b"\\u" not in response.data
+
+
+def _untold(payments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Payments without their sentences."""
+    return [
+        {
+            **{k: v for k, v in p.items() if k != "text"},
+            "steps": [{k: v for k, v in s.items() if k != "text"} for s in p["steps"]],
+        }
+        for p in payments
+    ]
 
 
 def test_each_entry_mode_gives_the_same_settlement(client: Any) -> None:
@@ -108,10 +122,14 @@ def test_each_entry_mode_gives_the_same_settlement(client: Any) -> None:
             {"id": "C", "declared": {"gwang_bak": True}},
         ],
     }
-    for body in (tally, declared):
-        result = client.post(HANDS, json=body).get_json()
-        assert result["net"] == captured["net"]
-        assert result["payments"] == captured["payments"]
+    result = client.post(HANDS, json=tally).get_json()
+    assert result["net"] == captured["net"]
+    assert result["payments"] == captured["payments"]  # the sentences too: the same facts
+    result = client.post(HANDS, json=declared).get_json()
+    assert result["net"] == captured["net"]
+    # A declared bak's sentence says "declared" (신고) instead of the cards behind it.
+    assert _untold(result["payments"]) == _untold(captured["payments"])
+    assert result["payments"][1]["text"] == {"ko": "3 × 2 (광박: 신고) = 6점"}
     assert client.post(HANDS, json=tally).get_json()["players"][0]["entry_mode"] == "tally"
     # Issue #11 defect 4: a tally without junk_cards cannot say how many cards a pile holds
     # (an 18-card pile was reported as 10); unknown counts are null.
@@ -232,7 +250,9 @@ def test_winner_below_the_minimum_is_422_not_a_silent_zero(client: Any) -> None:
     ("patch", "pointer", "code"),
     [
         ({"stake": 2.5}, "/stake", "invalid_type"),
-        ({"stake": 2.0}, "/stake", "invalid_type"),
+        ({"stake": 2.000001}, "/stake", "invalid_type"),
+        ({"stake": 0.0}, "/stake", "too_small"),
+        ({"players": [{"id": "A", "go_count": 1.5}]}, "/players/0/go_count", "invalid_type"),
         ({"stake": "2"}, "/stake", "invalid_type"),
         ({"stake": True}, "/stake", "invalid_type"),
         ({"stake": 0}, "/stake", "too_small"),
@@ -403,3 +423,19 @@ def test_a_stop_with_chongtong_holders_is_refused_with_or_without_a_dealer(
         body["dealer"] = dealer
     problem = _problem(client.post(HANDS, json=body), 422)
     assert ("/outcome/holders", "unexpected_field") in _codes(problem)
+
+
+def test_whole_floats_are_integers_and_answer_as_integers(client: Any) -> None:
+    # JSON Schema's integer: 2.0 is 2 wherever an integer is expected (stake, counts,
+    # options); the answer is the one the integers get.
+    as_ints = {**W13, "stake": 100, "nagari_streak": 1}
+    as_ints["players"] = [{**W13["players"][0], "go_count": 1}, *W13["players"][1:]]
+    as_floats = {**as_ints, "stake": 100.0, "nagari_streak": 1.0}
+    as_floats["players"] = [{**W13["players"][0], "go_count": 1.0}, *W13["players"][1:]]
+    as_floats["ruleset"] = {"preset": "standard", "options": {"shake_multiplier": 2.0}}
+    want = client.post(HANDS, json=as_ints)
+    got = client.post(HANDS, json=as_floats)
+    assert got.status_code == want.status_code == 200
+    assert got.get_json()["net"] == want.get_json()["net"]
+    assert got.get_json()["stake"] == 100
+    assert b'"stake":100,' in got.get_data()

@@ -1,0 +1,164 @@
+"""Ready sentences for every explanation step and payment, in Korean and in English.
+
+The one place where sentences are made: from a step's numbers and facts
+(:attr:`calculator.result.Step.facts`, recorded by the code that computes the money) and
+the labels of the code lists (:mod:`calculator.codes`), so a sentence can never say
+something the amount did not do.
+
+>>> from calculator.result import Step
+>>> pi_bak = Step("pi_bak", "multiply", 2, 48, facts=(("junk_value", 3), ("threshold", 5)))
+>>> step_text(pi_bak, before=24, lang="ko")
+'24 × 2 (피박: 피 3 ≤ 5) = 48'
+>>> step_text(pi_bak, before=24, lang="en")
+'24 × 2 (junk penalty (pi-bak): 3 junk ≤ 5) = 48'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Final
+
+from calculator.labels import label
+from calculator.result import Payment, Step
+
+LANGUAGES: Final = ("ko", "en")
+"""The languages of labels and sentences, the default first."""
+
+_Detail = Callable[[Mapping[str, int], Step], str]
+
+
+def _n(value: int) -> str:
+    return f"{value:,}"
+
+
+def _pi_bak_ko(facts: Mapping[str, int], _step: Step) -> str:
+    if "junk_cards" in facts:
+        return f"피 {facts['junk_cards']}장 ≤ {facts['threshold']}장"
+    return f"피 {facts['junk_value']} ≤ {facts['threshold']}"
+
+
+def _pi_bak_en(facts: Mapping[str, int], _step: Step) -> str:
+    if "junk_cards" in facts:
+        return f"{facts['junk_cards']} junk cards ≤ {facts['threshold']}"
+    return f"{facts['junk_value']} junk ≤ {facts['threshold']}"
+
+
+def _gwang_bak_ko(facts: Mapping[str, int], _step: Step) -> str:
+    held = "광 없음" if facts["brights"] == 0 else "비광뿐"
+    return f"승자 광 {facts['winner_brights']}장, {held}"
+
+
+def _gwang_bak_en(facts: Mapping[str, int], _step: Step) -> str:
+    held = "none here" if facts["brights"] == 0 else "only the rain man here"
+    return f"winner scored {facts['winner_brights']} brights, {held}"
+
+
+# Step code → language → the words after the label: from the step's facts, its ``times``
+# and ``player``. A code without an entry says its ``times`` or ``player`` if it has one.
+_DETAILS: Final[Mapping[str, Mapping[str, _Detail]]] = MappingProxyType(
+    {
+        "pi_bak": {"ko": _pi_bak_ko, "en": _pi_bak_en},
+        "gwang_bak": {"ko": _gwang_bak_ko, "en": _gwang_bak_en},
+        "meong_bak": {
+            "ko": lambda f, _s: f"승자 열끗 {f['winner_animals']}장, 열끗 없음",
+            "en": lambda f, _s: f"winner has {f['winner_animals']} animals, none here",
+        },
+        "go_bak": {
+            "ko": lambda f, _s: f"{f['go_count']}고 후 패배",
+            "en": lambda f, _s: f"lost after {f['go_count']} go",
+        },
+        "meongtta": {
+            "ko": lambda f, _s: f"열끗 {f['animals']}장",
+            "en": lambda f, _s: f"{f['animals']} animals",
+        },
+        "go_bonus": {"ko": lambda _f, s: f"{s.times}고", "en": lambda _f, s: f"{s.times} go"},
+        "go_multiplier": {
+            "ko": lambda _f, s: f"{s.times}고",
+            "en": lambda _f, s: f"{s.times} go",
+        },
+        "shake": {"ko": lambda _f, s: f"{s.times}번", "en": lambda _f, s: f"{s.times}×"},
+        "bomb": {"ko": lambda _f, s: f"{s.times}번", "en": lambda _f, s: f"{s.times}×"},
+        "nagari": {
+            "ko": lambda _f, s: f"{s.times}판 연속",
+            "en": lambda _f, s: f"{s.times} in a row",
+        },
+        "no_capture": {"ko": lambda _f, _s: "", "en": lambda _f, _s: ""},
+    }
+)
+_DECLARED: Final = MappingProxyType({"ko": "신고", "en": "declared"})
+_UNITS: Final = MappingProxyType({"ko": ("점", "칩"), "en": (" points", " chips")})
+
+
+def detail(step: Step, lang: str) -> str:
+    """What made ``step`` apply, in words (empty when there is nothing to add)."""
+    facts = dict(step.facts)
+    if "declared" in facts:
+        return _DECLARED[lang]
+    found = _DETAILS.get(step.code)
+    if found is not None:
+        return found[lang](facts, step)
+    if step.player is not None:
+        return step.player
+    if step.times is not None:
+        return _n(step.times)
+    return ""
+
+
+@lru_cache(maxsize=4096)  # steps repeat from payment to payment (a pure function)
+def _named(step: Step, lang: str) -> str:
+    """``(label: detail)``, the step's reason in parentheses."""
+    name = getattr(label(step.code), lang)
+    words = detail(step, lang)
+    return f"({name}: {words})" if words else f"({name})"
+
+
+def _operation(step: Step) -> str:
+    """`` × 2``, `` + 3`` or `` − 176``: what the step does to the running value."""
+    if step.op == "multiply":
+        return f" × {_n(step.value)}"
+    if step.value < 0:
+        return f" − {_n(-step.value)}"
+    return f" + {_n(step.value)}"
+
+
+def step_text(step: Step, *, before: int, lang: str) -> str:
+    """One explanation line: ``24 × 2 (피박: 피 3 ≤ 5) = 48``; a start says its label and
+    amount (``승자 점수: 24``). ``before`` is the running value the step starts from."""
+    if step.op == "start":
+        return f"{getattr(label(step.code), lang)}: {_n(step.value)}"
+    return f"{_n(before)}{_operation(step)} {_named(step, lang)} = {_n(step.total)}"
+
+
+def payment_text(payment: Payment, *, stake: int, lang: str) -> str:
+    """A payment in one line, each step with its reason, then the stake:
+    ``24 × 2 (피박: 피 3 ≤ 5) = 48점 × 100 = 4,800칩``. The winner's amount starts it as a
+    number, any other start (a side payment's price) with its name; a payment of its start
+    alone says just that (``30점 × 10 = 300칩``, ``첫뻑 3점``)."""
+    return _payment_text(
+        payment.steps, payment.points, payment.chips, payment.priced_in == "chips", stake, lang
+    )
+
+
+@lru_cache(maxsize=4096)  # who pays whom is not in the sentence: the rest repeats
+def _payment_text(
+    steps: tuple[Step, ...], points: int, chips: int, in_chips: bool, stake: int, lang: str
+) -> str:
+    point_unit, chip_unit = _UNITS[lang]
+    if in_chips:
+        result = f"{_n(chips)}{chip_unit}"
+    elif stake == 1:
+        result = f"{_n(points)}{point_unit}"
+    else:
+        result = f"{_n(points)}{point_unit} × {_n(stake)} = {_n(chips)}{chip_unit}"
+    parts = []
+    for i, step in enumerate(steps):
+        if step.op != "start":
+            parts.append(f"{_operation(step)} {_named(step, lang)}")
+            continue
+        name = "" if step.code == "winner_amount" else f"{getattr(label(step.code), lang)} "
+        if len(steps) == 1:
+            return f"{name}{result}"
+        parts.append(f"{', ' if i else ''}{name}{_n(step.value)}")
+    return f"{''.join(parts)} = {result}"

@@ -1,0 +1,257 @@
+"""The shape of a scoring answer (issue #17): the compact rule set echo and its way back,
+batches that list each rule set once, ready sentences, and the language they speak."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from calculator.presets import resolve
+from tests_support import W13
+
+HANDS = "/v1/gostop/hands"
+BATCH = "/v1/gostop/hands/batch"
+STANDARD = resolve("standard").fingerprint
+
+# Two players: A stops at 7 (three brights 3, five ribbons 1, junk 12 → 3); B has no bright,
+# junk 3 and called go twice: 광박, 피박 and 고박, each ×2.
+BAKS = {
+    "stake": 100,
+    "players": [
+        {"id": "A", "tally": {"brights": 3, "ribbons": 5, "junk_value": 12}},
+        {"id": "B", "tally": {"animals": 1, "junk_value": 3}, "go_count": 2},
+    ],
+    "outcome": {"type": "stop", "winner": "A"},
+}
+
+
+def _ok(response: Any) -> dict[str, Any]:
+    assert response.status_code == 200, response.get_data(as_text=True)
+    body: dict[str, Any] = response.get_json()
+    return body
+
+
+def _problem(response: Any) -> list[tuple[str, str]]:
+    assert response.status_code == 422, response.get_data(as_text=True)
+    return [(e["pointer"], e["code"]) for e in response.get_json()["errors"]]
+
+
+# --- the rule set echo --------------------------------------------------------------------
+
+
+def test_the_default_echo_is_compact_and_full_on_request(client: Any) -> None:
+    body = {**W13, "ruleset": {"preset": "wikipedia", "options": {"bomb_multiplier": 2}}}
+    compact = _ok(client.post(HANDS, json=body))["ruleset"]
+    wanted = resolve("wikipedia", {"bomb_multiplier": 2})
+    assert compact == {
+        "variant": "gostop",
+        "preset": "wikipedia",
+        "fingerprint": wanted.fingerprint,
+        "overrides": {"bomb_multiplier": 2},
+    }
+    full = _ok(client.post(HANDS + "?full_ruleset=true", json=body))["ruleset"]
+    assert full == {**compact, "options": wanted.options()}
+    assert _ok(client.post(HANDS + "?full_ruleset=false", json=body))["ruleset"] == compact
+
+
+def test_an_option_set_to_the_presets_own_value_is_no_override(client: Any) -> None:
+    body = {**W13, "ruleset": {"preset": "wikipedia", "options": {"bomb_multiplier": 1}}}
+    echo = _ok(client.post(HANDS, json=body))["ruleset"]
+    assert echo["overrides"] == {}
+    assert echo["fingerprint"] == resolve("wikipedia").fingerprint
+
+
+@pytest.mark.parametrize("query", ["", "?full_ruleset=true"])
+def test_the_echo_goes_back_as_a_request_ruleset(client: Any, query: str) -> None:
+    body = {**W13, "ruleset": {"preset": "gamerules", "options": {"shake_multiplier": 3}}}
+    first = _ok(client.post(HANDS + query, json=body))
+    again = _ok(client.post(HANDS + query, json={**W13, "ruleset": first["ruleset"]}))
+    assert again == first
+
+
+def test_a_fingerprint_that_does_not_match_is_a_422_naming_it(client: Any) -> None:
+    echo = {"variant": "gostop", "preset": "standard", "fingerprint": STANDARD, "overrides": {}}
+    assert _ok(client.post(HANDS, json={**W13, "ruleset": echo}))["ruleset"] == echo
+    edited = {**echo, "overrides": {"bomb_multiplier": 3}}  # changed, fingerprint kept
+    response = client.post(HANDS, json={**W13, "ruleset": edited})
+    assert _problem(response) == [("/ruleset/fingerprint", "fingerprint_mismatch")]
+    assert STANDARD in response.get_json()["errors"][0]["detail"]
+    batch = client.post(BATCH, json={"hands": [{**W13, "ruleset": edited}]})
+    [item] = _ok(batch)["results"]
+    assert item["problem"]["errors"][0]["pointer"] == "/hands/0/ruleset/fingerprint"
+
+
+def test_the_echo_back_is_checked_like_any_ruleset(client: Any) -> None:
+    wrong_variant = {"variant": "balance", "preset": "standard"}
+    assert _problem(client.post(HANDS, json={**W13, "ruleset": wrong_variant})) == [
+        ("/ruleset/variant", "not_allowed")
+    ]
+    clash = {"preset": "standard", "options": {"bomb_multiplier": 3}}
+    clash["overrides"] = {"bomb_multiplier": 4}
+    assert _problem(client.post(HANDS, json={**W13, "ruleset": clash})) == [
+        ("/ruleset/overrides/bomb_multiplier", "invalid_option")
+    ]
+    agree = {**clash, "overrides": {"bomb_multiplier": 3, "shake_multiplier": 3}}
+    echo = _ok(client.post(HANDS, json={**W13, "ruleset": agree}))["ruleset"]
+    assert echo["overrides"] == {"bomb_multiplier": 3, "shake_multiplier": 3}
+    unknown = {"preset": "standard", "overrides": {"go_formla": "x"}}
+    assert _problem(client.post(HANDS, json={**W13, "ruleset": unknown})) == [
+        ("/ruleset/options/go_formla", "unknown_option")
+    ]
+
+
+# --- batches ------------------------------------------------------------------------------
+
+
+def test_a_batch_lists_each_distinct_ruleset_once(client: Any) -> None:
+    wiki = {"preset": "standard", "options": {"go_formula": "seed_es_linear"}}
+    hands = [W13, {**W13, "ruleset": wiki}, W13, {**W13, "ruleset": "kr_gostop"}, {"x": 1}]
+    answer = _ok(client.post(BATCH, json={"hands": hands}))
+    fingerprints = [r["result"]["ruleset"]["fingerprint"] for r in answer["results"][:4]]
+    assert set(answer["rulesets"]) == set(fingerprints)
+    assert len(answer["rulesets"]) == 2
+    for result in answer["results"][:4]:
+        echo = result["result"]["ruleset"]
+        assert answer["rulesets"][echo["fingerprint"]]["fingerprint"] == echo["fingerprint"]
+        assert "options" not in echo
+    full = _ok(client.post(BATCH + "?full_ruleset=true", json={"hands": hands}))
+    # the full options come once, not per hand (problems differ only by request id)
+    assert full["results"][:4] == answer["results"][:4]
+    for fingerprint, echo in full["rulesets"].items():
+        assert echo["options"] == resolve(echo["preset"], echo["overrides"]).options()
+        assert echo["fingerprint"] == fingerprint
+
+
+def test_a_batch_of_refusals_has_no_rulesets(client: Any) -> None:
+    answer = _ok(client.post(BATCH, json={"hands": [{"x": 1}, None]}))
+    assert answer["rulesets"] == {}
+    assert answer["failed"] == 2
+
+
+# --- sentences ----------------------------------------------------------------------------
+
+
+def test_each_bak_step_says_what_triggered_it(client: Any) -> None:
+    answer = _ok(client.post(HANDS, json=BAKS))
+    [payment] = answer["payments"]
+    texts = [(s["code"], s["text"]["ko"]) for s in payment["steps"]]
+    assert texts == [
+        ("winner_amount", "승자 점수: 7"),
+        ("gwang_bak", "7 × 2 (광박: 승자 광 3장, 광 없음) = 14"),
+        ("pi_bak", "14 × 2 (피박: 피 3 ≤ 7) = 28"),
+        ("go_bak", "28 × 2 (고박: 2고 후 패배) = 56"),
+    ]
+    assert payment["text"] == {
+        "ko": "7 × 2 (광박: 승자 광 3장, 광 없음) × 2 (피박: 피 3 ≤ 7) × 2 (고박: 2고 후 패배) "
+        "= 56점 × 100 = 5,600칩"
+    }
+    english = _ok(client.post(HANDS + "?lang=en", json=BAKS))["payments"][0]
+    assert [s["text"]["en"] for s in english["steps"]][1:] == [
+        "7 × 2 (bright penalty (gwang-bak): winner scored 3 brights, none here) = 14",
+        "14 × 2 (junk penalty (pi-bak): 3 junk ≤ 7) = 28",
+        "28 × 2 (failed go (go-bak): lost after 2 go) = 56",
+    ]
+    assert english["text"]["en"].endswith("= 56 points × 100 = 5,600 chips")
+
+
+def test_a_declared_bak_says_so_and_the_rain_man_alone_does_not_protect(client: Any) -> None:
+    declared = copy.deepcopy(BAKS)
+    declared["players"][1] = {"id": "B", "declared": {"pi_bak": True}}
+    declared["players"][0] = {"id": "A", "declared": {"points": 7, "scored": ["junk"]}}
+    steps = _ok(client.post(HANDS, json=declared))["payments"][0]["steps"]
+    assert steps[1]["text"] == {"ko": "7 × 2 (피박: 신고) = 14"}
+    rain = copy.deepcopy(BAKS)
+    rain["players"][1]["tally"].update(brights=1, rain_bright=True)
+    rain["ruleset"] = {"preset": "standard", "options": {"gwangbak_rain_protects": False}}
+    steps = _ok(client.post(HANDS + "?lang=en", json=rain))["payments"][0]["steps"]
+    assert steps[1]["text"]["en"].endswith("winner scored 3 brights, only the rain man here) = 14")
+
+
+def test_every_sentence_says_the_numbers_of_its_step(client: Any) -> None:
+    from bench.corpus import corpus
+
+    for body in corpus(30, seed=7):
+        answer = _ok(client.post(HANDS + "?lang=all", json=body))
+        winner = answer["winner_score"]
+        before = winner["base"]
+        for step in winner["steps"]:
+            value = step.get("factor", step.get("addend"))
+            for text in step["text"].values():
+                assert text.startswith(f"{before:,} ")
+                assert text.endswith(f"= {step['total']:,}")
+                assert f" {abs(value):,} (" in text
+            before = step["total"]
+        for payment in answer["payments"]:
+            points, chips = payment["points"], payment["chips"]
+            ko, en = payment["text"]["ko"], payment["text"]["en"]
+            if answer["stake"] == 1:
+                assert ko.endswith(f"{points:,}점")
+                assert en.endswith(f"{points:,} points")
+            else:
+                assert ko.endswith(f"{points:,}점 × {answer['stake']:,} = {chips:,}칩")
+                assert en.endswith(f"{points:,} points × {answer['stake']:,} = {chips:,} chips")
+
+
+# --- the language --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "header", "langs"),
+    [
+        ("", None, ["ko"]),
+        ("?lang=en", None, ["en"]),
+        ("?lang=all", None, ["ko", "en"]),
+        ("", "en", ["en"]),
+        ("", "en-US,en;q=0.9", ["en"]),
+        ("", "fr;q=1, en-GB;q=0.8, ko;q=0.5", ["en"]),
+        ("", "ko-KR, en;q=0.9", ["ko"]),
+        ("", "en;q=0, ko;q=0.1", ["ko"]),
+        ("", "fr, de", ["ko"]),
+        ("", "*", ["ko"]),
+        ("?lang=ko", "en", ["ko"]),  # the query wins over the header
+    ],
+)
+def test_the_language_of_labels_and_texts(
+    client: Any, query: str, header: str | None, langs: list[str]
+) -> None:
+    headers = {} if header is None else {"Accept-Language": header}
+    response = client.post(HANDS + query, json=BAKS, headers=headers)
+    answer = _ok(response)
+    assert response.headers["Content-Language"] == ", ".join(langs)
+    assert "Accept-Language" in response.headers["Vary"]
+    payment = answer["payments"][0]
+    localized = [payment["label"], payment["text"], *(s["text"] for s in payment["steps"])]
+    localized += [i["label"] for p in answer["players"] for i in p["items"]]
+    assert all(list(field) == langs for field in localized)
+
+
+def test_an_unknown_lang_is_a_422(client: Any) -> None:
+    response = client.post(HANDS + "?lang=fr", json=BAKS)
+    assert [e["code"] for e in response.get_json()["errors"]] == ["not_allowed"]
+    response = client.post(HANDS + "?full_ruleset=yes", json=BAKS)
+    assert [e["code"] for e in response.get_json()["errors"]] == ["invalid_type"]
+
+
+def test_the_balance_answer_speaks_the_language_too(client: Any) -> None:
+    from calculator.api.examples import BALANCE_EXAMPLES
+
+    body = next(iter(BALANCE_EXAMPLES.values()))["value"]
+    answer = _ok(client.post("/v1/balance/hands?lang=en", json=body))
+    assert set(answer["ruleset"]) == {"variant", "preset", "fingerprint", "overrides"}
+    labels = [i["label"] for p in answer["players"] for i in p["items"]]
+    assert labels
+    assert all(list(label) == ["en"] for label in labels)
+
+
+def test_the_document_describes_the_shape_parameters(app: Any) -> None:
+    document = app.test_client().get("/v1/openapi.json").get_json()
+    for path in (HANDS, BATCH, "/v1/balance/hands"):
+        parameters = {p["name"]: p for p in document["paths"][path]["post"]["parameters"]}
+        assert parameters["lang"]["schema"]["enum"] == ["ko", "en", "all"]
+        assert "Accept-Language" in parameters["lang"]["description"]
+        assert parameters["full_ruleset"]["schema"]["type"] == "boolean"
+    step = document["components"]["schemas"]["Step"]["properties"]
+    assert step["text"]["$ref"].endswith("/Localized")
+    assert "rulesets" in document["components"]["schemas"]["BatchResult"]["required"]
