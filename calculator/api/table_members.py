@@ -196,7 +196,7 @@ def _joined(head: Head, secret: str, row: TokenRow) -> Response:
 def _rekeyed(store: Store, table_id: str, token_id: str) -> tuple[str, TokenRow]:
     """A replay's answer: the token the first request minted, with a fresh secret."""
     secret, fresh = mint("viewer")
-    row = store.rekey(table_id, token_id, fresh.hash)
+    row = store.rekey(table_id, token_id=token_id, token_hash=fresh.hash)
     if row is None:
         raise coded(
             NotFound(

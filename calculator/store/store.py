@@ -392,7 +392,7 @@ class Store:
                 self._finish(cursor, *answer)
         return Added(state="added", tokens=tuple(stored))
 
-    def rekey(self, table_id: str, token_id: str, token_hash: str) -> TokenRow | None:
+    def rekey(self, table_id: str, *, token_id: str, token_hash: str) -> TokenRow | None:
         """Give a token of the table a new secret (its id, role and label stay): the token
         as it is now, or None if the table has no such token."""
         names = {"id": table_id, "public_id": token_id, "hash": token_hash}
