@@ -200,6 +200,8 @@ _ERROR = {
     "unknown_join_code": Label("없는 참가 코드", "no open table has this join code"),
     "unknown_token": Label("없는 토큰", "the table has no such token"),
     "last_scorer_token": Label("마지막 기록자 토큰", "the table's last scorer token stays"),
+    "too_many_tokens": Label("토큰이 너무 많음", "the table has too many tokens: revoke some"),
+    "label_taken": Label("이미 쓰는 이름", "another token of the table has this label"),
     # sharing: the share text read back, and imports
     "share_line_missing": Label("요약 줄 없음", "no GS1: compact line in the text"),
     "share_version_unsupported": Label("모르는 요약 버전", "a compact line of another version"),
@@ -223,7 +225,7 @@ _ERROR = {
     "not_found": Label("없음", "no such path"),
     "method_not_allowed": Label("허용되지 않는 메서드", "method not allowed here"),
     "http_error": Label("HTTP 오류", "HTTP error"),
-    "weak_idempotency_key": Label("추측 가능한 키", "a create key must be long and random"),
+    "weak_idempotency_key": Label("추측 가능한 키", "a create or join key must be long and random"),
     "too_many_problems": Label("문제가 더 있음", "more problems than a problem lists"),
     "deadline_exceeded": Label("처리 시간 초과", "the request took too long: retry later"),
     # the proxy in front (deploy/run)

@@ -15,7 +15,8 @@ from calculator.api.table_schemas import JOIN_URL
 MAX_LABEL = 64  # the events' "by" column holds a label
 ROLES = ("scorer", "viewer")
 _LABEL_TEXT = (
-    'A name for the phone ("민지\'s phone"): events written with the token show it as `by`'
+    "A name for the phone (\"민지's phone\"), unique among the table's tokens: events "
+    "written with the token show it as `by`"
 )
 
 

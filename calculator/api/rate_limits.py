@@ -1,5 +1,5 @@
 """Per-client rate limits the service keeps itself: joining a table by code
-(``GOSTOP_JOIN_RATE``, per client address), so that nobody tries join codes by the
+(``GOSTOP_JOIN_RATE``, per client: :func:`rate_key`), so that nobody tries join codes by the
 million. Counted by the ``limits`` library (flask-limiter's engine) with a moving window.
 
 The counts live where ``GOSTOP_RATE_STORAGE`` says: by default in each worker's memory, so
@@ -14,6 +14,7 @@ believed, since any client can send it.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 import time
@@ -69,6 +70,29 @@ class Limit:
 def client_address() -> str:
     """The client's address (the proxies' X-Forwarded-For only when they are trusted)."""
     return request.remote_addr or "unknown"
+
+
+def rate_key(address: str) -> str:
+    """What a client's requests are counted under: its IPv4 address, or its IPv6 /64 — one
+    subscriber gets a whole /64 and may rotate through it at will (an IPv4 address mapped
+    into IPv6 counts as that IPv4 address).
+
+    >>> rate_key("192.0.2.10"), rate_key("::ffff:192.0.2.10")
+    ('192.0.2.10', '192.0.2.10')
+    >>> rate_key("2001:db8:1:2:aaaa::1")
+    '2001:db8:1:2::/64'
+    >>> rate_key("unknown")
+    'unknown'
+    """
+    try:
+        ip = ipaddress.ip_address(address.partition("%")[0])  # no IPv6 zone
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 def init_limits(app: Flask) -> None:

@@ -5,7 +5,6 @@ before a table is read or changed."""
 from __future__ import annotations
 
 import hashlib
-import hmac
 import re
 import secrets
 import time
@@ -29,6 +28,8 @@ from calculator.api.http import coded, json_response
 from calculator.store import Head, Store, TokenRow
 
 MAX_KEY = 255
+MIN_SHARED_KEY = 16
+MAX_TOKENS = 100  # live tokens per table: a table is a handful of phones
 UNKNOWN_TABLE = "no table opens with this token; check the table id and the token"
 
 
@@ -44,7 +45,37 @@ def mint(role: str, *, label: str | None = None) -> tuple[str, TokenRow]:
     return token, TokenRow(hash=token_hash(token), role=role, label=label or role)
 
 
-_NO_TOKENS = (TokenRow(hash="0" * 64, role="", label=""),)
+def add_tokens(
+    store: Store,
+    table_id: str,
+    tokens: tuple[TokenRow, ...],
+    *,
+    rename: bool,
+    answer: tuple[str, str, int, str] | None = None,
+) -> tuple[TokenRow, ...]:
+    """Store more tokens for a table (at most :data:`MAX_TOKENS` in all), as stored — a
+    taken label made unique if ``rename``, else a 409; 404 if the table is gone."""
+    added = store.add_tokens(table_id, tokens, most=MAX_TOKENS, rename=rename, answer=answer)
+    if added.state == "gone":
+        raise coded(NotFound("the table was deleted or expired"), "unknown_table")
+    if added.state == "too_many":
+        raise coded(
+            Conflict(
+                f"the table has too many tokens (at most {MAX_TOKENS}); the scorer can "
+                "revoke the ones no longer used (GET and DELETE /v1/tables/{id}/tokens)"
+            ),
+            "too_many_tokens",
+        )
+    if added.state == "label_taken":
+        labels = ", ".join(repr(t.label) for t in tokens)
+        raise coded(
+            Conflict(
+                f"another token of the table is labelled {labels}: events name their "
+                "writer by the label, so choose another (or revoke that token first)"
+            ),
+            "label_taken",
+        )
+    return added.tokens
 
 
 def open_table(store: Store, table_id: str, *, write: bool) -> tuple[Head, TokenRow]:
@@ -60,12 +91,9 @@ def open_table(store: Store, table_id: str, *, write: bool) -> tuple[Head, Token
             "unauthorized",
         )
     digest = token_hash(token.strip())
-    head = store.head(table_id) if _is_table_id(table_id) else None
-    found = None
-    # Every stored hash is compared, in constant time, also when there is no such table.
-    for row in head.tokens if head is not None else _NO_TOKENS:
-        if hmac.compare_digest(row.hash, digest) and found is None:
-            found = row
+    # Found by its hash in the database (why that is safe: store.py, _HEAD).
+    head = store.head(table_id, token_hash=digest) if _is_table_id(table_id) else None
+    found = None if head is None else head.token
     if head is None or found is None:
         raise coded(NotFound(UNKNOWN_TABLE), "unknown_table")
     if write and found.role != "scorer":
@@ -168,8 +196,10 @@ def request_hash() -> str:
     return digest.hexdigest()
 
 
-def idempotency_key() -> str | None:
-    """The request's Idempotency-Key, if any (a bad one is a 422)."""
+def idempotency_key(*, shared: bool = False) -> str | None:
+    """The request's Idempotency-Key, if any (a bad one is a 422). A ``shared`` key —
+    one scope for everyone: creates, imports, joins — has at least
+    :data:`MIN_SHARED_KEY` characters."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
@@ -177,6 +207,16 @@ def idempotency_key() -> str | None:
         raise coded(
             UnprocessableEntity(f"Idempotency-Key must be 1 to {MAX_KEY} printable characters"),
             "invalid_length",
+        )
+    if shared and len(key) < MIN_SHARED_KEY:
+        # Such keys share one scope and a replay hands out a token: a guessable key ("1",
+        # a counter) would let a stranger replay someone's request and get a token.
+        raise coded(
+            UnprocessableEntity(
+                f"an Idempotency-Key on POST {request.path} has at least {MIN_SHARED_KEY} "
+                "characters and is random (send a UUID), or leave it out"
+            ),
+            "weak_idempotency_key",
         )
     return key
 

@@ -5,16 +5,29 @@ Decisions where the contract leaves room:
 
 - ``POST /v1/tables/join`` answers 201 (a token is created). An unknown code — or the code
   of a closed, deleted or expired table — is a 404; a text that cannot be a code is a 422.
-  Joins are rate-limited per client address (:mod:`calculator.api.rate_limits`), every
-  attempt counted, before anything else is read.
+  Joins are rate-limited per client (:func:`calculator.api.rate_limits.rate_key`: an IPv4
+  address, an IPv6 /64), every attempt counted, before anything else is read.
+- A table holds at most ``MAX_TOKENS`` (100) tokens: a join or a mint past that is a 409
+  ``too_many_tokens`` (the scorer revokes unused ones). Minting is not rate-limited: it
+  needs the scorer token, and the cap bounds what a scorer can mint.
+- Labels are unique among a table's tokens, since events name their writer by the label
+  (``by``): a mint with a taken label is a 409 ``label_taken``; a join's label (given or
+  "joined <time>") gets the first free suffix " (2)", " (3)", … and the answer shows it.
 - Tokens are not events: minting or revoking one leaves the table's version alone, so it
-  takes no If-Match. ``Idempotency-Key`` is optional on a join and on a mint; a replay
-  mints a fresh token for the same table (a secret is never stored to be answered again).
+  takes no If-Match. SPEC §9 has writes to an existing table carry an Idempotency-Key; on
+  a mint it is optional (a phone that does not retry needs none), and a replay with it
+  mints no second token: it gives the token it minted a fresh secret (a secret is never
+  stored to be answered again), the first secret then opening nothing. A join's key is
+  the same, and being in one scope for everyone, has at least ``MIN_SHARED_KEY``
+  characters, as a create's.
 - The table's last scorer token cannot be revoked (409): a table nobody can write could
-  never be closed or deleted. A revoked token opens nothing: 404, like any other.
+  never be closed or deleted. A revoked token opens nothing: 404, like any other. A revoke
+  takes no Idempotency-Key: it is idempotent by nature — a repeat changes nothing and is
+  answered 404 ``unknown_token`` (the token is already gone).
 - ``DELETE /v1/tables/{id}`` requires If-Match, as every write does: a phone deletes the
-  table it has seen, not one that changed meanwhile. It takes no Idempotency-Key: the
-  table's records go with it, and a repeat is answered 404.
+  table it has seen, not one that changed meanwhile. It takes no Idempotency-Key: it is
+  idempotent by nature — the table's records (its keys included) go with it, and a repeat
+  changes nothing and is answered 404 ``unknown_table``.
 """
 
 from __future__ import annotations
@@ -38,9 +51,11 @@ from calculator.api.access_schemas import (
 from calculator.api.fields import StrictSchema
 from calculator.api.http import coded, json_response
 from calculator.api.join_codes import join_url
-from calculator.api.rate_limits import client_address, join_limit
+from calculator.api.rate_limits import client_address, join_limit, rate_key
 from calculator.api.table_access import (
     MAX_KEY,
+    MIN_SHARED_KEY,
+    add_tokens,
     check_version,
     claim,
     idempotency_key,
@@ -50,7 +65,7 @@ from calculator.api.table_access import (
     table_response,
 )
 from calculator.api.tables import _ACCESS, _ETAG, _TOKEN, _body, _store, iso_time, tables
-from calculator.store import Store
+from calculator.store import Head, Store, TokenRow
 
 JOIN_SCOPE = "join"
 SVG = "image/svg+xml"
@@ -59,8 +74,12 @@ _OPTIONAL_KEY = {
     "in": "header",
     "required": False,
     "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY},
-    "description": "Optional (send a UUID): a replay answers for the same table with a "
-    "freshly minted token",
+    "description": "Optional (send a UUID): a replay mints no second token; it answers "
+    "the same token with a fresh secret (the first secret then opens nothing)",
+}
+_JOIN_KEY = {
+    **_OPTIONAL_KEY,
+    "schema": {"type": "string", "minLength": MIN_SHARED_KEY, "maxLength": MAX_KEY},
 }
 _IF_MATCH = {
     "name": "If-Match",
@@ -99,13 +118,13 @@ def _json_body(schema: type[StrictSchema], example: dict[str, str]) -> dict[str,
 )
 @tables.problems(
     s404="No open table has this code (unknown, or the table is closed, deleted or expired)",
-    s409="A request with this Idempotency-Key is in progress",
+    s409="A request with this Idempotency-Key is in progress, or the table has too many tokens",
     s429="Too many joins from this address: retry after Retry-After seconds",
     **_BODY,
 )
 @tables.doc(
     operationId="joinTable",
-    parameters=[_OPTIONAL_KEY],
+    parameters=[_JOIN_KEY],
     requestBody=_json_body(JoinSchema, {"join_code": "7K3M-Q810", "label": "민지's phone"}),
 )
 def join_table() -> Response:
@@ -113,17 +132,21 @@ def join_table() -> Response:
 
     Another phone at the table types the code the scorer shows (or scans the QR code of
     the join link) and gets the table id and its own viewer token, labelled as asked or
-    "joined <UTC date and time>". Then it polls GET /v1/tables/{id} every 2–3 seconds
-    with If-None-Match. Joins are limited per client address (GOSTOP_JOIN_RATE).
+    "joined <UTC date and time>" — with a suffix (" (2)") if another token of the table
+    has that label. Then it polls GET /v1/tables/{id} every 2–3 seconds with
+    If-None-Match. Joins are limited per client address, IPv6 per /64
+    (GOSTOP_JOIN_RATE). A replayed Idempotency-Key (at least 16 characters) answers the
+    same token with a fresh secret.
     """
-    join_limit().hit(client_address())
+    join_limit().hit(rate_key(client_address()))
     store = _store()
-    key = idempotency_key()
+    key = idempotency_key(shared=True)
     if key is not None:
         replay = claim(store, JOIN_SCOPE, key)
         if replay is not None:  # the same body: the same code and label
             joined = orjson.loads(replay.get_data())
-            return _join(store, joined["id"], _body(JoinSchema)["label"], None)
+            head = _open_to_join(store, joined["id"])
+            return _joined(head, *_rekeyed(store, head.id, joined.get("token_id", "")))
     try:
         data = _body(JoinSchema)
         table_id = store.table_of_code(data["join_code"])
@@ -136,19 +159,29 @@ def join_table() -> Response:
         raise
 
 
-def _join(store: Store, table_id: str, label: str | None, key: str | None) -> Response:
+def _open_to_join(store: Store, table_id: str) -> Head:
+    """The table, if it can be joined (there, and open): 404 otherwise."""
     head = store.head(table_id)
     if head is None or orjson.loads(head.summary)["closed"]:
         raise coded(NotFound(_GONE), "unknown_join_code")
+    return head
+
+
+def _join(store: Store, table_id: str, label: str | None, key: str | None) -> Response:
+    head = _open_to_join(store, table_id)
     now = store.clock()
     secret, row = mint("viewer", label=label or f"joined {iso_time(now)[:16].replace('T', ' ')}")
     row = replace(row, created_at=now)
-    stored = {"id": head.id, "version": head.version}
+    stored = {"id": head.id, "version": head.version, "token_id": row.token_id}
     answer = None if key is None else (JOIN_SCOPE, key, 201, orjson.dumps(stored).decode())
-    if not store.add_tokens(head.id, (row,), answer=answer):
-        raise coded(NotFound(_GONE), "unknown_join_code")  # deleted meanwhile
+    (row,) = add_tokens(store, head.id, (row,), rename=True, answer=answer)
+    return _joined(head, secret, row)
+
+
+def _joined(head: Head, secret: str, row: TokenRow) -> Response:
     body = {
-        **stored,
+        "id": head.id,
+        "version": head.version,
         "viewer_token": secret,
         "token_id": row.token_id,
         "role": row.role,
@@ -158,6 +191,21 @@ def _join(store: Store, table_id: str, label: str | None, key: str | None) -> Re
     response = table_response(body, head.version, 201)
     response.headers["Location"] = f"/v1/tables/{head.id}"
     return response
+
+
+def _rekeyed(store: Store, table_id: str, token_id: str) -> tuple[str, TokenRow]:
+    """A replay's answer: the token the first request minted, with a fresh secret."""
+    secret, fresh = mint("viewer")
+    row = store.rekey(table_id, token_id=token_id, token_hash=fresh.hash)
+    if row is None:
+        raise coded(
+            NotFound(
+                "the token this Idempotency-Key minted was revoked; send the request "
+                "again with a new key"
+            ),
+            "unknown_token",
+        )
+    return secret, row
 
 
 @tables.get("/tables/<id>/qr")
@@ -208,14 +256,19 @@ def list_tokens(id: str) -> Response:
             "created_at": iso_time(t.created_at),
             "yours": t.token_id == yours.token_id,
         }
-        for t in head.tokens
+        for t in _store().tokens(head.id)
     ]
     return json_response({"tokens": tokens})
 
 
 @tables.post("/tables/<id>/tokens")
 @tables.response(201, MintedSchema, description="The token (shown once)")
-@tables.problems(s409="A request with this Idempotency-Key is in progress", **_SCORER, **_BODY)
+@tables.problems(
+    s409="A request with this Idempotency-Key is in progress; or another token of the "
+    "table has this label; or the table has too many tokens",
+    **_SCORER,
+    **_BODY,
+)
 @tables.doc(
     operationId="mintTableToken",
     parameters=[_OPTIONAL_KEY],
@@ -225,31 +278,39 @@ def mint_token(id: str) -> Response:
     """Mint a token (scorer only): another scorer's phone, or a viewer
 
     The label names the phone: every event written with a scorer token records it as
-    `by`. Tokens are not events: the table's version does not change.
+    `by`, so no two tokens of a table have the same label (409 `label_taken`). A table
+    holds at most 100 tokens (409 `too_many_tokens`: revoke unused ones). Tokens are not
+    events: the table's version does not change, and no If-Match is needed. The
+    Idempotency-Key is optional: a retry with it mints no second token.
     """
     store = _store()
     head, _token = open_table(store, id, write=True)
     key = idempotency_key()
-    replayed = key is not None and claim(store, head.id, key) is not None
+    replay = None if key is None else claim(store, head.id, key)
+    if replay is not None:
+        secret, row = _rekeyed(store, head.id, orjson.loads(replay.get_data()).get("token_id", ""))
+        return _minted(secret, row)
     try:
         data = _body(MintTokenSchema)
-        now = store.clock()
         secret, row = mint(data["role"], label=data["label"])
-        row = replace(row, created_at=now)
-        record = orjson.dumps({"version": head.version}).decode()
-        answer = None if key is None or replayed else (head.id, key, 201, record)
-        if not store.add_tokens(head.id, (row,), answer=answer):
-            raise coded(NotFound("the table was deleted or expired"), "unknown_table")
+        row = replace(row, created_at=store.clock())
+        record = orjson.dumps({"version": head.version, "token_id": row.token_id}).decode()
+        answer = None if key is None else (head.id, key, 201, record)
+        (row,) = add_tokens(store, head.id, (row,), rename=False, answer=answer)
     except BaseException:
-        if key is not None and not replayed:
+        if key is not None:
             store.release(scope=head.id, key=key)
         raise
+    return _minted(secret, row)
+
+
+def _minted(secret: str, row: TokenRow) -> Response:
     body = {
         "token_id": row.token_id,
         "token": secret,
         "role": row.role,
         "label": row.label,
-        "created_at": iso_time(now),
+        "created_at": iso_time(row.created_at),
     }
     return json_response(body, 201)
 
@@ -266,6 +327,8 @@ def revoke_token(id: str, token_id: str) -> Response:
 
     A revoked token is answered 404, as any token that does not open the table. The last
     scorer token cannot be revoked: someone must be able to close or delete the table.
+    No Idempotency-Key: a revoke is idempotent by nature (a repeat changes nothing and is
+    answered 404 `unknown_token`).
     """
     store = _store()
     head, _token = open_table(store, id, write=True)
@@ -299,7 +362,9 @@ def delete_table(id: str) -> Response:
 
     Its events, hands, tokens and idempotency records are deleted in one transaction;
     afterwards every request about it is a 404, its join code included. Tables idle for
-    GOSTOP_TABLE_TTL_DAYS are gone the same way (`gostop db purge` deletes them).
+    GOSTOP_TABLE_TTL_DAYS are gone the same way (`gostop db purge` deletes them). No
+    Idempotency-Key: a delete is idempotent by nature (a repeat changes nothing and is
+    answered 404 `unknown_table`).
     """
     store = _store()
     head, _token = open_table(store, id, write=True)

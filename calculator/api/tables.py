@@ -24,7 +24,6 @@ from werkzeug.exceptions import (
     HTTPException,
     NotFound,
     PreconditionRequired,
-    UnprocessableEntity,
 )
 
 from calculator.api import ledger_io, serialize
@@ -37,6 +36,7 @@ from calculator.api.schemas import resolve_spec
 from calculator.api.table_access import (
     MAX_KEY,
     TableIdConverter,
+    add_tokens,
     check_version,
     claim,
     idempotency_key,
@@ -80,7 +80,6 @@ from calculator.presets import Resolver, Variant
 from calculator.store import DEFAULT_URL, EventRow, Head, Store, TokenRow
 
 CREATE_SCOPE = "create"
-MIN_CREATE_KEY = 16
 _TOKEN = {"schema": {"type": "string"}}
 _ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The table version: "N"'}}
 _WRITE_HEADERS = [
@@ -374,17 +373,7 @@ def created_once(create: Callable[[Store, str | None], Response]) -> Response:
     """A request that makes a new table (a create or an import), at most once per
     ``Idempotency-Key``: a replay answers the same table with freshly minted tokens."""
     store = _store()
-    key = idempotency_key()
-    if key is not None and len(key) < MIN_CREATE_KEY:
-        # Create keys share one scope and a replay mints fresh tokens: a guessable key
-        # ("1", a counter) would let a stranger replay someone's create and get a token.
-        raise coded(
-            UnprocessableEntity(
-                f"an Idempotency-Key on POST {request.path} has at least {MIN_CREATE_KEY} "
-                "characters and is random (send a UUID), or leave it out"
-            ),
-            "weak_idempotency_key",
-        )
+    key = idempotency_key(shared=True)
     if key is not None:
         replay = claim(store, CREATE_SCOPE, key)
         if replay is not None:
@@ -462,8 +451,7 @@ def _minted(store: Store, answer: dict[str, Any]) -> Response:
     """A replayed create: the same table, with fresh tokens (the first ones still work)."""
     scorer, scorer_row = mint("scorer")
     viewer, viewer_row = mint("viewer")
-    if not store.add_tokens(answer["id"], (scorer_row, viewer_row)):
-        raise coded(NotFound("the table this key created was deleted or expired"), "unknown_table")
+    add_tokens(store, answer["id"], (scorer_row, viewer_row), rename=True)  # "scorer (2)"
     return _created_response(answer, scorer, viewer)
 
 

@@ -14,6 +14,7 @@ claimed with an ``INSERT`` that only one request can win.
 
 from calculator.store.store import (
     DEFAULT_URL,
+    Added,
     Claim,
     EventRow,
     Head,
@@ -21,4 +22,4 @@ from calculator.store.store import (
     TokenRow,
 )
 
-__all__ = ["DEFAULT_URL", "Claim", "EventRow", "Head", "Store", "TokenRow"]
+__all__ = ["DEFAULT_URL", "Added", "Claim", "EventRow", "Head", "Store", "TokenRow"]

@@ -7,8 +7,9 @@
 - ``ledger_events``: the append-only log; the primary key ``(table_id, seq)`` makes a
   second event with the same number impossible, whatever process writes it.
 - ``ledger_hands``: derived, one row per hand: its item of the ``hands`` list (JSON text).
-- ``ledger_tokens``: sha256 hashes of the tokens that open a table, with role, label, the
-  ``public_id`` the API names a token by (never the secret) and when it was minted.
+- ``ledger_tokens``: sha256 hashes of the tokens that open a table, with role, label
+  (unique per table: events name their writer by it), the ``public_id`` the API names a
+  token by (never the secret) and when it was minted.
 - ``ledger_idempotency``: the answer of each write per ``(scope, key)``, kept ≥ 24 h.
 
 Alembic migrations (``calculator/store/migrations``) create exactly these; a test compares
@@ -66,7 +67,9 @@ tokens = sa.Table(
     # v0002 (the server defaults fill an older database's rows while migrating)
     sa.Column("public_id", sa.String(16), nullable=False, server_default=""),
     sa.Column("created_at", sa.Float, nullable=False, server_default=sa.text("0")),
-    sa.Index("ix_ledger_tokens_table_id", "table_id"),
+    # v0003: a request's token is looked up by its hash (the index replaces one on
+    # table_id alone, which it also serves)
+    sa.Index("ix_ledger_tokens_table_id_hash", "table_id", "hash"),
 )
 
 idempotency = sa.Table(

@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,13 +45,14 @@ class TokenRow:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Head:
-    """What every request reads first: the version, the derived summary and the tokens."""
+    """What every request reads first: the version, the derived summary and the token
+    asked about (None: no token of this table has that hash)."""
 
     id: str
     version: int
     join_code: str
     summary: str
-    tokens: tuple[TokenRow, ...]
+    token: TokenRow | None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -257,24 +258,31 @@ class Store:
         """The time a table's last event must be at or after for the table to exist."""
         return -1.0 if self.idle_seconds is None else self.clock() - self.idle_seconds
 
-    def head(self, table_id: str) -> Head | None:
-        """The table's version, summary and tokens (one query); None if there is no such
-        table (or it is idle past the TTL)."""
+    def head(self, table_id: str, *, token_hash: str = "") -> Head | None:
+        """The table's version, summary and its token with ``token_hash`` (one query, one
+        index lookup however many tokens the table has); None if there is no such table
+        (or it is idle past the TTL)."""
+        names = {"id": table_id, "hash": token_hash, "since": self.active_since()}
         with self._transaction(read=True) as cursor:
-            cursor.execute(self._sql(_HEAD), {"id": table_id, "since": self.active_since()})
-            rows = cursor.fetchall()
-        if not rows:  # every table has tokens: no row, no table
+            cursor.execute(self._sql(_HEAD), names)
+            row = cursor.fetchone()
+        if row is None:
             return None
-        version, join_code, summary = rows[0][:3]
-        return Head(
-            id=table_id,
-            version=version,
-            join_code=join_code,
-            summary=summary,
-            tokens=tuple(
-                TokenRow(hash=r[3], role=r[4], label=r[5], token_id=r[6], created_at=r[7])
-                for r in rows
-            ),
+        version, join_code, summary, hash_, role, label, public_id, created_at = row
+        token = None
+        if hash_ is not None:  # the outer join found the token
+            token = TokenRow(
+                hash=hash_, role=role, label=label, token_id=public_id, created_at=created_at
+            )
+        return Head(id=table_id, version=version, join_code=join_code, summary=summary, token=token)
+
+    def tokens(self, table_id: str) -> tuple[TokenRow, ...]:
+        """Every token of a table, oldest first."""
+        with self._transaction(read=True) as cursor:
+            cursor.execute(self._sql(_TOKENS), {"id": table_id})
+            rows = cursor.fetchall()
+        return tuple(
+            TokenRow(hash=r[0], role=r[1], label=r[2], token_id=r[3], created_at=r[4]) for r in rows
         )
 
     def table_of_code(self, join_code: str) -> str | None:
@@ -349,28 +357,54 @@ class Store:
     def add_tokens(
         self,
         table_id: str,
-        tokens: Iterable[TokenRow],
+        tokens: Sequence[TokenRow],
         *,
+        most: int,
+        rename: bool,
         answer: tuple[str, str, int, str] | None = None,
-    ) -> bool:
-        """More tokens for a table (a replayed create mints fresh ones, a join one), and
-        the idempotency record ``answer`` completed, in one transaction; False (nothing
-        added) if the table is gone: deleted, or idle past the TTL."""
-        try:
-            with self._transaction() as cursor:
-                for token in tokens:
-                    # Inserted only where the table exists: one statement, no read first.
-                    cursor.execute(
-                        self._sql(_ADD_TOKEN),
-                        {**self._token(table_id, token), "since": self.active_since()},
-                    )
-                    if cursor.rowcount != 1:
-                        raise _GoneError
-                if answer is not None:
-                    self._finish(cursor, *answer)
-        except (_GoneError, self._integrity_error()):
-            return False
-        return True
+    ) -> Added:
+        """More tokens for a table (a replayed create mints fresh ones, a join one, a mint
+        one), and the idempotency record ``answer`` completed, in one transaction.
+
+        Nothing is added (``state``) if the table is ``gone`` (deleted, or idle past the
+        TTL), if it would hold more than ``most`` tokens (``too_many``), or if a label is
+        taken by another of its tokens (``label_taken``) — unless ``rename``: then the
+        label gets the first free suffix, " (2)", " (3)", …"""
+        with self._transaction() as cursor:
+            # The table's row is locked first: two requests cannot both take the last
+            # place or the same label.
+            cursor.execute(self._sql(_LOCK_ACTIVE), {"id": table_id, "since": self.active_since()})
+            if cursor.rowcount != 1:
+                return Added(state="gone")
+            cursor.execute(self._sql(_TOKEN_LABELS), {"id": table_id})
+            taken = {row[0] for row in cursor.fetchall()}
+            if len(taken) + len(tokens) > most:
+                return Added(state="too_many")
+            stored = []
+            for token in tokens:
+                label = _free_label(token.label, taken)
+                if label != token.label and not rename:
+                    return Added(state="label_taken")
+                taken.add(label)
+                stored.append(replace(token, label=label))
+            self._insert_tokens(cursor, table_id, stored)
+            if answer is not None:
+                self._finish(cursor, *answer)
+        return Added(state="added", tokens=tuple(stored))
+
+    def rekey(self, table_id: str, *, token_id: str, token_hash: str) -> TokenRow | None:
+        """Give a token of the table a new secret (its id, role and label stay): the token
+        as it is now, or None if the table has no such token."""
+        names = {"id": table_id, "public_id": token_id, "hash": token_hash}
+        with self._transaction() as cursor:
+            cursor.execute(self._sql(_REKEY), names)
+            if cursor.rowcount != 1:
+                return None
+            cursor.execute(self._sql(_TOKEN), names)
+            role, label, created_at = cursor.fetchone()
+        return TokenRow(
+            hash=token_hash, role=role, label=label, token_id=token_id, created_at=created_at
+        )
 
     def _insert_tokens(self, cursor: Any, table_id: str, tokens: Iterable[TokenRow]) -> None:
         rows = [self._token(table_id, t) for t in tokens]
@@ -556,8 +590,26 @@ class Store:
         )
 
 
-class _GoneError(Exception):
-    """The table a change was for is gone."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Added:
+    """What :meth:`Store.add_tokens` did: ``state`` is ``added`` (``tokens`` as stored,
+    labels made unique), ``gone``, ``too_many`` or ``label_taken``."""
+
+    state: str
+    tokens: tuple[TokenRow, ...] = ()
+
+
+_LABEL_LENGTH = 64  # ledger_tokens.label, and the events' "by" that copies it
+
+
+def _free_label(label: str, taken: set[str]) -> str:
+    """``label``, or with the first suffix that makes it unique among ``taken``."""
+    found, n = label, 1
+    while found in taken:
+        n += 1
+        suffix = f" ({n})"
+        found = label[: _LABEL_LENGTH - len(suffix)] + suffix
+    return found
 
 
 def _event(table_id: str, event: EventRow) -> Mapping[str, Any]:
@@ -574,10 +626,19 @@ def _event(table_id: str, event: EventRow) -> Mapping[str, Any]:
 
 
 _PARAMETER = re.compile(r"%\((\w+)\)s")
+# The token is found by the index on (table_id, hash), not by comparing every stored hash
+# in constant time: the hash is a sha256 of a 192-bit random secret, so what the timing
+# of an index lookup might tell (how much of some stored hash a guess's hash shares) gives
+# no way to choose a secret whose hash shares more.
 _HEAD = (
     "SELECT t.version, t.join_code, t.summary, k.hash, k.role, k.label, k.public_id, "
-    "k.created_at FROM ledger_tables t JOIN ledger_tokens k ON k.table_id = t.id "
-    "WHERE t.id = %(id)s AND t.active_at >= %(since)s ORDER BY k.id"
+    "k.created_at FROM ledger_tables t LEFT JOIN ledger_tokens k "
+    "ON k.table_id = t.id AND k.hash = %(hash)s "
+    "WHERE t.id = %(id)s AND t.active_at >= %(since)s"
+)
+_TOKENS = (
+    "SELECT hash, role, label, public_id, created_at FROM ledger_tokens "
+    "WHERE table_id = %(id)s ORDER BY id"
 )
 _BY_CODE = "SELECT id FROM ledger_tables WHERE join_code = %(code)s AND active_at >= %(since)s"
 _EVENTS = (
@@ -597,12 +658,16 @@ _INSERT_TOKEN = (
     "INSERT INTO ledger_tokens (table_id, hash, role, label, public_id, created_at) "
     "VALUES (%(table_id)s, %(hash)s, %(role)s, %(label)s, %(public_id)s, %(created_at)s)"
 )
-_ADD_TOKEN = (
-    "INSERT INTO ledger_tokens (table_id, hash, role, label, public_id, created_at) "
-    "SELECT id, %(hash)s, %(role)s, %(label)s, %(public_id)s, %(created_at)s "
-    "FROM ledger_tables WHERE id = %(table_id)s AND active_at >= %(since)s"
-)
 _LOCK_TABLE = "UPDATE ledger_tables SET version = version WHERE id = %(id)s"
+_LOCK_ACTIVE = _LOCK_TABLE + " AND active_at >= %(since)s"
+_TOKEN_LABELS = "SELECT label FROM ledger_tokens WHERE table_id = %(id)s"
+_REKEY = (
+    "UPDATE ledger_tokens SET hash = %(hash)s WHERE table_id = %(id)s AND public_id = %(public_id)s"
+)
+_TOKEN = (
+    "SELECT role, label, created_at FROM ledger_tokens "
+    "WHERE table_id = %(id)s AND public_id = %(public_id)s"
+)
 _TOKEN_ROLES = "SELECT public_id, role FROM ledger_tokens WHERE table_id = %(id)s"
 _DELETE_TOKEN = "DELETE FROM ledger_tokens WHERE table_id = %(id)s AND public_id = %(public_id)s"
 _LOCK_AT_VERSION = (

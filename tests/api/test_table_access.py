@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -179,7 +180,7 @@ def test_codes_of_closed_and_deleted_tables_stop_working(lclient: Any) -> None:
     assert _join(lclient, deleted_code, 404)["errors"][0]["code"] == "unknown_join_code"
 
 
-def test_a_replayed_join_is_the_same_table_with_a_fresh_token(lclient: Any) -> None:
+def test_a_replayed_join_is_the_same_token_with_a_fresh_secret(lclient: Any) -> None:
     table = _table(lclient)
     code, key = _code(table), new_key()
     first = lclient.post(JOIN, json={"join_code": code}, headers={"Idempotency-Key": key})
@@ -187,13 +188,20 @@ def test_a_replayed_join_is_the_same_table_with_a_fresh_token(lclient: Any) -> N
     assert first.status_code == again.status_code == 201
     a, b = first.get_json(), again.get_json()
     assert a["id"] == b["id"] == table.id
+    assert (a["token_id"], a["label"]) == (b["token_id"], b["label"])
     assert a["viewer_token"] != b["viewer_token"]
-    for joined in (a, b):
-        table.get(token=joined["viewer_token"])
+    assert len(table.get("/tokens")["tokens"]) == 3  # no second token
+    table.get(token=b["viewer_token"])
+    stale = lclient.get(table.path, headers=table.auth(a["viewer_token"]))
+    assert stale.status_code == 404  # the first secret opens nothing any more
     other = lclient.post(
         JOIN, json={"join_code": code, "label": "x"}, headers={"Idempotency-Key": key}
     )
     assert (other.status_code, other.get_json()["errors"][0]["code"]) == (422, "key_reused")
+    # join keys share one scope for everyone: as long as a create's
+    short = lclient.post(JOIN, json={"join_code": code}, headers={"Idempotency-Key": "k" * 15})
+    assert short.status_code == 422
+    assert short.get_json()["errors"][0]["code"] == "weak_idempotency_key"
     # a refused join frees its key
     refused_key = new_key()
     body = {"join_code": "ZZZZZZZZ"}
@@ -337,18 +345,138 @@ def test_revoking_tokens_and_the_last_scorer(lclient: Any) -> None:
     table.write("POST", "/close")  # the table lives on with its new scorer
 
 
-def test_a_replayed_mint_gives_a_fresh_token(lclient: Any) -> None:
+def test_a_replayed_mint_is_the_same_token_with_a_fresh_secret(lclient: Any) -> None:
     table = _table(lclient)
-    headers = {**table.auth(), "Idempotency-Key": new_key()}
+    headers = {**table.auth(), "Idempotency-Key": "1"}  # a table's own scope: any key
     body = {"role": "viewer", "label": "TV"}
     first = lclient.post(table.path + "/tokens", json=body, headers=headers)
     again = lclient.post(table.path + "/tokens", json=body, headers=headers)
     assert first.status_code == again.status_code == 201
-    assert first.get_json()["token"] != again.get_json()["token"]
-    for minted in (first.get_json(), again.get_json()):
-        table.get(token=minted["token"])
+    a, b = first.get_json(), again.get_json()
+    assert a["token"] != b["token"]
+    assert {k: v for k, v in a.items() if k != "token"} == {
+        k: v for k, v in b.items() if k != "token"
+    }
+    assert [t["label"] for t in table.get("/tokens")["tokens"]] == ["scorer", "viewer", "TV"]
+    table.get(token=b["token"])
+    assert lclient.get(table.path, headers=table.auth(a["token"])).status_code == 404
     other = lclient.post(table.path + "/tokens", json={**body, "label": "y"}, headers=headers)
     assert other.status_code == 422
+    # a replay after the token was revoked mints nothing
+    assert (
+        lclient.delete(f"{table.path}/tokens/{a['token_id']}", headers=table.auth()).status_code
+        == 204
+    )
+    gone = lclient.post(table.path + "/tokens", json=body, headers=headers)
+    assert (gone.status_code, gone.get_json()["errors"][0]["code"]) == (404, "unknown_token")
+
+
+def test_labels_are_unique_among_a_tables_tokens(lclient: Any, clock: FakeClock) -> None:
+    """Events name their writer by the token's label: no scorer can mint another's."""
+    table = _table(lclient)
+    tokens = table.path + "/tokens"
+    body = {"role": "scorer", "label": "민지's phone"}
+    assert lclient.post(tokens, json=body, headers=table.auth()).status_code == 201
+    for taken in (body, {"role": "viewer", "label": "scorer"}):
+        again = lclient.post(tokens, json=taken, headers=table.auth())
+        assert (again.status_code, again.get_json()["errors"][0]["code"]) == (409, "label_taken")
+    # a join's label, given or by default, gets a free suffix
+    code = _code(table)
+    assert _join(lclient, code, label="민지's phone")["label"] == "민지's phone (2)"
+    assert _join(lclient, code, label="x" * 64)["label"] == "x" * 64
+    assert _join(lclient, code, label="x" * 64)["label"] == "x" * 60 + " (2)"
+    defaults = [_join(lclient, code)["label"] for _ in range(3)]  # the same minute
+    assert defaults[1:] == [defaults[0] + " (2)", defaults[0] + " (3)"]
+    labels = [t["label"] for t in table.get("/tokens")["tokens"]]
+    assert len(labels) == len(set(labels)) == 9
+    # a replayed create's fresh tokens too
+    key = new_key()
+    created = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
+    replayed = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
+    again_table = TableClient(lclient, replayed.get_json())
+    assert created.get_json()["id"] == again_table.id
+    assert [t["label"] for t in again_table.get("/tokens")["tokens"]] == [
+        "scorer",
+        "viewer",
+        "scorer (2)",
+        "viewer (2)",
+    ]
+
+
+def test_a_table_holds_at_most_100_tokens(lclient: Any, access_app: Any) -> None:
+    from calculator.api.table_access import MAX_TOKENS, mint
+
+    assert MAX_TOKENS == 100
+    table = _table(lclient)
+    store = access_app.extensions["gostop_store"]
+    more = tuple(mint("viewer", label=f"phone {n}")[1] for n in range(MAX_TOKENS - 3))
+    assert store.add_tokens(table.id, more, most=MAX_TOKENS, rename=False).state == "added"
+    tokens = table.path + "/tokens"
+    last = lclient.post(tokens, json={"role": "viewer", "label": "TV"}, headers=table.auth())
+    assert last.status_code == 201
+    for refused in (
+        lclient.post(tokens, json={"role": "viewer", "label": "TV 2"}, headers=table.auth()),
+        lclient.post(JOIN, json={"join_code": _code(table)}),
+    ):
+        assert refused.status_code == 409
+        assert refused.get_json()["errors"][0]["code"] == "too_many_tokens"
+    assert len(table.get("/tokens")["tokens"]) == MAX_TOKENS
+    revoked = lclient.delete(f"{tokens}/{last.get_json()['token_id']}", headers=table.auth())
+    assert revoked.status_code == 204
+    _join(lclient, _code(table))  # a place again
+
+
+def test_a_poll_reads_one_token_whatever_the_table_holds(
+    lclient: Any, access_app: Any, monkeypatch: Any
+) -> None:
+    """A request's token is looked up by its hash: the rows a poll reads do not grow with
+    the tokens of the table (counted, not timed)."""
+    from calculator.api.table_access import MAX_TOKENS, mint
+
+    table = _table(lclient)
+    store = access_app.extensions["gostop_store"]
+    more = tuple(mint("viewer", label=f"phone {n}")[1] for n in range(MAX_TOKENS - 2))
+    assert store.add_tokens(table.id, more, most=MAX_TOKENS, rename=False).state == "added"
+    fetched: list[int] = []
+    transaction = store._transaction
+
+    class Counting:
+        def __init__(self, cursor: Any) -> None:
+            self.cursor = cursor
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.cursor, name)
+
+        def fetchone(self) -> Any:
+            row = self.cursor.fetchone()
+            fetched.append(row is not None)
+            return row
+
+        def fetchall(self) -> Any:
+            rows = self.cursor.fetchall()
+            fetched.append(len(rows))
+            return rows
+
+    @contextmanager
+    def counting(**kwargs: Any) -> Iterator[Any]:
+        with transaction(**kwargs) as cursor:
+            yield Counting(cursor)
+
+    monkeypatch.setattr(store, "_transaction", counting)
+    for token in (table.scorer, table.viewer):
+        poll = lclient.get(
+            table.path, headers={**table.auth(token), "If-None-Match": f'"{table.version}"'}
+        )
+        assert poll.status_code == 304
+    assert fetched == [1, 1]
+    # unknown, another table's or no token: the same single lookup, the same 404
+    other = _table(lclient)
+    fetched.clear()
+    for token in ("nope", other.scorer):
+        assert lclient.get(table.path, headers=table.auth(token)).status_code == 404
+    assert fetched == [1, 1]
+    assert lclient.get("/v1/tables/not-a-table", headers=table.auth()).status_code == 404
+    assert fetched == [1, 1]  # an id that is no UUID never reaches the database
 
 
 # --- deletion ------------------------------------------------------------------------------
@@ -520,6 +648,18 @@ def test_joins_are_limited_per_client_address(app: Any, database_url: str) -> No
         assert refused.get_json()["errors"][0]["code"] == "rate_limited"
         other = client.post(JOIN, json={"join_code": code}, environ_base={"REMOTE_ADDR": "::1"})
         assert other.status_code == 201  # another address has its own count
+        # an IPv6 client counts per /64: rotating through its own prefix gains nothing
+        for n in range(1, 5):
+            rotated = client.post(
+                JOIN,
+                json={"join_code": code},
+                environ_base={"REMOTE_ADDR": f"2001:db8:1:2::{n:x}"},
+            )
+            assert rotated.status_code == (201 if n <= 3 else 429), n
+        neighbour = {"REMOTE_ADDR": "2001:db8:1:3::1"}  # the next /64: someone else
+        assert (
+            client.post(JOIN, json={"join_code": code}, environ_base=neighbour).status_code == 201
+        )
         # X-Forwarded-For is anyone's to send: not believed unless a proxy is trusted
         spoofed = client.post(
             JOIN,
