@@ -4,6 +4,7 @@
 // Writes carry an Idempotency-Key and If-Match with the version the phone last saw.
 import { ApiError, call, newKey } from "./api.js";
 import { fill, h, uniqueId } from "./dom.js";
+import { currentBodies } from "./edits.js";
 import { createHandEditor } from "./hand.js";
 import { num, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
@@ -350,12 +351,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   async function startCorrection(number) {
     const answer = await call("GET", `/v1/tables/${s.current.id}/events`,
       { token: s.current.token });
-    // Hands are numbered in the order they were added; a correction names its hand.
-    const events = answer.data.events;
-    let hand = events.filter((e) => e.type === "added")[number - 1]?.body;
-    for (const e of events) {
-      if (e.type === "corrected" && e.number === number && e.body) hand = e.body.hand ?? e.body;
-    }
+    const hand = currentBodies(answer.data.events)[number - 1];
     if (!hand) return;
     s.playing = hand.players.map((p) => p.id);
     renderEntry();
