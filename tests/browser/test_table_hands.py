@@ -13,7 +13,17 @@ from playwright.sync_api import Page, expect
 from bench.server import Server
 from calculator.api import ledger_io
 from calculator.store import EventRow
-from tests.browser.test_page import api
+from tests.browser.test_page import (
+    PILES,
+    STAKE,
+    api,
+    assert_shows,
+    assert_tap_targets,
+    fresh,
+    player_button,
+    signed,
+    tap_piles,
+)
 
 
 def tallied(ones: int) -> dict[str, Any]:
@@ -128,3 +138,104 @@ def test_correct_starts_from_the_hand_in_effect_after_an_undo(
     expect(view.get_by_role("button", name="Redo")).to_be_disabled()
     view.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
     expect(junk.locator("output")).to_have_text("9")
+
+
+def test_four_players_one_sits_out_and_sells(
+    live_server: Server, page: Page, watch: Any, axe: Any
+) -> None:
+    fresh(page, watch)
+    hand = page.locator("#view-hand")
+    hand.get_by_role("button", name="Add a player").click()  # D
+    expect(hand.locator("[data-sitter='D']")).to_have_attribute("aria-pressed", "true")
+    hand.locator("[data-sitter='C']").click()  # C sits out; D plays what C had
+    expect(player_button(hand, "C")).to_have_count(0)
+    expect(hand.get_by_role("button", name="C stops")).to_have_count(0)
+    for _ in range(2):
+        hand.get_by_role("button", name="one Cards C sells more").click()
+    for player, pile in (("A", PILES["A"]), ("B", PILES["B"]), ("D", PILES["C"])):
+        player_button(hand, player).click()
+        for card in pile:
+            hand.locator(f'[data-card="{card}"]').click()
+        player_button(hand, player).click()
+    expect(hand.locator('[data-preview-player="C"] .preview-points')).to_have_text("0 pt")
+    axe(page, "four players, one sitting out")
+    assert_tap_targets(page)
+    hand.get_by_role("button", name="A stops").click()
+    body = {
+        "ruleset": "standard",
+        "stake": STAKE,
+        "players": [
+            {"id": "A", "captured": PILES["A"]},
+            {"id": "B", "captured": PILES["B"]},
+            {"id": "C", "sits_out": True, "sold_brights": 2},
+            {"id": "D", "captured": PILES["C"]},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    status, answer = api(live_server, "POST", "/v1/gostop/hands", body)
+    assert status == 200, answer
+    assert answer["net"]["C"] > 0  # the sitter is paid for what it sold
+    assert_shows(page, answer)
+    # a sale the rule set refuses is shown at the stepper
+    for _ in range(4):
+        hand.get_by_role("button", name="one Cards C sells more").click()
+    stepper = hand.get_by_role("group", name="Cards C sells")
+    expect(stepper.locator("xpath=following-sibling::p[1]")).to_have_attribute(
+        "data-code", "impossible_count"
+    )
+
+
+def test_a_roster_bigger_than_the_table_chooses_who_plays(
+    live_server: Server, page: Page, watch: Any, axe: Any
+) -> None:
+    watch(page)
+    page.goto("/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.get_by_role("button", name="Table night").click()
+    page.get_by_label("Roster").fill("A\nB\nC\nD\nE")
+    view = page.locator("#view-table")
+    view.get_by_role("button", name="Create a table").click()
+    plays = {p: view.locator(f"input[data-plays='{p}']") for p in "ABCDE"}
+    # four play at first (D sits out), so E waits: at most four play a hand
+    expect(plays["E"]).to_be_disabled()
+    expect(view.locator(".hand-players")).to_contain_text("At most four play a hand")
+    plays["D"].uncheck()  # D goes home; E comes in and sits out
+    plays["E"].check()
+    expect(plays["D"]).to_be_disabled()
+    expect(view.locator("[data-sitter='E']")).to_have_attribute("aria-pressed", "true")
+    view.get_by_role("button", name="one Cards E sells more").click()
+    tap_piles(view)
+    axe(page, "table: choosing who plays")
+    view.get_by_role("button", name="A stops").click()
+    expect(view.locator('[data-hand="1"]')).to_be_visible()
+    table_id, token = table_of(page)
+    status, table = api(live_server, "GET", f"/v1/tables/{table_id}", token=token)
+    assert status == 200
+    body = {
+        "stake": table["stake"],
+        "players": [
+            {"id": "A", "captured": PILES["A"]},
+            {"id": "B", "captured": PILES["B"]},
+            {"id": "C", "captured": PILES["C"]},
+            {"id": "E", "sits_out": True, "sold_brights": 1},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    status, answer = api(live_server, "POST", "/v1/gostop/hands", body)
+    assert status == 200, answer
+    assert table["totals"] == {**answer["net"], "D": 0}  # D did not play hand 1
+    for player, chips in table["totals"].items():
+        expect(view.locator(f'[data-total="{player}"] .chips')).to_have_text(signed(chips))
+    # the correction comes back with the same seats: E sat out and sold one card
+    view.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
+    expect(view.locator("[data-sitter='E']")).to_have_attribute("aria-pressed", "true")
+    expect(view.get_by_role("group", name="Cards E sells").locator("output")).to_have_text("1")
+    expect(plays["D"]).not_to_be_checked()
+    expect(plays["D"]).to_be_disabled()
+
+
+def table_of(page: Page) -> tuple[str, str]:
+    """The id and scorer token of the table the page has open (what the device keeps)."""
+    entry = page.evaluate("JSON.parse(localStorage.getItem('gostop.tables'))[0]")
+    return entry["id"], entry["token"]

@@ -37,7 +37,7 @@ function savedRoster() {
 // --- one hand ----------------------------------------------------------------------
 
 function handView(mount) {
-  const names = savedRoster().slice(0, 3);
+  const names = savedRoster().slice(0, 4); // four: one sits out (광팔기)
   const rosterBox = h("section", { class: "panel", "aria-labelledby": "players-h" });
   const rulesBox = h("div", {});
   const editorBox = h("div", { class: "editor" });
@@ -91,7 +91,7 @@ function handView(mount) {
           onclick: () => { names.splice(i, 1); rosterChanged(); } }, "×") : null);
     });
     fill(rosterBox, h("h2", { id: "players-h" }, t("players")), inputs,
-      names.length < 3 ? h("button", { type: "button", class: "quiet", onclick: () => {
+      names.length < 4 ? h("button", { type: "button", class: "quiet", onclick: () => {
         names.push(String.fromCharCode(65 + names.length));
         rosterChanged();
       } }, t("addPlayer")) : null);

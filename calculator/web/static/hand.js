@@ -1,5 +1,6 @@
 // One hand being entered: the players' piles (tapped cards or counts), their go, shakes,
-// bombs and sake-cup choice, the live preview and the outcome buttons. It builds the hand
+// bombs and sake-cup choice, who sits out when four play (광팔기) and how many cards it
+// sells, the live preview and the outcome buttons. It builds the hand
 // body of POST /v1/gostop/hands; what the body is worth is always the API's answer (the
 // page checks nothing itself: a card held twice is shown where the API points).
 import { ApiError, call } from "./api.js";
@@ -15,6 +16,9 @@ const FLAG_LABELS = { rain_bright: "rainBright", godori: "godori", rain_ribbon: 
 const NUMBER_LABELS = { brights: "brights", animals: "animals", ribbons: "ribbons",
   junk_value: "junkValue" };
 const PREVIEW_DELAY_MS = 250;
+// Four at the table: one sits out and sells its brights (광팔기); the API takes at most four.
+const SEATS_WITH_SITTER = 4;
+const MAX_SOLD = 10; // the most any rule set sells (gwangpal_cards: fudawiki); the API says less
 
 function emptyTally() {
   return { brights: 0, animals: 0, ribbons: 0, junk_value: 0, rain_bright: false,
@@ -41,6 +45,9 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     selectedCard: null,
     cards: [],
     preview: null,
+    sitter: null, // the index in names of who sits out (four players), or null
+    sold: 0, // the cards the sitter sells
+    sitterHand: null, // a sitter's cards as a loaded hand gave them (kept until changed)
   };
   const parts = {};
   let timer = null;
@@ -55,10 +62,33 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     state.piles = keep(state.piles, () => []);
     state.tallies = keep(state.tallies, emptyTally);
     state.flags = keep(state.flags, emptyFlags);
+    const sitter = state.sitter === null ? null : old[state.sitter];
     state.names = [...names];
     state.selectedPlayer = null;
     state.preview = null;
+    if (names.length !== SEATS_WITH_SITTER) {
+      state.sitter = null;
+    } else if (!names.includes(sitter)) {
+      sitOut(names.length - 1);
+    } else {
+      state.sitter = names.indexOf(sitter);
+    }
     render();
+  }
+
+  /** Player `i` sits this hand out: it captured nothing and only sells. */
+  function sitOut(i) {
+    state.sitter = i;
+    state.sold = 0;
+    state.sitterHand = null;
+    state.piles[i] = [];
+    state.tallies[i] = emptyTally();
+    state.flags[i] = emptyFlags();
+  }
+
+  /** The indices of the players who play the hand (all but the sitter). */
+  function playing() {
+    return state.names.map((_, i) => i).filter((i) => i !== state.sitter);
   }
 
   function setCards(cards) {
@@ -70,6 +100,11 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
   function body() {
     return {
       players: state.names.map((id, i) => {
+        if (i === state.sitter) {
+          if (state.sitterHand) return { id, sits_out: true, hand: [...state.sitterHand] };
+          return state.sold ? { id, sits_out: true, sold_brights: state.sold }
+            : { id, sits_out: true };
+        }
         const player = { id };
         if (state.entry === "cards") player.captured = [...state.piles[i]];
         else player.tally = { ...state.tallies[i] };
@@ -83,8 +118,12 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
 
   /** Load a stored hand body (a correction starts from the hand as it was entered). */
   function load(hand) {
-    const players = hand.players.filter((p) => !p.sits_out);
+    const players = hand.players;
+    const sitter = players.findIndex((p) => p.sits_out);
     state.names = players.map((p) => p.id);
+    state.sitter = sitter >= 0 ? sitter : null;
+    state.sold = players[sitter]?.sold_brights ?? 0;
+    state.sitterHand = players[sitter]?.hand ?? null;
     state.entry = players.some((p) => p.tally) ? "counts" : "cards";
     state.piles = players.map((p) => [...(p.captured ?? [])]);
     state.tallies = players.map((p) => ({ ...emptyTally(), ...(p.tally ?? {}) }));
@@ -97,6 +136,8 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     state.piles = state.names.map(() => []);
     state.tallies = state.names.map(emptyTally);
     state.flags = state.names.map(emptyFlags);
+    state.sold = 0;
+    state.sitterHand = null;
     state.selectedCard = null;
     render();
   }
@@ -110,7 +151,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
   }
 
   async function preview() {
-    if (state.names.length < 2) return;
+    if (playing().length < 2) return;
     inflight?.abort();
     inflight = new AbortController();
     try {
@@ -141,6 +182,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     parts.errors = h("div", { class: "errors", role: "alert" });
     fill(mount,
       entrySwitch(),
+      sitterChoice(),
       parts.bar, parts.status, parts.pile,
       h("h3", {}, t("flags")), parts.flags,
       parts.preview,
@@ -151,7 +193,35 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     else renderCounts();
     renderFlags();
     renderPreview();
-    if (state.names.length >= 2 && !state.preview) changed();
+    if (playing().length >= 2 && !state.preview) changed();
+  }
+
+  /** With four players: who sits out (one button each) and how many cards it sells. */
+  function sitterChoice() {
+    if (state.sitter === null) return null;
+    const headingId = uniqueId("sitter");
+    const at = `/players/${state.sitter}`;
+    return h("section", { class: "sitter", "aria-labelledby": headingId, dataset: { pointer: at } },
+      h("h3", { id: headingId }, t("sitsOut")),
+      h("div", { class: "segmented", role: "group", "aria-label": t("sitsOut") },
+        state.names.map((name, i) => h("button", {
+          type: "button", class: "seg", "aria-pressed": String(state.sitter === i),
+          dataset: { sitter: name },
+          onclick: () => {
+            if (state.sitter === i) return;
+            sitOut(i);
+            state.selectedPlayer = null;
+            state.preview = null;
+            render();
+          },
+        }, name))),
+      stepper({ label: t("soldCards", { id: state.names[state.sitter] }), value: state.sold,
+        max: MAX_SOLD, pointer: `${at}/sold_brights`, onchange: (value) => {
+          state.sold = value;
+          state.sitterHand = null;
+          changed();
+        } }),
+      h("p", { class: "hint" }, t("sitterHelp")));
   }
 
   function entrySwitch() {
@@ -169,7 +239,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
   }
 
   function renderBar() {
-    fill(parts.bar, state.names.map((name, i) => h("button", {
+    fill(parts.bar, state.names.map((name, i) => i === state.sitter ? null : h("button", {
       type: "button", class: `player p${i}`, dataset: { player: String(i) },
       onclick: () => tapPlayer(i),
     }, h("span", { class: "player-name" }, name), h("span", { class: "player-sub" }))));
@@ -180,7 +250,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     if (!parts.bar) return;
     parts.bar.querySelectorAll("button.player").forEach((button) => {
       const i = Number(button.dataset.player);
-      const scored = state.preview?.players?.[i];
+      const scored = state.preview?.players?.find((p) => p.id === state.names[i]);
       const bits = [];
       if (state.entry === "cards") bits.push(t("cardsShort", { n: state.piles[i].length }));
       if (scored) bits.push(t("pointsShort", { n: scored.points }));
@@ -282,6 +352,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
 
   function renderCounts() {
     fill(parts.pile, state.names.map((name, i) => {
+      if (i === state.sitter) return null;
       const tally = state.tallies[i];
       const set = (field) => (value) => { tally[field] = value; changed(); };
       return h("fieldset", { class: "counts", dataset: { pointer: `/players/${i}/tally` } },
@@ -299,6 +370,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
 
   function renderFlags() {
     fill(parts.flags, state.names.map((name, i) => {
+      if (i === state.sitter) return null;
       const flags = state.flags[i];
       const set = (field) => (value) => { flags[field] = value; changed(); };
       return h("fieldset", { class: "player-flags", dataset: { pointer: `/players/${i}` } },
@@ -333,7 +405,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
   function outcomeButtons() {
     const row = (title, make) => h("div", { class: "outcome-row", role: "group",
       "aria-label": title }, h("span", { class: "row-title", "aria-hidden": "true" }, title),
-    state.names.map((name) => make(name)));
+    playing().map((i) => make(state.names[i])));
     const fire = (outcome) => () => onOutcome(outcome);
     const headingId = uniqueId("outcome");
     return h("section", { class: "outcome", "aria-labelledby": headingId,

@@ -45,7 +45,7 @@ export function renderResult(result, { names, compare } = {}) {
           h("strong", {}, `${label(item.label)} ${t("pointsShort", { n: item.points })}`),
           item.cards?.length ? h("span", { class: "item-cards" }, ` — ${t("cardsOf",
             { cards: item.cards.map((id) => names?.get(id) ?? id).join(", ") })}`) : null)))
-        : h("p", { class: "hint" }, t("noItems"))))));
+        : h("p", { class: "hint" }, t(player.sits_out ? "satOut" : "noItems"))))));
   const score = result.winner_score;
   if (score) {
     const lines = [`${t("base")} ${num(score.base)}`, ...score.steps.map(stepText)];

@@ -13,7 +13,9 @@ import { rulesetOf, rulesPicker } from "./rules.js";
 import { load, save } from "./store.js";
 
 const POLL_MS = 2500;
-const MAX_HAND_PLAYERS = 3;
+// A hand is played by two or three, or by four with one sitting out (광팔기); a bigger roster
+// chooses who plays each hand (a roster member not in the hand did not play it).
+const MAX_HAND_PLAYERS = 4;
 
 /** The table screen. `open({id, token, role} | {join})` shows a table. */
 export function createTableView({ mount, presets, rules, cardsFor, cardNames }) {
@@ -263,23 +265,28 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   // --- entering and correcting hands --------------------------------------------
 
   function renderEntry() {
+    const full = h("p", { class: "hint", role: "status" });
     const pickers = h("fieldset", { class: "hand-players" },
       h("legend", {}, t("handPlayers")),
       s.table.roster.map((p) => {
         const id = uniqueId("plays");
         return h("div", { class: "check" },
           h("input", { type: "checkbox", id, checked: s.playing.includes(p.id),
-            onchange: (e) => {
+            dataset: { plays: p.id }, onchange: (e) => {
               const on = e.target.checked;
               s.playing = s.table.roster.map((r) => r.id).filter((x) =>
                 (x === p.id ? on : s.playing.includes(x)));
+              updatePickers();
               editor.setPlayers(s.playing);
             } }),
           h("label", { for: id }, p.name ?? p.id));
-      }));
+      }), full);
+    box.pickers = pickers;
+    box.full = full;
     box.correcting = h("div", { class: "correcting" });
     fill(box.entry, h("h2", { id: "entry-h" }, t("enterHand")), box.correcting, pickers,
       s.editorBox);
+    updatePickers();
     if (editor) {
       editor.render();
       return;
@@ -293,6 +300,17 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     });
     editor.setCards(s.cards);
     editor.setPlayers(s.playing);
+  }
+
+  /** The roster's checkboxes show who plays; with four ticked the others wait (and say why). */
+  function updatePickers() {
+    const full = s.playing.length >= MAX_HAND_PLAYERS;
+    box.pickers.querySelectorAll("input[data-plays]").forEach((input) => {
+      input.checked = s.playing.includes(input.dataset.plays);
+      input.disabled = full && !input.checked;
+    });
+    box.full.textContent = full && s.table.roster.length > MAX_HAND_PLAYERS
+      ? t("handPlayersFull") : "";
   }
 
   async function submit(outcome) {
@@ -356,9 +374,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.playing = hand.players.map((p) => p.id);
     renderEntry();
     editor.load(hand);
-    box.entry.querySelectorAll(".hand-players input").forEach((input, i) => {
-      input.checked = s.playing.includes(s.table.roster[i].id);
-    });
+    updatePickers();
     const reasonId = uniqueId("reason");
     const reason = h("input", { id: reasonId, maxlength: 500, autocomplete: "off" });
     s.correcting = { number, reason };
