@@ -239,3 +239,92 @@ def table_of(page: Page) -> tuple[str, str]:
     """The id and scorer token of the table the page has open (what the device keeps)."""
     entry = page.evaluate("JSON.parse(localStorage.getItem('gostop.tables'))[0]")
     return entry["id"], entry["token"]
+
+
+def balance_piles(root: Any) -> None:
+    """A's and B's cards tapped (PILES), then every card left to C."""
+    for player in ("A", "B"):
+        player_button(root, player).click()
+        for card in PILES[player]:
+            root.locator(f'[data-card="{card}"]').click()
+        player_button(root, player).click()
+    root.get_by_role("button", name="The rest to C").click()
+
+
+def balance_body(server: Server, stake: int) -> dict[str, Any]:
+    """What balance_piles enters, as POST /v1/balance/hands takes it."""
+    status, catalogue = api(server, "GET", "/v1/cards?ruleset=balance")
+    assert status == 200
+    taken = {*PILES["A"], *PILES["B"]}
+    rest = [c["id"] for c in catalogue["cards"] if c["in_deck"] and c["id"] not in taken]
+    return {
+        "ruleset": "balance",
+        "stake": stake,
+        "players": [
+            {"id": "A", "captured": PILES["A"]},
+            {"id": "B", "captured": PILES["B"]},
+            {"id": "C", "captured": rest},
+        ],
+    }
+
+
+def test_a_balance_hand_120_80_60(live_server: Server, page: Page, watch: Any, axe: Any) -> None:
+    fresh(page, watch)
+    hand = page.locator("#view-hand")
+    hand.locator("summary").first.click()
+    hand.locator("select").first.select_option("balance")
+    expect(hand.get_by_role("button", name="Counts")).to_have_count(0)  # cards only
+    expect(hand.get_by_role("button", name="A stops")).to_have_count(0)  # no outcome
+    player_button(hand, "A").click()
+    hand.locator('[data-card="01-bright"]').click()
+    expect(hand.locator(".preview")).to_contain_text("cards nobody holds yet")
+    player_button(hand, "A").click()
+    hand.get_by_role("button", name="Clear every pile").click()
+    balance_piles(hand)
+    axe(page, "balance hand")
+    assert_tap_targets(page)
+    hand.get_by_role("button", name="Score the hand").click()
+    status, answer = api(live_server, "POST", "/v1/balance/hands", balance_body(live_server, STAKE))
+    assert status == 200, answer
+    assert not answer["void"] and answer["transfers"]
+    result = page.locator(".result")
+    for player in answer["players"]:
+        expect(result.locator(f'[data-player="{player["id"]}"] .points')).to_have_text(
+            f"{player['total']} pt"
+        )
+    expect(result.locator(".payment .chips")).to_have_text(
+        [f"{x['chips']:,} chips" for x in answer["transfers"]]
+    )
+    for player, net in answer["net"].items():
+        expect(result.locator(f'[data-net="{player}"] .chips')).to_have_text(signed(net))
+    expect(result).to_contain_text("Break-even 80 points")
+    axe(page, "balance result")
+
+
+def test_a_balance_table(live_server: Server, page: Page, watch: Any) -> None:
+    watch(page)
+    page.goto("/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.get_by_role("button", name="Table night").click()
+    view = page.locator("#view-table")
+    view.get_by_label("Rule set").select_option("balance")
+    view.get_by_label("Roster").fill("A\nB\nC")
+    view.get_by_role("button", name="Create a table").click()
+    balance_piles(view)
+    view.get_by_role("button", name="Score the hand").click()
+    expect(view.locator('[data-hand="1"]')).to_contain_text("balance hand (120/80/60)")
+    table_id, token = table_of(page)
+    status, table = api(live_server, "GET", f"/v1/tables/{table_id}", token=token)
+    assert table["variant"] == "balance"
+    status, answer = api(
+        live_server, "POST", "/v1/balance/hands", balance_body(live_server, table["stake"])
+    )
+    assert status == 200, answer
+    assert table["totals"] == answer["net"]
+    for player, chips in table["totals"].items():
+        expect(view.locator(f'[data-total="{player}"] .chips')).to_have_text(signed(chips))
+    # a correction brings the cards back
+    view.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
+    expect(view.locator('[data-card="01-bright"]')).to_have_class(re.compile(r"\bheld\b"))
+    expect(player_button(view, "C")).to_contain_text(f"{48 - 9} cards")

@@ -9,7 +9,7 @@ import { createHandEditor } from "./hand.js";
 import { num, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
 import { learnFeatures, renderShare } from "./share.js";
-import { rulesetOf, rulesPicker } from "./rules.js";
+import { rulesetOf, rulesPicker, variantOf } from "./rules.js";
 import { load, save } from "./store.js";
 
 const POLL_MS = 2500;
@@ -78,7 +78,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   }
 
   async function create(names, unit, problems) {
-    const body = { roster: names, ruleset: rulesetOf(rules), stake: rules.stake };
+    const body = { roster: names, variant: variantOf(presets, rules), ruleset: rulesetOf(rules),
+      stake: rules.stake };
     if (unit) body.rounding = { unit: Number(unit) };
     try {
       const answer = await call("POST", "/v1/tables", { body, key: newKey() });
@@ -232,9 +233,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         const result = hand.result;
         const voided = hand.status === "voided";
         const outcome = result.outcome;
-        const what = outcome?.type === "nagari" ? t("nagari")
-          : outcome ? t({ stop: "stopBy", chongtong: "chongtongBy", three_ppuk: "threePpukBy" }[
-            outcome.type] ?? "stopBy", { id: outcome.winner }) : "";
+        const what = !outcome ? t("balanceHand") : outcome.type === "nagari" ? t("nagari")
+          : t({ stop: "stopBy", chongtong: "chongtongBy", three_ppuk: "threePpukBy" }[
+            outcome.type] ?? "stopBy", { id: outcome.winner });
         const actions = h("div", { class: "hand-actions" });
         if (canWrite && !voided) {
           actions.append(
@@ -293,11 +294,15 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     }
     editor = createHandEditor({
       mount: s.editorBox,
+      // a preview is the stateless answer for the hand at this place: the table's rule set
+      // and stake, and (Go-Stop) the streak it carries
       context: () => ({ ruleset: { preset: s.table.ruleset.preset,
         options: s.table.ruleset.options ?? s.table.ruleset.overrides ?? {} },
-      stake: s.table.stake, nagari_streak: s.table.nagari_streak }),
+      stake: s.table.stake,
+      ...(s.table.variant === "balance" ? {} : { nagari_streak: s.table.nagari_streak }) }),
       onOutcome: submit,
     });
+    editor.setVariant(s.table.variant ?? "gostop");
     editor.setCards(s.cards);
     editor.setPlayers(s.playing);
   }
@@ -314,7 +319,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   }
 
   async function submit(outcome) {
-    const hand = { ...editor.body(), outcome };
+    const hand = outcome ? { ...editor.body(), outcome } : editor.body(); // balance: none
     const number = s.correcting?.number;
     const reason = s.correcting?.reason?.value.trim();
     const answer = number
