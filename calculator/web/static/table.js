@@ -268,7 +268,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   function renderEntry() {
     const full = h("p", { class: "hint", role: "status" });
     const pickers = h("fieldset", { class: "hand-players" },
-      h("legend", {}, t("handPlayers")),
+      h("legend", {}, t(s.table.variant === "balance" ? "handPlayersBalance" : "handPlayers")),
       s.table.roster.map((p) => {
         const id = uniqueId("plays");
         return h("div", { class: "check" },
