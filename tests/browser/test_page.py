@@ -11,6 +11,7 @@ import json
 import re
 import urllib.error
 import urllib.request
+import uuid
 from typing import Any
 
 import pytest
@@ -28,14 +29,28 @@ PILES = {
 }
 
 
-def api(server: Server, method: str, path: str, body: Any = None, token: str = "") -> Any:
-    """One call to the live service: (status, parsed body)."""
+def api(
+    server: Server,
+    method: str,
+    path: str,
+    body: Any = None,
+    token: str = "",
+    *,
+    key: bool = False,
+    if_match: int | None = None,
+) -> Any:
+    """One call to the live service: (status, parsed body). A table write sends ``key``
+    (a fresh Idempotency-Key) and ``if_match`` (the version it saw)."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(server.base + path, data=data, method=method)
     if data is not None:
         request.add_header("Content-Type", "application/json")
     if token:
         request.add_header("Authorization", f"Bearer {token}")
+    if key:
+        request.add_header("Idempotency-Key", str(uuid.uuid4()))
+    if if_match is not None:
+        request.add_header("If-Match", f'"{if_match}"')
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())

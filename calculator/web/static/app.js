@@ -4,10 +4,10 @@
 import { ApiError, call } from "./api.js";
 import { cardName } from "./cards.js";
 import { fill, h, uniqueId } from "./dom.js";
-import { createHandEditor } from "./hand.js";
+import { createHandEditor, handPath } from "./hand.js";
 import { lang, setLang, t } from "./i18n.js";
 import { renderResult } from "./result.js";
-import { rulesetOf, rulesPicker, savedRules } from "./rules.js";
+import { rulesetOf, rulesPicker, savedRules, variantOf } from "./rules.js";
 import { load, save } from "./store.js";
 import { createTableView } from "./table.js";
 
@@ -37,7 +37,7 @@ function savedRoster() {
 // --- one hand ----------------------------------------------------------------------
 
 function handView(mount) {
-  const names = savedRoster().slice(0, 3);
+  const names = savedRoster().slice(0, 4); // four: one sits out (광팔기)
   const rosterBox = h("section", { class: "panel", "aria-labelledby": "players-h" });
   const rulesBox = h("div", {});
   const editorBox = h("div", { class: "editor" });
@@ -51,18 +51,22 @@ function handView(mount) {
     onOutcome: score,
   });
 
+  /** Score the hand (`outcome` null: a balance hand, which has none). */
   async function score(outcome, extra = {}) {
     const sent = editor.body();
+    const variant = variantOf(page.presets, page.rules);
     const request = { ruleset: rulesetOf(page.rules), stake: page.rules.stake, ...sent,
-      outcome, ...extra };
+      ...(outcome ? { outcome } : {}), ...extra };
     try {
       // lang=all: both languages, so a language switch redraws the result without a call
-      const answer = await call("POST", "/v1/gostop/hands?lang=all", { body: request });
+      const answer = await call("POST", `${handPath(variant)}?lang=all`, { body: request });
       if (extra.compare_with) return answer.data;
+      // "what if" compares Go-Stop rule sets only (compare_with is Go-Stop's)
+      const others = page.presets.filter((p) => p.variant === "gostop");
       shown = () => renderResult(answer.data, {
         names: cardNames(cards),
-        compare: { presets: page.presets, current: page.rules.preset,
-          run: (preset) => score(outcome, { compare_with: [preset] }) },
+        compare: variant === "gostop" ? { presets: others, current: page.rules.preset,
+          run: (preset) => score(outcome, { compare_with: [preset] }) } : null,
       });
       fill(resultBox, shown());
       resultBox.querySelector("h2").focus();
@@ -91,7 +95,7 @@ function handView(mount) {
           onclick: () => { names.splice(i, 1); rosterChanged(); } }, "×") : null);
     });
     fill(rosterBox, h("h2", { id: "players-h" }, t("players")), inputs,
-      names.length < 3 ? h("button", { type: "button", class: "quiet", onclick: () => {
+      names.length < 4 ? h("button", { type: "button", class: "quiet", onclick: () => {
         names.push(String.fromCharCode(65 + names.length));
         rosterChanged();
       } }, t("addPlayer")) : null);
@@ -105,6 +109,7 @@ function handView(mount) {
 
   async function rulesChanged() {
     cards = await cardsFor(page.rules.preset);
+    editor.setVariant(variantOf(page.presets, page.rules));
     editor.setCards(cards);
     shown = null;
     fill(resultBox);
@@ -168,7 +173,7 @@ async function boot() {
   setLang(lang());
   try {
     const answer = await call("GET", "/v1/rulesets");
-    page.presets = answer.data.rulesets.filter((preset) => preset.variant === "gostop");
+    page.presets = answer.data.rulesets; // Go-Stop and balance (120/80/60) presets
   } catch {
     document.getElementById("boot").textContent = t("offline");
     return;

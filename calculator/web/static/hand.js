@@ -1,11 +1,13 @@
 // One hand being entered: the players' piles (tapped cards or counts), their go, shakes,
-// bombs and sake-cup choice, the live preview and the outcome buttons. It builds the hand
-// body of POST /v1/gostop/hands; what the body is worth is always the API's answer (the
+// bombs and sake-cup choice, who sits out when four play (광팔기) and how many cards it
+// sells, the live preview and the outcome buttons. A balance-variant hand (120/80/60) is
+// the captured cards alone, then "Score". It builds the hand body of POST
+// /v1/gostop/hands (or /v1/balance/hands); what the body is worth is always the API's answer (the
 // page checks nothing itself: a card held twice is shown where the API points).
 import { ApiError, call } from "./api.js";
 import { cardFace, cardName, cardWord } from "./cards.js";
 import { checkbox, fill, h, select, stepper, uniqueId } from "./dom.js";
-import { label, monthName, t } from "./i18n.js";
+import { label, monthName, signed, t } from "./i18n.js";
 
 const TALLY_NUMBERS = [["brights", 5], ["animals", 9], ["ribbons", 10], ["junk_value", 60]];
 const TALLY_FLAGS = ["rain_bright", "godori", "rain_ribbon", "hongdan", "cheongdan", "chodan",
@@ -15,6 +17,14 @@ const FLAG_LABELS = { rain_bright: "rainBright", godori: "godori", rain_ribbon: 
 const NUMBER_LABELS = { brights: "brights", animals: "animals", ribbons: "ribbons",
   junk_value: "junkValue" };
 const PREVIEW_DELAY_MS = 250;
+// Four at the table: one sits out and sells its brights (광팔기); the API takes at most four.
+const SEATS_WITH_SITTER = 4;
+const MAX_SOLD = 10; // the most any rule set sells (gwangpal_cards: fudawiki); the API says less
+
+/** Where a hand of `variant` ("gostop" or "balance") is scored. */
+export function handPath(variant) {
+  return variant === "balance" ? "/v1/balance/hands" : "/v1/gostop/hands";
+}
 
 function emptyTally() {
   return { brights: 0, animals: 0, ribbons: 0, junk_value: 0, rain_bright: false,
@@ -28,7 +38,8 @@ function emptyFlags() {
 
 /**
  * The hand editor. `context()` gives what a preview needs besides the hand (ruleset,
- * stake); `onOutcome(outcome)` is called by the outcome buttons.
+ * stake); `onOutcome(outcome)` is called by the outcome buttons (a balance hand has no
+ * outcome: its "Score" button calls `onOutcome(null)`).
  */
 export function createHandEditor({ mount, context, onOutcome, entry = "cards" }) {
   const state = {
@@ -41,6 +52,10 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     selectedCard: null,
     cards: [],
     preview: null,
+    sitter: null, // the index in names of who sits out (four players), or null
+    sold: 0, // the cards the sitter sells
+    sitterHand: null, // a sitter's cards as a loaded hand gave them (kept until changed)
+    variant: "gostop", // or "balance": captured cards only, everyone plays, no outcome
   };
   const parts = {};
   let timer = null;
@@ -55,10 +70,50 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     state.piles = keep(state.piles, () => []);
     state.tallies = keep(state.tallies, emptyTally);
     state.flags = keep(state.flags, emptyFlags);
+    const sitter = state.sitter === null ? null : old[state.sitter];
     state.names = [...names];
     state.selectedPlayer = null;
     state.preview = null;
+    seat(sitter);
     render();
+  }
+
+  /** Who sits out: with four Go-Stop players, `sitter` if it is one of them, else the
+   * last; nobody otherwise (a balance hand is played by all four). */
+  function seat(sitter) {
+    const names = state.names;
+    if (names.length !== SEATS_WITH_SITTER || state.variant === "balance") {
+      state.sitter = null;
+    } else if (!names.includes(sitter)) {
+      sitOut(names.length - 1);
+    } else {
+      state.sitter = names.indexOf(sitter);
+    }
+  }
+
+  /** Score hands of `variant` ("gostop" or "balance"); a balance hand is tapped cards. */
+  function setVariant(variant) {
+    if (variant === state.variant) return;
+    state.variant = variant;
+    if (variant === "balance") state.entry = "cards";
+    seat(state.sitter === null ? null : state.names[state.sitter]);
+    state.preview = null;
+    render();
+  }
+
+  /** Player `i` sits this hand out: it captured nothing and only sells. */
+  function sitOut(i) {
+    state.sitter = i;
+    state.sold = 0;
+    state.sitterHand = null;
+    state.piles[i] = [];
+    state.tallies[i] = emptyTally();
+    state.flags[i] = emptyFlags();
+  }
+
+  /** The indices of the players who play the hand (all but the sitter). */
+  function playing() {
+    return state.names.map((_, i) => i).filter((i) => i !== state.sitter);
   }
 
   function setCards(cards) {
@@ -68,8 +123,16 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
 
   /** The hand as the API takes it (no outcome, rule set or stake). */
   function body() {
+    if (state.variant === "balance") {
+      return { players: state.names.map((id, i) => ({ id, captured: [...state.piles[i]] })) };
+    }
     return {
       players: state.names.map((id, i) => {
+        if (i === state.sitter) {
+          if (state.sitterHand) return { id, sits_out: true, hand: [...state.sitterHand] };
+          return state.sold ? { id, sits_out: true, sold_brights: state.sold }
+            : { id, sits_out: true };
+        }
         const player = { id };
         if (state.entry === "cards") player.captured = [...state.piles[i]];
         else player.tally = { ...state.tallies[i] };
@@ -83,8 +146,12 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
 
   /** Load a stored hand body (a correction starts from the hand as it was entered). */
   function load(hand) {
-    const players = hand.players.filter((p) => !p.sits_out);
+    const players = hand.players;
+    const sitter = players.findIndex((p) => p.sits_out);
     state.names = players.map((p) => p.id);
+    state.sitter = sitter >= 0 ? sitter : null;
+    state.sold = players[sitter]?.sold_brights ?? 0;
+    state.sitterHand = players[sitter]?.hand ?? null;
     state.entry = players.some((p) => p.tally) ? "counts" : "cards";
     state.piles = players.map((p) => [...(p.captured ?? [])]);
     state.tallies = players.map((p) => ({ ...emptyTally(), ...(p.tally ?? {}) }));
@@ -97,6 +164,8 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     state.piles = state.names.map(() => []);
     state.tallies = state.names.map(emptyTally);
     state.flags = state.names.map(emptyFlags);
+    state.sold = 0;
+    state.sitterHand = null;
     state.selectedCard = null;
     render();
   }
@@ -110,12 +179,12 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
   }
 
   async function preview() {
-    if (state.names.length < 2) return;
+    if (playing().length < 2) return;
     inflight?.abort();
     inflight = new AbortController();
     try {
       // lang=all: labels in both languages, so a language switch redraws without a call
-      const answer = await call("POST", "/v1/gostop/hands?lang=all",
+      const answer = await call("POST", `${handPath(state.variant)}?lang=all`,
         { body: { ...context(), ...body() }, signal: inflight.signal });
       state.preview = answer.data;
       clearErrors();
@@ -139,19 +208,49 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     parts.previewId = uniqueId("preview");
     parts.preview = h("section", { class: "preview", "aria-labelledby": parts.previewId });
     parts.errors = h("div", { class: "errors", role: "alert" });
+    const balance = state.variant === "balance";
     fill(mount,
-      entrySwitch(),
+      balance ? null : entrySwitch(),
+      sitterChoice(),
       parts.bar, parts.status, parts.pile,
-      h("h3", {}, t("flags")), parts.flags,
+      balance ? null : [h("h3", {}, t("flags")), parts.flags],
       parts.preview,
-      outcomeButtons(),
+      balance ? balanceButtons() : outcomeButtons(),
       parts.errors);
     renderBar();
     if (state.entry === "cards") renderCards();
     else renderCounts();
-    renderFlags();
+    if (!balance) renderFlags();
     renderPreview();
-    if (state.names.length >= 2 && !state.preview) changed();
+    if (playing().length >= 2 && !state.preview) changed();
+  }
+
+  /** With four players: who sits out (one button each) and how many cards it sells. */
+  function sitterChoice() {
+    if (state.sitter === null) return null;
+    const headingId = uniqueId("sitter");
+    const at = `/players/${state.sitter}`;
+    return h("section", { class: "sitter", "aria-labelledby": headingId, dataset: { pointer: at } },
+      h("h3", { id: headingId }, t("sitsOut")),
+      h("div", { class: "segmented", role: "group", "aria-label": t("sitsOut") },
+        state.names.map((name, i) => h("button", {
+          type: "button", class: "seg", "aria-pressed": String(state.sitter === i),
+          dataset: { sitter: name },
+          onclick: () => {
+            if (state.sitter === i) return;
+            sitOut(i);
+            state.selectedPlayer = null;
+            state.preview = null;
+            render();
+          },
+        }, name))),
+      stepper({ label: t("soldCards", { id: state.names[state.sitter] }), value: state.sold,
+        max: MAX_SOLD, pointer: `${at}/sold_brights`, onchange: (value) => {
+          state.sold = value;
+          state.sitterHand = null;
+          changed();
+        } }),
+      h("p", { class: "hint" }, t("sitterHelp")));
   }
 
   function entrySwitch() {
@@ -169,7 +268,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
   }
 
   function renderBar() {
-    fill(parts.bar, state.names.map((name, i) => h("button", {
+    fill(parts.bar, state.names.map((name, i) => i === state.sitter ? null : h("button", {
       type: "button", class: `player p${i}`, dataset: { player: String(i) },
       onclick: () => tapPlayer(i),
     }, h("span", { class: "player-name" }, name), h("span", { class: "player-sub" }))));
@@ -180,10 +279,10 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     if (!parts.bar) return;
     parts.bar.querySelectorAll("button.player").forEach((button) => {
       const i = Number(button.dataset.player);
-      const scored = state.preview?.players?.[i];
+      const scored = state.preview?.players?.find((p) => p.id === state.names[i]);
       const bits = [];
       if (state.entry === "cards") bits.push(t("cardsShort", { n: state.piles[i].length }));
-      if (scored) bits.push(t("pointsShort", { n: scored.points }));
+      if (scored) bits.push(t("pointsShort", { n: scored.points ?? scored.total }));
       if (scored?.may_stop) bits.push("✓");
       button.querySelector(".player-sub").textContent = bits.join(" · ");
       button.setAttribute("aria-pressed", String(state.selectedPlayer === i));
@@ -282,6 +381,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
 
   function renderCounts() {
     fill(parts.pile, state.names.map((name, i) => {
+      if (i === state.sitter) return null;
       const tally = state.tallies[i];
       const set = (field) => (value) => { tally[field] = value; changed(); };
       return h("fieldset", { class: "counts", dataset: { pointer: `/players/${i}/tally` } },
@@ -299,6 +399,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
 
   function renderFlags() {
     fill(parts.flags, state.names.map((name, i) => {
+      if (i === state.sitter) return null;
       const flags = state.flags[i];
       const set = (field) => (value) => { flags[field] = value; changed(); };
       return h("fieldset", { class: "player-flags", dataset: { pointer: `/players/${i}` } },
@@ -318,22 +419,58 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
   function renderPreview() {
     if (!parts.preview) return;
     const answer = state.preview;
-    fill(parts.preview,
-      h("h3", { id: parts.previewId }, t("preview")),
-      h("p", { class: "hint" }, t("previewHelp")),
-      answer ? h("ul", { class: "preview-list" }, answer.players.map((player) => h("li", {
+    let shown = null;
+    if (answer && state.variant === "balance") shown = balancePreview(answer);
+    else if (answer) {
+      shown = h("ul", { class: "preview-list" }, answer.players.map((player) => h("li", {
         dataset: { previewPlayer: player.id } },
       h("strong", {}, player.id), " ",
       h("span", { class: "preview-points" }, t("pointsShort", { n: player.points })), " · ",
       player.may_stop ? t("mayStop") : t("mayNotStop"),
       player.items.length ? ` — ${player.items.map((item) =>
-        `${label(item.label)} ${item.points}`).join(", ")}` : ""))) : null);
+        `${label(item.label)} ${item.points}`).join(", ")}` : "")));
+    }
+    fill(parts.preview,
+      h("h3", { id: parts.previewId }, t("preview")),
+      h("p", { class: "hint" }, t("previewHelp")),
+      shown);
+  }
+
+  /** A balance hand so far: each player's total and balance, or the cards still missing. */
+  function balancePreview(answer) {
+    return [
+      answer.void ? h("p", { class: "hint" }, t("balanceMissing", { n: answer.missing_cards.length }))
+        : null,
+      h("ul", { class: "preview-list" }, answer.players.map((player) => h("li", {
+        dataset: { previewPlayer: player.id } },
+      h("strong", {}, player.id), " ",
+      h("span", { class: "preview-points" }, t("pointsShort", { n: player.total })),
+      player.balance === null ? "" : ` · ${t("balanceOf", { n: signed(player.balance) })}`)))];
+  }
+
+  /** A balance hand: the cards nobody holds yet go to one player; then score it. */
+  function balanceButtons() {
+    const headingId = uniqueId("outcome");
+    const rest = (i) => () => {
+      const held = new Set(state.piles.flat());
+      const left = state.cards.filter((c) => c.in_deck !== false && !held.has(c.id));
+      state.piles[i] = [...state.piles[i], ...left.map((c) => c.id)];
+      changed();
+    };
+    return h("section", { class: "outcome", "aria-labelledby": headingId },
+      h("h3", { id: headingId }, t("outcome")),
+      h("div", { class: "outcome-row", role: "group", "aria-label": t("restTo") },
+        h("span", { class: "row-title", "aria-hidden": "true" }, t("restTo")),
+        state.names.map((name, i) => h("button", { type: "button", onclick: rest(i) },
+          t("restToPlayer", { id: name })))),
+      h("div", { class: "outcome-row" }, h("button", { type: "button", class: "go",
+        onclick: () => onOutcome(null) }, t("scoreHand"))));
   }
 
   function outcomeButtons() {
     const row = (title, make) => h("div", { class: "outcome-row", role: "group",
       "aria-label": title }, h("span", { class: "row-title", "aria-hidden": "true" }, title),
-    state.names.map((name) => make(name)));
+    playing().map((i) => make(state.names[i])));
     const fire = (outcome) => () => onOutcome(outcome);
     const headingId = uniqueId("outcome");
     return h("section", { class: "outcome", "aria-labelledby": headingId,
@@ -398,6 +535,6 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     return best ? { element: best, after: best } : null;
   }
 
-  return { setPlayers, setCards, body, load, clear, render, showErrors, refresh: changed,
+  return { setPlayers, setCards, setVariant, body, load, clear, render, showErrors, refresh: changed,
     get names() { return state.names; } };
 }

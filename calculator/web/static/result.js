@@ -33,6 +33,7 @@ export function renderResult(result, { names, compare } = {}) {
   const headingId = uniqueId("result");
   const section = h("section", { class: "result", "aria-labelledby": headingId },
     h("h2", { id: headingId, tabindex: "-1" }, t("result")));
+  if ("target" in result) return balanceResult(section, result, names);
   if (result.outcome) {
     section.append(h("p", { class: "outcome-line" }, outcomeText(result.outcome)));
   }
@@ -45,7 +46,7 @@ export function renderResult(result, { names, compare } = {}) {
           h("strong", {}, `${label(item.label)} ${t("pointsShort", { n: item.points })}`),
           item.cards?.length ? h("span", { class: "item-cards" }, ` — ${t("cardsOf",
             { cards: item.cards.map((id) => names?.get(id) ?? id).join(", ") })}`) : null)))
-        : h("p", { class: "hint" }, t("noItems"))))));
+        : h("p", { class: "hint" }, t(player.sits_out ? "satOut" : "noItems"))))));
   const score = result.winner_score;
   if (score) {
     const lines = [`${t("base")} ${num(score.base)}`, ...score.steps.map(stepText)];
@@ -70,6 +71,45 @@ export function renderResult(result, { names, compare } = {}) {
   }
   section.append(h("h3", {}, t("net")), netList(result.net));
   if (compare) section.append(whatIf(result, compare));
+  return section;
+}
+
+/** A balance-variant answer (POST /v1/balance/hands): each player's card points by kind,
+ * the set bonuses it received and gave, its total against the break-even, its chips; the
+ * fewest transfers. A hand with cards missing is void: it says which and moves nothing. */
+function balanceResult(section, result, names) {
+  const cards = (ids) => ids.map((id) => names?.get(id) ?? id).join(", ");
+  section.append(result.void
+    ? h("p", { class: "outcome-line" }, t("balanceVoid", { n: result.missing_cards.length }),
+      " ", h("span", { class: "item-cards" }, cards(result.missing_cards)))
+    : h("p", { class: "outcome-line" }, t("balanceTarget", { n: num(result.target) })));
+  section.append(h("h3", {}, t("items")), h("div", { class: "scores" },
+    result.players.map((player) => h("article", { class: "score", dataset: { player: player.id } },
+      h("h4", {}, player.id, " · ", h("span", { class: "points" },
+        t("pointsShort", { n: player.total }))),
+      h("ul", {},
+        player.items.map((item) => h("li", {},
+          h("strong", {}, `${label(item.label)} ${item.count} · ${t("pointsShort",
+            { n: item.points })}`),
+          item.cards.length ? h("span", { class: "item-cards" },
+            ` — ${t("cardsOf", { cards: cards(item.cards) })}`) : null)),
+        player.set_bonuses.received.map((bonus) => h("li", {}, t("bonusFrom",
+          { set: label(bonus.label), id: bonus.from, n: num(bonus.points) }))),
+        player.set_bonuses.given.map((bonus) => h("li", {}, t("bonusTo",
+          { set: label(bonus.label), id: bonus.to, n: num(bonus.points) })))),
+      h("ol", { class: "steps" },
+        h("li", {}, t("balanceTotal", { cards: num(player.card_points), n: num(player.total) })),
+        player.balance === null ? null : h("li", {}, t("balanceLine",
+          { total: num(player.total), target: num(result.target), n: signed(player.balance) })),
+        player.balance === null ? null : h("li", {}, `${t("pointsTimesStake",
+          { points: signed(player.balance), stake: num(result.stake) })} = ${t("chipsOf",
+          { n: signed(player.chips) })}`))))));
+  section.append(h("h3", {}, t("payments")), result.transfers.length
+    ? h("ul", { class: "payments" }, result.transfers.map((x) => h("li", { class: "payment" },
+      h("p", {}, h("strong", {}, t("pays", { from: x.from, to: x.to })), " · ",
+        h("span", { class: "chips" }, t("chipsOf", { n: num(x.chips) }))))))
+    : h("p", { class: "hint" }, t("noPayments")));
+  section.append(h("h3", {}, t("net")), netList(result.net));
   return section;
 }
 

@@ -15,6 +15,11 @@ export function rulesetOf(rules) {
     ? { preset: rules.preset, options: { ...rules.overrides } } : rules.preset;
 }
 
+/** The variant ("gostop" or "balance") of the preset the rules name. */
+export function variantOf(presets, rules) {
+  return presets.find((p) => p.name === rules.preset)?.variant ?? "gostop";
+}
+
 /**
  * The rule picker in `mount`. `onchange(rules)` after every change (the picker saves it).
  */

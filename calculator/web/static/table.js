@@ -4,15 +4,18 @@
 // Writes carry an Idempotency-Key and If-Match with the version the phone last saw.
 import { ApiError, call, newKey } from "./api.js";
 import { fill, h, uniqueId } from "./dom.js";
+import { currentBodies } from "./edits.js";
 import { createHandEditor } from "./hand.js";
 import { num, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
 import { learnFeatures, renderShare } from "./share.js";
-import { rulesetOf, rulesPicker } from "./rules.js";
+import { rulesetOf, rulesPicker, variantOf } from "./rules.js";
 import { load, save } from "./store.js";
 
 const POLL_MS = 2500;
-const MAX_HAND_PLAYERS = 3;
+// A hand is played by two or three, or by four with one sitting out (광팔기); a bigger roster
+// chooses who plays each hand (a roster member not in the hand did not play it).
+const MAX_HAND_PLAYERS = 4;
 
 /** The table screen. `open({id, token, role} | {join})` shows a table. */
 export function createTableView({ mount, presets, rules, cardsFor, cardNames }) {
@@ -75,7 +78,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   }
 
   async function create(names, unit, problems) {
-    const body = { roster: names, ruleset: rulesetOf(rules), stake: rules.stake };
+    const body = { roster: names, variant: variantOf(presets, rules), ruleset: rulesetOf(rules),
+      stake: rules.stake };
     if (unit) body.rounding = { unit: Number(unit) };
     try {
       const answer = await call("POST", "/v1/tables", { body, key: newKey() });
@@ -229,9 +233,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         const result = hand.result;
         const voided = hand.status === "voided";
         const outcome = result.outcome;
-        const what = outcome?.type === "nagari" ? t("nagari")
-          : outcome ? t({ stop: "stopBy", chongtong: "chongtongBy", three_ppuk: "threePpukBy" }[
-            outcome.type] ?? "stopBy", { id: outcome.winner }) : "";
+        const what = !outcome ? t("balanceHand") : outcome.type === "nagari" ? t("nagari")
+          : t({ stop: "stopBy", chongtong: "chongtongBy", three_ppuk: "threePpukBy" }[
+            outcome.type] ?? "stopBy", { id: outcome.winner });
         const actions = h("div", { class: "hand-actions" });
         if (canWrite && !voided) {
           actions.append(
@@ -262,40 +266,60 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   // --- entering and correcting hands --------------------------------------------
 
   function renderEntry() {
+    const full = h("p", { class: "hint", role: "status" });
     const pickers = h("fieldset", { class: "hand-players" },
-      h("legend", {}, t("handPlayers")),
+      h("legend", {}, t(s.table.variant === "balance" ? "handPlayersBalance" : "handPlayers")),
       s.table.roster.map((p) => {
         const id = uniqueId("plays");
         return h("div", { class: "check" },
           h("input", { type: "checkbox", id, checked: s.playing.includes(p.id),
-            onchange: (e) => {
+            dataset: { plays: p.id }, onchange: (e) => {
               const on = e.target.checked;
               s.playing = s.table.roster.map((r) => r.id).filter((x) =>
                 (x === p.id ? on : s.playing.includes(x)));
+              updatePickers();
               editor.setPlayers(s.playing);
             } }),
           h("label", { for: id }, p.name ?? p.id));
-      }));
+      }), full);
+    box.pickers = pickers;
+    box.full = full;
     box.correcting = h("div", { class: "correcting" });
     fill(box.entry, h("h2", { id: "entry-h" }, t("enterHand")), box.correcting, pickers,
       s.editorBox);
+    updatePickers();
     if (editor) {
       editor.render();
       return;
     }
     editor = createHandEditor({
       mount: s.editorBox,
+      // a preview is the stateless answer for the hand at this place: the table's rule set
+      // and stake, and (Go-Stop) the streak it carries
       context: () => ({ ruleset: { preset: s.table.ruleset.preset,
         options: s.table.ruleset.options ?? s.table.ruleset.overrides ?? {} },
-      stake: s.table.stake, nagari_streak: s.table.nagari_streak }),
+      stake: s.table.stake,
+      ...(s.table.variant === "balance" ? {} : { nagari_streak: s.table.nagari_streak }) }),
       onOutcome: submit,
     });
+    editor.setVariant(s.table.variant ?? "gostop");
     editor.setCards(s.cards);
     editor.setPlayers(s.playing);
   }
 
+  /** The roster's checkboxes show who plays; with four ticked the others wait (and say why). */
+  function updatePickers() {
+    const full = s.playing.length >= MAX_HAND_PLAYERS;
+    box.pickers.querySelectorAll("input[data-plays]").forEach((input) => {
+      input.checked = s.playing.includes(input.dataset.plays);
+      input.disabled = full && !input.checked;
+    });
+    box.full.textContent = full && s.table.roster.length > MAX_HAND_PLAYERS
+      ? t("handPlayersFull") : "";
+  }
+
   async function submit(outcome) {
-    const hand = { ...editor.body(), outcome };
+    const hand = outcome ? { ...editor.body(), outcome } : editor.body(); // balance: none
     const number = s.correcting?.number;
     const reason = s.correcting?.reason?.value.trim();
     const answer = number
@@ -350,19 +374,12 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   async function startCorrection(number) {
     const answer = await call("GET", `/v1/tables/${s.current.id}/events`,
       { token: s.current.token });
-    // Hands are numbered in the order they were added; a correction names its hand.
-    const events = answer.data.events;
-    let hand = events.filter((e) => e.type === "added")[number - 1]?.body;
-    for (const e of events) {
-      if (e.type === "corrected" && e.number === number && e.body) hand = e.body.hand ?? e.body;
-    }
+    const hand = currentBodies(answer.data.events)[number - 1];
     if (!hand) return;
     s.playing = hand.players.map((p) => p.id);
     renderEntry();
     editor.load(hand);
-    box.entry.querySelectorAll(".hand-players input").forEach((input, i) => {
-      input.checked = s.playing.includes(s.table.roster[i].id);
-    });
+    updatePickers();
     const reasonId = uniqueId("reason");
     const reason = h("input", { id: reasonId, maxlength: 500, autocomplete: "off" });
     s.correcting = { number, reason };
