@@ -11,6 +11,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from hypothesis import settings
+
+# No wall-clock deadline on any property: the tests count work, never time it, and these
+# shared 2-core machines can stall a fine example for a second (a deadline is a timed
+# assertion in disguise). Example counts stay per test.
+settings.register_profile("gostop", deadline=None)
+settings.load_profile("gostop")
+
 DATA = Path(__file__).parent / "data"
 sys.path.insert(0, str(Path(__file__).parent))
 

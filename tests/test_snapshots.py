@@ -66,7 +66,7 @@ def render(body: dict[str, Any]) -> str:
     players = []
     for p in answer["players"]:
         items = " ".join(f"{i['code']} {i['points']}" for i in p["items"])
-        flags = ("*" if p["may_stop"] else "") + (f" sold {p['sold']}" if p["sold"] else "")
+        flags = ("*" if p["may_stop"] else "") + (f" sold {p['sold']}" if p.get("sold") else "")
         players.append(f"{p['id']} {p['points']}{flags} [{items}]")
     parts = [head, "; ".join(players)]
     winner = answer["winner_score"]

@@ -95,8 +95,12 @@ class PlayerOutSchema(Schema):
         "Switchable card ID → animal or junk, as placed",
     )
     may_stop = _req(fields.Boolean(), "Its points reach the stop minimum")
-    sits_out = _req(fields.Boolean(), "It sits out this hand")
-    sold = _req(fields.Integer(allow_none=True), "A sitter: cards sold")
+    sits_out = fields.Boolean(
+        metadata={"description": "true for the player who sits out (absent for the others)"}
+    )
+    sold = fields.Integer(
+        allow_none=True, metadata={"description": "The sitter only: the cards it sold"}
+    )
     entry_mode = _req(fields.String(allow_none=True), "captured, tally or declared")
 
 
@@ -154,7 +158,11 @@ class PaymentSchema(Schema):
         "The payment in one line, ready to show: `B → A: 승자 점수 24 × 2 (피박: 피 3 ≤ 5) "
         "= 48점 × 100 = 4,800칩`"
     )
-    steps = _req(fields.List(fields.Nested(StepSchema)), "This amount, explained")
+    steps = _req(
+        fields.List(fields.Nested(StepSchema)),
+        "This amount, explained: a loser's own factors (광박, 피박, 멍박, 고박, cover) from "
+        "winner_score.amount, or the side payment's price",
+    )
 
 
 class OutcomeOutSchema(Schema):

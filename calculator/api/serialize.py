@@ -11,7 +11,7 @@ the bodies these functions return are meant for ``orjson.dumps``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
@@ -110,6 +110,15 @@ def step_json(step: Step, before: int, langs: tuple[str, ...]) -> orjson.Fragmen
     return orjson.Fragment(orjson.dumps(found))
 
 
+def _own_steps(steps: Sequence[Step]) -> tuple[Sequence[Step], int]:
+    """A loser's own steps and the amount they start from: the winner's amount that opens
+    them in the domain is ``winner_score.amount``, said once on the wire (it was a tenth
+    of every answer)."""
+    if steps and steps[0].code == "winner_amount":
+        return steps[1:], steps[0].total
+    return steps, 0
+
+
 def _steps(steps: Iterable[Step], start: int, langs: tuple[str, ...]) -> list[orjson.Fragment]:
     found = []
     before = start
@@ -156,9 +165,8 @@ def player_json(
         },
         "gukjin_as": dict(player.gukjin_as),
         "may_stop": player.may_stop,
-        "sits_out": player.sits_out,
-        "sold": player.sold,
         "entry_mode": mode,
+        **({"sits_out": True, "sold": player.sold} if player.sits_out else {}),
     }
 
 
@@ -187,7 +195,7 @@ def payment_json(payment: Payment, stake: int, shape: Shape = DEFAULT_SHAPE) -> 
         "reason": payment.reason,
         "label": _label(payment.reason, langs),
         "text": {lang: payment_text(payment, stake=stake, lang=lang) for lang in langs},
-        "steps": _steps(payment.steps, 0, langs),
+        "steps": _steps(*_own_steps(payment.steps), langs),
     }
     if payment.priced_in != "points":  # a price in chips: not points × stake
         found["priced_in"] = payment.priced_in

@@ -137,8 +137,7 @@ def test_each_bak_step_says_what_triggered_it(client: Any) -> None:
     answer = _ok(client.post(HANDS, json=BAKS))
     [payment] = answer["payments"]
     texts = [(s["code"], s["text"]["ko"]) for s in payment["steps"]]
-    assert texts == [
-        ("winner_amount", "승자 점수: 7"),
+    assert texts == [  # from the winner's amount, 7 (winner_score.amount)
         ("gwang_bak", "7 × 2 (광박: 승자 광 3장, 광 없음) = 14"),
         ("pi_bak", "14 × 2 (피박: 피 3 ≤ 7) = 28"),
         ("go_bak", "28 × 2 (고박: 2고 후 패배) = 56"),
@@ -148,7 +147,7 @@ def test_each_bak_step_says_what_triggered_it(client: Any) -> None:
         "= 56점 × 100 = 5,600칩"
     }
     english = _ok(client.post(HANDS + "?lang=en", json=BAKS))["payments"][0]
-    assert [s["text"]["en"] for s in english["steps"]][1:] == [
+    assert [s["text"]["en"] for s in english["steps"]] == [
         "7 × 2 (bright penalty (gwang-bak): winner scored 3 brights, none here) = 14",
         "14 × 2 (junk penalty (pi-bak): 3 junk ≤ 7) = 28",
         "28 × 2 (failed go (go-bak): lost after 2 go) = 56",
@@ -161,12 +160,12 @@ def test_a_declared_bak_says_so_and_the_rain_man_alone_does_not_protect(client: 
     declared["players"][1] = {"id": "B", "declared": {"pi_bak": True}}
     declared["players"][0] = {"id": "A", "declared": {"points": 7, "scored": ["junk"]}}
     steps = _ok(client.post(HANDS, json=declared))["payments"][0]["steps"]
-    assert steps[1]["text"] == {"ko": "7 × 2 (피박: 신고) = 14"}
+    assert steps[0]["text"] == {"ko": "7 × 2 (피박: 신고) = 14"}
     rain = copy.deepcopy(BAKS)
     rain["players"][1]["tally"].update(brights=1, rain_bright=True)
     rain["ruleset"] = {"preset": "standard", "options": {"gwangbak_rain_protects": False}}
     steps = _ok(client.post(HANDS + "?lang=en", json=rain))["payments"][0]["steps"]
-    assert steps[1]["text"]["en"].endswith("winner scored 3 brights, only the rain man here) = 14")
+    assert steps[0]["text"]["en"].endswith("winner scored 3 brights, only the rain man here) = 14")
 
 
 def test_every_sentence_says_the_numbers_of_its_step(client: Any) -> None:
