@@ -199,7 +199,12 @@ def parse_share() -> Response:
     success=True,
 )
 @tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
-@tables.problems(422, **_ACCESS)
+@tables.problems(
+    422,
+    **_ACCESS,
+    s503="Replaying the table's log for the CSV ran past the service's deadline "
+    "(GOSTOP_REQUEST_DEADLINE): retry after Retry-After seconds",
+)
 @tables.doc(
     operationId="exportTable",
     parameters=[
@@ -310,7 +315,15 @@ def _cell(value: str | int | None) -> str | int:
     description="The imported table, under a new id, join code and tokens (shown once)",
     headers={**_ETAG, "Location": {"schema": {"type": "string"}}},
 )
-@tables.problems(400, 409, 413, 415, 422)
+@tables.problems(
+    400,
+    409,
+    413,
+    415,
+    422,
+    s503="Replaying the log ran past the service's deadline (GOSTOP_REQUEST_DEADLINE): "
+    "retry after Retry-After seconds",
+)
 @tables.doc(
     operationId="importTable",
     parameters=[

@@ -131,6 +131,8 @@ _WRITE = {
     f"{MAX_EVENTS:,} events, the last kept for closing: `table_full`)",
     "s412": "If-Match is not the table's version: the ETag header gives the current one",
     "s428": "Idempotency-Key or If-Match is missing",
+    "s503": "Replaying the table's log (an instance that had not seen it) ran past the "
+    "service's deadline (GOSTOP_REQUEST_DEADLINE): retry after Retry-After seconds",
 }
 _BODY = {
     "s400": "The body is not valid JSON",
