@@ -370,9 +370,9 @@ def _checked(sheet: ShareSheet, outside: str) -> Reading:
     pays = {(shown[t.payer], shown[t.payee]): t.chips for t in sheet.transfers}
     counted: Counter[str] = Counter()
     for number, line in _lines(outside):
-        kind = expected.get(line)
-        if kind is not None:
-            counted[kind] += 1
+        found = expected.get(line)
+        if found is not None:
+            counted[found] += 1
         elif _telling(line, totals):
             _check_line(number, line, sheet, totals, pays)  # names the difference if it can
             _mismatch(
