@@ -156,6 +156,55 @@ def test_a_new_change_ends_what_redo_could_make() -> None:
         apply(ledger, step_event("gostop", {"do": "redo"}))
 
 
+def test_undo_puts_back_what_the_edit_replaced_without_going_over_the_log(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Undo costs what the edit touched, not the length of the log: an import of many
+    undo/redo pairs stays linear (it went over every edit again: quadratic)."""
+    from calculator.ledger import state
+
+    setup, adds = _gostop()
+    ledger = replay(setup, [step_event("gostop", adds[i % len(adds)]) for i in range(30)])
+    ledger = apply(ledger, step_event("gostop", {"do": "void", "number": 2, "reason": "x"}))
+    edited = []
+    original = state._edited
+
+    def counting(entries: Any, edit: Any) -> Any:
+        edited.append(edit)
+        return original(entries, edit)
+
+    monkeypatch.setattr(state, "_edited", counting)
+    undone = apply(ledger, step_event("gostop", {"do": "undo"}))
+    assert edited == []  # the voided entry's predecessor was kept, not rebuilt
+    assert undone.entries[1].voided is False
+    redone = apply(undone, step_event("gostop", {"do": "redo"}))
+    assert len(edited) == 1
+    assert redone.entries == ledger.entries
+    again = apply(
+        apply(redone, step_event("gostop", {"do": "undo"})), step_event("gostop", {"do": "undo"})
+    )
+    assert len(again.entries) == 29
+    assert len(edited) == 1
+    monkeypatch.undo()
+    assert undone.entries == replay(setup, undone.edits).entries
+
+
+def test_a_full_table_takes_only_closing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from calculator.ledger import state
+
+    monkeypatch.setattr(state, "MAX_EVENTS", 4)  # creation, two changes, closing
+    setup, adds = _gostop()
+    ledger = replay(setup, [step_event("gostop", adds[0]), step_event("gostop", {"do": "undo"})])
+    for change in (adds[1], {"do": "redo"}, {"do": "undo"}):
+        with pytest.raises(LedgerError) as full:
+            apply(ledger, step_event("gostop", change))
+        assert full.value.issues[0].code == "table_full"
+        assert "4 events" not in full.value.issues[0].detail  # says the limit: 3 before closing
+        assert "(3)" in full.value.issues[0].detail
+    shut = apply(ledger, step_event("gostop", {"do": "close"}))
+    assert (shut.closed, shut.version) == (True, 4)
+
+
 # --- properties --------------------------------------------------------------------------
 
 _ADDS = {s["name"]: [s2 for s2 in s["steps"] if s2["do"] == "add"] for s in SCENARIOS}
@@ -213,6 +262,7 @@ def test_any_sequence_of_changes_keeps_the_books(variant: str, data: st.DataObje
     assert replay(ledger.setup, accepted) == ledger
     # the changes in effect, entered afresh with no undo or redo, give the same hands
     fresh = replay(ledger.setup, ledger.edits)
+    assert fresh.entries == ledger.entries  # undo put back exactly what each edit replaced
     assert (fresh.hands, fresh.totals, fresh.dealer) == (ledger.hands, ledger.totals, ledger.dealer)
     if accepted:  # what the last change moved is exactly the change of the totals
         before = replay(ledger.setup, accepted[:-1])

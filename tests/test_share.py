@@ -12,7 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calculator.api.fields import StrictString
+from calculator.api.schemas import MAX_ID
+from calculator.api.sharing_schemas import MAX_SHARE_TEXT
+from calculator.api.table_schemas import MAX_NAME
 from calculator.ledger.share import (
+    MAX_LINE,
     PREFIX,
     Lang,
     ShareError,
@@ -23,6 +27,7 @@ from calculator.ledger.share import (
     render,
 )
 from calculator.session import NetEntry, Session, Transfer, settle_session
+from calculator.settlement import MAX_SAFE_CHIPS
 
 _VALID = StrictString(max_length=40)
 
@@ -179,6 +184,111 @@ def test_a_changed_text_is_refused_naming_what_differs(
     issue = refused.value.issues[0]
     assert (issue.code, issue.location) == (code, ("text",))
     assert says in issue.detail
+
+
+@pytest.mark.parametrize(
+    ("lang", "edit"),
+    [
+        (Lang.KO, ("C -1,000", "C 1,000")),  # the minus taken away
+        (Lang.KO, ("철수 +2,000", "철수 +20,000원")),
+        (Lang.KO, ("영희 -1,000", "영희 -1.000")),
+        (Lang.KO, ("영희 → 철수 1,000", "철수 -> 영희 1,000")),  # reversed, ASCII arrow
+        (Lang.KO, ("영희 → 철수 1,000", "영희 → 철수 1,000원")),
+        (Lang.KO, ("2026년 12월 3일", "2026년 12월 4일")),  # the date of the title line
+        (Lang.EN, ("2026-12-03", "2026-12-04")),
+        (Lang.EN, ("Rules standard", "Rules wikipedia")),
+        (Lang.KO, ("합계", "합계 +9,000")),
+        (Lang.KO, ("영희 → 철수 1,000", "영희 철수 1,000")),
+        (Lang.KO, ("영희 → 철수 1,000", "영희 → 철수")),  # the amount taken away
+    ],
+)
+def test_any_visible_line_the_compact_line_does_not_render_is_refused(
+    lang: Lang, edit: tuple[str, str]
+) -> None:
+    """Lines the patterns of totals and transfers do not read were skipped: a changed
+    sign, amount format, arrow or date passed."""
+    text = render(_sample(), lang=lang)
+    assert edit[0] in text
+    with pytest.raises(ShareError) as refused:
+        read(text.replace(edit[0], edit[1], 1))
+    issue = refused.value.issues[0]
+    assert (issue.code, issue.location) == ("share_line_mismatch", ("text",))
+    assert repr(edit[1]) in issue.detail or edit[1] in issue.detail
+
+
+def test_chat_around_the_text_and_either_language_are_fine() -> None:
+    korean, english = (render(_sample(), lang=lang) for lang in Lang)
+    chat = f"민지: 오늘 정산이요\n{korean}\n철수: ㅇㅋ 고마워요!\nsee above"
+    reading = read(chat)
+    assert (reading.sheet, reading.checked_totals, reading.checked_transfers) == (_sample(), 4, 2)
+    mixed = english.splitlines()[0] + "\n" + korean  # a title line in the other language
+    assert read(mixed).sheet == _sample()
+
+
+@pytest.mark.parametrize("where", ["total", "transfer", "unit"])
+def test_amounts_beyond_what_the_service_counts_are_refused(where: str) -> None:
+    """orjson answers 64-bit integers only: a 19-digit total was a 500."""
+    huge = 10**18
+    sheet = _sample()
+    changed = {
+        "total": {
+            "totals": {"A": huge, "B": -huge, "C": 0, "D": 0},
+            "transfers": (_t("B", "A", huge),),
+        },
+        "transfer": {
+            "totals": {"A": 2**53, "B": -(2**53), "C": 0, "D": 0},
+            "transfers": (_t("B", "A", 2**53),),
+        },
+        "unit": {"unit": huge},
+    }[where]
+    with pytest.raises(ShareError) as refused:
+        read(compact_line(ShareSheet(**{**_fields(sheet), **changed})))
+    assert refused.value.issues[0].code == "share_line_malformed"
+    assert "9,007,199,254,740,991" in refused.value.issues[0].detail
+    limit = ShareSheet(
+        **{
+            **_fields(sheet),
+            "totals": {"A": MAX_SAFE_CHIPS, "B": -MAX_SAFE_CHIPS, "C": 0, "D": 0},
+            "transfers": (_t("B", "A", MAX_SAFE_CHIPS),),
+        }
+    )
+    assert read(render(limit, lang=Lang.EN)).sheet == limit
+
+
+def maximal_sheet() -> ShareSheet:
+    """The longest share text a table can make: 10 players, ids and names as long as the
+    API takes, all outside the BMP (4 bytes of UTF-8, 12 bytes JSON-escaped), the same
+    name for all (so each gets its place), 9 transfers and totals of 16 digits."""
+    wide = "\U0002070e"  # 𠜎
+    ids = [wide * (MAX_ID - 1) + chr(0x20000 + i) for i in range(10)]
+    # a chain of transfers alternating the largest amount and 1: every total ±(2^53 - 2)
+    chain = [MAX_SAFE_CHIPS if i % 2 == 0 else 1 for i in range(9)]
+    paid = [0, *chain, 0]
+    totals = {pid: paid[i] - paid[i + 1] for i, pid in enumerate(ids)}
+    return ShareSheet(
+        title=wide * MAX_NAME,
+        date="2026-12-03",
+        preset="p" * 64,
+        fingerprint="f" * 64,
+        unit=10**9,
+        players=tuple((pid, wide * MAX_NAME) for pid in ids),
+        totals=totals,
+        transfers=tuple(_t(ids[i], ids[i + 1], chips) for i, chips in enumerate(chain)),
+    )
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+def test_the_longest_share_text_fits_what_parse_takes(lang: Lang) -> None:
+    """10 players of 60-character Korean names made 5,390 characters, over the 5,000 that
+    parse took; the worst case (names outside the BMP) makes about 9,800."""
+    sheet = maximal_sheet()
+    assert all(_valid(pid) for pid, _name in sheet.players)
+    text = render(sheet, lang=lang)
+    assert len(text) <= MAX_SHARE_TEXT
+    assert len(compact_line(sheet)) <= MAX_LINE
+    # wrapped by a chat every 30 characters, it still fits
+    assert len(_rewrap(text, list(range(30, 8000, 30)), ["\n"], "\r\n")) <= MAX_SHARE_TEXT
+    assert read(text).sheet == sheet
 
 
 def test_a_cut_line_and_a_line_that_does_not_settle_are_refused() -> None:

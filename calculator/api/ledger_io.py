@@ -9,7 +9,7 @@ answer for the same hand, rule set, stake, streak and dealer.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,9 +29,10 @@ from calculator.ledger import (
     Play,
     TableSetup,
     apply,
-    replay,
     settlement,
+    start,
 )
+from calculator.limits import deadline
 from calculator.presets import Variant, resolve
 from calculator.session import SessionResult
 from calculator.store import EventRow, Store
@@ -144,6 +145,14 @@ def setup_of(body: Mapping[str, Any]) -> tuple[TableSetup, Roster]:
 # --- events ------------------------------------------------------------------------------
 
 
+class TableGoneError(LookupError):
+    """The table's log is empty: it was deleted after its head was read."""
+
+
+def _no_deadline() -> None:
+    """Offline (a rebuild from the command line): no request deadline."""
+
+
 def event_row(event: Event, seq: int, body: Any = None) -> EventRow:
     """A domain event as stored; ``body`` is the hand body as the client sent it."""
     return EventRow(
@@ -183,12 +192,26 @@ def event_json(row: EventRow) -> dict[str, Any]:
     }
 
 
-def rebuild(rows: Iterable[EventRow]) -> tuple[Ledger, Roster]:
-    """The ledger from its whole log (the first event is ``created``)."""
+def rebuild(
+    rows: Iterable[EventRow], *, check_deadline: Callable[[], None] = _no_deadline
+) -> tuple[Ledger, Roster]:
+    """The ledger from its whole log (the first event is ``created``); ``check_deadline``
+    (:func:`calculator.limits.deadline`) is called before each event."""
     rows = list(rows)
+    if not rows:
+        raise TableGoneError("the table has no events: it was deleted meanwhile")
     setup, roster = setup_of(orjson.loads(rows[0].body or "{}"))
-    events = [domain_event(row, setup.variant) for row in rows[1:]]
-    return replay(setup, events), roster
+    return caught_up(start(setup), rows[1:], check_deadline=check_deadline), roster
+
+
+def caught_up(
+    ledger: Ledger, rows: Iterable[EventRow], *, check_deadline: Callable[[], None]
+) -> Ledger:
+    """The ledger after the stored events ``rows``, checking the deadline before each."""
+    for row in rows:
+        check_deadline()
+        ledger = apply(ledger, domain_event(row, ledger.setup.variant))
+    return ledger
 
 
 class LedgerCache:
@@ -197,19 +220,23 @@ class LedgerCache:
     checked again by the database when it commits; events never change once written, so a
     ledger an instance holds at an older version catches up by applying the newer ones."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, deadline_seconds: float) -> None:
         self._items: OrderedDict[str, tuple[int, Ledger, Roster]] = OrderedDict()
+        self._seconds = deadline_seconds
 
     def ledger(self, store: Store, table_id: str, version: int) -> tuple[Ledger, Roster]:
-        """The table's ledger at ``version``."""
+        """The table's ledger at ``version``; past the request deadline (counted from
+        this call) replaying stops with :class:`calculator.limits.DeadlineExceeded`."""
+        check_deadline = deadline(self._seconds)
         found = self._items.get(table_id)
         if found is not None and found[0] <= version:
             ledger, roster = found[1], found[2]
             if ledger.version < version:
-                for row in store.events(table_id, after=ledger.version, upto=version):
-                    ledger = apply(ledger, domain_event(row, ledger.setup.variant))
+                newer = store.events(table_id, after=ledger.version, upto=version)
+                ledger = caught_up(ledger, newer, check_deadline=check_deadline)
         else:
-            ledger, roster = rebuild(store.events(table_id, upto=version))
+            rows = store.events(table_id, upto=version)
+            ledger, roster = rebuild(rows, check_deadline=check_deadline)
         self.put(table_id, ledger, roster)
         return ledger, roster
 

@@ -19,10 +19,11 @@ from typing import Any, NoReturn
 import orjson
 from flask import Response, current_app, request
 from marshmallow import ValidationError
+from werkzeug.exceptions import NotFound
 
 from calculator.api import ledger_io, serialize
 from calculator.api.fields import fail
-from calculator.api.http import read_json
+from calculator.api.http import coded, read_json
 from calculator.api.schemas import RulesetSpec, resolve_spec
 from calculator.api.sharing_schemas import (
     EXPORT_FORMAT,
@@ -34,7 +35,12 @@ from calculator.api.sharing_schemas import (
     ShareQuerySchema,
     ShareReadingSchema,
 )
-from calculator.api.table_access import not_modified, open_table, table_response
+from calculator.api.table_access import (
+    UNKNOWN_TABLE,
+    not_modified,
+    open_table,
+    table_response,
+)
 from calculator.api.table_schemas import TableCreatedSchema
 from calculator.api.tables import (
     _ACCESS,
@@ -45,18 +51,22 @@ from calculator.api.tables import (
     _store,
     created_once,
     insert_table,
+    iso_time,
     tables,
 )
 from calculator.errors import GoStopError
 from calculator.ledger import Event, EventType, apply, check_setup, start
 from calculator.ledger.export import CSV_COLUMNS, hand_rows
 from calculator.ledger.share import PREFIX, Lang, ShareSheet, read, render
+from calculator.limits import deadline
 from calculator.presets import Resolver, Variant
 from calculator.store import EventRow, Store
 
 MAX_IMPORT_SCORED = 20_000
-"""Most hands an import may score while replaying (a correction of an early hand scores
-every hand after it again): bounds its CPU whatever the log holds."""
+"""Most work an import may do while replaying: each event counts one, plus each hand it
+scores (a correction of an early hand scores every hand after it again), so undo and
+redo count too; with the request deadline checked before each event, this bounds its
+CPU whatever the log holds."""
 _SHARE_QUERY = ShareQuerySchema()
 _EXPORT_QUERY = ExportQuerySchema()
 _PARSE = ParseShareSchema()
@@ -121,7 +131,7 @@ def share_table(id: str) -> Response:
     unchanged = not_modified(head.version)
     if unchanged is None:
         summary = orjson.loads(head.summary)
-        created = _store().events(head.id, upto=1)[0]
+        created = _logged(head.id, 1)[0]
         result = ledger_io.settled(summary)
         sheet = ShareSheet(
             title=summary.get("name") or f"#{head.id[:8]}",
@@ -154,7 +164,8 @@ def parse_share() -> Response:
     `share_checksum_mismatch`). Every visible total, transfer and rule line is checked
     against it: any difference is a 422 `share_line_mismatch` naming the line.
     """
-    data = _PARSE.load_fast(read_json(current_app.config["GOSTOP"].max_body_bytes))
+    # batch-sized: a text of MAX_SHARE_TEXT characters, JSON-escaped, exceeds one hand's
+    data = _PARSE.load_fast(read_json(current_app.config["GOSTOP"].max_batch_bytes))
     reading = read(data["text"])
     sheet = reading.sheet
     body = {
@@ -188,7 +199,12 @@ def parse_share() -> Response:
     success=True,
 )
 @tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
-@tables.problems(422, **_ACCESS)
+@tables.problems(
+    422,
+    **_ACCESS,
+    s503="Replaying the table's log for the CSV ran past the service's deadline "
+    "(GOSTOP_REQUEST_DEADLINE): retry after Retry-After seconds",
+)
 @tables.doc(
     operationId="exportTable",
     parameters=[
@@ -231,7 +247,7 @@ def export_table(id: str) -> Response:
 
 
 def _json(table_id: str, version: int) -> Response:
-    rows = _store().events(table_id, upto=version)
+    rows = _logged(table_id, version)
     setup = orjson.loads(rows[0].body or "{}")
     events = [ledger_io.event_json(row) for row in rows]
     events[0]["body"] = None  # the setup is the export's top level: said once
@@ -253,7 +269,10 @@ def _json(table_id: str, version: int) -> Response:
 
 
 def _csv(table_id: str, version: int) -> Response:
-    ledger, roster = _cache().ledger(_store(), table_id, version)
+    try:
+        ledger, roster = _cache().ledger(_store(), table_id, version)
+    except ledger_io.TableGoneError:
+        _gone()
     out = io.StringIO()
     out.write("\ufeff")  # the BOM: spreadsheet apps then read the file as UTF-8
     writer = csv.writer(out)
@@ -263,6 +282,19 @@ def _csv(table_id: str, version: int) -> Response:
     response = Response(out.getvalue(), mimetype=CSV_MEDIA)
     response.headers["Content-Disposition"] = f'attachment; filename="table-{table_id[:8]}.csv"'
     return response
+
+
+def _logged(table_id: str, version: int) -> list[EventRow]:
+    """The table's events up to ``version``; 404 when it was deleted after its head was
+    read (as if it had never been found)."""
+    rows = _store().events(table_id, upto=version)
+    if not rows:
+        _gone()
+    return rows
+
+
+def _gone() -> NoReturn:
+    raise coded(NotFound(UNKNOWN_TABLE), "unknown_table")
 
 
 def _cell(value: str | int | None) -> str | int:
@@ -283,7 +315,15 @@ def _cell(value: str | int | None) -> str | int:
     description="The imported table, under a new id, join code and tokens (shown once)",
     headers={**_ETAG, "Location": {"schema": {"type": "string"}}},
 )
-@tables.problems(400, 409, 413, 415, 422)
+@tables.problems(
+    400,
+    409,
+    413,
+    415,
+    422,
+    s503="Replaying the log ran past the service's deadline (GOSTOP_REQUEST_DEADLINE): "
+    "retry after Retry-After seconds",
+)
 @tables.doc(
     operationId="importTable",
     parameters=[
@@ -348,7 +388,9 @@ def _import(store: Store, key: str | None) -> Response:
     ledger = start(setup)
     rows = []
     scored = 0
+    check_deadline = deadline(current_app.config["GOSTOP"].request_deadline)
     for index, given_event in enumerate(events[1:], 1):
+        check_deadline()  # past it: a 503 with Retry-After, never a killed worker
         hand_body = given_event["body"]
         hand = (
             None
@@ -370,14 +412,14 @@ def _import(store: Store, key: str | None) -> Response:
             raise ledger_io.relocated(
                 error, ("events", index, "body") if inside else ("events", index)
             ) from None
-        scored += len(ledger.hands) - ledger.rederived_from
+        scored += 1 + len(ledger.hands) - ledger.rederived_from
         if scored > MAX_IMPORT_SCORED:
             _refuse(
                 ("events", index),
                 "import_too_costly",
-                f"replaying the log up to here scores {scored:,} hands; an import scores at "
-                f"most {MAX_IMPORT_SCORED:,} (corrections of early hands score every later "
-                "hand again)",
+                f"replaying the log up to here costs {scored:,} (one per event and one per "
+                f"hand scored); an import costs at most {MAX_IMPORT_SCORED:,} (corrections of "
+                "early hands score every later hand again)",
             )
         rows.append(ledger_io.event_row(event, given_event["seq"], hand_body))
     first = events[0]
@@ -405,6 +447,7 @@ def _check_log(events: list[dict[str, Any]], version: int) -> None:
                 ]
             }
         )
+    last: datetime | None = None
     for index, event in enumerate(events):
         if event["seq"] != index + 1:
             refuse(index, "seq", "event_out_of_order", f"event {index} has seq {index + 1}")
@@ -422,12 +465,18 @@ def _check_log(events: list[dict[str, Any]], version: int) -> None:
                 refuse(index, name, "required", f"{event['type']} events have a {name}")
             elif not carried and event[name] is not None:
                 refuse(index, name, "not_allowed", f"{event['type']} events have no {name}")
-        try:
-            stamp = datetime.fromisoformat(event["at"].replace("Z", "+00:00"))
-        except ValueError:
-            stamp = None
-        if stamp is None or stamp.tzinfo is None:
-            refuse(index, "at", "invalid_time", "a UTC time in ISO 8601 (2026-12-03T20:15:00.000Z)")
+        stamp = _stamp(event["at"])
+        if stamp is None:
+            refuse(
+                index,
+                "at",
+                "invalid_time",
+                "a UTC time in ISO 8601 to the millisecond, as the export writes it "
+                "(2026-12-03T20:15:00.000Z)",
+            )
+        elif last is not None and stamp < last:
+            refuse(index, "at", "invalid_time", "the log's times never go back: event by event")
+        last = stamp if stamp is not None else last
     if errors:
         raise ValidationError({"events": errors})
     if version != len(events):
@@ -436,6 +485,18 @@ def _check_log(events: list[dict[str, Any]], version: int) -> None:
             "inconsistent_version",
             f"the log has {len(events)} events, so the version is {len(events)}, not {version}",
         )
+
+
+def _stamp(at: str) -> datetime | None:
+    """The time of an event, if ``at`` is exactly as the service writes times (UTC, to
+    the millisecond): other ISO 8601 forms would be stored as given and read back by
+    everything that reads the log."""
+    try:
+        stamp = datetime.fromisoformat(at.replace("Z", "+00:00"))
+        same = stamp.tzinfo is not None and iso_time(stamp.timestamp()) == at
+    except (ValueError, OverflowError, OSError):  # not a time, or out of the clock's range
+        return None
+    return stamp if same else None
 
 
 def _refuse(location: tuple[str | int, ...], code: str, detail: str) -> NoReturn:

@@ -30,15 +30,18 @@ from calculator.api.table_schemas import (
     PersonOutSchema,
     _req,
 )
+from calculator.ledger import MAX_EVENTS
 from calculator.ledger.share import Lang
 from calculator.presets import Variant
 
 EXPORT_FORMAT = "gostop-table"
 EXPORT_VERSION = 1
-# Characters: a share text of 10 players is under 1,000; 5,000 stays within the body limit
-# (64 KiB) however the JSON escapes them (12 bytes for a character outside the BMP).
-MAX_SHARE_TEXT = 5_000
-MAX_IMPORT_EVENTS = 5_000
+# Characters: the longest share text the service writes (10 players with 40-character
+# ids and 60-character names, all outside the BMP) has about 9,800, more with a chat's
+# re-wrapping. POST /v1/share/parse takes a batch-sized body, so any text within the
+# limit fits however the JSON escapes it (12 bytes for a character outside the BMP).
+MAX_SHARE_TEXT = 12_000
+MAX_IMPORT_EVENTS = MAX_EVENTS  # what a table holds: any export imports
 MAX_LABEL = 64  # the label of the token that wrote an event (the store's column)
 MAX_TIME = 32
 EVENT_TYPES = ("created", "added", "corrected", "voided", "undone", "redone", "closed")

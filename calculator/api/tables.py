@@ -62,6 +62,7 @@ from calculator.api.table_schemas import (
 )
 from calculator.errors import GoStopError
 from calculator.ledger import (
+    MAX_EVENTS,
     Event,
     Ledger,
     LedgerError,
@@ -125,9 +126,12 @@ _WRITE = {
     **_ACCESS,
     "s403": "A viewer token cannot write",
     "s409": "A request with this Idempotency-Key is in progress, or the table cannot take "
-    "the change (closed, voided hand, nothing to undo)",
+    "the change (closed, voided hand, nothing to undo, or full: a table holds at most "
+    f"{MAX_EVENTS:,} events, the last kept for closing: `table_full`)",
     "s412": "If-Match is not the table's version: the ETag header gives the current one",
     "s428": "Idempotency-Key or If-Match is missing",
+    "s503": "Replaying the table's log (an instance that had not seen it) ran past the "
+    "service's deadline (GOSTOP_REQUEST_DEADLINE): retry after Retry-After seconds",
 }
 _BODY = {
     "s400": "The body is not valid JSON",
@@ -161,7 +165,9 @@ def init_store(app: Flask) -> Store:
     if settings.migrate_on_start:
         store.ready()
     app.extensions["gostop_store"] = store
-    app.extensions["gostop_ledgers"] = ledger_io.LedgerCache()
+    app.extensions["gostop_ledgers"] = ledger_io.LedgerCache(
+        deadline_seconds=settings.request_deadline
+    )
     return store
 
 

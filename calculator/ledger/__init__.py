@@ -24,6 +24,7 @@ from calculator.ledger.events import (
     voided,
 )
 from calculator.ledger.state import (
+    MAX_EVENTS,
     Change,
     Entry,
     Ledger,
@@ -40,6 +41,7 @@ from calculator.ledger.state import (
 
 __all__ = [
     "EDITS",
+    "MAX_EVENTS",
     "Change",
     "Entry",
     "Event",

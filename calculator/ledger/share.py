@@ -4,8 +4,9 @@
 the table, the date, each player's total, who sends whom how much, the rule set and its
 fingerprint — short lines, thousands separators, nothing that needs a monospace font —
 ending with one compact line (:func:`compact_line`) that carries the same numbers with a
-checksum. :func:`read` finds that line anywhere in a pasted text and checks every visible
-total, transfer and rule line against it.
+checksum. :func:`read` finds that line anywhere in a pasted text and renders it again:
+every visible line must be one of those (as a chat leaves it), or say nothing about a
+table (no number, arrow or player's name).
 
 The compact line, version 1 (``GS1``)::
 
@@ -42,6 +43,7 @@ from typing import NoReturn
 
 from calculator.errors import GoStopError, Issue
 from calculator.session import Transfer
+from calculator.settlement import MAX_SAFE_CHIPS
 
 VERSION = 1
 PREFIX = f"GS{VERSION}:"
@@ -50,7 +52,7 @@ CHECK_DIGITS = 8  # 40 bits
 SHOWN_FINGERPRINT = 8  # hex digits of the fingerprint on the visible rule line
 MAX_PLAYERS = 26  # a transfer names its players by one letter
 MAX_LINE = 10_000  # characters of a compact line: 10 players of 40-character ids and
-# 60-character names take about 7,000
+# 60-character names, all outside the BMP, take about 7,400
 TRIED_LINES = 4  # compact lines tried, from the last: a text full of "GS1:" stays cheap
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _RFC4648 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
@@ -62,6 +64,7 @@ _AMOUNT = r"\d[\d,]*"  # read loosely: "1000" and "1,0000" are read, then compar
 _SIGNED = re.compile(rf"[+-]{_AMOUNT}|0")
 _TOTAL_LINE = re.compile(rf"(.+) ({_SIGNED.pattern})")
 _TRANSFER_LINE = re.compile(rf"(.+) → (.+) ({_AMOUNT})")
+_ARROWS = ("→", "->", "=>", "⇒", "➡")
 _RULE_LINE = re.compile(r"(?:규칙|Rules) (.+) · (?:지문|fingerprint) ([0-9A-Fa-f]+)")
 _PLAYER = re.compile(r"([0-9A-Z]*)(?:/([0-9A-Z]*))?:(-?\d{1,19})")
 _TRANSFER = re.compile(r"([A-Z])([A-Z])(\d{1,19})")
@@ -140,25 +143,39 @@ def labels(players: tuple[tuple[str, str | None], ...]) -> dict[str, str]:
 
 def render(sheet: ShareSheet, *, lang: Lang) -> str:
     """The share text: a few short lines for a chat, ending with the compact line."""
+    lines = [line for _kind, line in _shown(sheet, lang)]
+    return "\n".join([*lines, "", compact_line(sheet)]) + "\n"
+
+
+def _shown(sheet: ShareSheet, lang: Lang) -> list[tuple[str, str]]:
+    """The visible lines of the share text (before the compact line), each with its kind:
+    what :func:`render` writes and what :func:`read` accepts outside the compact line."""
     words = _WORDS[lang]
     shown = labels(sheet.players)
-    lines = [
-        f"{sheet.title} · {_date(sheet.date, lang)}",
-        words["rules"].format(
-            preset=sheet.preset, fingerprint=sheet.fingerprint[:SHOWN_FINGERPRINT]
-        ),
-        "",
-        words["totals"],
-        *(f"{shown[pid]} {_signed(sheet.totals[pid])}" for pid, _name in sheet.players),
-        "",
+    pays = (
         words["pays"]
         if sheet.unit is None
-        else words["pays_rounded"].format(unit=f"{sheet.unit:,}"),
-        *(f"{shown[t.payer]} → {shown[t.payee]} {t.chips:,}" for t in sheet.transfers),
+        else words["pays_rounded"].format(unit=f"{sheet.unit:,}")
+    )
+    return [
+        ("title", f"{sheet.title} · {_date(sheet.date, lang)}"),
+        (
+            "rules",
+            words["rules"].format(
+                preset=sheet.preset, fingerprint=sheet.fingerprint[:SHOWN_FINGERPRINT]
+            ),
+        ),
+        ("blank", ""),
+        ("header", words["totals"]),
+        *(("totals", f"{shown[pid]} {_signed(sheet.totals[pid])}") for pid, _name in sheet.players),
+        ("blank", ""),
+        ("header", pays),
+        *(
+            ("transfers", f"{shown[t.payer]} → {shown[t.payee]} {t.chips:,}")
+            for t in sheet.transfers
+        ),
+        *([] if sheet.transfers else [("header", words["nothing"])]),
     ]
-    if not sheet.transfers:
-        lines.append(words["nothing"])
-    return "\n".join([*lines, "", compact_line(sheet)]) + "\n"
 
 
 def compact_line(sheet: ShareSheet) -> str:
@@ -187,7 +204,7 @@ def compact_line(sheet: ShareSheet) -> str:
 
 def read(text: str) -> Reading:
     """The sheet of the text's compact line, after checking it and every visible line
-    that can be read (totals, transfers, the rule line) against it; ShareError if not."""
+    against it (:func:`_checked`); ShareError if not."""
     text = unicodedata.normalize("NFC", text)
     found = list(_START.finditer(text))
     if not found:
@@ -269,6 +286,8 @@ def _sheet(sections: list[str]) -> ShareSheet:
         _fail("share_line_malformed", f"the fingerprint {fingerprint!r} is not hexadecimal")
     if unit and not re.fullmatch(r"[1-9]\d{0,18}", unit):
         _fail("share_line_malformed", f"the rounding unit {unit!r} is not a whole number")
+    if unit:
+        _chips(unit, "the rounding unit")
     players: list[tuple[str, str | None]] = []
     totals: dict[str, int] = {}
     for i, item in enumerate(players_text.split(",") if players_text else []):
@@ -280,7 +299,7 @@ def _sheet(sections: list[str]) -> ShareSheet:
         if not pid or pid in totals:
             _fail("share_line_malformed", f"player {i + 1}'s id {pid!r} is empty or repeated")
         players.append((pid, name))
-        totals[pid] = int(found.group(3))
+        totals[pid] = _chips(found.group(3), f"{pid!r}'s total")
     if not 1 <= len(players) <= MAX_PLAYERS:
         _fail("share_line_malformed", f"the line names {len(players)} players")
     transfers = []
@@ -295,9 +314,8 @@ def _sheet(sections: list[str]) -> ShareSheet:
             _fail(
                 "share_line_malformed", f"transfer {i + 1} ({item!r}) is not <payer><payee><chips>"
             )
-        transfers.append(
-            Transfer(players[places[0]][0], players[places[1]][0], int(found.group(3)))
-        )
+        chips = _chips(found.group(3), f"transfer {i + 1}")
+        transfers.append(Transfer(players[places[0]][0], players[places[1]][0], chips))
     _check_settles(totals, transfers)
     return ShareSheet(
         title=_unb32(title, "the title"),
@@ -309,6 +327,19 @@ def _sheet(sections: list[str]) -> ShareSheet:
         totals=totals,
         transfers=tuple(transfers),
     )
+
+
+def _chips(text: str, what: str) -> int:
+    """An amount of the line, within what the service counts in (a JSON number apps read
+    exactly)."""
+    chips = int(text)
+    if abs(chips) > MAX_SAFE_CHIPS:
+        _fail(
+            "share_line_malformed",
+            f"{what} ({chips:,}) is beyond {MAX_SAFE_CHIPS:,} chips, more than the service "
+            "counts; share the table again",
+        )
+    return chips
 
 
 def _check_settles(totals: Mapping[str, int], transfers: list[Transfer]) -> None:
@@ -325,20 +356,48 @@ def _check_settles(totals: Mapping[str, int], transfers: list[Transfer]) -> None
 
 
 def _checked(sheet: ShareSheet, outside: str) -> Reading:
-    """Check every readable visible line (outside the compact line) against ``sheet``."""
+    """Check the visible lines (outside the compact line) against ``sheet``: a line is
+    either one that the sheet renders (in either language, as a chat leaves it:
+    whitespace runs as one space) or says nothing about the table (a chat's own "see
+    above"); any other line with a number, an arrow or a player's name is a mismatch."""
+    expected: dict[str, str] = {}
+    for lang in Lang:
+        for kind, line in _shown(sheet, lang):
+            for _number, piece in _lines(line):  # a name may hold a line break
+                expected.setdefault(piece, kind)
     shown = labels(sheet.players)
-    totals = {_norm(label): sheet.totals[pid] for pid, label in shown.items()}
-    pays = {(_norm(shown[t.payer]), _norm(shown[t.payee])): t.chips for t in sheet.transfers}
-    counted = {"totals": 0, "transfers": 0, "rules": 0}
+    totals = {label: sheet.totals[pid] for pid, label in shown.items()}
+    pays = {(shown[t.payer], shown[t.payee]): t.chips for t in sheet.transfers}
+    counted: Counter[str] = Counter()
     for number, line in _lines(outside):
-        kind = _check_line(number, line, sheet, totals, pays)
-        if kind is not None:
-            counted[kind] += 1
+        found = expected.get(line)
+        if found is not None:
+            counted[found] += 1
+        elif _telling(line, totals):
+            _check_line(number, line, sheet, totals, pays)  # names the difference if it can
+            _mismatch(
+                number,
+                line,
+                "it is not a line of the table's share text (the compact line gives its "
+                "totals, transfers, date and rule set); share the table again",
+            )
     return Reading(
         sheet=sheet,
         checked_totals=counted["totals"],
         checked_transfers=counted["transfers"],
         checked_rules=counted["rules"],
+    )
+
+
+def _telling(line: str, names: Mapping[str, int]) -> bool:
+    """Whether a line says something about a table: a digit, an arrow or a player's
+    name (as a word) once the start of another quoted compact line is left out."""
+    bare = _START.sub(" ", line)
+    padded = f" {bare} "
+    return (
+        any(char.isdigit() for char in bare)
+        or any(arrow in bare for arrow in _ARROWS)
+        or any(f" {name} " in padded for name in names)
     )
 
 

@@ -35,6 +35,11 @@ from calculator.settlement import settle
 
 Result = HandResult | BalanceResult
 
+MAX_EVENTS = 5_000
+"""Most events a table's log holds, its creation included: any stored log replays in
+bounded time (on a cache miss, an import). The last place is kept for closing, so a
+full table can still be closed."""
+
 
 class LedgerError(GoStopError):
     """A change the table cannot take in its present state (nothing to undo, a hand that
@@ -89,7 +94,9 @@ class Ledger:
     """The state of a table after ``version − 1`` events (creation is version 1).
 
     ``edits`` are the changes in effect (undo pops them), ``redo`` the ones undo took
-    back, most recent last; ``entries`` the hands they describe; ``hands`` those hands
+    back, most recent last; ``replaced`` holds, for each edit in effect, the entry it
+    replaced (None: it added a hand), so undo puts that entry back without going over the
+    whole log again; ``entries`` the hands they describe; ``hands`` those hands
     scored; ``totals`` the sum of the active hands' nets over the roster;
     ``rederived_from`` the index of the first hand the last event derived again (the
     hands before it are the same objects as before it; ``len(hands)``: none).
@@ -100,6 +107,7 @@ class Ledger:
     closed: bool
     edits: tuple[Event, ...]
     redo: tuple[Event, ...]
+    replaced: tuple[Entry | None, ...]
     entries: tuple[Entry, ...]
     hands: tuple[LedgerHand, ...]
     totals: Mapping[str, int]
@@ -135,6 +143,7 @@ def start(setup: TableSetup) -> Ledger:
         closed=False,
         edits=(),
         redo=(),
+        replaced=(),
         entries=(),
         hands=(),
         totals=dict.fromkeys(setup.roster, 0),
@@ -174,16 +183,23 @@ def apply(ledger: Ledger, event: Event) -> Ledger:
     (a hand that cannot be scored, or a later hand that a correction breaks)."""
     if ledger.closed:
         raise LedgerError([Issue("table_closed", "the table is closed: read-only", ())])
+    if event.type is not EventType.CLOSED and ledger.version >= MAX_EVENTS - 1:
+        detail = (
+            f"the table holds {ledger.version:,} events, the most a table takes before it "
+            f"closes ({MAX_EVENTS - 1:,}); close it and start a new table for more hands"
+        )
+        raise LedgerError([Issue("table_full", detail, ())])
     if event.type is EventType.CLOSED:
         return replace(
             ledger, version=ledger.version + 1, closed=True, rederived_from=len(ledger.hands)
         )
-    edits, redo = ledger.edits, ledger.redo
+    edits, redo, replaced = ledger.edits, ledger.redo, ledger.replaced
     if event.type is EventType.UNDONE:
         if not edits:
             raise LedgerError([Issue("nothing_to_undo", "there is no change to undo", ())])
         edit, edits, redo = edits[-1], edits[:-1], (*redo, edits[-1])
-        entries = _entries(edits)
+        entries = _restored(ledger.entries, edit, replaced[-1])
+        replaced = replaced[:-1]
         first = _touched(edit, len(ledger.entries) - 1)
     else:
         if event.type is EventType.REDONE:
@@ -193,6 +209,7 @@ def apply(ledger: Ledger, event: Event) -> Ledger:
         else:
             _check_edit(ledger, event)
             edit, edits, redo = event, (*edits, event), ()
+        replaced = (*replaced, _replacing(ledger.entries, edit))
         entries = _edited(ledger.entries, edit)
         first = _touched(edit, len(ledger.entries))
     streak, dealer = _after(ledger.setup, ledger.hands[:first])
@@ -213,6 +230,7 @@ def apply(ledger: Ledger, event: Event) -> Ledger:
         closed=False,
         edits=edits,
         redo=redo,
+        replaced=replaced,
         entries=entries,
         hands=tuple(derived),
         totals=_totals(ledger.totals, ledger.hands[first:], derived[first:]),
@@ -299,12 +317,19 @@ def _entered(event: Event, count: int) -> int | None:
     return None
 
 
-def _entries(edits: Iterable[Event]) -> tuple[Entry, ...]:
-    """The hands the edits in effect describe (no scoring: cheap)."""
-    entries: tuple[Entry, ...] = ()
-    for edit in edits:
-        entries = _edited(entries, edit)
-    return entries
+def _replacing(entries: tuple[Entry, ...], edit: Event) -> Entry | None:
+    """The entry an edit replaces (None: it adds a hand), kept so undo can put it back."""
+    return None if edit.number is None else entries[edit.number - 1]
+
+
+def _restored(entries: tuple[Entry, ...], edit: Event, old: Entry | None) -> tuple[Entry, ...]:
+    """The entries with the last edit taken back: ``old`` is what :func:`_replacing` kept
+    for it. Costs what the edit touched, not the length of the log."""
+    if old is None:
+        assert edit.type is EventType.ADDED
+        return entries[:-1]
+    index = _touched(edit, len(entries))
+    return (*entries[:index], old, *entries[index + 1 :])
 
 
 def _edited(entries: tuple[Entry, ...], edit: Event) -> tuple[Entry, ...]:

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_share import maximal_sheet
 
-from calculator.ledger.share import ShareSheet, compact_line, read
+from calculator.api.sharing_schemas import MAX_SHARE_TEXT
+from calculator.ledger.share import Lang, ShareSheet, compact_line, read, render
+from calculator.session import Transfer
 from ledger_support import SCENARIOS, wire_hand
 from tables_support import TableClient, new_key
 
@@ -142,6 +146,9 @@ def test_a_wrapped_and_trimmed_text_parses(lclient: Any) -> None:
         ("transfer", "share_line_mismatch"),
         ("cut", "share_line_malformed"),
         ("missing", "share_line_missing"),
+        ("arrow", "share_line_mismatch"),
+        ("date", "share_line_mismatch"),
+        ("won", "share_line_mismatch"),
     ],
 )
 def test_a_tampered_text_is_a_422_naming_what_differs(lclient: Any, change: str, code: str) -> None:
@@ -157,12 +164,18 @@ def test_a_tampered_text_is_a_422_naming_what_differs(lclient: Any, change: str,
         "transfer": text.replace(transfer, transfer + "0"),
         "cut": text.replace(line, line[:60]),
         "missing": text.replace(line, ""),
+        # lines the patterns of totals and transfers did not read were skipped (200)
+        "arrow": text.replace(transfer, transfer.replace(" → ", " -> ")),
+        "date": text.replace(
+            lines[0], re.sub(r"(\d+)일$", lambda m: f"{int(m.group(1)) % 28 + 1}일", lines[0])
+        ),
+        "won": text.replace(total, total + "원"),
     }[change]
     problem = _parse(lclient, tampered, 422)
     assert problem["type"] == "urn:gostop:problem:invalid-share-text"
     error = problem["errors"][0]
     assert (error["code"], error["pointer"]) == (code, "/text")
-    if change in ("total", "transfer"):
+    if change in ("total", "transfer", "arrow", "date", "won"):
         assert "disagrees with the compact line" in error["detail"]
 
 
@@ -172,17 +185,77 @@ def _bump(match: re.Match[str]) -> str:
 
 
 def test_parse_is_bounded_and_takes_only_text(lclient: Any) -> None:
-    long = lclient.post("/v1/share/parse", json={"text": "가" * 5_001})
+    long = lclient.post("/v1/share/parse", json={"text": "가" * (MAX_SHARE_TEXT + 1)})
     assert long.status_code == 422
     assert long.get_json()["errors"][0] | {"detail": ""} == {
         "pointer": "/text",
         "code": "invalid_length",
         "detail": "",
     }
+    # any text within the limit fits the body, however the JSON escapes it
+    escaped = json.dumps({"text": "\U0002070e" * MAX_SHARE_TEXT})
+    assert len(escaped) > 12 * MAX_SHARE_TEXT
+    within = lclient.post("/v1/share/parse", data=escaped, content_type="application/json")
+    assert (within.status_code, within.get_json()["errors"][0]["code"]) == (
+        422,
+        "share_line_missing",
+    )
     assert lclient.post("/v1/share/parse", json={"text": 5}).status_code == 422
     assert lclient.post("/v1/share/parse", json={"txt": "x"}).status_code == 422
     assert (
         lclient.post("/v1/share/parse", data="text", content_type="text/plain").status_code == 415
+    )
+
+
+def test_the_longest_share_text_parses_even_json_escaped(lclient: Any) -> None:
+    """10 players of 60-character names made a text longer than parse took (5,390 of
+    5,000 characters with Korean names)."""
+    sheet = maximal_sheet()
+    text = render(sheet, lang=Lang.KO)
+    body = json.dumps({"text": text})  # every character outside ASCII escaped
+    response = lclient.post("/v1/share/parse", data=body, content_type="application/json")
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["totals"] == sheet.totals
+    korean = ShareSheet(
+        **{
+            **{name: getattr(sheet, name) for name in ShareSheet.__slots__},
+            "title": "가" * 60,
+            "players": tuple((f"p{i}", "가나다라마바사아자차" * 6) for i in range(10)),
+            "totals": {f"p{i}": total for i, total in enumerate(sheet.totals.values())},
+            "transfers": tuple(
+                Transfer(f"p{i}", f"p{i + 1}", t.chips) for i, t in enumerate(sheet.transfers)
+            ),
+        }
+    )
+    assert _parse(lclient, render(korean, lang=Lang.KO))["totals"] == korean.totals
+
+
+@pytest.mark.parametrize("where", ["total", "transfer", "unit"])
+def test_an_amount_beyond_the_chip_range_is_a_422(lclient: Any, where: str) -> None:
+    """orjson writes 64-bit integers only: a 19-digit total was a 500."""
+    huge = 10**18
+    changed: dict[str, Any] = {
+        "total": {"totals": {"A": huge, "B": -huge}, "transfers": (Transfer("B", "A", huge),)},
+        "transfer": {
+            "totals": {"A": 2**53, "B": -(2**53)},
+            "transfers": (Transfer("B", "A", 2**53),),
+        },
+        "unit": {"unit": huge},
+    }[where]
+    base = {
+        "title": "t",
+        "date": "2026-12-03",
+        "preset": "standard",
+        "fingerprint": "ab",
+        "unit": None,
+        "players": (("A", None), ("B", None)),
+        "totals": {"A": 0, "B": 0},
+        "transfers": (),
+    }
+    problem = _parse(lclient, compact_line(ShareSheet(**{**base, **changed})), 422)
+    assert (problem["errors"][0]["code"], problem["errors"][0]["pointer"]) == (
+        "share_line_malformed",
+        "/text",
     )
 
 
@@ -268,6 +341,77 @@ def test_export_access_and_a_bad_format(lclient: Any) -> None:
     assert cached.status_code == 304
 
 
+def test_a_table_deleted_while_it_is_read_is_a_404(
+    lclient: Any, ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The head was read, then the table was deleted before its events: a 500 before."""
+    from calculator.api import ledger_io
+
+    table = _night(lclient, steps=2)
+    store = ledger_app.extensions["gostop_store"]
+    monkeypatch.setattr(store, "events", lambda *_args, **_kwargs: [])
+    monkeypatch.setitem(
+        ledger_app.extensions, "gostop_ledgers", ledger_io.LedgerCache(deadline_seconds=10)
+    )
+    for suffix in ("/share", "/export", "/export?format=csv"):
+        response = lclient.get(table.path + suffix, headers=table.auth(table.viewer))
+        assert response.status_code == 404, suffix
+        assert response.get_json()["errors"][0]["code"] == "unknown_table"
+
+
+def test_replaying_a_stored_log_checks_the_deadline_before_each_event(
+    lclient: Any, ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from calculator.api import ledger_io
+
+    table = _night(lclient, steps=5)
+    checks = _counted_deadline(monkeypatch, ledger_io)
+    cache = ledger_io.LedgerCache(deadline_seconds=10)
+    store = ledger_app.extensions["gostop_store"]
+    cache.ledger(store, table.id, table.version)  # a miss: the whole log
+    assert checks == [table.version - 1]
+    table.write("POST", "/undo")  # (the app's own cache makes deadlines too: no replay)
+    table.write("POST", "/redo")
+    cache.ledger(store, table.id, table.version)  # a hit: the two newer events
+    assert (checks[0], checks[-1]) == (table.version - 3, 2)
+
+
+def _counted_deadline(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[int]:
+    """Replace ``module.deadline``: each deadline made counts its checks in the list."""
+    counts: list[int] = []
+
+    def made(_seconds: float) -> Any:
+        counts.append(0)
+        index = len(counts) - 1
+
+        def check() -> None:
+            counts[index] += 1
+
+        return check
+
+    monkeypatch.setattr(module, "deadline", made)
+    return counts
+
+
+def test_a_full_table_refuses_changes_but_closes(
+    lclient: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from calculator.ledger import state
+
+    monkeypatch.setattr(state, "MAX_EVENTS", 4)
+    table = _night(lclient, steps=2)  # created and two hands: version 3
+    for method, suffix, body in (
+        ("POST", "/hands", _ADDS["gostop"][0]),
+        ("POST", "/undo", None),
+        ("POST", "/hands/1/void", {"reason": "x"}),
+    ):
+        problem = table.write(method, suffix, body, expect=409)
+        assert problem["errors"][0]["code"] == "table_full"
+        assert "close it" in problem["detail"]
+    table.write("POST", "/close")
+    assert table.version == 4
+
+
 # --- import ------------------------------------------------------------------------------
 
 
@@ -332,6 +476,7 @@ def _edited(exported: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict
 
 
 _DELETE = object()
+_SAME_TIME = "the time of the event it replaces"
 
 
 @pytest.mark.parametrize(
@@ -346,7 +491,7 @@ _DELETE = object()
         (("events", 1, "at"), "yesterday", "/events/1/at", "invalid_time"),
         (
             ("events", 1),
-            {"seq": 2, "type": "redone", "by": "s", "at": "2026-12-03T20:00:00Z"},
+            {"seq": 2, "type": "redone", "by": "s", "at": _SAME_TIME},
             "/events/1",
             "nothing_to_redo",
         ),
@@ -374,8 +519,46 @@ def test_a_malformed_import_is_a_422_with_a_pointer(
     lclient: Any, path: tuple[Any, ...], value: Any, pointer: str, code: str
 ) -> None:
     table = _night(lclient, steps=4)
-    problem = _import(lclient, _edited(_export(table), path, value), 422)
+    exported = _export(table)
+    if isinstance(value, dict) and value.get("at") == _SAME_TIME:
+        value = {**value, "at": exported["events"][1]["at"]}
+    problem = _import(lclient, _edited(exported, path, value), 422)
     assert {(e["pointer"], e["code"]) for e in problem["errors"]} >= {(pointer, code)}, problem
+
+
+@pytest.mark.parametrize(
+    "at",
+    [
+        "2026-W49-4T20:15:00+00:00",  # ISO week date: GET …/share answered 500 forever
+        "20261203T201500Z",
+        "2026-12-03T20:15:00Z",  # not to the millisecond
+        "2026-12-03T20:15:00.000+00:00",
+        "2026-12-04T05:15:00.000+09:00",  # not UTC
+        "2026-12-03T20:15:00.000000Z",
+    ],
+)
+def test_an_import_takes_times_only_as_the_service_writes_them(lclient: Any, at: str) -> None:
+    exported = _export(_night(lclient, steps=2))
+    events = exported["events"]
+    for index in range(len(events)):  # the same time throughout: only the form differs
+        events[index]["at"] = at
+    problem = _import(lclient, exported, 422)
+    assert ("/events/0/at", "invalid_time") in {
+        (e["pointer"], e["code"]) for e in problem["errors"]
+    }
+    for index in range(len(events)):
+        events[index]["at"] = "2026-12-03T20:15:00.000Z"
+    copy = TableClient(lclient, _import(lclient, exported))
+    assert _text(copy).startswith("금요일 밤 · 2026년 12월 3일")
+
+
+def test_an_imported_log_never_goes_back_in_time(lclient: Any) -> None:
+    exported = _export(_night(lclient, steps=2))
+    exported["events"][2]["at"] = "2000-01-01T00:00:00.000Z"
+    problem = _import(lclient, exported, 422)
+    assert {(e["pointer"], e["code"]) for e in problem["errors"]} == {
+        ("/events/2/at", "invalid_time")
+    }
 
 
 def test_an_import_is_bounded(lclient: Any, ledger_app: Any) -> None:
@@ -398,7 +581,7 @@ def test_an_import_that_scores_too_much_is_refused(lclient: Any, monkeypatch: An
         "seq": 0,
         "type": "corrected",
         "by": "scorer",
-        "at": "2026-12-03T20:00:00.000Z",
+        "at": exported["events"][-1]["at"],
         "number": 1,
         "reason": "again",
         "body": exported["events"][1]["body"],
@@ -406,10 +589,52 @@ def test_an_import_that_scores_too_much_is_refused(lclient: Any, monkeypatch: An
     events = exported["events"] + [
         {**correction, "seq": len(exported["events"]) + i + 1} for i in range(3)
     ]
-    monkeypatch.setattr(sharing, "MAX_IMPORT_SCORED", 12 + 12 * 2)  # two full rescorings
+    # 12 adds (an event and a hand each), then two corrections (an event and 12 hands each)
+    monkeypatch.setattr(sharing, "MAX_IMPORT_SCORED", 12 * 2 + 2 * (1 + 12))
     problem = _import(lclient, {**exported, "events": events, "version": len(events)}, 422)
     error = problem["errors"][0]
     assert (error["pointer"], error["code"]) == (f"/events/{len(events) - 1}", "import_too_costly")
+
+
+def test_undo_and_redo_count_in_the_import_budget_and_the_deadline(
+    lclient: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """2,499 adds and 1,250 undo/redo pairs took 22.9 s of CPU: undo went over every edit
+    again, and the budget counted only scored hands (undo scores none)."""
+    from calculator.api import sharing
+
+    exported = _export(_night(lclient, steps=2))
+    at = exported["events"][-1]["at"]
+    pairs = [
+        {"seq": 0, "type": kind, "by": "scorer", "at": at}
+        for _ in range(10)
+        for kind in ("undone", "redone")
+    ]
+    events = exported["events"] + [
+        {**event, "seq": len(exported["events"]) + i + 1} for i, event in enumerate(pairs)
+    ]
+    body = {**exported, "events": events, "version": len(events)}
+    checks = _counted_deadline(monkeypatch, sharing)
+    _import(lclient, body)
+    assert checks == [len(events) - 1]  # one check before each event after created
+    # the adds cost 2 each, an undo 1, a redo 2 (it scores its hand again): 34 in all
+    monkeypatch.setattr(sharing, "MAX_IMPORT_SCORED", 33)
+    problem = _import(lclient, body, 422)
+    error = problem["errors"][0]
+    assert (error["pointer"], error["code"]) == (f"/events/{len(events) - 1}", "import_too_costly")
+
+
+def test_an_import_past_the_deadline_is_a_503(
+    lclient: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from calculator.api import sharing
+    from calculator.limits import deadline
+
+    exported = _export(_night(lclient, steps=2))
+    monkeypatch.setattr(sharing, "deadline", lambda _seconds: deadline(0))
+    response = lclient.post("/v1/tables/import", json=exported)
+    assert response.status_code == 503
+    assert response.get_json()["errors"][0]["code"] == "deadline_exceeded"
 
 
 # --- the round trip, as a property --------------------------------------------------------
