@@ -8,7 +8,7 @@ import os
 import re
 import secrets
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,6 +119,7 @@ class Store:
         self._lock = threading.Lock()
         self._migrated = False
         self._statements: dict[str, str] = {}
+        self._readers = threading.local()  # each thread's connection for reads (_read)
 
     @property
     def engine(self) -> Engine:
@@ -132,7 +133,11 @@ class Store:
 
     def dispose(self) -> None:
         """Close this process's connections."""
+        reader = getattr(self._readers, "connection", None)
+        self._readers.connection = None
         if self._engine is not None and self._pid == os.getpid():
+            if reader is not None:
+                reader.close()  # back to the pool, which closes it
             self._engine.dispose()
         self._engine = None
 
@@ -191,19 +196,13 @@ class Store:
         return found
 
     @contextmanager
-    def _transaction(self, *, read: bool = False) -> Iterator[Any]:
-        """A DBAPI cursor inside one transaction (committed if the block ends normally);
-        ``read``: a single SELECT, which runs atomically on its own (no BEGIN and COMMIT:
-        on PostgreSQL two round trips fewer)."""
+    def _transaction(self) -> Iterator[Any]:
+        """A DBAPI cursor inside one transaction (committed if the block ends normally)."""
         connection = self.engine.raw_connection()
-        driver = connection.driver_connection
-        alone = read and self.engine.dialect.name == "postgresql"
         try:
-            if alone:
-                driver.autocommit = True  # type: ignore[union-attr]
             cursor = connection.cursor()
             try:
-                if self.engine.dialect.name == "sqlite" and not read:
+                if self.engine.dialect.name == "sqlite":
                     cursor.execute("BEGIN")  # the driver leaves transactions to us
                 yield cursor
             except self._disconnects():
@@ -217,9 +216,42 @@ class Store:
             finally:
                 cursor.close()
         finally:
-            if alone:
-                driver.autocommit = False  # type: ignore[union-attr]
             connection.close()  # back to the pool
+
+    @contextmanager
+    def _pipeline(self, cursor: Any) -> Iterator[Callable[[], None]]:
+        """Within a transaction: the statements sent without waiting for each answer
+        (psycopg's pipeline mode: one round trip to PostgreSQL for them all, instead of
+        one each); the ``sync`` it yields waits for every answer (and raises the first
+        error). SQLite runs in-process: statements run as they come."""
+        if self.engine.dialect.name != "postgresql":
+            yield lambda: None
+            return
+        with cursor.connection.pipeline() as pipeline:
+            yield pipeline.sync
+
+    @contextmanager
+    def _alone(self) -> Iterator[Any]:
+        """A DBAPI cursor for one statement that runs atomically on its own (no BEGIN and
+        COMMIT; PostgreSQL in autocommit): a read, a key's claim or release. It runs on a
+        connection this thread keeps checked out of the pool: a poll is one SELECT, and a
+        pool checkout and return (with its reset) cost as much as the query."""
+        engine = self.engine
+        connection = getattr(self._readers, "connection", None)
+        if connection is None or self._readers.engine is not engine:
+            connection = engine.raw_connection()
+            if engine.dialect.name == "postgresql":
+                connection.driver_connection.autocommit = True  # type: ignore[union-attr]
+            self._readers.connection, self._readers.engine = connection, engine
+        cursor = connection.cursor()
+        try:
+            yield cursor
+        except self._disconnects():
+            self._readers.connection = None
+            connection.invalidate()  # a dead connection is never used again
+            raise
+        finally:
+            cursor.close()
 
     def _disconnects(self) -> tuple[type[Exception], ...]:
         dbapi: Any = self.engine.dialect.dbapi
@@ -234,7 +266,7 @@ class Store:
     def head(self, table_id: str) -> Head | None:
         """The table's version, summary and tokens (one query); None if there is no such
         table."""
-        with self._transaction(read=True) as cursor:
+        with self._alone() as cursor:
             cursor.execute(self._sql(_HEAD), {"id": table_id})
             rows = cursor.fetchall()
         if not rows:  # every table has tokens: no row, no table
@@ -250,7 +282,7 @@ class Store:
 
     def events(self, table_id: str, *, after: int = 0, upto: int | None = None) -> list[EventRow]:
         """The events with ``after < seq ≤ upto``, in order."""
-        with self._transaction(read=True) as cursor:
+        with self._alone() as cursor:
             cursor.execute(
                 self._sql(_EVENTS),
                 {"id": table_id, "after": after, "upto": upto if upto is not None else 2**31 - 1},
@@ -263,7 +295,7 @@ class Store:
 
     def hand_items(self, table_id: str) -> list[str]:
         """The derived item of each hand, in order (JSON text)."""
-        with self._transaction(read=True) as cursor:
+        with self._alone() as cursor:
             cursor.execute(self._sql(_HAND_ITEMS), {"id": table_id})
             return [r[0] for r in cursor.fetchall()]
 
@@ -333,22 +365,30 @@ class Store:
         to delete), and ``answer`` — (scope, key, status, response) — completes the
         idempotency record. False (nothing written) if the table is no longer at version
         ``expected``."""
-        with self._transaction() as cursor:
-            cursor.execute(
-                self._sql(_MOVE_VERSION),
-                {
-                    "id": table_id,
-                    "expected": expected,
-                    "version": expected + len(events),
-                    "summary": summary,
-                },
-            )
-            if cursor.rowcount != 1:
-                return False
-            cursor.executemany(self._sql(_INSERT_EVENT), [_event(table_id, e) for e in events])
-            self._put_hands(cursor, table_id, hands_from, hand_items, replace=replace)
-            if answer is not None:
-                self._finish(cursor, *answer)
+        try:
+            with self._transaction() as moved, self._pipeline(moved) as sync:
+                moved.execute(
+                    self._sql(_MOVE_VERSION),
+                    {
+                        "id": table_id,
+                        "expected": expected,
+                        "version": expected + len(events),
+                        "summary": summary,
+                    },
+                )
+                # Sent before the version's answer is read (one round trip for all): if
+                # the table moved on, its event ``expected + 1`` exists and the insert
+                # fails (the key of the log), and nothing is committed either way.
+                cursor = moved.connection.cursor()
+                cursor.executemany(self._sql(_INSERT_EVENT), [_event(table_id, e) for e in events])
+                self._put_hands(cursor, table_id, hands_from, hand_items, replace=replace)
+                if answer is not None:
+                    self._finish(cursor, *answer)
+                sync()
+                if moved.rowcount != 1:
+                    raise _Moved
+        except (_Moved, self._integrity_error()):
+            return False
         return True
 
     def _put_hands(
@@ -386,7 +426,7 @@ class Store:
         seconds was abandoned (its worker died): this request takes it over."""
         names = {"scope": scope, "key": key, "hash": request_hash, "now": now}
         try:
-            with self._transaction() as cursor:
+            with self._alone() as cursor:
                 cursor.execute(self._sql(_INSERT_KEY), names)
             if secrets.randbelow(PURGE_EVERY) == 0:
                 self.purge_keys(scope=scope, now=now)
@@ -414,14 +454,14 @@ class Store:
 
     def purge_keys(self, *, scope: str, now: float) -> None:
         """Forget a scope's idempotency records older than the ≥ 24 h they are kept."""
-        with self._transaction() as cursor:
+        with self._alone() as cursor:
             cursor.execute(
                 self._sql(_PURGE_KEYS), {"scope": scope, "before": now - KEEP_KEYS_SECONDS}
             )
 
     def release(self, *, scope: str, key: str) -> None:
         """Give up a claim (the request was refused: the key may be used again)."""
-        with self._transaction() as cursor:
+        with self._alone() as cursor:
             cursor.execute(self._sql(_RELEASE_KEY), {"scope": scope, "key": key})
 
     def _finish(self, cursor: Any, scope: str, key: str, status: int, response: str) -> None:
@@ -429,6 +469,10 @@ class Store:
             self._sql(_FINISH_KEY),
             {"scope": scope, "key": key, "status": status, "response": response},
         )
+
+
+class _Moved(Exception):  # noqa: N818 - a signal inside Store.write, never raised out
+    """The table was no longer at the expected version: roll the write back."""
 
 
 def _event(table_id: str, event: EventRow) -> Mapping[str, Any]:
