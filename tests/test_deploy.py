@@ -13,6 +13,7 @@ import json
 import os
 import signal
 import socket
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,12 +28,15 @@ from calculator.api.http import PROBLEM_JSON, SECURITY_HEADERS
 from tools import require
 
 SETTINGS = Settings.load()
+# A database of this run's own: a fixed /tmp path was shared with every other checkout on
+# the machine, and one migrated by a newer branch stops this one's gunicorn from starting.
+DATABASE = f"sqlite:///{tempfile.mkdtemp(prefix='gostop-deploy-')}/gostop-test.db"
 
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
     require("nginx", "apt-get install nginx")
-    with Stack({"GOSTOP_DATABASE_URL": "sqlite:////tmp/gostop-test.db"}) as running:
+    with Stack({"GOSTOP_DATABASE_URL": DATABASE}) as running:
         yield running
     assert running.process.returncode == 0, running.output()  # SIGTERM: a clean stop
 
@@ -215,6 +219,6 @@ def test_the_apps_environment_reaches_every_gunicorn_instance(stack: Stack) -> N
     ]
     assert len(environments) == 1  # GOSTOP_INSTANCES defaults to 1
     for environment in environments:
-        assert b"GOSTOP_DATABASE_URL=sqlite:////tmp/gostop-test.db" in environment
+        assert f"GOSTOP_DATABASE_URL={DATABASE}".encode() in environment
         binds = [v for v in environment if v.startswith(b"GOSTOP_BIND=unix:")]
         assert binds, environment  # on its unix socket, not on a port
