@@ -36,15 +36,39 @@ preload_app = True  # import the engine once, before forking
 
 # After a big request, give the memory it used back to the system. Python and the C
 # allocator keep freed memory for reuse, so one 4 MiB batch (or its 4 MB answer) left its
-# worker tens of MiB larger for the rest of its life (bench.memory; RELIABILITY.md).
+# worker tens of MiB larger for the rest of its life (bench.memory; RELIABILITY.md). A full
+# collection costs hundreds of milliseconds in a warm worker, so it runs only when the big
+# request left the worker ``GROWTH_BYTES`` larger than after the last one: polling a long
+# table (a big answer, no lasting growth) must not pay for it on every read (bench.tables).
 BIG_REQUEST_BYTES = 256 * 1024
+GROWTH_BYTES = 16 * 1024 * 1024
 _LIBC = ctypes.CDLL(ctypes.util.find_library("c") or None)
 _TRIM = getattr(_LIBC, "malloc_trim", None)  # glibc only; elsewhere the gc alone
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+_SETTLED: dict[str, int] = {}  # this worker's resident size after its last trim
+
+
+def _resident() -> int | None:
+    """This process's resident memory in bytes (Linux), else None (then always collect)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def post_request(worker, req, environ, resp):  # gunicorn calls it with these four
-    """gunicorn hook: after a big body or answer, collect and return free memory."""
-    if max(int(environ.get("CONTENT_LENGTH") or 0), resp.sent or 0) >= BIG_REQUEST_BYTES:
-        gc.collect()
-        if _TRIM is not None:
-            _TRIM(0)
+    """gunicorn hook: after a big body or answer that grew the worker, collect and return
+    free memory."""
+    if max(int(environ.get("CONTENT_LENGTH") or 0), resp.sent or 0) < BIG_REQUEST_BYTES:
+        return
+    resident = _resident()
+    settled = _SETTLED.get("rss")
+    if resident is not None and settled is not None and resident - settled < GROWTH_BYTES:
+        return
+    gc.collect()
+    if _TRIM is not None:
+        _TRIM(0)
+    after = _resident()
+    if after is not None:
+        _SETTLED["rss"] = after

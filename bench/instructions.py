@@ -14,7 +14,11 @@ warm-up cancel out in the difference. Workloads:
   through Flask's test client (which costs far more per request than gunicorn does);
 - ``hand`` — ``POST /v1/gostop/hands``, the same requests: ``hand − echo`` is what scoring
   and explaining a hand adds to a request (schemas, engine, serialization);
-- ``batch`` — ``POST /v1/gostop/hands/batch`` with all the hands in one request.
+- ``batch`` — ``POST /v1/gostop/hands/batch`` with all the hands in one request;
+- ``healthz``, ``poll`` and ``append`` — the table benchmark's requests (bench.tables) on a
+  SQLite file: ``GET /healthz``; ``GET /v1/tables/{id}`` answered 304 (If-None-Match);
+  ``POST /v1/tables/{id}/hands`` of bench.tables' hand, a fresh key and If-Match each time
+  (counted per request instead of per hand).
 
 Instructions are not time (memory stalls and branch misses are not in them), but a change
 that removes instructions from the same workload makes it faster on every machine.
@@ -32,7 +36,8 @@ import sys
 import tempfile
 from collections.abc import Callable
 
-WORKLOADS = ("engine", "echo", "hand", "batch")
+WORKLOADS = ("engine", "echo", "hand", "batch", "healthz", "poll", "append")
+LEDGER = ("healthz", "poll", "append")
 _COLLECTED = re.compile(r"Collected : (\d+)")
 
 
@@ -72,9 +77,53 @@ def _http(hands: int, workload: str) -> Callable[[], None]:
     return run
 
 
+def _ledger(requests: int, workload: str) -> Callable[[], None]:
+    from bench.tables import HAND, TABLE
+    from calculator.api import create_app
+
+    folder = tempfile.mkdtemp(prefix="gostop-instructions-")
+    app = create_app({"access_log": False, "database_url": f"sqlite:///{folder}/i.sqlite3"})
+    client = app.test_client()
+    created = client.post("/v1/tables", json=TABLE).get_json()
+    path = f"/v1/tables/{created['id']}"
+    auth = {"Authorization": f"Bearer {created['scorer_token']}"}
+    state = {"version": created["version"], "key": 0}
+    body = json.dumps(HAND).encode()
+
+    def one() -> int:
+        if workload == "healthz":
+            return client.get("/healthz").status_code
+        if workload == "poll":
+            tag = {"If-None-Match": f'"{state["version"]}"'}
+            return client.get(path, headers={**auth, **tag}).status_code
+        state["key"] += 1
+        headers = {**auth, "Idempotency-Key": str(state["key"])}
+        headers["If-Match"] = f'"{state["version"]}"'
+        answer = client.post(
+            path + "/hands", data=body, content_type="application/json", headers=headers
+        )
+        state["version"] = answer.get_json()["version"]
+        return answer.status_code
+
+    expected = {"healthz": 200, "poll": 304, "append": 201}[workload]
+
+    def run() -> None:
+        for _ in range(requests):
+            status = one()
+            if status != expected:  # pragma: no cover - the requests are valid
+                raise SystemExit(f"{workload} answered {status}")
+
+    return run
+
+
 def inner(workload: str, hands: int, repeat: int) -> None:
     """The process valgrind runs: prepare, warm up once, then ``repeat`` measured runs."""
-    run = _engine(hands) if workload == "engine" else _http(hands, workload)
+    if workload == "engine":
+        run = _engine(hands)
+    elif workload in LEDGER:
+        run = _ledger(hands, workload)
+    else:
+        run = _http(hands, workload)
     run()  # warm-up: lazy compilation and caches, in both the baseline and the measured run
     for _ in range(repeat):
         run()

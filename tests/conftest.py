@@ -13,12 +13,6 @@ from typing import Any
 
 from hypothesis import settings
 
-# No wall-clock deadline on any property: the tests count work, never time it, and these
-# shared 2-core machines can stall a fine example for a second (a deadline is a timed
-# assertion in disguise). Example counts stay per test.
-settings.register_profile("gostop", deadline=None)
-settings.load_profile("gostop")
-
 DATA = Path(__file__).parent / "data"
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -27,6 +21,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 _DATABASE_DIR = tempfile.mkdtemp(prefix="gostop-tests-")
 atexit.register(shutil.rmtree, _DATABASE_DIR, ignore_errors=True)
 os.environ.setdefault("GOSTOP_DATABASE_URL", f"sqlite:///{_DATABASE_DIR}/tests.sqlite3")
+
+# No timed assertions: hypothesis's default 200 ms deadline per example failed property
+# tests on a loaded shared machine (an example took 381 ms). Loaded before any test
+# module, so every @settings(...) that names no deadline inherits this.
+settings.register_profile("gostop", deadline=None)
+settings.load_profile("gostop")
 
 
 def load_data(name: str) -> dict[str, Any]:

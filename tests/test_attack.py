@@ -7,11 +7,14 @@ many probes were answered, that every kind of attacker really connected.
 
 from __future__ import annotations
 
+import pytest
+
 from bench.attack import SLOW_CLIENTS, Attack
 from bench.server import Stack
 from tools import require
 
 
+@pytest.mark.slow  # a 20 s attack: a soak, run by .ci/run's slow phase
 def test_slow_clients_and_costly_bodies_do_not_stall_healthz() -> None:
     require("nginx", "apt-get install nginx")
     # Two workers even on a one-core runner: a costly body keeps one busy (a third of a

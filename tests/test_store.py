@@ -3,6 +3,7 @@ code uses, ``gostop db upgrade`` applies them, and the database enforces the ver
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -92,30 +93,51 @@ def test_gostop_db_upgrade(tmp_path: Path, monkeypatch: Any, capsys: Any) -> Non
 
 def test_a_dropped_connection_is_replaced(store: Store) -> None:
     """The pool does not ping before each use (a round trip): a connection the server
-    dropped fails once, is invalidated, and the next use opens a new one."""
+    dropped fails once, is invalidated, and the next use opens a new one — the
+    connection single statements run on (reads) and the pooled ones transactions take."""
     if store.engine.dialect.name != "postgresql":
         pytest.skip("SQLite connections are files, not sessions a server can drop")
     import uuid
 
     table_id = str(uuid.uuid4())
     _table(store, table_id)
-    assert store.head(table_id) is not None  # a pooled connection now exists
-    pooled = store.engine.raw_connection()
+    assert store.head(table_id) is not None  # this thread's read connection now exists
+    with store._alone() as cursor:  # the connection reads run on
+        cursor.execute("SELECT pg_backend_pid()")
+        reader = cursor.fetchone()[0]
+
+    def drop(backend: int) -> None:
+        killer = sa.create_engine(store.url)
+        with killer.begin() as c:
+            c.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": backend})
+        killer.dispose()
+
+    def failures_until(done: Callable[[], bool]) -> int:
+        failures = 0
+        while failures < 8:  # the pool holds at most a few dropped connections
+            try:
+                if done():
+                    return failures
+            except Exception:  # the driver's error, raised as it is
+                failures += 1
+        return failures
+
+    drop(reader)
+    assert failures_until(lambda: store.head(table_id) is not None) == 1
+    pooled = store.engine.raw_connection()  # not the read connection: that one is out
     pid = pooled.driver_connection.info.backend_pid  # type: ignore[union-attr]
     pooled.close()  # back to the pool, where the server drops it
-    killer = sa.create_engine(store.url)
-    with killer.begin() as c:
-        c.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
-    killer.dispose()
-    failures, head = 0, None
-    while head is None and failures < 8:  # the pool holds at most a few dropped connections
-        try:
-            head = store.head(table_id)
-        except Exception:  # the driver's error, raised as it is
-            failures += 1
+    drop(pid)
+    summary = '{"rebuilt": true}'
+
+    def rewrite() -> bool:
+        store.replace_derived(table_id, summary=summary, hand_items=[])
+        return True
+
+    assert failures_until(rewrite) == 1
+    head = store.head(table_id)
     assert head is not None
-    assert head.version == 1
-    assert failures == 1
+    assert (head.version, head.summary) == (1, summary)
 
 
 @pytest.fixture

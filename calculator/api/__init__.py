@@ -39,8 +39,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     http.configure_logging(settings.log_level)
     http.install(app)
-    app.before_request(views.open_budget)
-    app.teardown_request(views.close_budget)
+    app.wsgi_app = views.budgeted(app.wsgi_app)  # type: ignore[method-assign,assignment]
     service_version = version("gostop-calculator")
     api = docs.make_api(service_version)
     api.init_app(app)

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from flask import current_app, request
+from flask import Response, current_app, request
 from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
 from marshmallow import Schema, fields
@@ -174,7 +174,7 @@ class FastParser(FlaskParser):
 
     def use_args(  # type: ignore[override]
         self,
-        argmap: type[StrictSchema] | StrictSchema,
+        argmap: type[Schema] | Schema,
         req: Any = None,
         *,
         location: str | None = None,
@@ -182,15 +182,19 @@ class FastParser(FlaskParser):
         **kwargs: Any,
     ) -> Callable[[F], F]:
         schema = argmap() if isinstance(argmap, type) else argmap
+        # None: the query string, loaded by the schema; else the JSON body's fast path
+        strict = None if location == "query" else schema
+        if strict is not None and not isinstance(strict, StrictSchema):
+            raise TypeError(f"a JSON body is loaded by a StrictSchema, not {schema!r}")
 
         def decorator(view: F) -> F:
             @wraps(view)
             def wrapper(*args: Any, **kw: Any) -> Any:
-                if location == "query":
+                if strict is None:
                     loaded = schema.load(request.args.to_dict())
                 else:
                     settings = current_app.config["GOSTOP"]
-                    loaded = schema.load_fast(read_json(getattr(settings, limit)))
+                    loaded = strict.load_fast(read_json(getattr(settings, limit)))
                 return view(loaded, *args, **kw)
 
             return wrapper  # type: ignore[return-value]
@@ -198,11 +202,83 @@ class FastParser(FlaskParser):
         return decorator
 
 
+def _documenting_only(decorator: Callable[[F], F]) -> Callable[[F], F]:
+    """``decorator`` (one of flask-smorest's) for its documentation alone.
+
+    flask-smorest's decorators record the operation in the view's ``_apidoc`` and wrap the
+    view in a call layer (``current_app.ensure_sync(view)(…)``) that runs on every request:
+    four or five layers a view. Views here are plain functions returning a finished
+    ``Response``, so the layers do nothing but cost; this keeps the record and drops the
+    layer.
+    """
+
+    def document(view: F) -> F:
+        documented = decorator(view)
+        view._apidoc = documented._apidoc  # type: ignore[attr-defined]
+        return view
+
+    return document
+
+
+def _returns_response(view: Callable[..., Any]) -> None:
+    """Fail closed at import: flask-smorest's response layer dumps whatever else a view
+    returns with its schema, and that layer is gone (:func:`_documenting_only`)."""
+    returned = view.__annotations__.get("return")
+    if returned not in ("Response", Response):
+        raise TypeError(
+            f"{view.__qualname__} must be annotated '-> Response': views return finished "
+            f"responses (got {returned!r})"
+        )
+
+
 class Blueprint(SmorestBlueprint):  # type: ignore[misc]
     """A flask-smorest blueprint that loads arguments with :class:`FastParser` and
-    documents problem+json answers with :meth:`problems`."""
+    documents problem+json answers with :meth:`problems`; its decorators add no call
+    layer to a view beyond the argument loader (:func:`_documenting_only`)."""
 
     ARGUMENTS_PARSER = FastParser()
+
+    @staticmethod
+    def doc(**kwargs: Any) -> Callable[[F], F]:
+        """flask-smorest's ``doc``, adding no call layer."""
+        return _documenting_only(SmorestBlueprint.doc(**kwargs))
+
+    def response(self, *args: Any, **kwargs: Any) -> Callable[[F], F]:
+        """flask-smorest's ``response``, adding no call layer: the view returns a
+        finished ``Response`` (checked at import)."""
+        document: Callable[[F], F] = _documenting_only(super().response(*args, **kwargs))
+
+        def decorator(view: F) -> F:
+            _returns_response(view)
+            return document(view)
+
+        return decorator
+
+    def alt_response(self, *args: Any, **kwargs: Any) -> Callable[[F], F]:
+        """flask-smorest's ``alt_response``, adding no call layer."""
+        return _documenting_only(super().alt_response(*args, **kwargs))
+
+    def arguments(
+        self,
+        schema: type[Schema] | Schema,
+        *,
+        location: str = "json",
+        limit: str = "max_body_bytes",
+        **documented: Any,
+    ) -> Callable[[F], F]:
+        """flask-smorest's ``arguments``: one loader layer (:class:`FastParser`) and the
+        documentation, without flask-smorest's own call layer under the loader."""
+        document = _documenting_only(
+            super().arguments(schema, location=location, limit=limit, **documented)
+        )
+        load = self.ARGUMENTS_PARSER.use_args(schema, location=location, limit=limit)
+
+        def decorator(view: F) -> F:
+            loader = load(view)
+            loader._apidoc = document(view)._apidoc  # type: ignore[attr-defined]
+            return loader
+
+        return decorator
 
     def problems(
         self, *statuses: int, operation_id: str | None = None, **described: str

@@ -6,9 +6,9 @@ import base64
 import hashlib
 import logging
 import re
+import secrets
 import sys
 import time
-import uuid
 from typing import Any
 
 import orjson
@@ -34,6 +34,8 @@ SECURITY_HEADERS = {
     # JSON answers load nothing and may not be framed; /v1/docs has its own (docs_policy).
     "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
 }
+# (name, lower-case name, value): added once per response, each unless already set.
+_STATIC_HEADERS = tuple((name, name.lower(), value) for name, value in SECURITY_HEADERS.items())
 _INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
 log = logging.getLogger("gostop.access")
 
@@ -119,19 +121,24 @@ def install(app: Flask) -> None:
 def _start() -> None:
     g.started = time.perf_counter()
     given = request.headers.get("X-Request-ID", "")
-    g.request_id = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+    # 32 random hex digits, as uuid4().hex gives, without building a UUID object
+    g.request_id = given if REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
 
 
 def _finish(response: Response) -> Response:
     headers = response.headers
     headers["X-Request-ID"] = g.get("request_id", "")
-    for name, value in SECURITY_HEADERS.items():
-        headers.setdefault(name, value)
-    if current_app.config["GOSTOP"].cors_origins:
+    # One pass over the headers a view set (Headers.setdefault scans them per header).
+    present = {name.lower() for name, _value in headers.items()}
+    for name, lower, value in _STATIC_HEADERS:
+        if lower not in present:
+            headers.add(name, value)
+    settings = current_app.config["GOSTOP"]
+    if settings.cors_origins:
         # The answer depends on Origin (CORS headers or none), also when a request has no
         # Origin or one that is not allowed: a cache must not serve it to another origin.
         response.vary.add("Origin")
-    if current_app.config["GOSTOP"].access_log:
+    if settings.access_log:
         started = g.get("started")
         log.info(
             "request",

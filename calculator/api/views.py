@@ -62,23 +62,22 @@ catalog = Blueprint("catalog", __name__, url_prefix="/v1", description="Cards, r
 BLUEPRINTS = (gostop, balance, sessions, catalog)
 
 
-def open_budget() -> None:
-    """Before each request: one "did you mean" budget per request (calculator.limits).
+def budgeted(wsgi_app: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """``wsgi_app`` with one "did you mean" budget per request (calculator.limits).
 
-    The token lives in the request's environ, not in ``g``: a request made inside another
-    (the document's examples are computed that way) shares the outer request's ``g``.
+    Opened around the WSGI call rather than by Flask hooks (two hook calls and two proxied
+    look-ups a request); a request made inside another (the document's examples are
+    computed that way) opens its own, nested budget.
     """
-    request.environ[_SCOPE] = open_scope()
 
+    def app(environ: Any, start_response: Any) -> Any:
+        token = open_scope()
+        try:
+            return wsgi_app(environ, start_response)
+        finally:
+            close_scope(token)
 
-def close_budget(_error: BaseException | None) -> None:
-    """After each request: close its budget."""
-    token = request.environ.pop(_SCOPE, None)
-    if token is not None:  # None: an earlier before_request hook failed
-        close_scope(token)
-
-
-_SCOPE = "gostop.suggestion_scope"
+    return app
 
 
 def answer_shape(query: Mapping[str, Any]) -> serialize.Shape:

@@ -142,6 +142,7 @@ class Store:
         self._lock = threading.Lock()
         self._migrated = False
         self._statements: dict[str, str] = {}
+        self._readers = threading.local()  # each thread's connection for reads (_read)
 
     @property
     def engine(self) -> Engine:
@@ -155,7 +156,11 @@ class Store:
 
     def dispose(self) -> None:
         """Close this process's connections."""
+        reader = getattr(self._readers, "connection", None)
+        self._readers.connection = None
         if self._engine is not None and self._pid == os.getpid():
+            if reader is not None:
+                reader.close()  # back to the pool, which closes it
             self._engine.dispose()
         self._engine = None
 
@@ -214,19 +219,13 @@ class Store:
         return found
 
     @contextmanager
-    def _transaction(self, *, read: bool = False) -> Iterator[Any]:
-        """A DBAPI cursor inside one transaction (committed if the block ends normally);
-        ``read``: a single SELECT, which runs atomically on its own (no BEGIN and COMMIT:
-        on PostgreSQL two round trips fewer)."""
+    def _transaction(self) -> Iterator[Any]:
+        """A DBAPI cursor inside one transaction (committed if the block ends normally)."""
         connection = self.engine.raw_connection()
-        driver = connection.driver_connection
-        alone = read and self.engine.dialect.name == "postgresql"
         try:
-            if alone:
-                driver.autocommit = True  # type: ignore[union-attr]
             cursor = connection.cursor()
             try:
-                if self.engine.dialect.name == "sqlite" and not read:
+                if self.engine.dialect.name == "sqlite":
                     cursor.execute("BEGIN")  # the driver leaves transactions to us
                 yield cursor
             except self._disconnects():
@@ -240,9 +239,42 @@ class Store:
             finally:
                 cursor.close()
         finally:
-            if alone:
-                driver.autocommit = False  # type: ignore[union-attr]
             connection.close()  # back to the pool
+
+    @contextmanager
+    def _pipeline(self, cursor: Any) -> Iterator[Callable[[], None]]:
+        """Within a transaction: the statements sent without waiting for each answer
+        (psycopg's pipeline mode: one round trip to PostgreSQL for them all, instead of
+        one each); the ``sync`` it yields waits for every answer (and raises the first
+        error). SQLite runs in-process: statements run as they come."""
+        if self.engine.dialect.name != "postgresql":
+            yield lambda: None
+            return
+        with cursor.connection.pipeline() as pipeline:
+            yield pipeline.sync
+
+    @contextmanager
+    def _alone(self) -> Iterator[Any]:
+        """A DBAPI cursor for one statement that runs atomically on its own (no BEGIN and
+        COMMIT; PostgreSQL in autocommit): a read, a key's claim or release. It runs on a
+        connection this thread keeps checked out of the pool: a poll is one SELECT, and a
+        pool checkout and return (with its reset) cost as much as the query."""
+        engine = self.engine
+        connection = getattr(self._readers, "connection", None)
+        if connection is None or self._readers.engine is not engine:
+            connection = engine.raw_connection()
+            if engine.dialect.name == "postgresql":
+                connection.driver_connection.autocommit = True  # type: ignore[union-attr]
+            self._readers.connection, self._readers.engine = connection, engine
+        cursor = connection.cursor()
+        try:
+            yield cursor
+        except self._disconnects():
+            self._readers.connection = None
+            connection.invalidate()  # a dead connection is never used again
+            raise
+        finally:
+            cursor.close()
 
     def _disconnects(self) -> tuple[type[Exception], ...]:
         dbapi: Any = self.engine.dialect.dbapi
@@ -263,7 +295,7 @@ class Store:
         index lookup however many tokens the table has); None if there is no such table
         (or it is idle past the TTL)."""
         names = {"id": table_id, "hash": token_hash, "since": self.active_since()}
-        with self._transaction(read=True) as cursor:
+        with self._alone() as cursor:
             cursor.execute(self._sql(_HEAD), names)
             row = cursor.fetchone()
         if row is None:
@@ -278,7 +310,7 @@ class Store:
 
     def tokens(self, table_id: str) -> tuple[TokenRow, ...]:
         """Every token of a table, oldest first."""
-        with self._transaction(read=True) as cursor:
+        with self._alone() as cursor:
             cursor.execute(self._sql(_TOKENS), {"id": table_id})
             rows = cursor.fetchall()
         return tuple(
@@ -287,14 +319,14 @@ class Store:
 
     def table_of_code(self, join_code: str) -> str | None:
         """The id of the table with this join code, unless it is idle past the TTL."""
-        with self._transaction(read=True) as cursor:
+        with self._alone() as cursor:
             cursor.execute(self._sql(_BY_CODE), {"code": join_code, "since": self.active_since()})
             row = cursor.fetchone()
         return None if row is None else str(row[0])
 
     def events(self, table_id: str, *, after: int = 0, upto: int | None = None) -> list[EventRow]:
         """The events with ``after < seq ≤ upto``, in order."""
-        with self._transaction(read=True) as cursor:
+        with self._alone() as cursor:
             cursor.execute(
                 self._sql(_EVENTS),
                 {"id": table_id, "after": after, "upto": upto if upto is not None else 2**31 - 1},
@@ -307,7 +339,7 @@ class Store:
 
     def hand_items(self, table_id: str) -> list[str]:
         """The derived item of each hand, in order (JSON text)."""
-        with self._transaction(read=True) as cursor:
+        with self._alone() as cursor:
             cursor.execute(self._sql(_HAND_ITEMS), {"id": table_id})
             return [r[0] for r in cursor.fetchall()]
 
@@ -456,7 +488,7 @@ class Store:
         if self.idle_seconds is None:
             return 0
         since = self.active_since()
-        with self._transaction(read=True) as cursor:
+        with self._alone() as cursor:
             cursor.execute(self._sql(_IDLE_TABLES), {"since": since})
             idle = [row[0] for row in cursor.fetchall()]
         purged = 0
@@ -491,23 +523,31 @@ class Store:
         to delete), and ``answer`` — (scope, key, status, response) — completes the
         idempotency record. False (nothing written) if the table is no longer at version
         ``expected``."""
-        with self._transaction() as cursor:
-            cursor.execute(
-                self._sql(_MOVE_VERSION),
-                {
-                    "id": table_id,
-                    "expected": expected,
-                    "version": expected + len(events),
-                    "summary": summary,
-                    "active_at": self.clock(),
-                },
-            )
-            if cursor.rowcount != 1:
-                return False
-            cursor.executemany(self._sql(_INSERT_EVENT), [_event(table_id, e) for e in events])
-            self._put_hands(cursor, table_id, hands_from, hand_items, replace=replace)
-            if answer is not None:
-                self._finish(cursor, *answer)
+        try:
+            with self._transaction() as moved, self._pipeline(moved) as sync:
+                moved.execute(
+                    self._sql(_MOVE_VERSION),
+                    {
+                        "id": table_id,
+                        "expected": expected,
+                        "version": expected + len(events),
+                        "summary": summary,
+                        "active_at": self.clock(),
+                    },
+                )
+                # Sent before the version's answer is read (one round trip for all): if
+                # the table moved on, its event ``expected + 1`` exists and the insert
+                # fails (the key of the log), and nothing is committed either way.
+                cursor = moved.connection.cursor()
+                cursor.executemany(self._sql(_INSERT_EVENT), [_event(table_id, e) for e in events])
+                self._put_hands(cursor, table_id, hands_from, hand_items, replace=replace)
+                if answer is not None:
+                    self._finish(cursor, *answer)
+                sync()
+                if moved.rowcount != 1:
+                    raise _Moved
+        except (_Moved, self._integrity_error()):
+            return False
         return True
 
     def _put_hands(
@@ -545,7 +585,7 @@ class Store:
         seconds was abandoned (its worker died): this request takes it over."""
         names = {"scope": scope, "key": key, "hash": request_hash, "now": now}
         try:
-            with self._transaction() as cursor:
+            with self._alone() as cursor:
                 cursor.execute(self._sql(_INSERT_KEY), names)
             if secrets.randbelow(PURGE_EVERY) == 0:
                 self.purge_keys(scope=scope, now=now)
@@ -573,14 +613,14 @@ class Store:
 
     def purge_keys(self, *, scope: str, now: float) -> None:
         """Forget a scope's idempotency records older than the ≥ 24 h they are kept."""
-        with self._transaction() as cursor:
+        with self._alone() as cursor:
             cursor.execute(
                 self._sql(_PURGE_KEYS), {"scope": scope, "before": now - KEEP_KEYS_SECONDS}
             )
 
     def release(self, *, scope: str, key: str) -> None:
         """Give up a claim (the request was refused: the key may be used again)."""
-        with self._transaction() as cursor:
+        with self._alone() as cursor:
             cursor.execute(self._sql(_RELEASE_KEY), {"scope": scope, "key": key})
 
     def _finish(self, cursor: Any, scope: str, key: str, status: int, response: str) -> None:
@@ -610,6 +650,10 @@ def _free_label(label: str, taken: set[str]) -> str:
         suffix = f" ({n})"
         found = label[: _LABEL_LENGTH - len(suffix)] + suffix
     return found
+
+
+class _Moved(Exception):  # noqa: N818 - a signal inside Store.write, never raised out
+    """The table was no longer at the expected version: roll the write back."""
 
 
 def _event(table_id: str, event: EventRow) -> Mapping[str, Any]:

@@ -438,7 +438,7 @@ def test_a_poll_reads_one_token_whatever_the_table_holds(
     more = tuple(mint("viewer", label=f"phone {n}")[1] for n in range(MAX_TOKENS - 2))
     assert store.add_tokens(table.id, more, most=MAX_TOKENS, rename=False).state == "added"
     fetched: list[int] = []
-    transaction = store._transaction
+    alone = store._alone  # the connection single reads run on
 
     class Counting:
         def __init__(self, cursor: Any) -> None:
@@ -458,11 +458,11 @@ def test_a_poll_reads_one_token_whatever_the_table_holds(
             return rows
 
     @contextmanager
-    def counting(**kwargs: Any) -> Iterator[Any]:
-        with transaction(**kwargs) as cursor:
+    def counting() -> Iterator[Any]:
+        with alone() as cursor:
             yield Counting(cursor)
 
-    monkeypatch.setattr(store, "_transaction", counting)
+    monkeypatch.setattr(store, "_alone", counting)
     for token in (table.scorer, table.viewer):
         poll = lclient.get(
             table.path, headers={**table.auth(token), "If-None-Match": f'"{table.version}"'}
