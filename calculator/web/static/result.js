@@ -15,8 +15,16 @@ export function stepText(step) {
   return `${name} ×${num(step.factor)}${times} = ${num(step.total)}`;
 }
 
-function stepsLine(steps, extra = []) {
-  return h("ol", { class: "steps" }, [...steps.map(stepText), ...extra].map((s) => h("li", {}, s)));
+function stepsLine(steps, extra = [], first = []) {
+  return h("ol", { class: "steps" },
+    [...first, ...steps.map(stepText), ...extra].map((s) => h("li", {}, s)));
+}
+
+/** A loser's steps run from the winner's amount (the API says it once, in winner_score):
+ * the line it starts from, unless the payment has its own start (a side payment). */
+function fromWinner(payment, score) {
+  if (!score || payment.steps[0]?.op === "start" || payment.reason !== "stop") return [];
+  return [`${t("winnerAmount", { id: score.winner })} ${num(score.amount)}`];
 }
 
 function netList(net, cls = "net") {
@@ -64,7 +72,7 @@ export function renderResult(result, { names, compare } = {}) {
         h("p", {}, h("strong", {}, t("pays", { from: payment.from, to: payment.to })), " · ",
           label(payment.label), " · ", h("span", { class: "chips" },
             t("chipsOf", { n: num(payment.chips) }))),
-        stepsLine(payment.steps, [last]));
+        stepsLine(payment.steps, [last], fromWinner(payment, score)));
     })));
   } else {
     section.append(h("p", { class: "hint" }, t("noPayments")));
