@@ -3,24 +3,17 @@ and alias the service accepts is listed; its documented query parameters exist."
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 from calculator.presets import presets
+from tests_support import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "readme_presets", ROOT / "tools" / "readme_presets.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("readme_presets")
 
 
 def test_the_readme_preset_table_is_current() -> None:

@@ -3,7 +3,6 @@ and every section an option cites is a heading the option's link reaches."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from types import ModuleType
@@ -14,17 +13,13 @@ from calculator.api import rules_document
 from calculator.balance import BalanceRules
 from calculator.options import OptionSpec, specs
 from calculator.rules import GoStopRules
+from tests_support import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rules_doc", ROOT / "tools" / "rules_doc.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("rules_doc")
 
 
 def test_committed_rules_doc_is_current() -> None:

@@ -1,8 +1,10 @@
 """Shared test data and helpers."""
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -55,3 +57,13 @@ def run_quick(module: str) -> str:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
+
+
+def load_tool(name: str) -> ModuleType:
+    """``tools/<name>.py`` (a script, not a package module), loaded for its tests."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
