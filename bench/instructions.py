@@ -15,6 +15,9 @@ warm-up cancel out in the difference. Workloads:
 - ``hand`` — ``POST /v1/gostop/hands``, the same requests: ``hand − echo`` is what scoring
   and explaining a hand adds to a request (schemas, engine, serialization);
 - ``batch`` — ``POST /v1/gostop/hands/batch`` with all the hands in one request;
+- ``hand_gzip`` and ``batch_gzip`` — the same requests with ``Accept-Encoding: gzip``:
+  the difference is what compressing the answer costs (bench.compression; not in the
+  default run);
 - ``healthz``, ``poll`` and ``append`` — the table benchmark's requests (bench.tables) on a
   SQLite file: ``GET /healthz``; ``GET /v1/tables/{id}`` answered 304 (If-None-Match);
   ``POST /v1/tables/{id}/hands`` of bench.tables' hand, a fresh key and If-Match each time
@@ -36,7 +39,18 @@ import sys
 import tempfile
 from collections.abc import Callable
 
-WORKLOADS = ("engine", "echo", "hand", "batch", "healthz", "poll", "append")
+WORKLOADS = (
+    "engine",
+    "echo",
+    "hand",
+    "batch",
+    "healthz",
+    "poll",
+    "append",
+    "hand_gzip",
+    "batch_gzip",
+)
+GZIP = ("hand_gzip", "batch_gzip")  # only when asked for (bench.compression)
 LEDGER = ("healthz", "poll", "append")
 _COLLECTED = re.compile(r"Collected : (\d+)")
 
@@ -62,6 +76,9 @@ def _http(hands: int, workload: str) -> Callable[[], None]:
 
     bodies = corpus(hands, players=3, modes="cards")  # the same hands as the engine
     client = create_app({"access_log": False, "bench_endpoint": True}).test_client()
+    gzip = workload in GZIP
+    headers = {"Accept-Encoding": "gzip"} if gzip else {}
+    workload = workload.removesuffix("_gzip")
     if workload == "batch":
         requests = [("/v1/gostop/hands/batch", json.dumps({"hands": bodies}).encode())]
     else:
@@ -70,9 +87,13 @@ def _http(hands: int, workload: str) -> Callable[[], None]:
 
     def run() -> None:
         for path, data in requests:
-            response = client.post(path, data=data, content_type="application/json")
+            response = client.post(
+                path, data=data, content_type="application/json", headers=headers
+            )
             if response.status_code != 200:  # pragma: no cover - the corpus is valid
                 raise SystemExit(f"{path} answered {response.status_code}")
+            if gzip and response.content_encoding != "gzip":  # measure what it claims
+                raise SystemExit(f"{path} was not compressed (GOSTOP_COMPRESS_MIN_BYTES?)")
 
     return run
 
@@ -175,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
-    workloads = args.workload or list(WORKLOADS)
+    workloads = args.workload or [w for w in WORKLOADS if w not in GZIP]
     hands, repeat = args.hands, args.repeat
     if args.quick:
         workloads, hands, repeat = (args.workload or ["engine"]), 20, 1

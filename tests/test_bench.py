@@ -40,3 +40,12 @@ def test_table_benchmark_runs_on_both_databases() -> None:
     for database in ("SQLite", "PostgreSQL"):
         assert f"| {database} | append a hand |" in out
         assert f"| {database} | poll 304, 200 hands |" in out
+
+
+def test_compression_benchmark_runs() -> None:
+    require("wrk", "apt-get install wrk")
+    require("valgrind", "apt-get install valgrind")
+    out = run_quick("bench.compression")
+    assert "| batch of 500 | gzip |" in out
+    assert "| hand | identity |" in out
+    assert "gzip adds" in out

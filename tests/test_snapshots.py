@@ -76,7 +76,7 @@ def render(body: dict[str, Any]) -> str:
     for pay in answer["payments"]:
         parts.append(
             f"{pay['from']}→{pay['to']} {pay['points']}pt {pay['chips']} {pay['reason']} "
-            f"({_steps(pay['steps'])})"
+            f"({_steps(pay.get('steps', []))})"
         )
     net = " ".join(f"{k} {v:+d}" for k, v in answer["net"].items())
     parts.append(f"net {net} streak→{answer['nagari_streak_after']}")
@@ -121,7 +121,7 @@ def sentences(body: dict[str, Any]) -> list[str]:
         lines += [f"  win: {step['text'][lang]}" for lang in LANGS]
     for pay in answer["payments"]:
         lines += [f"  {pay['from']}→{pay['to']}: {pay['text'][lang]}" for lang in LANGS]
-        lines += [f"    {step['text'][lang]}" for step in pay["steps"] for lang in LANGS]
+        lines += [f"    {step['text'][lang]}" for step in pay.get("steps", []) for lang in LANGS]
     return lines
 
 

@@ -256,7 +256,7 @@ def result_json(hand: LedgerHand) -> dict[str, Any]:
     result = hand.result
     if isinstance(result, BalanceResult):
         return serialize.balance_json(result)
-    return serialize.hand_json(result, [p.mode for p in hand.played.players])  # type: ignore[union-attr]
+    return serialize.hand_json(result)
 
 
 def result_text(hand: LedgerHand) -> str:

@@ -90,9 +90,13 @@ class PlayerOutSchema(Schema):
     points = _req(fields.Integer(), "Base points of its pile (contract)")
     items = _req(fields.List(fields.Nested(ItemSchema)), "Scoring items (contract)")
     counts = _req(fields.Nested(CountsSchema, allow_none=True), "Null when declared")
-    gukjin_as = _req(
-        fields.Dict(keys=fields.String(), values=fields.String()),
-        "Switchable card ID → animal or junk, as placed",
+    gukjin_as = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={
+            "description": "Switchable card ID → animal or junk, as placed; omitted when "
+            "the pile holds no switchable card"
+        },
     )
     may_stop = _req(fields.Boolean(), "Its points reach the stop minimum")
     sits_out = fields.Boolean(
@@ -101,7 +105,15 @@ class PlayerOutSchema(Schema):
     sold = fields.Integer(
         allow_none=True, metadata={"description": "The sitter only: the cards it sold"}
     )
-    entry_mode = _req(fields.String(allow_none=True), "captured, tally or declared")
+    entry_mode = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "No longer sent (an echo of the request): omitted since "
+            "2026-12-03; a table hand stored before then may still carry it (captured, "
+            "tally or declared)",
+            "deprecated": True,
+        },
+    )
 
 
 class StepSchema(Schema):
@@ -153,15 +165,26 @@ class PaymentSchema(Schema):
         }
     )
     reason = _code("reason", "Why this payment (GET /v1/codes: reason)")
-    label = _localized("The reason's name, in the languages asked for")
+    label = fields.Nested(
+        LocalizedSchema,
+        metadata={
+            "description": "No longer sent: omitted since 2026-12-03 (the reason's name is "
+            "its label in GET /v1/codes, list reason); a table hand stored before then may "
+            "still carry it",
+            "deprecated": True,
+        },
+    )
     text = _localized(
         "The payment in one line, ready to show: `B → A: 승자 점수 24 × 2 (피박: 피 3 ≤ 5) "
         "= 48점 × 100 = 4,800칩`"
     )
-    steps = _req(
-        fields.List(fields.Nested(StepSchema)),
-        "This amount, explained: a loser's own factors (광박, 피박, 멍박, 고박, cover) from "
-        "winner_score.amount, or the side payment's price",
+    steps = fields.List(
+        fields.Nested(StepSchema),
+        metadata={
+            "description": "This amount, explained: a loser's own factors (광박, 피박, 멍박, "
+            "고박, cover) from winner_score.amount, or the side payment's price; omitted "
+            "when there is none (the loser pays winner_score.amount as it is)"
+        },
     )
 
 
@@ -170,7 +193,10 @@ class OutcomeOutSchema(Schema):
 
     type = fields.String(required=True)
     winner = fields.String(required=True, allow_none=True)
-    liable = fields.String(required=True, allow_none=True)
+    liable = fields.String(
+        allow_none=True,
+        metadata={"description": "The player who pays for everyone (독박); omitted when none"},
+    )
 
 
 class ErrorEntrySchema(Schema):
@@ -210,7 +236,12 @@ class HandResultSchema(Schema):
     ruleset = _req(fields.Nested(RulesetOutSchema), "The resolved rule set (contract)")
     outcome = _req(fields.Nested(OutcomeOutSchema, allow_none=True), "Null for a preview")
     stake = _req(fields.Integer(), "Chips per point")
-    preview = _req(fields.Boolean(), "No outcome was given: points only")
+    preview = fields.Boolean(
+        metadata={
+            "description": "true when no outcome was given (points only); omitted when the "
+            "hand has an outcome"
+        }
+    )
     players = _req(fields.List(fields.Nested(PlayerOutSchema)), "In request order (contract)")
     winner_score = _req(
         fields.Nested(WinnerScoreSchema, allow_none=True), "Null when nobody won (contract)"
@@ -223,7 +254,10 @@ class HandResultSchema(Schema):
     nagari_streak_after = _req(
         fields.Integer(), "Send as nagari_streak with the next hand (contract)"
     )
-    comparisons = _req(fields.List(fields.Nested(ComparisonSchema)), "One per compare_with")
+    comparisons = fields.List(
+        fields.Nested(ComparisonSchema),
+        metadata={"description": "One per compare_with; omitted when none was asked"},
+    )
 
 
 class ProblemSchema(Schema):

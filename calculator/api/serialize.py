@@ -143,13 +143,11 @@ def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Frag
     )
 
 
-def player_json(
-    player: PlayerResult, mode: str | None, shape: Shape = DEFAULT_SHAPE
-) -> dict[str, Any]:
-    """A player's itemized points."""
+def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
+    """A player's itemized points (``gukjin_as`` only when it holds a switchable card)."""
     counts = player.counts
     langs = shape.langs
-    return {
+    found: dict[str, Any] = {
         "id": player.id,
         "points": player.points,
         "items": [item_json(item, langs) for item in player.items],
@@ -163,11 +161,14 @@ def player_json(
             "junk_cards": counts.junk_cards,
             "cards": counts.cards,
         },
-        "gukjin_as": dict(player.gukjin_as),
-        "may_stop": player.may_stop,
-        "entry_mode": mode,
-        **({"sits_out": True, "sold": player.sold} if player.sits_out else {}),
     }
+    if player.gukjin_as:
+        found["gukjin_as"] = dict(player.gukjin_as)
+    found["may_stop"] = player.may_stop
+    if player.sits_out:
+        found["sits_out"] = True
+        found["sold"] = player.sold
+    return found
 
 
 def winner_json(
@@ -185,18 +186,20 @@ def winner_json(
 
 
 def payment_json(payment: Payment, stake: int, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
-    """One payer → payee entry (contract: from, to, points, chips), with its sentence."""
+    """One payer → payee entry (contract: from, to, points, chips), with its sentence;
+    ``steps`` only when it has some (the reason's label: ``GET /v1/codes``)."""
     langs = shape.langs
-    found = {
+    found: dict[str, Any] = {
         "from": payment.payer,
         "to": payment.payee,
         "points": payment.points,
         "chips": payment.chips,
         "reason": payment.reason,
-        "label": _label(payment.reason, langs),
         "text": {lang: payment_text(payment, stake=stake, lang=lang) for lang in langs},
-        "steps": _steps(*_own_steps(payment.steps), langs),
     }
+    steps = _steps(*_own_steps(payment.steps), langs)
+    if steps:
+        found["steps"] = steps
     if payment.priced_in != "points":  # a price in chips: not points × stake
         found["priced_in"] = payment.priced_in
     return found
@@ -226,30 +229,34 @@ def outcome_json(result: HandResult) -> dict[str, Any] | None:
     outcome = result.outcome
     if outcome is None:
         return None
-    return {
+    found = {
         "type": outcome.type.value,
         "winner": outcome.winner or (_paid(result.payments) if result.winner_score else None),
-        "liable": outcome.liable,
     }
+    if outcome.liable is not None:
+        found["liable"] = outcome.liable
+    return found
 
 
 def hand_json(
     result: HandResult,
-    modes: list[str | None],
     comparisons: Iterable[Comparison] = (),
     shape: Shape = DEFAULT_SHAPE,
 ) -> dict[str, Any]:
-    """The full response of ``POST /v1/gostop/hands``, shaped as the client asked."""
-    players = result.players
-    body = {
+    """The full response of ``POST /v1/gostop/hands``, shaped as the client asked: the
+    fields that would say nothing (``preview`` false, no ``comparisons``) are left out."""
+    body: dict[str, Any] = {
         "ruleset": _ruleset_fragment(result.ruleset, full=shape.full_ruleset),
         "outcome": outcome_json(result),
         "stake": result.stake,
-        "preview": result.outcome is None,
-        "players": [player_json(p, m, shape) for p, m in zip(players, modes, strict=True)],
     }
+    if result.outcome is None:
+        body["preview"] = True
+    body["players"] = [player_json(p, shape) for p in result.players]
     body.update(settlement_json(result, shape))
-    body["comparisons"] = [comparison_json(c, shape) for c in comparisons]
+    compared = [comparison_json(c, shape) for c in comparisons]
+    if compared:
+        body["comparisons"] = compared
     return body
 
 

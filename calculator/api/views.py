@@ -155,7 +155,7 @@ def score_request(
     if seen is not None:
         for found in (ruleset, *others):
             seen.setdefault(found.fingerprint, found)
-    return serialize.hand_json(result, [p.mode for p in hand.players], comparisons, shape)
+    return serialize.hand_json(result, comparisons, shape)
 
 
 @gostop.post("/gostop/hands")

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from calculator.presets import resolve
+from contract import service_contract
 from tests_support import W13
 
 HANDS = "/v1/gostop/hands"
@@ -221,7 +222,7 @@ def test_the_language_of_labels_and_texts(
     assert response.headers["Content-Language"] == ", ".join(langs)
     assert "Accept-Language" in response.headers["Vary"]
     payment = answer["payments"][0]
-    localized = [payment["label"], payment["text"], *(s["text"] for s in payment["steps"])]
+    localized = [payment["text"], *(s["text"] for s in payment["steps"])]
     localized += [i["label"] for p in answer["players"] for i in p["items"]]
     assert all(list(field) == langs for field in localized)
 
@@ -254,3 +255,91 @@ def test_the_document_describes_the_shape_parameters(app: Any) -> None:
     step = document["components"]["schemas"]["Step"]["properties"]
     assert step["text"]["$ref"].endswith("/Localized")
     assert "rulesets" in document["components"]["schemas"]["BatchResult"]["required"]
+
+
+# --- what an answer leaves out ------------------------------------------------------------
+
+# A stops with three brights, holding the switchable 09-animal; B holds the rain man (no
+# 광박: it pays the winner's amount as it is, no step), C holds no bright (광박 ×2).
+SPARE = {
+    "players": [
+        {"id": "A", "captured": ["01-bright", "03-bright", "08-bright", "09-animal"]},
+        {"id": "B", "captured": ["12-bright", "06-junk-1"]},
+        {"id": "C", "captured": ["05-junk-1"]},
+    ],
+    "outcome": {"type": "stop", "winner": "A"},
+}
+# Two losers called go under the standard pay-all 고박: C, the first caller, is liable.
+LIABLE = {
+    "players": [
+        {"id": "A", "tally": {"brights": 3}},
+        {"id": "B", "tally": {}, "go_count": 1},
+        {"id": "C", "tally": {}, "go_count": 2},
+    ],
+    "outcome": {"type": "stop", "winner": "A", "liable": "C"},
+}
+OMITTED = {
+    "HandResult": {"preview", "comparisons"},
+    "OutcomeOut": {"liable"},
+    "PlayerOut": {"gukjin_as", "entry_mode"},
+    "Payment": {"steps", "label"},
+}
+
+
+def test_fields_that_say_nothing_are_left_out(client: Any) -> None:
+    answer = _ok(client.post(HANDS, json=SPARE))
+    assert {"preview", "comparisons"}.isdisjoint(answer)
+    assert answer["outcome"] == {"type": "stop", "winner": "A"}  # no liable
+    assert [p.get("gukjin_as") for p in answer["players"]] == [{"09-animal": "animal"}, None, None]
+    assert all("entry_mode" not in p for p in answer["players"])
+    b_pays, c_pays = answer["payments"]
+    assert "steps" not in b_pays  # B pays winner_score.amount as it is
+    assert [s["code"] for s in c_pays["steps"]] == ["gwang_bak"]
+    assert all("label" not in p for p in answer["payments"])  # the reason's: GET /v1/codes
+    # ... and each is there when it says something
+    preview = _ok(client.post(HANDS, json={"players": SPARE["players"]}))
+    assert preview["preview"] is True
+    compared = _ok(client.post(HANDS, json={**SPARE, "compare_with": ["wikipedia"]}))
+    assert len(compared["comparisons"]) == 1
+    assert _ok(client.post(HANDS, json=LIABLE))["outcome"]["liable"] == "C"
+
+
+def test_the_document_says_what_is_left_out_and_when(app: Any) -> None:
+    from calculator.api.openapi import openapi_document
+
+    schemas = openapi_document()["components"]["schemas"]
+    for name, fields in OMITTED.items():
+        assert fields.isdisjoint(schemas[name]["required"]), name
+        for field in fields:
+            said = schemas[name]["properties"][field]["description"]
+            assert "omitted" in said, (name, field)
+
+
+def test_a_result_stored_before_the_fields_were_left_out_still_reads(client: Any) -> None:
+    """A table keeps the answers it derived: one stored with the old fields still
+    matches the document (they are optional, not gone)."""
+    answer = _ok(client.post(HANDS, json=SPARE))
+    old = copy.deepcopy(answer)
+    old["preview"], old["comparisons"] = False, []
+    old["outcome"]["liable"] = None
+    for player, mode in zip(old["players"], ["captured"] * 3, strict=True):
+        player.setdefault("gukjin_as", {})
+        player["entry_mode"] = mode
+    for payment in old["payments"]:
+        payment.setdefault("steps", [])
+        payment["label"] = {"ko": "스톱"}
+    validator = service_contract().validator("/components/schemas/HandResult")
+    assert list(validator.iter_errors(old)) == []
+    assert list(validator.iter_errors(answer)) == []
+    old["players"][0]["entry_moda"] = "captured"  # the check can fail
+    assert list(validator.iter_errors(old))
+
+
+def test_bench_sizes_puts_back_each_left_out_field() -> None:
+    """bench.sizes --omitted measures each field this change leaves out: putting each back
+    grows the default answers (the field is really gone from them)."""
+    from bench.sizes import OMITTED, omitted
+
+    rows = omitted(30)
+    assert [r["field left out"] for r in rows] == [name for name, _ in OMITTED]
+    assert all(r["mean bytes saved"] > 0 for r in rows), rows

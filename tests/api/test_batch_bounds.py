@@ -80,7 +80,7 @@ def test_every_answer_is_within_its_bound(roomy: Any) -> None:
     assert response.status_code == 200
     results = response.get_json()["results"]
     assert {r["status"] for r in results} == {200, 422}  # both outcomes are covered
-    assert any(r["result"]["comparisons"] for r in results if r["status"] == 200)
+    assert any(r["result"].get("comparisons") for r in results if r["status"] == 200)
     for item, size, entry in zip(items, sizes, results, strict=True):
         used = len(orjson.dumps(entry))
         assert used <= item_bound(item, size, SETTINGS), (entry["index"], used)

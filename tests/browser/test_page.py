@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from bench.server import Server
+from calculator.codes import CODES
 
 STAKE = 100
 PHONE = {"locale": "en-US", "viewport": {"width": 360, "height": 800}}
@@ -118,6 +119,10 @@ def assert_shows(page: Page, answer: dict[str, Any]) -> None:
         )
     chips = result.locator(".payment .chips")
     expect(chips).to_have_text([f"{p['chips']:,} chips" for p in answer["payments"]])
+    # a payment's reason by its name: the answer gives the code, GET /v1/codes the name
+    for n, payment in enumerate(answer["payments"]):
+        name = CODES["reason"][payment["reason"]].en
+        expect(result.locator(".payment > p").nth(n)).to_contain_text(name)
     for player, net in answer["net"].items():
         expect(result.locator(f'[data-net="{player}"] .chips')).to_have_text(signed(net))
 
@@ -149,7 +154,8 @@ def test_a_whole_hand_in_card_mode_shows_the_apis_numbers(
     assert_shows(page, answer)
     # every step in words: the API's ready sentence, or its label (English, as the page is)
     expect(page.locator(".winner-steps li")).to_have_count(1 + len(answer["winner_score"]["steps"]))
-    steps = [s for p in answer["payments"] for s in p["steps"]] + answer["winner_score"]["steps"]
+    steps = [s for p in answer["payments"] for s in p.get("steps", [])]
+    steps += answer["winner_score"]["steps"]
     assert any(s["code"] == "gwang_bak" for s in steps)
     for step in steps:
         words = step["text"]["en"] if "text" in step else step["label"]["en"]

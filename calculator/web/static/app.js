@@ -5,7 +5,7 @@ import { ApiError, call } from "./api.js";
 import { cardName } from "./cards.js";
 import { fill, h, uniqueId } from "./dom.js";
 import { createHandEditor, handPath } from "./hand.js";
-import { lang, setLang, t } from "./i18n.js";
+import { lang, learnCodes, setLang, t } from "./i18n.js";
 import { renderResult } from "./result.js";
 import { rulesetOf, rulesPicker, savedRules, variantOf } from "./rules.js";
 import { load, save } from "./store.js";
@@ -172,8 +172,10 @@ function renderChrome() {
 async function boot() {
   setLang(lang());
   try {
-    const answer = await call("GET", "/v1/rulesets");
+    const [answer, codes] = await Promise.all([call("GET", "/v1/rulesets"),
+      call("GET", "/v1/codes")]);
     page.presets = answer.data.rulesets; // Go-Stop and balance (120/80/60) presets
+    learnCodes(codes.data.lists); // a payment's reason is a code: its name is here
   } catch {
     document.getElementById("boot").textContent = t("offline");
     return;

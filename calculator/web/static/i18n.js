@@ -341,6 +341,23 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
 }
 
+// Code → {ko, en} of each published list of GET /v1/codes ("reason:stop"): the labels
+// an answer leaves out (a payment's reason), learnt once at boot.
+const CODES = new Map();
+
+/** Remember the code lists of GET /v1/codes. */
+export function learnCodes(lists) {
+  for (const list of lists) {
+    for (const entry of list.codes) CODES.set(`${list.name}:${entry.code}`, entry.label);
+  }
+}
+
+/** The name of a code of a published list (GET /v1/codes), or the code itself. */
+export function codeLabel(list, code) {
+  const found = CODES.get(`${list}:${code}`);
+  return found ? label(found) : code;
+}
+
 /** An API label: {ko, en} or, from a server that answers in one language, a string. */
 export function label(value) {
   if (value == null) return "";

@@ -2,7 +2,7 @@
 // them, the winner's amount and every payment step by step (the API's labels), and the
 // chips each player wins or loses. Nothing is computed here: every number is the API's.
 import { fill, h, uniqueId } from "./dom.js";
-import { label, num, signed, t } from "./i18n.js";
+import { codeLabel, label, num, signed, t } from "./i18n.js";
 
 /** One step in words: the API's ready sentence when it gives one (`text`), else its
  * label with the numbers, "bright penalty ×2 = 8". */
@@ -23,7 +23,7 @@ function stepsLine(steps, extra = [], first = []) {
 /** A loser's steps run from the winner's amount (the API says it once, in winner_score):
  * the line it starts from, unless the payment has its own start (a side payment). */
 function fromWinner(payment, score) {
-  if (!score || payment.steps[0]?.op === "start" || payment.reason !== "stop") return [];
+  if (!score || payment.steps?.[0]?.op === "start" || payment.reason !== "stop") return [];
   return [`${t("winnerAmount", { id: score.winner })} ${num(score.amount)}`];
 }
 
@@ -70,9 +70,10 @@ export function renderResult(result, { names, compare } = {}) {
           + ` = ${t("chipsOf", { n: num(payment.chips) })}`;
       return h("li", { class: "payment" },
         h("p", {}, h("strong", {}, t("pays", { from: payment.from, to: payment.to })), " · ",
-          label(payment.label), " · ", h("span", { class: "chips" },
+          codeLabel("reason", payment.reason), " · ", h("span", { class: "chips" },
             t("chipsOf", { n: num(payment.chips) }))),
-        stepsLine(payment.steps, [last], fromWinner(payment, score)));
+        // no steps: the loser pays the winner's amount as it is
+        stepsLine(payment.steps ?? [], [last], fromWinner(payment, score)));
     })));
   } else {
     section.append(h("p", { class: "hint" }, t("noPayments")));

@@ -104,7 +104,8 @@ const w33: Schemas["BalanceRequest"] = {
 };
 const w33Net: Net = { A: 200, B: -150, C: -50 };
 
-/** One hand in each entry mode; every player says which mode it used. */
+/** One hand in each entry mode; every player's counts say which it used (a declared pile
+ * has none). */
 async function entryModes(): Promise<void> {
     const cases: { mode: string; body: Schemas["HandRequest"]; net: Net }[] = [
         { mode: "captured", body: w13, net: w13Net },
@@ -153,14 +154,14 @@ async function entryModes(): Promise<void> {
         const result = unwrap(scenario, data, error, response);
         expect(scenario, `net ${JSON.stringify(net)}`, sameNet(result.net, net), result.net);
         expect(scenario, "net sums to zero", sum(result.net) === 0, result.net);
-        const modes = result.players
+        const counted = result.players
             .filter((player) => !player.sits_out)
-            .map((player) => player.entry_mode);
+            .map((player) => player.counts !== null);
         expect(
             scenario,
-            `every active player in ${mode} mode`,
-            modes.every((m) => m === mode),
-            modes,
+            `every active player's counts as ${mode} mode gives them`,
+            counted.every((c) => c === (mode !== "declared")),
+            counted,
         );
         expect(
             scenario,
@@ -169,8 +170,9 @@ async function entryModes(): Promise<void> {
         );
         for (const payment of result.payments) {
             // Each payment explains itself: its steps run from the winner's amount to the
-            // amount paid (no step: the loser owes the winner's amount as it is).
-            const last = payment.steps[payment.steps.length - 1];
+            // amount paid (no steps: the loser owes the winner's amount as it is).
+            const steps = payment.steps ?? [];
+            const last = steps[steps.length - 1];
             expect(
                 scenario,
                 `${payment.from}→${payment.to} explained`,
@@ -181,8 +183,8 @@ async function entryModes(): Promise<void> {
         expect(
             scenario,
             "one comparison per compare_with",
-            result.comparisons.length === (body.compare_with?.length ?? 0),
-            result.comparisons.length,
+            (result.comparisons?.length ?? 0) === (body.compare_with?.length ?? 0),
+            result.comparisons,
         );
         summary.push(`${scenario}: net ${JSON.stringify(result.net)}`);
     }
