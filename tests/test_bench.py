@@ -44,8 +44,6 @@ def test_table_benchmark_runs_on_both_databases() -> None:
 
 def test_compression_benchmark_runs() -> None:
     require("wrk", "apt-get install wrk")
-    require("valgrind", "apt-get install valgrind")
-    out = run_quick("bench.compression")
+    out = run_quick("bench.compression", "--no-count")
     assert "| batch of 500 | gzip |" in out
     assert "| hand | identity |" in out
-    assert "gzip adds" in out

@@ -45,10 +45,11 @@ W13 = {
 ROOT = Path(__file__).parents[1]
 
 
-def run_quick(module: str) -> str:
-    """Run ``python -m <module> --quick`` from the repository root; its output, if it passed."""
+def run_quick(module: str, *flags: str) -> str:
+    """Run ``python -m <module> --quick [flags]`` from the repository root; its output, if it
+    passed."""
     done = subprocess.run(
-        [sys.executable, "-m", module, "--quick"],
+        [sys.executable, "-m", module, "--quick", *flags],
         cwd=ROOT,
         text=True,
         capture_output=True,
