@@ -22,11 +22,16 @@ _DATABASE_DIR = tempfile.mkdtemp(prefix="gostop-tests-")
 atexit.register(shutil.rmtree, _DATABASE_DIR, ignore_errors=True)
 os.environ.setdefault("GOSTOP_DATABASE_URL", f"sqlite:///{_DATABASE_DIR}/tests.sqlite3")
 
+# How hard the property tests search, in one place: a test names its examples at full
+# depth through tests_support.examples(n), which scales n by the loaded profile's
+# max_examples (100 is full depth). The default run searches at a third of that ("gostop");
+# HYPOTHESIS_PROFILE=gostop-deep searches in full (.ci/run's run on the compiled build).
 # No timed assertions: hypothesis's default 200 ms deadline per example failed property
 # tests on a loaded shared machine (an example took 381 ms). Loaded before any test
 # module, so every @settings(...) that names no deadline inherits this.
-settings.register_profile("gostop", deadline=None)
-settings.load_profile("gostop")
+settings.register_profile("gostop", deadline=None, max_examples=34)
+settings.register_profile("gostop-deep", deadline=None, max_examples=100)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "gostop"))
 
 
 def load_data(name: str) -> dict[str, Any]:
