@@ -13,6 +13,7 @@ from calculator import BalanceHand, BalancePlayer, GoStopError, resolve, score_b
 from calculator.cards import MONTH_CARD_IDS
 from conftest import load_data
 from handbuilder import CardNamer
+from tests_support import examples
 
 CASES = load_data("balance_examples.json")["cases"]
 
@@ -91,7 +92,7 @@ def test_a_go_stop_rule_set_is_refused() -> None:
     assert caught.value.issues[0].code == "wrong_variant"
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(
     players=st.integers(2, 4),
     seed=st.integers(0, 2**32),

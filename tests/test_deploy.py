@@ -186,6 +186,7 @@ def test_rate_limits_answer_429_problems_and_leave_healthz_alone() -> None:
     assert ready == [200] * 40
 
 
+@pytest.mark.slow  # a fault: three gunicorn starts and deploy/run's restart (slow phase)
 def test_a_killed_instance_is_started_again_and_reads_go_to_the_other() -> None:
     require("nginx", "apt-get install nginx")
     limits = {"GOSTOP_RATE_LIMIT": "1000", "GOSTOP_RATE_BURST": "1000"}

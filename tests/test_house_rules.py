@@ -25,6 +25,7 @@ from calculator.rules import GoStopRules
 from calculator.settlement import compare
 from handbuilder import build_hand
 from strategies import hands, house_hands
+from tests_support import examples
 
 PRESETS = ["standard", "wikipedia", "gamerules"]
 _SPECS = {spec.name: spec for spec in specs(GoStopRules)}
@@ -67,7 +68,7 @@ def test_every_house_value_is_drawn() -> None:
     }
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(hand=house_hands(), preset=st.sampled_from(PRESETS), options=house_overrides())
 def test_house_rules_sum_to_zero_and_explain_every_amount(
     hand: dict[str, Any], preset: str, options: dict[str, Any]
@@ -95,7 +96,7 @@ def _ppuk_by_pair(result: Any) -> Counter[tuple[str, str]]:
     return found
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(hand=house_hands(), preset=st.sampled_from(PRESETS), options=house_overrides())
 def test_highest_never_pays_more_than_each(
     hand: dict[str, Any], preset: str, options: dict[str, Any]
@@ -123,7 +124,7 @@ def _stop_total(result: Any) -> int:
     return sum(p.points for p in result.payments if p.reason == "stop")
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(hand=hands(), preset=st.sampled_from(PRESETS))
 def test_pay_all_doubled_doubles_what_pay_all_collects(hand: dict[str, Any], preset: str) -> None:
     """(own + others) × 2 ≥ own × 2 + others ≥ own + others, the first exactly twice pay_all."""
@@ -142,7 +143,7 @@ def test_pay_all_doubled_doubles_what_pay_all_collects(hand: dict[str, Any], pre
     assert _stop_total(pay_all) <= _stop_total(and_double) <= _stop_total(doubled)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(hand=house_hands(), preset=st.sampled_from(PRESETS), options=house_overrides())
 def test_chip_prices_do_not_follow_the_stake(
     hand: dict[str, Any], preset: str, options: dict[str, Any]
@@ -162,7 +163,7 @@ def test_chip_prices_do_not_follow_the_stake(
     ]
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(hand=hands(), preset=st.sampled_from(PRESETS))
 def test_with_no_minimum_every_winner_may_stop(hand: dict[str, Any], preset: str) -> None:
     ruleset = resolve(preset, {"min_points_to_stop_2p": 0, "min_points_to_stop_3p": 0})
@@ -171,7 +172,7 @@ def test_with_no_minimum_every_winner_may_stop(hand: dict[str, Any], preset: str
     assert all(p.may_stop for p in result.players)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(hand=house_hands(), preset=st.sampled_from(PRESETS), options=house_overrides())
 def test_entry_modes_agree_under_house_rules(
     hand: dict[str, Any], preset: str, options: dict[str, Any]
@@ -191,7 +192,7 @@ def test_entry_modes_agree_under_house_rules(
     assert by_tally.payments == captured.payments
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(hand=house_hands(), streak=st.integers(0, 4))
 def test_three_ppuk_multipliers_scale_the_instant_win_by_the_nagari_factor(
     hand: dict[str, Any], streak: int
@@ -208,7 +209,7 @@ def test_three_ppuk_multipliers_scale_the_instant_win_by_the_nagari_factor(
     ]
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(hand=house_hands(), options=house_overrides(), other=house_overrides())
 def test_compare_settles_the_hand_under_the_other_house_rules(
     hand: dict[str, Any], options: dict[str, Any], other: dict[str, Any]

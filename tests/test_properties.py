@@ -19,6 +19,7 @@ from calculator.result import Step
 from calculator.rules import GoStopRules
 from handbuilder import build_hand
 from strategies import hands, table_hands
+from tests_support import examples
 
 PRESETS = ["standard", "wikipedia", "gamerules"]
 presets = st.sampled_from(PRESETS).map(resolve)
@@ -42,7 +43,7 @@ def _summary(result: Any) -> Any:
     )
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(hand=hands(), ruleset=presets)
 def test_every_settlement_sums_to_zero(hand: dict[str, Any], ruleset: Any) -> None:
     result = _settle(hand, ruleset)
@@ -54,7 +55,7 @@ def test_every_settlement_sums_to_zero(hand: dict[str, Any], ruleset: Any) -> No
         assert payment.steps[-1].total == payment.points
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(hand=hands(), ruleset=presets, data=st.data())
 def test_card_order_does_not_matter(
     hand: dict[str, Any], ruleset: Any, data: st.DataObject
@@ -65,7 +66,7 @@ def test_card_order_does_not_matter(
     assert _summary(_settle(hand, ruleset)) == _summary(_settle(shuffled, ruleset))
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(hand=hands(), ruleset=presets, data=st.data())
 def test_player_order_does_not_matter(
     hand: dict[str, Any], ruleset: Any, data: st.DataObject
@@ -80,7 +81,7 @@ def test_player_order_does_not_matter(
     assert Counter(first.payments) == Counter(second.payments)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(hand=hands(outcome=False), ruleset=presets, data=st.data())
 def test_adding_a_card_never_lowers_a_piles_points(
     hand: dict[str, Any], ruleset: Any, data: st.DataObject
@@ -98,7 +99,7 @@ def test_adding_a_card_never_lowers_a_piles_points(
         assert after.players[who].points >= before.players[who].points
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(hand=hands(), ruleset=presets)
 def test_entry_modes_agree(hand: dict[str, Any], ruleset: Any) -> None:
     captured = _settle(hand, ruleset)
@@ -165,7 +166,7 @@ def overrides(draw: st.DrawFn) -> dict[str, Any]:
     return found
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(a=st.sampled_from(PRESETS), b=st.sampled_from(PRESETS), x=overrides(), y=overrides())
 def test_fingerprints_equal_iff_resolved_options_equal(a: str, b: str, x: dict, y: dict) -> None:
     first, second = resolve(a, x), resolve(b, y)
@@ -186,6 +187,7 @@ def test_the_plain_table_shortcut_agrees_with_the_full_checks_and_is_taken() -> 
 
     seen: Counter[str] = Counter()
 
+    # not scaled by the profile: the counts below need this many hands in every run
     @settings(max_examples=1500, derandomize=True, database=None)
     @given(hand=table_hands(), ruleset=presets)
     def compare(hand: Any, ruleset: Any) -> None:

@@ -21,6 +21,7 @@ from calculator import (
 from calculator.limits import DeadlineExceeded, deadline
 from calculator.session import round_totals
 from handbuilder import build_hand
+from tests_support import examples
 
 STANDARD = resolve("standard")
 
@@ -124,7 +125,7 @@ totals_maps = st.lists(st.integers(-10_000, 10_000), min_size=1, max_size=8).map
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(totals=totals_maps)
 def test_transfers_settle_every_total_exactly(totals: dict[str, int]) -> None:
     transfers = minimal_transfers(totals)
@@ -162,7 +163,7 @@ def _fewest_by_brute_force(totals: dict[str, int]) -> int:
     return len(amounts) - max(most_groups(tuple(amounts)), 0)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(
     totals=st.lists(st.integers(-6, 6), min_size=1, max_size=6).map(
         lambda xs: {f"P{i}": x for i, x in enumerate(xs)} | {"Z": -sum(xs)}
@@ -172,7 +173,7 @@ def test_the_number_of_transfers_is_the_fewest_possible(totals: dict[str, int]) 
     assert len(minimal_transfers(totals)) == _fewest_by_brute_force(totals)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(totals=totals_maps, unit=st.sampled_from([1, 10, 100, 1000]))
 def test_rounded_totals_are_multiples_of_the_unit_and_sum_to_zero(
     totals: dict[str, int], unit: int
@@ -199,7 +200,7 @@ def large_totals(draw: st.DrawFn) -> dict[str, int]:
     return {f"P{i}": x for i, x in enumerate(amounts)} | {"Z": -sum(amounts)}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(totals=large_totals())
 def test_large_sessions_settle_with_the_same_guarantees(totals: dict[str, int]) -> None:
     """Beyond the exact search (MAX_EXACT players): still exact, deterministic, at most

@@ -28,6 +28,7 @@ from calculator.ledger.share import (
 )
 from calculator.session import NetEntry, Session, Transfer, settle_session
 from calculator.settlement import MAX_SAFE_CHIPS
+from tests_support import examples
 
 _VALID = StrictString(max_length=40)
 
@@ -86,7 +87,7 @@ def _rewrap(text: str, cuts: list[int], spaces: list[str], ending: str) -> str:
     return ending.join([*body, joined]) + ending
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(sheet=sheets(), lang=st.sampled_from(list(Lang)), data=st.data())
 def test_any_share_text_reads_back_to_its_settlement(
     sheet: ShareSheet, lang: Lang, data: st.DataObject
@@ -105,7 +106,7 @@ def test_any_share_text_reads_back_to_its_settlement(
     assert read(_rewrap(text, cuts, spaces, ending)).sheet == sheet
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(sheet=sheets(), data=st.data())
 def test_any_change_to_the_compact_line_is_refused(sheet: ShareSheet, data: st.DataObject) -> None:
     line = compact_line(sheet)

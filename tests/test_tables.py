@@ -14,6 +14,7 @@ from calculator.options import OptionSpec, specs
 from calculator.presets import MAX_RULESETS, Resolver, TooManyRulesetsError
 from calculator.rules import GoStopRules
 from calculator.tables import TABLE_OPTIONS, build_tables, tables_for
+from tests_support import examples
 
 STANDARD = GoStopRules()
 SPECS = specs(GoStopRules)
@@ -45,7 +46,7 @@ def test_cached_tables_equal_tables_built_from_the_whole_rule_set(name: str, val
     assert tables_for(rules) == build_tables(rules)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_cached_tables_equal_built_ones_under_random_options(data: st.DataObject) -> None:
     changes = data.draw(st.lists(st.sampled_from(CHANGES), max_size=6))

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from hypothesis import settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     allow_header_conformance,
@@ -30,6 +31,12 @@ FUZZ_CHECKS = [
     unsupported_method,
     allow_header_conformance,
 ]
+
+
+def examples(full: int) -> int:
+    """A property test's max_examples: ``full`` at full depth, scaled by the loaded profile
+    (tests/conftest.py: a third in the default run, all of it under gostop-deep)."""
+    return max(1, full * settings.default.max_examples // 100)
 
 
 # docs/rules.md W13 as a request body: A stops with three brights; C, with no bright, pays 광박.

@@ -2,14 +2,35 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest.mark.expression import Expression
 from flask.testing import FlaskClient
 from werkzeug.exceptions import HTTPException
 
 from calculator.api import create_app
 from contract import service_contract
+
+# The in-process fuzzing modules (each marked fuzz). schemathesis builds every case of their
+# coverage phase while they are collected (about 9 s of CPU in each xdist worker), only for
+# the default run's `-m 'not fuzz'` to drop them: when the marker expression leaves fuzz out,
+# they are not collected at all.
+FUZZ_MODULES = frozenset({"test_fuzz.py", "test_tables_fuzz.py"})
+FUZZ_MARK = "pytestmark = pytest.mark.fuzz"
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if collection_path.name not in FUZZ_MODULES or collection_path.parent != Path(__file__).parent:
+        return None
+    if FUZZ_MARK not in collection_path.read_text(encoding="utf-8"):
+        # never drop a module the marker would not drop
+        raise pytest.UsageError(f"{collection_path} is in FUZZ_MODULES without `{FUZZ_MARK}`")
+    expression = config.option.markexpr
+    return bool(expression) and not Expression.compile(expression).evaluate(
+        lambda name, **_: name == "fuzz"
+    )
 
 
 def check_response(app: Any, response: Any) -> None:

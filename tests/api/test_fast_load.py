@@ -43,6 +43,7 @@ from calculator.api.session_schemas import (
     NetMap,
     SettlementRequestSchema,
 )
+from tests_support import examples
 
 # Every optional part of a hand request at once (valid for the schema, not for the rules).
 EVERYTHING = {
@@ -149,7 +150,7 @@ def agree(schema: StrictSchema, body: Any) -> bool:
     return True
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(case=mutated())
 def test_the_fast_path_and_marshmallow_agree_on_mutated_requests(case: tuple[Any, Any]) -> None:
     agree(*case)
