@@ -126,9 +126,7 @@ def _wrk(
     return result
 
 
-def _appends(
-    binary: str, base: str, body: Path, seconds: int, connections: int
-) -> dict[str, Any]:
+def _appends(binary: str, base: str, body: Path, seconds: int, connections: int) -> dict[str, Any]:
     """Appends over :data:`APPEND_TABLES` tables, one wrk thread per connection; ``rps``
     counts only the 201s (a hand added), and the tables' versions confirm them."""
     owners = [_table(base, 0) for _ in range(APPEND_TABLES)]

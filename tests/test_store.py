@@ -233,6 +233,6 @@ def test_a_token_is_found_through_the_index_on_table_and_hash(store: Store) -> N
         pytest.skip("PostgreSQL's planner scans small tables whatever the index")
     with store.engine.connect() as connection:
         sql = store._sql(_HEAD)
-        names = {"id": "x", "hash": "y", "since": 0.0}
+        names = {"id": "x", "hash": "y", "since": 0.0, "known": -1}
         plan = connection.exec_driver_sql("EXPLAIN QUERY PLAN " + sql, names).all()
     assert "ix_ledger_tokens_table_id_hash" in str(plan)

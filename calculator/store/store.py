@@ -46,7 +46,8 @@ class TokenRow:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Head:
     """What every request reads first: the version, the derived summary and the token
-    asked about (None: no token of this table has that hash)."""
+    asked about (None: no token of this table has that hash). ``summary`` is empty when
+    the table is at the version the reader said it knows (:meth:`Store.head`)."""
 
     id: str
     version: int
@@ -290,11 +291,18 @@ class Store:
         """The time a table's last event must be at or after for the table to exist."""
         return -1.0 if self.idle_seconds is None else self.clock() - self.idle_seconds
 
-    def head(self, table_id: str, *, token_hash: str = "") -> Head | None:
+    def head(self, table_id: str, *, token_hash: str = "", known: int = -1) -> Head | None:
         """The table's version, summary and its token with ``token_hash`` (one query, one
         index lookup however many tokens the table has); None if there is no such table
-        (or it is idle past the TTL)."""
-        names = {"id": table_id, "hash": token_hash, "since": self.active_since()}
+        (or it is idle past the TTL). If the table is at version ``known`` the summary is
+        not read (it is ""): a poll that will answer 304 does not need it, and on
+        PostgreSQL it is a compressed value of kilobytes to fetch and decode."""
+        names = {
+            "id": table_id,
+            "hash": token_hash,
+            "since": self.active_since(),
+            "known": known,
+        }
         with self._alone() as cursor:
             cursor.execute(self._sql(_HEAD), names)
             row = cursor.fetchone()
@@ -675,8 +683,9 @@ _PARAMETER = re.compile(r"%\((\w+)\)s")
 # of an index lookup might tell (how much of some stored hash a guess's hash shares) gives
 # no way to choose a secret whose hash shares more.
 _HEAD = (
-    "SELECT t.version, t.join_code, t.summary, k.hash, k.role, k.label, k.public_id, "
-    "k.created_at FROM ledger_tables t LEFT JOIN ledger_tokens k "
+    "SELECT t.version, t.join_code, CASE WHEN t.version = %(known)s THEN '' ELSE t.summary END, "
+    "k.hash, k.role, k.label, k.public_id, k.created_at FROM ledger_tables t "
+    "LEFT JOIN ledger_tokens k "
     "ON k.table_id = t.id AND k.hash = %(hash)s "
     "WHERE t.id = %(id)s AND t.active_at >= %(since)s"
 )
