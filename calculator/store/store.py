@@ -259,13 +259,23 @@ class Store:
         """A DBAPI cursor for one statement that runs atomically on its own (no BEGIN and
         COMMIT; PostgreSQL in autocommit): a read, a key's claim or release. It runs on a
         connection this thread keeps checked out of the pool: a poll is one SELECT, and a
-        pool checkout and return (with its reset) cost as much as the query."""
+        pool checkout and return (with its reset) cost as much as the query.
+
+        On PostgreSQL its commits do not wait for the disk (``synchronous_commit`` off
+        for this connection only): what it writes is idempotency bookkeeping — a claim
+        (visible to every other session the moment it commits, which is what a
+        concurrent retry's 409 needs), a release, a purge. A crash may lose the last of
+        those, which only frees a key for its retry; a write that completes a claimed key
+        commits synchronously, and that flushes the claim before it (the log is one
+        sequence). So an append waits for the disk once, not twice."""
         engine = self.engine
         connection = getattr(self._readers, "connection", None)
         if connection is None or self._readers.engine is not engine:
             connection = engine.raw_connection()
             if engine.dialect.name == "postgresql":
-                connection.driver_connection.autocommit = True  # type: ignore[union-attr]
+                driver: Any = connection.driver_connection
+                driver.autocommit = True
+                driver.execute("SET synchronous_commit = off")
             self._readers.connection, self._readers.engine = connection, engine
         cursor = connection.cursor()
         try:
