@@ -134,6 +134,8 @@ def etag(version: int) -> str:
 
 def versions(header: str) -> set[str]:
     """The versions an If-Match / If-None-Match names (weak or strong: compared weakly)."""
+    if len(header) > 2 and header[0] == header[-1] == '"' and header[1:-1].isdigit():
+        return {header[1:-1]}  # one plain tag, what every poll and write sends: as below
     found: set[str] = set()
     for part in header.split(","):
         tag = part.strip().removeprefix("W/").strip()

@@ -741,3 +741,23 @@ def test_behind_a_trusted_proxy_the_forwarded_address_counts(app: Any, database_
 def test_bad_access_settings_stop_the_start(settings: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match=r"GOSTOP_(TABLE_TTL_DAYS|JOIN_RATE) is"):
         create_app({"access_log": False, "migrate_on_start": False, **settings})
+
+
+@pytest.mark.parametrize(
+    ("header", "named"),
+    [
+        ('"7"', {"7"}),
+        ('"٣"', {"٣"}),  # a digit, not an ASCII one: named as given, never version 3
+        ('W/"7"', {"7"}),
+        ('"7-gzip"', {"7"}),
+        (' "7" ', {"7"}),
+        ('"1", W/"2"', {"1", "2"}),
+        ("*", {"*"}),
+        ('""', {""}),
+        ("7", set()),
+    ],
+)
+def test_the_versions_a_tag_names(header: str, named: set[str]) -> None:
+    from calculator.api.table_access import versions
+
+    assert versions(header) == named
