@@ -65,6 +65,8 @@ def test_the_database_refuses_a_stale_version_and_a_second_event_number(store: S
     }
     assert store.write(expected=1, **write)
     assert not store.write(expected=1, **write)  # the compare-and-set
+    # no such table (deleted): the foreign key refuses the event, nothing is committed
+    assert not store.write(expected=1, **{**write, "table_id": str(uuid.uuid4())})
     duplicate = sa.insert(schema.events).values(table_id=table_id, seq=2, type="x", by="b", at="t")
     with pytest.raises(sa.exc.IntegrityError):  # the primary key
         _execute(store, duplicate)

@@ -561,8 +561,16 @@ class Store:
                 self._put_hands(cursor, table_id, hands_from, hand_items, replace=replace)
                 if answer is not None:
                     self._finish(cursor, *answer)
+                if self.engine.dialect.name == "postgresql":
+                    # The COMMIT rides in the same round trip. It cannot commit a write
+                    # made on a version the table has left: then the event's insert
+                    # failed (its key exists — versions are event numbers — or the table
+                    # is gone: the foreign key), the server skips what follows until the
+                    # sync, and the transaction is rolled back. Then the context's own
+                    # commit finds nothing left to do.
+                    cursor.execute("COMMIT")
                 sync()
-                if moved.rowcount != 1:
+                if moved.rowcount != 1:  # SQLite, before its commit; PostgreSQL: see above
                     raise _Moved
         except (_Moved, self._integrity_error()):
             return False
