@@ -82,7 +82,9 @@ def open_table(
 ) -> tuple[Head, TokenRow]:
     """The table and the token that opens it: 401, 404 or 403 otherwise. At version
     ``known`` (a poll's If-None-Match: :func:`poll_table`) the head's summary is empty."""
-    given = request.headers.get("Authorization", "")
+    # From the WSGI environ, where request.headers reads it too (without its mapping layer:
+    # this runs on every poll).
+    given = request.environ.get("HTTP_AUTHORIZATION", "")
     scheme, _, token = given.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise coded(
@@ -175,7 +177,7 @@ def poll_table(store: Store, table_id: str) -> tuple[Head, Response | None]:
     """A read of a table: :func:`open_table`'s checks (401, 404), then the 304 if
     If-None-Match names the table's version. The head's summary is not read when the
     answer is that 304 (it is empty then); otherwise it is the table's."""
-    given = request.headers.get("If-None-Match")
+    given = request.environ.get("HTTP_IF_NONE_MATCH")  # as in open_table
     named = set() if given is None else versions(given)
     head, _token = open_table(store, table_id, write=False, known=_known(named))
     return head, not_modified(head.version, named)

@@ -254,8 +254,7 @@ class Store:
         with cursor.connection.pipeline() as pipeline:
             yield pipeline.sync
 
-    @contextmanager
-    def _alone(self) -> Iterator[Any]:
+    def _alone(self) -> _Alone:
         """A DBAPI cursor for one statement that runs atomically on its own (no BEGIN and
         COMMIT; PostgreSQL in autocommit): a read, a key's claim or release. It runs on a
         connection this thread keeps checked out of the pool: a poll is one SELECT, and a
@@ -268,6 +267,10 @@ class Store:
         those, which only frees a key for its retry; a write that completes a claimed key
         commits synchronously, and that flushes the claim before it (the log is one
         sequence). So an append waits for the disk once, not twice."""
+        return _Alone(self)
+
+    def _reader(self) -> Any:
+        """This thread's connection for :meth:`_alone` (made on first use)."""
         engine = self.engine
         connection = getattr(self._readers, "connection", None)
         if connection is None or self._readers.engine is not engine:
@@ -277,15 +280,7 @@ class Store:
                 driver.autocommit = True
                 driver.execute("SET synchronous_commit = off")
             self._readers.connection, self._readers.engine = connection, engine
-        cursor = connection.cursor()
-        try:
-            yield cursor
-        except self._disconnects():
-            self._readers.connection = None
-            connection.invalidate()  # a dead connection is never used again
-            raise
-        finally:
-            cursor.close()
+        return connection
 
     def _disconnects(self) -> tuple[type[Exception], ...]:
         dbapi: Any = self.engine.dialect.dbapi
@@ -676,6 +671,29 @@ def _free_label(label: str, taken: set[str]) -> str:
         suffix = f" ({n})"
         found = label[: _LABEL_LENGTH - len(suffix)] + suffix
     return found
+
+
+class _Alone:
+    """:meth:`Store._alone`: a class rather than a generator-based context manager,
+    which costs more on every poll (a generator, contextlib's helper and its frames)."""
+
+    __slots__ = ("_connection", "_cursor", "_store")
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __enter__(self) -> Any:
+        self._connection = self._store._reader()
+        self._cursor = self._connection.cursor()
+        return self._cursor
+
+    def __exit__(self, kind: type[BaseException] | None, *_rest: object) -> None:
+        try:
+            if kind is not None and issubclass(kind, self._store._disconnects()):
+                self._store._readers.connection = None
+                self._connection.invalidate()  # a dead connection is never used again
+        finally:
+            self._cursor.close()
 
 
 class _Moved(Exception):  # noqa: N818 - a signal inside Store.write, never raised out
