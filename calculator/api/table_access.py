@@ -169,7 +169,10 @@ def not_modified(version: int, named: set[str] | None = None) -> Response | None
         given = request.headers.get("If-None-Match")
         named = set() if given is None else versions(given)
     if str(version) in named or "*" in named:
-        return _NotModified(status=304, headers={"ETag": etag(version)})
+        # Content-Length 0: no body. werkzeug drops it on the way out, as every entity
+        # header of a 304; until then the after-request hooks that ask for the length
+        # (compression) find it instead of raising and catching a KeyError each.
+        return _NotModified(status=304, headers={"ETag": etag(version), "Content-Length": "0"})
     return None
 
 

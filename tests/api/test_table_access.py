@@ -497,6 +497,7 @@ def test_a_304_goes_only_where_the_full_read_goes(
         poll = lclient.get(path, headers={**table.auth(table.viewer), "If-None-Match": tag})
         assert (poll.status_code, poll.data, poll.headers["ETag"]) == (304, b"", current), tag
         assert "Content-Type" not in poll.headers
+        assert "Content-Length" not in poll.headers
     for tag in ('"02"', '"1", "3"', '"1"', "garbage", '"99999999999999999999"'):
         poll = lclient.get(path, headers={**table.auth(), "If-None-Match": tag})
         assert (poll.status_code, poll.get_json()) == (200, full.get_json()), tag
