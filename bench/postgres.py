@@ -35,9 +35,14 @@ def find_bin(tool: str) -> str | None:
 
 
 class Cluster:
-    """initdb + pg_ctl in a temporary directory; ``url`` names its database."""
+    """initdb + pg_ctl in a temporary directory; ``url`` names its database.
 
-    def __init__(self) -> None:
+    ``durable``: PostgreSQL's default durability (``fsync`` on: every commit waits for its
+    WAL to reach the disk), as benchmarks must measure (SPEC §8). Without it ``fsync`` is
+    off: a throwaway cluster for tests has nothing to keep across a crash.
+    """
+
+    def __init__(self, *, durable: bool = False) -> None:
         initdb, pg_ctl = find_bin("initdb"), find_bin("pg_ctl")
         if initdb is None or pg_ctl is None:
             raise FileNotFoundError("initdb/pg_ctl not found (apt-get install postgresql)")
@@ -46,6 +51,7 @@ class Cluster:
         self.root = Path(tempfile.mkdtemp(prefix="gostop-pg-"))
         self.data = self.root / "data"
         self.url = f"postgresql+psycopg://gostop@127.0.0.1:{self.port}/gostop"
+        self.durable = durable
         self._as: list[str] = []
         if os.geteuid() == 0:
             self._as = ["runuser", "-u", "nobody", "--"]
@@ -56,7 +62,9 @@ class Cluster:
 
     def __enter__(self) -> Cluster:
         self._run(self.initdb, "-D", str(self.data), "-U", "gostop", "-A", "trust", "-E", "UTF8")
-        options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} -c fsync=off"
+        options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root}"
+        if not self.durable:
+            options += " -c fsync=off"
         self._run(
             self.pg_ctl,
             "-D",

@@ -65,6 +65,8 @@ def test_the_database_refuses_a_stale_version_and_a_second_event_number(store: S
     }
     assert store.write(expected=1, **write)
     assert not store.write(expected=1, **write)  # the compare-and-set
+    # no such table (deleted): the foreign key refuses the event, nothing is committed
+    assert not store.write(expected=1, **{**write, "table_id": str(uuid.uuid4())})
     duplicate = sa.insert(schema.events).values(table_id=table_id, seq=2, type="x", by="b", at="t")
     with pytest.raises(sa.exc.IntegrityError):  # the primary key
         _execute(store, duplicate)
@@ -233,6 +235,24 @@ def test_a_token_is_found_through_the_index_on_table_and_hash(store: Store) -> N
         pytest.skip("PostgreSQL's planner scans small tables whatever the index")
     with store.engine.connect() as connection:
         sql = store._sql(_HEAD)
-        names = {"id": "x", "hash": "y", "since": 0.0}
+        names = {"id": "x", "hash": "y", "since": 0.0, "known": -1}
         plan = connection.exec_driver_sql("EXPLAIN QUERY PLAN " + sql, names).all()
     assert "ix_ledger_tokens_table_id_hash" in str(plan)
+
+
+def test_only_key_bookkeeping_commits_without_waiting_for_the_disk(store: Store) -> None:
+    """On PostgreSQL the connection of single statements (reads, a key's claim and
+    release) commits asynchronously; every transaction — a write that adds a hand and
+    completes its key — waits for its log to reach the disk, as the server's default."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has no per-connection commit durability to check")
+    with store._alone() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "off"
+    with store._transaction() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"
+    claim = {"scope": "s", "key": "k", "request_hash": "h", "now": 1.0, "deadline": 30.0}
+    assert store.claim(**claim).state == "new"
+    assert store.claim(**claim).state == "in_flight"  # seen at once: not only once flushed
+    store.release(scope="s", key="k")

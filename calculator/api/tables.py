@@ -41,8 +41,8 @@ from calculator.api.table_access import (
     claim,
     idempotency_key,
     mint,
-    not_modified,
     open_table,
+    poll_table,
     stale,
     table_response,
 )
@@ -486,8 +486,7 @@ def get_table(id: str) -> Response:
     an empty 304, which costs about what /healthz does. `join_code` and `join_url` let
     another phone join (POST /v1/tables/join) while the table is open.
     """
-    head, _token = open_table(_store(), id, write=False)
-    unchanged = not_modified(head.version)
+    head, unchanged = poll_table(_store(), id)
     if unchanged is not None:
         return unchanged
     access = {"join_code": head.join_code, "join_url": join_url(request.host_url, head.join_code)}
@@ -630,10 +629,9 @@ def list_events(id: str) -> Response:
     is an empty 304 until the table changes. `by` is the label of the token that wrote
     the event.
     """
-    head, _token = open_table(_store(), id, write=False)
+    head, unchanged = poll_table(_store(), id)
     # The query is read after the access checks: 401 and 404 come before a 422 (SPEC §9).
     query = _EVENTS_QUERY.load(request.args.to_dict())
-    unchanged = not_modified(head.version)
     if unchanged is not None:
         return unchanged
     rows = _store().events(head.id, after=query["after"], upto=head.version)
@@ -648,8 +646,7 @@ def list_events(id: str) -> Response:
 @tables.doc(operationId="settleTable", parameters=_READ_HEADERS)
 def settle_table(id: str) -> Response:
     """Settle the table now: totals, the fewest transfers, rounded to the table's unit"""
-    head, _token = open_table(_store(), id, write=False)
-    unchanged = not_modified(head.version)
+    head, unchanged = poll_table(_store(), id)
     if unchanged is not None:
         return unchanged
     session = serialize.session_json(ledger_io.settled(orjson.loads(head.summary)))

@@ -46,7 +46,8 @@ class TokenRow:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Head:
     """What every request reads first: the version, the derived summary and the token
-    asked about (None: no token of this table has that hash)."""
+    asked about (None: no token of this table has that hash). ``summary`` is empty when
+    the table is at the version the reader said it knows (:meth:`Store.head`)."""
 
     id: str
     version: int
@@ -253,28 +254,33 @@ class Store:
         with cursor.connection.pipeline() as pipeline:
             yield pipeline.sync
 
-    @contextmanager
-    def _alone(self) -> Iterator[Any]:
+    def _alone(self) -> _Alone:
         """A DBAPI cursor for one statement that runs atomically on its own (no BEGIN and
         COMMIT; PostgreSQL in autocommit): a read, a key's claim or release. It runs on a
         connection this thread keeps checked out of the pool: a poll is one SELECT, and a
-        pool checkout and return (with its reset) cost as much as the query."""
+        pool checkout and return (with its reset) cost as much as the query.
+
+        On PostgreSQL its commits do not wait for the disk (``synchronous_commit`` off
+        for this connection only): what it writes is idempotency bookkeeping — a claim
+        (visible to every other session the moment it commits, which is what a
+        concurrent retry's 409 needs), a release, a purge. A crash may lose the last of
+        those, which only frees a key for its retry; a write that completes a claimed key
+        commits synchronously, and that flushes the claim before it (the log is one
+        sequence). So an append waits for the disk once, not twice."""
+        return _Alone(self)
+
+    def _reader(self) -> Any:
+        """This thread's connection for :meth:`_alone` (made on first use)."""
         engine = self.engine
         connection = getattr(self._readers, "connection", None)
         if connection is None or self._readers.engine is not engine:
             connection = engine.raw_connection()
             if engine.dialect.name == "postgresql":
-                connection.driver_connection.autocommit = True  # type: ignore[union-attr]
+                driver: Any = connection.driver_connection
+                driver.autocommit = True
+                driver.execute("SET synchronous_commit = off")
             self._readers.connection, self._readers.engine = connection, engine
-        cursor = connection.cursor()
-        try:
-            yield cursor
-        except self._disconnects():
-            self._readers.connection = None
-            connection.invalidate()  # a dead connection is never used again
-            raise
-        finally:
-            cursor.close()
+        return connection
 
     def _disconnects(self) -> tuple[type[Exception], ...]:
         dbapi: Any = self.engine.dialect.dbapi
@@ -290,11 +296,18 @@ class Store:
         """The time a table's last event must be at or after for the table to exist."""
         return -1.0 if self.idle_seconds is None else self.clock() - self.idle_seconds
 
-    def head(self, table_id: str, *, token_hash: str = "") -> Head | None:
+    def head(self, table_id: str, *, token_hash: str = "", known: int = -1) -> Head | None:
         """The table's version, summary and its token with ``token_hash`` (one query, one
         index lookup however many tokens the table has); None if there is no such table
-        (or it is idle past the TTL)."""
-        names = {"id": table_id, "hash": token_hash, "since": self.active_since()}
+        (or it is idle past the TTL). If the table is at version ``known`` the summary is
+        not read (it is ""): a poll that will answer 304 does not need it, and on
+        PostgreSQL it is a compressed value of kilobytes to fetch and decode."""
+        names = {
+            "id": table_id,
+            "hash": token_hash,
+            "since": self.active_since(),
+            "known": known,
+        }
         with self._alone() as cursor:
             cursor.execute(self._sql(_HEAD), names)
             row = cursor.fetchone()
@@ -543,8 +556,16 @@ class Store:
                 self._put_hands(cursor, table_id, hands_from, hand_items, replace=replace)
                 if answer is not None:
                     self._finish(cursor, *answer)
+                if self.engine.dialect.name == "postgresql":
+                    # The COMMIT rides in the same round trip. It cannot commit a write
+                    # made on a version the table has left: then the event's insert
+                    # failed (its key exists — versions are event numbers — or the table
+                    # is gone: the foreign key), the server skips what follows until the
+                    # sync, and the transaction is rolled back. Then the context's own
+                    # commit finds nothing left to do.
+                    cursor.execute("COMMIT")
                 sync()
-                if moved.rowcount != 1:
+                if moved.rowcount != 1:  # SQLite, before its commit; PostgreSQL: see above
                     raise _Moved
         except (_Moved, self._integrity_error()):
             return False
@@ -652,6 +673,29 @@ def _free_label(label: str, taken: set[str]) -> str:
     return found
 
 
+class _Alone:
+    """:meth:`Store._alone`: a class rather than a generator-based context manager,
+    which costs more on every poll (a generator, contextlib's helper and its frames)."""
+
+    __slots__ = ("_connection", "_cursor", "_store")
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __enter__(self) -> Any:
+        self._connection = self._store._reader()
+        self._cursor = self._connection.cursor()
+        return self._cursor
+
+    def __exit__(self, kind: type[BaseException] | None, *_rest: object) -> None:
+        try:
+            if kind is not None and issubclass(kind, self._store._disconnects()):
+                self._store._readers.connection = None
+                self._connection.invalidate()  # a dead connection is never used again
+        finally:
+            self._cursor.close()
+
+
 class _Moved(Exception):  # noqa: N818 - a signal inside Store.write, never raised out
     """The table was no longer at the expected version: roll the write back."""
 
@@ -675,8 +719,9 @@ _PARAMETER = re.compile(r"%\((\w+)\)s")
 # of an index lookup might tell (how much of some stored hash a guess's hash shares) gives
 # no way to choose a secret whose hash shares more.
 _HEAD = (
-    "SELECT t.version, t.join_code, t.summary, k.hash, k.role, k.label, k.public_id, "
-    "k.created_at FROM ledger_tables t LEFT JOIN ledger_tokens k "
+    "SELECT t.version, t.join_code, CASE WHEN t.version = %(known)s THEN '' ELSE t.summary END, "
+    "k.hash, k.role, k.label, k.public_id, k.created_at FROM ledger_tables t "
+    "LEFT JOIN ledger_tokens k "
     "ON k.table_id = t.id AND k.hash = %(hash)s "
     "WHERE t.id = %(id)s AND t.active_at >= %(since)s"
 )

@@ -479,6 +479,45 @@ def test_a_poll_reads_one_token_whatever_the_table_holds(
     assert fetched == [1, 1]  # an id that is no UUID never reaches the database
 
 
+@pytest.mark.parametrize("suffix", ["", "/events", "/settlement"])
+def test_a_304_goes_only_where_the_full_read_goes(
+    lclient: Any, clock: FakeClock, suffix: str
+) -> None:
+    """A poll naming the table's current version gets its 304 through the same checks as
+    a full read: no token 401; a revoked token, another table's, a deleted or an expired
+    table 404 — never a 304. And a tag that names no version exactly ("03", "*" beside
+    one, two versions) gets the whole answer, not one read without the summary."""
+    table, other = _table(lclient), _table(lclient)
+    table.write("POST", "/hands", HAND, expect=201)
+    path = table.path + suffix
+    current = f'"{table.version}"'
+    full = lclient.get(path, headers=table.auth())
+    assert full.status_code == 200
+    for tag in ("W/" + current, current[:-1] + '-gzip"', f'"1", {current}', "*"):
+        poll = lclient.get(path, headers={**table.auth(table.viewer), "If-None-Match": tag})
+        assert (poll.status_code, poll.data, poll.headers["ETag"]) == (304, b"", current), tag
+        assert "Content-Type" not in poll.headers
+        assert "Content-Length" not in poll.headers
+    for tag in ('"02"', '"1", "3"', '"1"', "garbage", '"99999999999999999999"'):
+        poll = lclient.get(path, headers={**table.auth(), "If-None-Match": tag})
+        assert (poll.status_code, poll.get_json()) == (200, full.get_json()), tag
+    polled = {"If-None-Match": current}
+    assert lclient.get(path, headers=polled).status_code == 401
+    for token in ("nope", other.scorer, other.viewer):
+        assert lclient.get(path, headers={**table.auth(token), **polled}).status_code == 404
+    viewer_id = table.get("/tokens")["tokens"][1]["token_id"]
+    revoked = lclient.delete(f"{table.path}/tokens/{viewer_id}", headers=table.auth())
+    assert revoked.status_code == 204
+    assert lclient.get(path, headers={**table.auth(table.viewer), **polled}).status_code == 404
+    assert lclient.get(path, headers={**table.auth(), **polled}).status_code == 304
+    clock.advance(days=31)  # idle past the TTL: gone, though nothing was purged
+    assert lclient.get(path, headers={**table.auth(), **polled}).status_code == 404
+    clock.advance(days=-31)
+    assert lclient.get(path, headers={**table.auth(), **polled}).status_code == 304
+    _delete(table)
+    assert lclient.get(path, headers={**table.auth(), **polled}).status_code == 404
+
+
 # --- deletion ------------------------------------------------------------------------------
 
 
@@ -703,3 +742,23 @@ def test_behind_a_trusted_proxy_the_forwarded_address_counts(app: Any, database_
 def test_bad_access_settings_stop_the_start(settings: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match=r"GOSTOP_(TABLE_TTL_DAYS|JOIN_RATE) is"):
         create_app({"access_log": False, "migrate_on_start": False, **settings})
+
+
+@pytest.mark.parametrize(
+    ("header", "named"),
+    [
+        ('"7"', {"7"}),
+        ('"٣"', {"٣"}),  # a digit, not an ASCII one: named as given, never version 3
+        ('W/"7"', {"7"}),
+        ('"7-gzip"', {"7"}),
+        (' "7" ', {"7"}),
+        ('"1", W/"2"', {"1", "2"}),
+        ("*", {"*"}),
+        ('""', {""}),
+        ("7", set()),
+    ],
+)
+def test_the_versions_a_tag_names(header: str, named: set[str]) -> None:
+    from calculator.api.table_access import versions
+
+    assert versions(header) == named
