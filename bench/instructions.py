@@ -159,7 +159,15 @@ def count(workload: str, hands: int, repeat: int) -> int:
             "--repeat",
             str(repeat),
         ]
-        env = {**os.environ, "PYTHONHASHSEED": "0", "GOSTOP_ACCESS_LOG": "0"}
+        # No .pyc written: in a fresh tree the baseline run would compile every module
+        # and write its .pyc, the measured run load them, and the difference would lose
+        # the compilation (tens of millions of instructions: -60k and more per hand).
+        env = {
+            **os.environ,
+            "PYTHONHASHSEED": "0",
+            "GOSTOP_ACCESS_LOG": "0",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
         done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     found = _COLLECTED.search(done.stderr)
     if done.returncode != 0 or found is None:
