@@ -6,7 +6,8 @@ its tests in tests/ still run against it. The pure-Python build runs every docte
 
 from pathlib import Path
 
+_ROOT = Path(__file__).parent
 collect_ignore = [
-    str(Path("calculator") / (so.name.split(".")[0] + ".py"))
-    for so in (Path(__file__).parent / "calculator").glob("*.so")
+    str(so.relative_to(_ROOT).with_name(so.name.split(".")[0] + ".py"))
+    for so in (_ROOT / "calculator").rglob("*.so")  # calculator/api/serialize too
 ]

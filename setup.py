@@ -2,7 +2,8 @@
 
 Without GOSTOP_COMPILE=1 this is a plain setuptools build of pure Python, and it removes
 compiled modules left in the source tree by an earlier compiled build. With it, the hot
-domain modules are compiled to C extensions (about twice as fast; bench/RESULTS.md) and
+domain modules and the answer's serializer are compiled to C extensions (about twice as
+fast; bench/RESULTS.md) and
 ``calculator/_compiled.json`` records the hash of each compiled source, so that
 ``import calculator`` refuses a compiled module whose source has since changed (a stale
 extension would otherwise shadow the edited ``.py``). If the C compiler fails, the build
@@ -31,13 +32,18 @@ COMPILED = [
     "calculator/side.py",
     "calculator/result.py",
     "calculator/settlement.py",
+    # the answer's builders: labels, sentences and the JSON dicts of every response
+    "calculator/codes.py",
+    "calculator/labels.py",
+    "calculator/explain.py",
+    "calculator/api/serialize.py",
 ]
 MANIFEST = Path("calculator/_compiled.json")
 
 
 def _remove_compiled() -> None:
     MANIFEST.unlink(missing_ok=True)
-    for path in Path("calculator").glob("*.so"):
+    for path in Path("calculator").rglob("*.so"):  # calculator/api/serialize too
         path.unlink()
     for path in Path(".").glob("*__mypyc*.so"):
         path.unlink()

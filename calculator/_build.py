@@ -18,7 +18,7 @@ def check_compiled() -> None:
     """Raise ImportError if a compiled module's source changed since it was compiled."""
     manifest = _HERE / "_compiled.json"
     if not manifest.exists():
-        if any(_HERE.glob("*.so")) and (_HERE.parent / "setup.py").exists():
+        if any(_HERE.rglob("*.so")) and (_HERE.parent / "setup.py").exists():
             raise ImportError(
                 "compiled modules in the source tree without calculator/_compiled.json; "
                 "rebuild with GOSTOP_COMPILE=1 pip install -e . or reinstall with pip "
@@ -30,7 +30,7 @@ def check_compiled() -> None:
         if source.exists() and hashlib.sha256(source.read_bytes()).hexdigest() != digest:
             raise ImportError(
                 f"{path} changed after the engine was compiled; rebuild it with "
-                "GOSTOP_COMPILE=1 pip install -e . (or remove calculator/*.so and "
+                "GOSTOP_COMPILE=1 pip install -e . (or remove the .so files under calculator/ and "
                 "calculator/_compiled.json to run the pure-Python engine)"
             )
 

@@ -21,6 +21,7 @@ def test_http_benchmark_runs_against_real_gunicorn() -> None:
     out = run_quick("bench.http")
     assert "ratio" in out
     assert "batch_hands_per_s" in out
+    assert "batch_ratio" in out  # the batch against parsing the same body (SPEC §8)
 
 
 def test_instruction_count_benchmark_runs() -> None:

@@ -187,11 +187,23 @@ class FastParser(FlaskParser):
         if strict is not None and not isinstance(strict, StrictSchema):
             raise TypeError(f"a JSON body is loaded by a StrictSchema, not {schema!r}")
 
+        # The load of an empty query string, kept once it has succeeded with scalar
+        # values alone: most requests send no query, and a marshmallow load of nothing
+        # costs about what serializing the answer's players does (cProfile, pure build).
+        # The same load made it; each request gets its own copy.
+        empty: list[dict[str, Any]] = []
+
         def decorator(view: F) -> F:
             @wraps(view)
             def wrapper(*args: Any, **kw: Any) -> Any:
                 if strict is None:
-                    loaded = schema.load(request.args.to_dict())
+                    query = request.args
+                    if empty and not query:
+                        loaded = dict(empty[0])
+                    else:
+                        loaded = schema.load(query.to_dict())
+                        if not query and _scalars(loaded):
+                            empty.append(dict(loaded))
                 else:
                     settings = current_app.config["GOSTOP"]
                     loaded = strict.load_fast(read_json(getattr(settings, limit)))
@@ -200,6 +212,13 @@ class FastParser(FlaskParser):
             return wrapper  # type: ignore[return-value]
 
         return decorator
+
+
+def _scalars(loaded: Any) -> bool:
+    """``loaded`` is a dict of immutable scalars: a copy of it shares nothing mutable."""
+    return type(loaded) is dict and all(
+        value is None or type(value) in (str, int, bool) for value in loaded.values()
+    )
 
 
 def _documenting_only(decorator: Callable[[F], F]) -> Callable[[F], F]:

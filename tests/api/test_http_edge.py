@@ -10,6 +10,7 @@ import sys
 import unicodedata
 from typing import Any
 
+import orjson
 import pytest
 
 from calculator.api import create_app
@@ -118,3 +119,29 @@ def test_a_compressed_body_is_a_415_that_says_what_is_accepted(client: Any, enco
 def test_identity_encoding_is_accepted(client: Any) -> None:
     response = client.post(HANDS, json=W13, headers={"Content-Encoding": "identity"})
     assert response.status_code == 200
+
+
+def test_the_bench_echo_parses_a_batch_body_as_large_as_the_batch_endpoint_takes(
+    client: Any,
+) -> None:
+    # bench.http compares batches with parsing the same body (SPEC §8)
+    body = {"hands": [W13] * 500}
+    settings = client.application.config["GOSTOP"]
+    assert settings.max_body_bytes < len(orjson.dumps(body)) < settings.max_batch_bytes
+    response = client.post("/v1/bench/echo", json=body)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.get_json() == {"ok": True}
+
+
+def test_a_query_string_and_none_alternate_without_one_leaking_into_the_other(
+    client: Any,
+) -> None:
+    # the load of an empty query is made once and copied (calculator.api.docs)
+    for _ in range(2):
+        assert client.post(HANDS, json=W13).headers["Content-Language"] == "ko"
+        english = client.post(HANDS + "?lang=en&full_ruleset=true", json=W13)
+        assert english.headers["Content-Language"] == "en"
+        assert "options" in english.get_json()["ruleset"]
+    plain = client.post(HANDS, json=W13)
+    assert "options" not in plain.get_json()["ruleset"]
+    assert plain.headers["Vary"] == "Accept-Language"
