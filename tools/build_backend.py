@@ -7,7 +7,6 @@ only then does the build need mypy, so only then is it added to the build requir
 from __future__ import annotations
 
 import os
-import re
 import tomllib
 from pathlib import Path
 
@@ -15,23 +14,16 @@ from setuptools import build_meta as _meta
 from setuptools.build_meta import *  # noqa: F403 - re-export the setuptools backend
 
 _MYPY = "mypy>=1.13,<3"
-# Third-party packages the compiled modules import (calculator/api/serialize.py: orjson).
-# mypyc type-checks them, so they must be in pip's build environment too: without them a
-# fresh environment's first install fell back to pure Python (mypy could not find them).
-# Their version ranges are the project's own dependencies' (pyproject.toml).
-_IMPORTED = ("orjson",)
 
 
 def _extra() -> list[str]:
     if os.environ.get("GOSTOP_COMPILE") != "1":
         return []
+    # mypyc type-checks what it compiles, and calculator/api/serialize.py imports its
+    # package (Flask, marshmallow, orjson…): without the project's own dependencies in
+    # pip's build environment a fresh environment's first install fell back to pure Python.
     project = tomllib.loads(Path("pyproject.toml").read_text(encoding="utf-8"))["project"]
-    imported = [
-        requirement
-        for requirement in project["dependencies"]
-        if re.match(r"[A-Za-z0-9_.-]+", requirement).group() in _IMPORTED  # type: ignore[union-attr]
-    ]
-    return [_MYPY, *imported]
+    return [_MYPY, *project["dependencies"]]
 
 
 def get_requires_for_build_wheel(config_settings=None):  # type: ignore[no-untyped-def]
