@@ -47,7 +47,7 @@ class Settings:
     access_log: bool = True
     bench_endpoint: bool = False
     # A single hand's ~2 kB answer goes plain: gzip would add a quarter to its CPU to save
-    # 1.3 kB (bench/RESULTS.md, bench.compression); batches and tables are compressed.
+    # 1.3 kB (bench/RESULTS.md, bench.compression); batches and catalogues are compressed.
     compress_min_bytes: int = 4096
     database_url: str = ""
     migrate_on_start: bool = True

@@ -24,9 +24,13 @@ FUZZ_MARK = "pytestmark = pytest.mark.fuzz"
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     if collection_path.name not in FUZZ_MODULES or collection_path.parent != Path(__file__).parent:
         return None
-    if FUZZ_MARK not in collection_path.read_text(encoding="utf-8"):
-        # never drop a module the marker would not drop
-        raise pytest.UsageError(f"{collection_path} is in FUZZ_MODULES without `{FUZZ_MARK}`")
+    text = collection_path.read_text(encoding="utf-8")
+    # never drop a module the marker would not drop: the expression is evaluated below as
+    # if fuzz were its only mark, so any other mark in it is refused too
+    if FUZZ_MARK not in text or text.count("pytest.mark.") != 1:
+        raise pytest.UsageError(
+            f"{collection_path} is in FUZZ_MODULES: it needs `{FUZZ_MARK}` and no other mark"
+        )
     expression = config.option.markexpr
     return bool(expression) and not Expression.compile(expression).evaluate(
         lambda name, **_: name == "fuzz"
