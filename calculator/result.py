@@ -47,14 +47,18 @@ class PlayerResult(NamedTuple):
         s = self.score
         if s is None or s.brights is None:
             return None
-        return Counts(
-            brights=s.brights,
-            animals=s.animals or 0,
-            ribbons=s.ribbons or 0,
-            junk_value=s.junk_value or 0,
-            junk_cards=s.junk_cards,
-            # a tally without junk_cards knows only whether the pile is empty
-            cards=None if s.junk_cards is None else s.cards or 0,
+        # In field order, through ``_make``: keywords cost twice as much (every answer
+        # reads the counts of every player).
+        return Counts._make(
+            (
+                s.brights,
+                s.animals or 0,
+                s.ribbons or 0,
+                s.junk_value or 0,
+                s.junk_cards,
+                # a tally without junk_cards knows only whether the pile is empty
+                None if s.junk_cards is None else s.cards or 0,
+            )
         )
 
     @property

@@ -162,8 +162,9 @@ def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str,
             "cards": counts.cards,
         },
     }
-    if player.gukjin_as:
-        found["gukjin_as"] = dict(player.gukjin_as)
+    gukjin_as = player.gukjin_as  # a property that builds its dict: read once
+    if gukjin_as:
+        found["gukjin_as"] = gukjin_as
     found["may_stop"] = player.may_stop
     if player.sits_out:
         found["sits_out"] = True
