@@ -48,3 +48,13 @@ def test_compression_benchmark_runs() -> None:
     out = run_quick("bench.compression", "--no-count")
     assert "| batch of 500 | gzip |" in out
     assert "| hand | identity |" in out
+
+
+def test_cpu_benchmark_counts_the_workers_cpu_per_request() -> None:
+    import json
+
+    found = json.loads(run_quick("bench.cpu"))
+    # a hand does everything the echo does and more; a batch answers every hand it parses
+    assert 0 < found["echo_us"] < found["hand_us"]
+    assert 0 < found["echo_batch_us_per_hand"] < found["batch_us_per_hand"]
+    assert 0 < found["ratio"] < 1

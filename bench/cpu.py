@@ -1,0 +1,114 @@
+"""The CPU one gunicorn worker spends per request: SPEC §8's HTTP ratios, less noisy.
+
+    python -m bench.cpu             # 3 rounds of 2,000 requests per endpoint (~1 minute)
+    python -m bench.cpu --quick     # 200 requests: checks that it works
+
+``bench.http`` measures requests per second under wrk, which on a shared two-core machine
+moves with whatever else runs (the same code gave ratios 0.66–0.82 in runs minutes apart).
+Here one worker (the repository's gunicorn config, ``GOSTOP_WORKERS=1``) answers one
+client's requests one after the other, on 127.0.0.1, and the figure is the worker's own
+CPU time (the scheduler's count, ``/proc/<pid>/schedstat``) divided by the requests it answered:
+time taken by other processes is not in it. Endpoints are measured alternately, round by
+round, so that drift hits both sides of each ratio:
+
+- ``echo`` (``POST /v1/bench/echo``, parse the body, answer ``{"ok": true}``) against
+  ``hand`` (``POST /v1/gostop/hands``), the same realistic 3-player bodies of the seeded
+  corpus: ``ratio`` = echo CPU ÷ hand CPU, which is what hand req/s ÷ echo req/s would be
+  on a machine whose every cycle went to the worker;
+- ``batch`` (500 hands a request, as SPEC §8 says) against ``echo`` given the same batch body:
+  ``batch_ratio`` per hand, SPEC §8's "≥ 25 % of a parse-only endpoint".
+
+It is a complement to ``bench.http``, not SPEC §8's own measure (requests/s under wrk):
+it leaves out wrk's and the kernel's share, which both endpoints pay alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import sys
+from typing import Any
+
+from bench.corpus import corpus
+from bench.server import Server
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of process ``pid`` so far (Linux): the scheduler's nanosecond count of its
+    time on a CPU (``/proc/<pid>/schedstat``; ``/proc/<pid>/stat`` counts 10 ms ticks)."""
+    with open(f"/proc/{pid}/schedstat", encoding="ascii") as schedstat:
+        return int(schedstat.read().split()[0]) / 1e9
+
+
+def per_request(
+    server: Server, worker: int, path: str, bodies: list[bytes], requests: int
+) -> float:
+    """Microseconds of the worker's CPU per request over ``requests`` requests."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    headers = {"Content-Type": "application/json"}
+    try:
+        start = cpu_seconds(worker)
+        for i in range(requests):
+            connection.request("POST", path, body=bodies[i % len(bodies)], headers=headers)
+            response = connection.getresponse()
+            response.read()
+            if response.status != 200:
+                raise SystemExit(f"{path} answered {response.status}")
+        return (cpu_seconds(worker) - start) / requests * 1e6
+    finally:
+        connection.close()
+
+
+def run(requests: int, rounds: int) -> dict[str, Any]:
+    """Alternate the pairs for ``rounds`` rounds; the figures per request and the ratios."""
+    hands = [json.dumps(h).encode() for h in corpus(500, players=3, modes="cards")]
+    batch_hands = corpus(500, players=3, modes="cards", seed=11)  # SPEC §8: batches of 500
+    batch = [json.dumps({"hands": batch_hands}).encode()]
+    batches = max(requests // 100, 2)
+    pairs = {
+        "echo": ("/v1/bench/echo", hands, requests),
+        "hand": ("/v1/gostop/hands", hands, requests),
+        "echo_batch": ("/v1/bench/echo", batch, batches),
+        "batch": ("/v1/gostop/hands/batch", batch, batches),
+    }
+    found: dict[str, list[float]] = {name: [] for name in pairs}
+    with Server({"GOSTOP_WORKERS": "1", "GOSTOP_ACCESS_LOG": "0"}) as server:
+        (worker,) = server.worker_pids()
+        for path, bodies, count in pairs.values():  # warm up: caches, lazy imports
+            per_request(server, worker, path, bodies, min(count, 200))
+        for _ in range(rounds):
+            for name, (path, bodies, count) in pairs.items():
+                found[name].append(per_request(server, worker, path, bodies, count))
+
+    def mean(name: str) -> float:
+        return sum(found[name]) / len(found[name])
+
+    from bench.engine import build
+
+    return {
+        "engine": build(),
+        "requests": requests,
+        "rounds": rounds,
+        "echo_us": round(mean("echo"), 1),
+        "hand_us": round(mean("hand"), 1),
+        "ratio": round(mean("echo") / mean("hand"), 3),
+        "ratios_by_round": [round(e / h, 3) for e, h in zip(found["echo"], found["hand"])],
+        "batch_us_per_hand": round(mean("batch") / len(batch_hands), 1),
+        "echo_batch_us_per_hand": round(mean("echo_batch") / len(batch_hands), 1),
+        "batch_ratio": round(mean("echo_batch") / mean("batch"), 3),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="few requests (CI)")
+    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args(argv)
+    requests, rounds = (200, 1) if args.quick else (args.requests, args.rounds)
+    print(json.dumps(run(requests, rounds), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
