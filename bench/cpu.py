@@ -93,7 +93,9 @@ def run(requests: int, rounds: int) -> dict[str, Any]:
         "echo_us": round(mean("echo"), 1),
         "hand_us": round(mean("hand"), 1),
         "ratio": round(mean("echo") / mean("hand"), 3),
-        "ratios_by_round": [round(e / h, 3) for e, h in zip(found["echo"], found["hand"], strict=True)],
+        "ratios_by_round": [
+            round(e / h, 3) for e, h in zip(found["echo"], found["hand"], strict=True)
+        ],
         "batch_us_per_hand": round(mean("batch") / len(batch_hands), 1),
         "echo_batch_us_per_hand": round(mean("echo_batch") / len(batch_hands), 1),
         "batch_ratio": round(mean("echo_batch") / mean("batch"), 3),
