@@ -198,7 +198,8 @@ def payment_json(payment: Payment, stake: int, shape: Shape = DEFAULT_SHAPE) -> 
         "reason": payment.reason,
         "text": {lang: payment_text(payment, stake=stake, lang=lang) for lang in langs},
     }
-    steps = _steps(*_own_steps(payment.steps), langs)
+    own, start = _own_steps(payment.steps)  # not ``*``: compiled, a star call is generic
+    steps = _steps(own, start, langs)
     if steps:
         found["steps"] = steps
     if payment.priced_in != "points":  # a price in chips: not points × stake
