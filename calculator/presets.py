@@ -191,7 +191,17 @@ def resolve(
     Resolved rule sets are cached by preset, options and variant (a few dozen µs on a miss:
     the lookup tables are cached apart, by the few options that shape them).
     """
-    key = _cache_key(preset, overrides, variant)
+    return _cached(_cache_key(preset, overrides, variant), preset, overrides, variant)
+
+
+def _cached(
+    key: Hashable | None,
+    preset: str,
+    overrides: Mapping[str, object] | None,
+    variant: Variant | None,
+) -> RuleSet:
+    """:func:`resolve` given the cache key of its arguments (a :class:`Resolver` has
+    computed it already)."""
     found = _RESOLVED.get(key) if key is not None else None
     if found is None:
         # Problems are reported in the order the caller gave the options.
@@ -213,10 +223,12 @@ def _cache_key(
 ) -> Hashable | None:
     """What a resolution depends on, or None when it cannot be a key (an unhashable value:
     such options are refused, so there is nothing to cache)."""
-    if overrides and len(overrides) > _MAX_KEYED:
+    if not overrides:
+        key: Hashable = (preset, (), variant)  # most requests: a preset by name, no options
+    elif len(overrides) > _MAX_KEYED:
         return None  # more options than exist: refused at once, never sorted or cached
-    items = tuple(sorted((overrides or {}).items()))
-    key = (preset, items, variant)
+    else:
+        key = (preset, tuple(sorted(overrides.items())), variant)
     try:
         hash(key)
     except TypeError:
@@ -281,7 +293,7 @@ class Resolver:
                     )
                 ]
             )
-        found = resolve(preset, overrides, variant=variant)
+        found = _cached(key, preset, overrides, variant)
         if key is not None:
             self._seen[key] = found
         return found

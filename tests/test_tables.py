@@ -79,3 +79,19 @@ def test_a_resolver_resolves_each_rule_set_once_and_caps_the_distinct_ones() -> 
     assert raised.value.issues[0].code == "too_many_rulesets"
     assert str(MAX_RULESETS) in raised.value.issues[0].detail
     assert resolver.resolve("standard", {"godori_points": 7}) is same[0]  # seen: still fine
+
+
+def test_a_preset_by_name_is_one_rule_set_however_its_absent_options_are_said() -> None:
+    from calculator.presets import Variant
+
+    by_name = resolve("standard", variant=Variant.GOSTOP)
+    assert resolve("standard", {}, variant=Variant.GOSTOP) is by_name
+    resolver = Resolver(limit=1)
+    assert resolver.resolve("standard", variant=Variant.GOSTOP) is by_name
+    assert resolver.resolve("standard", {}, variant=Variant.GOSTOP) is by_name  # no new one
+    for variant in (None, Variant.BALANCE):  # another variant is another key
+        with pytest.raises(TooManyRulesetsError):
+            resolver.resolve("standard", variant=variant)
+    with pytest.raises(GoStopError) as raised:
+        Resolver().resolve("standard", variant=Variant.BALANCE)
+    assert [issue.code for issue in raised.value.issues] == ["wrong_variant"]

@@ -27,7 +27,7 @@ from werkzeug.routing import Rule
 
 from calculator.api import responses, schemas, session_schemas
 from calculator.api.fields import StrictInteger, StrictList, StrictSchema, StrictString
-from calculator.api.http import PROBLEM_JSON, read_json
+from calculator.api.http import PROBLEM_JSON, current_request, read_json
 from calculator.codes import CODE_LISTS
 from calculator.presets import Variant, presets
 
@@ -197,12 +197,14 @@ class FastParser(FlaskParser):
             @wraps(view)
             def wrapper(*args: Any, **kw: Any) -> Any:
                 if strict is None:
-                    query = request.args
-                    if empty and not query:
+                    # No QUERY_STRING, no arguments: the copy, without building request.args
+                    if empty and not current_request().environ.get("QUERY_STRING"):
                         loaded = dict(empty[0])
                     else:
+                        query = request.args
                         loaded = schema.load(query.to_dict())
-                        if not query and _scalars(loaded):
+                        # (once: a QUERY_STRING of "&" alone has no arguments either)
+                        if not query and not empty and _scalars(loaded):
                             empty.append(dict(loaded))
                 else:
                     settings = current_app.config["GOSTOP"]

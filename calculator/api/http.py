@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 import orjson
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Request, Response, current_app, g, request
 from werkzeug.exceptions import (
     BadRequest,
     HTTPException,
@@ -50,6 +50,14 @@ class _UnsupportedEncoding(UnsupportedMediaType):
     def get_headers(self, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
         # RFC 9110 §15.5.16: a 415 for a content coding says which codings are accepted.
         return [*super().get_headers(*args, **kwargs), ("Accept-Encoding", "identity")]
+
+
+def current_request() -> Request:
+    """The request being served, unproxied: reading an attribute through Flask's
+    ``request`` proxy costs about 8k instructions (werkzeug's lookup, in Python) and
+    taking the object once about 0.1k (callgrind, bench/RESULTS.md 2026-12-03)."""
+    found: Request = request._get_current_object()  # type: ignore[attr-defined]
+    return found
 
 
 def read_json(max_bytes: int) -> Any:

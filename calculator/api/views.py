@@ -8,19 +8,22 @@ declarations, the summary and description from the docstring.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 import orjson
 from flask import Blueprint as FlaskBlueprint
 from flask import Response, current_app, request
 from marshmallow import ValidationError
+from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import NotFound
+from werkzeug.http import parse_accept_header
 
 from calculator.api import batch_bounds, responses, rules_document, serialize
 from calculator.api.docs import Blueprint
 from calculator.api.errors import domain_problem, validation_problem
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
-from calculator.api.http import PROBLEM_JSON, coded, json_response, read_json
+from calculator.api.http import PROBLEM_JSON, coded, current_request, json_response, read_json
 from calculator.api.schemas import (
     AnswerQuerySchema,
     BatchRequestSchema,
@@ -84,9 +87,21 @@ def answer_shape(query: Mapping[str, Any]) -> serialize.Shape:
     """The shape the client asked for: ``?lang`` (ko, en or all), else the best of ko and
     en by ``Accept-Language`` (werkzeug parses its q-values), else Korean; and whether the
     rule set echo lists every option (``?full_ruleset=true``)."""
-    lang = query.get("lang") or preferred_language(request.accept_languages) or LANGUAGES[0]
+    lang = query.get("lang")
+    if not lang:
+        # Read from the environ: request.accept_languages would parse an absent header too
+        header = current_request().environ.get("HTTP_ACCEPT_LANGUAGE")
+        lang = (header and header_language(header)) or LANGUAGES[0]
     langs = LANGUAGES if lang == "all" else (lang,)
     return serialize.Shape(langs=langs, full_ruleset=query["full_ruleset"])
+
+
+@lru_cache(maxsize=64)
+def header_language(header: str) -> str | None:
+    """:func:`preferred_language` of an ``Accept-Language`` value, parsed as werkzeug's
+    ``request.accept_languages`` parses it; kept for the few values clients send over and
+    over (a browser or an app sends the same one with every request)."""
+    return preferred_language(parse_accept_header(header, LanguageAccept))
 
 
 def preferred_language(accepted: Iterable[tuple[str, float]]) -> str | None:
@@ -119,11 +134,11 @@ def shaped(body: Any, shape: serialize.Shape) -> Response:
     """A scoring answer: the JSON, with the language it speaks (``Content-Language``); a
     cache keeps answers apart by ``Accept-Language``."""
     response = json_response(body)
-    # Set directly: the response is new, without a Vary yet (``vary.add`` would parse
-    # the header into a set and write it back, twice the cost of the two headers).
+    # Added: the response is new, without either header yet (setting one looks for it
+    # first, and ``vary.add`` would parse the header into a set and write it back).
     headers = response.headers
-    headers["Content-Language"] = ", ".join(shape.langs)
-    headers["Vary"] = "Accept-Language"
+    headers.add("Content-Language", ", ".join(shape.langs))
+    headers.add("Vary", "Accept-Language")
     return response
 
 

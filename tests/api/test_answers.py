@@ -210,6 +210,8 @@ def test_every_sentence_says_the_numbers_of_its_step(client: Any) -> None:
         ("", "en;q=0, ko;q=0.1", ["ko"]),
         ("", "fr, de", ["ko"]),
         ("", "*", ["ko"]),
+        ("", "", ["ko"]),  # an empty header is no header
+        ("", "*;q=0.5, en;q=0.1", ["ko"]),  # the wildcard ranks first: say nothing
         ("?lang=ko", "en", ["ko"]),  # the query wins over the header
     ],
 )
@@ -225,6 +227,30 @@ def test_the_language_of_labels_and_texts(
     localized = [payment["text"], *(s["text"] for s in payment["steps"])]
     localized += [i["label"] for p in answer["players"] for i in p["items"]]
     assert all(list(field) == langs for field in localized)
+
+
+def test_the_header_is_read_only_when_present_and_each_value_parsed_once(app: Any) -> None:
+    from flask import request
+
+    from calculator.api.views import header_language
+
+    view = app.view_functions["gostop.post_hand"]
+
+    def answer(headers: dict[str, str]) -> tuple[str, dict[str, Any]]:
+        with app.test_request_context(HANDS, method="POST", json=BAKS, headers=headers):
+            response = view()
+            # werkzeug's parse of the header (request.accept_languages) is never made
+            assert "accept_languages" not in request.__dict__
+            return response.headers["Content-Language"], response.get_json()
+
+    header_language.cache_clear()
+    assert answer({})[0] == "ko"
+    assert header_language.cache_info().misses == 0  # no header: nothing parsed
+    english = answer({"Accept-Language": "fr, en-GB;q=0.8, ko;q=0.5"})
+    again = answer({"Accept-Language": "fr, en-GB;q=0.8, ko;q=0.5"})
+    assert english == again
+    assert english[0] == "en"
+    assert header_language.cache_info()[:2] == (1, 1)  # (hits, misses)
 
 
 def test_an_unknown_lang_is_a_422(client: Any) -> None:

@@ -145,3 +145,27 @@ def test_a_query_string_and_none_alternate_without_one_leaking_into_the_other(
     plain = client.post(HANDS, json=W13)
     assert "options" not in plain.get_json()["ruleset"]
     assert plain.headers["Vary"] == "Accept-Language"
+    assert plain.headers.getlist("Content-Language") == ["ko"]
+
+
+@pytest.mark.parametrize("query", ["?", "?&", "?unknown=1"])
+def test_a_query_string_without_arguments_answers_as_none(client: Any, query: str) -> None:
+    plain = client.post(HANDS, json=W13)
+    for _ in range(2):  # before and after the empty query's load is kept
+        other = client.post(HANDS + query, json=W13)
+        assert other.status_code == plain.status_code == 200
+        assert other.get_data() == plain.get_data()
+        assert other.headers["Content-Language"] == "ko"
+        assert other.headers.getlist("Vary") == ["Accept-Language"]
+
+
+def test_a_request_without_a_query_string_does_not_parse_one(app: Any) -> None:
+    from flask import request
+
+    view = app.view_functions["gostop.post_hand"]
+    app.test_client().post(HANDS, json=W13)  # the load of no query is kept from here on
+    for path, parsed in ((HANDS, False), (HANDS + "?&", True), (HANDS, False)):
+        with app.test_request_context(path, method="POST", json=W13):
+            assert view().status_code == 200
+            # request.args (werkzeug's parse of the query string) is built only for one
+            assert ("args" in request.__dict__) is parsed
