@@ -62,7 +62,8 @@ def current_request() -> Request:
 
 def read_json(max_bytes: int) -> Any:
     """The request body parsed as JSON, or a 400/413/415 problem."""
-    encoding = request.headers.get("Content-Encoding", "").strip()
+    current = current_request()  # four reads: through the proxy each would cost ~8k
+    encoding = current.headers.get("Content-Encoding", "").strip()
     if encoding.lower() not in ("", "identity"):
         raise coded(
             _UnsupportedEncoding(
@@ -70,7 +71,7 @@ def read_json(max_bytes: int) -> Any:
             ),
             "unsupported_content_encoding",
         )
-    mimetype = request.mimetype
+    mimetype = current.mimetype
     if mimetype != JSON and not (
         mimetype.startswith("application/") and mimetype.endswith("+json")
     ):
@@ -79,13 +80,13 @@ def read_json(max_bytes: int) -> Any:
             UnsupportedMediaType(f"send the body as application/json (got {got})"),
             "unsupported_media_type",
         )
-    length = request.content_length
+    length = current.content_length
     if length is not None and length > max_bytes:
         raise coded(
             RequestEntityTooLarge(f"the body is {length} bytes; the limit is {max_bytes}"),
             "body_too_large",
         )
-    data = request.get_data(cache=False)
+    data = current.get_data(cache=False)
     if len(data) > max_bytes:
         raise coded(
             RequestEntityTooLarge(f"the body is over the limit of {max_bytes} bytes"),
