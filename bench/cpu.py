@@ -7,9 +7,9 @@
 moves with whatever else runs (the same code gave ratios 0.66–0.82 in runs minutes apart).
 Here one worker (the repository's gunicorn config, ``GOSTOP_WORKERS=1``) answers one
 client's requests one after the other, on 127.0.0.1, and the figure is the worker's own
-CPU time (the scheduler's count, ``/proc/<pid>/schedstat``) divided by the requests it answered:
-time taken by other processes is not in it. Endpoints are measured alternately, round by
-round, so that drift hits both sides of each ratio:
+CPU time (the scheduler's count, ``/proc/<pid>/task/*/schedstat``) divided by the
+requests it answered: time taken by other processes is not in it. Endpoints are
+measured alternately, round by round, so that drift hits both sides of each ratio:
 
 - ``echo`` (``POST /v1/bench/echo``, parse the body, answer ``{"ok": true}``) against
   ``hand`` (``POST /v1/gostop/hands``), the same realistic 3-player bodies of the seeded
@@ -18,8 +18,9 @@ round, so that drift hits both sides of each ratio:
 - ``batch`` (500 hands a request, as SPEC §8 says) against ``echo`` given the same batch body:
   ``batch_ratio`` per hand, SPEC §8's "≥ 25 % of a parse-only endpoint".
 
-It is a complement to ``bench.http``, not SPEC §8's own measure (requests/s under wrk):
-it leaves out wrk's and the kernel's share, which both endpoints pay alike.
+It is a complement to ``bench.http``, not SPEC §8's own measure (requests/s under wrk),
+and its ratios are not comparable with wrk's: they leave out wrk's and the kernel's share
+of each request, which both endpoints pay alike (so they come out lower).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import argparse
 import http.client
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from bench.corpus import corpus
@@ -35,10 +37,13 @@ from bench.server import Server
 
 
 def cpu_seconds(pid: int) -> float:
-    """CPU time of process ``pid`` so far (Linux): the scheduler's nanosecond count of its
-    time on a CPU (``/proc/<pid>/schedstat``; ``/proc/<pid>/stat`` counts 10 ms ticks)."""
-    with open(f"/proc/{pid}/schedstat", encoding="ascii") as schedstat:
-        return int(schedstat.read().split()[0]) / 1e9
+    """CPU time of process ``pid`` so far (Linux): the scheduler's nanosecond count of each
+    of its threads' time on a CPU (``/proc/<pid>/task/*/schedstat``; ``/proc/<pid>/stat``
+    counts 10 ms ticks)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        total += int((task / "schedstat").read_text(encoding="ascii").split()[0])
+    return total / 1e9
 
 
 def per_request(
@@ -73,7 +78,13 @@ def run(requests: int, rounds: int) -> dict[str, Any]:
         "batch": ("/v1/gostop/hands/batch", batch, batches),
     }
     found: dict[str, list[float]] = {name: [] for name in pairs}
-    with Server({"GOSTOP_WORKERS": "1", "GOSTOP_ACCESS_LOG": "0"}) as server:
+    # No recycling (max_requests): the measured worker must stay the one whose CPU is read.
+    quiet = {
+        "GOSTOP_WORKERS": "1",
+        "GOSTOP_ACCESS_LOG": "0",
+        "GUNICORN_CMD_ARGS": "--max-requests 0",
+    }
+    with Server(quiet) as server:
         (worker,) = server.worker_pids()
         for path, bodies, count in pairs.values():  # warm up: caches, lazy imports
             per_request(server, worker, path, bodies, min(count, 200))
@@ -108,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
+    if args.requests < 1 or args.rounds < 1:
+        parser.error("--requests and --rounds must be at least 1")
     requests, rounds = (200, 1) if args.quick else (args.requests, args.rounds)
     print(json.dumps(run(requests, rounds), indent=2))
     return 0
