@@ -92,8 +92,16 @@ def answer_shape(query: Mapping[str, Any]) -> serialize.Shape:
         # Read from the environ: request.accept_languages would parse an absent header too
         header = current_request().environ.get("HTTP_ACCEPT_LANGUAGE")
         lang = (header and header_language(header)) or LANGUAGES[0]
-    langs = LANGUAGES if lang == "all" else (lang,)
-    return serialize.Shape(langs=langs, full_ruleset=query["full_ruleset"])
+    return _SHAPES[lang, query["full_ruleset"]]
+
+
+# Every shape a request can ask for (lang is one of ours or "all", by the query's schema
+# or by header_language), made once: a request picks one instead of building it.
+_SHAPES: dict[tuple[str, bool], serialize.Shape] = {
+    (lang, full): serialize.Shape(langs=LANGUAGES if lang == "all" else (lang,), full_ruleset=full)
+    for lang in (*LANGUAGES, "all")
+    for full in (False, True)
+}
 
 
 @lru_cache(maxsize=64)
