@@ -394,10 +394,10 @@ def test_counts_name_each_category_by_its_own_count() -> None:
     """Counts are built positionally (``Counts._make``, for speed): a pile whose every
     count differs pins each value to its name, so a reordered record cannot swap two."""
     pile = (
-        ("01-bright",)  # 1 bright
-        + ("02-animal", "04-animal")  # 2 animals
-        + ("01-ribbon", "02-ribbon", "03-ribbon")  # 3 ribbons
-        + ("05-junk-1", "05-junk-2", "06-junk-1", "06-junk-2", "11-double-junk")  # 5 cards, 6
+        "01-bright",  # 1 bright
+        *("02-animal", "04-animal"),  # 2 animals
+        *("01-ribbon", "02-ribbon", "03-ribbon"),  # 3 ribbons
+        *("05-junk-1", "05-junk-2", "06-junk-1", "06-junk-2", "11-double-junk"),  # 5, value 6
     )
     players = (PlayerHand(id="A", captured=pile), PlayerHand(id="B", captured=()))
     counts = settle(Hand(players=players), STANDARD).players[0].counts
