@@ -54,6 +54,7 @@ from calculator.api.tables import (
     iso_time,
     tables,
 )
+from calculator.api.views import client_language
 from calculator.errors import GoStopError
 from calculator.ledger import Event, EventType, apply, check_setup, start
 from calculator.ledger.export import CSV_COLUMNS, hand_rows
@@ -127,7 +128,7 @@ def share_table(id: str) -> Response:
     """
     head, _token = open_table(_store(), id, write=False)
     query = _query(_SHARE_QUERY)
-    lang = Lang(query["lang"] or request.accept_languages.best_match(list(Lang), default="ko"))
+    lang = Lang(query["lang"] or client_language() or Lang.KO)  # as scoring answers choose
     unchanged = not_modified(head.version)
     if unchanged is None:
         summary = orjson.loads(head.summary)

@@ -87,11 +87,7 @@ def answer_shape(query: Mapping[str, Any]) -> serialize.Shape:
     """The shape the client asked for: ``?lang`` (ko, en or all), else the best of ko and
     en by ``Accept-Language`` (werkzeug parses its q-values), else Korean; and whether the
     rule set echo lists every option (``?full_ruleset=true``)."""
-    lang = query.get("lang")
-    if not lang:
-        # Read from the environ: request.accept_languages would parse an absent header too
-        header = current_request().environ.get("HTTP_ACCEPT_LANGUAGE")
-        lang = (header and header_language(header)) or LANGUAGES[0]
+    lang = query.get("lang") or client_language() or LANGUAGES[0]
     return _SHAPES[lang, query["full_ruleset"]]
 
 
@@ -102,6 +98,14 @@ _SHAPES: dict[tuple[str, bool], serialize.Shape] = {
     for lang in (*LANGUAGES, "all")
     for full in (False, True)
 }
+
+
+def client_language() -> str | None:
+    """The language of ours that the request's ``Accept-Language`` ranks highest, or None:
+    one rule for every answer that speaks a language (scoring answers, the share text)."""
+    # From the environ: request.accept_languages would parse an absent header too
+    header = current_request().environ.get("HTTP_ACCEPT_LANGUAGE")
+    return header_language(header) if header else None
 
 
 @lru_cache(maxsize=64)

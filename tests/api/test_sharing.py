@@ -76,6 +76,8 @@ def test_the_share_text_reads_back_to_the_tables_settlement(lclient: Any) -> Non
     assert {"Totals", "Who pays whom (rounded to 100)"} <= set(english.splitlines())
     assert _text(table, **{"Accept-Language": "en-US,en;q=0.8"}) == english
     assert _text(table, **{"Accept-Language": "fr"}) == korean  # else Korean
+    # ranked by q-value as scoring answers are (werkzeug's best_match took the exact "ko")
+    assert _text(table, **{"Accept-Language": "fr, en-GB;q=0.8, ko;q=0.5"}) == english
     for text in (korean, english):
         read = _parse(lclient, text)
         assert read["totals"] == settled["totals"]
