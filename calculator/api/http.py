@@ -9,16 +9,22 @@ import re
 import secrets
 import sys
 import time
+from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 import orjson
 from flask import Flask, Request, Response, current_app, g, request
+from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import (
     BadRequest,
     HTTPException,
     RequestEntityTooLarge,
     UnsupportedMediaType,
 )
+from werkzeug.http import parse_accept_header
+
+from calculator.explain import LANGUAGES
 
 JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
@@ -58,6 +64,48 @@ def current_request() -> Request:
     taking the object once about 0.1k (callgrind, bench/RESULTS.md 2026-12-03)."""
     found: Request = request._get_current_object()  # type: ignore[attr-defined]
     return found
+
+
+def client_language() -> str | None:
+    """The language of ours that the request's ``Accept-Language`` ranks highest, or None:
+    one rule for every answer that speaks a language (scoring answers, the share text)."""
+    # From the environ: request.accept_languages would parse an absent header too
+    header = current_request().environ.get("HTTP_ACCEPT_LANGUAGE")
+    return header_language(header) if header else None
+
+
+@lru_cache(maxsize=64)
+def header_language(header: str) -> str | None:
+    """:func:`preferred_language` of an ``Accept-Language`` value, parsed as werkzeug's
+    ``request.accept_languages`` parses it; kept for the few values clients send over and
+    over (a browser or an app sends the same one with every request)."""
+    return preferred_language(parse_accept_header(header, LanguageAccept))
+
+
+def preferred_language(accepted: Iterable[tuple[str, float]]) -> str | None:
+    """The language of ours that ``Accept-Language`` ranks highest, or None (say nothing,
+    or ``*``): by q-value, the header's order breaking ties; ``en-GB`` is ``en``, q=0 is
+    "not this one". werkzeug's own ``best_match`` prefers any exact tag to a better-ranked
+    regional one (``en-GB;q=0.8, ko;q=0.5`` would give ko), hence this.
+
+    >>> from werkzeug.datastructures import LanguageAccept
+    >>> from werkzeug.http import parse_accept_header
+    >>> preferred_language(parse_accept_header("fr, en-GB;q=0.8, ko;q=0.5", LanguageAccept))
+    'en'
+    >>> preferred_language(parse_accept_header("en;q=0, ko-KR;q=0.1", LanguageAccept))
+    'ko'
+    """
+    ranked = sorted(
+        ((quality, -i, value) for i, (value, quality) in enumerate(accepted) if quality > 0),
+        reverse=True,
+    )
+    for _quality, _order, value in ranked:
+        primary = value.replace("_", "-").split("-")[0].lower()
+        if primary in LANGUAGES:
+            return primary
+        if primary == "*":
+            return None
+    return None
 
 
 def read_json(max_bytes: int) -> Any:

@@ -23,7 +23,7 @@ from werkzeug.exceptions import NotFound
 
 from calculator.api import ledger_io, serialize
 from calculator.api.fields import fail
-from calculator.api.http import coded, read_json
+from calculator.api.http import client_language, coded, read_json
 from calculator.api.schemas import RulesetSpec, resolve_spec
 from calculator.api.sharing_schemas import (
     EXPORT_FORMAT,
@@ -54,7 +54,6 @@ from calculator.api.tables import (
     iso_time,
     tables,
 )
-from calculator.api.views import client_language
 from calculator.errors import GoStopError
 from calculator.ledger import Event, EventType, apply, check_setup, start
 from calculator.ledger.export import CSV_COLUMNS, hand_rows

@@ -7,23 +7,20 @@ declarations, the summary and description from the docstring.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from functools import lru_cache
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
 from flask import Blueprint as FlaskBlueprint
 from flask import Response, current_app, request
 from marshmallow import ValidationError
-from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import NotFound
-from werkzeug.http import parse_accept_header
 
 from calculator.api import batch_bounds, responses, rules_document, serialize
 from calculator.api.docs import Blueprint
 from calculator.api.errors import domain_problem, validation_problem
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
-from calculator.api.http import PROBLEM_JSON, coded, current_request, json_response, read_json
+from calculator.api.http import PROBLEM_JSON, client_language, coded, json_response, read_json
 from calculator.api.schemas import (
     AnswerQuerySchema,
     BatchRequestSchema,
@@ -98,48 +95,6 @@ _SHAPES: dict[tuple[str, bool], serialize.Shape] = {
     for lang in (*LANGUAGES, "all")
     for full in (False, True)
 }
-
-
-def client_language() -> str | None:
-    """The language of ours that the request's ``Accept-Language`` ranks highest, or None:
-    one rule for every answer that speaks a language (scoring answers, the share text)."""
-    # From the environ: request.accept_languages would parse an absent header too
-    header = current_request().environ.get("HTTP_ACCEPT_LANGUAGE")
-    return header_language(header) if header else None
-
-
-@lru_cache(maxsize=64)
-def header_language(header: str) -> str | None:
-    """:func:`preferred_language` of an ``Accept-Language`` value, parsed as werkzeug's
-    ``request.accept_languages`` parses it; kept for the few values clients send over and
-    over (a browser or an app sends the same one with every request)."""
-    return preferred_language(parse_accept_header(header, LanguageAccept))
-
-
-def preferred_language(accepted: Iterable[tuple[str, float]]) -> str | None:
-    """The language of ours that ``Accept-Language`` ranks highest, or None (say nothing,
-    or ``*``): by q-value, the header's order breaking ties; ``en-GB`` is ``en``, q=0 is
-    "not this one". werkzeug's own ``best_match`` prefers any exact tag to a better-ranked
-    regional one (``en-GB;q=0.8, ko;q=0.5`` would give ko), hence this.
-
-    >>> from werkzeug.datastructures import LanguageAccept
-    >>> from werkzeug.http import parse_accept_header
-    >>> preferred_language(parse_accept_header("fr, en-GB;q=0.8, ko;q=0.5", LanguageAccept))
-    'en'
-    >>> preferred_language(parse_accept_header("en;q=0, ko-KR;q=0.1", LanguageAccept))
-    'ko'
-    """
-    ranked = sorted(
-        ((quality, -i, value) for i, (value, quality) in enumerate(accepted) if quality > 0),
-        reverse=True,
-    )
-    for _quality, _order, value in ranked:
-        primary = value.replace("_", "-").split("-")[0].lower()
-        if primary in LANGUAGES:
-            return primary
-        if primary == "*":
-            return None
-    return None
 
 
 def shaped(body: Any, shape: serialize.Shape) -> Response:

@@ -232,7 +232,7 @@ def test_the_language_of_labels_and_texts(
 def test_the_header_is_read_only_when_present_and_each_value_parsed_once(app: Any) -> None:
     from flask import request
 
-    from calculator.api.views import header_language
+    from calculator.api.http import header_language
 
     view = app.view_functions["gostop.post_hand"]
 
