@@ -21,9 +21,9 @@ import inspect
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
-from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, missing, types
+from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, missing, post_load, types
 from marshmallow.decorators import POST_DUMP, POST_LOAD, PRE_DUMP, VALIDATES_SCHEMA
 
 from calculator.limits import MAX_PROBLEMS, quote
@@ -91,6 +91,12 @@ class CodedField(fields.Field[Any]):
         "required": "this field is required",
         "null": "null is not allowed here",
     }
+
+    def __init__(self, *args: Any, convert: Loader | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.convert = convert
+        """What the loaded value (not null) becomes in the schema's ``record``: an enum
+        member for its wire value, a tuple for a list… None: the value as loaded."""
 
     def make_error(self, key: str, **kwargs: Any) -> ValidationError:
         error = super().make_error(key, **kwargs)
@@ -292,7 +298,10 @@ class StrictString(CodedField, fields.String):
             # frozenset would be a call that builds the set again on every load.
             choices = ", ".join(repr(choice) for choice in sorted(self.choices))
             return f"type({name}) is str and {name} in {{{choices}}}"
-        return None
+        # A printable string has no character of the categories C and Z (the space
+        # aside): none of the control or formatting characters _check refuses.
+        length = f"{self.min_length!r} <= len({name}) <= {self.max_length!r}"
+        return f"type({name}) is str and {length} and {name}.isprintable()"
 
     def fast_loader(self) -> Loader:
         low, high, control = self.min_length, self.max_length, _REFUSED.search
@@ -409,6 +418,14 @@ class StrictSchema(Schema):
     on the fast path.
     """
 
+    record: ClassVar[type[Any] | None] = None
+    """The domain record (a named tuple) a load returns, or None for the loaded dict.
+
+    Each loaded field becomes the record's field of the same name, after its field's
+    ``convert``; a field left out of the request takes the record's default. Both paths
+    build it from this one declaration: marshmallow's load by :meth:`_make_record`, the
+    fast loader by the code it generates, which builds the record in one call.
+    """
     fast_load: Loader
     """The fast path: ``fast_load(data)`` is the loaded value, or raises :class:`Fallback`."""
     fast_source: str
@@ -443,6 +460,17 @@ class StrictSchema(Schema):
                 raise ValidationError(errors)
         return super().load(data, **kwargs)
 
+    @post_load
+    def _make_record(self, data: dict[str, Any], **kwargs: Any) -> Any:
+        """The :attr:`record` of the loaded fields (the slow path's; see :meth:`_compile`)."""
+        if self.record is None:
+            return data
+        for name, field in self.load_fields.items():
+            convert = getattr(field, "convert", None)
+            if convert is not None and data.get(name) is not None:
+                data[name] = convert(data[name])
+        return self.record(**data)
+
     def load_fast(self, data: Any) -> Any:
         """``load(data)``, by the fast path when it is sure, else by marshmallow."""
         try:
@@ -465,6 +493,8 @@ class StrictSchema(Schema):
         for tag, name, pass_collection, options in _hooks(type(self)):
             if tag in (PRE_DUMP, POST_DUMP):
                 continue  # dumping is not the loader's business
+            if name == "_make_record":
+                continue  # the compiler builds the record itself
             if tag not in (VALIDATES_SCHEMA, POST_LOAD):
                 raise self._refuse(f"@{tag} ({name})")
             if pass_collection:
@@ -478,8 +508,10 @@ class StrictSchema(Schema):
         """Generate the fast loader: one straight block of checks per field.
 
         A field that can say its check as an expression (:meth:`CodedField.fast_check`)
-        is checked inline; the others call their fast loader. Raises ``TypeError`` for
-        what it does not translate.
+        is checked inline; the others call their fast loader. With a :attr:`record`, each
+        field's value goes to a local and the record is made in one call (no dict, no
+        hook); without, the loaded dict goes through the schema's validators and hooks.
+        Raises ``TypeError`` for what it does not translate.
         """
         if self.many:
             raise self._refuse("many=True")
@@ -488,9 +520,11 @@ class StrictSchema(Schema):
         if self.unknown not in (RAISE, INCLUDE):
             raise self._refuse(f"unknown={self.unknown!r}")
         validators, post_loads = self._load_hooks()
+        record = self.record
+        if record is not None:
+            self._check_record(record, validators + post_loads)
         namespace: dict[str, Any] = {
             "Fallback": Fallback,
-            "MISSING": missing,
             "ValidationError": ValidationError,
             "partial": self.partial,
             "unknown": self.unknown,
@@ -501,44 +535,53 @@ class StrictSchema(Schema):
         namespace["allowed"] = frozenset(keys)
         if strict:
             lines += ["    if not data.keys() <= allowed:", "        raise Fallback"]
-        lines += ["    get = data.get", "    out = {}"]
+        if not record:
+            lines.append("    out = {}")
+        targets: dict[str, str] = {}  # record mode: field name → its local
         for i, (key, (name, field)) in enumerate(zip(keys, self.load_fields.items(), strict=True)):
             if not isinstance(field, CodedField):
                 raise self._refuse(f"a plain {type(field).__name__} field", name)
             feature = field.untranslated()
             if feature is not None:
                 raise self._refuse(feature, name)
-            target = f"out[{name!r}]"
-            lines.append(f"    v = get({key!r}, MISSING)")
-            lines.append("    if v is MISSING:")
-            default = field.load_default
-            if field.required:
-                lines.append("        raise Fallback")
-            elif default is missing:
-                lines.append("        pass")
-            else:
-                namespace[f"D{i}"] = default
-                lines.append(
-                    f"        {target} = D{i}()"
-                    if callable(default)
-                    else f"        {target} = D{i}"
-                )
-            lines.append("    elif v is None:")
+            convert = field.convert if record else None
+            if convert is not None:
+                namespace[f"C{i}"] = convert
+            via = None if convert is None else f"C{i}"
+            target = targets[name] = f"f{i}" if record else f"out[{name!r}]"
+            lines += [f"    if {key!r} in data:", f"        v = data[{key!r}]"]
+            lines.append("        if v is None:")
             lines.append(
-                f"        {target} = None" if field.allow_none else "        raise Fallback"
+                f"            {target} = None" if field.allow_none else "            raise Fallback"
             )
-            lines.append("    else:")
             check = field.fast_check("v")
             namespace[f"L{i}"] = field.fast_loader()
             if check is not None:  # the common case inline; the rest by the field's loader
-                lines += [
-                    f"        if {check}:",
-                    f"            {target} = v",
-                    "        else:",
-                    f"            {target} = L{i}(v)",
-                ]
-            else:
-                lines.append(f"        {target} = L{i}(v)")
+                lines += [f"        elif {check}:", f"            {target} = {_via(via, 'v')}"]
+            lines += ["        else:", f"            {target} = {_via(via, f'L{i}(v)')}"]
+            default = field.load_default
+            if field.required:
+                lines += ["    else:", "        raise Fallback"]
+            elif default is missing:
+                if record:  # the record's own default
+                    namespace[f"D{i}"] = record._field_defaults[name]
+                    lines += ["    else:", f"        {target} = D{i}"]
+            elif callable(default):
+                namespace[f"D{i}"] = default
+                lines += ["    else:", f"        {target} = {_via(via, f'D{i}()')}"]
+            else:  # a constant: converted once, here
+                fixed = convert(default) if convert and default is not None else default
+                namespace[f"D{i}"] = fixed
+                lines += ["    else:", f"        {target} = D{i}"]
+        if record:
+            namespace["R"] = record
+            values = []
+            for j, name in enumerate(record._fields):
+                if name not in targets:  # not on the wire: the record's default
+                    namespace[f"R{j}"] = record._field_defaults[name]
+                values.append(targets.get(name, f"R{j}"))
+            lines.append(f"    return R._make(({', '.join(values)},))")
+            return self._exec(lines, namespace)
         if not strict:
             lines += ["    for key in data.keys() - allowed:", "        out[key] = data[key]"]
         if validators:
@@ -554,10 +597,36 @@ class StrictSchema(Schema):
             namespace[f"P{j}"] = getattr(self, name)
             lines.append(f"    out = P{j}(out, many=False, partial=partial, unknown=unknown)")
         lines.append("    return out")
+        return self._exec(lines, namespace)
+
+    def _check_record(self, record: type[Any], hooks: list[str]) -> None:
+        """Refuse a :attr:`record` the load could not build from the fields alone."""
+        if not hasattr(record, "_make"):
+            raise self._refuse(f"record={record.__name__} (not a named tuple)")
+        if hooks:
+            raise self._refuse(f"hooks beside record= ({', '.join(hooks)})")
+        if self.unknown != RAISE:
+            raise self._refuse("unknown fields with record=")
+        fields_, defaults = record._fields, record._field_defaults
+        for name, field in self.load_fields.items():
+            if name not in fields_:
+                raise self._refuse(f"a field that {record.__name__} does not have", name)
+            if not field.required and field.load_default is missing and name not in defaults:
+                raise self._refuse(f"an optional field without {record.__name__}'s default", name)
+        for name in fields_:
+            if name not in self.load_fields and name not in defaults:
+                raise self._refuse(f"{record.__name__}.{name} without a field or default")
+
+    def _exec(self, lines: list[str], namespace: dict[str, Any]) -> Loader:
         self.fast_source = "\n".join(lines)
         exec(compile(self.fast_source, f"<fast load: {type(self).__name__}>", "exec"), namespace)
         loader: Loader = namespace["load"]
         return loader
+
+
+def _via(convert: str | None, value: str) -> str:
+    """Generated code: ``value`` passed through the function named ``convert``, if any."""
+    return value if convert is None else f"{convert}({value})"
 
 
 # The options of the hooks the compiler translates (pass_original=False only); with no

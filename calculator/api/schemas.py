@@ -70,6 +70,10 @@ _OUTCOME = _members(OutcomeType)
 _EVENT = _members(EventType)
 
 
+def _categories(names: list[str]) -> frozenset[Category]:
+    return frozenset(_CATEGORY[name] for name in names)
+
+
 def _player_id(description: str, **kwargs: Any) -> StrictString:
     return StrictString(max_length=MAX_ID, metadata={"description": description}, **kwargs)
 
@@ -347,6 +351,8 @@ class AnswerQuerySchema(Schema):
 class TallySchema(StrictSchema):
     """A pile counted rather than listed (see the README for how to count)."""
 
+    record = Tally
+
     brights = count(5, "Brights held (광)")
     rain_bright = flag("The rain man (12-bright) is among the brights")
     animals = count(9, "Animals held (열끗), the sake cup included")
@@ -364,19 +370,18 @@ class TallySchema(StrictSchema):
     has_gukjin = flag("The sake cup (09-animal) is held, counted among the animals")
     has_may_animal = flag("The May bridge (05-animal) is held, counted among the animals")
 
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Tally:
-        return Tally(**data)
-
 
 class DeclaredSchema(StrictSchema):
     """Points and bak flags as existing calculators ask for them."""
+
+    record = Declared
 
     points = count(10_000, "The winner's base points", load_default=0)
     scored = StrictList(
         StrictString(max_length=16, choices=tuple(c.value for c in Category)),
         max_items=len(Category),
         load_default=list,
+        convert=_categories,
         metadata={"description": "Categories the winner scored with (they decide the baks)"},
     )
     meongtta = flag("The winner holds 7 or more animals (멍따)")
@@ -385,17 +390,14 @@ class DeclaredSchema(StrictSchema):
     meong_bak = flag("This loser is in 멍박")
     no_cards = flag("This loser captured no card at all")
 
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Declared:
-        data["scored"] = frozenset(_CATEGORY[c] for c in data["scored"])
-        return Declared(**data)
-
 
 class PlayerSchema(StrictSchema):
     """One player at the end of the hand: ONE of captured, tally or declared, and flags."""
 
+    record = PlayerHand
+
     id = _player_id("Unique player id, 1–40 characters", required=True)
-    captured = card_list("Captured card IDs, in any order")
+    captured = card_list("Captured card IDs, in any order", convert=tuple)
     tally = StrictNested(TallySchema, metadata={"description": "Counts instead of cards"})
     declared = StrictNested(DeclaredSchema, metadata={"description": "Declared points/baks"})
     go_count = count(20, "How many times the player called go", load_default=0)
@@ -407,25 +409,21 @@ class PlayerSchema(StrictSchema):
         choices=tuple(c.value for c in GukjinChoice),
         allow_none=True,
         load_default=None,
+        convert=_GUKJIN.__getitem__,
         metadata={"description": "How the switchable card(s) count; null = the rule set's default"},
     )
     yeokgo = flag("The winner's go was a reverse go (역고)")
     sits_out = flag("This player sits out (four players: 광팔기)")
     sold_brights = count(12, "Sitter: how many cards it sells", allow_none=True)
-    hand = card_list("Sitter: the cards it holds, to count what it sells", max_items=12)
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> PlayerHand:
-        for key in ("captured", "hand"):
-            if key in data:
-                data[key] = tuple(data[key])
-        if data.get("gukjin") is not None:
-            data["gukjin"] = _GUKJIN[data["gukjin"]]
-        return PlayerHand(**data)
+    hand = card_list(
+        "Sitter: the cards it holds, to count what it sells", max_items=12, convert=tuple
+    )
 
 
 class HolderSchema(StrictSchema):
     """A player dealt a 총통 and its month."""
+
+    record = ChongtongHolder
 
     player = _player_id("The holder", required=True)
     month = StrictInteger(
@@ -435,18 +433,17 @@ class HolderSchema(StrictSchema):
         metadata={"description": "The month of its four cards"},
     )
 
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> ChongtongHolder:
-        return ChongtongHolder(**data)
-
 
 class OutcomeSchema(StrictSchema):
     """How the hand ended."""
+
+    record = Outcome
 
     type = StrictString(
         max_length=16,
         choices=tuple(t.value for t in OutcomeType),
         required=True,
+        convert=_OUTCOME.__getitem__,
         metadata={"description": "How the hand ended"},
     )
     winner = _player_id("The player who stopped / holds the 총통 / made three ppuk")
@@ -455,30 +452,24 @@ class OutcomeSchema(StrictSchema):
         StrictNested(HolderSchema),
         max_items=4,
         load_default=list,
+        convert=tuple,
         metadata={"description": "Two or more 총통 holders (a tie)"},
     )
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Outcome:
-        data["type"] = _OUTCOME[data["type"]]
-        data["holders"] = tuple(data["holders"])
-        return Outcome(**data)
 
 
 class EventSchema(StrictSchema):
     """A side event (paid when it happens) and the player it belongs to."""
 
+    record = Event
+
     type = StrictString(
         max_length=24,
         choices=tuple(t.value for t in EventType),
         required=True,
+        convert=_EVENT.__getitem__,
         metadata={"description": "The side event"},
     )
     player = _player_id("The player who is paid", required=True)
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Event:
-        return Event(type=_EVENT[data["type"]], player=data["player"])
 
 
 class HandRequest(NamedTuple):

@@ -184,7 +184,10 @@ def boundaries(field: fields.Field[Any], current: Any) -> list[Any]:
             return [None, first, last, first + "x", first.upper(), "", 1]
         low, high = field.min_length, field.max_length
         lengths = sorted({0, 1, max(low - 1, 0), low, high, high + 1})
-        return [None, *("a" * n for n in lengths), "a\x07", "a\ud800", 1, ["a"]]
+        # control, surrogate, format (refused); no-break space, private use, space (allowed;
+        # only the space is printable: the others leave the inline check for the loader)
+        odd = ["a\x07", "a\ud800", "a\u200b", "a\u202e", "a\xa0", "a\ue000", "a b"]
+        return [None, *("a" * n for n in lengths), *odd, 1, ["a"]]
     if isinstance(field, StrictList):
         item = current[0] if current else _sample(field.inner)
         most = field.max_items
