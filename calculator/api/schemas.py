@@ -528,16 +528,21 @@ class HandRequestSchema(StrictSchema):
 
     @post_load
     def make(self, data: dict[str, Any], **kwargs: Any) -> HandRequest:
-        hand = Hand(
-            players=tuple(data["players"]),
-            outcome=data["outcome"],
-            stake=data["stake"],
-            nagari_streak=data["nagari_streak"] or 0,
-            events=tuple(data["events"]),
-            dealer=data.get("dealer"),
+        streak = data["nagari_streak"]
+        # Hand's fields in order (players, outcome, stake, nagari_streak, events, dealer):
+        # _make costs half a call by keywords, once per hand of a batch
+        hand = Hand._make(
+            (
+                tuple(data["players"]),
+                data["outcome"],
+                data["stake"],
+                streak or 0,
+                tuple(data["events"]),
+                data.get("dealer"),
+            )
         )
-        return HandRequest(
-            hand, data["ruleset"], tuple(data["compare_with"]), data["nagari_streak"] is not None
+        return HandRequest._make(
+            (hand, data["ruleset"], tuple(data["compare_with"]), streak is not None)
         )
 
 

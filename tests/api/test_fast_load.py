@@ -32,9 +32,11 @@ from calculator.api.fields import (
 )
 from calculator.api.schemas import (
     BatchRequestSchema,
+    HandRequest,
     HandRequestField,
     HandRequestSchema,
     RulesetField,
+    RulesetSpec,
     _ruleset_object,
 )
 from calculator.api.session_schemas import (
@@ -43,6 +45,7 @@ from calculator.api.session_schemas import (
     NetMap,
     SettlementRequestSchema,
 )
+from calculator.hand import Event, EventType, Hand, Outcome, OutcomeType, PlayerHand
 from tests_support import examples
 
 # Every optional part of a hand request at once (valid for the schema, not for the rules).
@@ -293,3 +296,38 @@ def test_a_null_batch_item_loads_on_both_paths_to_get_its_own_problem() -> None:
     assert (
         schema.fast_load({"hands": [None]}) == schema.load({"hands": [None]}) == {"hands": [None]}
     )
+
+
+def test_a_hand_request_loads_every_field_to_its_name_on_both_paths() -> None:
+    """``HandRequestSchema.make`` builds ``Hand`` and ``HandRequest`` positionally
+    (``_make``, for speed): a body whose every field differs pins each to its name."""
+    body = {
+        "ruleset": "wikipedia",
+        "stake": 7,
+        "nagari_streak": 2,
+        "dealer": "B",
+        "players": [{"id": "A", "captured": ["01-bright"]}, {"id": "B", "captured": []}],
+        "outcome": {"type": "stop", "winner": "A", "liable": "B"},
+        "events": [{"type": "first_ppuk", "player": "B"}],
+        "compare_with": ["standard"],
+    }
+    expected = HandRequest(
+        hand=Hand(
+            players=(
+                PlayerHand(id="A", captured=("01-bright",)),
+                PlayerHand(id="B", captured=()),
+            ),
+            outcome=Outcome(type=OutcomeType.STOP, winner="A", liable="B"),
+            stake=7,
+            nagari_streak=2,
+            events=(Event(type=EventType.FIRST_PPUK, player="B"),),
+            dealer="B",
+        ),
+        ruleset=RulesetSpec("wikipedia", {}, True),
+        compare_with=(RulesetSpec("standard", {}, True),),
+        streak_given=True,
+    )
+    schema = HandRequestSchema()
+    assert schema.fast_load(body) == schema.load(body) == expected
+    del body["nagari_streak"]
+    assert schema.fast_load(body).streak_given is schema.load(body).streak_given is False
