@@ -111,8 +111,13 @@ class CodedField(fields.Field[Any]):
     def fast_check(self, name: str) -> str | None:
         """A Python expression over the variable ``name`` that is True when the value is
         plainly valid and loads as it is (False: :meth:`fast_loader` decides), or None to
-        always call :meth:`fast_loader`."""
+        always call :meth:`fast_loader`. A ``TypeError`` it raises means "not sure": the
+        generated loader falls back to the full load."""
         return None
+
+    def fast_constants(self) -> dict[str, Any]:
+        """The names :meth:`fast_check`'s expression uses, and their values."""
+        return {}
 
     def fast_validators(self) -> list[Callable[..., Any]]:
         """The validator methods (functions of the class) that the fast path applies: any
@@ -341,6 +346,24 @@ class StrictList(CodedField, fields.List[Any]):
             raise fail("too_many", f"{len(value)} items; at most {self.max_items} are allowed")
         return super()._deserialize(value, attr, data, **kwargs)
 
+    def _known(self) -> frozenset[str]:
+        """The values known to be valid items (card IDs), if the items say."""
+        known: frozenset[str] = getattr(self.inner, "known", frozenset())
+        return known
+
+    def fast_check(self, name: str) -> str | None:
+        # A list of known values (card IDs) is plainly valid, and loads as it is: the list
+        # itself (the records' convert makes a tuple of it). An unhashable item raises a
+        # TypeError: a fallback.
+        if not self._known():
+            return None
+        size = f"len({name}) <= {self.max_items!r}"
+        return f"type({name}) is list and {size} and known_items.issuperset({name})"
+
+    def fast_constants(self) -> dict[str, Any]:
+        known = self._known()
+        return {"known_items": known} if known else {}
+
     def untranslated(self) -> str | None:
         if not isinstance(self.inner, CodedField):
             return f"items of a plain {type(self.inner).__name__} field"
@@ -359,7 +382,7 @@ class StrictList(CodedField, fields.List[Any]):
                 return [null(v) if v is None else inner(v) for v in value]
             raise Fallback
 
-        known = getattr(item, "known", None)
+        known = self._known()
         if not known:
             return load
 
@@ -533,9 +556,9 @@ class StrictSchema(Schema):
         strict = self.unknown == RAISE
         keys = [name if f.data_key is None else f.data_key for name, f in self.load_fields.items()]
         namespace["allowed"] = frozenset(keys)
-        namespace["known"] = namespace["allowed"].issuperset  # half the cost of keys() <=
+        namespace["keys_allowed"] = namespace["allowed"].issuperset  # half the cost of keys() <=
         if strict:
-            lines += ["    if not known(data):", "        raise Fallback"]
+            lines += ["    if not keys_allowed(data):", "        raise Fallback"]
         if not record:
             lines.append("    out = {}")
         targets: dict[str, str] = {}  # record mode: field name → its local
@@ -556,6 +579,9 @@ class StrictSchema(Schema):
                 f"            {target} = None" if field.allow_none else "            raise Fallback"
             )
             check = field.fast_check("v")
+            for constant, value in field.fast_constants().items():
+                if namespace.setdefault(constant, value) != value:
+                    raise self._refuse(f"two values of {constant} in fast checks", name)
             namespace[f"L{i}"] = field.fast_loader()
             if check is not None:  # the common case inline; the rest by the field's loader
                 lines += [f"        elif {check}:", f"            {target} = {_via(via, 'v')}"]
@@ -619,6 +645,16 @@ class StrictSchema(Schema):
                 raise self._refuse(f"{record.__name__}.{name} without a field or default")
 
     def _exec(self, lines: list[str], namespace: dict[str, Any]) -> Loader:
+        # The body under one try (free in Python 3.11 until something raises): a TypeError
+        # in a check (an unhashable value) means "not sure", as Fallback does.
+        head, body = lines[:1], ["    " + line for line in lines[1:]]
+        lines = [
+            *head,
+            "    try:",
+            *body,
+            "    except TypeError:",
+            "        raise Fallback from None",
+        ]
         self.fast_source = "\n".join(lines)
         exec(compile(self.fast_source, f"<fast load: {type(self).__name__}>", "exec"), namespace)
         loader: Loader = namespace["load"]

@@ -177,8 +177,18 @@ def boundaries(field: fields.Field[Any], current: Any) -> list[Any]:
     """The values at and just past each limit of ``field``, null, and a wrong type."""
     if isinstance(field, StrictInteger):
         low, high = field.minimum, field.maximum
-        return [None, low - 1, low, high, high + 1, float(low), float(high), float(high + 1)]
-        +[low + 0.5, float("inf"), str(low), True]
+        wrong = [low + 0.5, float("inf"), str(low), True]
+        return [
+            None,
+            low - 1,
+            low,
+            high,
+            high + 1,
+            float(low),
+            float(high),
+            float(high + 1),
+            *wrong,
+        ]
     if isinstance(field, StrictBoolean):
         return [None, True, False, 0, 1, "true"]
     if isinstance(field, StrictString):
@@ -194,7 +204,9 @@ def boundaries(field: fields.Field[Any], current: Any) -> list[Any]:
     if isinstance(field, StrictList):
         item = current[0] if current else _sample(field.inner)
         most = field.max_items
-        return [None, [], [item], [item] * most, [item] * (most + 1), [None], [item, None], item]
+        unhashable = [[item, {}], [item, [item]]]  # the inline check's TypeError: a fallback
+        sizes = [[], [item], [item] * most, [item] * (most + 1)]
+        return [None, *sizes, [None], [item, None], item, *unhashable]
     if isinstance(field, RulesetField):
         return [None, "", "standard", "a" * 64, "a" * 65, {}, {"preset": None}, 3, ["standard"]]
     if isinstance(field, NetMap):
