@@ -129,7 +129,8 @@ class Bak(NamedTuple):
 def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[Bak, ...]:
     """The baks this loser owes, each with what triggered it."""
     if loser.declared_baks is not None:  # declared: the flags were checked against the winner
-        return tuple(Bak(code, _DECLARED) for code in _BAKS if code in loser.declared_baks)
+        declared = loser.declared_baks
+        return tuple([_new(Bak, (code, _DECLARED)) for code in _BAKS if code in declared])
     found = []
     if winner.scored_brights and rules.gwangbak_enabled:
         held = loser.brights or 0
@@ -138,7 +139,7 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[
             protecting -= 1
         if protecting == 0:
             facts: Facts = (("winner_brights", winner.brights or 0), ("brights", held))
-            found.append(Bak("gwang_bak", facts))
+            found.append(_new(Bak, ("gwang_bak", facts)))
     if winner.scored_junk:
         by_cards = rules.pibak_count is PibakCount.CARDS
         junk = loser.junk_cards if by_cards else loser.junk_value
@@ -149,9 +150,10 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[
             and not (rules.pibak_zero_exempt and junk == 0)  # 면박: no junk at all escapes
         ):
             counted = "junk_cards" if by_cards else "junk_value"
-            found.append(Bak("pi_bak", ((counted, junk), ("threshold", threshold))))
+            found.append(_new(Bak, ("pi_bak", ((counted, junk), ("threshold", threshold)))))
     if loser.animals == 0 and meongbak_triggered(winner, rules):
-        found.append(Bak("meong_bak", (("winner_animals", winner.animals or 0), ("animals", 0))))
+        facts = (("winner_animals", winner.animals or 0), ("animals", 0))
+        found.append(_new(Bak, ("meong_bak", facts)))
     return tuple(found)
 
 

@@ -74,8 +74,7 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     entries = read_piles(hand, rules)
     active = len(table.active)
     minimum = rules.min_points_to_stop(active)
-    placed = _place_switchables(hand, rules, entries)
-    scores = placed.scores
+    scores, auto = _place_switchables(hand, rules, entries)
     outcome = hand.outcome
     streak = hand.nagari_streak
     payments: list[Payment] = []
@@ -86,7 +85,9 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
         dealer_wins = rules.floor_four_of_month is FloorFour.DEALER_WINS
         streak_after = 0
         if kind is OutcomeType.STOP:
-            winner, hand_payments, scores = _stop(hand, rules, table, placed, entries, minimum)
+            winner, hand_payments, scores = _stop(
+                hand, rules, table, scores, auto, entries, minimum
+            )
             payments += hand_payments
         elif kind is OutcomeType.NAGARI:
             streak_after = streak + 1
@@ -151,22 +152,25 @@ def _score(entry: int | Pile, bits: int, rules: GoStopRules) -> Score:
     return score_pile(entry, bits, rules)
 
 
-class _Placed(NamedTuple):
-    """Every player's score (the animal reading for ``auto``), and the ``auto`` readings."""
-
-    scores: list[Score | None]
-    auto: dict[int, tuple[int, ...]]  # seat → its readings, all-animal first
+Auto = dict[int, tuple[int, ...]]
+"""The players who left their switchable cards to ``auto``: seat → its readings (masks of
+the cards read as junk), all-animal first."""
 
 
-def _place_switchables(hand: Hand, rules: GoStopRules, entries: list[Entry]) -> _Placed:
+def _place_switchables(
+    hand: Hand, rules: GoStopRules, entries: list[Entry]
+) -> tuple[list[Score | None], Auto]:
     """Score every pile. An explicit reading of the switchable cards is taken as given;
     ``auto`` starts from the animal reading, and the outcome decides (see :func:`_stop`).
-    In a hand nobody won, an ``auto`` player takes its best-scoring reading."""
+    In a hand nobody won, an ``auto`` player takes its best-scoring reading.
+
+    Returns every player's score (the animal reading for ``auto``) and the ``auto``
+    readings, as a plain pair: compiled, a pair is returned without building an object."""
     players = hand.players
     tables = tables_for(rules)
     switch_mask = tables.switchable
     scores: list[Score | None] = []
-    auto: dict[int, tuple[int, ...]] = {}
+    auto: Auto = {}
     for i, entry in enumerate(entries):
         if entry is None:
             scores.append(None)
@@ -196,7 +200,7 @@ def _place_switchables(hand: Hand, rules: GoStopRules, entries: list[Entry]) -> 
             assert isinstance(entry, int | Pile)
             found = [_score(entry, bits, rules) for bits in readings]
             scores[i] = max(found, key=_points)  # max keeps the first: the animal reading
-    return _Placed(scores, auto)
+    return scores, auto
 
 
 def _points(score: Score) -> int:
@@ -236,7 +240,8 @@ def _stop(
     hand: Hand,
     rules: GoStopRules,
     table: Table,
-    placed: _Placed,
+    scores: list[Score | None],
+    auto: Auto,
     entries: list[Entry],
     minimum: int,
 ) -> tuple[WinnerScore, list[Payment], list[Score | None]]:
@@ -247,10 +252,9 @@ def _stop(
     """
     w = table.winner
     assert w is not None
-    scores = placed.scores
     first = scores[w]
     candidates = [first] if first is not None else []
-    readings = placed.auto.get(w)
+    readings = auto.get(w)
     entry = entries[w]
     if readings is not None and isinstance(entry, int | Pile):
         candidates += [_score(entry, bits, rules) for bits in readings[1:]]
@@ -264,7 +268,7 @@ def _stop(
     best = None
     for winner in candidates:
         _check_stop(hand, w, winner, minimum)
-        owed = _owe_all(hand, rules, table, placed, entries, winner)
+        owed = _owe_all(hand, rules, table, scores, auto, entries, winner)
         if best is None or owed.total > best.total:
             best = owed
     assert best is not None
@@ -287,7 +291,8 @@ def _owe_all(
     hand: Hand,
     rules: GoStopRules,
     table: Table,
-    placed: _Placed,
+    placed: list[Score | None],
+    auto: Auto,
     entries: list[Entry],
     winner: Score,
 ) -> _Owed:
@@ -305,7 +310,7 @@ def _owe_all(
     )
     amount = won.amount
     active = len(table.active)
-    scores = list(placed.scores)
+    scores = list(placed)
     scores[w] = winner
     owed = {}
     total = 0
@@ -318,7 +323,7 @@ def _owe_all(
         go_bak = players[i].go_count if _go_bak(hand, rules, table, i) else 0
         exempt = rules.no_capture_exemption and _exempt(loser, rules)
         found = loser_owes(amount, codes, go_bak, exempt, rules)
-        readings = placed.auto.get(i)
+        readings = auto.get(i)
         entry = entries[i]
         # Reading the switchable cards as junk can only help a loser out of 피박.
         if readings is not None and _owes_pi_bak(codes) and isinstance(entry, int | Pile):
@@ -331,7 +336,7 @@ def _owe_all(
                     found, scores[i] = cheaper, other
         owed[i] = found
         total += found[0]
-    return _Owed(total, won, scores, owed)
+    return _new(_Owed, (total, won, scores, owed))
 
 
 def _owes_pi_bak(owed: tuple[Bak, ...]) -> bool:
