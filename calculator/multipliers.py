@@ -25,6 +25,19 @@ from calculator.scoring import Score
 
 _new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
 
+# Enum members named once, at import: compiled, ``YeokgoMode.FIXED_X4`` is a look-up of the
+# class among the module's globals, then a read through the enum metaclass's __getattr__
+# (Python 3.11), ~0.7k instructions each time (see calculator.settlement).
+_SHAKE_BEFORE_GO: Final = OrderOfOperations.SHAKE_BEFORE_GO
+_YEOKGO_FIXED_X4: Final = YeokgoMode.FIXED_X4
+_YEOKGO_DOUBLE_AND_DOKBAK: Final = YeokgoMode.DOUBLE_AND_DOKBAK
+_SHAKE_THEN_BOMB_ONCE: Final = ShakeThenBomb.ONCE
+_PIBAK_BY_CARDS: Final = PibakCount.CARDS
+_MEONGBAK_WINNER_SCORED_ANIMALS: Final = MeongbakMode.WINNER_SCORED_ANIMALS
+_MEONGBAK_WINNER_MEONGTTA: Final = MeongbakMode.WINNER_MEONGTTA
+_MEONGBAK_WINNER_GODORI: Final = MeongbakMode.WINNER_GODORI
+_GWANGBAK_PLUS2: Final = GwangbakEffect.PLUS2
+
 # The go multiplier for n gos, per formula (docs/rules.md §3.2). The +n go points are added
 # before it (or not, when the multiplier applies and go_points_with_multiplier is off).
 GO_MULTIPLIERS: Final[dict[GoFormula, Callable[[int], int]]] = {
@@ -58,13 +71,13 @@ def winner_score(
     """
     steps: list[Step] = []
     total = base
-    shake_first = rules.order_of_operations is OrderOfOperations.SHAKE_BEFORE_GO
+    shake_first = rules.order_of_operations is _SHAKE_BEFORE_GO
     if shake_first and (player.shakes or player.bombs):
         total = _shakes_and_bombs(total, player, rules, steps)
     n = player.go_count
     if n:
         factor = GO_MULTIPLIERS[rules.go_formula](n)
-        if player.yeokgo and rules.yeokgo_mode is YeokgoMode.FIXED_X4:
+        if player.yeokgo and rules.yeokgo_mode is _YEOKGO_FIXED_X4:
             factor = 4
         if factor == 1 or rules.go_points_with_multiplier:
             total += n
@@ -78,7 +91,7 @@ def winner_score(
         total *= 2
         facts = () if animals is None else (("animals", animals),)
         steps.append(_new(Step, ("meongtta", "multiply", 2, total, None, None, facts)))
-    if player.yeokgo and rules.yeokgo_mode is YeokgoMode.DOUBLE_AND_DOKBAK:
+    if player.yeokgo and rules.yeokgo_mode is _YEOKGO_DOUBLE_AND_DOKBAK:
         total *= 2
         steps.append(_new(Step, ("yeokgo", "multiply", 2, total, None, None, ())))
     if nagari_streak:
@@ -99,7 +112,7 @@ def _shakes_and_bombs(total: int, player: PlayerHand, rules: GoStopRules, steps:
         total *= factor
         steps.append(_new(Step, ("shake", "multiply", factor, total, shakes, None, ())))
     bombs = player.bombs
-    if rules.shake_then_bomb_same_month is ShakeThenBomb.ONCE:
+    if rules.shake_then_bomb_same_month is _SHAKE_THEN_BOMB_ONCE:
         bombs -= player.bombs_after_shake  # that month already doubled as a shake
     if bombs:
         factor = rules.bomb_multiplier**bombs
@@ -141,7 +154,7 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[
             facts: Facts = (("winner_brights", winner.brights or 0), ("brights", held))
             found.append(_new(Bak, ("gwang_bak", facts)))
     if winner.scored_junk:
-        by_cards = rules.pibak_count is PibakCount.CARDS
+        by_cards = rules.pibak_count is _PIBAK_BY_CARDS
         junk = loser.junk_cards if by_cards else loser.junk_value
         threshold = rules.pibak_max_pi(active)
         if (
@@ -165,9 +178,9 @@ def meongbak_triggered(winner: Score, rules: GoStopRules) -> bool:
     """Whether the winner's pile makes a loser with no animals 멍박 under ``rules``."""
     mode = rules.meongbak_mode
     return (
-        (mode is MeongbakMode.WINNER_SCORED_ANIMALS and winner.scored_animals)
-        or (mode is MeongbakMode.WINNER_MEONGTTA and winner.many_animals)
-        or (mode is MeongbakMode.WINNER_GODORI and winner.scored_godori)
+        (mode is _MEONGBAK_WINNER_SCORED_ANIMALS and winner.scored_animals)
+        or (mode is _MEONGBAK_WINNER_MEONGTTA and winner.many_animals)
+        or (mode is _MEONGBAK_WINNER_GODORI and winner.scored_godori)
     )
 
 
@@ -181,7 +194,7 @@ def loser_owes(
     total = amount
     steps = [_new(Step, ("winner_amount", "start", amount, amount, None, None, ()))]
     for code, facts in owed:
-        if code == "gwang_bak" and rules.gwangbak_effect is GwangbakEffect.PLUS2:
+        if code == "gwang_bak" and rules.gwangbak_effect is _GWANGBAK_PLUS2:
             total += 2
             steps.append(_new(Step, (code, "add", 2, total, None, None, facts)))
         else:

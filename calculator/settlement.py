@@ -53,6 +53,24 @@ from calculator.tables import subsets, tables_for
 
 _new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
 
+# Enum members named once, at import: compiled, ``OutcomeType.STOP`` is a look-up of the
+# class among the module's globals, then a read through the enum metaclass's __getattr__
+# (Python 3.11), ~0.7k instructions each time, and a hand reads a few dozen of them.
+_GOSTOP: Final = Variant.GOSTOP
+_STOP: Final = OutcomeType.STOP
+_NAGARI: Final = OutcomeType.NAGARI
+_FLOOR_FOUR: Final = OutcomeType.FLOOR_FOUR
+_CHONGTONG: Final = OutcomeType.CHONGTONG
+_FLOOR_FOUR_DEALER_WINS: Final = FloorFour.DEALER_WINS
+_FLOOR_FOUR_NAGARI: Final = FloorFour.NAGARI
+_GUKJIN_JUNK: Final = GukjinChoice.JUNK
+_GUKJIN_AUTO: Final = GukjinChoice.AUTO
+_YEOKGO_FIXED_X4: Final = YeokgoMode.FIXED_X4
+_GOBAK_2P_DOUBLE: Final = GobakMode2p.DOUBLE
+_GOBAK_3P_DOUBLE: Final = GobakMode3p.DOUBLE
+_GOBAK_3P_PAY_ALL_AND_DOUBLE: Final = GobakMode3p.PAY_ALL_AND_DOUBLE
+_GOBAK_3P_PAY_ALL_DOUBLED: Final = GobakMode3p.PAY_ALL_DOUBLED
+
 MAX_SAFE_CHIPS: Final = 2**53 - 1  # beyond this JSON numbers lose precision in JavaScript clients
 
 
@@ -67,7 +85,7 @@ class Comparison(NamedTuple):
 
 def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     """Score and settle ``hand`` under ``ruleset``; raise a GoStopError on bad input."""
-    if ruleset.variant is not Variant.GOSTOP:
+    if ruleset.variant is not _GOSTOP:
         raise InvalidHandError([_wrong_variant(ruleset)])
     rules: GoStopRules = ruleset.rules
     table = check_table(hand, rules)
@@ -82,22 +100,22 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     streak_after = streak
     if outcome is not None:
         kind = outcome.type
-        dealer_wins = rules.floor_four_of_month is FloorFour.DEALER_WINS
+        dealer_wins = rules.floor_four_of_month is _FLOOR_FOUR_DEALER_WINS
         streak_after = 0
-        if kind is OutcomeType.STOP:
+        if kind is _STOP:
             winner, hand_payments, scores = _stop(
                 hand, rules, table, scores, auto, entries, minimum
             )
             payments += hand_payments
-        elif kind is OutcomeType.NAGARI:
+        elif kind is _NAGARI:
             streak_after = streak + 1
-        elif kind is OutcomeType.FLOOR_FOUR and not dealer_wins:
-            streak_after = streak + 1 if rules.floor_four_of_month is FloorFour.NAGARI else streak
+        elif kind is _FLOOR_FOUR and not dealer_wins:
+            streak_after = streak + 1 if rules.floor_four_of_month is _FLOOR_FOUR_NAGARI else streak
         else:  # chongtong, three ppuk, or a floor four the dealer wins: an instant win
             winner, hand_payments, streak_after = instant_win(hand, rules, table, minimum)
             payments += hand_payments
-        voided = (kind is OutcomeType.FLOOR_FOUR and not dealer_wins) or (
-            kind is OutcomeType.CHONGTONG and winner is None and streak_after == streak
+        voided = (kind is _FLOOR_FOUR and not dealer_wins) or (
+            kind is _CHONGTONG and winner is None and streak_after == streak
         )
         if not voided and (hand.events or table.sitter is not None):
             payments += side_payments(hand, rules, table, minimum)
@@ -185,16 +203,16 @@ def _place_switchables(
         bits = 0
         if switchable:
             choice = players[i].gukjin or rules.gukjin_default
-            if choice is GukjinChoice.JUNK:
+            if choice is _GUKJIN_JUNK:
                 bits = switchable
-            elif choice is GukjinChoice.AUTO:
+            elif choice is _GUKJIN_AUTO:
                 auto[i] = tuple(subsets(switchable))
         if isinstance(entry, int):
             scores.append(score_mask(entry, bits, tables))
         else:
             scores.append(score_pile(entry, bits, rules))
     outcome = hand.outcome
-    if auto and (outcome is None or outcome.type is not OutcomeType.STOP):
+    if auto and (outcome is None or outcome.type is not _STOP):
         for i, readings in auto.items():  # nobody pays by the piles: best points
             entry = entries[i]
             assert isinstance(entry, int | Pile)
@@ -355,19 +373,19 @@ def _go_bak(hand: Hand, rules: GoStopRules, table: Table, i: int) -> bool:
     if table.liable == i and _doubles_the_sum(rules, table):
         return False  # its 고박 doubles the whole sum it pays, once (see _payments)
     winner = hand.players[table.winner]
-    if winner.yeokgo and rules.yeokgo_mode is YeokgoMode.FIXED_X4:
+    if winner.yeokgo and rules.yeokgo_mode is _YEOKGO_FIXED_X4:
         return True
     if len(table.active) == 2:
-        return rules.gobak_mode_2p is GobakMode2p.DOUBLE
+        return rules.gobak_mode_2p is _GOBAK_2P_DOUBLE
     mode = rules.gobak_mode_3p
-    if mode is GobakMode3p.DOUBLE:
+    if mode is _GOBAK_3P_DOUBLE:
         return True
-    return mode is GobakMode3p.PAY_ALL_AND_DOUBLE and table.liable == i
+    return mode is _GOBAK_3P_PAY_ALL_AND_DOUBLE and table.liable == i
 
 
 def _doubles_the_sum(rules: GoStopRules, table: Table) -> bool:
     """고박 ``pay_all_doubled``: the liable go-caller's whole sum is doubled."""
-    return table.liable_reason == "go_bak" and rules.gobak_mode_3p is GobakMode3p.PAY_ALL_DOUBLED
+    return table.liable_reason == "go_bak" and rules.gobak_mode_3p is _GOBAK_3P_PAY_ALL_DOUBLED
 
 
 def _payments(hand: Hand, rules: GoStopRules, table: Table, best: _Owed) -> list[Payment]:

@@ -24,6 +24,7 @@ from calculator.rules import (
 MAX_SOLD: Final = {GwangpalCards.BRIGHTS: 5, GwangpalCards.FUDAWIKI: 10}
 
 _new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
+_STOP: Final = OutcomeType.STOP  # an enum member named once (see calculator.settlement)
 
 
 class Table(NamedTuple):
@@ -79,7 +80,7 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
     outcome = hand.outcome
     winner = None
     if outcome is not None:
-        if outcome.type is not OutcomeType.STOP or outcome[_OUTCOME_READ:] != _OUTCOME_REST:
+        if outcome.type is not _STOP or outcome[_OUTCOME_READ:] != _OUTCOME_REST:
             return None
         winner = index.get(outcome.winner)  # type: ignore[arg-type]
         if winner is None:
