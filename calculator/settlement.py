@@ -119,28 +119,30 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
         )
         if not voided and (hand.events or table.sitter is not None):
             payments += side_payments(hand, rules, table, minimum)
-    net = dict.fromkeys(table.seat, 0)
+    # compiled, a comprehension builds it natively; dict.fromkeys is a generic method call
+    net = {player_id: 0 for player_id in table.seat}  # noqa: C420
     stake = hand.stake
     for payment in payments:
         net[payment.payer] -= payment.chips
         net[payment.payee] += payment.chips
+    # Over generators, not the dict's view: compiled, sum() of a generator runs as a loop,
+    # while sum(), max() and min() of a view are generic calls through an iterator object.
     if payments:
-        chips = net.values()
-        if sum(chips) != 0:  # zero-sum, always; not an assert: never skipped (-O)
+        if sum(chips for chips in net.values()) != 0:  # zero-sum, always; not an assert (-O)
             raise ZeroSumError(f"payments do not balance: {net}")
-        if max(chips) > MAX_SAFE_CHIPS or min(chips) < -MAX_SAFE_CHIPS:
+        if any(abs(chips) > MAX_SAFE_CHIPS for chips in net.values()):
             raise InvalidHandError([_too_large()])
-    players = tuple(
-        [
-            _new(
-                PlayerResult,
-                (player.id, score.points, score.items, score.stop_points >= minimum, score, None),
+    results = []
+    for i, player in enumerate(hand.players):  # one score per player, in seat order
+        score = scores[i]
+        if score is None:
+            results.append(_sitter_result(player, rules))
+        else:
+            may_stop = score.stop_points >= minimum
+            results.append(
+                _new(PlayerResult, (player.id, score.points, score.items, may_stop, score, None))
             )
-            if score is not None
-            else _sitter_result(player, rules)
-            for player, score in zip(hand.players, scores, strict=True)
-        ]
-    )
+    players = tuple(results)
     return _new(
         HandResult, (ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
     )
