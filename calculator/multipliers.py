@@ -7,7 +7,7 @@ explain it, built as the arithmetic happens.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, NamedTuple
+from typing import Final
 
 from calculator.hand import PlayerHand
 from calculator.result import Facts, Step, WinnerScore
@@ -131,20 +131,19 @@ def nagari_factor(streak: int, rules: GoStopRules) -> int:
     return factor
 
 
-class Bak(NamedTuple):
-    """A bak a loser owes (``gwang_bak``, ``pi_bak`` or ``meong_bak``) and the facts that
-    triggered it (the explanation's sentence says them)."""
-
-    code: str
-    facts: Facts
+Bak = tuple[str, Facts]
+"""A bak a loser owes (``gwang_bak``, ``pi_bak`` or ``meong_bak``) and the facts that
+triggered it (the explanation's sentence says them): a plain pair, read only by
+:func:`loser_owes`, which turns it into a step (compiled, a pair is built natively; a
+named tuple costs a generic call)."""
 
 
 def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[Bak, ...]:
     """The baks this loser owes, each with what triggered it."""
     if loser.declared_baks is not None:  # declared: the flags were checked against the winner
         declared = loser.declared_baks
-        return tuple([_new(Bak, (code, _DECLARED)) for code in _BAKS if code in declared])
-    found = []
+        return tuple([(code, _DECLARED) for code in _BAKS if code in declared])
+    found: list[Bak] = []
     if winner.scored_brights and rules.gwangbak_enabled:
         held = loser.brights or 0
         protecting = held
@@ -152,7 +151,7 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[
             protecting -= 1
         if protecting == 0:
             facts: Facts = (("winner_brights", winner.brights or 0), ("brights", held))
-            found.append(_new(Bak, ("gwang_bak", facts)))
+            found.append(("gwang_bak", facts))
     if winner.scored_junk:
         by_cards = rules.pibak_count is _PIBAK_BY_CARDS
         junk = loser.junk_cards if by_cards else loser.junk_value
@@ -163,10 +162,10 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[
             and not (rules.pibak_zero_exempt and junk == 0)  # 면박: no junk at all escapes
         ):
             counted = "junk_cards" if by_cards else "junk_value"
-            found.append(_new(Bak, ("pi_bak", ((counted, junk), ("threshold", threshold)))))
+            found.append(("pi_bak", ((counted, junk), ("threshold", threshold))))
     if loser.animals == 0 and meongbak_triggered(winner, rules):
         facts = (("winner_animals", winner.animals or 0), ("animals", 0))
-        found.append(_new(Bak, ("meong_bak", facts)))
+        found.append(("meong_bak", facts))
     return tuple(found)
 
 

@@ -360,7 +360,7 @@ def _owe_all(
 
 
 def _owes_pi_bak(owed: tuple[Bak, ...]) -> bool:
-    return any(bak.code == "pi_bak" for bak in owed)
+    return any(code == "pi_bak" for code, _facts in owed)
 
 
 def _exempt(loser: Score, rules: GoStopRules) -> bool:
