@@ -52,21 +52,21 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
     or None when anything is out of the ordinary and the full checks must run.
 
     This is only a shortcut, and it fails closed: it reads a few fields and requires every
-    other field of the records to hold its default (compared as whole tuple tails by
-    :func:`_at_defaults`, so a field added later is covered without a change here). What
-    it lets through, the full checks accept with the same table (a property test holds the
-    two together and counts how often the shortcut is taken).
+    other field of the records to hold its default (compared as whole tuple tails, so a
+    field added later is covered without a change here). What it lets through, the full
+    checks accept with the same table (a property test holds the two together and counts
+    how often the shortcut is taken).
     """
     players = hand.players
     count = len(players)
-    if not 2 <= count <= 3 or not _at_defaults(hand, _HAND_READ, _HAND_REST) or hand.stake < 1:
+    if not 2 <= count <= 3 or hand[_HAND_READ:] != _HAND_REST or hand.stake < 1:
         return None
     if hand.nagari_streak < 0:
         return None
     index = {}
     for i, p in enumerate(players):
         if (
-            not _at_defaults(p, _PLAYER_READ, _PLAYER_REST)
+            p[_PLAYER_READ:] != _PLAYER_REST
             or p.bombs_after_shake
             or p.go_count < 0
             or p.shakes < 0
@@ -80,7 +80,7 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
     outcome = hand.outcome
     winner = None
     if outcome is not None:
-        if outcome.type is not _STOP or not _at_defaults(outcome, _OUTCOME_READ, _OUTCOME_REST):
+        if outcome.type is not _STOP or outcome[_OUTCOME_READ:] != _OUTCOME_REST:
             return None
         winner = index.get(outcome.winner)  # type: ignore[arg-type]
         if winner is None:
@@ -94,19 +94,6 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
                     return _new(Table, (index, (0, 1, 2), None, winner, callers[0], "go_bak"))
     active = (0, 1) if count == 2 else (0, 1, 2)
     return _new(Table, (index, active, None, winner, None, None))
-
-
-def _at_defaults(record: tuple[object, ...], read: int, rest: tuple[object, ...]) -> bool:
-    """``record[read:] == rest``, field by field as tuple equality compares them (identity,
-    then ``==``), without building the slice: compiled, a slice is a new tuple, and this
-    runs for every record of every hand."""
-    if len(record) != read + len(rest):
-        return False
-    for k, default in enumerate(rest):
-        value = record[read + k]
-        if value is not default and value != default:
-            return False
-    return True
 
 
 # The shortcut reads the leading fields of each record; every field after them must hold
