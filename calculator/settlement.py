@@ -247,13 +247,13 @@ def _check_stop(hand: Hand, w: int, scored: Score | None, minimum: int) -> None:
 # --- the hand payment ---------------------------------------------------------------
 
 
-class _Owed(NamedTuple):
-    """The hand settled for one reading of the winner's pile."""
+Shares = dict[int, tuple[int, list[Step]]]
+"""Each loser's own amount, explained: seat → (points, steps)."""
 
-    total: int  # what the winner receives
-    winner: WinnerScore
-    scores: list[Score | None]  # with each loser's chosen reading
-    owed: dict[int, tuple[int, list[Step]]]  # seat → its own amount, explained
+_Owed = tuple[int, WinnerScore, list[Score | None], Shares]
+"""The hand settled for one reading of the winner's pile: what the winner receives, its
+amount's steps, every player's score (each loser's chosen reading) and the losers' shares.
+A plain tuple: compiled, built natively (a named tuple costs a generic call)."""
 
 
 def _stop(
@@ -285,15 +285,16 @@ def _stop(
             candidates = [max(candidates, key=_points)]
     if not candidates:
         _check_stop(hand, w, first, minimum)
-    best = None
+    best: _Owed | None = None
     for winner in candidates:
         _check_stop(hand, w, winner, minimum)
-        owed = _owe_all(hand, rules, table, scores, auto, entries, winner)
-        if best is None or owed.total > best.total:
-            best = owed
+        settled = _owe_all(hand, rules, table, scores, auto, entries, winner)
+        if best is None or settled[0] > best[0]:  # the winner receives more
+            best = settled
     assert best is not None
-    _check_declared_baks(hand, rules, table, best.scores)
-    return best.winner, _payments(hand, rules, table, best), best.scores
+    _total, won, chosen, shares = best
+    _check_declared_baks(hand, rules, table, chosen)
+    return won, _payments(hand, rules, table, shares), chosen
 
 
 def _standing(score: Score) -> tuple[bool, ...]:
@@ -332,7 +333,7 @@ def _owe_all(
     active = len(table.active)
     scores = list(placed)
     scores[w] = winner
-    owed = {}
+    owed: Shares = {}
     total = 0
     for i in table.active:
         if i == w:
@@ -356,7 +357,7 @@ def _owe_all(
                     found, scores[i] = cheaper, other
         owed[i] = found
         total += found[0]
-    return _new(_Owed, (total, won, scores, owed))
+    return total, won, scores, owed
 
 
 def _owes_pi_bak(owed: tuple[Bak, ...]) -> bool:
@@ -390,7 +391,7 @@ def _doubles_the_sum(rules: GoStopRules, table: Table) -> bool:
     return table.liable_reason == "go_bak" and rules.gobak_mode_3p is _GOBAK_3P_PAY_ALL_DOUBLED
 
 
-def _payments(hand: Hand, rules: GoStopRules, table: Table, best: _Owed) -> list[Payment]:
+def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> list[Payment]:
     """One payment per loser; a liable loser pays everyone's amount (the others 0).
 
     Under 고박 ``pay_all_doubled`` the go-caller's whole sum is doubled once it has covered
@@ -404,8 +405,8 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, best: _Owed) -> list
     liable = table.liable
     payments = []
     if liable is not None:  # the liable player's payment first, then the covered ones
-        points, steps = best.owed[liable]
-        for j, (other, _steps) in best.owed.items():
+        points, steps = shares[liable]
+        for j, (other, _steps) in shares.items():
             if j != liable:
                 points += other
                 covers = _new(Step, ("covers", "add", other, points, None, players[j].id, ()))
@@ -420,7 +421,7 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, best: _Owed) -> list
                 (players[liable].id, payee, points, points * stake, "stop", tuple(steps), "points"),
             )
         )
-    for i, (points, steps) in best.owed.items():
+    for i, (points, steps) in shares.items():
         if i == liable:
             continue
         if liable is not None:
