@@ -138,8 +138,12 @@ triggered it (the explanation's sentence says them): a plain pair, read only by
 named tuple costs a generic call)."""
 
 
-def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[Bak, ...]:
-    """The baks this loser owes, each with what triggered it."""
+def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> tuple[Bak, ...]:
+    """The baks this loser owes, each with what triggered it.
+
+    ``pibak_max``: the table's 피박 threshold, ``rules.pibak_max_pi(active)`` (the caller
+    reads it once for all the losers: a method of the rules is an interpreted call).
+    """
     if loser.declared_baks is not None:  # declared: the flags were checked against the winner
         declared = loser.declared_baks
         return tuple([(code, _DECLARED) for code in _BAKS if code in declared])
@@ -155,14 +159,13 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[
     if winner.scored_junk:
         by_cards = rules.pibak_count is _PIBAK_BY_CARDS
         junk = loser.junk_cards if by_cards else loser.junk_value
-        threshold = rules.pibak_max_pi(active)
         if (
             junk is not None
-            and junk <= threshold
+            and junk <= pibak_max
             and not (rules.pibak_zero_exempt and junk == 0)  # 면박: no junk at all escapes
         ):
             counted = "junk_cards" if by_cards else "junk_value"
-            found.append(("pi_bak", ((counted, junk), ("threshold", threshold))))
+            found.append(("pi_bak", ((counted, junk), ("threshold", pibak_max))))
     if loser.animals == 0 and meongbak_triggered(winner, rules):
         facts = (("winner_animals", winner.animals or 0), ("animals", 0))
         found.append(("meong_bak", facts))

@@ -330,7 +330,7 @@ def _owe_all(
         animals=winner.animals,
     )
     amount = won.amount
-    active = len(table.active)
+    pibak_max = rules.pibak_max_pi(len(table.active))
     scores = list(placed)
     scores[w] = winner
     owed: Shares = {}
@@ -340,7 +340,7 @@ def _owe_all(
             continue
         loser = scores[i]
         assert loser is not None
-        codes = baks(winner, loser, rules, active)
+        codes = baks(winner, loser, rules, pibak_max)
         go_bak = players[i].go_count if _go_bak(hand, rules, table, i) else 0
         exempt = rules.no_capture_exemption and _exempt(loser, rules)
         found = loser_owes(amount, codes, go_bak, exempt, rules)
@@ -351,7 +351,11 @@ def _owe_all(
             for bits in readings[1:]:
                 other = _score(entry, bits, rules)
                 cheaper = loser_owes(
-                    amount, baks(winner, other, rules, active), go_bak, _exempt(other, rules), rules
+                    amount,
+                    baks(winner, other, rules, pibak_max),
+                    go_bak,
+                    _exempt(other, rules),
+                    rules,
                 )
                 if cheaper[0] < found[0]:
                     found, scores[i] = cheaper, other
