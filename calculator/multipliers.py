@@ -7,7 +7,7 @@ explain it, built as the arithmetic happens.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, NamedTuple
+from typing import Final
 
 from calculator.hand import PlayerHand
 from calculator.result import Facts, Step, WinnerScore
@@ -24,6 +24,19 @@ from calculator.rules import (
 from calculator.scoring import Score
 
 _new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
+
+# Enum members named once, at import: compiled, ``YeokgoMode.FIXED_X4`` is a look-up of the
+# class among the module's globals, then a read through the enum metaclass's __getattr__
+# (Python 3.11), ~0.7k instructions each time (see calculator.settlement).
+_SHAKE_BEFORE_GO: Final = OrderOfOperations.SHAKE_BEFORE_GO
+_YEOKGO_FIXED_X4: Final = YeokgoMode.FIXED_X4
+_YEOKGO_DOUBLE_AND_DOKBAK: Final = YeokgoMode.DOUBLE_AND_DOKBAK
+_SHAKE_THEN_BOMB_ONCE: Final = ShakeThenBomb.ONCE
+_PIBAK_BY_CARDS: Final = PibakCount.CARDS
+_MEONGBAK_WINNER_SCORED_ANIMALS: Final = MeongbakMode.WINNER_SCORED_ANIMALS
+_MEONGBAK_WINNER_MEONGTTA: Final = MeongbakMode.WINNER_MEONGTTA
+_MEONGBAK_WINNER_GODORI: Final = MeongbakMode.WINNER_GODORI
+_GWANGBAK_PLUS2: Final = GwangbakEffect.PLUS2
 
 # The go multiplier for n gos, per formula (docs/rules.md §3.2). The +n go points are added
 # before it (or not, when the multiplier applies and go_points_with_multiplier is off).
@@ -58,13 +71,13 @@ def winner_score(
     """
     steps: list[Step] = []
     total = base
-    shake_first = rules.order_of_operations is OrderOfOperations.SHAKE_BEFORE_GO
+    shake_first = rules.order_of_operations is _SHAKE_BEFORE_GO
     if shake_first and (player.shakes or player.bombs):
         total = _shakes_and_bombs(total, player, rules, steps)
     n = player.go_count
     if n:
         factor = GO_MULTIPLIERS[rules.go_formula](n)
-        if player.yeokgo and rules.yeokgo_mode is YeokgoMode.FIXED_X4:
+        if player.yeokgo and rules.yeokgo_mode is _YEOKGO_FIXED_X4:
             factor = 4
         if factor == 1 or rules.go_points_with_multiplier:
             total += n
@@ -78,7 +91,7 @@ def winner_score(
         total *= 2
         facts = () if animals is None else (("animals", animals),)
         steps.append(_new(Step, ("meongtta", "multiply", 2, total, None, None, facts)))
-    if player.yeokgo and rules.yeokgo_mode is YeokgoMode.DOUBLE_AND_DOKBAK:
+    if player.yeokgo and rules.yeokgo_mode is _YEOKGO_DOUBLE_AND_DOKBAK:
         total *= 2
         steps.append(_new(Step, ("yeokgo", "multiply", 2, total, None, None, ())))
     if nagari_streak:
@@ -99,7 +112,7 @@ def _shakes_and_bombs(total: int, player: PlayerHand, rules: GoStopRules, steps:
         total *= factor
         steps.append(_new(Step, ("shake", "multiply", factor, total, shakes, None, ())))
     bombs = player.bombs
-    if rules.shake_then_bomb_same_month is ShakeThenBomb.ONCE:
+    if rules.shake_then_bomb_same_month is _SHAKE_THEN_BOMB_ONCE:
         bombs -= player.bombs_after_shake  # that month already doubled as a shake
     if bombs:
         factor = rules.bomb_multiplier**bombs
@@ -118,19 +131,23 @@ def nagari_factor(streak: int, rules: GoStopRules) -> int:
     return factor
 
 
-class Bak(NamedTuple):
-    """A bak a loser owes (``gwang_bak``, ``pi_bak`` or ``meong_bak``) and the facts that
-    triggered it (the explanation's sentence says them)."""
+Bak = tuple[str, Facts]
+"""A bak a loser owes (``gwang_bak``, ``pi_bak`` or ``meong_bak``) and the facts that
+triggered it (the explanation's sentence says them): a plain pair, read only by
+:func:`loser_owes`, which turns it into a step (compiled, a pair is built natively; a
+named tuple costs a generic call)."""
 
-    code: str
-    facts: Facts
 
+def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> tuple[Bak, ...]:
+    """The baks this loser owes, each with what triggered it.
 
-def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[Bak, ...]:
-    """The baks this loser owes, each with what triggered it."""
+    ``pibak_max``: the table's 피박 threshold, ``rules.pibak_max_pi(active)`` (the caller
+    reads it once for all the losers: a method of the rules is an interpreted call).
+    """
     if loser.declared_baks is not None:  # declared: the flags were checked against the winner
-        return tuple(Bak(code, _DECLARED) for code in _BAKS if code in loser.declared_baks)
-    found = []
+        declared = loser.declared_baks
+        return tuple([(code, _DECLARED) for code in _BAKS if code in declared])
+    found: list[Bak] = []
     if winner.scored_brights and rules.gwangbak_enabled:
         held = loser.brights or 0
         protecting = held
@@ -138,20 +155,20 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, active: int) -> tuple[
             protecting -= 1
         if protecting == 0:
             facts: Facts = (("winner_brights", winner.brights or 0), ("brights", held))
-            found.append(Bak("gwang_bak", facts))
+            found.append(("gwang_bak", facts))
     if winner.scored_junk:
-        by_cards = rules.pibak_count is PibakCount.CARDS
+        by_cards = rules.pibak_count is _PIBAK_BY_CARDS
         junk = loser.junk_cards if by_cards else loser.junk_value
-        threshold = rules.pibak_max_pi(active)
         if (
             junk is not None
-            and junk <= threshold
+            and junk <= pibak_max
             and not (rules.pibak_zero_exempt and junk == 0)  # 면박: no junk at all escapes
         ):
             counted = "junk_cards" if by_cards else "junk_value"
-            found.append(Bak("pi_bak", ((counted, junk), ("threshold", threshold))))
+            found.append(("pi_bak", ((counted, junk), ("threshold", pibak_max))))
     if loser.animals == 0 and meongbak_triggered(winner, rules):
-        found.append(Bak("meong_bak", (("winner_animals", winner.animals or 0), ("animals", 0))))
+        facts = (("winner_animals", winner.animals or 0), ("animals", 0))
+        found.append(("meong_bak", facts))
     return tuple(found)
 
 
@@ -163,9 +180,9 @@ def meongbak_triggered(winner: Score, rules: GoStopRules) -> bool:
     """Whether the winner's pile makes a loser with no animals 멍박 under ``rules``."""
     mode = rules.meongbak_mode
     return (
-        (mode is MeongbakMode.WINNER_SCORED_ANIMALS and winner.scored_animals)
-        or (mode is MeongbakMode.WINNER_MEONGTTA and winner.many_animals)
-        or (mode is MeongbakMode.WINNER_GODORI and winner.scored_godori)
+        (mode is _MEONGBAK_WINNER_SCORED_ANIMALS and winner.scored_animals)
+        or (mode is _MEONGBAK_WINNER_MEONGTTA and winner.many_animals)
+        or (mode is _MEONGBAK_WINNER_GODORI and winner.scored_godori)
     )
 
 
@@ -179,7 +196,7 @@ def loser_owes(
     total = amount
     steps = [_new(Step, ("winner_amount", "start", amount, amount, None, None, ()))]
     for code, facts in owed:
-        if code == "gwang_bak" and rules.gwangbak_effect is GwangbakEffect.PLUS2:
+        if code == "gwang_bak" and rules.gwangbak_effect is _GWANGBAK_PLUS2:
             total += 2
             steps.append(_new(Step, (code, "add", 2, total, None, None, facts)))
         else:

@@ -210,7 +210,7 @@ def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
     if extra:  # the three-double-junk bonus
         doubles_held = mask & fixed_double & _THREE_DOUBLES | switched & cards.GUKJIN
         if doubles_held.bit_count() >= 3:
-            items += (Item("three_double_junk", extra, doubles_held),)
+            items += (_new(Item, ("three_double_junk", extra, doubles_held, None)),)
             points += extra
     animals = animal_entry[2]
     return _new(

@@ -53,6 +53,24 @@ from calculator.tables import subsets, tables_for
 
 _new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
 
+# Enum members named once, at import: compiled, ``OutcomeType.STOP`` is a look-up of the
+# class among the module's globals, then a read through the enum metaclass's __getattr__
+# (Python 3.11), ~0.7k instructions each time, and a hand reads a few dozen of them.
+_GOSTOP: Final = Variant.GOSTOP
+_STOP: Final = OutcomeType.STOP
+_NAGARI: Final = OutcomeType.NAGARI
+_FLOOR_FOUR: Final = OutcomeType.FLOOR_FOUR
+_CHONGTONG: Final = OutcomeType.CHONGTONG
+_FLOOR_FOUR_DEALER_WINS: Final = FloorFour.DEALER_WINS
+_FLOOR_FOUR_NAGARI: Final = FloorFour.NAGARI
+_GUKJIN_JUNK: Final = GukjinChoice.JUNK
+_GUKJIN_AUTO: Final = GukjinChoice.AUTO
+_YEOKGO_FIXED_X4: Final = YeokgoMode.FIXED_X4
+_GOBAK_2P_DOUBLE: Final = GobakMode2p.DOUBLE
+_GOBAK_3P_DOUBLE: Final = GobakMode3p.DOUBLE
+_GOBAK_3P_PAY_ALL_AND_DOUBLE: Final = GobakMode3p.PAY_ALL_AND_DOUBLE
+_GOBAK_3P_PAY_ALL_DOUBLED: Final = GobakMode3p.PAY_ALL_DOUBLED
+
 MAX_SAFE_CHIPS: Final = 2**53 - 1  # beyond this JSON numbers lose precision in JavaScript clients
 
 
@@ -67,15 +85,14 @@ class Comparison(NamedTuple):
 
 def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     """Score and settle ``hand`` under ``ruleset``; raise a GoStopError on bad input."""
-    if ruleset.variant is not Variant.GOSTOP:
+    if ruleset.variant is not _GOSTOP:
         raise InvalidHandError([_wrong_variant(ruleset)])
     rules: GoStopRules = ruleset.rules
     table = check_table(hand, rules)
     entries = read_piles(hand, rules)
     active = len(table.active)
     minimum = rules.min_points_to_stop(active)
-    placed = _place_switchables(hand, rules, entries)
-    scores = placed.scores
+    scores, auto = _place_switchables(hand, rules, entries)
     outcome = hand.outcome
     streak = hand.nagari_streak
     payments: list[Payment] = []
@@ -83,45 +100,49 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     streak_after = streak
     if outcome is not None:
         kind = outcome.type
-        dealer_wins = rules.floor_four_of_month is FloorFour.DEALER_WINS
+        dealer_wins = rules.floor_four_of_month is _FLOOR_FOUR_DEALER_WINS
         streak_after = 0
-        if kind is OutcomeType.STOP:
-            winner, hand_payments, scores = _stop(hand, rules, table, placed, entries, minimum)
+        if kind is _STOP:
+            winner, hand_payments, scores = _stop(
+                hand, rules, table, scores, auto, entries, minimum
+            )
             payments += hand_payments
-        elif kind is OutcomeType.NAGARI:
+        elif kind is _NAGARI:
             streak_after = streak + 1
-        elif kind is OutcomeType.FLOOR_FOUR and not dealer_wins:
-            streak_after = streak + 1 if rules.floor_four_of_month is FloorFour.NAGARI else streak
+        elif kind is _FLOOR_FOUR and not dealer_wins:
+            streak_after = streak + 1 if rules.floor_four_of_month is _FLOOR_FOUR_NAGARI else streak
         else:  # chongtong, three ppuk, or a floor four the dealer wins: an instant win
             winner, hand_payments, streak_after = instant_win(hand, rules, table, minimum)
             payments += hand_payments
-        voided = (kind is OutcomeType.FLOOR_FOUR and not dealer_wins) or (
-            kind is OutcomeType.CHONGTONG and winner is None and streak_after == streak
+        voided = (kind is _FLOOR_FOUR and not dealer_wins) or (
+            kind is _CHONGTONG and winner is None and streak_after == streak
         )
         if not voided and (hand.events or table.sitter is not None):
             payments += side_payments(hand, rules, table, minimum)
-    net = dict.fromkeys(table.seat, 0)
+    # compiled, a comprehension builds it natively; dict.fromkeys is a generic method call
+    net = {player_id: 0 for player_id in table.seat}  # noqa: C420
     stake = hand.stake
     for payment in payments:
         net[payment.payer] -= payment.chips
         net[payment.payee] += payment.chips
+    # Over generators, not the dict's view: compiled, sum() of a generator runs as a loop,
+    # while sum(), max() and min() of a view are generic calls through an iterator object.
     if payments:
-        chips = net.values()
-        if sum(chips) != 0:  # zero-sum, always; not an assert: never skipped (-O)
+        if sum(chips for chips in net.values()) != 0:  # zero-sum, always; not an assert (-O)
             raise ZeroSumError(f"payments do not balance: {net}")
-        if max(chips) > MAX_SAFE_CHIPS or min(chips) < -MAX_SAFE_CHIPS:
+        if any(abs(chips) > MAX_SAFE_CHIPS for chips in net.values()):
             raise InvalidHandError([_too_large()])
-    players = tuple(
-        [
-            _new(
-                PlayerResult,
-                (player.id, score.points, score.items, score.stop_points >= minimum, score, None),
+    results = []
+    for i, player in enumerate(hand.players):  # one score per player, in seat order
+        score = scores[i]
+        if score is None:
+            results.append(_sitter_result(player, rules))
+        else:
+            may_stop = score.stop_points >= minimum
+            results.append(
+                _new(PlayerResult, (player.id, score.points, score.items, may_stop, score, None))
             )
-            if score is not None
-            else _sitter_result(player, rules)
-            for player, score in zip(hand.players, scores, strict=True)
-        ]
-    )
+    players = tuple(results)
     return _new(
         HandResult, (ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
     )
@@ -151,22 +172,25 @@ def _score(entry: int | Pile, bits: int, rules: GoStopRules) -> Score:
     return score_pile(entry, bits, rules)
 
 
-class _Placed(NamedTuple):
-    """Every player's score (the animal reading for ``auto``), and the ``auto`` readings."""
-
-    scores: list[Score | None]
-    auto: dict[int, tuple[int, ...]]  # seat → its readings, all-animal first
+Auto = dict[int, tuple[int, ...]]
+"""The players who left their switchable cards to ``auto``: seat → its readings (masks of
+the cards read as junk), all-animal first."""
 
 
-def _place_switchables(hand: Hand, rules: GoStopRules, entries: list[Entry]) -> _Placed:
+def _place_switchables(
+    hand: Hand, rules: GoStopRules, entries: list[Entry]
+) -> tuple[list[Score | None], Auto]:
     """Score every pile. An explicit reading of the switchable cards is taken as given;
     ``auto`` starts from the animal reading, and the outcome decides (see :func:`_stop`).
-    In a hand nobody won, an ``auto`` player takes its best-scoring reading."""
+    In a hand nobody won, an ``auto`` player takes its best-scoring reading.
+
+    Returns every player's score (the animal reading for ``auto``) and the ``auto``
+    readings, as a plain pair: compiled, a pair is returned without building an object."""
     players = hand.players
     tables = tables_for(rules)
     switch_mask = tables.switchable
     scores: list[Score | None] = []
-    auto: dict[int, tuple[int, ...]] = {}
+    auto: Auto = {}
     for i, entry in enumerate(entries):
         if entry is None:
             scores.append(None)
@@ -181,22 +205,22 @@ def _place_switchables(hand: Hand, rules: GoStopRules, entries: list[Entry]) -> 
         bits = 0
         if switchable:
             choice = players[i].gukjin or rules.gukjin_default
-            if choice is GukjinChoice.JUNK:
+            if choice is _GUKJIN_JUNK:
                 bits = switchable
-            elif choice is GukjinChoice.AUTO:
+            elif choice is _GUKJIN_AUTO:
                 auto[i] = tuple(subsets(switchable))
         if isinstance(entry, int):
             scores.append(score_mask(entry, bits, tables))
         else:
             scores.append(score_pile(entry, bits, rules))
     outcome = hand.outcome
-    if auto and (outcome is None or outcome.type is not OutcomeType.STOP):
+    if auto and (outcome is None or outcome.type is not _STOP):
         for i, readings in auto.items():  # nobody pays by the piles: best points
             entry = entries[i]
             assert isinstance(entry, int | Pile)
             found = [_score(entry, bits, rules) for bits in readings]
             scores[i] = max(found, key=_points)  # max keeps the first: the animal reading
-    return _Placed(scores, auto)
+    return scores, auto
 
 
 def _points(score: Score) -> int:
@@ -223,20 +247,21 @@ def _check_stop(hand: Hand, w: int, scored: Score | None, minimum: int) -> None:
 # --- the hand payment ---------------------------------------------------------------
 
 
-class _Owed(NamedTuple):
-    """The hand settled for one reading of the winner's pile."""
+Shares = dict[int, tuple[int, list[Step]]]
+"""Each loser's own amount, explained: seat → (points, steps)."""
 
-    total: int  # what the winner receives
-    winner: WinnerScore
-    scores: list[Score | None]  # with each loser's chosen reading
-    owed: dict[int, tuple[int, list[Step]]]  # seat → its own amount, explained
+_Owed = tuple[int, WinnerScore, list[Score | None], Shares]
+"""The hand settled for one reading of the winner's pile: what the winner receives, its
+amount's steps, every player's score (each loser's chosen reading) and the losers' shares.
+A plain tuple: compiled, built natively (a named tuple costs a generic call)."""
 
 
 def _stop(
     hand: Hand,
     rules: GoStopRules,
     table: Table,
-    placed: _Placed,
+    scores: list[Score | None],
+    auto: Auto,
     entries: list[Entry],
     minimum: int,
 ) -> tuple[WinnerScore, list[Payment], list[Score | None]]:
@@ -247,10 +272,9 @@ def _stop(
     """
     w = table.winner
     assert w is not None
-    scores = placed.scores
     first = scores[w]
     candidates = [first] if first is not None else []
-    readings = placed.auto.get(w)
+    readings = auto.get(w)
     entry = entries[w]
     if readings is not None and isinstance(entry, int | Pile):
         candidates += [_score(entry, bits, rules) for bits in readings[1:]]
@@ -261,15 +285,16 @@ def _stop(
             candidates = [max(candidates, key=_points)]
     if not candidates:
         _check_stop(hand, w, first, minimum)
-    best = None
+    best: _Owed | None = None
     for winner in candidates:
         _check_stop(hand, w, winner, minimum)
-        owed = _owe_all(hand, rules, table, placed, entries, winner)
-        if best is None or owed.total > best.total:
-            best = owed
+        settled = _owe_all(hand, rules, table, scores, auto, entries, winner)
+        if best is None or settled[0] > best[0]:  # the winner receives more
+            best = settled
     assert best is not None
-    _check_declared_baks(hand, rules, table, best.scores)
-    return best.winner, _payments(hand, rules, table, best), best.scores
+    _total, won, chosen, shares = best
+    _check_declared_baks(hand, rules, table, chosen)
+    return won, _payments(hand, rules, table, shares), chosen
 
 
 def _standing(score: Score) -> tuple[bool, ...]:
@@ -287,7 +312,8 @@ def _owe_all(
     hand: Hand,
     rules: GoStopRules,
     table: Table,
-    placed: _Placed,
+    placed: list[Score | None],
+    auto: Auto,
     entries: list[Entry],
     winner: Score,
 ) -> _Owed:
@@ -304,38 +330,42 @@ def _owe_all(
         animals=winner.animals,
     )
     amount = won.amount
-    active = len(table.active)
-    scores = list(placed.scores)
+    pibak_max = rules.pibak_max_pi(len(table.active))
+    scores = list(placed)
     scores[w] = winner
-    owed = {}
+    owed: Shares = {}
     total = 0
     for i in table.active:
         if i == w:
             continue
         loser = scores[i]
         assert loser is not None
-        codes = baks(winner, loser, rules, active)
+        codes = baks(winner, loser, rules, pibak_max)
         go_bak = players[i].go_count if _go_bak(hand, rules, table, i) else 0
         exempt = rules.no_capture_exemption and _exempt(loser, rules)
         found = loser_owes(amount, codes, go_bak, exempt, rules)
-        readings = placed.auto.get(i)
+        readings = auto.get(i)
         entry = entries[i]
         # Reading the switchable cards as junk can only help a loser out of 피박.
         if readings is not None and _owes_pi_bak(codes) and isinstance(entry, int | Pile):
             for bits in readings[1:]:
                 other = _score(entry, bits, rules)
                 cheaper = loser_owes(
-                    amount, baks(winner, other, rules, active), go_bak, _exempt(other, rules), rules
+                    amount,
+                    baks(winner, other, rules, pibak_max),
+                    go_bak,
+                    _exempt(other, rules),
+                    rules,
                 )
                 if cheaper[0] < found[0]:
                     found, scores[i] = cheaper, other
         owed[i] = found
         total += found[0]
-    return _Owed(total, won, scores, owed)
+    return total, won, scores, owed
 
 
 def _owes_pi_bak(owed: tuple[Bak, ...]) -> bool:
-    return any(bak.code == "pi_bak" for bak in owed)
+    return any(code == "pi_bak" for code, _facts in owed)
 
 
 def _exempt(loser: Score, rules: GoStopRules) -> bool:
@@ -350,22 +380,22 @@ def _go_bak(hand: Hand, rules: GoStopRules, table: Table, i: int) -> bool:
     if table.liable == i and _doubles_the_sum(rules, table):
         return False  # its 고박 doubles the whole sum it pays, once (see _payments)
     winner = hand.players[table.winner]
-    if winner.yeokgo and rules.yeokgo_mode is YeokgoMode.FIXED_X4:
+    if winner.yeokgo and rules.yeokgo_mode is _YEOKGO_FIXED_X4:
         return True
     if len(table.active) == 2:
-        return rules.gobak_mode_2p is GobakMode2p.DOUBLE
+        return rules.gobak_mode_2p is _GOBAK_2P_DOUBLE
     mode = rules.gobak_mode_3p
-    if mode is GobakMode3p.DOUBLE:
+    if mode is _GOBAK_3P_DOUBLE:
         return True
-    return mode is GobakMode3p.PAY_ALL_AND_DOUBLE and table.liable == i
+    return mode is _GOBAK_3P_PAY_ALL_AND_DOUBLE and table.liable == i
 
 
 def _doubles_the_sum(rules: GoStopRules, table: Table) -> bool:
     """고박 ``pay_all_doubled``: the liable go-caller's whole sum is doubled."""
-    return table.liable_reason == "go_bak" and rules.gobak_mode_3p is GobakMode3p.PAY_ALL_DOUBLED
+    return table.liable_reason == "go_bak" and rules.gobak_mode_3p is _GOBAK_3P_PAY_ALL_DOUBLED
 
 
-def _payments(hand: Hand, rules: GoStopRules, table: Table, best: _Owed) -> list[Payment]:
+def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> list[Payment]:
     """One payment per loser; a liable loser pays everyone's amount (the others 0).
 
     Under 고박 ``pay_all_doubled`` the go-caller's whole sum is doubled once it has covered
@@ -379,8 +409,8 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, best: _Owed) -> list
     liable = table.liable
     payments = []
     if liable is not None:  # the liable player's payment first, then the covered ones
-        points, steps = best.owed[liable]
-        for j, (other, _steps) in best.owed.items():
+        points, steps = shares[liable]
+        for j, (other, _steps) in shares.items():
             if j != liable:
                 points += other
                 covers = _new(Step, ("covers", "add", other, points, None, players[j].id, ()))
@@ -395,7 +425,7 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, best: _Owed) -> list
                 (players[liable].id, payee, points, points * stake, "stop", tuple(steps), "points"),
             )
         )
-    for i, (points, steps) in best.owed.items():
+    for i, (points, steps) in shares.items():
         if i == liable:
             continue
         if liable is not None:

@@ -23,6 +23,9 @@ from calculator.rules import (
 
 MAX_SOLD: Final = {GwangpalCards.BRIGHTS: 5, GwangpalCards.FUDAWIKI: 10}
 
+_new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
+_STOP: Final = OutcomeType.STOP  # an enum member named once (see calculator.settlement)
+
 
 class Table(NamedTuple):
     """The checked seating: indices into ``hand.players``."""
@@ -77,7 +80,7 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
     outcome = hand.outcome
     winner = None
     if outcome is not None:
-        if outcome.type is not OutcomeType.STOP or outcome[_OUTCOME_READ:] != _OUTCOME_REST:
+        if outcome.type is not _STOP or outcome[_OUTCOME_READ:] != _OUTCOME_REST:
             return None
         winner = index.get(outcome.winner)  # type: ignore[arg-type]
         if winner is None:
@@ -88,8 +91,9 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
                 if len(callers) > 1:
                     return None
                 if rules.gobak_mode_3p in GOBAK_PAYS_ALL:
-                    return Table(index, (0, 1, 2), None, winner, callers[0], "go_bak")
-    return Table(index, tuple(range(count)), None, winner, None, None)
+                    return _new(Table, (index, (0, 1, 2), None, winner, callers[0], "go_bak"))
+    active = (0, 1) if count == 2 else (0, 1, 2)
+    return _new(Table, (index, active, None, winner, None, None))
 
 
 # The shortcut reads the leading fields of each record; every field after them must hold

@@ -32,6 +32,21 @@ from calculator.scoring import (
 # (items, points, count[, godori]) for one holding of a category
 Entry = tuple[tuple[Item, ...], int, int]
 AnimalEntry = tuple[tuple[Item, ...], int, int, bool]
+# What scoring a listed pile reads (see scoring.score_mask), typed element by element:
+# compiled, the look-ups and the mask arithmetic then run on machine integers and typed
+# dicts instead of the generic object protocol.
+Scoring = tuple[
+    dict[int, Entry],  # brights
+    dict[int, AnimalEntry],  # animals
+    dict[int, Entry],  # ribbons
+    dict[int, int],  # bonus
+    int,  # switchable
+    int,  # fixed_animals
+    int,  # fixed_double
+    int,  # junk_cards
+    int,  # meongtta threshold
+    int,  # three-double-junk bonus
+]
 
 
 class CardTables(NamedTuple):
@@ -50,8 +65,7 @@ class CardTables(NamedTuple):
     animals: dict[int, AnimalEntry]  # animals as placed → items
     ribbons: dict[int, Entry]  # ribbon mask → items (count: the counted ribbons)
     bonus: dict[int, int]  # bonus cards held → their junk value
-    # what scoring a listed pile reads, in one tuple (see scoring.score_mask)
-    scoring: tuple[Any, ...]
+    scoring: Scoring  # what scoring a listed pile reads, in one tuple
 
 
 def subsets(mask: int) -> list[int]:
@@ -234,7 +248,7 @@ def _assemble(
         switchable = 0
     values = rules.bonus_values()
     junk_cards = cards.SINGLE_JUNK | fixed_double
-    scoring = (
+    scoring: Scoring = (
         brights,
         animals,
         ribbons,
