@@ -1,0 +1,95 @@
+"""Records the compiled engine builds with ``tuple.__new__`` are checked here.
+
+On the hot path the domain builds some named tuples with ``_new(Record, (…))`` —
+``tuple.__new__`` — because compiled code calls a named tuple's class through its
+interpreted ``__new__`` (~2.5k instructions). Nothing checks such a call at run time: a
+missing element makes a short tuple (no default is applied), and two swapped values of
+one type pass mypy. This test reads every such call in ``calculator/`` and holds it to the
+record's fields: every field given, in order, a value named like one of the record's
+fields at that field's place, and a literal (a string, number, None or tuple display) only
+where the field's annotation admits it.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+from typing import Any
+
+import calculator
+
+PACKAGE = Path(calculator.__file__).parent
+
+
+def _calls() -> list[tuple[str, int, str, list[ast.expr]]]:
+    """(module, line, record name, elements) of every ``_new(Record, (…))`` call."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "_new"
+            ):
+                record, values = node.args
+                assert isinstance(record, ast.Name), f"{module}:{node.lineno}: a record by name"
+                assert isinstance(values, ast.Tuple), f"{module}:{node.lineno}: a tuple display"
+                found.append((module, node.lineno, record.id, values.elts))
+    return found
+
+
+def _name(element: ast.expr) -> str | None:
+    """The name a value is written with (``x`` or ``a.x``), if it is one."""
+    if isinstance(element, ast.Name):
+        return element.id
+    if isinstance(element, ast.Attribute):
+        return element.attr
+    return None
+
+
+def _fits(element: ast.expr, annotation: str) -> bool:
+    """Whether a literal can be a value of a field annotated ``annotation`` (other
+    expressions are left to mypy and the tests)."""
+    if isinstance(element, ast.Tuple):
+        return "tuple" in annotation or annotation == "Facts"  # Facts: a tuple of pairs
+    if not isinstance(element, ast.Constant):
+        return True
+    value = element.value
+    if value is None:
+        return "None" in annotation
+    for kind in (bool, int, str):  # bool first: a bool is an int
+        if isinstance(value, kind):
+            return kind.__name__ in annotation
+    return True
+
+
+CALLS = _calls()
+
+
+def test_the_calls_are_found() -> None:
+    assert len(CALLS) >= 20
+    assert {record for _, _, record, _ in CALLS} >= {"Step", "Payment", "Score", "HandResult"}
+
+
+def test_every_record_built_with_tuple_new_gets_each_field_in_its_place() -> None:
+    wrong = []
+    for module, line, name, elements in CALLS:
+        record: Any = getattr(importlib.import_module(module), name)
+        fields = record._fields
+        where = f"{module}:{line} {name}"
+        if len(elements) != len(fields):
+            wrong.append(f"{where}: {len(elements)} values for {len(fields)} fields {fields}")
+            continue
+        for index, element in enumerate(elements):
+            written = _name(element)
+            if written in fields and fields.index(written) != index:
+                wrong.append(f"{where}: {written} is field {fields.index(written)}, not {index}")
+            declared = record.__annotations__[fields[index]]  # a ForwardRef: as written
+            annotation = getattr(declared, "__forward_arg__", str(declared))
+            if not _fits(element, annotation):
+                literal = ast.unparse(element)
+                wrong.append(f"{where}: {literal} for {fields[index]}: {annotation}")
+    assert not wrong, "\n".join(wrong)
