@@ -50,6 +50,20 @@ def _name(element: ast.expr) -> str | None:
     return None
 
 
+def _annotations(record: Any) -> dict[str, str]:
+    """The record's field annotations as written in its module (a compiled module's
+    classes hold evaluated ones, where ``str | None`` is no longer readable)."""
+    path = PACKAGE.parent / Path(*record.__module__.split(".")).with_suffix(".py")
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ClassDef) and node.name == record.__name__:
+            return {
+                item.target.id: ast.unparse(item.annotation)
+                for item in node.body
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+            }
+    raise AssertionError(f"no class {record.__name__} in {path}")
+
+
 def _fits(element: ast.expr, annotation: str) -> bool:
     """Whether a literal can be a value of a field annotated ``annotation`` (other
     expressions are left to mypy and the tests)."""
@@ -87,8 +101,7 @@ def test_every_record_built_with_tuple_new_gets_each_field_in_its_place() -> Non
             written = _name(element)
             if written in fields and fields.index(written) != index:
                 wrong.append(f"{where}: {written} is field {fields.index(written)}, not {index}")
-            declared = record.__annotations__[fields[index]]  # a ForwardRef: as written
-            annotation = getattr(declared, "__forward_arg__", str(declared))
+            annotation = _annotations(record)[fields[index]]
             if not _fits(element, annotation):
                 literal = ast.unparse(element)
                 wrong.append(f"{where}: {literal} for {fields[index]}: {annotation}")
