@@ -277,17 +277,22 @@ def payment_json(payment: Payment, stake: int, shape: Shape = DEFAULT_SHAPE) -> 
 
 def settlement_json(result: HandResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
     """The money part of a result: winner score, payments, net, streak."""
+    return _add_settlement({}, result, shape)
+
+
+def _add_settlement(body: dict[str, Any], result: HandResult, shape: Shape) -> dict[str, Any]:
+    """``body`` with :func:`settlement_json`'s fields added in its order (an answer adds
+    them to its own dict: no second dict to build and copy)."""
     winner_id = None
     outcome = result.outcome
     if result.winner_score is not None and outcome is not None:
         winner_id = outcome.winner or _paid(result.payments)
     stake = result.stake
-    return {
-        "winner_score": winner_json(result.winner_score, winner_id, shape),
-        "payments": [payment_json(p, stake, shape) for p in result.payments],
-        "net": dict(result.net),
-        "nagari_streak_after": result.nagari_streak_after,
-    }
+    body["winner_score"] = winner_json(result.winner_score, winner_id, shape)
+    body["payments"] = [payment_json(p, stake, shape) for p in result.payments]
+    body["net"] = dict(result.net)
+    body["nagari_streak_after"] = result.nagari_streak_after
+    return body
 
 
 def _paid(payments: Iterable[Payment]) -> str | None:
@@ -300,7 +305,8 @@ def outcome_json(result: HandResult) -> dict[str, Any] | None:
     if outcome is None:
         return None
     found = {
-        "type": outcome.type.value,
+        # a StrEnum's str is its value (``.value`` is a property written in Python)
+        "type": str(outcome.type),
         "winner": outcome.winner or (_paid(result.payments) if result.winner_score else None),
     }
     if outcome.liable is not None:
@@ -323,7 +329,7 @@ def hand_json(
     if result.outcome is None:
         body["preview"] = True
     body["players"] = [player_json(p, shape) for p in result.players]
-    body.update(settlement_json(result, shape))
+    _add_settlement(body, result, shape)
     compared = [comparison_json(c, shape) for c in comparisons]
     if compared:
         body["comparisons"] = compared
@@ -341,7 +347,7 @@ def comparison_json(comparison: Comparison, shape: Shape = DEFAULT_SHAPE) -> dic
             "errors": issues_json(comparison.error.issues),
         }
         return body
-    body.update(settlement_json(comparison.result, shape))
+    _add_settlement(body, comparison.result, shape)
     body["difference"] = comparison.difference
     return body
 
