@@ -30,7 +30,7 @@ worst cases under its bound, and the refusal at the boundary.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import orjson
@@ -64,34 +64,40 @@ def oversized(index: int, size: int, settings: Settings) -> dict[str, Any]:
     )
 
 
-def _count(item: Any, name: str, most: int) -> int:
-    value = item.get(name) if isinstance(item, dict) else None
+def _count(value: Any, most: int) -> int:
     return min(len(value), most) if isinstance(value, list) else 0
+
+
+def item_bounds(items: Sequence[Any], sizes: Sequence[int], settings: Settings) -> Iterator[int]:
+    """An upper bound of the bytes each item's entry in the answer may take, in order (one
+    pass over a batch, the settings read once: this runs for every hand of every batch)."""
+    error = settings.answer_error_bytes
+    largest = settings.max_body_bytes
+    settlement = settings.answer_settlement_bytes
+    per_player = settings.answer_player_bytes
+    per_event = settings.answer_event_bytes
+    problem = (ITEM_PROBLEMS + 1 + 3) * error
+    for item, size in zip(items, sizes, strict=True):
+        if size > largest:
+            yield 3 * error  # the oversized problem: one error, nothing quoted
+            continue
+        players = events = comparisons = 0
+        if isinstance(item, dict):
+            players = _count(item.get("players"), MAX_PLAYERS)
+            events = _count(item.get("events"), MAX_EVENTS)
+            comparisons = _count(item.get("compare_with"), MAX_COMPARISONS)
+        result = (1 + comparisons) * (settlement + players * (per_player + events * per_event))
+        yield max(result, problem + 2 * size)
 
 
 def item_bound(item: Any, size: int, settings: Settings) -> int:
     """An upper bound of the bytes ``item``'s entry in the answer may take."""
-    error = settings.answer_error_bytes
-    if size > settings.max_body_bytes:
-        return 3 * error  # the oversized problem: one error, nothing quoted
-    players = _count(item, "players", MAX_PLAYERS)
-    events = _count(item, "events", MAX_EVENTS)
-    comparisons = _count(item, "compare_with", MAX_COMPARISONS)
-    settlement = (
-        settings.answer_settlement_bytes
-        + players * settings.answer_player_bytes
-        + events * players * settings.answer_event_bytes
-    )
-    result = (1 + comparisons) * settlement
-    bad = (ITEM_PROBLEMS + 1 + 3) * error + 2 * size
-    return max(result, bad)
+    return next(item_bounds([item], [size], settings))
 
 
 def answer_bound(items: Sequence[Any], sizes: Sequence[int], settings: Settings) -> int:
     """An upper bound of the batch answer's bytes: the sum of its items' bounds."""
-    return settings.answer_error_bytes + sum(
-        item_bound(item, size, settings) for item, size in zip(items, sizes, strict=True)
-    )
+    return settings.answer_error_bytes + sum(item_bounds(items, sizes, settings))
 
 
 def too_large(
@@ -104,8 +110,8 @@ def too_large(
     if bound <= limit:
         return None
     total, fit = settings.answer_error_bytes, 0
-    for item, size in zip(items, sizes, strict=True):
-        total += item_bound(item, size, settings)
+    for item_bytes in item_bounds(items, sizes, settings):
+        total += item_bytes
         if total > limit:
             break
         fit += 1

@@ -26,7 +26,7 @@ from calculator.explain import LANGUAGES, payment_text, step_text
 from calculator.labels import label
 from calculator.options import specs
 from calculator.presets import Preset, RuleSet, Variant, presets, resolve
-from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerScore
+from calculator.result import Counts, HandResult, Payment, PlayerResult, Step, WinnerScore
 from calculator.scoring import Item
 from calculator.session import SessionResult, Transfer, minimal_transfers
 from calculator.settlement import Comparison
@@ -128,6 +128,51 @@ def _steps(steps: Iterable[Step], start: int, langs: tuple[str, ...]) -> list[or
     return found
 
 
+# Parts of an answer that repeat from hand to hand, serialized once and kept by the domain
+# values they are made of: one look-up (hashing a tuple of steps or items) in place of a
+# look-up per step or item, the dicts and sentences around them, and their dump. Each is
+# emptied when full, as the rule set echoes are.
+_CACHED = 4096
+_STEPS: dict[tuple[tuple[Step, ...], int, tuple[str, ...]], orjson.Fragment] = {}
+_EXPLAINED: dict[
+    tuple[tuple[Step, ...], int, int, str, int, tuple[str, ...]],
+    tuple[orjson.Fragment, orjson.Fragment | None],
+] = {}
+_ITEMS: dict[tuple[tuple[Item, ...], tuple[str, ...]], orjson.Fragment] = {}
+_COUNTS: dict[Counts, orjson.Fragment] = {}
+
+
+def steps_json(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> orjson.Fragment:
+    """An amount's steps from ``start``, serialized (the winner's steps)."""
+    key = (steps, start, langs)
+    found = _STEPS.get(key)
+    if found is None:
+        if len(_STEPS) >= _CACHED:
+            _STEPS.clear()
+        found = _STEPS[key] = orjson.Fragment(orjson.dumps(_steps(steps, start, langs)))
+    return found
+
+
+def _explained(
+    payment: Payment, stake: int, langs: tuple[str, ...]
+) -> tuple[orjson.Fragment, orjson.Fragment | None]:
+    """A payment's ``text`` and its own ``steps`` (None when it has none), serialized:
+    who pays whom aside, they repeat from payment to payment."""
+    key = (payment.steps, payment.points, payment.chips, payment.priced_in, stake, langs)
+    found = _EXPLAINED.get(key)
+    if found is None:
+        if len(_EXPLAINED) >= _CACHED:
+            _EXPLAINED.clear()
+        text = {lang: payment_text(payment, stake=stake, lang=lang) for lang in langs}
+        own, start = _own_steps(payment.steps)  # not ``*``: compiled, a star call is generic
+        steps = _steps(own, start, langs)
+        found = _EXPLAINED[key] = (
+            orjson.Fragment(orjson.dumps(text)),
+            orjson.Fragment(orjson.dumps(steps)) if steps else None,
+        )
+    return found
+
+
 @lru_cache(maxsize=16384)
 def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
     """One scoring item, serialized (items repeat a lot)."""
@@ -143,6 +188,40 @@ def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Frag
     )
 
 
+def items_json(items: tuple[Item, ...], langs: tuple[str, ...]) -> orjson.Fragment:
+    """A pile's scoring items, serialized."""
+    key = (items, langs)
+    found = _ITEMS.get(key)
+    if found is None:
+        if len(_ITEMS) >= _CACHED:
+            _ITEMS.clear()
+        found = _ITEMS[key] = orjson.Fragment(
+            orjson.dumps([item_json(item, langs) for item in items])
+        )
+    return found
+
+
+def counts_json(counts: Counts) -> orjson.Fragment:
+    """What a pile holds, serialized (a few small numbers)."""
+    found = _COUNTS.get(counts)
+    if found is None:
+        if len(_COUNTS) >= _CACHED:
+            _COUNTS.clear()
+        found = _COUNTS[counts] = orjson.Fragment(
+            orjson.dumps(
+                {
+                    "brights": counts.brights,
+                    "animals": counts.animals,
+                    "ribbons": counts.ribbons,
+                    "junk_value": counts.junk_value,
+                    "junk_cards": counts.junk_cards,
+                    "cards": counts.cards,
+                }
+            )
+        )
+    return found
+
+
 def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
     """A player's itemized points (``gukjin_as`` only when it holds a switchable card)."""
     counts = player.counts
@@ -150,17 +229,8 @@ def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str,
     found: dict[str, Any] = {
         "id": player.id,
         "points": player.points,
-        "items": [item_json(item, langs) for item in player.items],
-        "counts": None
-        if counts is None
-        else {
-            "brights": counts.brights,
-            "animals": counts.animals,
-            "ribbons": counts.ribbons,
-            "junk_value": counts.junk_value,
-            "junk_cards": counts.junk_cards,
-            "cards": counts.cards,
-        },
+        "items": items_json(player.items, langs),
+        "counts": None if counts is None else counts_json(counts),
     }
     gukjin_as = player.gukjin_as  # a property that builds its dict: read once
     if gukjin_as:
@@ -181,7 +251,7 @@ def winner_json(
     return {
         "winner": winner_id,
         "base": winner.base,
-        "steps": _steps(winner.steps, winner.base, shape.langs),
+        "steps": steps_json(winner.steps, winner.base, shape.langs),
         "amount": winner.amount,
     }
 
@@ -189,18 +259,16 @@ def winner_json(
 def payment_json(payment: Payment, stake: int, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
     """One payer → payee entry (contract: from, to, points, chips), with its sentence;
     ``steps`` only when it has some (the reason's label: ``GET /v1/codes``)."""
-    langs = shape.langs
+    text, steps = _explained(payment, stake, shape.langs)
     found: dict[str, Any] = {
         "from": payment.payer,
         "to": payment.payee,
         "points": payment.points,
         "chips": payment.chips,
         "reason": payment.reason,
-        "text": {lang: payment_text(payment, stake=stake, lang=lang) for lang in langs},
+        "text": text,
     }
-    own, start = _own_steps(payment.steps)  # not ``*``: compiled, a star call is generic
-    steps = _steps(own, start, langs)
-    if steps:
+    if steps is not None:
         found["steps"] = steps
     if payment.priced_in != "points":  # a price in chips: not points × stake
         found["priced_in"] = payment.priced_in
@@ -209,17 +277,22 @@ def payment_json(payment: Payment, stake: int, shape: Shape = DEFAULT_SHAPE) -> 
 
 def settlement_json(result: HandResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
     """The money part of a result: winner score, payments, net, streak."""
+    return _add_settlement({}, result, shape)
+
+
+def _add_settlement(body: dict[str, Any], result: HandResult, shape: Shape) -> dict[str, Any]:
+    """``body`` with :func:`settlement_json`'s fields added in its order (an answer adds
+    them to its own dict: no second dict to build and copy)."""
     winner_id = None
     outcome = result.outcome
     if result.winner_score is not None and outcome is not None:
         winner_id = outcome.winner or _paid(result.payments)
     stake = result.stake
-    return {
-        "winner_score": winner_json(result.winner_score, winner_id, shape),
-        "payments": [payment_json(p, stake, shape) for p in result.payments],
-        "net": dict(result.net),
-        "nagari_streak_after": result.nagari_streak_after,
-    }
+    body["winner_score"] = winner_json(result.winner_score, winner_id, shape)
+    body["payments"] = [payment_json(p, stake, shape) for p in result.payments]
+    body["net"] = dict(result.net)
+    body["nagari_streak_after"] = result.nagari_streak_after
+    return body
 
 
 def _paid(payments: Iterable[Payment]) -> str | None:
@@ -232,7 +305,8 @@ def outcome_json(result: HandResult) -> dict[str, Any] | None:
     if outcome is None:
         return None
     found = {
-        "type": outcome.type.value,
+        # a StrEnum's str is its value (``.value`` is a property written in Python)
+        "type": str(outcome.type),
         "winner": outcome.winner or (_paid(result.payments) if result.winner_score else None),
     }
     if outcome.liable is not None:
@@ -255,7 +329,7 @@ def hand_json(
     if result.outcome is None:
         body["preview"] = True
     body["players"] = [player_json(p, shape) for p in result.players]
-    body.update(settlement_json(result, shape))
+    _add_settlement(body, result, shape)
     compared = [comparison_json(c, shape) for c in comparisons]
     if compared:
         body["comparisons"] = compared
@@ -273,7 +347,7 @@ def comparison_json(comparison: Comparison, shape: Shape = DEFAULT_SHAPE) -> dic
             "errors": issues_json(comparison.error.issues),
         }
         return body
-    body.update(settlement_json(comparison.result, shape))
+    _add_settlement(body, comparison.result, shape)
     body["difference"] = comparison.difference
     return body
 
