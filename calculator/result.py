@@ -14,6 +14,8 @@ from calculator.hand import Outcome
 from calculator.presets import RuleSet
 from calculator.scoring import Item, Score
 
+_new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
+
 
 class Counts(NamedTuple):
     """How much of each category a pile holds, after its switchable cards are placed."""
@@ -47,9 +49,10 @@ class PlayerResult(NamedTuple):
         s = self.score
         if s is None or s.brights is None:
             return None
-        # In field order, through ``_make``: keywords cost twice as much (every answer
-        # reads the counts of every player).
-        return Counts._make(
+        # Without the class's Python-level __new__ (every answer reads the counts of every
+        # player; compiled, ``_make`` runs interpreted): tests/test_records.py checks it.
+        return _new(
+            Counts,
             (
                 s.brights,
                 s.animals or 0,
@@ -58,7 +61,7 @@ class PlayerResult(NamedTuple):
                 s.junk_cards,
                 # a tally without junk_cards knows only whether the pile is empty
                 None if s.junk_cards is None else s.cards or 0,
-            )
+            ),
         )
 
     @property

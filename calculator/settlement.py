@@ -312,7 +312,7 @@ def _owe_all(
     hand: Hand,
     rules: GoStopRules,
     table: Table,
-    placed: list[Score | None],
+    scores_placed: list[Score | None],
     auto: Auto,
     entries: list[Entry],
     winner: Score,
@@ -331,7 +331,7 @@ def _owe_all(
     )
     amount = won.amount
     pibak_max = rules.pibak_max_pi(len(table.active))
-    scores = list(placed)
+    scores = list(scores_placed)
     scores[w] = winner
     owed: Shares = {}
     total = 0

@@ -562,6 +562,7 @@ class StrictSchema(Schema):
         if not record:
             lines.append("    out = {}")
         targets: dict[str, str] = {}  # record mode: field name → its local
+        first = len(lines)  # the fields' checks: lines[first:last]
         for i, (key, (name, field)) in enumerate(zip(keys, self.load_fields.items(), strict=True)):
             if not isinstance(field, CodedField):
                 raise self._refuse(f"a plain {type(field).__name__} field", name)
@@ -584,7 +585,10 @@ class StrictSchema(Schema):
                     raise self._refuse(f"two values of {constant} in fast checks", name)
             namespace[f"L{i}"] = field.fast_loader()
             if check is not None:  # the common case inline; the rest by the field's loader
-                lines += [f"        elif {check}:", f"            {target} = {_via(via, 'v')}"]
+                # as it is: a list is copied, as its loader and marshmallow do, unless the
+                # record's convert makes its own (a tuple)
+                value = "list(v)" if via is None and isinstance(field, StrictList) else "v"
+                lines += [f"        elif {check}:", f"            {target} = {_via(via, value)}"]
             lines += ["        else:", f"            {target} = {_via(via, f'L{i}(v)')}"]
             default = field.load_default
             if field.required:
@@ -595,11 +599,17 @@ class StrictSchema(Schema):
                     lines += ["    else:", f"        {target} = D{i}"]
             elif callable(default):
                 namespace[f"D{i}"] = default
-                lines += ["    else:", f"        {target} = {_via(via, f'D{i}()')}"]
+                lines += ["    else:", f"        {target} = D{i}()"]
+                if via is not None:  # null stays null, as in _make_record
+                    lines += [
+                        f"        if {target} is not None:",
+                        f"            {target} = {via}({target})",
+                    ]
             else:  # a constant: converted once, here
                 fixed = convert(default) if convert and default is not None else default
                 namespace[f"D{i}"] = fixed
                 lines += ["    else:", f"        {target} = D{i}"]
+        last = len(lines)
         if record:
             namespace["R"] = record
             values = []
@@ -608,7 +618,7 @@ class StrictSchema(Schema):
                     namespace[f"R{j}"] = record._field_defaults[name]
                 values.append(targets.get(name, f"R{j}"))
             lines.append(f"    return R._make(({', '.join(values)},))")
-            return self._exec(lines, namespace)
+            return self._exec(lines, first, last, namespace)
         if not strict:
             lines += ["    for key in data.keys() - allowed:", "        out[key] = data[key]"]
         if validators:
@@ -624,7 +634,7 @@ class StrictSchema(Schema):
             namespace[f"P{j}"] = getattr(self, name)
             lines.append(f"    out = P{j}(out, many=False, partial=partial, unknown=unknown)")
         lines.append("    return out")
-        return self._exec(lines, namespace)
+        return self._exec(lines, first, last, namespace)
 
     def _check_record(self, record: type[Any], hooks: list[str]) -> None:
         """Refuse a :attr:`record` the load could not build from the fields alone."""
@@ -644,16 +654,18 @@ class StrictSchema(Schema):
             if name not in self.load_fields and name not in defaults:
                 raise self._refuse(f"{record.__name__}.{name} without a field or default")
 
-    def _exec(self, lines: list[str], namespace: dict[str, Any]) -> Loader:
-        # The body under one try (free in Python 3.11 until something raises): a TypeError
-        # in a check (an unhashable value) means "not sure", as Fallback does.
-        head, body = lines[:1], ["    " + line for line in lines[1:]]
+    def _exec(self, lines: list[str], first: int, last: int, namespace: dict[str, Any]) -> Loader:
+        # The fields' checks under one try (free in Python 3.11 until something raises): a
+        # TypeError there (an unhashable value) means "not sure", as Fallback does. Hooks
+        # and the record's construction stay outside: an error of theirs is not hidden.
+        checks = ["    " + line for line in lines[first:last]]
         lines = [
-            *head,
+            *lines[:first],
             "    try:",
-            *body,
+            *checks,
             "    except TypeError:",
             "        raise Fallback from None",
+            *lines[last:],
         ]
         self.fast_source = "\n".join(lines)
         exec(compile(self.fast_source, f"<fast load: {type(self).__name__}>", "exec"), namespace)

@@ -10,12 +10,14 @@ import orjson
 import pytest
 
 from bench.corpus import corpus
+from calculator import GoStopError
 from calculator.api import serialize
 from calculator.api.schemas import load_hand_request, resolve_spec
+from calculator.api.views import score_hand
 from calculator.explain import LANGUAGES
 from calculator.presets import Variant
-from calculator.result import HandResult
 from calculator.settlement import settle
+from golden import golden_corpus
 
 CACHES: tuple[dict[Any, Any], ...] = (
     serialize._STEPS,
@@ -24,6 +26,25 @@ CACHES: tuple[dict[Any, Any], ...] = (
     serialize._COUNTS,
 )
 SHAPES = [serialize.Shape(), serialize.Shape(LANGUAGES), serialize.Shape(("en",))]
+CHIP_PRICES = {"ppuk_chips": 30, "ttadak_chips": 30, "gwangpal_chips": 30}
+
+
+def _bodies() -> list[dict[str, Any]]:
+    """The golden corpus (stops, nagari streaks, instant wins, side events, sitters
+    selling brights, declared piles), and its hands with side payments again under side
+    prices in chips."""
+    found = golden_corpus()
+    for body in list(found):
+        if body.get("events") or len(body["players"]) == 4:
+            found.append({**body, "ruleset": {"preset": "standard", "options": CHIP_PRICES}})
+    return found
+
+
+BODIES = _bodies()
+RESULTS = [
+    settle(request.hand, resolve_spec(request.ruleset, Variant.GOSTOP, ("ruleset",)))
+    for request in map(load_hand_request, corpus(40, players=3))
+]
 
 
 def _clear() -> None:
@@ -31,29 +52,32 @@ def _clear() -> None:
         cache.clear()
 
 
-def _results() -> list[HandResult]:
-    """Hands of the seeded corpus (listed and tallied piles, 2 and 3 players, nagari
-    streaks, go, shakes, bombs, liable losers…), scored."""
-    found = []
-    for body in corpus(80, players=3) + corpus(40, players=2):
-        request = load_hand_request(body)
-        rules = resolve_spec(request.ruleset, Variant.GOSTOP, ("ruleset",))
-        found.append(settle(request.hand, rules))
-    return found
+def _answer(body: dict[str, Any], shape: serialize.Shape) -> bytes:
+    try:
+        return orjson.dumps(score_hand(body, shape=shape))
+    except GoStopError as error:  # a refused hand: nothing kept
+        return repr(error).encode()
 
 
-RESULTS = _results()
+def test_the_corpus_has_what_the_keys_tell_apart() -> None:
+    """The bodies pay in points and in chips, for several reasons, at several stakes."""
+    _clear()
+    answers = [score_hand(body) for body in BODIES if _answer(body, SHAPES[0])[:1] == b"{"]
+    paid = [payment for answer in answers for payment in answer["payments"]]
+    assert {payment.get("priced_in", "points") for payment in paid} == {"points", "chips"}
+    assert len({payment["reason"] for payment in paid}) >= 4
+    assert len({answer["stake"] for answer in answers}) >= 3
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda shape: "+".join(shape.langs))
 def test_a_cached_answer_is_the_answer_made_afresh(shape: serialize.Shape) -> None:
     _clear()
-    first = [orjson.dumps(serialize.hand_json(result, (), shape)) for result in RESULTS]
-    again = [orjson.dumps(serialize.hand_json(result, (), shape)) for result in RESULTS]
+    first = [_answer(body, shape) for body in BODIES]
+    again = [_answer(body, shape) for body in BODIES]
     fresh = []
-    for result in RESULTS:
+    for body in BODIES:
         _clear()  # nothing kept: every part made for this answer alone
-        fresh.append(orjson.dumps(serialize.hand_json(result, (), shape)))
+        fresh.append(_answer(body, shape))
     assert first == again == fresh
 
 

@@ -11,6 +11,7 @@ JSON type put anywhere, keys removed or added.
 from __future__ import annotations
 
 import copy
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,6 +23,7 @@ from marshmallow import ValidationError, fields
 from bench.corpus import corpus
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
 from calculator.api.fields import (
+    _REFUSED,
     Fallback,
     StrictBoolean,
     StrictInteger,
@@ -343,3 +345,15 @@ def test_a_hand_request_loads_every_field_to_its_name_on_both_paths() -> None:
     assert schema.fast_load(body) == schema.load(body) == expected
     del body["nagari_streak"]
     assert schema.fast_load(body).streak_given is schema.load(body).streak_given is False
+
+
+def test_a_printable_character_is_one_the_full_check_allows() -> None:
+    """The fast path's inline check of a name is ``str.isprintable()``: it must never pass
+    a character that StrictString._check refuses (control, surrogate or formatting), on
+    whatever Unicode version this Python has. Every code point, checked."""
+    refused = [
+        f"U+{code:04X}"
+        for code in range(sys.maxunicode + 1)
+        if chr(code).isprintable() and _REFUSED.search(chr(code))
+    ]
+    assert not refused

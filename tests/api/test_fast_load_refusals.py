@@ -349,3 +349,32 @@ def test_a_record_is_built_alike_by_both_paths() -> None:
     ]:
         assert schema.fast_load(body) == schema.load(body) == expected
     assert "R._make((" in schema.fast_source
+
+
+def test_a_callable_default_of_null_is_not_converted_and_a_list_is_not_the_request_s() -> None:
+    """Both paths alike: a load_default that makes null stays null (convert is for values),
+    and a list loaded without a record is a new list, as marshmallow's."""
+
+    class Pair(NamedTuple):
+        a: int | None
+        b: list[int] | None = None
+
+    class WithRecord(StrictSchema):
+        Meta = _Meta
+        record = Pair
+        a = StrictInteger(maximum=3, allow_none=True, load_default=lambda: None, convert=str)
+        b = StrictList(StrictString(max_length=4, known=frozenset({"x"})), max_items=4)
+
+    class Plain(StrictSchema):
+        Meta = _Meta
+        b = StrictList(StrictString(max_length=4, known=frozenset({"x"})), max_items=4)
+
+    schema = WithRecord()
+    assert schema.fast_load({}) == schema.load({}) == Pair(None)
+    assert schema.fast_load({"a": 2}) == schema.load({"a": 2}) == Pair("2")
+    listed = ["x", "x"]
+    plain = Plain()
+    fast, full = plain.fast_load({"b": listed}), plain.load({"b": listed})
+    assert fast == full == {"b": listed}
+    assert fast["b"] is not listed
+    assert "known_items.issuperset(v)" in plain.fast_source  # by the inline check
