@@ -26,7 +26,7 @@ from calculator.explain import LANGUAGES, payment_text, step_text
 from calculator.labels import label
 from calculator.options import specs
 from calculator.presets import Preset, RuleSet, Variant, presets, resolve
-from calculator.result import Counts, HandResult, Payment, PlayerResult, Step, WinnerScore
+from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerScore
 from calculator.scoring import Item
 from calculator.session import SessionResult, Transfer, minimal_transfers
 from calculator.settlement import Comparison
@@ -128,51 +128,6 @@ def _steps(steps: Iterable[Step], start: int, langs: tuple[str, ...]) -> list[or
     return found
 
 
-# Parts of an answer that repeat from hand to hand, serialized once and kept by the domain
-# values they are made of: one look-up (hashing a tuple of steps or items) in place of a
-# look-up per step or item, the dicts and sentences around them, and their dump. Each is
-# emptied when full, as the rule set echoes are.
-_CACHED = 4096
-_STEPS: dict[tuple[tuple[Step, ...], int, tuple[str, ...]], orjson.Fragment] = {}
-_EXPLAINED: dict[
-    tuple[tuple[Step, ...], int, int, str, int, tuple[str, ...]],
-    tuple[orjson.Fragment, orjson.Fragment | None],
-] = {}
-_ITEMS: dict[tuple[tuple[Item, ...], tuple[str, ...]], orjson.Fragment] = {}
-_COUNTS: dict[Counts, orjson.Fragment] = {}
-
-
-def steps_json(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> orjson.Fragment:
-    """An amount's steps from ``start``, serialized (the winner's steps)."""
-    key = (steps, start, langs)
-    found = _STEPS.get(key)
-    if found is None:
-        if len(_STEPS) >= _CACHED:
-            _STEPS.clear()
-        found = _STEPS[key] = orjson.Fragment(orjson.dumps(_steps(steps, start, langs)))
-    return found
-
-
-def _explained(
-    payment: Payment, stake: int, langs: tuple[str, ...]
-) -> tuple[orjson.Fragment, orjson.Fragment | None]:
-    """A payment's ``text`` and its own ``steps`` (None when it has none), serialized:
-    who pays whom aside, they repeat from payment to payment."""
-    key = (payment.steps, payment.points, payment.chips, payment.priced_in, stake, langs)
-    found = _EXPLAINED.get(key)
-    if found is None:
-        if len(_EXPLAINED) >= _CACHED:
-            _EXPLAINED.clear()
-        text = {lang: payment_text(payment, stake=stake, lang=lang) for lang in langs}
-        own, start = _own_steps(payment.steps)  # not ``*``: compiled, a star call is generic
-        steps = _steps(own, start, langs)
-        found = _EXPLAINED[key] = (
-            orjson.Fragment(orjson.dumps(text)),
-            orjson.Fragment(orjson.dumps(steps)) if steps else None,
-        )
-    return found
-
-
 @lru_cache(maxsize=16384)
 def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
     """One scoring item, serialized (items repeat a lot)."""
@@ -188,40 +143,6 @@ def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Frag
     )
 
 
-def items_json(items: tuple[Item, ...], langs: tuple[str, ...]) -> orjson.Fragment:
-    """A pile's scoring items, serialized."""
-    key = (items, langs)
-    found = _ITEMS.get(key)
-    if found is None:
-        if len(_ITEMS) >= _CACHED:
-            _ITEMS.clear()
-        found = _ITEMS[key] = orjson.Fragment(
-            orjson.dumps([item_json(item, langs) for item in items])
-        )
-    return found
-
-
-def counts_json(counts: Counts) -> orjson.Fragment:
-    """What a pile holds, serialized (a few small numbers)."""
-    found = _COUNTS.get(counts)
-    if found is None:
-        if len(_COUNTS) >= _CACHED:
-            _COUNTS.clear()
-        found = _COUNTS[counts] = orjson.Fragment(
-            orjson.dumps(
-                {
-                    "brights": counts.brights,
-                    "animals": counts.animals,
-                    "ribbons": counts.ribbons,
-                    "junk_value": counts.junk_value,
-                    "junk_cards": counts.junk_cards,
-                    "cards": counts.cards,
-                }
-            )
-        )
-    return found
-
-
 def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
     """A player's itemized points (``gukjin_as`` only when it holds a switchable card)."""
     counts = player.counts
@@ -229,8 +150,17 @@ def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str,
     found: dict[str, Any] = {
         "id": player.id,
         "points": player.points,
-        "items": items_json(player.items, langs),
-        "counts": None if counts is None else counts_json(counts),
+        "items": [item_json(item, langs) for item in player.items],
+        "counts": None
+        if counts is None
+        else {
+            "brights": counts.brights,
+            "animals": counts.animals,
+            "ribbons": counts.ribbons,
+            "junk_value": counts.junk_value,
+            "junk_cards": counts.junk_cards,
+            "cards": counts.cards,
+        },
     }
     gukjin_as = player.gukjin_as  # a property that builds its dict: read once
     if gukjin_as:
@@ -251,7 +181,7 @@ def winner_json(
     return {
         "winner": winner_id,
         "base": winner.base,
-        "steps": steps_json(winner.steps, winner.base, shape.langs),
+        "steps": _steps(winner.steps, winner.base, shape.langs),
         "amount": winner.amount,
     }
 
@@ -259,16 +189,18 @@ def winner_json(
 def payment_json(payment: Payment, stake: int, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
     """One payer → payee entry (contract: from, to, points, chips), with its sentence;
     ``steps`` only when it has some (the reason's label: ``GET /v1/codes``)."""
-    text, steps = _explained(payment, stake, shape.langs)
+    langs = shape.langs
     found: dict[str, Any] = {
         "from": payment.payer,
         "to": payment.payee,
         "points": payment.points,
         "chips": payment.chips,
         "reason": payment.reason,
-        "text": text,
+        "text": {lang: payment_text(payment, stake=stake, lang=lang) for lang in langs},
     }
-    if steps is not None:
+    own, start = _own_steps(payment.steps)  # not ``*``: compiled, a star call is generic
+    steps = _steps(own, start, langs)
+    if steps:
         found["steps"] = steps
     if payment.priced_in != "points":  # a price in chips: not points × stake
         found["priced_in"] = payment.priced_in
