@@ -15,6 +15,11 @@ warm-up cancel out in the difference. Workloads:
 - ``hand`` — ``POST /v1/gostop/hands``, the same requests: ``hand − echo`` is what scoring
   and explaining a hand adds to a request (schemas, engine, serialization);
 - ``batch`` — ``POST /v1/gostop/hands/batch`` with all the hands in one request;
+- ``--fresh`` — echo, hand and batch with hands never seen before in every run: the
+  warm-up and each repetition score hands of their own (both runs make and parse the same
+  corpus). Without it every run scores the same hands again, so whatever the service keeps
+  by value (the labels, sentences and items it memoizes) is found every time, as real
+  traffic would not: the two figures bound what caching by value gives;
 - ``hand_gzip`` and ``batch_gzip`` — the same requests with ``Accept-Encoding: gzip``:
   the difference is what compressing the answer costs (bench.compression; not in the
   default run);
@@ -51,6 +56,7 @@ WORKLOADS = (
     "hand_gzip",
     "batch_gzip",
 )
+FRESH_SETS = 4  # --fresh: hands for the warm-up and up to 3 repetitions, the same in both runs
 GZIP = ("hand_gzip", "batch_gzip")  # only when asked for (bench.compression)
 LEDGER = ("healthz", "poll", "append")
 _COLLECTED = re.compile(r"Collected : (\d+)")
@@ -71,11 +77,16 @@ def _engine(hands: int) -> Callable[[], None]:
     return run
 
 
-def _http(hands: int, workload: str) -> Callable[[], None]:
+def _http(hands: int, workload: str, fresh: bool = False) -> Callable[[], None]:
     from bench.corpus import corpus
     from calculator.api import create_app
 
-    bodies = corpus(hands, players=3, modes="cards")  # the same hands as the engine
+    # the same hands as the engine; --fresh: FRESH_SETS sets of hands, each run its own
+    sets = [
+        bodies[k * hands : (k + 1) * hands]
+        for bodies in [corpus(hands * (FRESH_SETS if fresh else 1), players=3, modes="cards")]
+        for k in range(FRESH_SETS if fresh else 1)
+    ]
     gzip = workload in GZIP
     # valgrind runs a batch ~50 times slower than the service: past the request deadline
     # (a 503 by design), so the deadline is lifted here. The gzip workloads compress every
@@ -94,12 +105,15 @@ def _http(hands: int, workload: str) -> Callable[[], None]:
     headers = {"Accept-Encoding": "gzip"} if gzip else {}
     workload = workload.removesuffix("_gzip")
     if workload == "batch":
-        requests = [("/v1/gostop/hands/batch", json.dumps({"hands": bodies}).encode())]
+        runs = [[("/v1/gostop/hands/batch", json.dumps({"hands": b}).encode())] for b in sets]
     else:
         path = "/v1/gostop/hands" if workload == "hand" else "/v1/bench/echo"
-        requests = [(path, json.dumps(body).encode()) for body in bodies]
+        runs = [[(path, json.dumps(body).encode()) for body in b] for b in sets]
+    done = [0]  # runs made: each takes the next set (--fresh), or the one set again
 
     def run() -> None:
+        requests = runs[done[0] % len(runs)]
+        done[0] += 1
         for path, data in requests:
             response = client.post(
                 path, data=data, content_type="application/json", headers=headers
@@ -151,14 +165,14 @@ def _ledger(requests: int, workload: str) -> Callable[[], None]:
     return run
 
 
-def inner(workload: str, hands: int, repeat: int) -> None:
+def inner(workload: str, hands: int, repeat: int, fresh: bool = False) -> None:
     """The process valgrind runs: prepare, warm up once, then ``repeat`` measured runs."""
     if workload == "engine":
         run = _engine(hands)
     elif workload in LEDGER:
         run = _ledger(hands, workload)
     else:
-        run = _http(hands, workload)
+        run = _http(hands, workload, fresh)
     run()  # warm-up: lazy compilation and caches, in both the baseline and the measured run
     # A full collection traverses the whole heap (modules, caches, the app): ~30 M
     # instructions that landed in whichever window the allocation counters happened to
@@ -173,7 +187,7 @@ def inner(workload: str, hands: int, repeat: int) -> None:
         run()
 
 
-def count(workload: str, hands: int, repeat: int) -> int:
+def count(workload: str, hands: int, repeat: int, fresh: bool = False) -> int:
     """Instructions executed by one inner process."""
     with tempfile.TemporaryDirectory() as tmp:
         command = [
@@ -189,6 +203,7 @@ def count(workload: str, hands: int, repeat: int) -> int:
             str(hands),
             "--repeat",
             str(repeat),
+            *(["--fresh"] if fresh else []),
         ]
         # No .pyc written: in a fresh tree the baseline run would compile every module
         # and write its .pyc, the measured run load them, and the difference would lose
@@ -206,10 +221,10 @@ def count(workload: str, hands: int, repeat: int) -> int:
     return int(found.group(1))
 
 
-def measure(workload: str, hands: int, repeat: int) -> int:
+def measure(workload: str, hands: int, repeat: int, fresh: bool = False) -> int:
     """Instructions per hand: (measured run − baseline) / (repeat × hands)."""
-    base = count(workload, hands, 0)
-    total = count(workload, hands, repeat)
+    base = count(workload, hands, 0, fresh)
+    total = count(workload, hands, repeat, fresh)
     return round((total - base) / (repeat * hands))
 
 
@@ -219,10 +234,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=500)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--workload", choices=WORKLOADS, action="append")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="echo, hand, batch: every run (the warm-up, each repetition) on hands of its own",
+    )
     parser.add_argument("--inner", choices=WORKLOADS, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.fresh and args.repeat >= FRESH_SETS:
+        parser.error(f"--fresh takes --repeat {FRESH_SETS - 1} at most")
     if args.inner:
-        inner(args.inner, args.hands, args.repeat)
+        inner(args.inner, args.hands, args.repeat, args.fresh)
         return 0
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
@@ -236,8 +258,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python {sys.version.split()[0]}, engine {build()}, callgrind instruction counts")
     per_hand: dict[str, int] = {}
     for workload in workloads:
-        per_hand[workload] = measure(workload, hands, repeat)
-        print(f"{workload:8s} {hands:5d} hands × {repeat}  {per_hand[workload]:10,d} per hand")
+        per_hand[workload] = measure(workload, hands, repeat, args.fresh)
+        kind = " (fresh)" if args.fresh and workload in ("echo", "hand", "batch") else ""
+        line = f"{workload:8s} {hands:5d} hands × {repeat}  {per_hand[workload]:10,d} per hand"
+        print(line + kind)
     if "echo" in per_hand and "hand" in per_hand:
         added = per_hand["hand"] - per_hand["echo"]
         print(f"hand − echo (what scoring adds to a request)  {added:10,d} per hand")
