@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests_support import run_quick
@@ -29,6 +31,31 @@ def test_instruction_count_benchmark_runs() -> None:
     out = run_quick("bench.instructions")
     engine = next(line for line in out.splitlines() if line.startswith("engine"))
     assert int(engine.split()[-3].replace(",", "")) > 0  # "… 131,048 per hand"
+
+
+def test_fresh_instruction_runs_score_hands_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bench.instructions --fresh``: the warm-up and each repetition post other hands."""
+    from flask.testing import FlaskClient
+
+    from bench import instructions
+
+    posted: list[bytes] = []
+    post = FlaskClient.post
+
+    def recording(self: FlaskClient, *args: Any, **kwargs: Any) -> Any:
+        posted.append(kwargs["data"])
+        return post(self, *args, **kwargs)
+
+    monkeypatch.setattr(FlaskClient, "post", recording)
+    run = instructions._http(2, "hand", fresh=True)
+    for _ in range(instructions.FRESH_SETS):
+        run()
+    assert len(posted) == len(set(posted)) == 2 * instructions.FRESH_SETS
+    again = instructions._http(2, "hand")
+    posted.clear()
+    again()
+    again()
+    assert posted[:2] == posted[2:]  # without --fresh: the same hands every run
 
 
 def test_table_benchmark_runs_on_both_databases() -> None:
