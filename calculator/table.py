@@ -106,10 +106,7 @@ def _defaults(record: tuple[object, ...], read: int, rest: tuple[object, ...]) -
     record, five records a hand)."""
     if len(record) != read + len(rest):
         return False
-    for k in range(len(rest)):
-        if record[read + k] is not rest[k]:
-            return False
-    return True
+    return all(record[read + k] is rest[k] for k in range(len(rest)))
 
 
 # The shortcut reads the leading fields of each record; every field after them must hold
