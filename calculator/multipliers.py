@@ -186,15 +186,23 @@ def meongbak_triggered(winner: Score, rules: GoStopRules) -> bool:
     )
 
 
+def winner_amount(amount: int) -> Step:
+    """The step every loser's amount starts from: the winner's amount. One record serves
+    every loser of a hand (records are immutable): one object fewer per loser to build,
+    keep and collect."""
+    return _new(Step, ("winner_amount", "start", amount, amount, None, None, ()))
+
+
 def loser_owes(
-    amount: int, owed: tuple[Bak, ...], go_bak: int, exempt: bool, rules: GoStopRules
+    start: Step, owed: tuple[Bak, ...], go_bak: int, exempt: bool, rules: GoStopRules
 ) -> tuple[int, list[Step]]:
-    """One loser's own amount: the winner's amount, then its baks and 고박 (×2 each).
+    """One loser's own amount: the winner's amount (``start``, from :func:`winner_amount`),
+    then its baks and 고박 (×2 each).
 
     ``go_bak``: the loser's go count when it owes 고박 on its own share, else 0.
     """
-    total = amount
-    steps = [_new(Step, ("winner_amount", "start", amount, amount, None, None, ()))]
+    total = start.total
+    steps = [start]
     for code, facts in owed:
         if code == "gwang_bak" and rules.gwangbak_effect is _GWANGBAK_PLUS2:
             total += 2

@@ -33,6 +33,7 @@ from calculator.multipliers import (
     go_facts,
     loser_owes,
     meongbak_triggered,
+    winner_amount,
     winner_score,
 )
 from calculator.piles import Entry, read_piles
@@ -329,7 +330,7 @@ def _owe_all(
         hand.nagari_streak,
         animals=winner.animals,
     )
-    amount = won.amount
+    start = winner_amount(won.amount)
     pibak_max = rules.pibak_max_pi(len(table.active))
     scores = list(scores_placed)
     scores[w] = winner
@@ -343,7 +344,7 @@ def _owe_all(
         codes = baks(winner, loser, rules, pibak_max)
         go_bak = players[i].go_count if _go_bak(hand, rules, table, i) else 0
         exempt = rules.no_capture_exemption and _exempt(loser, rules)
-        found = loser_owes(amount, codes, go_bak, exempt, rules)
+        found = loser_owes(start, codes, go_bak, exempt, rules)
         readings = auto.get(i)
         entry = entries[i]
         # Reading the switchable cards as junk can only help a loser out of 피박.
@@ -351,7 +352,7 @@ def _owe_all(
             for bits in readings[1:]:
                 other = _score(entry, bits, rules)
                 cheaper = loser_owes(
-                    amount,
+                    start,
                     baks(winner, other, rules, pibak_max),
                     go_bak,
                     _exempt(other, rules),
