@@ -413,6 +413,42 @@ def test_two_instances_share_one_ledger(ledger_app: Any, database_url: str) -> N
     other.extensions["gostop_store"].dispose()
 
 
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s["name"] for s in SCENARIOS])
+def test_instances_that_append_at_the_end_answer_as_one_instance(
+    ledger_app: Any, database_url: str, scenario: dict[str, Any]
+) -> None:
+    """An instance whose ledger is behind appends at the table's end (the stored summary
+    and the count of hands added since) instead of catching up: every answer, the table
+    and its rebuild from the events are what one instance doing every step gives."""
+    from calculator.api import create_app, ledger_io
+
+    others = [create_app({"access_log": False, "database_url": database_url}) for _ in "ab"]
+    clients = [ledger_app.test_client()]
+    for other in others:
+        other.test_client_class = ledger_app.test_client_class
+        clients.append(other.test_client())
+    alone = TableClient.create(clients[0], scenario["table"])
+    shared = TableClient.create(clients[0], scenario["table"])
+    # in turn, in runs of two or three, and back to a long-idle instance
+    turns = [0, 1, 0, 1, 1, 2, 2, 2, 0, 1, 2, 1, 0, 0, 2]
+    for i, step in enumerate(scenario["steps"]):
+        hand = wire_hand(step["hand"]) if "hand" in step else None
+        expected = alone.step(step, hand)
+        shared.client = clients[turns[i % len(turns)]]
+        assert shared.step(step, hand) == expected, (i, step["do"])
+        assert shared.version == alone.version
+
+    def body(table: TableClient) -> dict[str, Any]:
+        state = table.get()
+        return {k: v for k, v in state.items() if k not in ("id", "join_code", "join_url")}
+
+    assert body(shared) == body(alone)
+    ledger_io.rebuild_derived(ledger_app.extensions["gostop_store"], shared.id)
+    assert body(shared) == body(alone)
+    for other in others:
+        other.extensions["gostop_store"].dispose()
+
+
 def test_a_change_that_breaks_a_later_hand_is_refused(lclient: Any) -> None:
     """Under gwangpal_payers = non_dealer_active a hand with a sitter needs the dealer
     among its players. Correcting hand 1 to D's win makes D the dealer of hand 2, where
