@@ -223,8 +223,9 @@ class LedgerCache:
     ledger an instance holds at an older version catches up by applying the newer ones.
 
     Beside each ledger it keeps the table's :class:`Tip` (its end) as far as this instance
-    knows it: an append made at the end alone (:meth:`end`) moves the tip and leaves the
-    ledger where it was, to catch up when a change needs the hands (:meth:`ledger`)."""
+    knows it: an append is made at the end alone (:meth:`end`), which moves the tip and
+    leaves the ledger where it was, to catch up when a change needs the hands
+    (:meth:`ledger`)."""
 
     def __init__(self, *, deadline_seconds: float) -> None:
         self._items: OrderedDict[str, tuple[Ledger, Roster, Tip]] = OrderedDict()
@@ -249,10 +250,11 @@ class LedgerCache:
     def end(
         self, store: Store, table_id: str, version: int, summary_json: Mapping[str, Any]
     ) -> tuple[Tip, Roster] | None:
-        """The table's end at ``version`` for an append, without catching its ledger up:
-        None when this instance holds no ledger of it, holds it at ``version`` already
-        (then the append goes through the ledger and keeps it current), or an event since
-        the tip it knows is not a hand ``added`` (then its count of hands needs the log).
+        """The table's end at ``version`` for an append, without its ledger: None when
+        this instance holds no ledger of the table, or an event since the tip it knows is
+        not a hand ``added`` (then its count of hands needs the log: :meth:`ledger`).
+        Appends leave the ledger where it is (scoring none of the hands again, keeping
+        none of them): a change that needs the hands catches it up then.
 
         The totals, streak, dealer and flags are the table's derived summary at
         ``version`` (``summary_json``: the head's, read with the version), which the write
@@ -262,7 +264,7 @@ class LedgerCache:
         if found is None:
             return None
         ledger, roster, known = found
-        if ledger.version == version or known.version > version:
+        if known.version > version:
             return None
         count = known.count
         if known.version < version:

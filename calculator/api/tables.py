@@ -276,8 +276,8 @@ def _change(
     store, cache = _store(), _cache()
     found = orjson.loads(head.summary)
     locked, name = ledger_io.fixed(found)
-    # An append on an instance whose ledger is behind (another instance wrote since) is
-    # made at the table's end, without scoring again the hands it has not seen.
+    # An append is made at the table's end: neither the hands another instance added since
+    # this one's ledger (scored again by a catch-up) nor the ledger's copies are needed.
     at = cache.end(store, head.id, head.version, found) if append else None
     before: Ledger | None = None
     after: Ledger | None = None
