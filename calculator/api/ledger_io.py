@@ -28,9 +28,11 @@ from calculator.ledger import (
     LedgerHand,
     Play,
     TableSetup,
+    Tip,
     apply,
     settlement,
     start,
+    tip,
 )
 from calculator.limits import deadline
 from calculator.presets import Variant, resolve
@@ -218,10 +220,15 @@ class LedgerCache:
     """Ledgers of recently used tables, so a write scores one hand instead of the whole
     night. Only a speed-up: the version a write starts from is read from the database and
     checked again by the database when it commits; events never change once written, so a
-    ledger an instance holds at an older version catches up by applying the newer ones."""
+    ledger an instance holds at an older version catches up by applying the newer ones.
+
+    Beside each ledger it keeps the table's :class:`Tip` (its end) as far as this instance
+    knows it: an append is made at the end alone (:meth:`end`), which moves the tip and
+    leaves the ledger where it was, to catch up when a change needs the hands
+    (:meth:`ledger`)."""
 
     def __init__(self, *, deadline_seconds: float) -> None:
-        self._items: OrderedDict[str, tuple[int, Ledger, Roster]] = OrderedDict()
+        self._items: OrderedDict[str, tuple[Ledger, Roster, Tip]] = OrderedDict()
         self._seconds = deadline_seconds
 
     def ledger(self, store: Store, table_id: str, version: int) -> tuple[Ledger, Roster]:
@@ -229,8 +236,8 @@ class LedgerCache:
         this call) replaying stops with :class:`calculator.limits.DeadlineExceeded`."""
         check_deadline = deadline(self._seconds)
         found = self._items.get(table_id)
-        if found is not None and found[0] <= version:
-            ledger, roster = found[1], found[2]
+        if found is not None and found[0].version <= version:
+            ledger, roster = found[0], found[1]
             if ledger.version < version:
                 newer = store.events(table_id, after=ledger.version, upto=version)
                 ledger = caught_up(ledger, newer, check_deadline=check_deadline)
@@ -240,9 +247,56 @@ class LedgerCache:
         self.put(table_id, ledger, roster)
         return ledger, roster
 
+    def end(
+        self, store: Store, table_id: str, version: int, summary_json: Mapping[str, Any]
+    ) -> tuple[Tip, Roster] | None:
+        """The table's end at ``version`` for an append, without its ledger: None when
+        this instance holds no ledger of the table, or an event since the tip it knows is
+        not a hand ``added`` (then its count of hands needs the log: :meth:`ledger`).
+        Appends leave the ledger where it is (scoring none of the hands again, keeping
+        none of them): a change that needs the hands catches it up then.
+
+        The totals, streak, dealer and flags are the table's derived summary at
+        ``version`` (``summary_json``: the head's, read with the version), which the write
+        that made ``version`` derived from the same events in the same transaction; the
+        count of hands is the known tip's plus the hands added since."""
+        found = self._items.get(table_id)
+        if found is None:
+            return None
+        ledger, roster, known = found
+        if known.version > version:
+            return None
+        count = known.count
+        if known.version < version:
+            rows = store.events(table_id, after=known.version, upto=version)
+            if len(rows) != version - known.version or any(r.type != "added" for r in rows):
+                return None
+            count += len(rows)
+        end = Tip(
+            setup=ledger.setup,
+            version=version,
+            closed=summary_json["closed"],
+            count=count,
+            totals=summary_json["totals"],
+            nagari_streak=summary_json["nagari_streak"],
+            dealer=summary_json["dealer"],
+            can_undo=summary_json["can_undo"],
+            can_redo=summary_json["can_redo"],
+        )
+        return end, roster
+
     def put(self, table_id: str, ledger: Ledger, roster: Roster) -> None:
-        """Remember a ledger."""
-        self._items[table_id] = (ledger.version, ledger, roster)
+        """Remember a ledger (and its end: the tip this instance knows)."""
+        self._remember(table_id, (ledger, roster, tip(ledger)))
+
+    def put_end(self, table_id: str, end: Tip) -> None:
+        """Remember the table's end after an append made at it (its ledger stays)."""
+        found = self._items.get(table_id)
+        if found is not None and found[2].version < end.version:
+            self._remember(table_id, (found[0], found[1], end))
+
+    def _remember(self, table_id: str, item: tuple[Ledger, Roster, Tip]) -> None:
+        self._items[table_id] = item
         self._items.move_to_end(table_id)
         while len(self._items) > CACHED_LEDGERS:
             self._items.popitem(last=False)
@@ -281,13 +335,14 @@ def hand_item(hand: LedgerHand, result: str | None = None) -> str:
 
 def summary(
     table_id: str,
-    ledger: Ledger,
+    ledger: Ledger | Tip,
     roster: Roster,
     locked: Mapping[str, Any],
     *,
     name: str | None,
 ) -> str:
-    """A table's derived summary: ``GET /v1/tables/{id}`` without its hands."""
+    """A table's derived summary: ``GET /v1/tables/{id}`` without its hands (of a
+    ledger, or of its end: the same fields)."""
     setup = ledger.setup
     return orjson.dumps(
         {
@@ -330,11 +385,10 @@ def settled(summary_json: Mapping[str, Any]) -> SessionResult:
     )
 
 
-def fixed(summary_text: str) -> tuple[Any, str | None]:
-    """What a summary carries from the table's creation: the locked rule set and the
-    name (None: no name, or a table created before names)."""
-    found = orjson.loads(summary_text)
-    return found["ruleset"], found.get("name")
+def fixed(summary_json: Mapping[str, Any]) -> tuple[Any, str | None]:
+    """What a summary (parsed) carries from the table's creation: the locked rule set
+    and the name (None: no name, or a table created before names)."""
+    return summary_json["ruleset"], summary_json.get("name")
 
 
 def rebuild_derived(store: Store, table_id: str) -> None:

@@ -66,7 +66,11 @@ from calculator.ledger import (
     Event,
     Ledger,
     LedgerError,
+    LedgerHand,
+    TableSetup,
+    Tip,
     added,
+    appended,
     apply,
     changes,
     check_setup,
@@ -215,17 +219,20 @@ def _now() -> str:
     return iso_time(_store().clock())
 
 
+Make = Callable[[TableSetup, str, str], tuple[Event, Any, tuple[str, ...]]]
+Answer = Callable[[Ledger | None, Ledger | None, dict[int, str]], dict[str, Any]]
+
+
 def _write(
-    table_id: str,
-    make: Callable[[Ledger, str, str], tuple[Event, Any, tuple[str, ...]]],
-    answer: Callable[[Ledger, Ledger, dict[int, str]], dict[str, Any]],
-    status: int = 200,
+    table_id: str, make: Make, answer: Answer, status: int = 200, *, append: bool = False
 ) -> Response:
     """One change to a table, checked in the contract's order, written in one transaction.
 
-    ``make(ledger, by, at)`` loads the body and returns the event and the body to store;
+    ``make(setup, by, at)`` loads the body and returns the event and the body to store;
     ``answer(before, after, results)`` is the response body (without the version);
     ``results`` holds the result text of every hand the change derived again, by number.
+    An ``append`` (an added hand, whose answer reads ``results`` alone) may be made at
+    the table's end without its ledger: then ``before`` and ``after`` are None.
     """
     head, token = open_table(_store(), table_id, write=True)
     key = idempotency_key()
@@ -234,7 +241,7 @@ def _write(
         if replay is not None:
             return replay
     try:
-        response = _change(head, token, key, make, answer, status)
+        response = _change(head, token, key, make, answer, status, append)
     except BaseException:
         if key is not None:
             _store().release(scope=table_id, key=key)
@@ -246,9 +253,10 @@ def _change(
     head: Head,
     token: TokenRow,
     key: str | None,
-    make: Callable[[Ledger, str, str], tuple[Event, Any, tuple[str, ...]]],
-    answer: Callable[[Ledger, Ledger, dict[int, str]], dict[str, Any]],
+    make: Make,
+    answer: Answer,
     status: int,
+    append: bool,
 ) -> Response:
     if_match = request.headers.get("If-Match")
     if key is None or if_match is None:
@@ -265,38 +273,60 @@ def _change(
             "precondition_required",
         )
     check_version(head.version, if_match)
-    before, roster = _cache().ledger(_store(), head.id, head.version)
-    locked, name = ledger_io.fixed(head.summary)
-    event, body, prefix = make(before, token.label, _now())
+    store, cache = _store(), _cache()
+    found = orjson.loads(head.summary)
+    locked, name = ledger_io.fixed(found)
+    # An append is made at the table's end: neither the hands another instance added since
+    # this one's ledger (scored again by a catch-up) nor the ledger's copies are needed.
+    at = cache.end(store, head.id, head.version, found) if append else None
+    before: Ledger | None = None
+    after: Ledger | None = None
+    if at is None:
+        before, roster = cache.ledger(store, head.id, head.version)
+        setup = before.setup
+    else:
+        setup, roster = at[0].setup, at[1]
+    event, body, prefix = make(setup, token.label, iso_time(store.clock()))
+    state: Ledger | Tip
     try:
-        after = _apply(before, event)
+        if at is not None:
+            hand, moved = _appended(at[0], event)
+            state = moved
+            derived: Sequence[LedgerHand] = (hand,)
+            start_at, replace = hand.number, False
+        elif before is not None:
+            after = state = _apply(before, event)
+            derived = after.hands[after.rederived_from :]
+            start_at, replace = after.rederived_from + 1, after.rederived_from < len(before.hands)
     except GoStopError as error:
         # The entered hand's own problems point into the request's hand (another hand that
         # a correction breaks is named as "hands/N").
         if prefix and error.issues[0].location[:1] != ("hands",):
             raise ledger_io.relocated(error, prefix) from None
         raise
-    start_at = after.rederived_from + 1
-    results = {h.number: ledger_io.result_text(h) for h in after.hands[start_at - 1 :]}
-    items = [ledger_io.hand_item(h, results[h.number]) for h in after.hands[start_at - 1 :]]
-    text = orjson.dumps({**answer(before, after, results), "version": after.version}).decode()
-    written = _store().write(
+    results = {h.number: ledger_io.result_text(h) for h in derived}
+    items = [ledger_io.hand_item(h, results[h.number]) for h in derived]
+    text = orjson.dumps({**answer(before, after, results), "version": state.version}).decode()
+    written = store.write(
         table_id=head.id,
         expected=head.version,
-        events=[ledger_io.event_row(event, after.version, body)],
-        summary=ledger_io.summary(head.id, after, roster, locked, name=name),
+        events=[ledger_io.event_row(event, state.version, body)],
+        summary=ledger_io.summary(head.id, state, roster, locked, name=name),
         hands_from=start_at,
         hand_items=items,
-        replace=start_at <= len(before.hands),
+        replace=replace,
         answer=(head.id, key, status, text),
     )
     if not written:
-        current = _store().head(head.id)
+        current = store.head(head.id)
         raise stale(
             current.version if current is not None else head.version, "the table changed meanwhile"
         )
-    _cache().put(head.id, after, roster)
-    return table_response(Response(text, status=status, mimetype="application/json"), after.version)
+    if after is not None:
+        cache.put(head.id, after, roster)
+    else:
+        cache.put_end(head.id, moved)
+    return table_response(Response(text, status=status, mimetype="application/json"), state.version)
 
 
 def _apply(ledger: Ledger, event: Event) -> Ledger:
@@ -305,11 +335,23 @@ def _apply(ledger: Ledger, event: Event) -> Ledger:
     try:
         return apply(ledger, event)
     except LedgerError as error:
-        issue = error.issues[0]
-        refused: HTTPException = (
-            NotFound(issue.detail) if issue.code == "unknown_hand" else Conflict(issue.detail)
-        )
-        raise coded(refused, issue.code) from None
+        raise _refused(error) from None
+
+
+def _appended(end: Tip, event: Event) -> tuple[LedgerHand, Tip]:
+    """:func:`_apply` for a hand added at the table's end: the hand and the end after it."""
+    try:
+        return appended(end, event)
+    except LedgerError as error:
+        raise _refused(error) from None
+
+
+def _refused(error: LedgerError) -> HTTPException:
+    issue = error.issues[0]
+    refused: HTTPException = (
+        NotFound(issue.detail) if issue.code == "unknown_hand" else Conflict(issue.detail)
+    )
+    return coded(refused, issue.code)
 
 
 @cache
@@ -322,7 +364,11 @@ def _body(schema: type[StrictSchema]) -> Any:
     return _schema(schema).load_fast(read_json(settings.max_body_bytes))
 
 
-def _changed_json(before: Ledger, after: Ledger, _results: dict[int, str]) -> dict[str, Any]:
+def _changed_json(
+    before: Ledger | None, after: Ledger | None, _results: dict[int, str]
+) -> dict[str, Any]:
+    assert before is not None
+    assert after is not None
     return {
         "changed": [
             {"number": change.number, "delta": dict(change.delta)}
@@ -525,16 +571,16 @@ def add_hand(id: str) -> Response:
     hands before and the dealer (passed only when the dealer plays this hand).
     """
 
-    def make(ledger: Ledger, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
+    def make(setup: TableSetup, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
         body = read_json(current_app.config["GOSTOP"].max_body_bytes)
-        hand = ledger_io.load_play(ledger.setup.variant, body)
+        hand = ledger_io.load_play(setup.variant, body)
         return added(hand, by=by, at=at), body, ()
 
-    def answer(before: Ledger, after: Ledger, results: dict[int, str]) -> dict[str, Any]:
-        number = after.hands[-1].number
+    def answer(_before: Any, _after: Any, results: dict[int, str]) -> dict[str, Any]:
+        (number,) = results  # an append derives its own hand alone
         return {"number": number, "result": orjson.Fragment(results[number])}
 
-    return _write(id, make, answer, 201)
+    return _write(id, make, answer, 201, append=True)
 
 
 @tables.put("/tables/<table_id:id>/hands/<int:number>")
@@ -553,9 +599,9 @@ def correct_hand(id: str, number: int) -> Response:
     difference per player.
     """
 
-    def make(ledger: Ledger, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
+    def make(setup: TableSetup, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
         data = _body(CorrectionSchema)
-        hand = ledger_io.load_play(ledger.setup.variant, data["hand"], ("hand",))
+        hand = ledger_io.load_play(setup.variant, data["hand"], ("hand",))
         return corrected(number, hand, reason=data["reason"], by=by, at=at), data["hand"], ("hand",)
 
     return _write(id, make, _changed_json)
@@ -572,17 +618,15 @@ def correct_hand(id: str, number: int) -> Response:
 def void_hand(id: str, number: int) -> Response:
     """Void a hand: it stays listed and counts nothing (the reason is kept in the log)"""
 
-    def make(ledger: Ledger, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
+    def make(_setup: TableSetup, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
         data = _body(ReasonSchema)
         return voided(number, reason=data["reason"], by=by, at=at), None, ()
 
     return _write(id, make, _changed_json)
 
 
-def _bodiless(
-    kind: Callable[..., Event],
-) -> Callable[[Ledger, str, str], tuple[Event, Any, tuple[str, ...]]]:
-    def make(ledger: Ledger, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
+def _bodiless(kind: Callable[..., Event]) -> Make:
+    def make(_setup: TableSetup, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
         return kind(by=by, at=at), None, ()
 
     return make

@@ -3,7 +3,8 @@ derived from them — pure domain code like the engine, testable without a datab
 
 - :mod:`calculator.ledger.events` — the table's setup and its events;
 - :mod:`calculator.ledger.state` — :func:`replay` / :func:`apply`: events in, hands,
-  totals, nagari streak and dealer out; :func:`changes` says what a change moved;
+  totals, nagari streak and dealer out (:func:`appended`: a hand added at a ledger's
+  :class:`Tip`, its end); :func:`changes` says what a change moved;
   :func:`settlement` settles the totals.
 
 Storage (:mod:`calculator.store`) and HTTP (:mod:`calculator.api.tables`) are edges
@@ -31,12 +32,15 @@ from calculator.ledger.state import (
     LedgerError,
     LedgerHand,
     Status,
+    Tip,
+    appended,
     apply,
     changes,
     check_setup,
     replay,
     settlement,
     start,
+    tip,
 )
 
 __all__ = [
@@ -52,7 +56,9 @@ __all__ = [
     "Play",
     "Status",
     "TableSetup",
+    "Tip",
     "added",
+    "appended",
     "apply",
     "changes",
     "check_setup",
@@ -62,6 +68,7 @@ __all__ = [
     "replay",
     "settlement",
     "start",
+    "tip",
     "undone",
     "voided",
 ]

@@ -127,6 +127,26 @@ class Ledger:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Tip:
+    """The end of a ledger: all that appending a hand reads of it and changes — the
+    version, whether the table is closed, how many hands it has, the totals, the nagari
+    streak and dealer the next hand starts from (those of :class:`Ledger`: its last
+    hand's ``streak_after`` and ``dealer_after``) and whether undo or redo has something
+    to take back or make again. :func:`appended` scores a hand at it without the hands
+    before (a ledger's end as its derived summary stores it is enough)."""
+
+    setup: TableSetup
+    version: int
+    closed: bool
+    count: int
+    totals: Mapping[str, int]
+    nagari_streak: int
+    dealer: str | None
+    can_undo: bool
+    can_redo: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Change:
     """How much hand ``number`` moves differently after a change, per player (only
     players whose amount changed)."""
@@ -181,17 +201,26 @@ def replay(setup: TableSetup, events: Iterable[Event]) -> Ledger:
 def apply(ledger: Ledger, event: Event) -> Ledger:
     """The ledger after one more event; raises LedgerError or the engine's GoStopError
     (a hand that cannot be scored, or a later hand that a correction breaks)."""
-    if ledger.closed:
-        raise LedgerError([Issue("table_closed", "the table is closed: read-only", ())])
-    if event.type is not EventType.CLOSED and ledger.version >= MAX_EVENTS - 1:
-        detail = (
-            f"the table holds {ledger.version:,} events, the most a table takes before it "
-            f"closes ({MAX_EVENTS - 1:,}); close it and start a new table for more hands"
-        )
-        raise LedgerError([Issue("table_full", detail, ())])
+    _check_open(ledger.closed, ledger.version, event)
     if event.type is EventType.CLOSED:
         return replace(
             ledger, version=ledger.version + 1, closed=True, rederived_from=len(ledger.hands)
+        )
+    if event.type is EventType.ADDED:
+        hand, end = _appended(tip(ledger), event)
+        return Ledger(
+            setup=ledger.setup,
+            version=end.version,
+            closed=False,
+            edits=(*ledger.edits, event),
+            redo=(),
+            replaced=(*ledger.replaced, _replacing(ledger.entries, event)),
+            entries=_edited(ledger.entries, event),
+            hands=(*ledger.hands, hand),
+            totals=end.totals,
+            nagari_streak=end.nagari_streak,
+            dealer=end.dealer,
+            rederived_from=len(ledger.hands),
         )
     edits, redo, replaced = ledger.edits, ledger.redo, ledger.replaced
     if event.type is EventType.UNDONE:
@@ -240,6 +269,29 @@ def apply(ledger: Ledger, event: Event) -> Ledger:
     )
 
 
+def tip(ledger: Ledger) -> Tip:
+    """The end of ``ledger``."""
+    return Tip(
+        setup=ledger.setup,
+        version=ledger.version,
+        closed=ledger.closed,
+        count=len(ledger.hands),
+        totals=ledger.totals,
+        nagari_streak=ledger.nagari_streak,
+        dealer=ledger.dealer,
+        can_undo=ledger.can_undo,
+        can_redo=ledger.can_redo,
+    )
+
+
+def appended(end: Tip, event: Event) -> tuple[LedgerHand, Tip]:
+    """The hand an ``added`` event appends at a ledger's ``end``, scored, and the end
+    after it: what :func:`apply` derives for the event (it calls this), from the end
+    alone. Raises as :func:`apply` does."""
+    _check_open(end.closed, end.version, event)
+    return _appended(end, event)
+
+
 def changes(before: Ledger, after: Ledger) -> tuple[Change, ...]:
     """The hands whose amounts differ between two ledgers, with the difference per player
     (a hand that exists in only one of them counts as moving nothing in the other)."""
@@ -266,6 +318,40 @@ def settlement(
 
 
 # --- inside ------------------------------------------------------------------------------
+
+
+def _check_open(closed: bool, version: int, event: Event) -> None:
+    """A closed table takes no event; a full one only its closing."""
+    if closed:
+        raise LedgerError([Issue("table_closed", "the table is closed: read-only", ())])
+    if event.type is not EventType.CLOSED and version >= MAX_EVENTS - 1:
+        detail = (
+            f"the table holds {version:,} events, the most a table takes before it "
+            f"closes ({MAX_EVENTS - 1:,}); close it and start a new table for more hands"
+        )
+        raise LedgerError([Issue("table_full", detail, ())])
+
+
+def _appended(end: Tip, event: Event) -> tuple[LedgerHand, Tip]:
+    """:func:`appended` once the table is known open: the new hand starts from the end's
+    streak and dealer (its own problems raised as the stateless answer's); it is an edit
+    in effect, and a new change leaves redo nothing to make."""
+    assert event.type is EventType.ADDED
+    assert event.hand is not None
+    _check_hand(end.setup, event.hand)
+    hand = _derive(end.setup, end.count + 1, Entry(hand=event.hand), end.nagari_streak, end.dealer)
+    after = Tip(
+        setup=end.setup,
+        version=end.version + 1,
+        closed=False,
+        count=end.count + 1,
+        totals=_totals(end.totals, (), (hand,)),
+        nagari_streak=hand.streak_after,
+        dealer=hand.dealer_after,
+        can_undo=True,
+        can_redo=False,
+    )
+    return hand, after
 
 
 def _check_edit(ledger: Ledger, event: Event) -> None:

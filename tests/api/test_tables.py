@@ -413,6 +413,45 @@ def test_two_instances_share_one_ledger(ledger_app: Any, database_url: str) -> N
     other.extensions["gostop_store"].dispose()
 
 
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s["name"] for s in SCENARIOS])
+def test_appends_made_at_the_end_answer_as_the_whole_ledger_does(
+    ledger_app: Any, database_url: str, scenario: dict[str, Any]
+) -> None:
+    """An append is made at the table's end (the summary, and the count of hands added
+    since the tip an instance knows), not on its ledger. Three instances in turns answer
+    every step as an instance that replays the whole log for each does (its cache
+    emptied before every step), and the table is the same, and its rebuild too."""
+    from calculator.api import create_app, ledger_io
+
+    others = [create_app({"access_log": False, "database_url": database_url}) for _ in "abc"]
+    clients = [ledger_app.test_client()]
+    for other in others:
+        other.test_client_class = ledger_app.test_client_class
+        clients.append(other.test_client())
+    replaying = others[-1]
+    whole = TableClient.create(clients[-1], scenario["table"])
+    shared = TableClient.create(clients[0], scenario["table"])
+
+    def body(table: TableClient) -> dict[str, Any]:
+        state = table.get()
+        return {k: v for k, v in state.items() if k not in ("id", "join_code", "join_url")}
+
+    # in turn, in runs of two or three, and back to an instance idle for long
+    turns = [0, 1, 0, 1, 1, 2, 2, 2, 0, 1, 2, 1, 0, 0, 2]
+    for i, step in enumerate(scenario["steps"]):
+        hand = wire_hand(step["hand"]) if "hand" in step else None
+        replaying.extensions["gostop_ledgers"] = ledger_io.LedgerCache(deadline_seconds=10)
+        expected = whole.step(step, hand)
+        shared.client = clients[turns[i % len(turns)]]
+        assert shared.step(step, hand) == expected, (i, step["do"])
+        assert shared.version == whole.version
+        assert body(shared) == body(whole), i
+    ledger_io.rebuild_derived(ledger_app.extensions["gostop_store"], shared.id)
+    assert body(shared) == body(whole)
+    for other in others:
+        other.extensions["gostop_store"].dispose()
+
+
 def test_a_change_that_breaks_a_later_hand_is_refused(lclient: Any) -> None:
     """Under gwangpal_payers = non_dealer_active a hand with a sitter needs the dealer
     among its players. Correcting hand 1 to D's win makes D the dealer of hand 2, where
