@@ -30,7 +30,21 @@ _Detail = Callable[[Mapping[str, int], Step], str]
 
 
 def _n(value: int) -> str:
-    return f"{value:,}"
+    """``value`` with thousands separators, as ``f"{value:,}"`` writes it (a format spec
+    is a generic call when compiled, and most amounts are under 1,000).
+
+    >>> [_n(v) for v in (0, 7, -999, 1000, -1000, 4800, 123456, -1234567, 10**9)]
+    ['0', '7', '-999', '1,000', '-1,000', '4,800', '123,456', '-1,234,567', '1,000,000,000']
+    """
+    if -1000 < value < 1000:
+        return str(value)
+    digits = str(-value if value < 0 else value)
+    head = len(digits) % 3 or 3
+    groups = [digits[:head]]
+    for start in range(head, len(digits), 3):
+        groups.append(digits[start : start + 3])
+    grouped = ",".join(groups)
+    return "-" + grouped if value < 0 else grouped
 
 
 def _pi_bak_ko(facts: Mapping[str, int], _step: Step) -> str:
