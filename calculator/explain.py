@@ -126,13 +126,15 @@ def _named(step: Step, lang: str) -> str:
     return f"({name}: {words})" if words else f"({name})"
 
 
-def _operation(step: Step) -> str:
-    """`` × 2``, `` + 3`` or `` − 176``: what the step does to the running value."""
+def _operation(step: Step, lang: str) -> str:
+    """`` × 2 (피박: 피 3 ≤ 5)``, `` + 3 (…)`` or `` − 176 (…)``: what the step does to the
+    running value, and why (one string built, not two joined)."""
+    named = _named(step, lang)
     if step.op == "multiply":
-        return f" × {_n(step.value)}"
+        return f" × {_n(step.value)} {named}"
     if step.value < 0:
-        return f" − {_n(-step.value)}"
-    return f" + {_n(step.value)}"
+        return f" − {_n(-step.value)} {named}"
+    return f" + {_n(step.value)} {named}"
 
 
 def step_text(step: Step, *, before: int, lang: str) -> str:
@@ -140,7 +142,7 @@ def step_text(step: Step, *, before: int, lang: str) -> str:
     amount (``승자 점수: 24``). ``before`` is the running value the step starts from."""
     if step.op == "start":
         return f"{label_in(step.code, lang)}: {_n(step.value)}"
-    return f"{_n(before)}{_operation(step)} {_named(step, lang)} = {_n(step.total)}"
+    return f"{_n(before)}{_operation(step, lang)} = {_n(step.total)}"
 
 
 def payment_text(payment: Payment, *, stake: int, lang: str) -> str:
@@ -167,7 +169,7 @@ def _payment_text(
     parts = []
     for i, step in enumerate(steps):
         if step.op != "start":
-            parts.append(f"{_operation(step)} {_named(step, lang)}")
+            parts.append(_operation(step, lang))
             continue
         name = "" if step.code == "winner_amount" else f"{label_in(step.code, lang)} "
         if len(steps) == 1:
