@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from types import MappingProxyType
 from typing import Final
 
-from calculator.labels import label
+from calculator.labels import label_in
 from calculator.result import Payment, Step
 
 LANGUAGES: Final = ("ko", "en")
@@ -30,7 +29,21 @@ _Detail = Callable[[Mapping[str, int], Step], str]
 
 
 def _n(value: int) -> str:
-    return f"{value:,}"
+    """``value`` with thousands separators, as ``f"{value:,}"`` writes it (a format spec
+    is a generic call when compiled, and most amounts are under 1,000).
+
+    >>> [_n(v) for v in (0, 7, -999, 1000, -1000, 4800, 123456, -1234567, 10**9)]
+    ['0', '7', '-999', '1,000', '-1,000', '4,800', '123,456', '-1,234,567', '1,000,000,000']
+    """
+    if -1000 < value < 1000:
+        return str(value)
+    digits = str(-value if value < 0 else value)
+    head = len(digits) % 3 or 3
+    groups = [digits[:head]]
+    for start in range(head, len(digits), 3):
+        groups.append(digits[start : start + 3])
+    grouped = ",".join(groups)
+    return "-" + grouped if value < 0 else grouped
 
 
 def _pi_bak_ko(facts: Mapping[str, int], _step: Step) -> str:
@@ -57,38 +70,37 @@ def _gwang_bak_en(facts: Mapping[str, int], _step: Step) -> str:
 
 # Step code → language → the words after the label: from the step's facts, its ``times``
 # and ``player``. A code without an entry says its ``times`` or ``player`` if it has one.
-_DETAILS: Final[Mapping[str, Mapping[str, _Detail]]] = MappingProxyType(
-    {
-        "pi_bak": {"ko": _pi_bak_ko, "en": _pi_bak_en},
-        "gwang_bak": {"ko": _gwang_bak_ko, "en": _gwang_bak_en},
-        "meong_bak": {
-            "ko": lambda f, _s: f"승자 열끗 {f['winner_animals']}장, 열끗 없음",
-            "en": lambda f, _s: f"winner has {f['winner_animals']} animals, none here",
-        },
-        "go_bak": {
-            "ko": lambda f, _s: f"{f['go_count']}고 후 패배",
-            "en": lambda f, _s: f"lost after {f['go_count']} go",
-        },
-        "meongtta": {
-            "ko": lambda f, _s: f"열끗 {f['animals']}장",
-            "en": lambda f, _s: f"{f['animals']} animals",
-        },
-        "go_bonus": {"ko": lambda _f, s: f"{s.times}고", "en": lambda _f, s: f"{s.times} go"},
-        "go_multiplier": {
-            "ko": lambda _f, s: f"{s.times}고",
-            "en": lambda _f, s: f"{s.times} go",
-        },
-        "shake": {"ko": lambda _f, s: f"{s.times}번", "en": lambda _f, s: f"{s.times}×"},
-        "bomb": {"ko": lambda _f, s: f"{s.times}번", "en": lambda _f, s: f"{s.times}×"},
-        "nagari": {
-            "ko": lambda _f, s: f"{s.times}판 연속",
-            "en": lambda _f, s: f"{s.times} in a row",
-        },
-        "no_capture": {"ko": lambda _f, _s: "", "en": lambda _f, _s: ""},
-    }
-)
-_DECLARED: Final = MappingProxyType({"ko": "신고", "en": "declared"})
-_UNITS: Final = MappingProxyType({"ko": ("점", "칩"), "en": (" points", " chips")})
+# Plain dicts, private: compiled, a mapping proxy's ``get`` and ``[]`` are generic calls.
+_DETAILS: Final[dict[str, dict[str, _Detail]]] = {
+    "pi_bak": {"ko": _pi_bak_ko, "en": _pi_bak_en},
+    "gwang_bak": {"ko": _gwang_bak_ko, "en": _gwang_bak_en},
+    "meong_bak": {
+        "ko": lambda f, _s: f"승자 열끗 {f['winner_animals']}장, 열끗 없음",
+        "en": lambda f, _s: f"winner has {f['winner_animals']} animals, none here",
+    },
+    "go_bak": {
+        "ko": lambda f, _s: f"{f['go_count']}고 후 패배",
+        "en": lambda f, _s: f"lost after {f['go_count']} go",
+    },
+    "meongtta": {
+        "ko": lambda f, _s: f"열끗 {f['animals']}장",
+        "en": lambda f, _s: f"{f['animals']} animals",
+    },
+    "go_bonus": {"ko": lambda _f, s: f"{s.times}고", "en": lambda _f, s: f"{s.times} go"},
+    "go_multiplier": {
+        "ko": lambda _f, s: f"{s.times}고",
+        "en": lambda _f, s: f"{s.times} go",
+    },
+    "shake": {"ko": lambda _f, s: f"{s.times}번", "en": lambda _f, s: f"{s.times}×"},
+    "bomb": {"ko": lambda _f, s: f"{s.times}번", "en": lambda _f, s: f"{s.times}×"},
+    "nagari": {
+        "ko": lambda _f, s: f"{s.times}판 연속",
+        "en": lambda _f, s: f"{s.times} in a row",
+    },
+    "no_capture": {"ko": lambda _f, _s: "", "en": lambda _f, _s: ""},
+}
+_DECLARED: Final[dict[str, str]] = {"ko": "신고", "en": "declared"}
+_UNITS: Final[dict[str, tuple[str, str]]] = {"ko": ("점", "칩"), "en": (" points", " chips")}
 
 
 def detail(step: Step, lang: str) -> str:
@@ -109,26 +121,28 @@ def detail(step: Step, lang: str) -> str:
 @lru_cache(maxsize=4096)  # steps repeat from payment to payment (a pure function)
 def _named(step: Step, lang: str) -> str:
     """``(label: detail)``, the step's reason in parentheses."""
-    name = getattr(label(step.code), lang)
+    name = label_in(step.code, lang)
     words = detail(step, lang)
     return f"({name}: {words})" if words else f"({name})"
 
 
-def _operation(step: Step) -> str:
-    """`` × 2``, `` + 3`` or `` − 176``: what the step does to the running value."""
+def _operation(step: Step, lang: str) -> str:
+    """`` × 2 (피박: 피 3 ≤ 5)``, `` + 3 (…)`` or `` − 176 (…)``: what the step does to the
+    running value, and why (one string built, not two joined)."""
+    named = _named(step, lang)
     if step.op == "multiply":
-        return f" × {_n(step.value)}"
+        return f" × {_n(step.value)} {named}"
     if step.value < 0:
-        return f" − {_n(-step.value)}"
-    return f" + {_n(step.value)}"
+        return f" − {_n(-step.value)} {named}"
+    return f" + {_n(step.value)} {named}"
 
 
 def step_text(step: Step, *, before: int, lang: str) -> str:
     """One explanation line: ``24 × 2 (피박: 피 3 ≤ 5) = 48``; a start says its label and
     amount (``승자 점수: 24``). ``before`` is the running value the step starts from."""
     if step.op == "start":
-        return f"{getattr(label(step.code), lang)}: {_n(step.value)}"
-    return f"{_n(before)}{_operation(step)} {_named(step, lang)} = {_n(step.total)}"
+        return f"{label_in(step.code, lang)}: {_n(step.value)}"
+    return f"{_n(before)}{_operation(step, lang)} = {_n(step.total)}"
 
 
 def payment_text(payment: Payment, *, stake: int, lang: str) -> str:
@@ -141,10 +155,11 @@ def payment_text(payment: Payment, *, stake: int, lang: str) -> str:
     )
 
 
-@lru_cache(maxsize=4096)  # who pays whom is not in the sentence: the rest repeats
 def _payment_text(
     steps: tuple[Step, ...], points: int, chips: int, in_chips: bool, stake: int, lang: str
 ) -> str:
+    # Not kept by value: on hands not seen before a quarter of the sentences were found,
+    # and hashing every payment's steps for the key cost more than they saved.
     point_unit, chip_unit = _UNITS[lang]
     if in_chips:
         result = f"{_n(chips)}{chip_unit}"
@@ -155,9 +170,9 @@ def _payment_text(
     parts = []
     for i, step in enumerate(steps):
         if step.op != "start":
-            parts.append(f"{_operation(step)} {_named(step, lang)}")
+            parts.append(_operation(step, lang))
             continue
-        name = "" if step.code == "winner_amount" else f"{getattr(label(step.code), lang)} "
+        name = "" if step.code == "winner_amount" else f"{label_in(step.code, lang)} "
         if len(steps) == 1:
             return f"{name}{result}"
         parts.append(f"{', ' if i else ''}{name}{_n(step.value)}")

@@ -33,6 +33,9 @@ from calculator.settlement import Comparison
 from calculator.tables import tables_for
 
 _OP_KEY = {"start": "amount", "add": "addend", "multiply": "factor"}
+# orjson's functions held here: compiled, ``orjson.dumps`` is a module attribute lookup
+_dumps: Final = orjson.dumps
+_Fragment: Final = orjson.Fragment
 
 
 class Shape(NamedTuple):
@@ -107,7 +110,7 @@ def step_json(step: Step, before: int, langs: tuple[str, ...]) -> orjson.Fragmen
         found["times"] = step.times
     if step.player is not None:
         found["player"] = step.player
-    return orjson.Fragment(orjson.dumps(found))
+    return _Fragment(_dumps(found))
 
 
 def _own_steps(steps: Sequence[Step]) -> tuple[Sequence[Step], int]:
@@ -131,8 +134,8 @@ def _steps(steps: Iterable[Step], start: int, langs: tuple[str, ...]) -> list[or
 @lru_cache(maxsize=16384)
 def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
     """One scoring item, serialized (items repeat a lot)."""
-    return orjson.Fragment(
-        orjson.dumps(
+    return _Fragment(
+        _dumps(
             {
                 "code": item.code,
                 "points": item.points,
