@@ -441,13 +441,15 @@ class StrictSchema(Schema):
     on the fast path.
     """
 
-    record: ClassVar[type[Any] | None] = None
-    """The domain record (a named tuple) a load returns, or None for the loaded dict.
+    record: ClassVar[Callable[..., Any] | None] = None
+    """The domain record (a named tuple) a load returns, or None for the loaded dict; or
+    a function (a ``staticmethod``) that makes what the load returns from the fields.
 
-    Each loaded field becomes the record's field of the same name, after its field's
-    ``convert``; a field left out of the request takes the record's default. Both paths
-    build it from this one declaration: marshmallow's load by :meth:`_make_record`, the
-    fast loader by the code it generates, which builds the record in one call.
+    Each loaded field becomes the record's field (the function's parameter) of the same
+    name, after its field's ``convert``; a field left out of the request takes the
+    record's default. Both paths build it from this one declaration: marshmallow's load by
+    :meth:`_make_record`, the fast loader by the code it generates, which builds the
+    record in one call (a function's: with its parameters in order).
     """
     fast_load: Loader
     """The fast path: ``fast_load(data)`` is the loaded value, or raises :class:`Fallback`."""
@@ -575,27 +577,29 @@ class StrictSchema(Schema):
             via = None if convert is None else f"C{i}"
             target = targets[name] = f"f{i}" if record else f"out[{name!r}]"
             lines += [f"    if {key!r} in data:", f"        v = data[{key!r}]"]
-            lines.append("        if v is None:")
-            lines.append(
-                f"            {target} = None" if field.allow_none else "            raise Fallback"
-            )
             check = field.fast_check("v")
             for constant, value in field.fast_constants().items():
                 if namespace.setdefault(constant, value) != value:
                     raise self._refuse(f"two values of {constant} in fast checks", name)
             namespace[f"L{i}"] = field.fast_loader()
-            if check is not None:  # the common case inline; the rest by the field's loader
-                # as it is: a list is copied, as its loader and marshmallow do, unless the
-                # record's convert makes its own (a tuple)
+            null = "            " + (f"{target} = None" if field.allow_none else "raise Fallback")
+            if check is not None:  # the common case inline, before null; the rest below
+                # (as it is: a list is copied, as its loader and marshmallow do, unless the
+                # record's convert makes its own: a tuple)
+                if eval(check, namespace, {"v": None}) is not False:  # our own expression
+                    raise self._refuse(f"a fast check that passes null ({check})", name)
                 value = "list(v)" if via is None and isinstance(field, StrictList) else "v"
-                lines += [f"        elif {check}:", f"            {target} = {_via(via, value)}"]
+                lines += [f"        if {check}:", f"            {target} = {_via(via, value)}"]
+                lines += ["        elif v is None:", null]
+            else:
+                lines += ["        if v is None:", null]
             lines += ["        else:", f"            {target} = {_via(via, f'L{i}(v)')}"]
             default = field.load_default
             if field.required:
                 lines += ["    else:", "        raise Fallback"]
             elif default is missing:
                 if record:  # the record's own default
-                    namespace[f"D{i}"] = record._field_defaults[name]
+                    namespace[f"D{i}"] = _record_fields(record)[name].default
                     lines += ["    else:", f"        {target} = D{i}"]
             elif callable(default):
                 namespace[f"D{i}"] = default
@@ -613,11 +617,16 @@ class StrictSchema(Schema):
         if record:
             namespace["R"] = record
             values = []
-            for j, name in enumerate(record._fields):
+            for j, (name, parameter) in enumerate(_record_fields(record).items()):
                 if name not in targets:  # not on the wire: the record's default
-                    namespace[f"R{j}"] = record._field_defaults[name]
+                    namespace[f"R{j}"] = parameter.default
                 values.append(targets.get(name, f"R{j}"))
-            lines.append(f"    return R._make(({', '.join(values)},))")
+            if isinstance(record, type):
+                # tuple.__new__, as the record's own _make, without its call and length check
+                namespace["new"] = tuple.__new__
+                lines.append(f"    return new(R, ({', '.join(values)},))")
+            else:
+                lines.append(f"    return R({', '.join(values)})")
             return self._exec(lines, first, last, namespace)
         if not strict:
             lines += ["    for key in data.keys() - allowed:", "        out[key] = data[key]"]
@@ -636,22 +645,30 @@ class StrictSchema(Schema):
         lines.append("    return out")
         return self._exec(lines, first, last, namespace)
 
-    def _check_record(self, record: type[Any], hooks: list[str]) -> None:
+    def _check_record(self, record: Callable[..., Any], hooks: list[str]) -> None:
         """Refuse a :attr:`record` the load could not build from the fields alone."""
-        if not hasattr(record, "_make"):
+        if isinstance(record, type) and not hasattr(record, "_make"):
             raise self._refuse(f"record={record.__name__} (not a named tuple)")
+        if not isinstance(record, type) and not inspect.isfunction(record):
+            raise self._refuse(f"record={record!r} (not a named tuple or a function)")
         if hooks:
             raise self._refuse(f"hooks beside record= ({', '.join(hooks)})")
         if self.unknown != RAISE:
             raise self._refuse("unknown fields with record=")
-        fields_, defaults = record._fields, record._field_defaults
+        parameters = _record_fields(record)
+        if any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in parameters.values()):
+            raise self._refuse(f"record={record.__name__} (a parameter not by position)")
         for name, field in self.load_fields.items():
-            if name not in fields_:
+            if name not in parameters:
                 raise self._refuse(f"a field that {record.__name__} does not have", name)
-            if not field.required and field.load_default is missing and name not in defaults:
+            if (
+                not field.required
+                and field.load_default is missing
+                and parameters[name].default is parameters[name].empty
+            ):
                 raise self._refuse(f"an optional field without {record.__name__}'s default", name)
-        for name in fields_:
-            if name not in self.load_fields and name not in defaults:
+        for name, parameter in parameters.items():
+            if name not in self.load_fields and parameter.default is parameter.empty:
                 raise self._refuse(f"{record.__name__}.{name} without a field or default")
 
     def _exec(self, lines: list[str], first: int, last: int, namespace: dict[str, Any]) -> Loader:
@@ -671,6 +688,12 @@ class StrictSchema(Schema):
         exec(compile(self.fast_source, f"<fast load: {type(self).__name__}>", "exec"), namespace)
         loader: Loader = namespace["load"]
         return loader
+
+
+def _record_fields(record: Callable[..., Any]) -> Mapping[str, inspect.Parameter]:
+    """The fields of a record (a named tuple's, in order) or a function's parameters, each
+    with its default (``inspect.Parameter.empty`` if none)."""
+    return inspect.signature(record).parameters
 
 
 def _via(convert: str | None, value: str) -> str:
