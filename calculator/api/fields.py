@@ -108,6 +108,11 @@ class CodedField(fields.Field[Any]):
         """A function applying this field's checks to a present, non-null value."""
         return _fallback  # a field without a fast path always takes the full load
 
+    def fast_refuses_null(self) -> bool:
+        """True if :meth:`fast_loader` raises :class:`Fallback` for null too (it need not:
+        a fast loader takes non-null values)."""
+        return False
+
     def fast_check(self, name: str) -> str | None:
         """A Python expression over the variable ``name`` that is True when the value is
         plainly valid and loads as it is (False: :meth:`fast_loader` decides), or None to
@@ -382,6 +387,16 @@ class StrictList(CodedField, fields.List[Any]):
                 return [null(v) if v is None else inner(v) for v in value]
             raise Fallback
 
+        if not item.allow_none and item.fast_refuses_null():
+
+            def load_all(value: Any) -> list[Any]:
+                """Each item by its loader, which refuses null as the field does."""
+                if type(value) is list and len(value) <= most:
+                    return list(map(inner, value))
+                raise Fallback
+
+            return load_all
+
         known = self._known()
         if not known:
             return load
@@ -430,6 +445,9 @@ class StrictNested(CodedField, fields.Nested):
         schema = self.schema
         assert isinstance(schema, StrictSchema)  # untranslated() refuses other schemas
         return schema.fast_load
+
+    def fast_refuses_null(self) -> bool:
+        return True  # a schema's fast loader takes a dict only (see StrictSchema._compile)
 
 
 class StrictSchema(Schema):
@@ -601,6 +619,11 @@ class StrictSchema(Schema):
                 if record:  # the record's own default
                     namespace[f"D{i}"] = _record_fields(record)[name].default
                     lines += ["    else:", f"        {target} = D{i}"]
+            elif callable(default) and _empty_made(default, convert) is not None:
+                # an empty container converted to an empty tuple or frozenset: immutable,
+                # so made once, here
+                namespace[f"D{i}"] = _empty_made(default, convert)
+                lines += ["    else:", f"        {target} = D{i}"]
             elif callable(default):
                 namespace[f"D{i}"] = default
                 lines += ["    else:", f"        {target} = D{i}()"]
@@ -688,6 +711,16 @@ class StrictSchema(Schema):
         exec(compile(self.fast_source, f"<fast load: {type(self).__name__}>", "exec"), namespace)
         loader: Loader = namespace["load"]
         return loader
+
+
+def _empty_made(default: Callable[[], Any], convert: Loader | None) -> Any:
+    """What ``convert(default())`` makes, when ``default`` is a builtin container type (a
+    new empty one every call) and ``convert`` makes an empty tuple or frozenset of it; else
+    None."""
+    if convert is None or default not in (list, tuple, dict, set, frozenset):
+        return None
+    made = convert(default())
+    return made if type(made) in (tuple, frozenset) and not made else None
 
 
 def _record_fields(record: Callable[..., Any]) -> Mapping[str, inspect.Parameter]:

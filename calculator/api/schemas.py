@@ -57,6 +57,7 @@ MAX_COMPARISONS = 5
 MAX_ID = 40
 CARD_ID = {"type": "string", "enum": list(CARDS)}
 E = TypeVar("E", bound=StrEnum)
+_new = tuple.__new__  # a named tuple of its values in order, as its _make, less a call
 
 
 def _members(enum: type[E]) -> dict[str, E]:
@@ -231,7 +232,7 @@ class RulesetField(CodedField):
 
         def load(value: Any) -> RulesetSpec:
             if type(value) is str and len(value) <= 64:
-                return RulesetSpec(value, {}, True)
+                return _new(RulesetSpec, (value, {}, True, None))  # RulesetSpec(…), less a call
             try:
                 return _spec(nested(value))
             except ValidationError:  # the full load writes the error
@@ -496,9 +497,6 @@ def _hand_request(
     # tuple.__new__ as Hand._make does, less its call: once per hand of a batch
     hand = _new(Hand, (players, outcome, stake, nagari_streak or 0, events, dealer))
     return _new(HandRequest, (hand, ruleset, compare_with, nagari_streak is not None))
-
-
-_new = tuple.__new__
 
 
 class HandRequestSchema(StrictSchema):
