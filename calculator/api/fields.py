@@ -44,6 +44,10 @@ _FORMAT = re.compile(f"[{FORMAT_CHARS}]")
 _REFUSED = re.compile(f"[{_CONTROL_CHARS}{FORMAT_CHARS}]")  # either: the fast path's check
 
 
+MAX_SHAPES = 16
+"""The most shapes (keys in order) of an object whose own loader a record schema keeps."""
+
+
 class Fallback(Exception):  # noqa: N818 - a signal to take the slow path, not an error
     """The fast path is not sure: run the full marshmallow load."""
 
@@ -120,8 +124,14 @@ class CodedField(fields.Field[Any]):
         generated loader falls back to the full load."""
         return None
 
+    def fast_value(self, name: str) -> str:
+        """The loaded value, as a Python expression over ``name``, when :meth:`fast_check`
+        passes (by default the value as it is)."""
+        return name
+
     def fast_constants(self) -> dict[str, Any]:
-        """The names :meth:`fast_check`'s expression uses, and their values."""
+        """The names :meth:`fast_check`'s and :meth:`fast_value`'s expressions use, and
+        their values."""
         return {}
 
     def fast_validators(self) -> list[Callable[..., Any]]:
@@ -472,7 +482,10 @@ class StrictSchema(Schema):
     fast_load: Loader
     """The fast path: ``fast_load(data)`` is the loaded value, or raises :class:`Fallback`."""
     fast_source: str
-    """The generated source of :attr:`fast_load`, for reading and debugging."""
+    """The generated source of :attr:`fast_load`, for reading and debugging (with a
+    :attr:`record`, of its general loader; each shape's loader has its ``source``)."""
+    fast_shapes: dict[tuple[Any, ...], Loader]
+    """With a :attr:`record`: the loaders of the shapes learned (see :meth:`_shaped`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -582,6 +595,8 @@ class StrictSchema(Schema):
         if not record:
             lines.append("    out = {}")
         targets: dict[str, str] = {}  # record mode: field name → its local
+        blocks: list[tuple[str, list[str], list[str]]] = []  # record mode: per field, its
+        # key, the lines when it is present and when it is not (indented as in an ``if``)
         first = len(lines)  # the fields' checks: lines[first:last]
         for i, (key, (name, field)) in enumerate(zip(keys, self.load_fields.items(), strict=True)):
             if not isinstance(field, CodedField):
@@ -594,6 +609,7 @@ class StrictSchema(Schema):
                 namespace[f"C{i}"] = convert
             via = None if convert is None else f"C{i}"
             target = targets[name] = f"f{i}" if record else f"out[{name!r}]"
+            start = len(lines)
             lines += [f"    if {key!r} in data:", f"        v = data[{key!r}]"]
             check = field.fast_check("v")
             for constant, value in field.fast_constants().items():
@@ -606,7 +622,9 @@ class StrictSchema(Schema):
                 # record's convert makes its own: a tuple)
                 if eval(check, namespace, {"v": None}) is not False:  # our own expression
                     raise self._refuse(f"a fast check that passes null ({check})", name)
-                value = "list(v)" if via is None and isinstance(field, StrictList) else "v"
+                value = field.fast_value("v")
+                if value == "v" and via is None and isinstance(field, StrictList):
+                    value = "list(v)"
                 lines += [f"        if {check}:", f"            {target} = {_via(via, value)}"]
                 lines += ["        elif v is None:", null]
             else:
@@ -636,6 +654,9 @@ class StrictSchema(Schema):
                 fixed = convert(default) if convert and default is not None else default
                 namespace[f"D{i}"] = fixed
                 lines += ["    else:", f"        {target} = D{i}"]
+            block = lines[start + 1 :]
+            split = block.index("    else:") if "    else:" in block else len(block)
+            blocks.append((key, block[:split], block[split + 1 :]))
         last = len(lines)
         if record:
             namespace["R"] = record
@@ -647,10 +668,10 @@ class StrictSchema(Schema):
             if isinstance(record, type):
                 # tuple.__new__, as the record's own _make, without its call and length check
                 namespace["new"] = tuple.__new__
-                lines.append(f"    return new(R, ({', '.join(values)},))")
+                make = "new(R, ({},))"
             else:
-                lines.append(f"    return R({', '.join(values)})")
-            return self._exec(lines, first, last, namespace)
+                make = "R({})"
+            return self._shaped(lines, first, last, namespace, blocks, make, values)
         if not strict:
             lines += ["    for key in data.keys() - allowed:", "        out[key] = data[key]"]
         if validators:
@@ -667,6 +688,85 @@ class StrictSchema(Schema):
             lines.append(f"    out = P{j}(out, many=False, partial=partial, unknown=unknown)")
         lines.append("    return out")
         return self._exec(lines, first, last, namespace)
+
+    def _shaped(
+        self,
+        lines: list[str],
+        first: int,
+        last: int,
+        namespace: dict[str, Any],
+        blocks: list[tuple[str, list[str], list[str]]],
+        make: str,
+        values: list[str],
+    ) -> Loader:
+        """The record loader of ``lines`` (which test each field's key), behind a table of
+        loaders by the keys of the object, in order: its *shapes*.
+
+        A shape's loader is the same lines less the key tests, which its keys answer:
+        each field's lines for a present key, or for an absent one. The general loader
+        learns the shape of an object it loads (up to :data:`MAX_SHAPES`; then it goes on
+        alone): clients send their requests in a few shapes, and an object of a known
+        shape then takes no test for each of the fields it leaves out.
+        """
+        shapes: dict[tuple[Any, ...], Loader] = {}
+        namespace["shapes"] = self.fast_shapes = shapes
+
+        def learn(data: dict[Any, Any]) -> None:
+            keys = tuple(data)
+            if len(shapes) < MAX_SHAPES and keys not in shapes:
+                shapes[keys] = self._shape(keys, namespace, blocks, make, values)
+
+        namespace["learn"] = learn
+        lines = [
+            *lines,
+            f"    made = {make.format(', '.join(values))}",
+            f"    if len(shapes) < {MAX_SHAPES}:",
+            "        learn(data)",
+            "    return made",
+        ]
+        general = self._exec(lines, first, last, namespace)
+        dispatch = [
+            "def load(data):",
+            "    if type(data) is not dict:",
+            "        raise Fallback",
+            "    return shape(tuple(data), general)(data)",
+        ]
+        scope: dict[str, Any] = {"Fallback": Fallback, "shape": shapes.get, "general": general}
+        exec(compile("\n".join(dispatch), f"<fast load: {type(self).__name__}>", "exec"), scope)
+        loader: Loader = scope["load"]
+        return loader
+
+    def _shape(
+        self,
+        keys: tuple[Any, ...],
+        namespace: dict[str, Any],
+        blocks: list[tuple[str, list[str], list[str]]],
+        make: str,
+        values: list[str],
+    ) -> Loader:
+        """The loader of an object of exactly ``keys`` (see :meth:`_shaped`)."""
+        present = set(keys)
+        lines = ["def load(data):", "    try:"]
+        values = list(values)
+        for key, given, left_out in blocks:
+            if key in present:
+                lines += given
+                continue
+            fixed = _FIXED.fullmatch(left_out[0]) if len(left_out) == 1 else None
+            if fixed and fixed[1] in values:  # a constant default: straight into the record
+                values[values.index(fixed[1])] = fixed[2]
+            else:
+                lines += left_out
+        made = make.format(", ".join(values))
+        if len(lines) == 2:  # nothing to check: no field given
+            lines.append("        pass")
+        lines += ["    except TypeError:", "        raise Fallback from None", f"    return {made}"]
+        source = "\n".join(lines)
+        scope = dict(namespace)
+        exec(compile(source, f"<fast load: {type(self).__name__} {keys}>", "exec"), scope)
+        loader: Loader = scope["load"]
+        loader.source = source  # type: ignore[attr-defined]
+        return loader
 
     def _check_record(self, record: Callable[..., Any], hooks: list[str]) -> None:
         """Refuse a :attr:`record` the load could not build from the fields alone."""
@@ -711,6 +811,9 @@ class StrictSchema(Schema):
         exec(compile(self.fast_source, f"<fast load: {type(self).__name__}>", "exec"), namespace)
         loader: Loader = namespace["load"]
         return loader
+
+
+_FIXED = re.compile(r" +(f\d+) = (D\d+)")  # a field's constant default, in a generated line
 
 
 def _empty_made(default: Callable[[], Any], convert: Loader | None) -> Any:

@@ -227,6 +227,15 @@ class RulesetField(CodedField):
             return _spec(_ruleset_object(self.variant).load(value))
         raise self.make_error("invalid")
 
+    def fast_check(self, name: str) -> str | None:
+        return f"type({name}) is str and len({name}) <= 64"  # a name: its spec, fast_value
+
+    def fast_value(self, name: str) -> str:
+        return f"tuple_new(RulesetSpec, ({name}, {{}}, True, None))"  # as fast_loader's
+
+    def fast_constants(self) -> dict[str, Any]:
+        return {"tuple_new": _new, "RulesetSpec": RulesetSpec}
+
     def fast_loader(self) -> Loader:
         nested = _ruleset_object(self.variant).fast_load
 

@@ -27,6 +27,8 @@ from marshmallow.validate import Length
 
 from calculator.api import docs
 from calculator.api.fields import (
+    MAX_SHAPES,
+    Fallback,
     StrictBoolean,
     StrictInteger,
     StrictList,
@@ -383,6 +385,8 @@ def test_a_record_is_built_alike_by_both_paths() -> None:
         ({"a": [1.0], "d": 3.0}, Triple((1,), "record default", frozenset(), 30)),
     ]:
         assert schema.fast_load(body) == schema.load(body) == expected
+        assert tuple(body) in schema.fast_shapes  # learned: the same body again by its shape
+        assert schema.fast_load(body) == expected
     assert "new(R, (" in schema.fast_source
 
 
@@ -407,7 +411,65 @@ def test_a_record_function_is_called_alike_by_both_paths() -> None:
         ({"a": [1.0], "c": 3.0}, ("pair", (1,), "B", 3)),
     ]:
         assert schema.fast_load(body) == schema.load(body) == expected
-    assert "return R(f1, f0, f2)" in schema.fast_source
+    assert "made = R(f1, f0, f2)" in schema.fast_source
+
+
+def test_a_shape_is_learned_from_a_loaded_object_only_and_up_to_a_bound() -> None:
+    """The general loader learns the keys (in order) of each object it loads, up to
+    MAX_SHAPES; an object of a learned shape then loads by that shape's own loader, to the
+    same record, and whatever is not a dict still falls back."""
+
+    class Pair(NamedTuple):
+        n: int = 1
+        m: tuple[int, ...] = ()
+
+    class Loads(StrictSchema):
+        Meta = _Meta
+        record = Pair
+        n = StrictInteger(maximum=3)
+        m = StrictList(StrictInteger(maximum=3), max_items=2, load_default=list, convert=tuple)
+
+    schema = Loads()
+    for body in ({"n": 4}, {"x": 1}, {"m": None}):  # refused: nothing learned
+        with pytest.raises(Fallback):
+            schema.fast_load(body)
+    assert schema.fast_shapes == {}
+    for body, expected in [
+        ({}, Pair()),
+        ({"m": [2], "n": 3}, Pair(3, (2,))),
+        ({"n": 3, "m": [2.0]}, Pair(3, (2,))),
+    ]:
+        assert schema.fast_load(body) == schema.load(body) == expected
+        assert schema.fast_load(body) == expected
+    assert list(schema.fast_shapes) == [(), ("m", "n"), ("n", "m")]
+    for body in ({"n": 4}, {"m": [4], "n": 0}, {"n": 1, "m": None}, ["n", "m"], []):
+        with pytest.raises(Fallback):
+            schema.fast_load(body)  # of a learned shape, or its keys, and refused
+        with pytest.raises(ValidationError):
+            schema.load(body)
+
+
+class _Five(NamedTuple):
+    a: int = 0
+    b: int = 0
+    c: int = 0
+    d: int = 0
+    e: int = 0
+
+
+class _FiveFields(StrictSchema):
+    Meta = _Meta
+    record = _Five
+    a, b, c, d, e = (StrictInteger(maximum=9) for _ in range(5))
+
+
+def test_shapes_beyond_the_bound_load_by_the_general_loader() -> None:
+    schema = _FiveFields()
+    bodies = [{k: i % 10 for k in "abcde" if i >> "abcde".index(k) & 1} for i in range(32)]
+    for body in bodies * 2:
+        assert schema.fast_load(body) == schema.load(body) == _Five(**body)
+    assert len(schema.fast_shapes) == MAX_SHAPES < len(bodies)
+    assert list(schema.fast_shapes) == [tuple(body) for body in bodies[:MAX_SHAPES]]
 
 
 def test_a_callable_default_of_null_is_not_converted_and_a_list_is_not_the_request_s() -> None:
