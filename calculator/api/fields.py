@@ -44,6 +44,10 @@ _FORMAT = re.compile(f"[{FORMAT_CHARS}]")
 _REFUSED = re.compile(f"[{_CONTROL_CHARS}{FORMAT_CHARS}]")  # either: the fast path's check
 
 
+MAX_SHAPES = 16
+"""The most shapes (keys in order) of an object whose own loader a record schema keeps."""
+
+
 class Fallback(Exception):  # noqa: N818 - a signal to take the slow path, not an error
     """The fast path is not sure: run the full marshmallow load."""
 
@@ -108,6 +112,11 @@ class CodedField(fields.Field[Any]):
         """A function applying this field's checks to a present, non-null value."""
         return _fallback  # a field without a fast path always takes the full load
 
+    def fast_refuses_null(self) -> bool:
+        """True if :meth:`fast_loader` raises :class:`Fallback` for null too (it need not:
+        a fast loader takes non-null values)."""
+        return False
+
     def fast_check(self, name: str) -> str | None:
         """A Python expression over the variable ``name`` that is True when the value is
         plainly valid and loads as it is (False: :meth:`fast_loader` decides), or None to
@@ -115,8 +124,14 @@ class CodedField(fields.Field[Any]):
         generated loader falls back to the full load."""
         return None
 
+    def fast_value(self, name: str) -> str:
+        """The loaded value, as a Python expression over ``name``, when :meth:`fast_check`
+        passes (by default the value as it is)."""
+        return name
+
     def fast_constants(self) -> dict[str, Any]:
-        """The names :meth:`fast_check`'s expression uses, and their values."""
+        """The names :meth:`fast_check`'s and :meth:`fast_value`'s expressions use, and
+        their values."""
         return {}
 
     def fast_validators(self) -> list[Callable[..., Any]]:
@@ -382,6 +397,16 @@ class StrictList(CodedField, fields.List[Any]):
                 return [null(v) if v is None else inner(v) for v in value]
             raise Fallback
 
+        if not item.allow_none and item.fast_refuses_null():
+
+            def load_all(value: Any) -> list[Any]:
+                """Each item by its loader, which refuses null as the field does."""
+                if type(value) is list and len(value) <= most:
+                    return list(map(inner, value))
+                raise Fallback
+
+            return load_all
+
         known = self._known()
         if not known:
             return load
@@ -431,6 +456,9 @@ class StrictNested(CodedField, fields.Nested):
         assert isinstance(schema, StrictSchema)  # untranslated() refuses other schemas
         return schema.fast_load
 
+    def fast_refuses_null(self) -> bool:
+        return True  # a schema's fast loader takes a dict only (see StrictSchema._compile)
+
 
 class StrictSchema(Schema):
     """Base schema: unknown fields are errors that name the fields allowed there.
@@ -441,18 +469,23 @@ class StrictSchema(Schema):
     on the fast path.
     """
 
-    record: ClassVar[type[Any] | None] = None
-    """The domain record (a named tuple) a load returns, or None for the loaded dict.
+    record: ClassVar[Callable[..., Any] | None] = None
+    """The domain record (a named tuple) a load returns, or None for the loaded dict; or
+    a function (a ``staticmethod``) that makes what the load returns from the fields.
 
-    Each loaded field becomes the record's field of the same name, after its field's
-    ``convert``; a field left out of the request takes the record's default. Both paths
-    build it from this one declaration: marshmallow's load by :meth:`_make_record`, the
-    fast loader by the code it generates, which builds the record in one call.
+    Each loaded field becomes the record's field (the function's parameter) of the same
+    name, after its field's ``convert``; a field left out of the request takes the
+    record's default. Both paths build it from this one declaration: marshmallow's load by
+    :meth:`_make_record`, the fast loader by the code it generates, which builds the
+    record in one call (a function's: with its parameters in order).
     """
     fast_load: Loader
     """The fast path: ``fast_load(data)`` is the loaded value, or raises :class:`Fallback`."""
     fast_source: str
-    """The generated source of :attr:`fast_load`, for reading and debugging."""
+    """The generated source of :attr:`fast_load`, for reading and debugging (with a
+    :attr:`record`, of its general loader; each shape's loader has its ``source``)."""
+    fast_shapes: dict[tuple[Any, ...], Loader]
+    """With a :attr:`record`: the loaders of the shapes learned (see :meth:`_shaped`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -562,6 +595,8 @@ class StrictSchema(Schema):
         if not record:
             lines.append("    out = {}")
         targets: dict[str, str] = {}  # record mode: field name → its local
+        blocks: list[tuple[str, list[str], list[str]]] = []  # record mode: per field, its
+        # key, the lines when it is present and when it is not (indented as in an ``if``)
         first = len(lines)  # the fields' checks: lines[first:last]
         for i, (key, (name, field)) in enumerate(zip(keys, self.load_fields.items(), strict=True)):
             if not isinstance(field, CodedField):
@@ -574,29 +609,39 @@ class StrictSchema(Schema):
                 namespace[f"C{i}"] = convert
             via = None if convert is None else f"C{i}"
             target = targets[name] = f"f{i}" if record else f"out[{name!r}]"
+            start = len(lines)
             lines += [f"    if {key!r} in data:", f"        v = data[{key!r}]"]
-            lines.append("        if v is None:")
-            lines.append(
-                f"            {target} = None" if field.allow_none else "            raise Fallback"
-            )
             check = field.fast_check("v")
             for constant, value in field.fast_constants().items():
                 if namespace.setdefault(constant, value) != value:
                     raise self._refuse(f"two values of {constant} in fast checks", name)
             namespace[f"L{i}"] = field.fast_loader()
-            if check is not None:  # the common case inline; the rest by the field's loader
-                # as it is: a list is copied, as its loader and marshmallow do, unless the
-                # record's convert makes its own (a tuple)
-                value = "list(v)" if via is None and isinstance(field, StrictList) else "v"
-                lines += [f"        elif {check}:", f"            {target} = {_via(via, value)}"]
+            null = "            " + (f"{target} = None" if field.allow_none else "raise Fallback")
+            if check is not None:  # the common case inline, before null; the rest below
+                # (as it is: a list is copied, as its loader and marshmallow do, unless the
+                # record's convert makes its own: a tuple)
+                if eval(check, namespace, {"v": None}) is not False:  # our own expression
+                    raise self._refuse(f"a fast check that passes null ({check})", name)
+                value = field.fast_value("v")
+                if value == "v" and via is None and isinstance(field, StrictList):
+                    value = "list(v)"
+                lines += [f"        if {check}:", f"            {target} = {_via(via, value)}"]
+                lines += ["        elif v is None:", null]
+            else:
+                lines += ["        if v is None:", null]
             lines += ["        else:", f"            {target} = {_via(via, f'L{i}(v)')}"]
             default = field.load_default
             if field.required:
                 lines += ["    else:", "        raise Fallback"]
             elif default is missing:
                 if record:  # the record's own default
-                    namespace[f"D{i}"] = record._field_defaults[name]
+                    namespace[f"D{i}"] = _record_fields(record)[name].default
                     lines += ["    else:", f"        {target} = D{i}"]
+            elif callable(default) and _empty_made(default, convert) is not None:
+                # an empty container converted to an empty tuple or frozenset: immutable,
+                # so made once, here
+                namespace[f"D{i}"] = _empty_made(default, convert)
+                lines += ["    else:", f"        {target} = D{i}"]
             elif callable(default):
                 namespace[f"D{i}"] = default
                 lines += ["    else:", f"        {target} = D{i}()"]
@@ -609,16 +654,24 @@ class StrictSchema(Schema):
                 fixed = convert(default) if convert and default is not None else default
                 namespace[f"D{i}"] = fixed
                 lines += ["    else:", f"        {target} = D{i}"]
+            block = lines[start + 1 :]
+            split = block.index("    else:") if "    else:" in block else len(block)
+            blocks.append((key, block[:split], block[split + 1 :]))
         last = len(lines)
         if record:
             namespace["R"] = record
             values = []
-            for j, name in enumerate(record._fields):
+            for j, (name, parameter) in enumerate(_record_fields(record).items()):
                 if name not in targets:  # not on the wire: the record's default
-                    namespace[f"R{j}"] = record._field_defaults[name]
+                    namespace[f"R{j}"] = parameter.default
                 values.append(targets.get(name, f"R{j}"))
-            lines.append(f"    return R._make(({', '.join(values)},))")
-            return self._exec(lines, first, last, namespace)
+            if isinstance(record, type):
+                # tuple.__new__, as the record's own _make, without its call and length check
+                namespace["new"] = tuple.__new__
+                make = "new(R, ({},))"
+            else:
+                make = "R({})"
+            return self._shaped(lines, first, last, namespace, blocks, make, values)
         if not strict:
             lines += ["    for key in data.keys() - allowed:", "        out[key] = data[key]"]
         if validators:
@@ -636,22 +689,109 @@ class StrictSchema(Schema):
         lines.append("    return out")
         return self._exec(lines, first, last, namespace)
 
-    def _check_record(self, record: type[Any], hooks: list[str]) -> None:
+    def _shaped(
+        self,
+        lines: list[str],
+        first: int,
+        last: int,
+        namespace: dict[str, Any],
+        blocks: list[tuple[str, list[str], list[str]]],
+        make: str,
+        values: list[str],
+    ) -> Loader:
+        """The record loader of ``lines`` (which test each field's key), behind a table of
+        loaders by the keys of the object, in order: its *shapes*.
+
+        A shape's loader is the same lines less the key tests, which its keys answer:
+        each field's lines for a present key, or for an absent one. The general loader
+        learns the shape of an object it loads (up to :data:`MAX_SHAPES`; then it goes on
+        alone): clients send their requests in a few shapes, and an object of a known
+        shape then takes no test for each of the fields it leaves out.
+        """
+        shapes: dict[tuple[Any, ...], Loader] = {}
+        namespace["shapes"] = self.fast_shapes = shapes
+
+        def learn(data: dict[Any, Any]) -> None:
+            keys = tuple(data)
+            if len(shapes) < MAX_SHAPES and keys not in shapes:
+                shapes[keys] = self._shape(keys, namespace, blocks, make, values)
+
+        namespace["learn"] = learn
+        lines = [
+            *lines,
+            f"    made = {make.format(', '.join(values))}",
+            f"    if len(shapes) < {MAX_SHAPES}:",
+            "        learn(data)",
+            "    return made",
+        ]
+        general = self._exec(lines, first, last, namespace)
+        dispatch = [
+            "def load(data):",
+            "    if type(data) is not dict:",
+            "        raise Fallback",
+            "    return shape(tuple(data), general)(data)",
+        ]
+        scope: dict[str, Any] = {"Fallback": Fallback, "shape": shapes.get, "general": general}
+        exec(compile("\n".join(dispatch), f"<fast load: {type(self).__name__}>", "exec"), scope)
+        loader: Loader = scope["load"]
+        return loader
+
+    def _shape(
+        self,
+        keys: tuple[Any, ...],
+        namespace: dict[str, Any],
+        blocks: list[tuple[str, list[str], list[str]]],
+        make: str,
+        values: list[str],
+    ) -> Loader:
+        """The loader of an object of exactly ``keys`` (see :meth:`_shaped`)."""
+        present = set(keys)
+        lines = ["def load(data):", "    try:"]
+        values = list(values)
+        for key, given, left_out in blocks:
+            if key in present:
+                lines += given
+                continue
+            fixed = _FIXED.fullmatch(left_out[0]) if len(left_out) == 1 else None
+            if fixed and fixed[1] in values:  # a constant default: straight into the record
+                values[values.index(fixed[1])] = fixed[2]
+            else:
+                lines += left_out
+        made = make.format(", ".join(values))
+        if len(lines) == 2:  # nothing to check: no field given
+            lines.append("        pass")
+        lines += ["    except TypeError:", "        raise Fallback from None", f"    return {made}"]
+        source = "\n".join(lines)
+        scope = dict(namespace)
+        exec(compile(source, f"<fast load: {type(self).__name__} {keys}>", "exec"), scope)
+        loader: Loader = scope["load"]
+        loader.source = source  # type: ignore[attr-defined]
+        return loader
+
+    def _check_record(self, record: Callable[..., Any], hooks: list[str]) -> None:
         """Refuse a :attr:`record` the load could not build from the fields alone."""
-        if not hasattr(record, "_make"):
+        if isinstance(record, type) and not hasattr(record, "_make"):
             raise self._refuse(f"record={record.__name__} (not a named tuple)")
+        if not isinstance(record, type) and not inspect.isfunction(record):
+            raise self._refuse(f"record={record!r} (not a named tuple or a function)")
         if hooks:
             raise self._refuse(f"hooks beside record= ({', '.join(hooks)})")
         if self.unknown != RAISE:
             raise self._refuse("unknown fields with record=")
-        fields_, defaults = record._fields, record._field_defaults
+        parameters = _record_fields(record)
+        if any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in parameters.values()):
+            raise self._refuse(f"record={record.__name__} (a parameter not by position)")
         for name, field in self.load_fields.items():
-            if name not in fields_:
+            if name not in parameters:
                 raise self._refuse(f"a field that {record.__name__} does not have", name)
-            if not field.required and field.load_default is missing and name not in defaults:
+            if (
+                not field.required
+                and field.load_default is missing
+                and parameters[name].default is parameters[name].empty
+            ):
                 raise self._refuse(f"an optional field without {record.__name__}'s default", name)
-        for name in fields_:
-            if name not in self.load_fields and name not in defaults:
+        for name, parameter in parameters.items():
+            if name not in self.load_fields and parameter.default is parameter.empty:
                 raise self._refuse(f"{record.__name__}.{name} without a field or default")
 
     def _exec(self, lines: list[str], first: int, last: int, namespace: dict[str, Any]) -> Loader:
@@ -671,6 +811,25 @@ class StrictSchema(Schema):
         exec(compile(self.fast_source, f"<fast load: {type(self).__name__}>", "exec"), namespace)
         loader: Loader = namespace["load"]
         return loader
+
+
+_FIXED = re.compile(r" +(f\d+) = (D\d+)")  # a field's constant default, in a generated line
+
+
+def _empty_made(default: Callable[[], Any], convert: Loader | None) -> Any:
+    """What ``convert(default())`` makes, when ``default`` is a builtin container type (a
+    new empty one every call) and ``convert`` makes an empty tuple or frozenset of it; else
+    None."""
+    if convert is None or default not in (list, tuple, dict, set, frozenset):
+        return None
+    made = convert(default())
+    return made if type(made) in (tuple, frozenset) and not made else None
+
+
+def _record_fields(record: Callable[..., Any]) -> Mapping[str, inspect.Parameter]:
+    """The fields of a record (a named tuple's, in order) or a function's parameters, each
+    with its default (``inspect.Parameter.empty`` if none)."""
+    return inspect.signature(record).parameters
 
 
 def _via(convert: str | None, value: str) -> str:

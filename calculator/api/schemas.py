@@ -13,7 +13,7 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, NamedTuple, TypeVar
 
-from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, post_load, types
+from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, types
 
 from calculator import options as option_specs
 from calculator.api.fields import (
@@ -57,6 +57,7 @@ MAX_COMPARISONS = 5
 MAX_ID = 40
 CARD_ID = {"type": "string", "enum": list(CARDS)}
 E = TypeVar("E", bound=StrEnum)
+_new = tuple.__new__  # a named tuple of its values in order, as its _make, less a call
 
 
 def _members(enum: type[E]) -> dict[str, E]:
@@ -226,12 +227,21 @@ class RulesetField(CodedField):
             return _spec(_ruleset_object(self.variant).load(value))
         raise self.make_error("invalid")
 
+    def fast_check(self, name: str) -> str | None:
+        return f"type({name}) is str and len({name}) <= 64"  # a name: its spec, fast_value
+
+    def fast_value(self, name: str) -> str:
+        return f"tuple_new(RulesetSpec, ({name}, {{}}, True, None))"  # as fast_loader's
+
+    def fast_constants(self) -> dict[str, Any]:
+        return {"tuple_new": _new, "RulesetSpec": RulesetSpec}
+
     def fast_loader(self) -> Loader:
         nested = _ruleset_object(self.variant).fast_load
 
         def load(value: Any) -> RulesetSpec:
             if type(value) is str and len(value) <= 64:
-                return RulesetSpec(value, {}, True)
+                return _new(RulesetSpec, (value, {}, True, None))  # RulesetSpec(…), less a call
             try:
                 return _spec(nested(value))
             except ValidationError:  # the full load writes the error
@@ -481,8 +491,27 @@ class HandRequest(NamedTuple):
     streak_given: bool = True  # False: nagari_streak was left out
 
 
+def _hand_request(
+    ruleset: RulesetSpec,
+    stake: int,
+    nagari_streak: int | None,
+    players: tuple[PlayerHand, ...],
+    outcome: Outcome | None,
+    events: tuple[Event, ...],
+    compare_with: tuple[RulesetSpec, ...],
+    dealer: str | None = None,
+) -> HandRequest:
+    """The request of the loaded fields (HandRequestSchema's record)."""
+    # Hand's fields in order (players, outcome, stake, nagari_streak, events, dealer), by
+    # tuple.__new__ as Hand._make does, less its call: once per hand of a batch
+    hand = _new(Hand, (players, outcome, stake, nagari_streak or 0, events, dealer))
+    return _new(HandRequest, (hand, ruleset, compare_with, nagari_streak is not None))
+
+
 class HandRequestSchema(StrictSchema):
     """``POST /v1/gostop/hands``: one hand to score (SPEC §4)."""
+
+    record = staticmethod(_hand_request)
 
     ruleset = ruleset_field("A preset name or {preset, options}; default standard")
     stake = StrictInteger(
@@ -505,6 +534,7 @@ class HandRequestSchema(StrictSchema):
         StrictNested(PlayerSchema),
         max_items=MAX_PLAYERS,
         required=True,
+        convert=tuple,
         metadata={"description": "2–3 players, or 4 with one sitting out"},
     )
     outcome = StrictNested(
@@ -517,33 +547,16 @@ class HandRequestSchema(StrictSchema):
         StrictNested(EventSchema),
         max_items=MAX_EVENTS,
         load_default=list,
+        convert=tuple,
         metadata={"description": "Side events: first/consecutive ppuk, first ttadak"},
     )
     compare_with = StrictList(
         RulesetField(),
         max_items=MAX_COMPARISONS,
         load_default=list,
+        convert=tuple,
         metadata={"description": "Other rule sets to settle the hand under, for comparison"},
     )
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> HandRequest:
-        streak = data["nagari_streak"]
-        # Hand's fields in order (players, outcome, stake, nagari_streak, events, dealer):
-        # _make costs half a call by keywords, once per hand of a batch
-        hand = Hand._make(
-            (
-                tuple(data["players"]),
-                data["outcome"],
-                data["stake"],
-                streak or 0,
-                tuple(data["events"]),
-                data.get("dealer"),
-            )
-        )
-        return HandRequest._make(
-            (hand, data["ruleset"], tuple(data["compare_with"]), streak is not None)
-        )
 
 
 class HandRequestField(CodedField):

@@ -27,6 +27,8 @@ from marshmallow.validate import Length
 
 from calculator.api import docs
 from calculator.api.fields import (
+    MAX_SHAPES,
+    Fallback,
     StrictBoolean,
     StrictInteger,
     StrictList,
@@ -238,8 +240,43 @@ class RecordIncludes(StrictSchema):
     n = StrictInteger(maximum=3, required=True)
 
 
+class _NullPassing(StrictInteger):
+    def fast_check(self, name: str) -> str | None:
+        return f"{name} is None or type({name}) is int"
+
+
+class CheckPassesNull(StrictSchema):
+    Meta = _Meta
+    n = _NullPassing(maximum=3)
+
+
+def _keyword_only(n: int, *, m: int = 0) -> tuple[int, int]:
+    return n, m
+
+
+class RecordKeywordOnly(StrictSchema):
+    Meta = _Meta
+    record = staticmethod(_keyword_only)
+    n = StrictInteger(maximum=3, required=True)
+
+
+class RecordBuiltin(StrictSchema):
+    Meta = _Meta
+    record = staticmethod(abs)
+    n = StrictInteger(maximum=3, required=True)
+
+
 REFUSED: list[tuple[Callable[[], StrictSchema], str]] = [
     (RecordNotNamedTuple, "RecordNotNamedTuple: the fast loader does not translate record=dict"),
+    (
+        RecordKeywordOnly,
+        "RecordKeywordOnly: the fast loader does not translate record=_keyword_only",
+    ),
+    (RecordBuiltin, "RecordBuiltin: the fast loader does not translate record=<built-in function"),
+    (
+        CheckPassesNull,
+        "CheckPassesNull.n: the fast loader does not translate a fast check that passes null",
+    ),
     (RecordAndPostLoad, "RecordAndPostLoad: the fast loader does not translate hooks beside"),
     (RecordLacksField, "RecordLacksField.k: the fast loader does not translate a field that _Pair"),
     (RecordLacksDefault, "RecordLacksDefault.n: the fast loader does not translate an optional"),
@@ -348,7 +385,91 @@ def test_a_record_is_built_alike_by_both_paths() -> None:
         ({"a": [1.0], "d": 3.0}, Triple((1,), "record default", frozenset(), 30)),
     ]:
         assert schema.fast_load(body) == schema.load(body) == expected
-    assert "R._make((" in schema.fast_source
+        assert tuple(body) in schema.fast_shapes  # learned: the same body again by its shape
+        assert schema.fast_load(body) == expected
+    assert "new(R, (" in schema.fast_source
+
+
+def test_a_record_function_is_called_alike_by_both_paths() -> None:
+    """A function as ``record=``: its parameters by name on the slow path, in its own order
+    on the fast one; a field left out takes the parameter's default."""
+
+    def pair(b: str, a: tuple[int, ...], c: int | None = 5) -> tuple[object, ...]:
+        return ("pair", a, b, c)
+
+    class Loads(StrictSchema):
+        Meta = _Meta
+        record = staticmethod(pair)
+        a = StrictList(StrictInteger(maximum=3), max_items=4, required=True, convert=tuple)
+        b = StrictString(max_length=8, load_default="b", convert=str.upper)
+        c = StrictInteger(maximum=3, allow_none=True)
+
+    schema = Loads()
+    for body, expected in [
+        ({"a": [1, 2]}, ("pair", (1, 2), "B", 5)),
+        ({"a": [], "b": "x", "c": None}, ("pair", (), "X", None)),
+        ({"a": [1.0], "c": 3.0}, ("pair", (1,), "B", 3)),
+    ]:
+        assert schema.fast_load(body) == schema.load(body) == expected
+    assert "made = R(f1, f0, f2)" in schema.fast_source
+
+
+def test_a_shape_is_learned_from_a_loaded_object_only_and_up_to_a_bound() -> None:
+    """The general loader learns the keys (in order) of each object it loads, up to
+    MAX_SHAPES; an object of a learned shape then loads by that shape's own loader, to the
+    same record, and whatever is not a dict still falls back."""
+
+    class Pair(NamedTuple):
+        n: int = 1
+        m: tuple[int, ...] = ()
+
+    class Loads(StrictSchema):
+        Meta = _Meta
+        record = Pair
+        n = StrictInteger(maximum=3)
+        m = StrictList(StrictInteger(maximum=3), max_items=2, load_default=list, convert=tuple)
+
+    schema = Loads()
+    for body in ({"n": 4}, {"x": 1}, {"m": None}):  # refused: nothing learned
+        with pytest.raises(Fallback):
+            schema.fast_load(body)
+    assert schema.fast_shapes == {}
+    for body, expected in [
+        ({}, Pair()),
+        ({"m": [2], "n": 3}, Pair(3, (2,))),
+        ({"n": 3, "m": [2.0]}, Pair(3, (2,))),
+    ]:
+        assert schema.fast_load(body) == schema.load(body) == expected
+        assert schema.fast_load(body) == expected
+    assert list(schema.fast_shapes) == [(), ("m", "n"), ("n", "m")]
+    for body in ({"n": 4}, {"m": [4], "n": 0}, {"n": 1, "m": None}, ["n", "m"], []):
+        with pytest.raises(Fallback):
+            schema.fast_load(body)  # of a learned shape, or its keys, and refused
+        with pytest.raises(ValidationError):
+            schema.load(body)
+
+
+class _Five(NamedTuple):
+    a: int = 0
+    b: int = 0
+    c: int = 0
+    d: int = 0
+    e: int = 0
+
+
+class _FiveFields(StrictSchema):
+    Meta = _Meta
+    record = _Five
+    a, b, c, d, e = (StrictInteger(maximum=9) for _ in range(5))
+
+
+def test_shapes_beyond_the_bound_load_by_the_general_loader() -> None:
+    schema = _FiveFields()
+    bodies = [{k: i % 10 for k in "abcde" if i >> "abcde".index(k) & 1} for i in range(32)]
+    for body in bodies * 2:
+        assert schema.fast_load(body) == schema.load(body) == _Five(**body)
+    assert len(schema.fast_shapes) == MAX_SHAPES < len(bodies)
+    assert list(schema.fast_shapes) == [tuple(body) for body in bodies[:MAX_SHAPES]]
 
 
 def test_a_callable_default_of_null_is_not_converted_and_a_list_is_not_the_request_s() -> None:
