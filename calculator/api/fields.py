@@ -119,9 +119,9 @@ class CodedField(fields.Field[Any]):
 
     def fast_check(self, name: str) -> str | None:
         """A Python expression over the variable ``name`` that is True when the value is
-        plainly valid and loads as it is (False: :meth:`fast_loader` decides), or None to
-        always call :meth:`fast_loader`. A ``TypeError`` it raises means "not sure": the
-        generated loader falls back to the full load."""
+        plainly valid and loads as :meth:`fast_value` gives it (False: :meth:`fast_loader`
+        decides), or None to always call :meth:`fast_loader`. A ``TypeError`` it raises
+        means "not sure": the generated loader falls back to the full load."""
         return None
 
     def fast_value(self, name: str) -> str:
@@ -485,7 +485,7 @@ class StrictSchema(Schema):
     """The generated source of :attr:`fast_load`, for reading and debugging (with a
     :attr:`record`, of its general loader; each shape's loader has its ``source``)."""
     fast_shapes: dict[tuple[Any, ...], Loader]
-    """With a :attr:`record`: the loaders of the shapes learned (see :meth:`_shaped`)."""
+    """The loaders of the shapes learned (a record schema's: :meth:`_shaped`; else empty)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -497,6 +497,7 @@ class StrictSchema(Schema):
             ),
             "type": Coded("expected a JSON object", "invalid_type"),
         }
+        self.fast_shapes = {}  # a record schema's: filled as it learns (see _shaped)
         self.fast_load = self._compile()
 
     def load(self, data: Any, **kwargs: Any) -> Any:

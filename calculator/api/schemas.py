@@ -57,7 +57,8 @@ MAX_COMPARISONS = 5
 MAX_ID = 40
 CARD_ID = {"type": "string", "enum": list(CARDS)}
 E = TypeVar("E", bound=StrEnum)
-_new = tuple.__new__  # a named tuple of its values in order, as its _make, less a call
+_new = tuple.__new__  # a named tuple of its values in order, less _make's call and length
+# check: tests/test_records.py holds every _new(Record, (…)) call to the record's fields
 
 
 def _members(enum: type[E]) -> dict[str, E]:
@@ -189,6 +190,12 @@ class RulesetSpec(NamedTuple):
     options: Mapping[str, Any]
     by_name: bool  # given as a bare string
     fingerprint: str | None = None
+
+
+if RulesetSpec._fields != ("preset", "options", "by_name", "fingerprint"):
+    # RulesetField.fast_value writes a spec by position in generated source, which
+    # tests/test_records.py (it reads the source's _new calls) cannot see
+    raise ImportError("calculator.api.schemas: RulesetField.fast_value no longer fits RulesetSpec")
 
 
 def _spec(loaded: Mapping[str, Any]) -> RulesetSpec:
@@ -503,7 +510,8 @@ def _hand_request(
 ) -> HandRequest:
     """The request of the loaded fields (HandRequestSchema's record)."""
     # Hand's fields in order (players, outcome, stake, nagari_streak, events, dealer), by
-    # tuple.__new__ as Hand._make does, less its call: once per hand of a batch
+    # tuple.__new__, which (unlike Hand._make) checks no length: tests/test_records.py
+    # holds these calls to the records' fields. Once per hand of a batch.
     hand = _new(Hand, (players, outcome, stake, nagari_streak or 0, events, dealer))
     return _new(HandRequest, (hand, ruleset, compare_with, nagari_streak is not None))
 
