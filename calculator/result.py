@@ -46,38 +46,53 @@ class PlayerResult(NamedTuple):
     @property
     def counts(self) -> Counts | None:
         """What its pile holds; None when the points were declared, or it sits out."""
-        s = self.score
-        if s is None or s.brights is None:
-            return None
-        # Without the class's Python-level __new__ (every answer reads the counts of every
-        # player; compiled, ``_make`` runs interpreted): tests/test_records.py checks it.
-        return _new(
-            Counts,
-            (
-                s.brights,
-                s.animals or 0,
-                s.ribbons or 0,
-                s.junk_value or 0,
-                s.junk_cards,
-                # a tally without junk_cards knows only whether the pile is empty
-                None if s.junk_cards is None else s.cards or 0,
-            ),
-        )
+        return counts_of(self)
 
     @property
     def gukjin_as(self) -> dict[str, str]:
         """Switchable card ID → "animal" or "junk", as placed."""
-        s = self.score
-        if s is None or not s.switchable:
-            return {}
-        return {
-            card_id: "junk" if bit & s.junk_bits else "animal"
-            for bit, card_id in _SWITCHABLE_IDS
-            if s.switchable & bit
-        }
+        return gukjin_of(self)
 
 
 _SWITCHABLE_IDS: Final = ((cards.MAY_ANIMAL, cards.MAY_ANIMAL_ID), (cards.GUKJIN, cards.GUKJIN_ID))
+
+
+# The properties' work, as functions: compiled code reads a named tuple's property through a
+# generic attribute lookup, and calls a function of this module natively (the answer reads
+# both for every player of every hand).
+
+
+def counts_of(player: PlayerResult) -> Counts | None:
+    """:attr:`PlayerResult.counts`."""
+    s = player.score
+    if s is None or s.brights is None:
+        return None
+    # Without the class's Python-level __new__ (compiled, ``_make`` runs interpreted):
+    # tests/test_records.py checks it.
+    return _new(
+        Counts,
+        (
+            s.brights,
+            s.animals or 0,
+            s.ribbons or 0,
+            s.junk_value or 0,
+            s.junk_cards,
+            # a tally without junk_cards knows only whether the pile is empty
+            None if s.junk_cards is None else s.cards or 0,
+        ),
+    )
+
+
+def gukjin_of(player: PlayerResult) -> dict[str, str]:
+    """:attr:`PlayerResult.gukjin_as`."""
+    s = player.score
+    if s is None or not s.switchable:
+        return {}
+    return {
+        card_id: "junk" if bit & s.junk_bits else "animal"
+        for bit, card_id in _SWITCHABLE_IDS
+        if s.switchable & bit
+    }
 
 
 Facts = tuple[tuple[str, int], ...]

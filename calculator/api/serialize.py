@@ -26,7 +26,15 @@ from calculator.explain import LANGUAGES, payment_text, step_text
 from calculator.labels import label
 from calculator.options import specs
 from calculator.presets import Preset, RuleSet, Variant, presets, resolve
-from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerScore
+from calculator.result import (
+    HandResult,
+    Payment,
+    PlayerResult,
+    Step,
+    WinnerScore,
+    counts_of,
+    gukjin_of,
+)
 from calculator.scoring import Item
 from calculator.session import SessionResult, Transfer, minimal_transfers
 from calculator.settlement import Comparison
@@ -148,7 +156,7 @@ def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Frag
 
 def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
     """A player's itemized points (``gukjin_as`` only when it holds a switchable card)."""
-    counts = player.counts
+    counts = counts_of(player)  # not the properties: compiled, a generic lookup each
     langs = shape.langs
     found: dict[str, Any] = {
         "id": player.id,
@@ -165,11 +173,11 @@ def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str,
             "cards": counts.cards,
         },
     }
-    gukjin_as = player.gukjin_as  # a property that builds its dict: read once
+    gukjin_as = gukjin_of(player)
     if gukjin_as:
         found["gukjin_as"] = gukjin_as
     found["may_stop"] = player.may_stop
-    if player.sits_out:
+    if player.score is None:  # it sits out
         found["sits_out"] = True
         found["sold"] = player.sold
     return found
