@@ -55,6 +55,7 @@ MAX_PILE = 60
 MAX_EVENTS = 16
 MAX_COMPARISONS = 5
 MAX_ID = 40
+MAX_PRESET_NAME = 64  # a rule set given by name: the full load, the fast check and loader
 CARD_ID = {"type": "string", "enum": list(CARDS)}
 E = TypeVar("E", bound=StrEnum)
 _new = tuple.__new__  # a named tuple of its values in order, less _make's call and length
@@ -227,15 +228,18 @@ class RulesetField(CodedField):
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if type(value) is str:
-            if len(value) > 64:
-                raise fail("invalid_length", "preset names are at most 64 characters")
+            if len(value) > MAX_PRESET_NAME:
+                raise fail(
+                    "invalid_length", f"preset names are at most {MAX_PRESET_NAME} characters"
+                )
             return RulesetSpec(value, {}, True)
         if isinstance(value, Mapping):
             return _spec(_ruleset_object(self.variant).load(value))
         raise self.make_error("invalid")
 
     def fast_check(self, name: str) -> str | None:
-        return f"type({name}) is str and len({name}) <= 64"  # a name: its spec, fast_value
+        # a name: its spec, made by fast_value
+        return f"type({name}) is str and len({name}) <= {MAX_PRESET_NAME}"
 
     def fast_value(self, name: str) -> str:
         return f"tuple_new(RulesetSpec, ({name}, {{}}, True, None))"  # as fast_loader's
@@ -247,7 +251,7 @@ class RulesetField(CodedField):
         nested = _ruleset_object(self.variant).fast_load
 
         def load(value: Any) -> RulesetSpec:
-            if type(value) is str and len(value) <= 64:
+            if type(value) is str and len(value) <= MAX_PRESET_NAME:
                 return _new(RulesetSpec, (value, {}, True, None))  # RulesetSpec(…), less a call
             try:
                 return _spec(nested(value))
