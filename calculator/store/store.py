@@ -684,7 +684,9 @@ class _Alone:
 
     def __enter__(self) -> Any:
         self._connection = self._store._reader()
-        self._cursor = self._connection.cursor()
+        # the driver's own cursor, as the pool's connection would make it (without its
+        # Python-level call: this runs on every poll)
+        self._cursor = self._connection.dbapi_connection.cursor()
         return self._cursor
 
     def __exit__(self, kind: type[BaseException] | None, *_rest: object) -> None:

@@ -762,3 +762,44 @@ def test_the_versions_a_tag_names(header: str, named: set[str]) -> None:
     from calculator.api.table_access import versions
 
     assert versions(header) == named
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        # every entity header werkzeug strips from a 304, and the two it keeps
+        [
+            ("Allow", "GET"),
+            ("Content-Encoding", "gzip"),
+            ("Content-Language", "ko"),
+            ("Content-MD5", "x"),
+            ("Content-Range", "bytes 0-1/2"),
+            ("Content-Type", "application/json"),
+            ("Expires", "0"),
+            ("Last-Modified", "Thu, 03 Dec 2026 00:00:00 GMT"),
+            ("vary", "Origin"),
+            ("X-Two", "1"),
+            ("X-Two", "2"),
+        ],
+        [("Content-Location", "/v1/tables/한"), ("Location", "/v1/tables/x")],  # as URLs
+    ],
+)
+def test_a_304_sends_what_werkzeug_would(app: Any, extra: list[tuple[str, str]]) -> None:
+    """The 304's own way out (one pass over its headers) sends the status, headers and
+    (empty) body werkzeug's would, whatever the after-request hooks added."""
+    from flask import Response
+    from werkzeug.test import EnvironBuilder
+
+    from calculator.api.table_access import not_modified
+
+    environ = EnvironBuilder(path="/v1/tables/x", headers={"If-None-Match": '"7"'}).get_environ()
+    with app.request_context(environ):
+        response = not_modified(7)
+    assert response is not None
+    for name, value in extra:
+        response.headers.add(name, value)
+    ours = response.get_wsgi_response(environ)
+    werkzeugs = Response.get_wsgi_response(response, environ)
+    assert (list(ours[0]), ours[1], ours[2]) == (list(werkzeugs[0]), werkzeugs[1], werkzeugs[2])
+    assert ours[1] == "304 NOT MODIFIED"
