@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import threading
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, ClassVar
@@ -712,10 +713,13 @@ class StrictSchema(Schema):
         shapes: dict[tuple[Any, ...], Loader] = {}
         namespace["shapes"] = self.fast_shapes = shapes
 
+        learning = threading.Lock()  # threads that learn at once stay within the bound
+
         def learn(data: dict[Any, Any]) -> None:
             keys = tuple(data)
-            if len(shapes) < MAX_SHAPES and keys not in shapes:
-                shapes[keys] = self._shape(keys, namespace, blocks, make, values)
+            with learning:
+                if len(shapes) < MAX_SHAPES and keys not in shapes:
+                    shapes[keys] = self._shape(keys, namespace, blocks, make, values)
 
         namespace["learn"] = learn
         lines = [
@@ -799,7 +803,7 @@ class StrictSchema(Schema):
         # The fields' checks under one try (free in Python 3.11 until something raises): a
         # TypeError there (an unhashable value) means "not sure", as Fallback does. Hooks
         # and the record's construction stay outside: an error of theirs is not hidden.
-        checks = ["    " + line for line in lines[first:last]]
+        checks = ["    " + line for line in lines[first:last]] or ["        pass"]  # no fields
         lines = [
             *lines[:first],
             "    try:",

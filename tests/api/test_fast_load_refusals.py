@@ -8,7 +8,10 @@ tiny schema with one such feature; the last one instantiates every schema of the
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import pytest
@@ -470,6 +473,41 @@ def test_shapes_beyond_the_bound_load_by_the_general_loader() -> None:
         assert schema.fast_load(body) == schema.load(body) == _Five(**body)
     assert len(schema.fast_shapes) == MAX_SHAPES < len(bodies)
     assert list(schema.fast_shapes) == [tuple(body) for body in bodies[:MAX_SHAPES]]
+
+
+def test_threads_that_learn_at_once_stay_within_the_bound() -> None:
+    """Threads loading new shapes at the same moment learn at most MAX_SHAPES of them:
+    each shape's loader is made slowly here, so without the learning lock every thread
+    would pass the bound's test before any of them added its shape."""
+    schema = _FiveFields()
+    made = schema._shape
+
+    def slowly(*args: Any) -> Any:
+        time.sleep(0.005)
+        return made(*args)
+
+    schema._shape = slowly  # type: ignore[method-assign]
+    bodies = [{k: i % 10 for k in "abcde" if i >> "abcde".index(k) & 1} for i in range(32)]
+    start = threading.Barrier(len(bodies))
+
+    def load(body: dict[str, int]) -> Any:
+        start.wait()
+        return schema.fast_load(body)
+
+    with ThreadPoolExecutor(len(bodies)) as pool:
+        loaded = list(pool.map(load, bodies))
+    assert loaded == [_Five(**body) for body in bodies]
+    assert len(schema.fast_shapes) == MAX_SHAPES
+
+
+def test_a_schema_without_fields_loads_fast() -> None:
+    """A schema of no declared fields (the rule set options' base) has a fast loader too:
+    it lets the unknown keys through as marshmallow does."""
+    from calculator.api.schemas import _OptionsBase
+
+    schema = _OptionsBase()
+    for body in ({}, {"x": 1, "y": [2]}):
+        assert schema.fast_load(body) == schema.load(body) == body
 
 
 def test_a_callable_default_of_null_is_not_converted_and_a_list_is_not_the_request_s() -> None:
