@@ -16,7 +16,10 @@ measured alternately, round by round, so that drift hits both sides of each rati
   corpus: ``ratio`` = echo CPU ÷ hand CPU, which is what hand req/s ÷ echo req/s would be
   on a machine whose every cycle went to the worker;
 - ``batch`` (500 hands a request, as SPEC §8 says) against ``echo`` given the same batch body:
-  ``batch_ratio`` per hand, SPEC §8's "≥ 25 % of a parse-only endpoint".
+  ``batch_ratio`` per hand, SPEC §8's "≥ 25 % of a parse-only endpoint";
+- ``healthz`` (``GET /healthz``) against ``poll`` (``GET /v1/tables/{id}`` with the
+  If-None-Match of the table's version: a 304, on a SQLite file of its own):
+  ``poll_ratio`` = healthz CPU ÷ poll CPU, SPEC §8's "a 304 poll ≥ 80 % of /healthz".
 
 It is a complement to ``bench.http``, not SPEC §8's own measure (requests/s under wrk),
 and its ratios are not comparable with wrk's: they leave out wrk's and the kernel's share
@@ -29,11 +32,14 @@ import argparse
 import http.client
 import json
 import sys
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bench.corpus import corpus
 from bench.server import Server
+from bench.tables import make_table
 
 
 def cpu_seconds(pid: int) -> float:
@@ -46,20 +52,31 @@ def cpu_seconds(pid: int) -> float:
     return total / 1e9
 
 
-def per_request(
-    server: Server, worker: int, path: str, bodies: list[bytes], requests: int
-) -> float:
+@dataclass(frozen=True)
+class Requests:
+    """What one measurement sends: a POST of each body in turn, or a GET (no bodies)."""
+
+    path: str
+    bodies: list[bytes]
+    count: int
+    headers: dict[str, str] = field(default_factory=dict)
+    status: int = 200  # what every answer must be
+
+
+def per_request(server: Server, worker: int, sent: Requests, requests: int) -> float:
     """Microseconds of the worker's CPU per request over ``requests`` requests."""
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
-    headers = {"Content-Type": "application/json"}
+    method = "POST" if sent.bodies else "GET"
+    headers = {"Content-Type": "application/json", **sent.headers} if sent.bodies else sent.headers
     try:
         start = cpu_seconds(worker)
         for i in range(requests):
-            connection.request("POST", path, body=bodies[i % len(bodies)], headers=headers)
+            body = sent.bodies[i % len(sent.bodies)] if sent.bodies else None
+            connection.request(method, sent.path, body=body, headers=headers)
             response = connection.getresponse()
             response.read()
-            if response.status != 200:
-                raise SystemExit(f"{path} answered {response.status}")
+            if response.status != sent.status:
+                raise SystemExit(f"{sent.path} answered {response.status}")
         return (cpu_seconds(worker) - start) / requests * 1e6
     finally:
         connection.close()
@@ -72,25 +89,39 @@ def run(requests: int, rounds: int) -> dict[str, Any]:
     batch = [json.dumps({"hands": batch_hands}).encode()]
     batches = max(requests // 100, 2)
     pairs = {
-        "echo": ("/v1/bench/echo", hands, requests),
-        "hand": ("/v1/gostop/hands", hands, requests),
-        "echo_batch": ("/v1/bench/echo", batch, batches),
-        "batch": ("/v1/gostop/hands/batch", batch, batches),
+        "echo": Requests("/v1/bench/echo", hands, requests),
+        "hand": Requests("/v1/gostop/hands", hands, requests),
+        "echo_batch": Requests("/v1/bench/echo", batch, batches),
+        "batch": Requests("/v1/gostop/hands/batch", batch, batches),
+        "healthz": Requests("/healthz", [], requests),
     }
-    found: dict[str, list[float]] = {name: [] for name in pairs}
+    found: dict[str, list[float]] = {name: [] for name in [*pairs, "poll"]}
     # No recycling (max_requests): the measured worker must stay the one whose CPU is read.
-    quiet = {
-        "GOSTOP_WORKERS": "1",
-        "GOSTOP_ACCESS_LOG": "0",
-        "GUNICORN_CMD_ARGS": "--max-requests 0",
-    }
-    with Server(quiet) as server:
-        (worker,) = server.worker_pids()
-        for path, bodies, count in pairs.values():  # warm up: caches, lazy imports
-            per_request(server, worker, path, bodies, min(count, 200))
-        for _ in range(rounds):
-            for name, (path, bodies, count) in pairs.items():
-                found[name].append(per_request(server, worker, path, bodies, count))
+    with tempfile.TemporaryDirectory() as folder:
+        quiet = {
+            "GOSTOP_WORKERS": "1",
+            "GOSTOP_ACCESS_LOG": "0",
+            "GOSTOP_DATABASE_URL": f"sqlite:///{folder}/cpu.sqlite3",
+            "GUNICORN_CMD_ARGS": "--max-requests 0",
+        }
+        with Server(quiet) as server:
+            (worker,) = server.worker_pids()
+            table = make_table(server.base, 2)
+            pairs["poll"] = Requests(
+                f"/v1/tables/{table['id']}",
+                [],
+                requests,
+                {
+                    "Authorization": f"Bearer {table['token']}",
+                    "If-None-Match": f'"{table["version"]}"',
+                },
+                304,
+            )
+            for sent in pairs.values():  # warm up: caches, lazy imports
+                per_request(server, worker, sent, min(sent.count, 200))
+            for _ in range(rounds):
+                for name, sent in pairs.items():
+                    found[name].append(per_request(server, worker, sent, sent.count))
 
     def mean(name: str) -> float:
         return sum(found[name]) / len(found[name])
@@ -110,6 +141,12 @@ def run(requests: int, rounds: int) -> dict[str, Any]:
         "batch_us_per_hand": round(mean("batch") / len(batch_hands), 1),
         "echo_batch_us_per_hand": round(mean("echo_batch") / len(batch_hands), 1),
         "batch_ratio": round(mean("echo_batch") / mean("batch"), 3),
+        "healthz_us": round(mean("healthz"), 1),
+        "poll_304_us": round(mean("poll"), 1),
+        "poll_ratio": round(mean("healthz") / mean("poll"), 3),
+        "poll_ratios_by_round": [
+            round(h / p, 3) for h, p in zip(found["healthz"], found["poll"], strict=True)
+        ],
     }
 
 

@@ -103,7 +103,7 @@ def _call(base: str, method: str, path: str, body: Any, headers: dict[str, str])
         return json.loads(response.read()), response.headers.get("ETag")
 
 
-def _table(base: str, hands: int) -> dict[str, Any]:
+def make_table(base: str, hands: int) -> dict[str, Any]:
     """A table with ``hands`` hands; its id, scorer token and version."""
     created, _tag = _call(base, "POST", "/v1/tables", TABLE, {})
     auth = {"Authorization": f"Bearer {created['scorer_token']}"}
@@ -129,7 +129,7 @@ def _wrk(
 def _appends(binary: str, base: str, body: Path, seconds: int, connections: int) -> dict[str, Any]:
     """Appends over :data:`APPEND_TABLES` tables, one wrk thread per connection; ``rps``
     counts only the 201s (a hand added), and the tables' versions confirm them."""
-    owners = [_table(base, 0) for _ in range(APPEND_TABLES)]
+    owners = [make_table(base, 0) for _ in range(APPEND_TABLES)]
     entries = ", ".join(f'{{"{t["id"]}", "{t["token"]}", {t["version"]}}}' for t in owners)
     with tempfile.TemporaryDirectory() as tmp:
         count = Path(tmp) / "created"
@@ -178,7 +178,7 @@ def measure(url: str, seconds: int, connections: int) -> dict[str, dict[str, Any
         stateless.write_text(json.dumps({**HAND, "ruleset": "standard", "stake": 100}))
         appended = Path(tmp) / "append.json"
         appended.write_text(json.dumps(HAND))
-        small, large = _table(base, 2), _table(base, 200)
+        small, large = make_table(base, 2), make_table(base, 200)
         results["healthz"] = _wrk(
             binary, base + "/healthz", _get_script({}), seconds, 1, connections
         )

@@ -85,3 +85,5 @@ def test_cpu_benchmark_counts_the_workers_cpu_per_request() -> None:
     assert 0 < found["echo_us"] < found["hand_us"]
     assert 0 < found["echo_batch_us_per_hand"] < found["batch_us_per_hand"]
     assert 0 < found["ratio"] < 1
+    # a 304 poll does what /healthz does, and opens the table
+    assert 0 < found["healthz_us"] < found["poll_304_us"]
