@@ -189,6 +189,34 @@ def test_undo_puts_back_what_the_edit_replaced_without_going_over_the_log(
     assert undone.entries == replay(setup, undone.edits).entries
 
 
+def test_a_voided_hand_passes_on_the_dealer_it_was_given_not_the_one_it_names() -> None:
+    """The dealer passes over a voided hand, also one that names its own dealer: B won
+    hand 1, hand 2 named A as its dealer and was voided; A dealt on (the table's dealer
+    and the next hand's were A), as if the voided hand still counted."""
+    setup, _adds = _gostop()
+
+    def add(winner: str | None, *players: str, **extra: Any) -> dict[str, Any]:
+        hand = {
+            "players": [
+                {"id": p, "declared": {"points": 3} if p == winner else {}} for p in players
+            ],
+            "outcome": {"type": "stop", "winner": winner} if winner else {"type": "nagari"},
+        }
+        return {"do": "add", "hand": {**hand, **extra}}
+
+    steps = [
+        add("B", "B", "A", "C"),
+        add("C", "C", "A", "B", dealer="A"),
+        {"do": "void", "number": 2, "reason": "entered twice"},
+        add(None, "D", "B", "E"),  # drawn: the dealer B plays it and stays
+    ]
+    ledger = replay(setup, [step_event("gostop", step) for step in steps])
+    assert [h.dealer for h in ledger.hands] == ["A", "A", "B"]
+    assert ledger.dealer == "B"
+    unvoided = replay(setup, [step_event("gostop", step) for step in (steps[0], steps[3])])
+    assert (unvoided.dealer, unvoided.hands[1].dealer) == ("B", "B")
+
+
 def test_a_full_table_takes_only_closing(monkeypatch: pytest.MonkeyPatch) -> None:
     from calculator.ledger import state
 

@@ -457,10 +457,11 @@ def _derive(
 ) -> LedgerHand:
     """Score one hand at its place: the streak and dealer it is given, what it leaves."""
     hand = entry.hand
+    stays = dealer  # the dealer after the hand if no one wins it
     if isinstance(hand, Hand):
         passed: str | None
         if hand.dealer is not None:
-            passed = dealer = hand.dealer
+            passed = stays = hand.dealer
         else:
             passed = dealer if _plays(hand, dealer) else None
         entered = hand._replace(stake=setup.stake, nagari_streak=streak, dealer=passed)
@@ -479,10 +480,10 @@ def _derive(
         result = score_balance(played, setup.ruleset)
         streak_after = 0
         winner = _top(result.net)  # a void hand (missing cards) moves nothing: a draw
-    if entry.voided:
+    if entry.voided:  # passes on what it was given: not the dealer it names itself
         status, streak_after, dealer_after = Status.VOIDED, streak, dealer
     else:
-        status, dealer_after = Status.ACTIVE, winner if winner is not None else dealer
+        status, dealer_after = Status.ACTIVE, winner if winner is not None else stays
     return LedgerHand(
         number=number,
         status=status,
