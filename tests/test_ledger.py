@@ -7,6 +7,7 @@ hold the invariants over random sequences of changes.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -187,6 +188,68 @@ def test_undo_puts_back_what_the_edit_replaced_without_going_over_the_log(
     assert len(edited) == 1
     monkeypatch.undo()
     assert undone.entries == replay(setup, undone.edits).entries
+
+
+def test_a_voided_hand_passes_on_the_dealer_it_was_given_not_the_one_it_names() -> None:
+    """The dealer passes over a voided hand, also one that names its own dealer: B won
+    hand 1, hand 2 named A as its dealer and was voided; A dealt on (the table's dealer
+    and the next hand's were A), as if the voided hand still counted."""
+    setup, _adds = _gostop()
+
+    def add(winner: str | None, *players: str, **extra: Any) -> dict[str, Any]:
+        hand = {
+            "players": [
+                {"id": p, "declared": {"points": 3} if p == winner else {}} for p in players
+            ],
+            "outcome": {"type": "stop", "winner": winner} if winner else {"type": "nagari"},
+        }
+        return {"do": "add", "hand": {**hand, **extra}}
+
+    steps = [
+        add("B", "B", "A", "C"),
+        add("C", "C", "A", "B", dealer="A"),
+        {"do": "void", "number": 2, "reason": "entered twice"},
+        add(None, "D", "B", "E"),  # drawn: the dealer B plays it and stays
+    ]
+    ledger = replay(setup, [step_event("gostop", step) for step in steps])
+    assert [h.dealer for h in ledger.hands] == ["A", "A", "B"]
+    assert ledger.dealer == "B"
+    unvoided = replay(setup, [step_event("gostop", step) for step in (steps[0], steps[3])])
+    assert (unvoided.dealer, unvoided.hands[1].dealer) == ("B", "B")
+
+
+def test_a_change_that_takes_a_total_past_what_apps_show_exactly_is_refused() -> None:
+    """Every hand's net is at most MAX_SAFE_CHIPS (2^53 − 1), and so is every total: a
+    table at a stake of 10^12 reached 1.8 × 10^16 after three hands won after ten draws
+    each, which its own share text could not carry (POST /v1/share/parse refused it)."""
+    from calculator.settlement import MAX_SAFE_CHIPS
+
+    setup, _adds = _gostop()
+    setup = replace(setup, stake=10**12)
+    players = [{"id": p, "declared": {}} for p in "ABC"]
+    drawn = {"do": "add", "hand": {"players": players, "outcome": {"type": "nagari"}}}
+    won = {
+        "do": "add",
+        "hand": {
+            "players": [{"id": "A", "declared": {"points": 3}}, *players[1:]],
+            "outcome": {"type": "stop", "winner": "A"},
+        },
+    }
+    night = [drawn] * 10 + [won] + [drawn] * 10
+    ledger = replay(setup, [step_event("gostop", step) for step in night])
+    assert ledger.totals["A"] == 6_144 * 10**12  # 3 points × 2^10 × 10^12 from each of two
+    with pytest.raises(GoStopError) as caught:
+        apply(ledger, step_event("gostop", won))  # A would have 2 × 6,144 × 10^12
+    assert [(i.code, i.location) for i in caught.value.issues] == [("amount_too_large", ())]
+    assert f"{MAX_SAFE_CHIPS:,}" in caught.value.issues[0].detail
+    # a correction too: hand 20 (after 8 draws) won by A is fine, hand 21 (9 draws) not
+    fine = apply(
+        ledger, step_event("gostop", {**won, "do": "correct", "number": 20, "reason": "x"})
+    )
+    assert fine.totals["A"] == (6_144 + 1_536) * 10**12
+    with pytest.raises(GoStopError) as caught:
+        apply(ledger, step_event("gostop", {**won, "do": "correct", "number": 21, "reason": "x"}))
+    assert caught.value.issues[0].code == "amount_too_large"
 
 
 def test_a_full_table_takes_only_closing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -98,6 +98,22 @@ def test_errors_point_into_the_session() -> None:
     assert caught.value.issues[0].location == ("hands", 0, "gostop", "outcome", "winner")
 
 
+def test_totals_stay_within_what_apps_show_exactly() -> None:
+    """A hand's net is at most MAX_SAFE_CHIPS (2^53 − 1: beyond, JSON numbers lose
+    precision in JavaScript apps), and so is a session's total: ten hands of 10^15 chips
+    each added up to 10^16, answered as if exact."""
+    from calculator.settlement import MAX_SAFE_CHIPS
+
+    big = NetEntry(net={"A": 10**15, "B": -(10**15)})
+    assert settle_session(Session(players=("A", "B"), hands=(big,) * 9)).totals["A"] == 9 * 10**15
+    with pytest.raises(GoStopError) as caught:
+        settle_session(Session(players=("A", "B"), hands=(big,) * 10))
+    assert [(i.code, i.location) for i in caught.value.issues] == [
+        ("amount_too_large", ("hands", 9))
+    ]
+    assert f"{MAX_SAFE_CHIPS:,}" in caught.value.issues[0].detail
+
+
 def test_rounding_keeps_the_sum_at_zero_and_says_who_absorbs() -> None:
     result = settle_session(
         Session(

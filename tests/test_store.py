@@ -93,6 +93,23 @@ def test_gostop_db_upgrade(tmp_path: Path, monkeypatch: Any, capsys: Any) -> Non
     assert mode == "wal"
 
 
+def test_a_postgresql_url_without_a_driver_uses_psycopg(database_url: str) -> None:
+    """GOSTOP_DATABASE_URL selects PostgreSQL through psycopg 3 (SPEC §9), the only
+    driver the service installs: the postgresql:// (and postgres://) URLs that hosting
+    services hand out failed with "No module named 'psycopg2'" (SQLAlchemy's default)."""
+    for given in ("postgresql://gostop:pw@db:5432/gostop", "postgres://gostop:pw@db:5432/gostop"):
+        assert Store(given).url == "postgresql+psycopg://gostop:pw@db:5432/gostop"
+    for kept in ("postgresql+psycopg://gostop@db/gostop", "sqlite:///postgresql://.sqlite3"):
+        assert Store(kept).url == kept
+    if database_url.startswith("postgresql+psycopg://"):
+        bare = Store(database_url.replace("postgresql+psycopg://", "postgresql://", 1))
+        try:
+            bare.ready()
+            assert bare.head("00000000-0000-0000-0000-000000000000") is None
+        finally:
+            bare.dispose()
+
+
 def test_a_dropped_connection_is_replaced(store: Store) -> None:
     """The pool does not ping before each use (a round trip): a connection the server
     dropped fails once, is invalidated, and the next use opens a new one — the

@@ -137,6 +137,14 @@ _WRITE = {
     "s503": "Replaying the table's log (an instance that had not seen it) ran past the "
     "service's deadline (GOSTOP_REQUEST_DEADLINE): retry after Retry-After seconds",
 }
+_KEY_REFUSED = {
+    "s422": "The Idempotency-Key is not 1 to 255 printable characters, or was used with "
+    "another request (`key_reused`)",
+}
+_REDERIVED = {
+    "s422": _KEY_REFUSED["s422"] + "; or the hands derived again would break a later hand "
+    "(located at `/hands/N`) or take a total past 2^53 − 1 chips (`amount_too_large`)",
+}
 _BODY = {
     "s400": "The body is not valid JSON",
     "s413": "The body is too large",
@@ -634,7 +642,7 @@ def _bodiless(kind: Callable[..., Event]) -> Make:
 
 @tables.post("/tables/<table_id:id>/undo")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
-@tables.problems(**_WRITE)
+@tables.problems(**_WRITE, **_REDERIVED)
 @tables.doc(operationId="undoTableChange", parameters=_WRITE_HEADERS)
 def undo(id: str) -> Response:
     """Undo the last change (added, corrected or voided), as a new event"""
@@ -643,7 +651,7 @@ def undo(id: str) -> Response:
 
 @tables.post("/tables/<table_id:id>/redo")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
-@tables.problems(**_WRITE)
+@tables.problems(**_WRITE, **_REDERIVED)
 @tables.doc(operationId="redoTableChange", parameters=_WRITE_HEADERS)
 def redo(id: str) -> Response:
     """Redo the last undone change (only until a new change is made)"""
@@ -652,7 +660,7 @@ def redo(id: str) -> Response:
 
 @tables.post("/tables/<table_id:id>/close")
 @tables.response(200, VersionSchema, description="Closed: read-only from now on", headers=_ETAG)
-@tables.problems(**_WRITE)
+@tables.problems(**_WRITE, **_KEY_REFUSED)
 @tables.doc(operationId="closeTable", parameters=_WRITE_HEADERS)
 def close_table(id: str) -> Response:
     """Close the table: it can still be read, never changed"""

@@ -31,7 +31,7 @@ from calculator.ledger.events import EDITS, Event, EventType, Play, TableSetup
 from calculator.presets import Variant
 from calculator.result import HandResult
 from calculator.session import NetEntry, Session, SessionResult, settle_session
-from calculator.settlement import settle
+from calculator.settlement import MAX_SAFE_CHIPS, settle
 
 Result = HandResult | BalanceResult
 
@@ -457,10 +457,11 @@ def _derive(
 ) -> LedgerHand:
     """Score one hand at its place: the streak and dealer it is given, what it leaves."""
     hand = entry.hand
+    stays = dealer  # the dealer after the hand if no one wins it
     if isinstance(hand, Hand):
         passed: str | None
         if hand.dealer is not None:
-            passed = dealer = hand.dealer
+            passed = stays = hand.dealer
         else:
             passed = dealer if _plays(hand, dealer) else None
         entered = hand._replace(stake=setup.stake, nagari_streak=streak, dealer=passed)
@@ -479,10 +480,10 @@ def _derive(
         result = score_balance(played, setup.ruleset)
         streak_after = 0
         winner = _top(result.net)  # a void hand (missing cards) moves nothing: a draw
-    if entry.voided:
+    if entry.voided:  # passes on what it was given: not the dealer it names itself
         status, streak_after, dealer_after = Status.VOIDED, streak, dealer
     else:
-        status, dealer_after = Status.ACTIVE, winner if winner is not None else dealer
+        status, dealer_after = Status.ACTIVE, winner if winner is not None else stays
     return LedgerHand(
         number=number,
         status=status,
@@ -516,7 +517,22 @@ def _totals(
             totals[player] += chips
     if sum(totals.values()) != 0:  # not an assert: never skipped (-O)
         raise ZeroSumError(f"table totals do not balance: {totals}")
+    if any(abs(chips) > MAX_SAFE_CHIPS for chips in totals.values()):
+        raise InvalidHandError([_too_large(totals)])
     return totals
+
+
+def _too_large(totals: Mapping[str, int]) -> Issue:
+    """A total beyond what every hand's net stays within (JSON numbers apps read exactly,
+    and the share text carries)."""
+    player = max(totals, key=lambda p: abs(totals[p]))
+    return Issue(
+        "amount_too_large",
+        f"this change takes {player!r}'s total to {totals[player]:,} chips, beyond "
+        f"{MAX_SAFE_CHIPS:,}, more than apps can show exactly; settle the table now and "
+        "play on at a new one",
+        (),
+    )
 
 
 def _relocated(error: GoStopError, number: int) -> GoStopError:

@@ -83,6 +83,16 @@ class Claim:
     response: str | None = None
 
 
+def with_driver(url: str) -> str:
+    """``url``, naming the PostgreSQL driver the service installs (psycopg 3) when it
+    names none: hosting services hand out ``postgresql://`` and ``postgres://`` URLs, for
+    which SQLAlchemy would load psycopg2 (not installed) or know no dialect at all."""
+    for scheme in ("postgresql://", "postgres://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg://" + url.removeprefix(scheme)
+    return url
+
+
 def _sqlite_path(url: str) -> str | None:
     parsed = sa.engine.make_url(url)
     if parsed.get_backend_name() != "sqlite":
@@ -135,7 +145,7 @@ class Store:
         idle_seconds: float | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.url = url
+        self.url = with_driver(url)
         self.idle_seconds = idle_seconds
         self.clock = clock
         self._engine: Engine | None = None

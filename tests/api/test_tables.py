@@ -236,6 +236,30 @@ def test_idempotency_versions_and_the_check_order(lclient: Any) -> None:
     assert accepted.status_code == 201
 
 
+def test_undo_redo_and_close_document_their_key_refusals(lclient: Any) -> None:
+    """Undo, redo and close take no body, but their Idempotency-Key is checked as on
+    every write: a key used with another request, or not 1 to 255 printable characters,
+    is a 422 — which their OpenAPI operations did not list (the checking client refuses
+    an undocumented status)."""
+    table = _table(lclient)
+    table.write("POST", "/hands", HAND, expect=201)
+    for action in ("undo", "redo", "close"):
+        key = new_key()
+        headers = {**table.auth(), "Idempotency-Key": key, "If-Match": f'"{table.version}"'}
+        done = lclient.post(f"{table.path}/{action}", headers=headers)
+        assert done.status_code == 200
+        table.version += 1
+        reused = lclient.post(f"{table.path}/{action}", headers=headers, json={"why": "again"})
+        assert (reused.status_code, reused.get_json()["errors"][0]["code"]) == (422, "key_reused")
+    bad = {**table.auth(), "Idempotency-Key": "x" * 256, "If-Match": f'"{table.version}"'}
+    for action in ("undo", "redo", "close"):
+        refused = lclient.post(f"{table.path}/{action}", headers=bad)
+        assert (refused.status_code, refused.get_json()["errors"][0]["code"]) == (
+            422,
+            "invalid_length",
+        )
+
+
 def test_a_key_in_flight_is_a_409_until_its_deadline(lclient: Any) -> None:
     table = _table(lclient)
     store = lclient.application.extensions["gostop_store"]
