@@ -28,7 +28,7 @@ from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, Ze
 from calculator.hand import Hand, PlayerHand
 from calculator.limits import quote
 from calculator.presets import RuleSet
-from calculator.settlement import MAX_SAFE_CHIPS, settle
+from calculator.settlement import MAX_SAFE_CHIPS, beyond_safe, settle
 
 MAX_EXACT = 12
 """Most players the exact fewest-transfers search takes (2^n subsets: 12 stay within a few
@@ -142,8 +142,9 @@ def settle_session(
             raise _relocated(error, ("hands", i, _kind(entry))) from None
         for player, chips in net.items():
             totals[player] += chips
-        if any(abs(chips) > MAX_SAFE_CHIPS for chips in totals.values()):
-            raise InvalidHandError([_too_large(totals, i)])
+        beyond = beyond_safe(totals)
+        if beyond is not None:
+            raise InvalidHandError([_too_large(totals, beyond, i)])
         hands.append(HandNet(i, kind, net, after))
     if sum(totals.values()) != 0:  # not an assert: never skipped (-O)
         raise ZeroSumError(f"session totals do not balance: {totals}")
@@ -153,9 +154,8 @@ def settle_session(
     return SessionResult(session.players, totals, minimal_transfers(totals), rounding, tuple(hands))
 
 
-def _too_large(totals: Mapping[str, int], index: int) -> Issue:
+def _too_large(totals: Mapping[str, int], player: str, index: int) -> Issue:
     """A total beyond what every hand's net stays within: JSON numbers apps read exactly."""
-    player = max(totals, key=lambda p: abs(totals[p]))
     return Issue(
         "amount_too_large",
         f"with /hands/{index}, {player!r}'s total is {totals[player]:,} chips, beyond "

@@ -75,6 +75,18 @@ _GOBAK_3P_PAY_ALL_DOUBLED: Final = GobakMode3p.PAY_ALL_DOUBLED
 MAX_SAFE_CHIPS: Final = 2**53 - 1  # beyond this JSON numbers lose precision in JavaScript clients
 
 
+def beyond_safe(amounts: dict[str, int]) -> str | None:
+    """The player whose amount is furthest beyond :data:`MAX_SAFE_CHIPS` (apps would not
+    read it exactly), or None: the one check of a hand's net and of a session's or a
+    table's totals."""
+    found = None
+    most = MAX_SAFE_CHIPS
+    for player, chips in amounts.items():
+        if abs(chips) > most:
+            found, most = player, abs(chips)
+    return found
+
+
 class Comparison(NamedTuple):
     """The same hand under another rule set, and each player's net difference."""
 
@@ -131,7 +143,7 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     if payments:
         if sum(chips for chips in net.values()) != 0:  # zero-sum, always; not an assert (-O)
             raise ZeroSumError(f"payments do not balance: {net}")
-        if any(abs(chips) > MAX_SAFE_CHIPS for chips in net.values()):
+        if beyond_safe(net) is not None:
             raise InvalidHandError([_too_large()])
     results = []
     for i, player in enumerate(hand.players):  # one score per player, in seat order

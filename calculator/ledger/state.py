@@ -31,7 +31,7 @@ from calculator.ledger.events import EDITS, Event, EventType, Play, TableSetup
 from calculator.presets import Variant
 from calculator.result import HandResult
 from calculator.session import NetEntry, Session, SessionResult, settle_session
-from calculator.settlement import MAX_SAFE_CHIPS, settle
+from calculator.settlement import MAX_SAFE_CHIPS, beyond_safe, settle
 
 Result = HandResult | BalanceResult
 
@@ -517,15 +517,15 @@ def _totals(
             totals[player] += chips
     if sum(totals.values()) != 0:  # not an assert: never skipped (-O)
         raise ZeroSumError(f"table totals do not balance: {totals}")
-    if any(abs(chips) > MAX_SAFE_CHIPS for chips in totals.values()):
-        raise InvalidHandError([_too_large(totals)])
+    beyond = beyond_safe(totals)
+    if beyond is not None:
+        raise InvalidHandError([_too_large(totals, beyond)])
     return totals
 
 
-def _too_large(totals: Mapping[str, int]) -> Issue:
+def _too_large(totals: Mapping[str, int], player: str) -> Issue:
     """A total beyond what every hand's net stays within (JSON numbers apps read exactly,
     and the share text carries)."""
-    player = max(totals, key=lambda p: abs(totals[p]))
     return Issue(
         "amount_too_large",
         f"this change takes {player!r}'s total to {totals[player]:,} chips, beyond "
