@@ -18,11 +18,14 @@ was refused (the problem+json body goes to stderr).
 from __future__ import annotations
 
 import argparse
+import codecs
 import sys
 from typing import Any, BinaryIO
 from urllib.parse import urlencode
 
 import orjson
+
+from calculator.api.config import SettingsError
 
 # command → (endpoint, help)
 ENDPOINTS = {
@@ -60,15 +63,28 @@ def _file_problem(name: str, error: OSError) -> dict[str, Any]:
 
 
 def read(name: str, stdin: BinaryIO) -> bytes:
-    """The bytes of a file, or of stdin for ``-`` (OSError when it cannot be read)."""
+    """The bytes of a file, or of stdin for ``-`` (OSError when it cannot be read), less a
+    UTF-8 byte order mark: Windows editors and PowerShell write one before the JSON, which
+    is the file's encoding, not the document (HTTP bodies have none)."""
     if name == "-":
-        return stdin.read()
-    with open(name, "rb") as stream:
-        return stream.read()
+        data = stdin.read()
+    else:
+        with open(name, "rb") as stream:
+            data = stream.read()
+    return data.removeprefix(codecs.BOM_UTF8)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``gostop`` command."""
+    """Entry point of the ``gostop`` command: a setting the service cannot run with
+    (a GOSTOP_* variable) is a one-line error and status 2, not a traceback."""
+    try:
+        return _command(argv)
+    except SettingsError as error:
+        print(f"gostop: {error}", file=sys.stderr)
+        return 2
+
+
+def _command(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="gostop", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     for command, (_path, text) in ENDPOINTS.items():

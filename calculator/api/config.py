@@ -36,6 +36,11 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 
+class SettingsError(ValueError):
+    """A GOSTOP_* setting the service cannot run with: it stops the start, naming the
+    variable and what to give (the CLI prints it, without a traceback)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Resolved settings of one app instance."""
@@ -78,7 +83,11 @@ class Settings:
             elif isinstance(getattr(settings, f.name), bool):
                 changes[f.name] = raw.strip().lower() in ("1", "true", "yes", "on")
             elif isinstance(getattr(settings, f.name), int):
-                changes[f.name] = int(raw)
+                try:
+                    changes[f.name] = int(raw)
+                except ValueError:
+                    name = "GOSTOP_" + f.name.upper()
+                    raise SettingsError(f"{name} is {raw!r}: give a whole number") from None
             else:
                 changes[f.name] = raw.strip()
         changes.update(overrides or {})

@@ -24,6 +24,7 @@ from limits import RateLimitItem, parse, storage, strategies
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from calculator.api.config import SettingsError
 from calculator.api.http import coded
 
 
@@ -35,7 +36,7 @@ class Limit:
         try:  # a bad setting stops the start, not the first join
             self.item: RateLimitItem = parse(rate)
         except ValueError:
-            raise ValueError(
+            raise SettingsError(
                 f"GOSTOP_{name.upper()}_RATE is {rate!r}: give a rate such as 20/minute"
             ) from None
         self.storage_uri = storage_uri

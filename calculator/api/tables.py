@@ -27,7 +27,7 @@ from werkzeug.exceptions import (
 )
 
 from calculator.api import ledger_io, serialize
-from calculator.api.config import Settings
+from calculator.api.config import Settings, SettingsError
 from calculator.api.docs import Blueprint
 from calculator.api.fields import StrictSchema
 from calculator.api.http import coded, read_json
@@ -166,7 +166,9 @@ def open_store(settings: Settings) -> Store:
     """The store the settings name: its database, and the TTL of idle tables."""
     days = settings.table_ttl_days
     if days < 0:
-        raise ValueError(f"GOSTOP_TABLE_TTL_DAYS is {days}: give 0 (tables never expire) or more")
+        raise SettingsError(
+            f"GOSTOP_TABLE_TTL_DAYS is {days}: give 0 (tables never expire) or more"
+        )
     return Store(settings.database_url or DEFAULT_URL, idle_seconds=days * 86400 if days else None)
 
 

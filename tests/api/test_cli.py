@@ -65,6 +65,33 @@ def test_file_argument_and_exit_status(tmp_path: Path, capsys: Any) -> None:
     assert json.loads(capsys.readouterr().out)["net"]["A"] == 9
 
 
+def test_a_file_with_a_byte_order_mark_is_read(tmp_path: Path, capsys: Any) -> None:
+    """Windows editors and PowerShell start a UTF-8 file with a byte order mark."""
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(W13), encoding="utf-8-sig")
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert main(["score", str(path), "--compact"]) == 0
+    assert json.loads(capsys.readouterr().out)["net"]["A"] == 9
+
+
+def test_a_bad_setting_is_one_line_and_status_2(
+    tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(W13), encoding="utf-8")
+    for name, value, said in [
+        ("GOSTOP_TABLE_TTL_DAYS", "abc", "give a whole number"),
+        ("GOSTOP_TABLE_TTL_DAYS", "-1", "give 0 (tables never expire) or more"),
+        ("GOSTOP_JOIN_RATE", "lots", "give a rate such as 20/minute"),
+    ]:
+        monkeypatch.setenv(name, value)
+        assert main(["score", str(path)]) == 2
+        assert capsys.readouterr().err == f"gostop: {name} is {value!r}: {said}\n".replace(
+            "'-1'", "-1"
+        )
+        monkeypatch.delenv(name)
+
+
 def test_stdin_through_the_installed_command() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "calculator.api.cli", "score", "-"],
