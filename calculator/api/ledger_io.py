@@ -17,7 +17,8 @@ import orjson
 from marshmallow import ValidationError
 
 from calculator.api import serialize
-from calculator.api.schemas import load_hand_request
+from calculator.api.fields import Coded, StrictSchema
+from calculator.api.schemas import HAND_SCHEMA, load_hand_request
 from calculator.api.session_schemas import BalanceRequestSchema
 from calculator.balance import BalanceResult
 from calculator.errors import GoStopError, Issue
@@ -44,6 +45,17 @@ from calculator.store import EventRow, Store
 # stateless endpoint (a stored result stays the plain answer).
 FORBIDDEN = ("ruleset", "stake", "nagari_streak", "compare_with")
 _BALANCE = BalanceRequestSchema()
+
+
+def _in_a_table(schema: StrictSchema) -> tuple[str, Coded]:
+    """A hand body schema's message for an unknown field, and what a table hand says
+    instead: the fields allowed are the schema's less those the table sets."""
+    allowed = ", ".join(sorted(set(schema.load_fields) - set(FORBIDDEN)))
+    said = schema.error_messages["unknown"]
+    return said, Coded(f"unknown field; the fields allowed here are: {allowed}", "unknown_field")
+
+
+_UNKNOWN = {Variant.GOSTOP: _in_a_table(HAND_SCHEMA), Variant.BALANCE: _in_a_table(_BALANCE)}
 CACHED_LEDGERS = 64  # a ledger holds its hands scored: ~3 KB a hand (declared piles)
 
 
@@ -81,9 +93,10 @@ def load_play(variant: Variant, body: Any, prefix: tuple[str, ...] = ()) -> Play
         else:
             hand = load_hand_request(body).hand
     except ValidationError as error:
-        if not prefix:
-            raise
         messages: Any = error.messages
+        said, told = _UNKNOWN[variant]
+        if isinstance(messages, dict):  # an unknown field of the hand's own object
+            messages = {k: [told] if v == [said] else v for k, v in messages.items()}
         for name in reversed(prefix):
             messages = {name: messages}
         raise ValidationError(messages) from None
@@ -91,8 +104,6 @@ def load_play(variant: Variant, body: Any, prefix: tuple[str, ...] = ()) -> Play
 
 
 def _coded(text: str) -> str:
-    from calculator.api.fields import Coded
-
     return Coded(text, "forbidden_field")
 
 

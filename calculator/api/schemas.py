@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from enum import StrEnum
 from functools import cache
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Final, NamedTuple, TypeVar
 
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, types
 
@@ -597,12 +597,13 @@ class BatchRequestSchema(StrictSchema):
     )
 
 
-_HAND_SCHEMA = HandRequestSchema()
+HAND_SCHEMA: Final = HandRequestSchema()
+"""The one instance that loads hand requests (its messages name its fields)."""
 
 
 def load_hand_request(body: Any) -> HandRequest:
     """Validate a hand request body and map it to domain records (raises ValidationError)."""
-    loaded: HandRequest = _HAND_SCHEMA.load_fast(body)
+    loaded: HandRequest = HAND_SCHEMA.load_fast(body)
     return loaded
 
 

@@ -179,6 +179,32 @@ def test_a_bad_hand_is_a_422_and_changes_nothing(
     assert table.get()["version"] == 2
 
 
+@pytest.mark.parametrize(
+    ("table", "allowed"),
+    [
+        ({}, "dealer, events, outcome, players"),
+        ({"variant": "balance", "ruleset": "balance"}, "players"),
+    ],
+)
+def test_an_unknown_field_of_a_table_hand_lists_what_a_table_hand_takes(
+    lclient: Any, table: dict[str, Any], allowed: str
+) -> None:
+    """Not the stateless body's fields: the table sets the rule set, stake and streak."""
+    made = _table(lclient, **table)
+    for path, body, at in [
+        ("/hands", {"players": [], "bogus": 1}, "/bogus"),
+        ("/hands/1", {"hand": {"players": [], "bogus": 1}, "reason": "typo"}, "/hand/bogus"),
+    ]:
+        method = "POST" if path == "/hands" else "PUT"
+        errors = made.write(method, path, body, expect=422)  # the body before the number
+        (unknown,) = [e for e in errors["errors"] if e["pointer"] == at]
+        assert unknown == {
+            "pointer": at,
+            "code": "unknown_field",
+            "detail": f"unknown field; the fields allowed here are: {allowed}",
+        }
+
+
 def test_idempotency_versions_and_the_check_order(lclient: Any) -> None:
     table = _table(lclient)
     scorer = table.auth()
