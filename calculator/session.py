@@ -151,16 +151,22 @@ def settle_session(
     rounding = None
     if session.unit is not None:
         rounding, totals = round_totals(totals, session.unit, session.absorber)
+        beyond = beyond_safe(totals)
+        if beyond is not None:  # the absorber takes every other total's rounding
+            raise InvalidHandError([_too_large(totals, beyond, None)])
     return SessionResult(session.players, totals, minimal_transfers(totals), rounding, tuple(hands))
 
 
-def _too_large(totals: Mapping[str, int], player: str, index: int) -> Issue:
-    """A total beyond what every hand's net stays within: JSON numbers apps read exactly."""
+def _too_large(totals: Mapping[str, int], player: str, index: int | None) -> Issue:
+    """A total beyond what every hand's net stays within (JSON numbers apps read exactly),
+    with hand ``index``, or once rounded (None)."""
+    where = "rounded" if index is None else f"with /hands/{index}"
     return Issue(
         "amount_too_large",
-        f"with /hands/{index}, {player!r}'s total is {totals[player]:,} chips, beyond "
-        f"{MAX_SAFE_CHIPS:,}, more than apps can show exactly; settle fewer hands at a time",
-        ("hands", index),
+        f"{where}, the total of {quote(player)} is {totals[player]:,} chips, beyond "
+        f"{MAX_SAFE_CHIPS:,}, more than apps can show exactly; settle fewer hands at a time"
+        + ("" if index is not None else " or round to a smaller unit"),
+        ("rounding", "unit") if index is None else ("hands", index),
     )
 
 

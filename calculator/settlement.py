@@ -548,6 +548,6 @@ def _wrong_variant(ruleset: RuleSet) -> Issue:
 def _too_large() -> Issue:
     return _issue(
         "amount_too_large",
-        f"a player's net exceeds {MAX_SAFE_CHIPS} chips, more than apps can show "
+        f"a player's net exceeds {MAX_SAFE_CHIPS:,} chips, more than apps can show "
         "exactly; check the stake, go count and nagari streak",
     )

@@ -252,6 +252,33 @@ def test_a_change_that_takes_a_total_past_what_apps_show_exactly_is_refused() ->
     assert caught.value.issues[0].code == "amount_too_large"
 
 
+def test_a_change_whose_rounded_settlement_passes_what_apps_show_is_refused() -> None:
+    """The settlement rounds to the table's unit and its absorber takes the rounding: by
+    hand, A wins 3 points from B and C at a stake of (2^53 − 1) // 6 and holds 2^53 − 2;
+    B and C round to −4,503,599,627,370,500 at a unit of 100, so A would show
+    9,007,199,254,741,000. The hand is refused, as one whose total itself passes."""
+    from calculator.settlement import MAX_SAFE_CHIPS
+
+    setup, _adds = _gostop()
+    won = {
+        "do": "add",
+        "hand": {
+            "players": [
+                {"id": "A", "declared": {"points": 3}},
+                {"id": "B", "declared": {}},
+                {"id": "C", "declared": {}},
+            ],
+            "outcome": {"type": "stop", "winner": "A"},
+        },
+    }
+    plain = replace(setup, stake=MAX_SAFE_CHIPS // 6)
+    assert replay(plain, [step_event("gostop", won)]).totals["A"] == MAX_SAFE_CHIPS - 1
+    with pytest.raises(GoStopError) as caught:
+        replay(replace(plain, unit=100), [step_event("gostop", won)])
+    assert [(i.code, i.location) for i in caught.value.issues] == [("amount_too_large", ())]
+    assert "9,007,199,254,741,000" in caught.value.issues[0].detail
+
+
 def test_a_full_table_takes_only_closing(monkeypatch: pytest.MonkeyPatch) -> None:
     from calculator.ledger import state
 

@@ -114,6 +114,26 @@ def test_totals_stay_within_what_apps_show_exactly() -> None:
     assert f"{MAX_SAFE_CHIPS:,}" in caught.value.issues[0].detail
 
 
+def test_rounded_totals_stay_within_what_apps_show_exactly() -> None:
+    """The absorber takes every other total's rounding: totals within MAX_SAFE_CHIPS can
+    round past it (by hand: A = 9 × 10^15 + 7,199,254,740,951 = 2^53 − 41; B rounds to
+    −9,007,199,254,741,000 and A absorbs +9,007,199,254,741,000)."""
+    from calculator.settlement import MAX_SAFE_CHIPS
+
+    hands = (NetEntry(net={"A": 10**15, "B": -(10**15)}),) * 9 + (
+        NetEntry(net={"A": 7_199_254_740_951, "B": -7_199_254_740_951}),
+    )
+    assert (
+        settle_session(Session(players=("A", "B"), hands=hands)).totals["A"] == MAX_SAFE_CHIPS - 40
+    )
+    with pytest.raises(GoStopError) as caught:
+        settle_session(Session(players=("A", "B"), hands=hands, unit=100))
+    assert [(i.code, i.location) for i in caught.value.issues] == [
+        ("amount_too_large", ("rounding", "unit"))
+    ]
+    assert "9,007,199,254,741,000" in caught.value.issues[0].detail
+
+
 def test_rounding_keeps_the_sum_at_zero_and_says_who_absorbs() -> None:
     result = settle_session(
         Session(

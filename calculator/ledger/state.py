@@ -28,9 +28,10 @@ from calculator.balance import BalanceHand, BalancePlayer, BalanceResult, score_
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
 from calculator.hand import Hand, OutcomeType, PlayerHand
 from calculator.ledger.events import EDITS, Event, EventType, Play, TableSetup
+from calculator.limits import quote
 from calculator.presets import Variant
 from calculator.result import HandResult
-from calculator.session import NetEntry, Session, SessionResult, settle_session
+from calculator.session import NetEntry, Session, SessionResult, round_totals, settle_session
 from calculator.settlement import MAX_SAFE_CHIPS, beyond_safe, settle
 
 Result = HandResult | BalanceResult
@@ -262,7 +263,7 @@ def apply(ledger: Ledger, event: Event) -> Ledger:
         replaced=replaced,
         entries=entries,
         hands=tuple(derived),
-        totals=_totals(ledger.totals, ledger.hands[first:], derived[first:]),
+        totals=_totals(ledger.totals, ledger.hands[first:], derived[first:], ledger.setup.unit),
         nagari_streak=streak,
         dealer=dealer,
         rederived_from=first,
@@ -345,7 +346,7 @@ def _appended(end: Tip, event: Event) -> tuple[LedgerHand, Tip]:
         version=end.version + 1,
         closed=False,
         count=end.count + 1,
-        totals=_totals(end.totals, (), (hand,)),
+        totals=_totals(end.totals, (), (hand,), end.setup.unit),
         nagari_streak=hand.streak_after,
         dealer=hand.dealer_after,
         can_undo=True,
@@ -505,9 +506,13 @@ def _top(net: Mapping[str, int]) -> str | None:
 
 
 def _totals(
-    before: Mapping[str, int], old: Iterable[LedgerHand], new: Iterable[LedgerHand]
+    before: Mapping[str, int],
+    old: Iterable[LedgerHand],
+    new: Iterable[LedgerHand],
+    unit: int | None,
 ) -> dict[str, int]:
-    """The totals with the ``old`` hands' amounts replaced by the ``new`` ones'."""
+    """The totals with the ``old`` hands' amounts replaced by the ``new`` ones', refused
+    when one, or one of the settlement rounded to ``unit``, is beyond what apps show."""
     totals = dict(before)
     for hand in old:
         for player, chips in hand.counted.items():
@@ -517,9 +522,11 @@ def _totals(
             totals[player] += chips
     if sum(totals.values()) != 0:  # not an assert: never skipped (-O)
         raise ZeroSumError(f"table totals do not balance: {totals}")
-    beyond = beyond_safe(totals)
-    if beyond is not None:
-        raise InvalidHandError([_too_large(totals, beyond)])
+    shown = totals if unit is None else round_totals(totals, unit)[1]
+    for amounts in (totals, shown):
+        beyond = beyond_safe(amounts)
+        if beyond is not None:
+            raise InvalidHandError([_too_large(amounts, beyond)])
     return totals
 
 
@@ -528,9 +535,9 @@ def _too_large(totals: Mapping[str, int], player: str) -> Issue:
     and the share text carries)."""
     return Issue(
         "amount_too_large",
-        f"this change takes {player!r}'s total to {totals[player]:,} chips, beyond "
-        f"{MAX_SAFE_CHIPS:,}, more than apps can show exactly; settle the table now and "
-        "play on at a new one",
+        f"this change takes the total of {quote(player)} to {totals[player]:,} chips, "
+        f"beyond {MAX_SAFE_CHIPS:,}, more than apps can show exactly; settle the table now "
+        "and play on at a new one",
         (),
     )
 
