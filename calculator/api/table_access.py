@@ -189,11 +189,14 @@ class _NotModified(Response):
         """What werkzeug sends for a 304 — no body, the headers less the entity headers —
         made in one pass over the headers. werkzeug copies them (validating each again,
         though each was validated when added), rebuilds the list without the entity
-        headers and wraps the empty body in a closing iterator (nothing here registers
-        ``call_on_close``): together ~95k instructions, more than the poll's query
-        (bench/RESULTS.md). A header werkzeug would rewrite as a URL (none of ours) sends
-        the answer down werkzeug's own way. tests/api/test_table_access.py holds the two
-        equal."""
+        headers and wraps the empty body in a closing iterator: together ~95k
+        instructions, more than the poll's query (bench/RESULTS.md, seventh session).
+        werkzeug's own way is kept for what this one does not do: a function registered
+        with ``call_on_close`` (the closing iterator calls it), a status a hook changed, a
+        header werkzeug would rewrite as a URL (none of ours).
+        tests/api/test_table_access.py holds the two equal."""
+        if self._on_close or self.status_code != 304:  # werkzeug's: to call, or no 304
+            return super().get_wsgi_response(environ)
         headers = []
         for name, value in self.headers.items():
             lower = name.lower()

@@ -803,3 +803,25 @@ def test_a_304_sends_what_werkzeug_would(app: Any, extra: list[tuple[str, str]])
     werkzeugs = Response.get_wsgi_response(response, environ)
     assert (list(ours[0]), ours[1], ours[2]) == (list(werkzeugs[0]), werkzeugs[1], werkzeugs[2])
     assert ours[1] == "304 NOT MODIFIED"
+
+
+def test_a_304_with_something_to_call_on_close_calls_it(app: Any) -> None:
+    """A 304 with a function registered to run when it is closed goes werkzeug's way,
+    whose closing iterator calls it; so does one a hook turned into another status."""
+    from werkzeug.test import EnvironBuilder
+
+    from calculator.api.table_access import not_modified
+
+    environ = EnvironBuilder(path="/v1/tables/x").get_environ()
+    with app.request_context(environ):
+        response, changed = not_modified(7, {"7"}), not_modified(7, {"7"})
+    assert response is not None
+    assert changed is not None
+    called: list[str] = []
+    response.call_on_close(lambda: called.append("closed"))
+    body, status, _headers = response.get_wsgi_response(environ)
+    assert (list(body), status, called) == ([], "304 NOT MODIFIED", [])
+    body.close()  # type: ignore[attr-defined]  # what every WSGI server does when it is sent
+    assert called == ["closed"]
+    changed.status_code = 200
+    assert changed.get_wsgi_response(environ)[1] == "200 OK"
