@@ -12,7 +12,8 @@
 Each command sends the input through the service itself (in-process, no network), so it
 reads JSON with the same loader and answers with the same body or problem as over HTTP,
 less what only HTTP has (the request path and id). Exit status: 0 answered, 2 the input
-was refused (the problem+json body goes to stderr).
+was refused (the problem+json body goes to stderr) or a GOSTOP_* setting the service
+checks at start is wrong (one line on stderr).
 """
 
 from __future__ import annotations
@@ -51,8 +52,8 @@ def run(path: str, data: bytes) -> tuple[int, dict[str, Any]]:
     return 2, body
 
 
-def _file_problem(name: str, error: OSError) -> dict[str, Any]:
-    reason = error.strerror or type(error).__name__
+def _file_problem(name: str, error: OSError | UnicodeError) -> dict[str, Any]:
+    reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
     return {
         "type": "about:blank",
         "title": "Cannot read the input",
@@ -63,7 +64,8 @@ def _file_problem(name: str, error: OSError) -> dict[str, Any]:
 
 
 def read(name: str, stdin: BinaryIO) -> bytes:
-    """The bytes of a file, or of stdin for ``-`` (OSError when it cannot be read), less a
+    """The bytes of a file, or of stdin for ``-`` (OSError when it cannot be read,
+    UnicodeError when it is UTF-16), less a
     UTF-8 byte order mark: Windows editors and PowerShell write one before the JSON, which
     is the file's encoding, not the document (HTTP bodies have none)."""
     if name == "-":
@@ -71,12 +73,15 @@ def read(name: str, stdin: BinaryIO) -> bytes:
     else:
         with open(name, "rb") as stream:
             data = stream.read()
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise UnicodeError("the file is UTF-16 (as Windows PowerShell writes): save it as UTF-8")
     return data.removeprefix(codecs.BOM_UTF8)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``gostop`` command: a setting the service cannot run with
-    (a GOSTOP_* variable) is a one-line error and status 2, not a traceback."""
+    """Entry point of the ``gostop`` command: a GOSTOP_* setting the service refuses at
+    start (:class:`calculator.api.config.SettingsError`: a number that is not one, a
+    negative TTL, a rate it cannot read) is one line and status 2, not a traceback."""
     try:
         return _command(argv)
     except SettingsError as error:
@@ -133,7 +138,7 @@ def _command(argv: list[str] | None) -> int:
         path += "?" + urlencode(given)
     try:
         data = read(args.file, sys.stdin.buffer)
-    except OSError as error:
+    except (OSError, UnicodeError) as error:
         status, body = 2, _file_problem(args.file, error)
     else:
         status, body = run(path, data)

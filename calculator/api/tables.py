@@ -167,7 +167,7 @@ def open_store(settings: Settings) -> Store:
     days = settings.table_ttl_days
     if days < 0:
         raise SettingsError(
-            f"GOSTOP_TABLE_TTL_DAYS is {days}: give 0 (tables never expire) or more"
+            f"GOSTOP_TABLE_TTL_DAYS is {str(days)!r}: give 0 (tables never expire) or more"
         )
     return Store(settings.database_url or DEFAULT_URL, idle_seconds=days * 86400 if days else None)
 

@@ -86,10 +86,18 @@ def test_a_bad_setting_is_one_line_and_status_2(
     ]:
         monkeypatch.setenv(name, value)
         assert main(["score", str(path)]) == 2
-        assert capsys.readouterr().err == f"gostop: {name} is {value!r}: {said}\n".replace(
-            "'-1'", "-1"
-        )
+        assert capsys.readouterr().err == f"gostop: {name} is {value!r}: {said}\n"
         monkeypatch.delenv(name)
+
+
+def test_a_utf16_file_is_a_clean_problem(tmp_path: Path, capsys: Any) -> None:
+    """Windows PowerShell 5's ``>`` and Out-File write UTF-16 with a byte order mark."""
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(W13), encoding="utf-16")
+    assert main(["score", str(path)]) == 2
+    problem = json.loads(capsys.readouterr().err)
+    assert problem["status"] == 400
+    assert "save it as UTF-8" in problem["detail"]
 
 
 def test_stdin_through_the_installed_command() -> None:
