@@ -8,6 +8,7 @@
     gostop serve [--host H] [--port P]  # development server (127.0.0.1:8000)
     gostop db upgrade               # apply the tables' database migrations (GOSTOP_DATABASE_URL)
     gostop db purge                 # delete the tables idle past GOSTOP_TABLE_TTL_DAYS (cron)
+    gostop db rebuild               # derive every table's rows again from its events
 
 Each command sends the input through the service itself (in-process, no network), so it
 reads JSON with the same loader and answers with the same body or problem as over HTTP,
@@ -111,16 +112,19 @@ def _command(argv: list[str] | None) -> int:
     database = commands.add_parser("db", help="the tables' database (GOSTOP_DATABASE_URL)")
     database.add_argument(
         "action",
-        choices=["upgrade", "purge"],
+        choices=["upgrade", "purge", "rebuild"],
         help="upgrade: apply every migration; purge: delete the tables idle past "
-        "GOSTOP_TABLE_TTL_DAYS",
+        "GOSTOP_TABLE_TTL_DAYS; rebuild: derive every table's rows again from its events "
+        "(after an upgrade that changed a rule; with the service stopped)",
     )
     args = parser.parse_args(argv)
     if args.command == "db":
-        from calculator.api.tables import purge_database, upgrade_database
+        from calculator.api.tables import purge_database, rebuild_database, upgrade_database
 
         if args.action == "purge":
             print(f"purged {purge_database()} idle tables")
+        elif args.action == "rebuild":
+            print(f"rebuilt {rebuild_database()} tables")
         else:
             print(f"migrated {upgrade_database()}")
         return 0

@@ -402,13 +402,17 @@ def fixed(summary_json: Mapping[str, Any]) -> tuple[Any, str | None]:
     return summary_json["ruleset"], summary_json.get("name")
 
 
-def rebuild_derived(store: Store, table_id: str) -> None:
-    """Rewrite a table's derived rows from its events alone."""
+def rebuild_derived(store: Store, table_id: str) -> bool:
+    """Rewrite a table's derived rows from its events alone, unless a write moved it on
+    meanwhile (that write derived them): whether they were rewritten."""
     rows = store.events(table_id)
+    if not rows:  # deleted meanwhile
+        return False
     ledger, roster = rebuild(rows)
     created = orjson.loads(rows[0].body or "{}")
-    store.replace_derived(
+    return store.replace_derived(
         table_id,
         summary=summary(table_id, ledger, roster, created["ruleset"], name=created.get("name")),
         hand_items=[hand_item(hand) for hand in ledger.hands],
+        version=rows[-1].seq,
     )

@@ -204,6 +204,19 @@ def purge_database() -> int:
         store.dispose()
 
 
+def rebuild_database() -> int:
+    """``gostop db rebuild``: derive every table's rows (summary, hands) again from its
+    events, with this release's rules; how many tables were rewritten. For after an
+    upgrade that changed how rows are derived (run it with the service stopped: a running
+    instance keeps the ledgers it holds until it restarts)."""
+    store = open_store(Settings.load())
+    store.ready()
+    try:
+        return sum(ledger_io.rebuild_derived(store, table_id) for table_id in store.table_ids())
+    finally:
+        store.dispose()
+
+
 def _store() -> Store:
     store: Store = current_app.extensions["gostop_store"]
     store.ready()  # migrated at start, or now (an app built to write its document)

@@ -595,11 +595,33 @@ class Store:
                 ],
             )
 
-    def replace_derived(self, table_id: str, *, summary: str, hand_items: Sequence[str]) -> None:
-        """Rewrite every derived row of a table (a rebuild from its events)."""
+    def replace_derived(
+        self,
+        table_id: str,
+        *,
+        summary: str,
+        hand_items: Sequence[str],
+        version: int | None = None,
+    ) -> bool:
+        """Rewrite every derived row of a table (a rebuild from its events), only while it
+        is at ``version`` if given; whether it was rewritten (a write since: no, and that
+        write derived the rows itself)."""
         with self._transaction() as cursor:
-            cursor.execute(self._sql(_SET_SUMMARY), {"id": table_id, "summary": summary})
+            if version is None:
+                cursor.execute(self._sql(_SET_SUMMARY), {"id": table_id, "summary": summary})
+            else:
+                names = {"id": table_id, "summary": summary, "version": version}
+                cursor.execute(self._sql(_SET_SUMMARY_AT), names)
+                if cursor.rowcount != 1:
+                    return False
             self._put_hands(cursor, table_id, 1, hand_items, replace=True)
+        return True
+
+    def table_ids(self) -> list[str]:
+        """The id of every table stored (idle ones too), in order."""
+        with self._alone() as cursor:
+            cursor.execute(self._sql(_TABLE_IDS), {})
+            return [str(row[0]) for row in cursor.fetchall()]
 
     def delete_derived(self, table_id: str) -> None:
         """Forget a table's derived rows (its hands' items and its summary)."""
@@ -791,6 +813,8 @@ _MOVE_VERSION = (
     "active_at = %(active_at)s WHERE id = %(id)s AND version = %(expected)s"
 )
 _SET_SUMMARY = "UPDATE ledger_tables SET summary = %(summary)s WHERE id = %(id)s"
+_SET_SUMMARY_AT = _SET_SUMMARY + " AND version = %(version)s"
+_TABLE_IDS = "SELECT id FROM ledger_tables ORDER BY id"
 _DELETE_HANDS = "DELETE FROM ledger_hands WHERE table_id = %(id)s AND number >= %(from)s"
 _INSERT_HAND = (
     "INSERT INTO ledger_hands (table_id, number, item) VALUES (%(table_id)s, %(number)s, %(item)s)"

@@ -402,6 +402,36 @@ def test_derived_rows_are_rebuilt_from_the_events(lclient: Any) -> None:
     assert lclient.get(table.path, headers=table.auth()).data == before
 
 
+def test_gostop_db_rebuild_derives_every_table_again(
+    lclient: Any, database_url: str, monkeypatch: Any, capsys: Any
+) -> None:
+    """After an upgrade that changed how rows are derived (2026-12-04: a voided hand's
+    dealer), ``gostop db rebuild`` rewrites every table's rows from its events; a table a
+    write moved on meanwhile is left to that write, which derived its rows itself."""
+    from calculator.api import ledger_io
+    from calculator.api.cli import main
+
+    store = lclient.application.extensions["gostop_store"]
+    tables = [_table(lclient), _table(lclient)]
+    for table in tables:
+        table.write("POST", "/hands", HAND, expect=201)
+    reads = [lclient.get(t.path, headers=t.auth()).data for t in tables]
+    for table in tables:  # rows as an older release derived them: stale
+        store.replace_derived(table.id, summary='{"stale": true}', hand_items=[])
+    monkeypatch.setenv("GOSTOP_DATABASE_URL", database_url)
+    assert main(["db", "rebuild"]) == 0
+    rebuilt = int(capsys.readouterr().out.split()[1])
+    assert rebuilt >= 2  # every table of the database: other tests' too
+    assert [lclient.get(t.path, headers=t.auth()).data for t in tables] == reads
+    rows = store.events(tables[0].id)
+    moved = store.replace_derived(
+        tables[0].id, summary="{}", hand_items=[], version=rows[-1].seq - 1
+    )
+    assert not moved
+    assert lclient.get(tables[0].path, headers=tables[0].auth()).data == reads[0]
+    assert ledger_io.rebuild_derived(store, tables[0].id)
+
+
 def test_an_unknown_hand_number_is_a_404_and_a_voided_hand_a_409(lclient: Any) -> None:
     table = _table(lclient)
     answer = table.write("POST", "/hands/3/void", {"reason": "x"}, expect=404)
