@@ -24,6 +24,7 @@ from werkzeug.exceptions import (
 )
 from werkzeug.http import parse_accept_header
 
+from calculator.api.config import SettingsError
 from calculator.explain import LANGUAGES
 
 JSON = "application/json"
@@ -230,11 +231,16 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure_logging(level: str) -> None:
-    """Send the service's logs to stderr as JSON lines (once per process)."""
+    """Send the service's logs to stderr as JSON lines (once per process), at ``level``
+    (a level's name, in any case)."""
+    if not isinstance(logging.getLevelName(level.upper()), int):
+        raise SettingsError(
+            f"GOSTOP_LOG_LEVEL is {level!r}: give DEBUG, INFO, WARNING, ERROR or CRITICAL"
+        )
     root = logging.getLogger("gostop")
     if not any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(JsonFormatter())
         root.addHandler(handler)
         root.propagate = False
-    root.setLevel(level)
+    root.setLevel(level.upper())

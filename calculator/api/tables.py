@@ -18,6 +18,7 @@ from functools import cache
 from typing import Any
 
 import orjson
+import sqlalchemy
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import (
     Conflict,
@@ -82,7 +83,7 @@ from calculator.ledger import (
     voided,
 )
 from calculator.presets import Resolver, Variant
-from calculator.store import DEFAULT_URL, EventRow, Head, Store, TokenRow
+from calculator.store import DEFAULT_URL, EventRow, Head, Store, TokenRow, with_driver
 
 CREATE_SCOPE = "create"
 _TOKEN = {"schema": {"type": "string"}}
@@ -169,7 +170,17 @@ def open_store(settings: Settings) -> Store:
         raise SettingsError(
             f"GOSTOP_TABLE_TTL_DAYS is {str(days)!r}: give 0 (tables never expire) or more"
         )
-    return Store(settings.database_url or DEFAULT_URL, idle_seconds=days * 86400 if days else None)
+    url = with_driver(settings.database_url or DEFAULT_URL)
+    try:
+        backend = sqlalchemy.engine.make_url(url).get_backend_name()
+    except sqlalchemy.exc.ArgumentError:
+        backend = None  # not a URL (said without its text: it may hold a password)
+    if backend not in ("sqlite", "postgresql"):
+        raise SettingsError(
+            "GOSTOP_DATABASE_URL is not a database the service runs on: give "
+            "sqlite:///path/to/file.sqlite3 or postgresql+psycopg://user:password@host/db"
+        )
+    return Store(url, idle_seconds=days * 86400 if days else None)
 
 
 def init_store(app: Flask) -> Store:

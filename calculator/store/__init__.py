@@ -20,6 +20,16 @@ from calculator.store.store import (
     Head,
     Store,
     TokenRow,
+    with_driver,
 )
 
-__all__ = ["DEFAULT_URL", "Added", "Claim", "EventRow", "Head", "Store", "TokenRow"]
+__all__ = [
+    "DEFAULT_URL",
+    "Added",
+    "Claim",
+    "EventRow",
+    "Head",
+    "Store",
+    "TokenRow",
+    "with_driver",
+]

@@ -79,15 +79,32 @@ def test_a_bad_setting_is_one_line_and_status_2(
 ) -> None:
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(W13), encoding="utf-8")
+    url_said = (
+        "GOSTOP_DATABASE_URL is not a database the service runs on: give "
+        "sqlite:///path/to/file.sqlite3 or postgresql+psycopg://user:password@host/db"
+    )
     for name, value, said in [
-        ("GOSTOP_TABLE_TTL_DAYS", "abc", "give a whole number"),
-        ("GOSTOP_TABLE_TTL_DAYS", "-1", "give 0 (tables never expire) or more"),
-        ("GOSTOP_JOIN_RATE", "lots", "give a rate such as 20/minute"),
+        ("GOSTOP_TABLE_TTL_DAYS", "abc", "GOSTOP_TABLE_TTL_DAYS is 'abc': give a whole number"),
+        (
+            "GOSTOP_TABLE_TTL_DAYS",
+            "-1",
+            "GOSTOP_TABLE_TTL_DAYS is '-1': give 0 (tables never expire) or more",
+        ),
+        ("GOSTOP_JOIN_RATE", "lots", "GOSTOP_JOIN_RATE is 'lots': give a rate such as 20/minute"),
+        (
+            "GOSTOP_LOG_LEVEL",
+            "verbose",
+            "GOSTOP_LOG_LEVEL is 'verbose': give DEBUG, INFO, WARNING, ERROR or CRITICAL",
+        ),
+        ("GOSTOP_DATABASE_URL", "nonsense", url_said),
+        ("GOSTOP_DATABASE_URL", "mysql://u:secret@db/gostop", url_said),  # never its password
     ]:
         monkeypatch.setenv(name, value)
         assert main(["score", str(path)]) == 2
-        assert capsys.readouterr().err == f"gostop: {name} is {value!r}: {said}\n"
+        assert capsys.readouterr().err == f"gostop: {said}\n"
         monkeypatch.delenv(name)
+    monkeypatch.setenv("GOSTOP_LOG_LEVEL", "debug")  # a level's name, in any case
+    assert main(["score", str(path)]) == 0
 
 
 def test_a_utf16_file_is_a_clean_problem(tmp_path: Path, capsys: Any) -> None:
