@@ -124,7 +124,11 @@ def _command(argv: list[str] | None) -> int:
         if args.action == "purge":
             print(f"purged {purge_database()} idle tables")
         elif args.action == "rebuild":
-            print(f"rebuilt {rebuild_database()} tables")
+            rebuilt, refused = rebuild_database()
+            print(f"rebuilt {rebuilt} tables")
+            for table_id, why in refused.items():
+                print(f"gostop: table {table_id} left as it was: {why}", file=sys.stderr)
+            return 2 if refused else 0
         else:
             print(f"migrated {upgrade_database()}")
         return 0

@@ -215,15 +215,22 @@ def purge_database() -> int:
         store.dispose()
 
 
-def rebuild_database() -> int:
+def rebuild_database() -> tuple[int, dict[str, str]]:
     """``gostop db rebuild``: derive every table's rows (summary, hands) again from its
-    events, with this release's rules; how many tables were rewritten. For after an
-    upgrade that changed how rows are derived (run it with the service stopped: a running
-    instance keeps the ledgers it holds until it restarts)."""
+    events, with this release's rules; how many tables were rewritten, and the tables
+    whose events these rules refuse (id → why: their rows are left as they were). For
+    after an upgrade that changed how rows are derived (run it with the service stopped:
+    a running instance keeps the ledgers it holds until it restarts)."""
     store = open_store(Settings.load())
     store.ready()
+    rebuilt, refused = 0, {}
     try:
-        return sum(ledger_io.rebuild_derived(store, table_id) for table_id in store.table_ids())
+        for table_id in store.table_ids():
+            try:
+                rebuilt += ledger_io.rebuild_derived(store, table_id)
+            except GoStopError as error:
+                refused[table_id] = "; ".join(issue.detail for issue in error.issues)
+        return rebuilt, refused
     finally:
         store.dispose()
 

@@ -410,6 +410,7 @@ def test_gostop_db_rebuild_derives_every_table_again(
     write moved on meanwhile is left to that write, which derived its rows itself."""
     from calculator.api import ledger_io
     from calculator.api.cli import main
+    from calculator.errors import InvalidHandError, Issue
 
     store = lclient.application.extensions["gostop_store"]
     tables = [_table(lclient), _table(lclient)]
@@ -420,9 +421,24 @@ def test_gostop_db_rebuild_derives_every_table_again(
         store.replace_derived(table.id, summary='{"stale": true}', hand_items=[])
     monkeypatch.setenv("GOSTOP_DATABASE_URL", database_url)
     assert main(["db", "rebuild"]) == 0
-    rebuilt = int(capsys.readouterr().out.split()[1])
-    assert rebuilt >= 2  # every table of the database: other tests' too
+    assert int(capsys.readouterr().out.split()[1]) >= 2  # every table: other tests' too
     assert [lclient.get(t.path, headers=t.auth()).data for t in tables] == reads
+    # a table whose events this release's rules refuse is named and left as it was
+    real = ledger_io.rebuild_derived
+
+    def refusing(store: Any, table_id: str) -> bool:
+        if table_id == tables[1].id:
+            raise InvalidHandError([Issue("amount_too_large", "too much", ())])
+        return real(store, table_id)
+
+    monkeypatch.setattr(ledger_io, "rebuild_derived", refusing)
+    store.replace_derived(tables[1].id, summary='{"stale": true}', hand_items=[])
+    assert main(["db", "rebuild"]) == 2
+    said = capsys.readouterr()
+    assert int(said.out.split()[1]) >= 1  # tables[0] (a shared database: others' too)
+    assert said.err == f"gostop: table {tables[1].id} left as it was: too much\n"
+    assert store.head(tables[1].id).summary == '{"stale": true}'
+    monkeypatch.setattr(ledger_io, "rebuild_derived", real)
     rows = store.events(tables[0].id)
     moved = store.replace_derived(
         tables[0].id, summary="{}", hand_items=[], version=rows[-1].seq - 1
