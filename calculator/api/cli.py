@@ -82,7 +82,8 @@ def read(name: str, stdin: BinaryIO) -> bytes:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``gostop`` command: a GOSTOP_* setting the service refuses at
     start (:class:`calculator.api.config.SettingsError`: a number that is not one, a
-    negative TTL, a rate it cannot read) is one line and status 2, not a traceback."""
+    negative TTL, a rate, log level or database URL it cannot use) is one line and
+    status 2, not a traceback."""
     try:
         return _command(argv)
     except SettingsError as error:
