@@ -37,6 +37,27 @@ _BONUS: Final[int] = cards.BONUS
 _THREE_DOUBLES: Final[int] = cards.DOUBLE_JUNK | cards.GUKJIN
 
 
+def count_bits(bits: int) -> int:
+    """How many bits of ``bits`` are set: ``bits.bit_count()``, for any int.
+
+    Compiled, ``int.bit_count`` is a generic method call on a boxed int (~400 instructions);
+    this counts a card mask (under 2**56) in a dozen native operations on machine integers,
+    and hands anything larger or negative to ``bit_count``.
+
+    >>> count_bits(0b1011), count_bits(2**60 - 1), count_bits(-5)
+    (3, 60, 2)
+    """
+    if bits >> 56:  # beyond the constants below (or negative): not a card mask
+        return bits.bit_count()
+    bits -= (bits >> 1) & 0x55555555555555
+    bits = (bits & 0x33333333333333) + ((bits >> 2) & 0x33333333333333)
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F
+    bits += bits >> 8
+    bits += bits >> 16
+    bits += bits >> 32
+    return bits & 0x7F
+
+
 class Item(NamedTuple):
     """One scoring combination of a pile: its code, points, and the cards behind it."""
 
@@ -169,6 +190,12 @@ class Score(NamedTuple):
     no_cards: bool = False
 
 
+# The records score_mask builds, named once: compiled, a named tuple's class is a look-up
+# among the module's globals at every use (a Final name is read from a native static).
+_ITEM: Final = Item
+_SCORE: Final = Score
+
+
 def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
     """Score a listed pile (a card mask) with the switchable animals in ``junk_bits`` read
     as double junk, by a few look-ups in the rule set's ``tables`` (:mod:`calculator.tables`)."""
@@ -190,31 +217,31 @@ def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
     switched = switchable & junk_bits
     animal_entry = animal_table[mask & fixed_animals | switchable ^ switched]
     ribbon_entry = ribbon_table[mask & _RIBBONS]
-    singles = (mask & _SINGLE_JUNK).bit_count()
-    doubles = (mask & fixed_double).bit_count()
+    singles = count_bits(mask & _SINGLE_JUNK)
+    doubles = count_bits(mask & fixed_double)
     if switched:  # usually none: skip the count
-        doubles += switched.bit_count()
+        doubles += count_bits(switched)
     junk_value = singles + 2 * doubles
     junk_cards = singles + doubles
     bonus = mask & _BONUS
     if bonus:
         junk_value += bonus_values[bonus]
-        junk_cards += bonus.bit_count()
+        junk_cards += count_bits(bonus)
     items = bright_entry[0] + animal_entry[0] + ribbon_entry[0]
     points = bright_entry[1] + animal_entry[1] + ribbon_entry[1]
     if junk_value >= 10:
         junk_mask = mask & junk_cards_mask | bonus | switched
-        items += (_new(Item, ("junk", junk_value - 9, junk_mask, None)),)
+        items += (_new(_ITEM, ("junk", junk_value - 9, junk_mask, None)),)
         points += junk_value - 9
     stop_points = points
     if extra:  # the three-double-junk bonus
         doubles_held = mask & fixed_double & _THREE_DOUBLES | switched & cards.GUKJIN
-        if doubles_held.bit_count() >= 3:
-            items += (_new(Item, ("three_double_junk", extra, doubles_held, None)),)
+        if count_bits(doubles_held) >= 3:
+            items += (_new(_ITEM, ("three_double_junk", extra, doubles_held, None)),)
             points += extra
     animals = animal_entry[2]
     return _new(
-        Score,
+        _SCORE,
         (
             points,
             stop_points,
@@ -225,7 +252,7 @@ def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
             ribbon_entry[2],
             junk_value,
             junk_cards,
-            mask.bit_count(),
+            count_bits(mask),
             switchable,
             junk_bits,
             bright_entry[2] >= 3,

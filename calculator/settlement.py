@@ -71,6 +71,12 @@ _GOBAK_2P_DOUBLE: Final = GobakMode2p.DOUBLE
 _GOBAK_3P_DOUBLE: Final = GobakMode3p.DOUBLE
 _GOBAK_3P_PAY_ALL_AND_DOUBLE: Final = GobakMode3p.PAY_ALL_AND_DOUBLE
 _GOBAK_3P_PAY_ALL_DOUBLED: Final = GobakMode3p.PAY_ALL_DOUBLED
+# The records built here, named once too: compiled, a named tuple's class is a look-up
+# among the module's globals at every use; a Final name is read from a native static.
+_STEP: Final = Step
+_PAYMENT: Final = Payment
+_PLAYER_RESULT: Final = PlayerResult
+_HAND_RESULT: Final = HandResult
 
 MAX_SAFE_CHIPS: Final = 2**53 - 1  # beyond this JSON numbers lose precision in JavaScript clients
 
@@ -82,7 +88,7 @@ def beyond_safe(amounts: dict[str, int]) -> str | None:
     found = None
     most = MAX_SAFE_CHIPS
     for player, chips in amounts.items():
-        if abs(chips) > most:
+        if chips > most or -chips > most:  # abs(chips) > most, without a generic abs()
             found, most = player, abs(chips)
     return found
 
@@ -153,11 +159,11 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
         else:
             may_stop = score.stop_points >= minimum
             results.append(
-                _new(PlayerResult, (player.id, score.points, score.items, may_stop, score, None))
+                _new(_PLAYER_RESULT, (player.id, score.points, score.items, may_stop, score, None))
             )
     players = tuple(results)
     return _new(
-        HandResult, (ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
+        _HAND_RESULT, (ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
     )
 
 
@@ -426,15 +432,15 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
         for j, (other, _steps) in shares.items():
             if j != liable:
                 points += other
-                covers = _new(Step, ("covers", "add", other, points, None, players[j].id, ()))
+                covers = _new(_STEP, ("covers", "add", other, points, None, players[j].id, ()))
                 steps = [*steps, covers]
         if _doubles_the_sum(rules, table):
             points *= 2
             facts = go_facts(players[liable].go_count)
-            steps = [*steps, _new(Step, ("go_bak", "multiply", 2, points, None, None, facts))]
+            steps = [*steps, _new(_STEP, ("go_bak", "multiply", 2, points, None, None, facts))]
         payments.append(
             _new(
-                Payment,
+                _PAYMENT,
                 (players[liable].id, payee, points, points * stake, "stop", tuple(steps), "points"),
             )
         )
@@ -444,12 +450,12 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
         if liable is not None:
             steps = [
                 *steps,
-                _new(Step, ("covered_by", "add", -points, 0, None, players[liable].id, ())),
+                _new(_STEP, ("covered_by", "add", -points, 0, None, players[liable].id, ())),
             ]
             points = 0
         payments.append(
             _new(
-                Payment,
+                _PAYMENT,
                 (players[i].id, payee, points, points * stake, "stop", tuple(steps), "points"),
             )
         )
@@ -524,7 +530,7 @@ def _check_declared_baks(
 
 def _sitter_result(player: PlayerHand, rules: GoStopRules) -> PlayerResult:
     """The player who sits out: no points; how many cards it sold."""
-    return _new(PlayerResult, (player.id, 0, (), False, None, sold_cards(player, rules)[0]))
+    return _new(_PLAYER_RESULT, (player.id, 0, (), False, None, sold_cards(player, rules)[0]))
 
 
 def _active_words(hand: Hand) -> str:

@@ -38,6 +38,9 @@ class Table(NamedTuple):
     liable_reason: str | None  # go_bak, dokbak or yeokgo
 
 
+_TABLE: Final = Table  # named once: compiled, a class is a look-up among the globals
+
+
 def check_table(hand: Hand, rules: GoStopRules) -> Table:
     """Validate everything about the hand except the cards; raise naming every problem."""
     table = _plain_table(hand, rules)
@@ -93,9 +96,9 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
                 if len(callers) > 1:
                     return None
                 if rules.gobak_mode_3p in GOBAK_PAYS_ALL:
-                    return _new(Table, (index, (0, 1, 2), None, winner, callers[0], "go_bak"))
+                    return _new(_TABLE, (index, (0, 1, 2), None, winner, callers[0], "go_bak"))
     active = (0, 1) if count == 2 else (0, 1, 2)
-    return _new(Table, (index, active, None, winner, None, None))
+    return _new(_TABLE, (index, active, None, winner, None, None))
 
 
 def _defaults(record: tuple[object, ...], read: int, rest: tuple[object, ...]) -> bool:
