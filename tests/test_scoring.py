@@ -1,14 +1,18 @@
-"""The engine's bit arithmetic: what stands in for ``int.bit_count`` and ``cards.BIT``."""
+"""The engine's bit arithmetic: what stands in for ``int.bit_count``, ``cards.BIT`` and a
+dict keyed by masks."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator import cards
-from calculator.piles import _PLACES
-from calculator.scoring import count_bits
-from calculator.tables import subsets
+from calculator import cards, resolve
+from calculator.errors import ImpossibleHandError
+from calculator.hand import Hand, PlayerHand
+from calculator.piles import _PLACES, read_piles
+from calculator.scoring import RIBBON_MODULUS, count_bits
+from calculator.tables import by_remainder, subsets
 
 
 @given(st.integers(min_value=-(2**80), max_value=2**80))
@@ -29,3 +33,24 @@ def test_count_bits_at_the_edges() -> None:
 
 def test_each_card_is_read_at_the_place_of_its_bit() -> None:
     assert {card_id: 1 << place for card_id, place in _PLACES.items()} == dict(cards.BIT)
+
+
+@given(st.lists(st.sampled_from(cards.MONTH_CARD_IDS), max_size=30))
+def test_a_pile_is_refused_exactly_when_it_holds_a_card_twice(ids: list[str]) -> None:
+    hand = Hand(players=(PlayerHand(id="A", captured=tuple(ids)), PlayerHand(id="B")))
+    rules = resolve("standard").rules
+    if len(set(ids)) == len(ids):
+        assert read_piles(hand, rules)[0] == cards.mask_of(ids)
+    else:
+        with pytest.raises(ImpossibleHandError) as raised:
+            read_piles(hand, rules)
+        assert {issue.code for issue in raised.value.issues} == {"duplicate_card"}
+
+
+def test_by_remainder_places_every_holding_and_refuses_a_shared_remainder() -> None:
+    table = {holding: holding.bit_count() for holding in subsets(cards.RIBBONS)}
+    found = by_remainder(table, RIBBON_MODULUS)
+    assert all(found[holding % RIBBON_MODULUS] == n for holding, n in table.items())
+    assert sum(entry is not None for entry in found) == len(table)
+    with pytest.raises(ValueError, match="two holdings"):
+        by_remainder(table, RIBBON_MODULUS - 1)
