@@ -138,16 +138,19 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
         )
         if not voided and (hand.events or table.sitter is not None):
             payments += side_payments(hand, rules, table, minimum)
-    # compiled, a comprehension builds it natively; dict.fromkeys is a generic method call
-    net = {player_id: 0 for player_id in table.seat}  # noqa: C420
-    stake = hand.stake
+    # Summed by seat in a list, then named: compiled, ``net[payer] -= chips`` on a dict was
+    # a generic in-place operation and a store per payment and player.
+    seat = table.seat
+    sums = [0] * len(hand.players)
     for payment in payments:
-        net[payment.payer] -= payment.chips
-        net[payment.payee] += payment.chips
-    # Over generators, not the dict's view: compiled, sum() of a generator runs as a loop,
+        sums[seat[payment.payer]] -= payment.chips
+        sums[seat[payment.payee]] += payment.chips
+    net = {player_id: sums[i] for player_id, i in seat.items()}
+    stake = hand.stake
+    # Over a generator, not the dict's view: compiled, sum() of a generator runs as a loop,
     # while sum(), max() and min() of a view are generic calls through an iterator object.
     if payments:
-        if sum(chips for chips in net.values()) != 0:  # zero-sum, always; not an assert (-O)
+        if sum(chips for chips in sums) != 0:  # zero-sum, always; not an assert (-O)
             raise ZeroSumError(f"payments do not balance: {net}")
         if beyond_safe(net) is not None:
             raise InvalidHandError([_too_large()])
