@@ -119,7 +119,8 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     streak_after = streak
     if outcome is not None:
         kind = outcome.type
-        dealer_wins = rules.floor_four_of_month is _FLOOR_FOUR_DEALER_WINS
+        # a floor four the dealer does not win voids the hand (the option read only then)
+        voids = kind is _FLOOR_FOUR and rules.floor_four_of_month is not _FLOOR_FOUR_DEALER_WINS
         streak_after = 0
         if kind is _STOP:
             winner, hand_payments, scores = _stop(
@@ -128,23 +129,25 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
             payments += hand_payments
         elif kind is _NAGARI:
             streak_after = streak + 1
-        elif kind is _FLOOR_FOUR and not dealer_wins:
+        elif voids:
             streak_after = streak + 1 if rules.floor_four_of_month is _FLOOR_FOUR_NAGARI else streak
         else:  # chongtong, three ppuk, or a floor four the dealer wins: an instant win
             winner, hand_payments, streak_after = instant_win(hand, rules, table, minimum)
             payments += hand_payments
-        voided = (kind is _FLOOR_FOUR and not dealer_wins) or (
-            kind is _CHONGTONG and winner is None and streak_after == streak
-        )
+        voided = voids or (kind is _CHONGTONG and winner is None and streak_after == streak)
         if not voided and (hand.events or table.sitter is not None):
             payments += side_payments(hand, rules, table, minimum)
-    # Summed by seat in a list, then named: compiled, ``net[payer] -= chips`` on a dict was
-    # a generic in-place operation and a store per payment and player.
+    # Summed by seat in a list, then named. Compiled, ``net[payer] -= chips`` is a generic
+    # in-place operation (on a dict's or a list's item alike) and a dict store; spelt out
+    # on a list it is native arithmetic.
     seat = table.seat
-    sums = [0] * len(hand.players)
+    sums = [0 for _player in hand.players]
     for payment in payments:
-        sums[seat[payment.payer]] -= payment.chips
-        sums[seat[payment.payee]] += payment.chips
+        chips = payment.chips
+        payer = seat[payment.payer]
+        payee = seat[payment.payee]
+        sums[payer] = sums[payer] - chips
+        sums[payee] = sums[payee] + chips
     net = {player_id: sums[i] for player_id, i in seat.items()}
     stake = hand.stake
     # Over a generator, not the dict's view: compiled, sum() of a generator runs as a loop,
@@ -448,9 +451,9 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
             )
         )
     for i, (points, steps) in shares.items():
-        if i == liable:
-            continue
-        if liable is not None:
+        if liable is not None:  # (tested first: compiled, ``i == liable`` is then native)
+            if i == liable:
+                continue
             steps = [
                 *steps,
                 _new(_STEP, ("covered_by", "add", -points, 0, None, players[liable].id, ())),
