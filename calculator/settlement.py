@@ -110,7 +110,7 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     table = check_table(hand, rules)
     entries = read_piles(hand, rules)
     active = len(table.active)
-    minimum = rules.min_points_to_stop(active)
+    minimum = _stop_minimum(rules, active)
     scores, auto = _place_switchables(hand, rules, entries)
     outcome = hand.outcome
     streak = hand.nagari_streak
@@ -355,7 +355,7 @@ def _owe_all(
         animals=winner.animals,
     )
     start = winner_amount(won.amount)
-    pibak_max = rules.pibak_max_pi(len(table.active))
+    pibak_max = _pibak_max(rules, len(table.active))
     scores = list(scores_placed)
     scores[w] = winner
     owed: Shares = {}
@@ -387,6 +387,17 @@ def _owe_all(
         owed[i] = found
         total += found[0]
     return total, won, scores, owed
+
+
+# The rules' per-table options, read as their methods read them: compiled, a method of the
+# rules (a plain dataclass) is an interpreted call, ~0.7k instructions each hand;
+# tests/test_scoring.py holds these to GoStopRules.min_points_to_stop and pibak_max_pi.
+def _stop_minimum(rules: GoStopRules, active: int) -> int:
+    return rules.min_points_to_stop_2p if active == 2 else rules.min_points_to_stop_3p
+
+
+def _pibak_max(rules: GoStopRules, active: int) -> int:
+    return rules.pibak_max_pi_2p if active == 2 else rules.pibak_max_pi_3p
 
 
 def _owes_pi_bak(owed: tuple[Bak, ...]) -> bool:

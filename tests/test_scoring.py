@@ -3,6 +3,8 @@ dict keyed by masks."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,6 +14,7 @@ from calculator.errors import ImpossibleHandError
 from calculator.hand import Hand, PlayerHand
 from calculator.piles import _PLACES, read_piles
 from calculator.scoring import RIBBON_MODULUS, count_bits
+from calculator.settlement import _pibak_max, _stop_minimum
 from calculator.tables import by_remainder, subsets
 
 
@@ -54,3 +57,24 @@ def test_by_remainder_places_every_holding_and_refuses_a_shared_remainder() -> N
     assert sum(entry is not None for entry in found) == len(table)
     with pytest.raises(ValueError, match="two holdings"):
         by_remainder(table, RIBBON_MODULUS - 1)
+
+
+@given(
+    st.integers(min_value=2, max_value=4),
+    st.integers(min_value=0, max_value=20),
+    st.integers(min_value=0, max_value=20),
+    st.integers(min_value=0, max_value=20),
+    st.integers(min_value=0, max_value=20),
+)
+def test_settlement_reads_the_per_table_options_as_the_rules_do(
+    active: int, stop_2p: int, stop_3p: int, pibak_2p: int, pibak_3p: int
+) -> None:
+    rules = dataclasses.replace(
+        resolve("standard").rules,
+        min_points_to_stop_2p=stop_2p,
+        min_points_to_stop_3p=stop_3p,
+        pibak_max_pi_2p=pibak_2p,
+        pibak_max_pi_3p=pibak_3p,
+    )
+    assert _stop_minimum(rules, active) == rules.min_points_to_stop(active)
+    assert _pibak_max(rules, active) == rules.pibak_max_pi(active)
