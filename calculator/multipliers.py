@@ -37,6 +37,9 @@ _MEONGBAK_WINNER_SCORED_ANIMALS: Final = MeongbakMode.WINNER_SCORED_ANIMALS
 _MEONGBAK_WINNER_MEONGTTA: Final = MeongbakMode.WINNER_MEONGTTA
 _MEONGBAK_WINNER_GODORI: Final = MeongbakMode.WINNER_GODORI
 _GWANGBAK_PLUS2: Final = GwangbakEffect.PLUS2
+# The same for the records built here: a class is a look-up among the globals at each use.
+_STEP: Final = Step
+_WINNER_SCORE: Final = WinnerScore
 
 # The go multiplier for n gos, per formula (docs/rules.md §3.2). The +n go points are added
 # before it (or not, when the multiplier applies and go_points_with_multiplier is off).
@@ -81,25 +84,27 @@ def winner_score(
             factor = 4
         if factor == 1 or rules.go_points_with_multiplier:
             total += n
-            steps.append(_new(Step, ("go_bonus", "add", n, total, n, None, ())))
+            steps.append(_new(_STEP, ("go_bonus", "add", n, total, n, None, ())))
         if factor != 1:
             total *= factor
-            steps.append(_new(Step, ("go_multiplier", "multiply", factor, total, n, None, ())))
+            steps.append(_new(_STEP, ("go_multiplier", "multiply", factor, total, n, None, ())))
     if not shake_first and (player.shakes or player.bombs):
         total = _shakes_and_bombs(total, player, rules, steps)
     if many_animals and rules.meongtta_enabled:
         total *= 2
         facts = () if animals is None else (("animals", animals),)
-        steps.append(_new(Step, ("meongtta", "multiply", 2, total, None, None, facts)))
+        steps.append(_new(_STEP, ("meongtta", "multiply", 2, total, None, None, facts)))
     if player.yeokgo and rules.yeokgo_mode is _YEOKGO_DOUBLE_AND_DOKBAK:
         total *= 2
-        steps.append(_new(Step, ("yeokgo", "multiply", 2, total, None, None, ())))
+        steps.append(_new(_STEP, ("yeokgo", "multiply", 2, total, None, None, ())))
     if nagari_streak:
         factor = nagari_factor(nagari_streak, rules)
         if factor != 1:
             total *= factor
-            steps.append(_new(Step, ("nagari", "multiply", factor, total, nagari_streak, None, ())))
-    return _new(WinnerScore, (base, tuple(steps), total))
+            steps.append(
+                _new(_STEP, ("nagari", "multiply", factor, total, nagari_streak, None, ()))
+            )
+    return _new(_WINNER_SCORE, (base, tuple(steps), total))
 
 
 def _shakes_and_bombs(total: int, player: PlayerHand, rules: GoStopRules, steps: list[Step]) -> int:
@@ -110,14 +115,14 @@ def _shakes_and_bombs(total: int, player: PlayerHand, rules: GoStopRules, steps:
     if shakes:
         factor: int = rules.shake_multiplier**shakes
         total *= factor
-        steps.append(_new(Step, ("shake", "multiply", factor, total, shakes, None, ())))
+        steps.append(_new(_STEP, ("shake", "multiply", factor, total, shakes, None, ())))
     bombs = player.bombs
     if rules.shake_then_bomb_same_month is _SHAKE_THEN_BOMB_ONCE:
         bombs -= player.bombs_after_shake  # that month already doubled as a shake
     if bombs:
         factor = rules.bomb_multiplier**bombs
         total *= factor
-        steps.append(_new(Step, ("bomb", "multiply", factor, total, bombs, None, ())))
+        steps.append(_new(_STEP, ("bomb", "multiply", factor, total, bombs, None, ())))
     return total
 
 
@@ -190,7 +195,7 @@ def winner_amount(amount: int) -> Step:
     """The step every loser's amount starts from: the winner's amount. One record serves
     every loser of a hand (records are immutable): one object fewer per loser to build,
     keep and collect."""
-    return _new(Step, ("winner_amount", "start", amount, amount, None, None, ()))
+    return _new(_STEP, ("winner_amount", "start", amount, amount, None, None, ()))
 
 
 def loser_owes(
@@ -206,16 +211,16 @@ def loser_owes(
     for code, facts in owed:
         if code == "gwang_bak" and rules.gwangbak_effect is _GWANGBAK_PLUS2:
             total += 2
-            steps.append(_new(Step, (code, "add", 2, total, None, None, facts)))
+            steps.append(_new(_STEP, (code, "add", 2, total, None, None, facts)))
         else:
             total *= 2
-            steps.append(_new(Step, (code, "multiply", 2, total, None, None, facts)))
+            steps.append(_new(_STEP, (code, "multiply", 2, total, None, None, facts)))
     if go_bak:
         total *= 2
-        steps.append(_new(Step, ("go_bak", "multiply", 2, total, None, None, go_facts(go_bak))))
+        steps.append(_new(_STEP, ("go_bak", "multiply", 2, total, None, None, go_facts(go_bak))))
     if exempt:
         total = 0
-        steps.append(_new(Step, ("no_capture", "multiply", 0, 0, None, None, (("cards", 0),))))
+        steps.append(_new(_STEP, ("no_capture", "multiply", 0, 0, None, None, (("cards", 0),))))
     return total, steps
 
 

@@ -37,7 +37,7 @@ class _Raw(NamedTuple):
 def read_piles(hand: Hand, rules: GoStopRules) -> list[Entry]:
     """Each player's checked pile, in seating order; raises on impossible cards or counts."""
     in_deck = tables_for(rules).in_deck
-    bits = _BITS
+    places = _PLACES
     taken = 0
     entries: list[Entry | Tally] = []
     tallied = False
@@ -48,7 +48,7 @@ def read_piles(hand: Hand, rules: GoStopRules) -> list[Entry]:
             if ids:
                 # A plain loop: compiled (mypyc), masks stay machine integers.
                 for card_id in ids:
-                    bit = bits[card_id]
+                    bit = 1 << places[card_id]
                     if mask & bit:
                         raise KeyError  # held twice: _diagnose names both places
                     mask |= bit
@@ -96,7 +96,11 @@ def _read_tallies(hand: Hand, rules: GoStopRules, entries: list[Entry | Tally]) 
 
 
 _BIT: Final = cards.BIT.__getitem__
-_BITS: Final[dict[str, int]] = dict(cards.BIT)
+# Card ID → the place of its bit (BIT[card_id] == 1 << place): compiled, a small int is
+# unboxed inline, while a bit past 2**30 (half the deck) takes a slower, out-of-line path.
+_PLACES: Final[dict[str, int]] = {
+    card_id: bit.bit_length() - 1 for card_id, bit in cards.BIT.items()
+}
 
 
 def _cards_of(hand: Hand) -> list[tuple[str, Sequence[str]]]:

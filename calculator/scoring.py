@@ -36,6 +36,36 @@ _SINGLE_JUNK: Final[int] = cards.SINGLE_JUNK
 _BONUS: Final[int] = cards.BONUS
 _THREE_DOUBLES: Final[int] = cards.DOUBLE_JUNK | cards.GUKJIN
 
+# A listed pile finds each category's entry in a list, at the category's cards (a mask)
+# modulo a number under which every holding of the category leaves its own remainder;
+# calculator.tables fills the lists and refuses a number that does not separate them.
+# Compiled, a dict keyed by the mask boxed it (a big int) and hashed it: ~3 times the cost.
+BRIGHT_MODULUS: Final = 46
+ANIMAL_MODULUS: Final = 2417
+RIBBON_MODULUS: Final = 1539
+BONUS_MODULUS: Final = 17
+
+
+def count_bits(bits: int) -> int:
+    """How many bits of ``bits`` are set: ``bits.bit_count()``, for any int.
+
+    Compiled, ``int.bit_count`` is a generic method call on a boxed int (~400 instructions);
+    this counts a card mask (under 2**56) in a dozen native operations on machine integers,
+    and hands anything larger or negative to ``bit_count``.
+
+    >>> count_bits(0b1011), count_bits(2**60 - 1), count_bits(-5)
+    (3, 60, 2)
+    """
+    if bits >> 56:  # beyond the constants below (or negative): not a card mask
+        return bits.bit_count()
+    bits -= (bits >> 1) & 0x55555555555555
+    bits = (bits & 0x33333333333333) + ((bits >> 2) & 0x33333333333333)
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F
+    bits += bits >> 8
+    bits += bits >> 16
+    bits += bits >> 32
+    return bits & 0x7F
+
 
 class Item(NamedTuple):
     """One scoring combination of a pile: its code, points, and the cards behind it."""
@@ -169,6 +199,12 @@ class Score(NamedTuple):
     no_cards: bool = False
 
 
+# The records score_mask builds, named once: compiled, a named tuple's class is a look-up
+# among the module's globals at every use (a Final name is read from a native static).
+_ITEM: Final = Item
+_SCORE: Final = Score
+
+
 def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
     """Score a listed pile (a card mask) with the switchable animals in ``junk_bits`` read
     as double junk, by a few look-ups in the rule set's ``tables`` (:mod:`calculator.tables`)."""
@@ -185,36 +221,42 @@ def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
         threshold,
         extra,
     ) = tables.scoring
-    bright_entry = brights[mask & _BRIGHTS]
+    bright_entry = brights[(mask & _BRIGHTS) % BRIGHT_MODULUS]
     switchable = mask & switch_mask
     switched = switchable & junk_bits
-    animal_entry = animal_table[mask & fixed_animals | switchable ^ switched]
-    ribbon_entry = ribbon_table[mask & _RIBBONS]
-    singles = (mask & _SINGLE_JUNK).bit_count()
-    doubles = (mask & fixed_double).bit_count()
+    animal_entry = animal_table[(mask & fixed_animals | switchable ^ switched) % ANIMAL_MODULUS]
+    ribbon_entry = ribbon_table[(mask & _RIBBONS) % RIBBON_MODULUS]
+    # every mask above is a holding of its category: each has its entry
+    assert bright_entry is not None
+    assert animal_entry is not None
+    assert ribbon_entry is not None
+    singles = count_bits(mask & _SINGLE_JUNK)
+    doubles = count_bits(mask & fixed_double)
     if switched:  # usually none: skip the count
-        doubles += switched.bit_count()
+        doubles += count_bits(switched)
     junk_value = singles + 2 * doubles
     junk_cards = singles + doubles
     bonus = mask & _BONUS
     if bonus:
-        junk_value += bonus_values[bonus]
-        junk_cards += bonus.bit_count()
+        bonus_value = bonus_values[bonus % BONUS_MODULUS]
+        assert bonus_value is not None
+        junk_value += bonus_value
+        junk_cards += count_bits(bonus)
     items = bright_entry[0] + animal_entry[0] + ribbon_entry[0]
     points = bright_entry[1] + animal_entry[1] + ribbon_entry[1]
     if junk_value >= 10:
         junk_mask = mask & junk_cards_mask | bonus | switched
-        items += (_new(Item, ("junk", junk_value - 9, junk_mask, None)),)
+        items += (_new(_ITEM, ("junk", junk_value - 9, junk_mask, None)),)
         points += junk_value - 9
     stop_points = points
     if extra:  # the three-double-junk bonus
         doubles_held = mask & fixed_double & _THREE_DOUBLES | switched & cards.GUKJIN
-        if doubles_held.bit_count() >= 3:
-            items += (_new(Item, ("three_double_junk", extra, doubles_held, None)),)
+        if count_bits(doubles_held) >= 3:
+            items += (_new(_ITEM, ("three_double_junk", extra, doubles_held, None)),)
             points += extra
     animals = animal_entry[2]
     return _new(
-        Score,
+        _SCORE,
         (
             points,
             stop_points,
@@ -225,7 +267,7 @@ def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
             ribbon_entry[2],
             junk_value,
             junk_cards,
-            mask.bit_count(),
+            count_bits(mask),
             switchable,
             junk_bits,
             bright_entry[2] >= 3,

@@ -71,6 +71,12 @@ _GOBAK_2P_DOUBLE: Final = GobakMode2p.DOUBLE
 _GOBAK_3P_DOUBLE: Final = GobakMode3p.DOUBLE
 _GOBAK_3P_PAY_ALL_AND_DOUBLE: Final = GobakMode3p.PAY_ALL_AND_DOUBLE
 _GOBAK_3P_PAY_ALL_DOUBLED: Final = GobakMode3p.PAY_ALL_DOUBLED
+# The records built here, named once too: compiled, a named tuple's class is a look-up
+# among the module's globals at every use; a Final name is read from a native static.
+_STEP: Final = Step
+_PAYMENT: Final = Payment
+_PLAYER_RESULT: Final = PlayerResult
+_HAND_RESULT: Final = HandResult
 
 MAX_SAFE_CHIPS: Final = 2**53 - 1  # beyond this JSON numbers lose precision in JavaScript clients
 
@@ -82,7 +88,7 @@ def beyond_safe(amounts: dict[str, int]) -> str | None:
     found = None
     most = MAX_SAFE_CHIPS
     for player, chips in amounts.items():
-        if abs(chips) > most:
+        if chips > most or -chips > most:  # abs(chips) > most, without a generic abs()
             found, most = player, abs(chips)
     return found
 
@@ -104,7 +110,7 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     table = check_table(hand, rules)
     entries = read_piles(hand, rules)
     active = len(table.active)
-    minimum = rules.min_points_to_stop(active)
+    minimum = _stop_minimum(rules, active)
     scores, auto = _place_switchables(hand, rules, entries)
     outcome = hand.outcome
     streak = hand.nagari_streak
@@ -113,7 +119,8 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     streak_after = streak
     if outcome is not None:
         kind = outcome.type
-        dealer_wins = rules.floor_four_of_month is _FLOOR_FOUR_DEALER_WINS
+        # a floor four the dealer does not win voids the hand (the option read only then)
+        voids = kind is _FLOOR_FOUR and rules.floor_four_of_month is not _FLOOR_FOUR_DEALER_WINS
         streak_after = 0
         if kind is _STOP:
             winner, hand_payments, scores = _stop(
@@ -122,26 +129,31 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
             payments += hand_payments
         elif kind is _NAGARI:
             streak_after = streak + 1
-        elif kind is _FLOOR_FOUR and not dealer_wins:
+        elif voids:
             streak_after = streak + 1 if rules.floor_four_of_month is _FLOOR_FOUR_NAGARI else streak
         else:  # chongtong, three ppuk, or a floor four the dealer wins: an instant win
             winner, hand_payments, streak_after = instant_win(hand, rules, table, minimum)
             payments += hand_payments
-        voided = (kind is _FLOOR_FOUR and not dealer_wins) or (
-            kind is _CHONGTONG and winner is None and streak_after == streak
-        )
+        voided = voids or (kind is _CHONGTONG and winner is None and streak_after == streak)
         if not voided and (hand.events or table.sitter is not None):
             payments += side_payments(hand, rules, table, minimum)
-    # compiled, a comprehension builds it natively; dict.fromkeys is a generic method call
-    net = {player_id: 0 for player_id in table.seat}  # noqa: C420
-    stake = hand.stake
+    # Summed by seat in a list, then named. Compiled, ``net[payer] -= chips`` is a generic
+    # in-place operation (on a dict's or a list's item alike) and a dict store; spelt out
+    # on a list it is native arithmetic.
+    seat = table.seat
+    sums = [0 for _player in hand.players]
     for payment in payments:
-        net[payment.payer] -= payment.chips
-        net[payment.payee] += payment.chips
-    # Over generators, not the dict's view: compiled, sum() of a generator runs as a loop,
+        chips = payment.chips
+        payer = seat[payment.payer]
+        payee = seat[payment.payee]
+        sums[payer] = sums[payer] - chips
+        sums[payee] = sums[payee] + chips
+    net = {player_id: sums[i] for player_id, i in seat.items()}
+    stake = hand.stake
+    # Over a generator, not the dict's view: compiled, sum() of a generator runs as a loop,
     # while sum(), max() and min() of a view are generic calls through an iterator object.
     if payments:
-        if sum(chips for chips in net.values()) != 0:  # zero-sum, always; not an assert (-O)
+        if sum(chips for chips in sums) != 0:  # zero-sum, always; not an assert (-O)
             raise ZeroSumError(f"payments do not balance: {net}")
         if beyond_safe(net) is not None:
             raise InvalidHandError([_too_large()])
@@ -153,11 +165,11 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
         else:
             may_stop = score.stop_points >= minimum
             results.append(
-                _new(PlayerResult, (player.id, score.points, score.items, may_stop, score, None))
+                _new(_PLAYER_RESULT, (player.id, score.points, score.items, may_stop, score, None))
             )
     players = tuple(results)
     return _new(
-        HandResult, (ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
+        _HAND_RESULT, (ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
     )
 
 
@@ -343,7 +355,7 @@ def _owe_all(
         animals=winner.animals,
     )
     start = winner_amount(won.amount)
-    pibak_max = rules.pibak_max_pi(len(table.active))
+    pibak_max = _pibak_max(rules, len(table.active))
     scores = list(scores_placed)
     scores[w] = winner
     owed: Shares = {}
@@ -375,6 +387,17 @@ def _owe_all(
         owed[i] = found
         total += found[0]
     return total, won, scores, owed
+
+
+# The rules' per-table options, read as their methods read them: compiled, a method of the
+# rules (a plain dataclass) is an interpreted call, ~0.7k instructions each hand;
+# tests/test_scoring.py holds these to GoStopRules.min_points_to_stop and pibak_max_pi.
+def _stop_minimum(rules: GoStopRules, active: int) -> int:
+    return rules.min_points_to_stop_2p if active == 2 else rules.min_points_to_stop_3p
+
+
+def _pibak_max(rules: GoStopRules, active: int) -> int:
+    return rules.pibak_max_pi_2p if active == 2 else rules.pibak_max_pi_3p
 
 
 def _owes_pi_bak(owed: tuple[Bak, ...]) -> bool:
@@ -426,30 +449,30 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
         for j, (other, _steps) in shares.items():
             if j != liable:
                 points += other
-                covers = _new(Step, ("covers", "add", other, points, None, players[j].id, ()))
+                covers = _new(_STEP, ("covers", "add", other, points, None, players[j].id, ()))
                 steps = [*steps, covers]
         if _doubles_the_sum(rules, table):
             points *= 2
             facts = go_facts(players[liable].go_count)
-            steps = [*steps, _new(Step, ("go_bak", "multiply", 2, points, None, None, facts))]
+            steps = [*steps, _new(_STEP, ("go_bak", "multiply", 2, points, None, None, facts))]
         payments.append(
             _new(
-                Payment,
+                _PAYMENT,
                 (players[liable].id, payee, points, points * stake, "stop", tuple(steps), "points"),
             )
         )
     for i, (points, steps) in shares.items():
-        if i == liable:
-            continue
-        if liable is not None:
+        if liable is not None:  # (tested first: compiled, ``i == liable`` is then native)
+            if i == liable:
+                continue
             steps = [
                 *steps,
-                _new(Step, ("covered_by", "add", -points, 0, None, players[liable].id, ())),
+                _new(_STEP, ("covered_by", "add", -points, 0, None, players[liable].id, ())),
             ]
             points = 0
         payments.append(
             _new(
-                Payment,
+                _PAYMENT,
                 (players[i].id, payee, points, points * stake, "stop", tuple(steps), "points"),
             )
         )
@@ -524,7 +547,7 @@ def _check_declared_baks(
 
 def _sitter_result(player: PlayerHand, rules: GoStopRules) -> PlayerResult:
     """The player who sits out: no points; how many cards it sold."""
-    return _new(PlayerResult, (player.id, 0, (), False, None, sold_cards(player, rules)[0]))
+    return _new(_PLAYER_RESULT, (player.id, 0, (), False, None, sold_cards(player, rules)[0]))
 
 
 def _active_words(hand: Hand) -> str:

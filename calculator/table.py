@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from calculator.ending import check_events, check_outcome, find_liable
-from calculator.errors import InvalidHandError, Problems
+from calculator.errors import GoStopError, InvalidHandError, Problems
 from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
 from calculator.rules import (
     GOBAK_PAYS_ALL,
@@ -38,6 +38,9 @@ class Table(NamedTuple):
     liable_reason: str | None  # go_bak, dokbak or yeokgo
 
 
+_TABLE: Final = Table  # named once: compiled, a class is a look-up among the globals
+
+
 def check_table(hand: Hand, rules: GoStopRules) -> Table:
     """Validate everything about the hand except the cards; raise naming every problem."""
     table = _plain_table(hand, rules)
@@ -48,8 +51,9 @@ def check_table(hand: Hand, rules: GoStopRules) -> Table:
 
 def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
     """The table of an everyday hand — two or three players, each with one pile and plain
-    flags, no sitter, no events, no dealer, a preview or a stop with no one named liable —
-    or None when anything is out of the ordinary and the full checks must run.
+    flags, no sitter, no events, no dealer, a preview or a stop (a loser named liable is
+    read by :func:`~calculator.ending.find_liable`, as the full checks read it) — or None
+    when anything is out of the ordinary and the full checks must run.
 
     This is only a shortcut, and it fails closed: it reads a few fields and requires every
     other field of the records to hold its default — the very object (``None``, ``False``,
@@ -79,6 +83,7 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
         index[p.id] = i
     if len(index) != count:
         return None
+    active = (0, 1) if count == 2 else (0, 1, 2)
     outcome = hand.outcome
     winner = None
     if outcome is not None:
@@ -87,15 +92,23 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
         winner = index.get(outcome.winner)  # type: ignore[arg-type]
         if winner is None:
             return None
+        if outcome.liable is not None:  # a named 독박 or go-caller: read as the full checks do
+            named = index.get(outcome.liable)
+            if named is None or named == winner:
+                return None  # check_outcome names the problem
+            try:
+                liable, reason = find_liable(hand, rules, index, active, winner, Problems())
+            except GoStopError:
+                return None  # the full checks raise it, with every other problem found
+            return _new(_TABLE, (index, active, None, winner, liable, reason))
         if count == 3:
             callers = [i for i, p in enumerate(players) if p.go_count and i != winner]
             if callers:  # one losing go-caller: under pay-all 고박 it pays for everyone
                 if len(callers) > 1:
                     return None
                 if rules.gobak_mode_3p in GOBAK_PAYS_ALL:
-                    return _new(Table, (index, (0, 1, 2), None, winner, callers[0], "go_bak"))
-    active = (0, 1) if count == 2 else (0, 1, 2)
-    return _new(Table, (index, active, None, winner, None, None))
+                    return _new(_TABLE, (index, (0, 1, 2), None, winner, callers[0], "go_bak"))
+    return _new(_TABLE, (index, active, None, winner, None, None))
 
 
 def _defaults(record: tuple[object, ...], read: int, rest: tuple[object, ...]) -> bool:
@@ -113,7 +126,7 @@ def _defaults(record: tuple[object, ...], read: int, rest: tuple[object, ...]) -
 # its default. A field inserted among the read ones would break that: refuse at import.
 _HAND_READ: Final = 4
 _PLAYER_READ: Final = 9
-_OUTCOME_READ: Final = 2
+_OUTCOME_READ: Final = 3
 if (
     Hand._fields[:_HAND_READ] != ("players", "outcome", "stake", "nagari_streak")
     or PlayerHand._fields[:_PLAYER_READ]
@@ -128,7 +141,7 @@ if (
         "bombs_after_shake",
         "gukjin",
     )
-    or Outcome._fields[:_OUTCOME_READ] != ("type", "winner")
+    or Outcome._fields[:_OUTCOME_READ] != ("type", "winner", "liable")
 ):  # pragma: no cover - a programming error, caught by importing the module
     raise ImportError("calculator.table: the plain-table shortcut no longer matches the records")
 _HAND_REST: Final[tuple[object, ...]] = Hand(players=())[_HAND_READ:]

@@ -17,11 +17,15 @@ that compares :func:`tables_for` with :func:`build_tables` noticing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypeVar
 
 from calculator import cards
 from calculator.rules import GoStopRules, GukjinMode
 from calculator.scoring import (
+    ANIMAL_MODULUS,
+    BONUS_MODULUS,
+    BRIGHT_MODULUS,
+    RIBBON_MODULUS,
     Item,
     animal_items,
     bright_items,
@@ -34,12 +38,13 @@ Entry = tuple[tuple[Item, ...], int, int]
 AnimalEntry = tuple[tuple[Item, ...], int, int, bool]
 # What scoring a listed pile reads (see scoring.score_mask), typed element by element:
 # compiled, the look-ups and the mask arithmetic then run on machine integers and typed
-# dicts instead of the generic object protocol.
+# lists instead of the generic object protocol. The tables are lists by remainder (see
+# by_remainder): the entry of a holding at the holding modulo its category's modulus.
 Scoring = tuple[
-    dict[int, Entry],  # brights
-    dict[int, AnimalEntry],  # animals
-    dict[int, Entry],  # ribbons
-    dict[int, int],  # bonus
+    list[Entry | None],  # brights
+    list[AnimalEntry | None],  # animals
+    list[Entry | None],  # ribbons
+    list[int | None],  # bonus
     int,  # switchable
     int,  # fixed_animals
     int,  # fixed_double
@@ -79,6 +84,25 @@ def subsets(mask: int) -> list[int]:
     while sub != mask:
         sub = (sub - mask) & mask
         found.append(sub)
+    return found
+
+
+_T = TypeVar("_T")
+
+
+def by_remainder(table: dict[int, _T], modulus: int) -> list[_T | None]:
+    """``table``'s entries in a list, each at its holding (a mask) modulo ``modulus``, None
+    elsewhere; raises if two holdings leave the same remainder.
+
+    >>> by_remainder({0: "none", 0b101: "both", 0b100: "high"}, 3)
+    ['none', 'high', 'both']
+    """
+    found: list[_T | None] = [None] * modulus
+    for holding, entry in table.items():
+        place = holding % modulus
+        if found[place] is not None:
+            raise ValueError(f"modulus {modulus} gives two holdings the remainder {place}")
+        found[place] = entry
     return found
 
 
@@ -249,10 +273,10 @@ def _assemble(
     values = rules.bonus_values()
     junk_cards = cards.SINGLE_JUNK | fixed_double
     scoring: Scoring = (
-        brights,
-        animals,
-        ribbons,
-        bonus,
+        by_remainder(brights, BRIGHT_MODULUS),
+        by_remainder(animals, ANIMAL_MODULUS),
+        by_remainder(ribbons, RIBBON_MODULUS),
+        by_remainder(bonus, BONUS_MODULUS),
         switchable,
         fixed_animals,
         fixed_double,

@@ -199,6 +199,7 @@ def test_the_plain_table_shortcut_agrees_with_the_full_checks_and_is_taken() -> 
         if plain is not None:
             assert plain == full
             seen["taken"] += 1
+            seen["taken with liable named"] += bool(hand.outcome and hand.outcome.liable)
         seen["hands"] += 1
         seen["refused" if isinstance(full, GoStopError) else "accepted"] += 1
         outcome = hand.outcome
@@ -222,3 +223,4 @@ def test_the_plain_table_shortcut_agrees_with_the_full_checks_and_is_taken() -> 
         assert seen[f"outcome {kind}"] >= 5, seen
     for name in ("holders", "liable", "events", "dealer", "sitter", "declared", "tally"):
         assert seen[name] >= 20, seen
+    assert seen["taken with liable named"] >= 3, seen  # derandomized: 4 of 89
