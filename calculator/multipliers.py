@@ -146,8 +146,8 @@ named tuple costs a generic call)."""
 def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> tuple[Bak, ...]:
     """The baks this loser owes, each with what triggered it.
 
-    ``pibak_max``: the table's 피박 threshold, ``rules.pibak_max_pi(active)`` (the caller
-    reads it once for all the losers: a method of the rules is an interpreted call).
+    ``pibak_max``: the table's 피박 threshold, ``settlement.pibak_threshold`` (the caller
+    reads it once for all the losers).
     """
     if loser.declared_baks is not None:  # declared: the flags were checked against the winner
         declared = loser.declared_baks

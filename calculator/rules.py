@@ -596,14 +596,6 @@ class GoStopRules:
         section=_DOC + "6.2",
     )
 
-    def min_points_to_stop(self, active: int) -> int:
-        """The stop minimum for a table of ``active`` players."""
-        return self.min_points_to_stop_2p if active == 2 else self.min_points_to_stop_3p
-
-    def pibak_max_pi(self, active: int) -> int:
-        """The 피박 threshold for a table of ``active`` players."""
-        return self.pibak_max_pi_2p if active == 2 else self.pibak_max_pi_3p
-
     def bonus_values(self) -> dict[str, int]:
         """Junk value of each bonus card in the deck (cards valued 0 are not in it)."""
         found = {

@@ -110,7 +110,7 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     table = check_table(hand, rules)
     entries = read_piles(hand, rules)
     active = len(table.active)
-    minimum = _stop_minimum(rules, active)
+    minimum = stop_minimum(rules, active)
     scores, auto = _place_switchables(hand, rules, entries)
     outcome = hand.outcome
     streak = hand.nagari_streak
@@ -355,7 +355,7 @@ def _owe_all(
         animals=winner.animals,
     )
     start = winner_amount(won.amount)
-    pibak_max = _pibak_max(rules, len(table.active))
+    pibak_max = pibak_threshold(rules, len(table.active))
     scores = list(scores_placed)
     scores[w] = winner
     owed: Shares = {}
@@ -389,14 +389,15 @@ def _owe_all(
     return total, won, scores, owed
 
 
-# The rules' per-table options, read as their methods read them: compiled, a method of the
-# rules (a plain dataclass) is an interpreted call, ~0.7k instructions each hand;
-# tests/test_scoring.py holds these to GoStopRules.min_points_to_stop and pibak_max_pi.
-def _stop_minimum(rules: GoStopRules, active: int) -> int:
+def stop_minimum(rules: GoStopRules, active: int) -> int:
+    """The stop minimum for a table of ``active`` players (4 play as 3). A function of
+    this compiled module, not a method of the rules (a plain dataclass, whose methods
+    compiled code calls as interpreted functions, ~0.7k instructions each)."""
     return rules.min_points_to_stop_2p if active == 2 else rules.min_points_to_stop_3p
 
 
-def _pibak_max(rules: GoStopRules, active: int) -> int:
+def pibak_threshold(rules: GoStopRules, active: int) -> int:
+    """The 피박 threshold for a table of ``active`` players (as :func:`stop_minimum`)."""
     return rules.pibak_max_pi_2p if active == 2 else rules.pibak_max_pi_3p
 
 

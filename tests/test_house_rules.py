@@ -22,7 +22,7 @@ from calculator import GoStopError, InvalidRulesError, resolve, settle
 from calculator.multipliers import nagari_factor
 from calculator.options import specs
 from calculator.rules import GoStopRules
-from calculator.settlement import compare
+from calculator.settlement import compare, stop_minimum
 from handbuilder import build_hand
 from strategies import hands, house_hands
 from tests_support import examples
@@ -294,7 +294,7 @@ def test_chip_options_accept_null_and_stop_minimums_accept_zero() -> None:
         "standard", {"ppuk_chips": None, "min_points_to_stop_2p": 0, "min_points_to_stop_3p": 0}
     ).rules
     assert rules.ppuk_chips is None
-    assert rules.min_points_to_stop(2) == rules.min_points_to_stop(3) == 0
+    assert stop_minimum(rules, 2) == stop_minimum(rules, 3) == stop_minimum(rules, 4) == 0
 
 
 def test_counting_sets_needs_the_hand_only_when_the_sitter_sells() -> None:

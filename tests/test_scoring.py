@@ -14,7 +14,7 @@ from calculator.errors import ImpossibleHandError
 from calculator.hand import Hand, PlayerHand
 from calculator.piles import _PLACES, read_piles
 from calculator.scoring import RIBBON_MODULUS, count_bits
-from calculator.settlement import _pibak_max, _stop_minimum
+from calculator.settlement import pibak_threshold, stop_minimum
 from calculator.tables import by_remainder, subsets
 
 
@@ -66,9 +66,10 @@ def test_by_remainder_places_every_holding_and_refuses_a_shared_remainder() -> N
     st.integers(min_value=0, max_value=20),
     st.integers(min_value=0, max_value=20),
 )
-def test_settlement_reads_the_per_table_options_as_the_rules_do(
+def test_the_per_table_options_read_the_two_player_value_only_for_two(
     active: int, stop_2p: int, stop_3p: int, pibak_2p: int, pibak_3p: int
 ) -> None:
+    # SPEC §4: "Stop minimums: 2 players 7, 3 players 3 (4 players play as 3)"
     rules = dataclasses.replace(
         resolve("standard").rules,
         min_points_to_stop_2p=stop_2p,
@@ -76,5 +77,5 @@ def test_settlement_reads_the_per_table_options_as_the_rules_do(
         pibak_max_pi_2p=pibak_2p,
         pibak_max_pi_3p=pibak_3p,
     )
-    assert _stop_minimum(rules, active) == rules.min_points_to_stop(active)
-    assert _pibak_max(rules, active) == rules.pibak_max_pi(active)
+    assert stop_minimum(rules, active) == (stop_2p if active == 2 else stop_3p)
+    assert pibak_threshold(rules, active) == (pibak_2p if active == 2 else pibak_3p)
