@@ -15,7 +15,7 @@ something the amount did not do.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Final
 
@@ -25,7 +25,7 @@ from calculator.result import Payment, Step
 LANGUAGES: Final = ("ko", "en")
 """The languages of labels and sentences, the default first."""
 
-_Detail = Callable[[Mapping[str, int], Step], str]
+_Detail = Callable[[dict[str, int], Step], str]
 
 
 def _n(value: int) -> str:
@@ -46,24 +46,24 @@ def _n(value: int) -> str:
     return "-" + grouped if value < 0 else grouped
 
 
-def _pi_bak_ko(facts: Mapping[str, int], _step: Step) -> str:
+def _pi_bak_ko(facts: dict[str, int], _step: Step) -> str:
     if "junk_cards" in facts:
         return f"피 {facts['junk_cards']}장 ≤ {facts['threshold']}장"
     return f"피 {facts['junk_value']} ≤ {facts['threshold']}"
 
 
-def _pi_bak_en(facts: Mapping[str, int], _step: Step) -> str:
+def _pi_bak_en(facts: dict[str, int], _step: Step) -> str:
     if "junk_cards" in facts:
         return f"{facts['junk_cards']} junk cards ≤ {facts['threshold']}"
     return f"{facts['junk_value']} junk ≤ {facts['threshold']}"
 
 
-def _gwang_bak_ko(facts: Mapping[str, int], _step: Step) -> str:
+def _gwang_bak_ko(facts: dict[str, int], _step: Step) -> str:
     held = "광 없음" if facts["brights"] == 0 else "비광뿐"
     return f"승자 광 {facts['winner_brights']}장, {held}"
 
 
-def _gwang_bak_en(facts: Mapping[str, int], _step: Step) -> str:
+def _gwang_bak_en(facts: dict[str, int], _step: Step) -> str:
     held = "none here" if facts["brights"] == 0 else "only the rain man here"
     return f"winner scored {facts['winner_brights']} brights, {held}"
 
@@ -105,7 +105,8 @@ _UNITS: Final[dict[str, tuple[str, str]]] = {"ko": ("점", "칩"), "en": (" poin
 
 def detail(step: Step, lang: str) -> str:
     """What made ``step`` apply, in words (empty when there is nothing to add)."""
-    facts = dict(step.facts)
+    # most steps have no facts: no dict for them
+    facts = dict(step.facts) if step.facts else {}
     if "declared" in facts:
         return _DECLARED[lang]
     found = _DETAILS.get(step.code)

@@ -11,7 +11,7 @@ the bodies these functions return are meant for ``orjson.dumps``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
@@ -19,7 +19,7 @@ import orjson
 
 from calculator.api import rules_document
 from calculator.balance import BalanceResult
-from calculator.cards import CARDS, DECK
+from calculator.cards import CARDS, DECK, ids_of
 from calculator.codes import CODES, DESCRIPTIONS
 from calculator.errors import Issue
 from calculator.explain import LANGUAGES, payment_text, step_text
@@ -27,12 +27,13 @@ from calculator.labels import label
 from calculator.options import specs
 from calculator.presets import Preset, RuleSet, Variant, presets, resolve
 from calculator.result import (
+    CountValues,
     HandResult,
     Payment,
     PlayerResult,
     Step,
     WinnerScore,
-    counts_of,
+    count_values,
     gukjin_of,
 )
 from calculator.scoring import Item
@@ -121,7 +122,7 @@ def step_json(step: Step, before: int, langs: tuple[str, ...]) -> orjson.Fragmen
     return _Fragment(_dumps(found))
 
 
-def _own_steps(steps: Sequence[Step]) -> tuple[Sequence[Step], int]:
+def _own_steps(steps: tuple[Step, ...]) -> tuple[tuple[Step, ...], int]:
     """A loser's own steps and the amount they start from: the winner's amount that opens
     them in the domain is ``winner_score.amount``, said once on the wire (it was a tenth
     of every answer)."""
@@ -130,7 +131,7 @@ def _own_steps(steps: Sequence[Step]) -> tuple[Sequence[Step], int]:
     return steps, 0
 
 
-def _steps(steps: Iterable[Step], start: int, langs: tuple[str, ...]) -> list[orjson.Fragment]:
+def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[orjson.Fragment]:
     found = []
     before = start
     for step in steps:
@@ -142,12 +143,13 @@ def _steps(steps: Iterable[Step], start: int, langs: tuple[str, ...]) -> list[or
 @lru_cache(maxsize=16384)
 def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
     """One scoring item, serialized (items repeat a lot)."""
+    ids = item.ids  # ``item.cards``' work: compiled, a property is a generic lookup
     return _Fragment(
         _dumps(
             {
                 "code": item.code,
                 "points": item.points,
-                "cards": list(item.cards),
+                "cards": ids if ids is not None else ids_of(item.mask),  # orjson: a list
                 "label": _label(item.code, langs),
             }
         )
@@ -156,22 +158,15 @@ def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Frag
 
 def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
     """A player's itemized points (``gukjin_as`` only when it holds a switchable card)."""
-    counts = counts_of(player)  # not the properties: compiled, a generic lookup each
+    # not the properties (compiled, a generic lookup each), nor a Counts record: its
+    # values as a plain tuple, built natively
+    counts = count_values(player)
     langs = shape.langs
     found: dict[str, Any] = {
         "id": player.id,
         "points": player.points,
         "items": [item_json(item, langs) for item in player.items],
-        "counts": None
-        if counts is None
-        else {
-            "brights": counts.brights,
-            "animals": counts.animals,
-            "ribbons": counts.ribbons,
-            "junk_value": counts.junk_value,
-            "junk_cards": counts.junk_cards,
-            "cards": counts.cards,
-        },
+        "counts": None if counts is None else _counts_json(counts),
     }
     gukjin_as = gukjin_of(player)
     if gukjin_as:
@@ -181,6 +176,18 @@ def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str,
         found["sits_out"] = True
         found["sold"] = player.sold
     return found
+
+
+def _counts_json(counts: CountValues) -> dict[str, Any]:
+    brights, animals, ribbons, junk_value, junk_cards, cards = counts
+    return {
+        "brights": brights,
+        "animals": animals,
+        "ribbons": ribbons,
+        "junk_value": junk_value,
+        "junk_cards": junk_cards,
+        "cards": cards,
+    }
 
 
 def winner_json(
