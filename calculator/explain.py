@@ -120,17 +120,12 @@ def detail(step: Step, lang: str) -> str:
 
 
 @lru_cache(maxsize=4096)  # steps repeat from payment to payment (a pure function)
-def _named(step: Step, lang: str) -> str:
-    """``(label: detail)``, the step's reason in parentheses."""
-    name = label_in(step.code, lang)
-    words = detail(step, lang)
-    return f"({name}: {words})" if words else f"({name})"
-
-
 def _operation(step: Step, lang: str) -> str:
     """`` × 2 (피박: 피 3 ≤ 5)``, `` + 3 (…)`` or `` − 176 (…)``: what the step does to the
-    running value, and why (one string built, not two joined)."""
-    named = _named(step, lang)
+    running value, and why in parentheses (kept whole: a step's key is all of it)."""
+    name = label_in(step.code, lang)
+    words = detail(step, lang)
+    named = f"({name}: {words})" if words else f"({name})"
     if step.op == "multiply":
         return f" × {_n(step.value)} {named}"
     if step.value < 0:
