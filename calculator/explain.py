@@ -163,7 +163,7 @@ def _payment_text(
         result = f"{_n(points)}{point_unit}"
     else:
         result = f"{_n(points)}{point_unit} × {_n(stake)} = {_n(chips)}{chip_unit}"
-    parts = []
+    parts = []  # every piece joined once, not built into strings that are joined again
     for i, step in enumerate(steps):
         if step.op != "start":
             parts.append(_operation(step, lang))
@@ -171,5 +171,11 @@ def _payment_text(
         name = "" if step.code == "winner_amount" else f"{label_in(step.code, lang)} "
         if len(steps) == 1:
             return f"{name}{result}"
-        parts.append(f"{', ' if i else ''}{name}{_n(step.value)}")
-    return f"{''.join(parts)} = {result}"
+        if i:
+            parts.append(", ")
+        if name:
+            parts.append(name)
+        parts.append(_n(step.value))
+    parts.append(" = ")
+    parts.append(result)
+    return "".join(parts)
