@@ -119,8 +119,7 @@ def detail(step: Step, lang: str) -> str:
     return ""
 
 
-@lru_cache(maxsize=4096)  # steps repeat from payment to payment (a pure function)
-def _operation(step: Step, lang: str) -> str:
+def _operation_text(step: Step, lang: str) -> str:
     """`` × 2 (피박: 피 3 ≤ 5)``, `` + 3 (…)`` or `` − 176 (…)``: what the step does to the
     running value, and why in parentheses (kept whole: a step's key is all of it)."""
     name = label_in(step.code, lang)
@@ -131,6 +130,11 @@ def _operation(step: Step, lang: str) -> str:
     if step.value < 0:
         return f" − {_n(-step.value)} {named}"
     return f" + {_n(step.value)} {named}"
+
+
+# steps repeat from payment to payment (a pure function); a Final name: compiled, a call
+# of a decorated function looks its name up in the module's dict first
+_operation: Final = lru_cache(maxsize=4096)(_operation_text)
 
 
 def step_text(step: Step, *, before: int, lang: str) -> str:

@@ -103,10 +103,9 @@ def _ruleset_fragment(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
     return found
 
 
-@lru_cache(maxsize=16384)
-def step_json(step: Step, before: int, langs: tuple[str, ...]) -> orjson.Fragment:
-    """One explanation line, serialized (steps repeat a lot): ``before`` is the running
-    value it starts from, for its sentence."""
+def _step_fragment(step: Step, before: int, langs: tuple[str, ...]) -> orjson.Fragment:
+    """One explanation line, serialized: ``before`` is the running value it starts from,
+    for its sentence."""
     found: dict[str, Any] = {
         "code": step.code,
         "op": step.op,
@@ -120,6 +119,12 @@ def step_json(step: Step, before: int, langs: tuple[str, ...]) -> orjson.Fragmen
     if step.player is not None:
         found["player"] = step.player
     return _Fragment(_dumps(found))
+
+
+# The caches of what repeats a lot, held as Final names: compiled, a call of a decorated
+# function looks its name up in the module's dict first (a Final is read natively).
+step_json: Final = lru_cache(maxsize=16384)(_step_fragment)
+"""One explanation line, serialized (steps repeat a lot): :func:`_step_fragment`."""
 
 
 def _own_steps(steps: tuple[Step, ...]) -> tuple[tuple[Step, ...], int]:
@@ -140,9 +145,8 @@ def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[
     return found
 
 
-@lru_cache(maxsize=16384)
-def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
-    """One scoring item, serialized (items repeat a lot)."""
+def _item_fragment(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
+    """One scoring item, serialized."""
     ids = item.ids  # ``item.cards``' work: compiled, a property is a generic lookup
     return _Fragment(
         _dumps(
@@ -154,6 +158,10 @@ def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Frag
             }
         )
     )
+
+
+item_json: Final = lru_cache(maxsize=16384)(_item_fragment)
+"""One scoring item, serialized (items repeat a lot): :func:`_item_fragment`."""
 
 
 def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
