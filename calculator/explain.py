@@ -39,10 +39,9 @@ def _n(value: int) -> str:
         return str(value)
     digits = str(-value if value < 0 else value)
     head = len(digits) % 3 or 3
-    groups = [digits[:head]]
-    for start in range(head, len(digits), 3):
-        groups.append(digits[start : start + 3])
-    grouped = ",".join(groups)
+    grouped = digits[:head]
+    for start in range(head, len(digits), 3):  # most amounts here: once (under a million)
+        grouped = f"{grouped},{digits[start : start + 3]}"
     return "-" + grouped if value < 0 else grouped
 
 

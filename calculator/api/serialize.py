@@ -41,7 +41,7 @@ from calculator.session import SessionResult, Transfer, minimal_transfers
 from calculator.settlement import Comparison
 from calculator.tables import tables_for
 
-_OP_KEY = {"start": "amount", "add": "addend", "multiply": "factor"}
+_OP_KEY: Final = {"start": "amount", "add": "addend", "multiply": "factor"}
 # orjson's functions held here: compiled, ``orjson.dumps`` is a module attribute lookup
 _dumps: Final = orjson.dumps
 _Fragment: Final = orjson.Fragment
@@ -86,8 +86,9 @@ def ruleset_json(ruleset: RuleSet, *, full: bool = False) -> dict[str, Any]:
     return found
 
 
-_RULESETS: dict[tuple[str, str, bool], dict[str, Any]] = {}
-_RULESET_FRAGMENTS: dict[tuple[str, str, bool], orjson.Fragment] = {}
+# Final: compiled, read natively (a plain global is looked up in the module's dict)
+_RULESETS: Final[dict[tuple[str, str, bool], dict[str, Any]]] = {}
+_RULESET_FRAGMENTS: Final[dict[tuple[str, str, bool], orjson.Fragment]] = {}
 
 
 def _ruleset_fragment(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
@@ -97,9 +98,7 @@ def _ruleset_fragment(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
     if found is None:
         if len(_RULESET_FRAGMENTS) > 1024:
             _RULESET_FRAGMENTS.clear()
-        found = _RULESET_FRAGMENTS[key] = orjson.Fragment(
-            orjson.dumps(ruleset_json(ruleset, full=full))
-        )
+        found = _RULESET_FRAGMENTS[key] = _Fragment(_dumps(ruleset_json(ruleset, full=full)))
     return found
 
 
