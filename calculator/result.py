@@ -52,7 +52,11 @@ class PlayerResult(NamedTuple):
         return gukjin_of(self)
 
 
-_SWITCHABLE_IDS: Final = ((cards.MAY_ANIMAL, cards.MAY_ANIMAL_ID), (cards.GUKJIN, cards.GUKJIN_ID))
+# of any length: compiled, a tuple of known length is walked through a generic iterator
+_SWITCHABLE_IDS: Final[tuple[tuple[int, str], ...]] = (
+    (cards.MAY_ANIMAL, cards.MAY_ANIMAL_ID),
+    (cards.GUKJIN, cards.GUKJIN_ID),
+)
 
 
 # The properties' work, as functions: compiled code reads a named tuple's property through a

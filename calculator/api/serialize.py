@@ -273,7 +273,7 @@ def outcome_json(result: HandResult) -> dict[str, Any] | None:
 
 def hand_json(
     result: HandResult,
-    comparisons: Iterable[Comparison] = (),
+    comparisons: tuple[Comparison, ...] = (),
     shape: Shape = DEFAULT_SHAPE,
 ) -> dict[str, Any]:
     """The full response of ``POST /v1/gostop/hands``, shaped as the client asked: the
@@ -287,9 +287,8 @@ def hand_json(
         body["preview"] = True
     body["players"] = [player_json(p, shape) for p in result.players]
     _add_settlement(body, result, shape)
-    compared = [comparison_json(c, shape) for c in comparisons]
-    if compared:
-        body["comparisons"] = compared
+    if comparisons:
+        body["comparisons"] = [comparison_json(c, shape) for c in comparisons]
     return body
 
 
