@@ -15,7 +15,7 @@ something the amount did not do.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Final
 
@@ -25,7 +25,7 @@ from calculator.result import Payment, Step
 LANGUAGES: Final = ("ko", "en")
 """The languages of labels and sentences, the default first."""
 
-_Detail = Callable[[Mapping[str, int], Step], str]
+_Detail = Callable[[dict[str, int], Step], str]
 
 
 def _n(value: int) -> str:
@@ -39,31 +39,30 @@ def _n(value: int) -> str:
         return str(value)
     digits = str(-value if value < 0 else value)
     head = len(digits) % 3 or 3
-    groups = [digits[:head]]
-    for start in range(head, len(digits), 3):
-        groups.append(digits[start : start + 3])
-    grouped = ",".join(groups)
+    grouped = digits[:head]
+    for start in range(head, len(digits), 3):  # most amounts here: once (under a million)
+        grouped = f"{grouped},{digits[start : start + 3]}"
     return "-" + grouped if value < 0 else grouped
 
 
-def _pi_bak_ko(facts: Mapping[str, int], _step: Step) -> str:
+def _pi_bak_ko(facts: dict[str, int], _step: Step) -> str:
     if "junk_cards" in facts:
         return f"피 {facts['junk_cards']}장 ≤ {facts['threshold']}장"
     return f"피 {facts['junk_value']} ≤ {facts['threshold']}"
 
 
-def _pi_bak_en(facts: Mapping[str, int], _step: Step) -> str:
+def _pi_bak_en(facts: dict[str, int], _step: Step) -> str:
     if "junk_cards" in facts:
         return f"{facts['junk_cards']} junk cards ≤ {facts['threshold']}"
     return f"{facts['junk_value']} junk ≤ {facts['threshold']}"
 
 
-def _gwang_bak_ko(facts: Mapping[str, int], _step: Step) -> str:
+def _gwang_bak_ko(facts: dict[str, int], _step: Step) -> str:
     held = "광 없음" if facts["brights"] == 0 else "비광뿐"
     return f"승자 광 {facts['winner_brights']}장, {held}"
 
 
-def _gwang_bak_en(facts: Mapping[str, int], _step: Step) -> str:
+def _gwang_bak_en(facts: dict[str, int], _step: Step) -> str:
     held = "none here" if facts["brights"] == 0 else "only the rain man here"
     return f"winner scored {facts['winner_brights']} brights, {held}"
 
@@ -105,7 +104,8 @@ _UNITS: Final[dict[str, tuple[str, str]]] = {"ko": ("점", "칩"), "en": (" poin
 
 def detail(step: Step, lang: str) -> str:
     """What made ``step`` apply, in words (empty when there is nothing to add)."""
-    facts = dict(step.facts)
+    # most steps have no facts: no dict for them
+    facts = dict(step.facts) if step.facts else {}
     if "declared" in facts:
         return _DECLARED[lang]
     found = _DETAILS.get(step.code)
@@ -118,23 +118,22 @@ def detail(step: Step, lang: str) -> str:
     return ""
 
 
-@lru_cache(maxsize=4096)  # steps repeat from payment to payment (a pure function)
-def _named(step: Step, lang: str) -> str:
-    """``(label: detail)``, the step's reason in parentheses."""
+def _operation_text(step: Step, lang: str) -> str:
+    """`` × 2 (피박: 피 3 ≤ 5)``, `` + 3 (…)`` or `` − 176 (…)``: what the step does to the
+    running value, and why in parentheses (kept whole: a step's key is all of it)."""
     name = label_in(step.code, lang)
     words = detail(step, lang)
-    return f"({name}: {words})" if words else f"({name})"
-
-
-def _operation(step: Step, lang: str) -> str:
-    """`` × 2 (피박: 피 3 ≤ 5)``, `` + 3 (…)`` or `` − 176 (…)``: what the step does to the
-    running value, and why (one string built, not two joined)."""
-    named = _named(step, lang)
+    named = f"({name}: {words})" if words else f"({name})"
     if step.op == "multiply":
         return f" × {_n(step.value)} {named}"
     if step.value < 0:
         return f" − {_n(-step.value)} {named}"
     return f" + {_n(step.value)} {named}"
+
+
+# steps repeat from payment to payment (a pure function); a Final name: compiled, a call
+# of a decorated function looks its name up in the module's dict first
+_operation: Final = lru_cache(maxsize=4096)(_operation_text)
 
 
 def step_text(step: Step, *, before: int, lang: str) -> str:
@@ -167,7 +166,7 @@ def _payment_text(
         result = f"{_n(points)}{point_unit}"
     else:
         result = f"{_n(points)}{point_unit} × {_n(stake)} = {_n(chips)}{chip_unit}"
-    parts = []
+    parts = []  # every piece joined once, not built into strings that are joined again
     for i, step in enumerate(steps):
         if step.op != "start":
             parts.append(_operation(step, lang))
@@ -175,5 +174,11 @@ def _payment_text(
         name = "" if step.code == "winner_amount" else f"{label_in(step.code, lang)} "
         if len(steps) == 1:
             return f"{name}{result}"
-        parts.append(f"{', ' if i else ''}{name}{_n(step.value)}")
-    return f"{''.join(parts)} = {result}"
+        if i:
+            parts.append(", ")
+        if name:
+            parts.append(name)
+        parts.append(_n(step.value))
+    parts.append(" = ")
+    parts.append(result)
+    return "".join(parts)

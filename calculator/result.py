@@ -14,8 +14,6 @@ from calculator.hand import Outcome
 from calculator.presets import RuleSet
 from calculator.scoring import Item, Score
 
-_new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
-
 
 class Counts(NamedTuple):
     """How much of each category a pile holds, after its switchable cards are placed."""
@@ -54,7 +52,11 @@ class PlayerResult(NamedTuple):
         return gukjin_of(self)
 
 
-_SWITCHABLE_IDS: Final = ((cards.MAY_ANIMAL, cards.MAY_ANIMAL_ID), (cards.GUKJIN, cards.GUKJIN_ID))
+# of any length: compiled, a tuple of known length is walked through a generic iterator
+_SWITCHABLE_IDS: Final[tuple[tuple[int, str], ...]] = (
+    (cards.MAY_ANIMAL, cards.MAY_ANIMAL_ID),
+    (cards.GUKJIN, cards.GUKJIN_ID),
+)
 
 
 # The properties' work, as functions: compiled code reads a named tuple's property through a
@@ -64,22 +66,28 @@ _SWITCHABLE_IDS: Final = ((cards.MAY_ANIMAL, cards.MAY_ANIMAL_ID), (cards.GUKJIN
 
 def counts_of(player: PlayerResult) -> Counts | None:
     """:attr:`PlayerResult.counts`."""
+    found = count_values(player)
+    return None if found is None else Counts(*found)
+
+
+CountValues = tuple[int, int, int, int, int | None, int | None]
+"""A :class:`Counts` as a plain tuple, its fields in order."""
+
+
+def count_values(player: PlayerResult) -> CountValues | None:
+    """:func:`counts_of`'s values as a plain tuple: compiled, built natively, where a
+    named tuple costs a generic call (the answer reads them for every player)."""
     s = player.score
     if s is None or s.brights is None:
         return None
-    # Without the class's Python-level __new__ (compiled, ``_make`` runs interpreted):
-    # tests/test_records.py checks it.
-    return _new(
-        Counts,
-        (
-            s.brights,
-            s.animals or 0,
-            s.ribbons or 0,
-            s.junk_value or 0,
-            s.junk_cards,
-            # a tally without junk_cards knows only whether the pile is empty
-            None if s.junk_cards is None else s.cards or 0,
-        ),
+    return (
+        s.brights,
+        s.animals or 0,
+        s.ribbons or 0,
+        s.junk_value or 0,
+        s.junk_cards,
+        # a tally without junk_cards knows only whether the pile is empty
+        None if s.junk_cards is None else s.cards or 0,
     )
 
 

@@ -11,7 +11,7 @@ the bodies these functions return are meant for ``orjson.dumps``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
@@ -19,7 +19,7 @@ import orjson
 
 from calculator.api import rules_document
 from calculator.balance import BalanceResult
-from calculator.cards import CARDS, DECK
+from calculator.cards import CARDS, DECK, ids_of
 from calculator.codes import CODES, DESCRIPTIONS
 from calculator.errors import Issue
 from calculator.explain import LANGUAGES, payment_text, step_text
@@ -27,12 +27,13 @@ from calculator.labels import label
 from calculator.options import specs
 from calculator.presets import Preset, RuleSet, Variant, presets, resolve
 from calculator.result import (
+    CountValues,
     HandResult,
     Payment,
     PlayerResult,
     Step,
     WinnerScore,
-    counts_of,
+    count_values,
     gukjin_of,
 )
 from calculator.scoring import Item
@@ -40,7 +41,7 @@ from calculator.session import SessionResult, Transfer, minimal_transfers
 from calculator.settlement import Comparison
 from calculator.tables import tables_for
 
-_OP_KEY = {"start": "amount", "add": "addend", "multiply": "factor"}
+_OP_KEY: Final = {"start": "amount", "add": "addend", "multiply": "factor"}
 # orjson's functions held here: compiled, ``orjson.dumps`` is a module attribute lookup
 _dumps: Final = orjson.dumps
 _Fragment: Final = orjson.Fragment
@@ -85,8 +86,9 @@ def ruleset_json(ruleset: RuleSet, *, full: bool = False) -> dict[str, Any]:
     return found
 
 
-_RULESETS: dict[tuple[str, str, bool], dict[str, Any]] = {}
-_RULESET_FRAGMENTS: dict[tuple[str, str, bool], orjson.Fragment] = {}
+# Final: compiled, read natively (a plain global is looked up in the module's dict)
+_RULESETS: Final[dict[tuple[str, str, bool], dict[str, Any]]] = {}
+_RULESET_FRAGMENTS: Final[dict[tuple[str, str, bool], orjson.Fragment]] = {}
 
 
 def _ruleset_fragment(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
@@ -96,16 +98,13 @@ def _ruleset_fragment(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
     if found is None:
         if len(_RULESET_FRAGMENTS) > 1024:
             _RULESET_FRAGMENTS.clear()
-        found = _RULESET_FRAGMENTS[key] = orjson.Fragment(
-            orjson.dumps(ruleset_json(ruleset, full=full))
-        )
+        found = _RULESET_FRAGMENTS[key] = _Fragment(_dumps(ruleset_json(ruleset, full=full)))
     return found
 
 
-@lru_cache(maxsize=16384)
-def step_json(step: Step, before: int, langs: tuple[str, ...]) -> orjson.Fragment:
-    """One explanation line, serialized (steps repeat a lot): ``before`` is the running
-    value it starts from, for its sentence."""
+def _step_fragment(step: Step, before: int, langs: tuple[str, ...]) -> orjson.Fragment:
+    """One explanation line, serialized: ``before`` is the running value it starts from,
+    for its sentence."""
     found: dict[str, Any] = {
         "code": step.code,
         "op": step.op,
@@ -121,7 +120,13 @@ def step_json(step: Step, before: int, langs: tuple[str, ...]) -> orjson.Fragmen
     return _Fragment(_dumps(found))
 
 
-def _own_steps(steps: Sequence[Step]) -> tuple[Sequence[Step], int]:
+# The caches of what repeats a lot, held as Final names: compiled, a call of a decorated
+# function looks its name up in the module's dict first (a Final is read natively).
+step_json: Final = lru_cache(maxsize=16384)(_step_fragment)
+"""One explanation line, serialized (steps repeat a lot): :func:`_step_fragment`."""
+
+
+def _own_steps(steps: tuple[Step, ...]) -> tuple[tuple[Step, ...], int]:
     """A loser's own steps and the amount they start from: the winner's amount that opens
     them in the domain is ``winner_score.amount``, said once on the wire (it was a tenth
     of every answer)."""
@@ -130,7 +135,7 @@ def _own_steps(steps: Sequence[Step]) -> tuple[Sequence[Step], int]:
     return steps, 0
 
 
-def _steps(steps: Iterable[Step], start: int, langs: tuple[str, ...]) -> list[orjson.Fragment]:
+def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[orjson.Fragment]:
     found = []
     before = start
     for step in steps:
@@ -139,39 +144,36 @@ def _steps(steps: Iterable[Step], start: int, langs: tuple[str, ...]) -> list[or
     return found
 
 
-@lru_cache(maxsize=16384)
-def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
-    """One scoring item, serialized (items repeat a lot)."""
+def _item_fragment(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
+    """One scoring item, serialized."""
+    ids = item.ids  # ``item.cards``' work: compiled, a property is a generic lookup
     return _Fragment(
         _dumps(
             {
                 "code": item.code,
                 "points": item.points,
-                "cards": list(item.cards),
+                "cards": ids if ids is not None else ids_of(item.mask),  # orjson: a list
                 "label": _label(item.code, langs),
             }
         )
     )
 
 
+item_json: Final = lru_cache(maxsize=16384)(_item_fragment)
+"""One scoring item, serialized (items repeat a lot): :func:`_item_fragment`."""
+
+
 def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
     """A player's itemized points (``gukjin_as`` only when it holds a switchable card)."""
-    counts = counts_of(player)  # not the properties: compiled, a generic lookup each
+    # not the properties (compiled, a generic lookup each), nor a Counts record: its
+    # values as a plain tuple, built natively
+    counts = count_values(player)
     langs = shape.langs
     found: dict[str, Any] = {
         "id": player.id,
         "points": player.points,
         "items": [item_json(item, langs) for item in player.items],
-        "counts": None
-        if counts is None
-        else {
-            "brights": counts.brights,
-            "animals": counts.animals,
-            "ribbons": counts.ribbons,
-            "junk_value": counts.junk_value,
-            "junk_cards": counts.junk_cards,
-            "cards": counts.cards,
-        },
+        "counts": None if counts is None else _counts_json(counts),
     }
     gukjin_as = gukjin_of(player)
     if gukjin_as:
@@ -181,6 +183,18 @@ def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str,
         found["sits_out"] = True
         found["sold"] = player.sold
     return found
+
+
+def _counts_json(counts: CountValues) -> dict[str, Any]:
+    brights, animals, ribbons, junk_value, junk_cards, cards = counts
+    return {
+        "brights": brights,
+        "animals": animals,
+        "ribbons": ribbons,
+        "junk_value": junk_value,
+        "junk_cards": junk_cards,
+        "cards": cards,
+    }
 
 
 def winner_json(
@@ -259,7 +273,7 @@ def outcome_json(result: HandResult) -> dict[str, Any] | None:
 
 def hand_json(
     result: HandResult,
-    comparisons: Iterable[Comparison] = (),
+    comparisons: tuple[Comparison, ...] = (),
     shape: Shape = DEFAULT_SHAPE,
 ) -> dict[str, Any]:
     """The full response of ``POST /v1/gostop/hands``, shaped as the client asked: the
@@ -273,9 +287,8 @@ def hand_json(
         body["preview"] = True
     body["players"] = [player_json(p, shape) for p in result.players]
     _add_settlement(body, result, shape)
-    compared = [comparison_json(c, shape) for c in comparisons]
-    if compared:
-        body["comparisons"] = compared
+    if comparisons:
+        body["comparisons"] = [comparison_json(c, shape) for c in comparisons]
     return body
 
 

@@ -130,16 +130,17 @@ def score_request(
     sets of the answer by fingerprint (a batch lists each once)."""
     resolver = resolver or Resolver()
     ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",), resolver=resolver)
-    others = [
-        resolve_spec(spec, Variant.GOSTOP, ("compare_with", i), resolver=resolver)
-        for i, spec in enumerate(hand_request.compare_with)
-    ]
+    # A loop, not a comprehension (a function call of its own): most requests compare none.
+    others: list[RuleSet] = []
+    for i, spec in enumerate(hand_request.compare_with):
+        others.append(resolve_spec(spec, Variant.GOSTOP, ("compare_with", i), resolver=resolver))
     hand = hand_request.hand
     result = settle(hand, ruleset)
     comparisons = compare(hand, result, others) if others else ()
     if seen is not None:
-        for found in (ruleset, *others):
-            seen.setdefault(found.fingerprint, found)
+        seen.setdefault(ruleset.fingerprint, ruleset)
+        for other in others:
+            seen.setdefault(other.fingerprint, other)
     return serialize.hand_json(result, comparisons, shape)
 
 
