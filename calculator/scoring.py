@@ -78,7 +78,14 @@ class Item(NamedTuple):
     @property
     def cards(self) -> tuple[str, ...]:
         """Card IDs behind this item, in deck order."""
-        return self.ids if self.ids is not None else cards.ids_of(self.mask)
+        return item_cards(self)
+
+
+def item_cards(item: Item) -> tuple[str, ...]:
+    """Card IDs behind ``item``, in deck order (:attr:`Item.cards`; compiled callers call
+    this function natively, where a property is a generic lookup)."""
+    ids = item.ids
+    return ids if ids is not None else cards.ids_of(item.mask)
 
 
 # --- the rules, category by category -------------------------------------------------------

@@ -19,7 +19,7 @@ import orjson
 
 from calculator.api import rules_document
 from calculator.balance import BalanceResult
-from calculator.cards import CARDS, DECK, ids_of
+from calculator.cards import CARDS, DECK
 from calculator.codes import CODES, DESCRIPTIONS
 from calculator.errors import Issue
 from calculator.explain import LANGUAGES, payment_text, step_text
@@ -36,7 +36,7 @@ from calculator.result import (
     count_values,
     gukjin_of,
 )
-from calculator.scoring import Item
+from calculator.scoring import Item, item_cards
 from calculator.session import SessionResult, Transfer, minimal_transfers
 from calculator.settlement import Comparison
 from calculator.tables import tables_for
@@ -146,13 +146,12 @@ def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[
 
 def _item_fragment(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
     """One scoring item, serialized."""
-    ids = item.ids  # ``item.cards``' work: compiled, a property is a generic lookup
     return _Fragment(
         _dumps(
             {
                 "code": item.code,
                 "points": item.points,
-                "cards": ids if ids is not None else ids_of(item.mask),  # orjson: a list
+                "cards": item_cards(item),  # not ``item.cards``: a property is a generic lookup
                 "label": _label(item.code, langs),
             }
         )
