@@ -37,6 +37,8 @@ COMPILED = [
     "calculator/labels.py",
     "calculator/explain.py",
     "calculator/api/serialize.py",
+    # the size and answer bound of each hand of a batch, measured before any is scored
+    "calculator/api/batch_bounds.py",
 ]
 MANIFEST = Path("calculator/_compiled.json")
 

@@ -367,7 +367,17 @@ class StrictList(CodedField, fields.List[Any]):
         known: frozenset[str] = getattr(self.inner, "known", frozenset())
         return known
 
+    def _each(self) -> str | None:
+        """The name of the items' loader in generated code, if each item loads alone by it
+        (its loader refuses null, as the field does: a nested object); else None."""
+        item = self.inner
+        if isinstance(item, CodedField) and not item.allow_none and item.fast_refuses_null():
+            return f"each_{self.name}"
+        return None
+
     def fast_check(self, name: str) -> str | None:
+        if self._each() is not None:  # the items by their loader, in fast_value
+            return f"type({name}) is list and len({name}) <= {self.max_items!r}"
         # A list of known values (card IDs) is plainly valid, and loads as it is: the list
         # itself (the records' convert makes a tuple of it). An unhashable item raises a
         # TypeError: a fallback.
@@ -376,7 +386,15 @@ class StrictList(CodedField, fields.List[Any]):
         size = f"len({name}) <= {self.max_items!r}"
         return f"type({name}) is list and {size} and known_items.issuperset({name})"
 
+    def fast_value(self, name: str) -> str:
+        each = self._each()
+        return name if each is None else f"list(map({each}, {name}))"  # as load_all does
+
     def fast_constants(self) -> dict[str, Any]:
+        each = self._each()
+        if each is not None:
+            assert isinstance(self.inner, CodedField)  # _each says
+            return {each: self.inner.fast_loader()}
         known = self._known()
         return {"known_items": known} if known else {}
 
@@ -607,9 +625,13 @@ class StrictSchema(Schema):
             if feature is not None:
                 raise self._refuse(feature, name)
             convert = field.convert if record else None
-            if convert is not None:
+            via = None
+            if _lookup(convert) is not None:  # an enum member by its value: a subscript
+                namespace[f"C{i}"] = _lookup(convert)
+                via = f"C{i}[{{}}]"
+            elif convert is not None:
                 namespace[f"C{i}"] = convert
-            via = None if convert is None else f"C{i}"
+                via = f"C{i}({{}})"
             target = targets[name] = f"f{i}" if record else f"out[{name!r}]"
             start = len(lines)
             lines += [f"    if {key!r} in data:", f"        v = data[{key!r}]"]
@@ -627,7 +649,11 @@ class StrictSchema(Schema):
                 value = field.fast_value("v")
                 if value == "v" and via is None and isinstance(field, StrictList):
                     value = "list(v)"
-                lines += [f"        if {check}:", f"            {target} = {_via(via, value)}"]
+                if convert is tuple and value.startswith("list("):
+                    made = f"tuple({value.removeprefix('list(')}"  # no list to copy
+                else:
+                    made = _via(via, value)
+                lines += [f"        if {check}:", f"            {target} = {made}"]
                 lines += ["        elif v is None:", null]
             else:
                 lines += ["        if v is None:", null]
@@ -650,7 +676,7 @@ class StrictSchema(Schema):
                 if via is not None:  # null stays null, as in _make_record
                     lines += [
                         f"        if {target} is not None:",
-                        f"            {target} = {via}({target})",
+                        f"            {target} = {_via(via, target)}",
                     ]
             else:  # a constant: converted once, here
                 fixed = convert(default) if convert and default is not None else default
@@ -838,8 +864,18 @@ def _record_fields(record: Callable[..., Any]) -> Mapping[str, inspect.Parameter
 
 
 def _via(convert: str | None, value: str) -> str:
-    """Generated code: ``value`` passed through the function named ``convert``, if any."""
-    return value if convert is None else f"{convert}({value})"
+    """Generated code: ``value`` through ``convert`` (a call or a subscript, with ``{}`` for
+    the value), if any."""
+    return value if convert is None else convert.format(value)
+
+
+def _lookup(convert: Loader | None) -> dict[Any, Any] | None:
+    """The dict whose ``__getitem__`` ``convert`` is (a value → enum member table), if it
+    is one: generated code subscripts it, cheaper than calling the bound method."""
+    table = getattr(convert, "__self__", None)
+    if type(table) is dict and getattr(convert, "__name__", None) == "__getitem__":
+        return table
+    return None
 
 
 # The options of the hooks the compiler translates (pass_original=False only); with no

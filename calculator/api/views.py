@@ -194,9 +194,10 @@ def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
     item_shape = shape._replace(full_ruleset=False)  # the full options once, in rulesets
     seen: dict[str, RuleSet] = {}
     check_deadline = deadline(settings.request_deadline)
+    largest = settings.max_body_bytes
     for index, item in enumerate(items):
         check_deadline()  # past it: a 503 with Retry-After, never a killed worker
-        if sizes[index] > settings.max_body_bytes:  # as a single request would be
+        if sizes[index] > largest:  # as a single request would be
             failed += 1
             problem = batch_bounds.oversized(index, sizes[index], settings)
             results.append(_batch_entry(index, 413, "problem", problem))
