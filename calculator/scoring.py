@@ -233,7 +233,9 @@ def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
     switched = switchable & junk_bits
     animal_entry = animal_table[(mask & fixed_animals | switchable ^ switched) % ANIMAL_MODULUS]
     ribbon_entry = ribbon_table[(mask & _RIBBONS) % RIBBON_MODULUS]
-    # every mask above is a holding of its category: each has its entry
+    # Each index above is a holding of its category (a subset of its cards), and
+    # tables.by_remainder gave every holding its own place: these asserts only tell the
+    # type checker so (an index that were no holding would find another's entry).
     assert bright_entry is not None
     assert animal_entry is not None
     assert ribbon_entry is not None

@@ -105,7 +105,12 @@ def item_bound(item: Any, size: int, settings: Settings) -> int:
 
 def answer_bound(items: list[Any], sizes: list[int], settings: Settings) -> int:
     """An upper bound of the batch answer's bytes: the sum of its items' bounds."""
-    return settings.answer_error_bytes + sum(item_bounds(items, sizes, settings))
+    return _answer_bound(item_bounds(items, sizes, settings), settings)
+
+
+def _answer_bound(bounds: list[int], settings: Settings) -> int:
+    """The answer's bound given its items' bounds: the envelope and each item's."""
+    return settings.answer_error_bytes + sum(bounds)
 
 
 def too_large(items: list[Any], sizes: list[int], settings: Settings) -> dict[str, Any] | None:
@@ -113,7 +118,7 @@ def too_large(items: list[Any], sizes: list[int], settings: Settings) -> dict[st
     or None."""
     limit = settings.max_answer_bytes
     bounds = item_bounds(items, sizes, settings)
-    bound = settings.answer_error_bytes + sum(bounds)
+    bound = _answer_bound(bounds, settings)
     if bound <= limit:
         return None
     total, fit = settings.answer_error_bytes, 0

@@ -127,7 +127,8 @@ class CodedField(fields.Field[Any]):
 
     def fast_value(self, name: str) -> str:
         """The loaded value, as a Python expression over ``name``, when :meth:`fast_check`
-        passes (by default the value as it is)."""
+        passes (by default the value as it is). It may raise :class:`Fallback` (a list's
+        items loaded one by one): the generated loader then falls back to the full load."""
         return name
 
     def fast_constants(self) -> dict[str, Any]:
