@@ -14,7 +14,6 @@ from calculator.ending import check_events, check_outcome, find_liable
 from calculator.errors import GoStopError, InvalidHandError, Problems
 from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
 from calculator.rules import (
-    GOBAK_PAYS_ALL,
     GoStopRules,
     GwangpalCards,
     ShakeThenBomb,
@@ -51,8 +50,9 @@ def check_table(hand: Hand, rules: GoStopRules) -> Table:
 
 def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
     """The table of an everyday hand — two or three players, each with one pile and plain
-    flags, no sitter, no events, no dealer, a preview or a stop (a loser named liable is
-    read by :func:`~calculator.ending.find_liable`, as the full checks read it) — or None
+    flags, no sitter, no events, no dealer, a preview or a stop (a loser named liable, or a
+    losing go-caller, is read by :func:`~calculator.ending.find_liable`, the full checks'
+    own function) — or None
     when anything is out of the ordinary and the full checks must run.
 
     This is only a shortcut, and it fails closed: it reads a few fields and requires every
@@ -92,23 +92,25 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
         winner = index.get(outcome.winner)  # type: ignore[arg-type]
         if winner is None:
             return None
-        if outcome.liable is not None:  # a named 독박 or go-caller: read as the full checks do
+        if outcome.liable is not None:
             named = index.get(outcome.liable)
             if named is None or named == winner:
                 return None  # check_outcome names the problem
-            try:
-                liable, reason = find_liable(hand, rules, index, active, winner, Problems())
-            except GoStopError:
-                return None  # the full checks raise it, with every other problem found
-            return _new(_TABLE, (index, active, None, winner, liable, reason))
-        if count == 3:
-            callers = [i for i, p in enumerate(players) if p.go_count and i != winner]
-            if callers:  # one losing go-caller: under pay-all 고박 it pays for everyone
-                if len(callers) > 1:
-                    return None
-                if rules.gobak_mode_3p in GOBAK_PAYS_ALL:
-                    return _new(_TABLE, (index, (0, 1, 2), None, winner, callers[0], "go_bak"))
+        elif count == 2 or not _loser_called_go(players, winner):
+            return _new(_TABLE, (index, active, None, winner, None, None))
+        # A named 독박, or a losing go-caller who may pay for everyone (고박): read by
+        # the full checks' own function.
+        try:
+            liable, reason = find_liable(hand, rules, index, active, winner, Problems())
+        except GoStopError:
+            return None  # the full checks raise it, with every other problem found
+        return _new(_TABLE, (index, active, None, winner, liable, reason))
     return _new(_TABLE, (index, active, None, winner, None, None))
+
+
+def _loser_called_go(players: tuple[PlayerHand, ...], winner: int) -> bool:
+    """Whether a player other than the winner called go."""
+    return any(p.go_count and i != winner for i, p in enumerate(players))
 
 
 def _defaults(record: tuple[object, ...], read: int, rest: tuple[object, ...]) -> bool:

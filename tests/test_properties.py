@@ -200,6 +200,7 @@ def test_the_plain_table_shortcut_agrees_with_the_full_checks_and_is_taken() -> 
             assert plain == full
             seen["taken"] += 1
             seen["taken with liable named"] += bool(hand.outcome and hand.outcome.liable)
+            seen["taken with a go-caller liable"] += plain.liable_reason == "go_bak"
         seen["hands"] += 1
         seen["refused" if isinstance(full, GoStopError) else "accepted"] += 1
         outcome = hand.outcome
@@ -224,3 +225,4 @@ def test_the_plain_table_shortcut_agrees_with_the_full_checks_and_is_taken() -> 
     for name in ("holders", "liable", "events", "dealer", "sitter", "declared", "tally"):
         assert seen[name] >= 20, seen
     assert seen["taken with liable named"] >= 3, seen  # derandomized: 4 of 89
+    assert seen["taken with a go-caller liable"] >= 3, seen
