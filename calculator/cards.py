@@ -179,18 +179,18 @@ def _key(card_id: str) -> int:
     return (ord(card_id[0]) & 1) * 320 + (ord(card_id[1]) & 15) * 32 + (ord(card_id[-1]) & 31)
 
 
-def _places_by_key() -> list[int]:
-    places = [-1] * 832
-    for card in DECK:
-        key = _key(card.id)
-        if places[key] != -1:  # pragma: no cover - a new card ID would need a new key
+def _places_by_key() -> bytes:
+    places = bytearray([_NO_PLACE]) * 832
+    for place, card in enumerate(DECK):
+        if places[_key(card.id)] != _NO_PLACE:  # pragma: no cover - a new card, a new key
             raise ImportError(f"calculator.cards: {card.id} shares its key with another card")
-        places[key] = card.bit.bit_length() - 1
-    return places
+        places[_key(card.id)] = place
+    return bytes(places)
 
 
-_PLACE_BY_KEY: Final[list[int]] = _places_by_key()
-_ID_AT: Final[tuple[str, ...]] = tuple(card.id for card in DECK)  # by place
+_NO_PLACE: Final = len(DECK)  # the place of no card: _ID_AT ends with "" there
+_PLACE_BY_KEY: Final[bytes] = _places_by_key()  # a bytes' item is read as a small int
+_ID_AT: Final[tuple[str, ...]] = (*(card.id for card in DECK), "")  # by place
 
 
 def place_of(card_id: str) -> int:
@@ -207,9 +207,9 @@ def place_of(card_id: str) -> int:
     if len(card_id) < 7:  # the shortest ID, bonus-a; also: no character to read
         return -1
     place = _PLACE_BY_KEY[_key(card_id)]
-    if place < 0 or _ID_AT[place] != card_id:
-        return -1
-    return place
+    if place < _NO_PLACE and _ID_AT[place] == card_id:
+        return place
+    return -1
 
 
 def all_card_ids(items: list[object]) -> bool:
