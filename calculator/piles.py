@@ -37,7 +37,6 @@ class _Raw(NamedTuple):
 def read_piles(hand: Hand, rules: GoStopRules) -> list[Entry]:
     """Each player's checked pile, in seating order; raises on impossible cards or counts."""
     in_deck = tables_for(rules).in_deck
-    places = _PLACES
     taken = 0
     entries: list[Entry | Tally] = []
     tallied = False
@@ -46,9 +45,14 @@ def read_piles(hand: Hand, rules: GoStopRules) -> list[Entry]:
             ids = player.hand if player.sits_out else player.captured
             mask = 0
             if ids:
-                # A plain loop: compiled (mypyc), masks stay machine integers.
+                # A plain loop: compiled (mypyc), masks stay machine integers; place_of
+                # reads each ID without hashing it (a small place, not a bit past 2**30,
+                # stays unboxed).
                 for card_id in ids:
-                    bit = 1 << places[card_id]
+                    place = cards.place_of(card_id)
+                    if place < 0:
+                        raise KeyError  # no card ID: _diagnose says which
+                    bit = 1 << place
                     if mask & bit:
                         raise KeyError  # held twice: _diagnose names both places
                     mask |= bit
@@ -96,11 +100,6 @@ def _read_tallies(hand: Hand, rules: GoStopRules, entries: list[Entry | Tally]) 
 
 
 _BIT: Final = cards.BIT.__getitem__
-# Card ID → the place of its bit (BIT[card_id] == 1 << place): compiled, a small int is
-# unboxed inline, while a bit past 2**30 (half the deck) takes a slower, out-of-line path.
-_PLACES: Final[dict[str, int]] = {
-    card_id: bit.bit_length() - 1 for card_id, bit in cards.BIT.items()
-}
 
 
 def _cards_of(hand: Hand) -> list[tuple[str, Sequence[str]]]:

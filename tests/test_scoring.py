@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from calculator import cards, resolve
 from calculator.errors import ImpossibleHandError
 from calculator.hand import Hand, PlayerHand
-from calculator.piles import _PLACES, read_piles
+from calculator.piles import read_piles
 from calculator.scoring import RIBBON_MODULUS, count_bits
 from calculator.settlement import pibak_threshold, stop_minimum
 from calculator.tables import by_remainder, subsets
@@ -35,7 +35,29 @@ def test_count_bits_at_the_edges() -> None:
 
 
 def test_each_card_is_read_at_the_place_of_its_bit() -> None:
-    assert {card_id: 1 << place for card_id, place in _PLACES.items()} == dict(cards.BIT)
+    assert {card_id: 1 << cards.place_of(card_id) for card_id in cards.CARDS} == dict(cards.BIT)
+
+
+def _near_ids() -> list[str]:
+    """Each card ID with one character changed, dropped or added, and a few others."""
+    found = ["", "-", "0", "01", "bonus-", "bonus-e", "13-junk-1", "00-bright", "01-BRIGHT"]
+    for card_id in cards.CARDS:
+        found += [card_id + "x", card_id[1:], card_id[:-1], " " + card_id]
+        for i in range(len(card_id)):
+            for char in "0123456789abcdeijklnt-_ \x00\xe9\u4e00\U0001f0cf":
+                found.append(card_id[:i] + char + card_id[i + 1 :])
+    return found
+
+
+def test_place_of_knows_exactly_the_card_ids() -> None:
+    for text in _near_ids():
+        expected = cards.BIT[text].bit_length() - 1 if text in cards.CARDS else -1
+        assert cards.place_of(text) == expected, text
+
+
+@given(st.lists(st.one_of(st.sampled_from(_near_ids()), st.text(max_size=16), st.integers())))
+def test_all_card_ids_is_the_deck_s_issuperset(items: list[object]) -> None:
+    assert cards.all_card_ids(items) == frozenset(cards.CARDS).issuperset(items)
 
 
 @given(st.lists(st.sampled_from(cards.MONTH_CARD_IDS), max_size=30))

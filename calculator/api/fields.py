@@ -267,12 +267,19 @@ class StrictString(CodedField, fields.String):
         min_length: int = 1,
         choices: tuple[str, ...] | None = None,
         known: frozenset[str] = frozenset(),
+        all_known: Callable[[list[Any]], bool] | None = None,
         **kwargs: Any,
     ) -> None:
         self.min_length, self.max_length, self.choices = min_length, max_length, choices
         # Values known to be valid (card IDs): lets a list of them take the fast path. Other
         # values of the right shape are still accepted, and checked by the domain.
         self.known = frozenset(v for v in known if self._passes(v))
+        self.all_known: Callable[[list[Any]], bool] = all_known or self.known.issuperset
+        """Whether every item of a list is in :attr:`known`: ``known.issuperset``, or a
+        function that answers the same without hashing each item (``cards.all_card_ids``;
+        the domain reads the same IDs again, and a new string is hashed only once)."""
+        if all_known is not None and (len(self.known) != len(known) or not all_known(list(known))):
+            raise ValueError("all_known must accept the known values, each valid here")
         if choices is not None:
             kwargs.setdefault("metadata", {})["enum"] = list(choices)
         super().__init__(validate=self._check, **kwargs)
@@ -363,10 +370,11 @@ class StrictList(CodedField, fields.List[Any]):
             raise fail("too_many", f"{len(value)} items; at most {self.max_items} are allowed")
         return super()._deserialize(value, attr, data, **kwargs)
 
-    def _known(self) -> frozenset[str]:
-        """The values known to be valid items (card IDs), if the items say."""
-        known: frozenset[str] = getattr(self.inner, "known", frozenset())
-        return known
+    def _all_known(self) -> Callable[[list[Any]], bool] | None:
+        """Whether every item of a list is a value known to be valid (a card ID), if the
+        items know any."""
+        item = self.inner
+        return item.all_known if isinstance(item, StrictString) and item.known else None
 
     def _each(self) -> str | None:
         """The name of the items' loader in generated code, if each item loads alone by it
@@ -381,11 +389,11 @@ class StrictList(CodedField, fields.List[Any]):
             return f"type({name}) is list and len({name}) <= {self.max_items!r}"
         # A list of known values (card IDs) is plainly valid, and loads as it is: the list
         # itself (the records' convert makes a tuple of it). An unhashable item raises a
-        # TypeError: a fallback.
-        if not self._known():
+        # TypeError in known.issuperset: a fallback.
+        if self._all_known() is None:
             return None
         size = f"len({name}) <= {self.max_items!r}"
-        return f"type({name}) is list and {size} and known_items.issuperset({name})"
+        return f"type({name}) is list and {size} and all_known({name})"
 
     def fast_value(self, name: str) -> str:
         each = self._each()
@@ -396,8 +404,8 @@ class StrictList(CodedField, fields.List[Any]):
         if each is not None:
             assert isinstance(self.inner, CodedField)  # _each says
             return {each: self.inner.fast_loader()}
-        known = self._known()
-        return {"known_items": known} if known else {}
+        all_known = self._all_known()
+        return {} if all_known is None else {"all_known": all_known}
 
     def untranslated(self) -> str | None:
         if not isinstance(self.inner, CodedField):
@@ -427,14 +435,14 @@ class StrictList(CodedField, fields.List[Any]):
 
             return load_all
 
-        known = self._known()
-        if not known:
+        all_known = self._all_known()
+        if all_known is None:
             return load
 
         def known_values(value: Any) -> list[Any]:
             """A list of known values (card IDs) is plainly valid; others go one by one."""
             try:
-                if type(value) is list and len(value) <= most and known.issuperset(value):
+                if type(value) is list and len(value) <= most and all_known(value):
                     return list(value)
             except TypeError:  # an unhashable item
                 pass

@@ -31,7 +31,7 @@ from calculator.api.fields import (
     flag,
 )
 from calculator.balance import BalanceRules
-from calculator.cards import CARDS
+from calculator.cards import CARDS, all_card_ids
 from calculator.errors import InvalidRulesError, Issue
 from calculator.explain import LANGUAGES
 from calculator.hand import (
@@ -86,6 +86,7 @@ def card_list(description: str, max_items: int = MAX_PILE, **kwargs: Any) -> Str
     card = StrictString(
         max_length=32,
         known=frozenset(CARDS),
+        all_known=all_card_ids,
         metadata={"description": "A card ID (GET /v1/cards)", "enum": list(CARDS)},
     )
     return StrictList(card, max_items=max_items, metadata={"description": description}, **kwargs)

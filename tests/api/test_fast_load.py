@@ -33,10 +33,12 @@ from calculator.api.fields import (
     StrictString,
 )
 from calculator.api.schemas import (
+    HAND_SCHEMA,
     BatchRequestSchema,
     HandRequest,
     HandRequestField,
     HandRequestSchema,
+    PlayerSchema,
     RulesetField,
     RulesetSpec,
     _ruleset_object,
@@ -47,6 +49,7 @@ from calculator.api.session_schemas import (
     NetMap,
     SettlementRequestSchema,
 )
+from calculator.cards import all_card_ids
 from calculator.hand import Event, EventType, Hand, Outcome, OutcomeType, PlayerHand
 from tests_support import examples
 
@@ -357,3 +360,16 @@ def test_a_printable_character_is_one_the_full_check_allows() -> None:
         if chr(code).isprintable() and _REFUSED.search(chr(code))
     ]
     assert not refused
+
+
+def test_card_lists_are_read_by_the_deck_s_own_check() -> None:
+    """A list of card IDs takes the fast path by cards.all_card_ids (no hashing), which
+    tests/test_scoring.py holds to ``frozenset(CARDS).issuperset``."""
+    for name in ("captured", "hand"):
+        field = PlayerSchema().fields[name]
+        assert isinstance(field, StrictList)
+        assert field.fast_constants() == {"all_known": all_card_ids}
+    loaded = HAND_SCHEMA.fast_load(
+        {"players": [{"id": "A", "captured": ["01-bright", "bonus-a"]}, {"id": "B"}]}
+    )
+    assert loaded.hand.players[0].captured == ("01-bright", "bonus-a")
