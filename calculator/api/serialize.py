@@ -22,7 +22,7 @@ from calculator.balance import BalanceResult
 from calculator.cards import CARDS, DECK
 from calculator.codes import CODES, DESCRIPTIONS
 from calculator.errors import Issue
-from calculator.explain import LANGUAGES, payment_text, step_text
+from calculator.explain import LANGUAGES, operation, payment_sentence, step_text
 from calculator.labels import label
 from calculator.options import specs
 from calculator.presets import Preset, RuleSet, Variant, presets, resolve
@@ -102,9 +102,12 @@ def _ruleset_fragment(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
     return found
 
 
-def _step_fragment(step: Step, before: int, langs: tuple[str, ...]) -> orjson.Fragment:
-    """One explanation line, serialized: ``before`` is the running value it starts from,
-    for its sentence."""
+def _step_entry(
+    step: Step, before: int, langs: tuple[str, ...]
+) -> tuple[orjson.Fragment, tuple[str, ...]]:
+    """One explanation line, serialized (``before`` is the running value it starts from,
+    for its sentence), and what it does in a payment's sentence in each of ``langs``
+    (:func:`calculator.explain.operation`): a payment's step is looked up once for both."""
     found: dict[str, Any] = {
         "code": step.code,
         "op": step.op,
@@ -117,13 +120,14 @@ def _step_fragment(step: Step, before: int, langs: tuple[str, ...]) -> orjson.Fr
         found["times"] = step.times
     if step.player is not None:
         found["player"] = step.player
-    return _Fragment(_dumps(found))
+    return _Fragment(_dumps(found)), tuple([operation(step, lang) for lang in langs])
 
 
 # The caches of what repeats a lot, held as Final names: compiled, a call of a decorated
 # function looks its name up in the module's dict first (a Final is read natively).
-step_json: Final = lru_cache(maxsize=16384)(_step_fragment)
-"""One explanation line, serialized (steps repeat a lot): :func:`_step_fragment`."""
+step_entry: Final = lru_cache(maxsize=16384)(_step_entry)
+"""One explanation line, serialized, and its sentence parts (steps repeat a lot):
+:func:`_step_entry`."""
 
 
 def _own_steps(steps: tuple[Step, ...]) -> tuple[tuple[Step, ...], int]:
@@ -139,7 +143,7 @@ def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[
     found = []
     before = start
     for step in steps:
-        found.append(step_json(step, before, langs))
+        found.append(step_entry(step, before, langs)[0])
         before = step.total
     return found
 
@@ -214,18 +218,30 @@ def payment_json(payment: Payment, stake: int, shape: Shape = DEFAULT_SHAPE) -> 
     """One payer → payee entry (contract: from, to, points, chips), with its sentence;
     ``steps`` only when it has some (the reason's label: ``GET /v1/codes``)."""
     langs = shape.langs
+    steps = payment.steps
+    own, before = _own_steps(steps)  # not ``*``: compiled, a star call is generic
+    # each language's sentence parts, one a step: the winner's amount has none
+    operations: list[list[str]] = [[""] * (len(steps) - len(own)) for _ in langs]
+    fragments = []
+    for step in own:
+        fragment, parts = step_entry(step, before, langs)
+        fragments.append(fragment)
+        for i, part in enumerate(parts):
+            operations[i].append(part)
+        before = step.total
     found: dict[str, Any] = {
         "from": payment.payer,
         "to": payment.payee,
         "points": payment.points,
         "chips": payment.chips,
         "reason": payment.reason,
-        "text": {lang: payment_text(payment, stake=stake, lang=lang) for lang in langs},
+        "text": {
+            lang: payment_sentence(payment, operations[i], stake=stake, lang=lang)
+            for i, lang in enumerate(langs)
+        },
     }
-    own, start = _own_steps(payment.steps)  # not ``*``: compiled, a star call is generic
-    steps = _steps(own, start, langs)
-    if steps:
-        found["steps"] = steps
+    if fragments:
+        found["steps"] = fragments
     if payment.priced_in != "points":  # a price in chips: not points × stake
         found["priced_in"] = payment.priced_in
     return found
