@@ -162,8 +162,28 @@ def _item_fragment(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson
     )
 
 
-item_json: Final = lru_cache(maxsize=16384)(_item_fragment)
-"""One scoring item, serialized (items repeat a lot): :func:`_item_fragment`."""
+_item_json: Final = lru_cache(maxsize=16384)(_item_fragment)
+# An item of the score tables (calculator.tables: those that know their IDs in advance)
+# is the same object in every hand under its rules: found by identity first, which hashes
+# nothing (hashing an item and comparing it with the kept key cost ~1k a lookup). The
+# entry holds the item and the languages it was made for: an ID is only taken for them
+# while they are alive, and anything else goes on to the cache by value.
+_BY_IDENTITY: Final[dict[int, tuple[Item, tuple[str, ...], orjson.Fragment]]] = {}
+_IDENTITIES_KEPT: Final = 4096
+
+
+def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
+    """One scoring item, serialized (items repeat a lot): :func:`_item_fragment`, kept."""
+    if item.ids is None:  # made for its hand: only its value can be found again
+        return _item_json(item, langs)
+    kept = _BY_IDENTITY.get(id(item))
+    if kept is not None and kept[0] is item and kept[1] is langs:
+        return kept[2]
+    found = _item_json(item, langs)
+    if len(_BY_IDENTITY) >= _IDENTITIES_KEPT:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[id(item)] = (item, langs, found)
+    return found
 
 
 def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
