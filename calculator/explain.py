@@ -16,7 +16,6 @@ something the amount did not do.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Final
 
 from calculator.labels import label_in
@@ -118,9 +117,13 @@ def detail(step: Step, lang: str) -> str:
     return ""
 
 
-def _operation_text(step: Step, lang: str) -> str:
-    """`` × 2 (피박: 피 3 ≤ 5)``, `` + 3 (…)`` or `` − 176 (…)``: what the step does to the
-    running value, and why in parentheses (kept whole: a step's key is all of it)."""
+def operation(step: Step, lang: str) -> str:
+    """`` × 2 (피박: 피 3 ≤ 5)``, `` + 3 (…)`` or `` − 176 (…)``: what ``step`` does to the
+    running value, and why in parentheses; empty for a start, which a sentence says by
+    name. Not kept here: the answer keeps it with each step's JSON
+    (:func:`calculator.api.serialize.step_entry`), for its line and its payment's sentence."""
+    if step.op == "start":
+        return ""
     name = label_in(step.code, lang)
     words = detail(step, lang)
     named = f"({name}: {words})" if words else f"({name})"
@@ -131,23 +134,17 @@ def _operation_text(step: Step, lang: str) -> str:
     return f" + {_n(step.value)} {named}"
 
 
-# steps repeat from payment to payment (a pure function); a Final name: compiled, a call
-# of a decorated function looks its name up in the module's dict first
-_operation: Final = lru_cache(maxsize=4096)(_operation_text)
-
-
-def operation(step: Step, lang: str) -> str:
-    """What ``step`` does to the running value in a payment's sentence (`` × 2 (피박: …)``);
-    empty for a start, which the sentence says by name (:func:`payment_sentence`)."""
-    return "" if step.op == "start" else _operation(step, lang)
-
-
 def step_text(step: Step, *, before: int, lang: str) -> str:
     """One explanation line: ``24 × 2 (피박: 피 3 ≤ 5) = 48``; a start says its label and
     amount (``승자 점수: 24``). ``before`` is the running value the step starts from."""
+    return step_line(step, before=before, operation=operation(step, lang), lang=lang)
+
+
+def step_line(step: Step, *, before: int, operation: str, lang: str) -> str:
+    """:func:`step_text`, the step's :func:`operation` in ``lang`` given."""
     if step.op == "start":
         return f"{label_in(step.code, lang)}: {_n(step.value)}"
-    return f"{_n(before)}{_operation(step, lang)} = {_n(step.total)}"
+    return f"{_n(before)}{operation} = {_n(step.total)}"
 
 
 def payment_text(payment: Payment, *, stake: int, lang: str) -> str:

@@ -22,7 +22,7 @@ from calculator.balance import BalanceResult
 from calculator.cards import CARDS, DECK
 from calculator.codes import CODES, DESCRIPTIONS
 from calculator.errors import Issue
-from calculator.explain import LANGUAGES, operation, payment_sentence, step_text
+from calculator.explain import LANGUAGES, operation, payment_sentence, step_line
 from calculator.labels import label
 from calculator.options import specs
 from calculator.presets import Preset, RuleSet, Variant, presets, resolve
@@ -108,19 +108,23 @@ def _step_entry(
     """One explanation line, serialized (``before`` is the running value it starts from,
     for its sentence), and what it does in a payment's sentence in each of ``langs``
     (:func:`calculator.explain.operation`): a payment's step is looked up once for both."""
+    operations = tuple([operation(step, lang) for lang in langs])
     found: dict[str, Any] = {
         "code": step.code,
         "op": step.op,
         _OP_KEY[step.op]: step.value,
         "total": step.total,
         # the sentence names the step (its label alone: GET /v1/codes, list "step")
-        "text": {lang: step_text(step, before=before, lang=lang) for lang in langs},
+        "text": {
+            lang: step_line(step, before=before, operation=operations[i], lang=lang)
+            for i, lang in enumerate(langs)
+        },
     }
     if step.times is not None:
         found["times"] = step.times
     if step.player is not None:
         found["player"] = step.player
-    return _Fragment(_dumps(found)), tuple([operation(step, lang) for lang in langs])
+    return _Fragment(_dumps(found)), operations
 
 
 # The caches of what repeats a lot, held as Final names: compiled, a call of a decorated
