@@ -16,7 +16,6 @@ something the amount did not do.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Final
 
 from calculator.labels import label_in
@@ -118,9 +117,13 @@ def detail(step: Step, lang: str) -> str:
     return ""
 
 
-def _operation_text(step: Step, lang: str) -> str:
-    """`` × 2 (피박: 피 3 ≤ 5)``, `` + 3 (…)`` or `` − 176 (…)``: what the step does to the
-    running value, and why in parentheses (kept whole: a step's key is all of it)."""
+def operation(step: Step, lang: str) -> str:
+    """`` × 2 (피박: 피 3 ≤ 5)``, `` + 3 (…)`` or `` − 176 (…)``: what ``step`` does to the
+    running value, and why in parentheses; empty for a start, which a sentence says by
+    name. Not kept here: the answer keeps it with each step's JSON
+    (:func:`calculator.api.serialize.step_entry`), for its line and its payment's sentence."""
+    if step.op == "start":
+        return ""
     name = label_in(step.code, lang)
     words = detail(step, lang)
     named = f"({name}: {words})" if words else f"({name})"
@@ -131,17 +134,17 @@ def _operation_text(step: Step, lang: str) -> str:
     return f" + {_n(step.value)} {named}"
 
 
-# steps repeat from payment to payment (a pure function); a Final name: compiled, a call
-# of a decorated function looks its name up in the module's dict first
-_operation: Final = lru_cache(maxsize=4096)(_operation_text)
-
-
 def step_text(step: Step, *, before: int, lang: str) -> str:
     """One explanation line: ``24 × 2 (피박: 피 3 ≤ 5) = 48``; a start says its label and
     amount (``승자 점수: 24``). ``before`` is the running value the step starts from."""
+    return step_line(step, before=before, operation=operation(step, lang), lang=lang)
+
+
+def step_line(step: Step, *, before: int, operation: str, lang: str) -> str:
+    """:func:`step_text`, the step's :func:`operation` in ``lang`` given."""
     if step.op == "start":
         return f"{label_in(step.code, lang)}: {_n(step.value)}"
-    return f"{_n(before)}{_operation(step, lang)} = {_n(step.total)}"
+    return f"{_n(before)}{operation} = {_n(step.total)}"
 
 
 def payment_text(payment: Payment, *, stake: int, lang: str) -> str:
@@ -149,27 +152,28 @@ def payment_text(payment: Payment, *, stake: int, lang: str) -> str:
     ``24 × 2 (피박: 피 3 ≤ 5) = 48점 × 100 = 4,800칩``. The winner's amount starts it as a
     number, any other start (a side payment's price) with its name; a payment of its start
     alone says just that (``30점 × 10 = 300칩``, ``첫뻑 3점``)."""
-    return _payment_text(
-        payment.steps, payment.points, payment.chips, payment.priced_in == "chips", stake, lang
-    )
+    operations = [operation(step, lang) for step in payment.steps]
+    return payment_sentence(payment, operations, stake=stake, lang=lang)
 
 
-def _payment_text(
-    steps: tuple[Step, ...], points: int, chips: int, in_chips: bool, stake: int, lang: str
-) -> str:
+def payment_sentence(payment: Payment, operations: list[str], *, stake: int, lang: str) -> str:
+    """:func:`payment_text` from each step's :func:`operation` in ``lang``, already at hand
+    (``operations[i]`` is that of ``payment.steps[i]``): the answer keeps them with each
+    step's JSON, so that a step is looked up once for both."""
+    steps = payment.steps
+    point_unit, chip_unit = _UNITS[lang]
+    if payment.priced_in == "chips":
+        result = f"{_n(payment.chips)}{chip_unit}"
+    elif stake == 1:
+        result = f"{_n(payment.points)}{point_unit}"
+    else:
+        result = f"{_n(payment.points)}{point_unit} × {_n(stake)} = {_n(payment.chips)}{chip_unit}"
     # Not kept by value: on hands not seen before a quarter of the sentences were found,
     # and hashing every payment's steps for the key cost more than they saved.
-    point_unit, chip_unit = _UNITS[lang]
-    if in_chips:
-        result = f"{_n(chips)}{chip_unit}"
-    elif stake == 1:
-        result = f"{_n(points)}{point_unit}"
-    else:
-        result = f"{_n(points)}{point_unit} × {_n(stake)} = {_n(chips)}{chip_unit}"
     parts = []  # every piece joined once, not built into strings that are joined again
     for i, step in enumerate(steps):
         if step.op != "start":
-            parts.append(_operation(step, lang))
+            parts.append(operations[i])
             continue
         name = "" if step.code == "winner_amount" else f"{label_in(step.code, lang)} "
         if len(steps) == 1:

@@ -22,7 +22,7 @@ from calculator.balance import BalanceResult
 from calculator.cards import CARDS, DECK
 from calculator.codes import CODES, DESCRIPTIONS
 from calculator.errors import Issue
-from calculator.explain import LANGUAGES, payment_text, step_text
+from calculator.explain import LANGUAGES, operation, payment_sentence, step_line
 from calculator.labels import label
 from calculator.options import specs
 from calculator.presets import Preset, RuleSet, Variant, presets, resolve
@@ -102,28 +102,36 @@ def _ruleset_fragment(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
     return found
 
 
-def _step_fragment(step: Step, before: int, langs: tuple[str, ...]) -> orjson.Fragment:
-    """One explanation line, serialized: ``before`` is the running value it starts from,
-    for its sentence."""
+def _step_entry(
+    step: Step, before: int, langs: tuple[str, ...]
+) -> tuple[orjson.Fragment, tuple[str, ...]]:
+    """One explanation line, serialized (``before`` is the running value it starts from,
+    for its sentence), and what it does in a payment's sentence in each of ``langs``
+    (:func:`calculator.explain.operation`): a payment's step is looked up once for both."""
+    operations = tuple([operation(step, lang) for lang in langs])
     found: dict[str, Any] = {
         "code": step.code,
         "op": step.op,
         _OP_KEY[step.op]: step.value,
         "total": step.total,
         # the sentence names the step (its label alone: GET /v1/codes, list "step")
-        "text": {lang: step_text(step, before=before, lang=lang) for lang in langs},
+        "text": {
+            lang: step_line(step, before=before, operation=operations[i], lang=lang)
+            for i, lang in enumerate(langs)
+        },
     }
     if step.times is not None:
         found["times"] = step.times
     if step.player is not None:
         found["player"] = step.player
-    return _Fragment(_dumps(found))
+    return _Fragment(_dumps(found)), operations
 
 
 # The caches of what repeats a lot, held as Final names: compiled, a call of a decorated
 # function looks its name up in the module's dict first (a Final is read natively).
-step_json: Final = lru_cache(maxsize=16384)(_step_fragment)
-"""One explanation line, serialized (steps repeat a lot): :func:`_step_fragment`."""
+step_entry: Final = lru_cache(maxsize=16384)(_step_entry)
+"""One explanation line, serialized, and its sentence parts (steps repeat a lot):
+:func:`_step_entry`."""
 
 
 def _own_steps(steps: tuple[Step, ...]) -> tuple[tuple[Step, ...], int]:
@@ -139,7 +147,7 @@ def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[
     found = []
     before = start
     for step in steps:
-        found.append(step_json(step, before, langs))
+        found.append(step_entry(step, before, langs)[0])
         before = step.total
     return found
 
@@ -158,8 +166,28 @@ def _item_fragment(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson
     )
 
 
-item_json: Final = lru_cache(maxsize=16384)(_item_fragment)
-"""One scoring item, serialized (items repeat a lot): :func:`_item_fragment`."""
+_item_json: Final = lru_cache(maxsize=16384)(_item_fragment)
+# An item of the score tables (calculator.tables: those that know their IDs in advance)
+# is the same object in every hand under its rules: found by identity first, which hashes
+# nothing (hashing an item and comparing it with the kept key cost ~1k a lookup). The
+# entry holds the item and the languages it was made for: an ID is only taken for them
+# while they are alive, and anything else goes on to the cache by value.
+_BY_IDENTITY: Final[dict[int, tuple[Item, tuple[str, ...], orjson.Fragment]]] = {}
+_IDENTITIES_KEPT: Final = 4096
+
+
+def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
+    """One scoring item, serialized (items repeat a lot): :func:`_item_fragment`, kept."""
+    if item.ids is None:  # made for its hand: only its value can be found again
+        return _item_json(item, langs)
+    kept = _BY_IDENTITY.get(id(item))
+    if kept is not None and kept[0] is item and kept[1] is langs:
+        return kept[2]
+    found = _item_json(item, langs)
+    if len(_BY_IDENTITY) >= _IDENTITIES_KEPT:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[id(item)] = (item, langs, found)
+    return found
 
 
 def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
@@ -214,18 +242,30 @@ def payment_json(payment: Payment, stake: int, shape: Shape = DEFAULT_SHAPE) -> 
     """One payer → payee entry (contract: from, to, points, chips), with its sentence;
     ``steps`` only when it has some (the reason's label: ``GET /v1/codes``)."""
     langs = shape.langs
+    steps = payment.steps
+    own, before = _own_steps(steps)  # not ``*``: compiled, a star call is generic
+    # each language's sentence parts, one a step: the winner's amount has none
+    operations: list[list[str]] = [[""] * (len(steps) - len(own)) for _ in langs]
+    fragments = []
+    for step in own:
+        fragment, parts = step_entry(step, before, langs)
+        fragments.append(fragment)
+        for i, part in enumerate(parts):
+            operations[i].append(part)
+        before = step.total
     found: dict[str, Any] = {
         "from": payment.payer,
         "to": payment.payee,
         "points": payment.points,
         "chips": payment.chips,
         "reason": payment.reason,
-        "text": {lang: payment_text(payment, stake=stake, lang=lang) for lang in langs},
+        "text": {
+            lang: payment_sentence(payment, operations[i], stake=stake, lang=lang)
+            for i, lang in enumerate(langs)
+        },
     }
-    own, start = _own_steps(payment.steps)  # not ``*``: compiled, a star call is generic
-    steps = _steps(own, start, langs)
-    if steps:
-        found["steps"] = steps
+    if fragments:
+        found["steps"] = fragments
     if payment.priced_in != "points":  # a price in chips: not points × stake
         found["priced_in"] = payment.priced_in
     return found

@@ -7,6 +7,7 @@ import orjson
 
 from bench.corpus import corpus
 from calculator import resolve, settle
+from calculator.api import serialize
 from calculator.api.schemas import load_hand_request
 from calculator.api.serialize import item_json, player_json
 from calculator.cards import DECK
@@ -69,3 +70,26 @@ def test_a_players_counts_are_named_as_the_record_names_them() -> None:
             uncounted += counts is None
     assert counted
     assert uncounted
+
+
+def test_a_table_item_is_found_by_identity_as_its_value_would_find_it() -> None:
+    """An item of the score tables is kept by identity: the same object again (the next
+    hand under the same rules) takes that way, and writes what the cache by value writes."""
+    found = 0
+    for result in _results():
+        for player in result.players:
+            for item in player.items:
+                written = item_json(item)
+                hits = serialize._item_json.cache_info().hits
+                assert written is item_json(item)  # kept
+                # a table item again: found by identity, without the cache by value
+                by_value = serialize._item_json.cache_info().hits - hits
+                assert by_value == (0 if item.ids is not None else 1)
+                copy = item._replace()  # equal, another object: found by value alone
+                assert orjson.dumps(item_json(copy)) == orjson.dumps(written)
+                if item.ids is not None:
+                    kept = serialize._BY_IDENTITY[id(item)]
+                    assert kept[0] is item
+                    assert kept[2] is written
+                    found += 1
+    assert found
