@@ -183,8 +183,7 @@ def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
     """
     settings = current_app.config["GOSTOP"]
     items = loaded["hands"]
-    sizes = batch_bounds.item_sizes(items)
-    refused = batch_bounds.too_large(items, sizes, settings)  # before any work
+    sizes, refused = batch_bounds.refusal(items, settings)  # before any work
     if refused is not None:
         return json_response(refused, 422, PROBLEM_JSON)
     results = []

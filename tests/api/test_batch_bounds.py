@@ -11,14 +11,28 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from typing import Any
 
 import orjson
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from bench.corpus import corpus
 from calculator.api import create_app
-from calculator.api.batch_bounds import ITEM_PROBLEMS, answer_bound, item_bound, item_sizes
+from calculator.api.batch_bounds import (
+    ITEM_PROBLEMS,
+    UNBOUNDED,
+    answer_bound,
+    item_bound,
+    item_sizes,
+    json_bound,
+    refusal,
+    size_bounds,
+    too_large,
+)
 from calculator.api.config import Settings
 from tests_support import W13
 
@@ -148,3 +162,125 @@ def test_a_thousand_ordinary_hands_fit_and_every_compare_with_does_not() -> None
     assert answer_bound(four, item_sizes(four), SETTINGS) <= SETTINGS.max_answer_bytes
     every = [{**W13, "compare_with": PRESETS}] * 1000
     assert answer_bound(every, item_sizes(every), SETTINGS) > SETTINGS.max_answer_bytes
+
+
+# --- each item's size, bounded without writing it (size_bounds) ----------------------------
+
+# what orjson.loads returns: 64-bit integers, finite floats, any string (surrogates refused)
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**64 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(st.characters(exclude_categories=["Cs"]))
+)
+_JSON = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=6)
+        | st.dictionaries(st.text(st.characters(exclude_categories=["Cs"])), inner, max_size=6)
+    ),
+    max_leaves=40,
+)
+_LONGEST = [
+    '\x00\x1f"\\\x7f',  # escaped: 6, 6, 2, 2 bytes; DEL as it is
+    "\u00e9\u4e00\U0001f600",  # 2, 3 and 4 bytes of UTF-8, one character each
+    -2.9205048131065683e-196,  # the longest float orjson writes (24 bytes)
+    5e-324,
+    -1.7976931348623157e308,
+    1e15,  # "1000000000000000.0"
+    -(2**63),
+    2**64 - 1,
+    -100,
+    1000,
+    True,
+    False,
+    None,
+    {"": []},
+    [{}, [], ""],
+]
+
+
+@given(_JSON)
+@hypothesis_settings(max_examples=300, deadline=None)
+def test_a_json_bound_is_never_below_the_size(value: Any) -> None:
+    assert json_bound(value) >= len(orjson.dumps(value))
+
+
+@pytest.mark.parametrize("value", _LONGEST, ids=repr)
+def test_the_longest_spellings_are_within_the_bound(value: Any) -> None:
+    assert json_bound(value) >= len(orjson.dumps(value))
+    assert json_bound([value, value]) >= len(orjson.dumps([value, value]))
+    assert json_bound({"k": value}) >= len(orjson.dumps({"k": value}))
+
+
+def test_the_corpus_and_worst_cases_are_within_their_bounds() -> None:
+    items = [*_worst_cases(), *corpus(200, seed=4, players=3, modes="cards")]
+    for item, size in zip(items, item_sizes(items), strict=True):
+        assert size <= json_bound(item) < 6 * size + 64, item
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        (1, 2),
+        2**64,
+        -(2**63) - 1,
+        {1: "a"},
+        {type("S", (str,), {})("x"): 1},
+        type("F", (float,), {})(1.5),
+        b"x",
+    ],
+)
+def test_what_orjson_loads_never_returns_has_no_bound(value: Any) -> None:
+    assert json_bound(value) == UNBOUNDED
+    assert json_bound([value]) >= UNBOUNDED
+
+
+def test_an_item_is_measured_only_past_the_limit_by_its_bound() -> None:
+    items = [W13, {**W13, "x": "a" * 599}, {**W13, "x": "\x00" * 600}]
+    sizes, bounds = item_sizes(items), [json_bound(item) for item in items]
+    largest = bounds[1]
+    assert sizes[2] <= largest < bounds[2]  # within the limit, past it by its bound
+    assert size_bounds(items, largest) == [bounds[0], bounds[1], sizes[2]]
+    assert bounds[0] > sizes[0]  # the bound is what is taken: W13 is not written
+    assert size_bounds(items, sizes[2] - 1) == [bounds[0], sizes[1], sizes[2]]
+
+
+def test_a_batch_is_decided_on_its_sizes_when_its_bounds_do_not_fit() -> None:
+    # the unknown field's string makes the problem (its size twice) each item's bound
+    items = [{**W13, "x": "a" * 3000}, W13]
+    exact = answer_bound(items, item_sizes(items), SETTINGS)
+    assert answer_bound(items, size_bounds(items, SETTINGS.max_body_bytes), SETTINGS) > exact
+    at_limit = _app(max_answer_bytes=exact).post(BATCH, json={"hands": items})
+    assert [r["status"] for r in at_limit.get_json()["results"]] == [422, 200]
+    over = _app(max_answer_bytes=exact - 1).post(BATCH, json={"hands": items})
+    assert over.status_code == 422
+    assert f"up to {exact} bytes; the limit is {exact - 1} bytes" in over.get_json()["detail"]
+    assert "(the first 1 fit)" in over.get_json()["detail"]
+
+
+_CONTEXT = create_app({"access_log": False})
+_ITEM = st.sampled_from([W13, None, {}, "x" * 50]) | st.builds(
+    lambda text, n: {**W13, "x": text * n},
+    st.sampled_from(["a", "\x00", "\u00e9", '"']),
+    st.integers(min_value=0, max_value=900),
+)
+
+
+@given(
+    st.lists(_ITEM, min_size=1, max_size=6),
+    st.integers(min_value=100, max_value=6000),
+    st.integers(min_value=0, max_value=60_000),
+)
+@hypothesis_settings(max_examples=150, deadline=None)
+def test_refusal_decides_as_the_sizes_do(items: list[Any], largest: int, limit: int) -> None:
+    settings = replace(SETTINGS, max_body_bytes=largest, max_answer_bytes=limit)
+    exact = item_sizes(items)
+    with _CONTEXT.test_request_context():  # a problem's text is in the request's language
+        sizes, refused = refusal(items, settings)
+        assert refused == too_large(items, exact, settings)
+    for size, measured in zip(sizes, exact, strict=True):
+        assert size >= measured
+        assert (size > largest) == (measured > largest)
+        assert size == measured or size <= largest  # an oversized item's size is its own
