@@ -17,8 +17,14 @@ Both are decided on each item's size, but most items need not be written to know
 structure, cheaper than orjson writing it (~8k instructions a 3-player hand, not ~12k).
 An item within the body limit by its bound is within it by its size; only the others are
 measured (:func:`size_bounds`). The answer bound grows with each item's size, so a batch
-that fits by its items' bounds fits by their sizes; one that does not is measured whole
-and decided on its sizes, which the 422 states (:func:`refusal`).
+that fits by its items' bounds fits by their sizes; one that does not has its items
+measured one at a time until it fits, or is decided on all its sizes, which the 422
+states (:func:`refusal`). (1,000 realistic 3-player hands fit by their bounds, 11.2 MB
+against 12.6; with 40-character player IDs some of them are measured.)
+
+An item nested deeper than orjson writes (:data:`NESTING`; it reads 1,024) is no hand: it
+has no size (:data:`UNBOUNDED`) and is refused unread, a 400 ``malformed_json`` for that
+item (:func:`oversized`), as a single request's body nested past what orjson reads is.
 
 An item answers either a result or a problem, so its bound is the larger of the two:
 
@@ -55,27 +61,43 @@ UNBOUNDED = 1 << 62
 """What :func:`json_bound` says of a value orjson.loads never returns: no bound (then the
 item is measured)."""
 
+NESTING = 254
+"""The most levels of containers orjson writes (it reads 1,024): an item nested deeper is
+no hand, and has no size here."""
+
 _I64 = -(1 << 63)
 _U64 = 1 << 64
 
 
 def item_sizes(items: list[Any]) -> list[int]:
-    """Each item's size: its length as compact JSON."""
-    dumps = orjson.dumps
-    return [len(dumps(item)) for item in items]
+    """Each item's size: its length as compact JSON (:func:`_size`)."""
+    return [_size(item) for item in items]
 
 
-def json_bound(value: Any) -> int:
+def _size(item: Any) -> int:
+    """``item``'s length as compact JSON, or :data:`UNBOUNDED` for an item nested deeper
+    than orjson writes (:data:`NESTING`; it reads 1,024 levels): no hand, refused unread
+    (:func:`oversized`)."""
+    try:
+        return len(orjson.dumps(item))
+    except orjson.JSONEncodeError:
+        return UNBOUNDED
+
+
+def json_bound(value: Any, depth: int = 1) -> int:
     """An upper bound of ``value``'s length as compact JSON, without writing it: 6 bytes a
     character of a string (``\\u001f``; a character is at most 4 bytes of UTF-8), 20 a
     64-bit integer, 24 a float (``-2.9205048131065683e-196``), every separator counted.
     Values orjson.loads never returns (tuples, integers past 64 bits, keys not strings)
-    are :data:`UNBOUNDED`: whoever needs their size measures them."""
+    and containers nested deeper than :data:`NESTING` (``depth`` is ``value``'s level) are
+    :data:`UNBOUNDED`: whoever needs their size measures them."""
     # isinstance, not type(…) is: it narrows value for mypyc's plain str/dict/list/int
     # operations, and orjson writes a subclass of these four as it writes the class
     if isinstance(value, str):
         return 6 * len(value) + 2
     if isinstance(value, dict):
+        if depth > NESTING:
+            return UNBOUNDED
         # braces, a colon and at most one comma an entry; strings by their characters,
         # added up and multiplied once (most entries are strings: no call for them)
         total = 2 + 2 * len(value)
@@ -88,9 +110,11 @@ def json_bound(value: Any) -> int:
                 characters += len(entry)
                 total += 4
             else:
-                total += 2 + json_bound(entry)
+                total += 2 + json_bound(entry, depth + 1)
         return total + 6 * characters
     if isinstance(value, list):
+        if depth > NESTING:
+            return UNBOUNDED
         total = 2 + len(value)  # brackets, at most one comma an entry
         characters = 0
         for entry in value:
@@ -98,7 +122,7 @@ def json_bound(value: Any) -> int:
                 characters += len(entry)
                 total += 2
             else:
-                total += json_bound(entry)
+                total += json_bound(entry, depth + 1)
         return total + 6 * characters
     if isinstance(value, bool):  # before int, of which it is a subclass
         return 5
@@ -121,27 +145,31 @@ def size_bounds(items: list[Any], largest: int) -> list[int]:
     measured, so each item's 413 is decided on its size, and the answer bound made with
     these is never below the one made with the sizes (each item's bound grows with its
     size)."""
-    dumps = orjson.dumps
     sizes: list[int] = []
     for item in items:
         bound = json_bound(item)
-        sizes.append(bound if bound <= largest else len(dumps(item)))
+        sizes.append(bound if bound <= largest else _size(item))
     return sizes
 
 
 def oversized(index: int, size: int, settings: Settings) -> dict[str, Any]:
     """The problem of a batch item larger than one hand's body may be (413, as a single
-    request with that body would get)."""
+    request with that body would get), or, with no size (:data:`UNBOUNDED`), nested deeper
+    than :data:`NESTING` levels (400 ``malformed_json``: no hand is)."""
+    pointer = f"/hands/{index}"
+    if size >= UNBOUNDED:
+        detail = (
+            f"hands[{index}] is nested more than {NESTING} levels deep; a hand is a JSON "
+            "object a few levels deep"
+        )
+        errors = [{"pointer": pointer, "code": "malformed_json", "detail": detail}]
+        return problem(400, "Bad Request", detail, errors=errors)
     detail = (
         f"hands[{index}] is {size} bytes as JSON; one hand may be at most "
         f"{settings.max_body_bytes} bytes (the limit of POST /v1/gostop/hands)"
     )
-    return problem(
-        413,
-        "Content Too Large",
-        detail,
-        errors=[{"pointer": f"/hands/{index}", "code": "body_too_large", "detail": detail}],
-    )
+    errors = [{"pointer": pointer, "code": "body_too_large", "detail": detail}]
+    return problem(413, "Content Too Large", detail, errors=errors)
 
 
 def item_bounds(items: list[Any], sizes: list[int], settings: Settings) -> list[int]:
@@ -195,13 +223,23 @@ def _answer_bound(bounds: list[int], settings: Settings) -> int:
 
 def refusal(items: list[Any], settings: Settings) -> tuple[list[int], dict[str, Any] | None]:
     """The sizes that decide each item's 413 (:func:`size_bounds`) and the 422 problem of
-    a batch whose answer could pass the limit, or None (:func:`too_large`, on the sizes:
-    the bounds only admit a batch the sizes admit; over the limit by its bounds, the batch
-    is measured and decided on its sizes)."""
+    a batch whose answer could pass the limit, or None (:func:`too_large`, on the sizes).
+
+    The bounds only admit a batch the sizes admit. A batch over the limit by its items'
+    bounds has them replaced by their sizes, one item at a time, until it fits (an item's
+    bound only falls with its size), or, measured whole, it is decided on its sizes."""
     sizes = size_bounds(items, settings.max_body_bytes)
-    if answer_bound(items, sizes, settings) <= settings.max_answer_bytes:
+    bounds = item_bounds(items, sizes, settings)
+    excess = _answer_bound(bounds, settings) - settings.max_answer_bytes
+    if excess <= 0:
         return sizes, None
-    sizes = item_sizes(items)
+    for index, item in enumerate(items):
+        size = _size(item)
+        if size != sizes[index]:
+            sizes[index] = size
+            excess -= bounds[index] - item_bound(item, size, settings)
+            if excess <= 0:
+                return sizes, None
     return sizes, too_large(items, sizes, settings)
 
 

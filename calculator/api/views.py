@@ -175,9 +175,10 @@ def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
 
     One bad hand does not fail the others: it gets the problem a single request would
     (listing its first 10 errors), and a hand over the single request's body limit gets
-    its 413. A batch whose answer could pass the answer limit (estimated from its hands,
-    players, events and `compare_with`, before any hand is scored) is refused whole: 422
-    `answer_too_large`, saying the limit and how many of the hands fit. Each distinct rule
+    its 413 (one nested more than 254 levels deep, which no hand is, a 400). A batch whose
+    answer could pass the answer limit (estimated from its hands, players, events and
+    `compare_with`, before any hand is scored) is refused whole: 422 `answer_too_large`,
+    saying the limit and how many of the hands fit. Each distinct rule
     set is listed once, in `rulesets` by fingerprint (in full with `?full_ruleset=true`);
     each result's `ruleset.fingerprint` finds its own there.
     """
@@ -196,10 +197,10 @@ def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
     largest = settings.max_body_bytes
     for index, item in enumerate(items):
         check_deadline()  # past it: a 503 with Retry-After, never a killed worker
-        if sizes[index] > largest:  # as a single request would be
+        if sizes[index] > largest:  # as a single request would be (or nested past reading)
             failed += 1
             problem = batch_bounds.oversized(index, sizes[index], settings)
-            results.append(_batch_entry(index, 413, "problem", problem))
+            results.append(_batch_entry(index, problem["status"], "problem", problem))
             continue
         try:
             result = score_request(

@@ -24,6 +24,7 @@ from bench.corpus import corpus
 from calculator.api import create_app
 from calculator.api.batch_bounds import (
     ITEM_PROBLEMS,
+    NESTING,
     UNBOUNDED,
     answer_bound,
     item_bound,
@@ -258,6 +259,61 @@ def test_a_batch_is_decided_on_its_sizes_when_its_bounds_do_not_fit() -> None:
     assert over.status_code == 422
     assert f"up to {exact} bytes; the limit is {exact - 1} bytes" in over.get_json()["detail"]
     assert "(the first 1 fit)" in over.get_json()["detail"]
+
+
+def test_a_batch_over_the_limit_by_its_bounds_measures_items_only_until_it_fits() -> None:
+    # the first item alone brings the bound under the limit once measured: the other
+    # items keep their bounds (a batch near the limit no longer pays for every item twice)
+    items = [{**W13, "x": "a" * 3000}, W13, W13]
+    bounds = size_bounds(items, SETTINGS.max_body_bytes)
+    exact = item_sizes(items)
+    first = answer_bound(items, [exact[0], *bounds[1:]], SETTINGS)
+    settings = replace(SETTINGS, max_answer_bytes=first)
+    assert answer_bound(items, bounds, SETTINGS) > first
+    with _CONTEXT.test_request_context():
+        assert refusal(items, settings) == ([exact[0], *bounds[1:]], None)
+
+
+def _nested(depth: int) -> Any:
+    item: Any = []
+    for _ in range(depth - 1):
+        item = [item]
+    return item
+
+
+def test_json_bound_stops_where_orjson_stops_writing() -> None:
+    written = _nested(NESTING)
+    assert json_bound(written) >= len(orjson.dumps(written))
+    assert item_sizes([written]) == [2 * NESTING]
+    deeper = _nested(NESTING + 1)
+    with pytest.raises(orjson.JSONEncodeError):
+        orjson.dumps(deeper)
+    assert json_bound(deeper) >= UNBOUNDED
+    assert item_sizes([deeper]) == [UNBOUNDED]
+
+
+@pytest.mark.parametrize("depth", [NESTING + 1, 1000])
+@pytest.mark.parametrize("others", [0, 998])
+def test_an_item_nested_deeper_than_orjson_writes_is_refused_unread(
+    depth: int, others: int
+) -> None:
+    """orjson reads 1,024 levels but writes 254: such an item (no hand) is a 400 of its
+    own, alone or among items that make the batch measured (regression: a 500 from the
+    measure; a RecursionError from the bound, pure Python)."""
+    text = "[" * depth + "]" * depth  # what orjson cannot write, written by hand
+    body = '{"hands":[' + ",".join([text, *['"' + "x" * 800 + '"'] * others, "{}"]) + "]}"
+    answer = _app().post(BATCH, data=body, content_type="application/json")
+    assert answer.status_code == 200
+    results = answer.get_json()["results"]
+    assert [r["status"] for r in results[:: others + 1]] == [400, 422]
+    detail = (
+        f"hands[0] is nested more than {NESTING} levels deep; a hand is a JSON object a few "
+        "levels deep"
+    )
+    assert results[0]["problem"]["detail"] == detail
+    assert results[0]["problem"]["errors"] == [
+        {"pointer": "/hands/0", "code": "malformed_json", "detail": detail}
+    ]
 
 
 _CONTEXT = create_app({"access_log": False})
