@@ -137,14 +137,14 @@ def operation(step: Step, lang: str) -> str:
 def step_text(step: Step, *, before: int, lang: str) -> str:
     """One explanation line: ``24 × 2 (피박: 피 3 ≤ 5) = 48``; a start says its label and
     amount (``승자 점수: 24``). ``before`` is the running value the step starts from."""
-    return step_line(step, before=before, operation=operation(step, lang), lang=lang)
+    return step_line(step, before=before, said=operation(step, lang), lang=lang)
 
 
-def step_line(step: Step, *, before: int, operation: str, lang: str) -> str:
-    """:func:`step_text`, the step's :func:`operation` in ``lang`` given."""
+def step_line(step: Step, *, before: int, said: str, lang: str) -> str:
+    """:func:`step_text`, the step's :func:`operation` in ``lang`` given (``said``)."""
     if step.op == "start":
         return f"{label_in(step.code, lang)}: {_n(step.value)}"
-    return f"{_n(before)}{operation} = {_n(step.total)}"
+    return f"{_n(before)}{said} = {_n(step.total)}"
 
 
 def payment_text(payment: Payment, *, stake: int, lang: str) -> str:

@@ -52,8 +52,8 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
     """The table of an everyday hand — two or three players, each with one pile and plain
     flags, no sitter, no events, no dealer, a preview or a stop (a loser named liable, or a
     losing go-caller, is read by :func:`~calculator.ending.find_liable`, the full checks'
-    own function) — or None
-    when anything is out of the ordinary and the full checks must run.
+    own function) — or None when anything is out of the ordinary and the full checks must
+    run.
 
     This is only a shortcut, and it fails closed: it reads a few fields and requires every
     other field of the records to hold its default — the very object (``None``, ``False``,
@@ -109,7 +109,9 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
 
 
 def _loser_called_go(players: tuple[PlayerHand, ...], winner: int) -> bool:
-    """Whether a player other than the winner called go."""
+    """Whether a player other than the winner called go: only then may find_liable name a
+    loser. (Its callers are the active losers with ``go_count > 0``: the same players here,
+    where every player is active and no go count is negative.)"""
     return any(p.go_count and i != winner for i, p in enumerate(players))
 
 

@@ -388,8 +388,9 @@ class StrictList(CodedField, fields.List[Any]):
         if self._each() is not None:  # the items by their loader, in fast_value
             return f"type({name}) is list and len({name}) <= {self.max_items!r}"
         # A list of known values (card IDs) is plainly valid, and loads as it is: the list
-        # itself (the records' convert makes a tuple of it). An unhashable item raises a
-        # TypeError in known.issuperset: a fallback.
+        # itself (the records' convert makes a tuple of it). An unhashable item makes the
+        # check false (cards.all_card_ids) or raises a TypeError (a set's issuperset): a
+        # fallback either way.
         if self._all_known() is None:
             return None
         size = f"len({name}) <= {self.max_items!r}"
@@ -444,7 +445,7 @@ class StrictList(CodedField, fields.List[Any]):
             try:
                 if type(value) is list and len(value) <= most and all_known(value):
                     return list(value)
-            except TypeError:  # an unhashable item
+            except TypeError:  # an unhashable item, in a set's issuperset
                 pass
             return load(value)
 

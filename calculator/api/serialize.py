@@ -116,7 +116,7 @@ def _step_entry(
         "total": step.total,
         # the sentence names the step (its label alone: GET /v1/codes, list "step")
         "text": {
-            lang: step_line(step, before=before, operation=operations[i], lang=lang)
+            lang: step_line(step, before=before, said=operations[i], lang=lang)
             for i, lang in enumerate(langs)
         },
     }
@@ -170,8 +170,9 @@ _item_json: Final = lru_cache(maxsize=16384)(_item_fragment)
 # An item of the score tables (calculator.tables: those that know their IDs in advance)
 # is the same object in every hand under its rules: found by identity first, which hashes
 # nothing (hashing an item and comparing it with the kept key cost ~1k a lookup). The
-# entry holds the item and the languages it was made for: an ID is only taken for them
-# while they are alive, and anything else goes on to the cache by value.
+# entry holds the item and the languages it was made for (compared by value: the hand
+# endpoint's ("ko",) and the ledger's are other tuples): an ID is only taken for them while
+# they are alive, and anything else goes on to the cache by value.
 _BY_IDENTITY: Final[dict[int, tuple[Item, tuple[str, ...], orjson.Fragment]]] = {}
 _IDENTITIES_KEPT: Final = 4096
 
@@ -181,7 +182,7 @@ def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Frag
     if item.ids is None:  # made for its hand: only its value can be found again
         return _item_json(item, langs)
     kept = _BY_IDENTITY.get(id(item))
-    if kept is not None and kept[0] is item and kept[1] is langs:
+    if kept is not None and kept[0] is item and kept[1] == langs:
         return kept[2]
     found = _item_json(item, langs)
     if len(_BY_IDENTITY) >= _IDENTITIES_KEPT:

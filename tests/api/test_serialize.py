@@ -93,3 +93,34 @@ def test_a_table_item_is_found_by_identity_as_its_value_would_find_it() -> None:
                     assert kept[2] is written
                     found += 1
     assert found
+
+
+def test_a_table_item_kept_by_identity_answers_in_the_language_asked() -> None:
+    """The identity entry is for one set of languages: another set gets its own labels,
+    and an equal set held by another tuple (the hand endpoint's, the ledger's) finds it."""
+    item = next(i for r in _results() for p in r.players for i in p.items if i.ids is not None)
+    for langs in [("ko",), ("en",), ("ko", "en"), ("en",), ("ko",)]:
+        label = orjson.loads(orjson.dumps(item_json(item, langs)))["label"]
+        assert list(label) == list(langs)
+    korean = item_json(item, ("ko", "en")[:1])  # another tuple, equal
+    hits = serialize._item_json.cache_info().hits
+    assert item_json(item, ("ko", "en")[:1]) is korean
+    assert serialize._item_json.cache_info().hits == hits  # found by identity
+
+
+def test_a_payments_sentence_is_explain_payment_text() -> None:
+    """The answer builds each payment's sentence from its steps' kept operations: it says
+    what :func:`calculator.explain.payment_text` says, in every language."""
+    from calculator.explain import LANGUAGES, payment_text
+
+    checked = 0
+    for result in _results():
+        answer = orjson.loads(
+            orjson.dumps(serialize.hand_json(result, (), serialize.Shape(langs=LANGUAGES)))
+        )
+        for payment, written in zip(result.payments, answer["payments"], strict=True):
+            for lang in LANGUAGES:
+                said = payment_text(payment, stake=result.stake, lang=lang)
+                assert written["text"][lang] == said
+                checked += 1
+    assert checked > 100
