@@ -44,7 +44,7 @@ worst cases under its bound, and the refusal at the boundary.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
@@ -52,21 +52,22 @@ from calculator.api.config import Settings
 from calculator.api.errors import problem
 from calculator.api.schemas import MAX_COMPARISONS, MAX_EVENTS, MAX_PLAYERS
 
-ITEM_PROBLEMS = 10
+ITEM_PROBLEMS: Final = 10
 """Most errors a batch item's problem lists (a single request lists 50): a bad item's
 problem stays within what its result could take, so one bound covers both outcomes."""
 
 
-UNBOUNDED = 1 << 62
-"""What :func:`json_bound` says of a value orjson.loads never returns: no bound (then the
-item is measured)."""
+UNBOUNDED: Final = 1 << 62
+"""What :func:`json_bound` says of a value orjson.loads never returns or nests past
+:data:`NESTING`: no bound (then the item is measured); the size of an item orjson cannot
+write."""
 
-NESTING = 254
+NESTING: Final = 254
 """The most levels of containers orjson writes (it reads 1,024): an item nested deeper is
 no hand, and has no size here."""
 
-_I64 = -(1 << 63)
-_U64 = 1 << 64
+_I64: Final = -(1 << 63)
+_U64: Final = 1 << 64
 
 
 def item_sizes(items: list[Any]) -> list[int]:
