@@ -109,9 +109,10 @@ def test_a_table_item_kept_by_identity_answers_in_the_language_asked() -> None:
 
 
 def test_a_payments_sentence_is_explain_payment_text() -> None:
-    """The answer builds each payment's sentence from its steps' kept operations: it says
-    what :func:`calculator.explain.payment_text` says, in every language."""
-    from calculator.explain import LANGUAGES, payment_text
+    """The answer builds each payment's sentence, and each of its steps' lines, from the
+    steps' kept operations: they say what :func:`calculator.explain.payment_text` and
+    :func:`calculator.explain.step_text` say, in every language."""
+    from calculator.explain import LANGUAGES, payment_text, step_text
 
     checked = 0
     for result in _results():
@@ -123,4 +124,9 @@ def test_a_payments_sentence_is_explain_payment_text() -> None:
                 said = payment_text(payment, stake=result.stake, lang=lang)
                 assert written["text"][lang] == said
                 checked += 1
+            own, before = serialize._own_steps(payment.steps)
+            for step, line in zip(own, written.get("steps", []), strict=True):
+                for lang in LANGUAGES:
+                    assert line["text"][lang] == step_text(step, before=before, lang=lang)
+                before = step.total
     assert checked > 100
