@@ -273,3 +273,141 @@ def test_only_key_bookkeeping_commits_without_waiting_for_the_disk(store: Store)
     assert store.claim(**claim).state == "new"
     assert store.claim(**claim).state == "in_flight"  # seen at once: not only once flushed
     store.release(scope="s", key="k")
+
+
+# --- SQLite writes take turns (store._Writers) ----------------------------------------------
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path, monkeypatch: Any) -> Any:
+    """A SQLite file of its own; a write waits at most 0.2 s for its turn."""
+    from calculator.store import store as module
+
+    monkeypatch.setattr(module, "TURN_WAIT_SECONDS", 0.2)
+    store = Store(f"sqlite:///{tmp_path}/turns.sqlite3")
+    store.migrate()
+    yield store
+    store.dispose()
+
+
+def _turn_taken(store: Store) -> bool:
+    """Whether someone holds the database's turn of writes: another open file of the
+    lock can't take it."""
+    import fcntl
+    import os
+
+    fd = os.open(store._writers._path, os.O_WRONLY)  # type: ignore[union-attr]
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing drops the lock if it was taken here
+    return False
+
+
+def test_every_sqlite_write_and_no_read_takes_a_turn(sqlite_store: Store, monkeypatch: Any) -> None:
+    """The writes of the ledger — each transaction, a key's claim, release and purge —
+    run in their turn, the reads don't, and a write that fails (a stale version, a
+    taken join code, a key claimed already) ends its turn too."""
+    from calculator.store import store as module
+
+    turns: list[str] = []
+    wait, done = module._Writers.wait, module._Writers.done
+
+    def waited(writers: Any) -> bool:
+        assert not turns or turns[-1] == "done"  # one turn at a time
+        turns.append("wait")
+        return wait(writers)
+
+    def ended(writers: Any) -> None:
+        assert _turn_taken(sqlite_store)  # the write ran in its turn
+        turns.append("done")
+        done(writers)
+
+    monkeypatch.setattr(module._Writers, "wait", waited)
+    monkeypatch.setattr(module._Writers, "done", ended)
+    _table(sqlite_store, "t-turns-1")
+    assert not _table_again(sqlite_store, "t-turns-2", join_code="T-TURNS-")  # code taken
+    event = EventRow(seq=2, type="closed", by="scorer", at="t")
+    write = {"table_id": "t-turns-1", "events": [event], "summary": "{}", "hands_from": 1}
+    assert sqlite_store.write(expected=1, hand_items=[], **write)
+    assert not sqlite_store.write(expected=1, hand_items=[], **write)  # stale
+    claim = {"scope": "s", "key": "k", "request_hash": "h", "now": 1.0, "deadline": 30.0}
+    assert sqlite_store.claim(**claim).state == "new"
+    assert sqlite_store.claim(**claim).state == "in_flight"  # its insert failed
+    sqlite_store.release(scope="s", key="k")
+    sqlite_store.purge_keys(scope="s", now=1.0)
+    assert turns == ["wait", "done"] * 9
+    turns.clear()
+    assert sqlite_store.head("t-turns-1").version == 2  # type: ignore[union-attr]
+    assert [e.seq for e in sqlite_store.events("t-turns-1")] == [1, 2]
+    assert sqlite_store.tokens("t-turns-1")
+    assert turns == []
+    assert not _turn_taken(sqlite_store)
+
+
+def _table_again(store: Store, table_id: str, *, join_code: str) -> bool:
+    created = EventRow(seq=1, type="created", by="scorer", at="t", body="{}")
+    return store.create(
+        table_id=table_id,
+        join_code=join_code,
+        created_at=0.0,
+        event=created,
+        summary="{}",
+        tokens=[TokenRow(hash="1" * 64, role="scorer", label="scorer")],
+    )
+
+
+def test_a_sqlite_write_waits_for_its_turn_then_goes_on_without_it(sqlite_store: Store) -> None:
+    """A write whose turn someone else holds waits (at most TURN_WAIT_SECONDS), then goes
+    on: SQLite's own lock decides, so the turn is only about speed."""
+    import fcntl
+    import os
+
+    writers = sqlite_store._writers
+    assert writers is not None
+    fd = os.open(writers._path, os.O_WRONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # another process's turn
+        assert writers.wait() is False
+        claim = {"scope": "s", "key": "k", "request_hash": "h", "now": 1.0, "deadline": 30.0}
+        assert sqlite_store.claim(**claim).state == "new"  # written all the same
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        assert writers.wait() is True
+        assert _turn_taken(sqlite_store)
+        writers.done()
+        assert not _turn_taken(sqlite_store)
+    finally:
+        os.close(fd)
+
+
+def test_threads_and_forked_processes_take_turns(sqlite_store: Store) -> None:
+    """An ``flock`` belongs to the open file: a forked worker opens the lock file again
+    (sharing its parent's would give it the parent's turn), and threads of one process
+    take turns by a mutex first."""
+    import multiprocessing
+    import threading
+
+    writers = sqlite_store._writers
+    assert writers is not None
+    assert writers.wait() is True
+    try:
+        seen: list[bool] = []
+        thread = threading.Thread(target=lambda: seen.append(writers.wait()))
+        thread.start()
+        thread.join()
+        assert seen == [False]  # this process's turn is taken
+
+        context = multiprocessing.get_context("fork")
+        results = context.Queue()
+        child = context.Process(target=lambda: results.put(writers.wait()))
+        child.start()
+        child.join()
+        assert results.get(timeout=5) is False  # the parent's turn
+    finally:
+        writers.done()
+    child = context.Process(target=lambda: results.put(writers.wait()))
+    child.start()
+    child.join()
+    assert results.get(timeout=5) is True

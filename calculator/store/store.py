@@ -20,6 +20,9 @@ from sqlalchemy.engine import Connection, Engine
 
 DEFAULT_URL = "sqlite:///gostop.sqlite3"
 BUSY_TIMEOUT_MS = 5_000  # below the request deadline: a waiting write never outlives its key
+# How long a SQLite write waits for its turn (_Writers) before it goes on without it (and
+# SQLite's busy timeout applies): with that timeout after it, still below the deadline.
+TURN_WAIT_SECONDS = 2.5
 KEEP_KEYS_SECONDS = 25 * 3600  # idempotency records are kept at least 24 h
 PURGE_EVERY = 64  # one claim in this many purges the scope's expired records
 _MIGRATIONS = Path(__file__).parent / "migrations"
@@ -154,6 +157,8 @@ class Store:
         self._migrated = False
         self._statements: dict[str, str] = {}
         self._readers = threading.local()  # each thread's connection for reads (_read)
+        path = _sqlite_path(self.url)
+        self._writers = _Writers(path + ".lock") if path and path != ":memory:" else None
 
     @property
     def engine(self) -> Engine:
@@ -166,7 +171,9 @@ class Store:
         return self._engine
 
     def dispose(self) -> None:
-        """Close this process's connections."""
+        """Close this process's connections (and its lock file)."""
+        if self._writers is not None:
+            self._writers.close()
         reader = getattr(self._readers, "connection", None)
         self._readers.connection = None
         if self._engine is not None and self._pid == os.getpid():
@@ -187,7 +194,8 @@ class Store:
 
     def migrate(self) -> None:
         """Apply every Alembic migration (``alembic upgrade head``), one process at a time:
-        a file lock beside a SQLite database, an advisory lock on PostgreSQL."""
+        a file lock beside a SQLite database (the one its writes take turns by), an
+        advisory lock on PostgreSQL."""
         from alembic import command
         from alembic.config import Config
 
@@ -231,9 +239,13 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[Any]:
-        """A DBAPI cursor inside one transaction (committed if the block ends normally)."""
+        """A DBAPI cursor inside one transaction (committed if the block ends normally);
+        on a SQLite file, in this write's turn (:class:`_Writers`)."""
         connection = self.engine.raw_connection()
+        writers = self._writers
+        turn = False
         try:
+            turn = writers is not None and writers.wait()
             cursor = connection.cursor()
             try:
                 if self.engine.dialect.name == "sqlite":
@@ -250,6 +262,8 @@ class Store:
             finally:
                 cursor.close()
         finally:
+            if turn and writers is not None:
+                writers.done()
             connection.close()  # back to the pool
 
     @contextmanager
@@ -264,9 +278,10 @@ class Store:
         with cursor.connection.pipeline() as pipeline:
             yield pipeline.sync
 
-    def _alone(self) -> _Alone:
+    def _alone(self, *, write: bool = False) -> _Alone:
         """A DBAPI cursor for one statement that runs atomically on its own (no BEGIN and
-        COMMIT; PostgreSQL in autocommit): a read, a key's claim or release. It runs on a
+        COMMIT; PostgreSQL in autocommit): a read, a key's claim or release (``write``:
+        on a SQLite file, in its turn, as :meth:`_transaction`). It runs on a
         connection this thread keeps checked out of the pool: a poll is one SELECT, and a
         pool checkout and return (with its reset) cost as much as the query.
 
@@ -277,7 +292,7 @@ class Store:
         those, which only frees a key for its retry; a write that completes a claimed key
         commits synchronously, and that flushes the claim before it (the log is one
         sequence). So an append waits for the disk once, not twice."""
-        return _Alone(self)
+        return _Alone(self, self._writers if write else None)
 
     def _reader(self) -> Any:
         """This thread's connection for :meth:`_alone` (made on first use)."""
@@ -638,7 +653,7 @@ class Store:
         seconds was abandoned (its worker died): this request takes it over."""
         names = {"scope": scope, "key": key, "hash": request_hash, "now": now}
         try:
-            with self._alone() as cursor:
+            with self._alone(write=True) as cursor:
                 cursor.execute(self._sql(_INSERT_KEY), names)
             if secrets.randbelow(PURGE_EVERY) == 0:
                 self.purge_keys(scope=scope, now=now)
@@ -666,14 +681,14 @@ class Store:
 
     def purge_keys(self, *, scope: str, now: float) -> None:
         """Forget a scope's idempotency records older than the ≥ 24 h they are kept."""
-        with self._alone() as cursor:
+        with self._alone(write=True) as cursor:
             cursor.execute(
                 self._sql(_PURGE_KEYS), {"scope": scope, "before": now - KEEP_KEYS_SECONDS}
             )
 
     def release(self, *, scope: str, key: str) -> None:
         """Give up a claim (the request was refused: the key may be used again)."""
-        with self._alone() as cursor:
+        with self._alone(write=True) as cursor:
             cursor.execute(self._sql(_RELEASE_KEY), {"scope": scope, "key": key})
 
     def _finish(self, cursor: Any, scope: str, key: str, status: int, response: str) -> None:
@@ -705,20 +720,90 @@ def _free_label(label: str, taken: set[str]) -> str:
     return found
 
 
+class _Writers:
+    """The turn of a write to a SQLite file: its processes' (and threads') write
+    transactions queue on a lock file beside the database (``<file>.lock``, which
+    migrations hold while they run) instead of meeting in SQLite's own lock.
+
+    SQLite makes a writer that finds the database locked sleep and try again — its busy
+    handler sleeps 1 ms, then 2, 5, 10… — while the other write takes ~0.1 ms; with two
+    workers appending, most appends slept at least once (bench/RESULTS.md, tenth
+    session). Here a waiting write tries again after 50 µs, doubling up to 1 ms. It
+    waits :data:`TURN_WAIT_SECONDS` at most and then goes on without its turn: SQLite's
+    lock and busy timeout still decide, so nothing depends on this lock but speed. A
+    killed process's turn ends with it (the kernel drops its ``flock``).
+
+    The file and the mutex are made once per process (an ``flock`` belongs to the open
+    file, which a fork would share); threads of a process take turns by the mutex first."""
+
+    __slots__ = ("_fd", "_mutex", "_path", "_pid")
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._fd = -1
+        self._mutex = threading.Lock()
+        self._pid = 0
+
+    def wait(self) -> bool:
+        """Wait for this write's turn: True once it has it (end it with :meth:`done`),
+        False after :data:`TURN_WAIT_SECONDS` without it."""
+        if self._pid != os.getpid():
+            self._mutex, self._pid = threading.Lock(), os.getpid()
+            self._fd = os.open(self._path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        deadline = time.monotonic() + TURN_WAIT_SECONDS
+        if not self._mutex.acquire(timeout=TURN_WAIT_SECONDS):
+            return False  # another thread's write is stuck: go on without a turn
+        turn, pause = False, 0.00005
+        try:
+            while not turn:
+                try:
+                    fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    turn = True
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        break
+                    time.sleep(pause)
+                    pause = min(pause * 2, 0.001)
+        finally:
+            if not turn:
+                self._mutex.release()
+        return turn
+
+    def done(self) -> None:
+        """End the turn :meth:`wait` gave."""
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+        finally:
+            self._mutex.release()
+
+    def close(self) -> None:
+        """Close this process's lock file (the next write opens it again)."""
+        if self._pid == os.getpid():
+            os.close(self._fd)
+        self._fd, self._pid = -1, 0
+
+
 class _Alone:
     """:meth:`Store._alone`: a class rather than a generator-based context manager,
     which costs more on every poll (a generator, contextlib's helper and its frames)."""
 
-    __slots__ = ("_connection", "_cursor", "_store")
+    __slots__ = ("_connection", "_cursor", "_store", "_turn", "_writers")
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, writers: _Writers | None) -> None:
         self._store = store
+        self._writers = writers
+        self._turn = False
 
     def __enter__(self) -> Any:
-        self._connection = self._store._reader()
-        # the driver's own cursor, as the pool's connection would make it (without its
-        # Python-level call: this runs on every poll)
-        self._cursor = self._connection.dbapi_connection.cursor()
+        self._turn = self._writers is not None and self._writers.wait()
+        try:
+            self._connection = self._store._reader()
+            # the driver's own cursor, as the pool's connection would make it (without
+            # its Python-level call: this runs on every poll)
+            self._cursor = self._connection.dbapi_connection.cursor()
+        except BaseException:
+            self._end_turn()
+            raise
         return self._cursor
 
     def __exit__(self, kind: type[BaseException] | None, *_rest: object) -> None:
@@ -728,6 +813,12 @@ class _Alone:
                 self._connection.invalidate()  # a dead connection is never used again
         finally:
             self._cursor.close()
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        if self._turn and self._writers is not None:
+            self._turn = False
+            self._writers.done()
 
 
 class _Moved(Exception):  # noqa: N818 - a signal inside Store.write, never raised out
