@@ -411,3 +411,82 @@ def test_threads_and_forked_processes_take_turns(sqlite_store: Store) -> None:
     child.start()
     child.join()
     assert results.get(timeout=5) is True
+
+
+# --- SQLite polls answered while nothing was committed (Store.head, Store._polls) -------------
+
+
+def test_a_sqlite_poll_is_answered_again_only_while_nothing_was_committed(
+    sqlite_store: Store, tmp_path: Path
+) -> None:
+    """A poll that names the table's version is answered from the head an earlier poll
+    read, without the query, until anything is committed to the file — by any
+    connection: here another store's, as another worker's or instance's would be."""
+    other = Store(sqlite_store.url)  # another process's connections
+    try:
+        _table(other, "t-polls-1")
+        token = "0" * 64
+        statements: list[str] = []
+        sqlite_store._reader().driver_connection.set_trace_callback(statements.append)
+
+        def poll(known: int = 1, token: str = token) -> tuple[int, bool, bool]:
+            """The version, whether the token opens the table, whether the query ran."""
+            statements.clear()
+            head = sqlite_store.head("t-polls-1", token_hash=token, known=known)
+            assert head is not None
+            queried = any("FROM ledger_tables" in sql for sql in statements)
+            return head.version, head.token is not None, queried
+
+        assert poll() == (1, True, True)
+        assert poll() == (1, True, False)  # nothing committed since: not read
+        assert sqlite_store.head("t-polls-1", token_hash=token, known=1).summary == ""  # type: ignore[union-attr]
+        assert sqlite_store.head("t-polls-1", token_hash=token).summary == "{}"  # type: ignore[union-attr]
+        assert poll(known=-1) == (1, True, True)  # a full read is always read
+        assert poll(known=2) == (1, True, True)  # another version: read
+        assert poll() == (1, True, False)
+        assert poll(token="1" * 64) == (1, False, True)  # another token: read
+
+        event = EventRow(seq=2, type="closed", by="scorer", at="t")
+        write = {"events": [event], "summary": "{}", "hands_from": 1, "hand_items": []}
+        assert other.write(table_id="t-polls-1", expected=1, **write)
+        assert poll() == (2, True, True)  # the other store's commit is seen at once
+        assert poll(known=2) == (2, True, True)
+        assert poll(known=2) == (2, True, False)
+
+        token_id = other.tokens("t-polls-1")[0].token_id
+        other.rekey("t-polls-1", token_id=token_id, token_hash="2" * 64)
+        assert poll(known=2) == (2, False, True)  # that secret opens nothing now
+        assert poll(known=2, token="2" * 64) == (2, True, True)
+        assert poll(known=2, token="2" * 64) == (2, True, False)
+        _table(other, "u-polls-2")  # any commit, to any table, empties what polls kept
+        assert poll(known=2, token="2" * 64) == (2, True, True)
+        event = EventRow(seq=3, type="reopened", by="scorer", at="t")
+        assert sqlite_store.write(table_id="t-polls-1", expected=2, **{**write, "events": [event]})
+        assert poll(known=2, token="2" * 64) == (3, True, True)  # its own transactions too
+    finally:
+        other.dispose()
+
+
+def test_a_sqlite_poll_answered_again_still_expires_with_the_table(tmp_path: Path) -> None:
+    """The head a poll kept is the table's only while the table is not idle past the TTL,
+    as the query would say: no commit is needed for a table to expire."""
+    now = [1_000_000.0]
+    store = Store(f"sqlite:///{tmp_path}/ttl.sqlite3", idle_seconds=100, clock=lambda: now[0])
+    store.migrate()
+    try:
+        created = EventRow(seq=1, type="created", by="scorer", at="t", body="{}")
+        token = TokenRow(hash="0" * 64, role="scorer", label="scorer")
+        assert store.create(
+            table_id="t-ttl",
+            join_code="T-TTL",
+            created_at=now[0],
+            event=created,
+            summary="{}",
+            tokens=[token],
+        )
+        assert store.head("t-ttl", token_hash=token.hash, known=1) is not None
+        assert store.head("t-ttl", token_hash=token.hash, known=1) is not None
+        now[0] += 101
+        assert store.head("t-ttl", token_hash=token.hash, known=1) is None
+    finally:
+        store.dispose()

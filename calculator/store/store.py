@@ -23,6 +23,7 @@ BUSY_TIMEOUT_MS = 5_000  # below the request deadline: a waiting write never out
 # How long a SQLite write waits for its turn (_Writers) before it goes on without it (and
 # SQLite's busy timeout applies): with that timeout after it, still below the deadline.
 TURN_WAIT_SECONDS = 2.5
+POLLS_KEPT = 4_096  # heads a thread keeps for polls (Store.head); past that it starts again
 KEEP_KEYS_SECONDS = 25 * 3600  # idempotency records are kept at least 24 h
 PURGE_EVERY = 64  # one claim in this many purges the scope's expired records
 _MIGRATIONS = Path(__file__).parent / "migrations"
@@ -305,7 +306,25 @@ class Store:
                 driver.autocommit = True
                 driver.execute("SET synchronous_commit = off")
             self._readers.connection, self._readers.engine = connection, engine
+            # SQLite: the heads polls found, while PRAGMA data_version says the same
+            self._readers.polls, self._readers.data_version = {}, None
         return connection
+
+    def _polls(self, cursor: Any) -> dict[tuple[str, str], tuple[Head, float]] | None:
+        """On SQLite, the heads this thread's polls found (with the table's last activity)
+        while nothing was committed since: SQLite's ``PRAGMA data_version`` changes on
+        this connection whenever any other connection, of any process, commits to the
+        database (this one only writes idempotency keys, which no head reads). Emptied
+        when it changes. None on PostgreSQL, which has no such counter."""
+        if self.engine.dialect.name != "sqlite":
+            return None
+        cursor.execute("PRAGMA data_version")
+        (data_version,) = cursor.fetchone()
+        readers = self._readers
+        if data_version != readers.data_version or len(readers.polls) >= POLLS_KEPT:
+            readers.polls, readers.data_version = {}, data_version
+        polls: dict[tuple[str, str], tuple[Head, float]] = readers.polls
+        return polls
 
     def _disconnects(self) -> tuple[type[Exception], ...]:
         dbapi: Any = self.engine.dialect.dbapi
@@ -326,25 +345,33 @@ class Store:
         index lookup however many tokens the table has); None if there is no such table
         (or it is idle past the TTL). If the table is at version ``known`` the summary is
         not read (it is ""): a poll that will answer 304 does not need it, and on
-        PostgreSQL it is a compressed value of kilobytes to fetch and decode."""
-        names = {
-            "id": table_id,
-            "hash": token_hash,
-            "since": self.active_since(),
-            "known": known,
-        }
+        PostgreSQL it is a compressed value of kilobytes to fetch and decode.
+
+        On SQLite a poll that names the version (``known``) is answered from the head an
+        earlier poll found, the same row, as long as nothing was committed to the database
+        since (:meth:`_polls`) and the table is not idle past the TTL."""
+        since = self.active_since()
+        names = {"id": table_id, "hash": token_hash, "since": since, "known": known}
         with self._alone() as cursor:
+            polls = self._polls(cursor) if known >= 0 else None
+            if polls is not None:
+                found = polls.get((table_id, token_hash))
+                if found is not None and found[0].version == known and found[1] >= since:
+                    return found[0]
             cursor.execute(self._sql(_HEAD), names)
             row = cursor.fetchone()
         if row is None:
             return None
-        version, join_code, summary, hash_, role, label, public_id, created_at = row
+        version, join_code, summary, hash_, role, label, public_id, created_at, active_at = row
         token = None
         if hash_ is not None:  # the outer join found the token
             token = TokenRow(
                 hash=hash_, role=role, label=label, token_id=public_id, created_at=created_at
             )
-        return Head(id=table_id, version=version, join_code=join_code, summary=summary, token=token)
+        head = Head(id=table_id, version=version, join_code=join_code, summary=summary, token=token)
+        if polls is not None and token is not None and version == known:
+            polls[table_id, token_hash] = (head, active_at)
+        return head
 
     def tokens(self, table_id: str) -> tuple[TokenRow, ...]:
         """Every token of a table, oldest first."""
@@ -845,7 +872,7 @@ _PARAMETER = re.compile(r"%\((\w+)\)s")
 # no way to choose a secret whose hash shares more.
 _HEAD = (
     "SELECT t.version, t.join_code, CASE WHEN t.version = %(known)s THEN '' ELSE t.summary END, "
-    "k.hash, k.role, k.label, k.public_id, k.created_at FROM ledger_tables t "
+    "k.hash, k.role, k.label, k.public_id, k.created_at, t.active_at FROM ledger_tables t "
     "LEFT JOIN ledger_tokens k "
     "ON k.table_id = t.id AND k.hash = %(hash)s "
     "WHERE t.id = %(id)s AND t.active_at >= %(since)s"
