@@ -159,6 +159,7 @@ class Store:
         self._statements: dict[str, str] = {}
         self._readers = threading.local()  # each thread's connection for reads (_read)
         path = _sqlite_path(self.url)
+        self._sqlite = path is not None
         self._writers = _Writers(path + ".lock") if path and path != ":memory:" else None
 
     @property
@@ -316,7 +317,7 @@ class Store:
         this connection whenever any other connection, of any process, commits to the
         database (this one only writes idempotency keys, which no head reads). Emptied
         when it changes. None on PostgreSQL, which has no such counter."""
-        if self.engine.dialect.name != "sqlite":
+        if not self._sqlite:
             return None
         cursor.execute("PRAGMA data_version")
         (data_version,) = cursor.fetchone()
@@ -351,13 +352,13 @@ class Store:
         earlier poll found, the same row, as long as nothing was committed to the database
         since (:meth:`_polls`) and the table is not idle past the TTL."""
         since = self.active_since()
-        names = {"id": table_id, "hash": token_hash, "since": since, "known": known}
         with self._alone() as cursor:
             polls = self._polls(cursor) if known >= 0 else None
             if polls is not None:
                 found = polls.get((table_id, token_hash))
                 if found is not None and found[0].version == known and found[1] >= since:
                     return found[0]
+            names = {"id": table_id, "hash": token_hash, "since": since, "known": known}
             cursor.execute(self._sql(_HEAD), names)
             row = cursor.fetchone()
         if row is None:
