@@ -29,18 +29,17 @@ def _own_database(database_url: str, directory: Path) -> Iterator[str]:
     import uuid
 
     name = "store_" + uuid.uuid4().hex[:12]
+    url = sa.engine.make_url(database_url).set(database=name)
     admin = sa.create_engine(database_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(sa.text(f"CREATE DATABASE {name}"))
     try:
-        yield (
-            sa.engine.make_url(database_url)
-            .set(database=name)
-            .render_as_string(hide_password=False)
-        )
-    finally:
         with admin.connect() as c:
-            c.execute(sa.text(f"DROP DATABASE {name} WITH (FORCE)"))
+            c.execute(sa.text(f"CREATE DATABASE {name}"))
+        try:
+            yield url.render_as_string(hide_password=False)
+        finally:
+            with admin.connect() as c:
+                c.execute(sa.text(f"DROP DATABASE {name} WITH (FORCE)"))
+    finally:
         admin.dispose()
 
 
@@ -344,6 +343,7 @@ def test_every_sqlite_write_and_no_read_takes_a_turn(sqlite_store: Store, monkey
 
     monkeypatch.setattr(module._Writers, "wait", waited)
     monkeypatch.setattr(module._Writers, "done", ended)
+    monkeypatch.setattr(module.secrets, "randbelow", lambda _n: 1)  # no purge of keys by chance
     _table(sqlite_store, "t-turns-1")
     assert not _table_again(sqlite_store, "t-turns-2", join_code="T-TURNS-")  # code taken
     event = EventRow(seq=2, type="closed", by="scorer", at="t")
@@ -505,5 +505,114 @@ def test_a_sqlite_poll_answered_again_still_expires_with_the_table(tmp_path: Pat
         assert store.head("t-ttl", token_hash=token.hash, known=1) is not None
         now[0] += 101
         assert store.head("t-ttl", token_hash=token.hash, known=1) is None
+    finally:
+        store.dispose()
+
+
+def test_threads_starting_together_each_get_a_turn(sqlite_store: Store) -> None:
+    """The lock file is opened once, whichever thread writes first: threads that start
+    together on a fresh store (a new worker's first requests) each get their turn."""
+    import threading
+
+    from calculator.store.store import _Writers
+
+    writers = _Writers(sqlite_store._writers._path)  # type: ignore[union-attr]  # not opened yet
+    start = threading.Barrier(8)
+    turns: list[bool] = []
+    failures: list[BaseException] = []
+
+    def write() -> None:
+        start.wait()
+        try:
+            turn = writers.wait()
+            turns.append(turn)
+            if turn:
+                writers.done()
+        except BaseException as error:
+            failures.append(error)
+
+    threads = [threading.Thread(target=write) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    writers.close()
+    assert (failures, turns) == ([], [True] * 8)
+
+
+def test_a_write_that_fails_ends_its_turn(tmp_path: Path, monkeypatch: Any) -> None:
+    """A single-statement write that fails in SQLite ("database is locked": another
+    program holds the file's lock past the busy timeout) gives its turn back."""
+    import sqlite3
+
+    from calculator.store import store as module
+
+    monkeypatch.setattr(module, "BUSY_TIMEOUT_MS", 100)
+    store = Store(f"sqlite:///{tmp_path}/failing.sqlite3")
+    store.migrate()
+    outside = sa.create_engine(store.url)
+    try:
+        with outside.connect() as connection:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")  # not through the turns
+            claim = {"scope": "s", "key": "k", "request_hash": "h", "now": 1.0, "deadline": 30.0}
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                store.claim(**claim)
+            connection.exec_driver_sql("ROLLBACK")
+        assert not _turn_taken(store)
+        assert not store._writers._mutex.locked()  # type: ignore[union-attr]
+        assert store.claim(**claim).state == "new"
+    finally:
+        outside.dispose()
+        store.dispose()
+
+
+def test_a_forked_child_does_not_keep_its_parents_turn(sqlite_store: Store) -> None:
+    """A worker that forks while it holds its turn and then dies: its turn ends with it,
+    although the child lives on (the child closed its copy of the lock file)."""
+    import multiprocessing
+    import os
+    import signal
+    import time
+
+    writers = sqlite_store._writers
+    assert writers is not None
+    context = multiprocessing.get_context("fork")
+    ours, theirs = context.Pipe()
+
+    def holder() -> None:
+        assert writers.wait()
+        child = os.fork()
+        if child == 0:  # lives on (30 s at most) without the test's output
+            quiet = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(quiet, fd)
+            time.sleep(30)
+            os._exit(0)
+        theirs.send(child)
+        os._exit(0)  # dies in its turn
+
+    process = context.Process(target=holder)
+    process.start()
+    assert ours.poll(10)
+    child = ours.recv()
+    process.join()
+    try:
+        assert not _turn_taken(sqlite_store)
+    finally:
+        os.kill(child, signal.SIGKILL)  # not this process's child: init reaps it
+
+
+def test_an_in_memory_database_reads_every_poll(tmp_path: Path) -> None:
+    """An in-memory database's one connection makes every write, so its data_version
+    never moves: polls are read each time (no head kept), as on PostgreSQL."""
+    store = Store("sqlite://")
+    schema.metadata.create_all(store.engine)  # migrate() would make another memory database
+    try:
+        _table(store, "t-memory")
+        assert store.head("t-memory", token_hash="0" * 64, known=1).version == 1  # type: ignore[union-attr]
+        event = EventRow(seq=2, type="closed", by="scorer", at="t")
+        write = {"events": [event], "summary": "{}", "hands_from": 1, "hand_items": []}
+        assert store.write(table_id="t-memory", expected=1, **write)
+        assert store.head("t-memory", token_hash="0" * 64, known=1).version == 2  # type: ignore[union-attr]
     finally:
         store.dispose()

@@ -9,6 +9,7 @@ import re
 import secrets
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -20,8 +21,8 @@ from sqlalchemy.engine import Connection, Engine
 
 DEFAULT_URL = "sqlite:///gostop.sqlite3"
 BUSY_TIMEOUT_MS = 5_000  # below the request deadline: a waiting write never outlives its key
-# How long a SQLite write waits for its turn (_Writers) before it goes on without it (and
-# SQLite's busy timeout applies): with that timeout after it, still below the deadline.
+# How long a SQLite write waits for its turn (_Writers) before it goes on without it, where
+# SQLite's busy timeout applies: one statement waits 7.5 s at most, below the deadline.
 TURN_WAIT_SECONDS = 2.5
 POLLS_KEPT = 4_096  # heads a thread keeps for polls (Store.head); past that it starts again
 KEEP_KEYS_SECONDS = 25 * 3600  # idempotency records are kept at least 24 h
@@ -159,7 +160,6 @@ class Store:
         self._statements: dict[str, str] = {}
         self._readers = threading.local()  # each thread's connection for reads (_read)
         path = _sqlite_path(self.url)
-        self._sqlite = path is not None
         self._writers = _Writers(path + ".lock") if path and path != ":memory:" else None
 
     @property
@@ -249,12 +249,13 @@ class Store:
         try:
             turn = writers is not None and writers.wait()
             cursor = connection.cursor()
+            dead = False
             try:
                 if self.engine.dialect.name == "sqlite":
                     cursor.execute("BEGIN")  # the driver leaves transactions to us
                 yield cursor
             except self._disconnects():
-                connection.invalidate()  # a dead connection never goes back to the pool
+                dead = True
                 raise
             except BaseException:
                 connection.rollback()
@@ -262,11 +263,15 @@ class Store:
             else:
                 connection.commit()
             finally:
-                cursor.close()
+                cursor.close()  # first: a cursor of an invalidated connection can't close
+                if dead:
+                    connection.invalidate()  # a dead connection never goes back to the pool
         finally:
-            if turn and writers is not None:
-                writers.done()
-            connection.close()  # back to the pool
+            try:
+                if turn and writers is not None:
+                    writers.done()
+            finally:
+                connection.close()  # back to the pool
 
     @contextmanager
     def _pipeline(self, cursor: Any) -> Iterator[Callable[[], None]]:
@@ -312,12 +317,13 @@ class Store:
         return connection
 
     def _polls(self, cursor: Any) -> dict[tuple[str, str], tuple[Head, float]] | None:
-        """On SQLite, the heads this thread's polls found (with the table's last activity)
-        while nothing was committed since: SQLite's ``PRAGMA data_version`` changes on
-        this connection whenever any other connection, of any process, commits to the
-        database (this one only writes idempotency keys, which no head reads). Emptied
-        when it changes. None on PostgreSQL, which has no such counter."""
-        if not self._sqlite:
+        """On a SQLite file, the heads this thread's polls found (with the table's last
+        activity) while nothing was committed since: SQLite's ``PRAGMA data_version``
+        changes on this connection whenever any other connection, of any process, commits
+        to the database (this one only writes idempotency keys, which no head reads).
+        Emptied when it changes. None on PostgreSQL, which has no such counter, and on an
+        in-memory database, whose one connection makes every write."""
+        if self._writers is None:  # not a SQLite file
             return None
         cursor.execute("PRAGMA data_version")
         (data_version,) = cursor.fetchone()
@@ -749,43 +755,48 @@ def _free_label(label: str, taken: set[str]) -> str:
 
 
 class _Writers:
-    """The turn of a write to a SQLite file: its processes' (and threads') write
-    transactions queue on a lock file beside the database (``<file>.lock``, which
-    migrations hold while they run) instead of meeting in SQLite's own lock.
+    """The turn of a write to a SQLite file: the write transactions of its processes (and
+    of their threads) take turns by an ``flock`` of a lock file beside the database
+    (``<file>.lock``, which migrations hold while they run) instead of meeting in SQLite's
+    own lock.
 
     SQLite makes a writer that finds the database locked sleep and try again — its busy
     handler sleeps 1 ms, then 2, 5, 10… — while the other write takes ~0.1 ms; with two
     workers appending, most appends slept at least once (bench/RESULTS.md, tenth
-    session). Here a waiting write tries again after 50 µs, doubling up to 1 ms. It
-    waits :data:`TURN_WAIT_SECONDS` at most and then goes on without its turn: SQLite's
-    lock and busy timeout still decide, so nothing depends on this lock but speed. A
-    killed process's turn ends with it (the kernel drops its ``flock``).
+    session). Here a waiting write tries again after 50 µs, doubling up to 1 ms (not
+    first come, first served: a bounded wait, not a queue). It waits
+    :data:`TURN_WAIT_SECONDS` at most and then goes on without its turn, as it does when
+    the lock file cannot be opened: SQLite's lock and busy timeout still decide, so nothing
+    depends on this lock but speed. A killed process's turn ends with it (the kernel drops
+    its ``flock``).
 
-    The file and the mutex are made once per process (an ``flock`` belongs to the open
-    file, which a fork would share); threads of a process take turns by the mutex first."""
+    Each process opens the file itself: an ``flock`` belongs to the open file, which a
+    fork shares, so a forked child closes its copy (:meth:`_forked`; the parent's turn
+    stays the parent's) and opens its own. Threads of a process take turns by a mutex
+    first."""
 
-    __slots__ = ("_fd", "_mutex", "_path", "_pid")
+    __slots__ = ("__weakref__", "_fd", "_mutex", "_opening", "_path", "_turn_fd")
 
     def __init__(self, path: str) -> None:
         self._path = path
-        self._fd = -1
-        self._mutex = threading.Lock()
-        self._pid = 0
+        self._fd = -1  # opened on the first write
+        self._turn_fd = -1  # the file the current turn locked
+        self._mutex = threading.Lock()  # a turn within this process
+        self._opening = threading.Lock()
+        _ALL_WRITERS.add(self)
 
     def wait(self) -> bool:
         """Wait for this write's turn: True once it has it (end it with :meth:`done`),
-        False after :data:`TURN_WAIT_SECONDS` without it."""
-        if self._pid != os.getpid():
-            self._mutex, self._pid = threading.Lock(), os.getpid()
-            self._fd = os.open(self._path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        False without it (after :data:`TURN_WAIT_SECONDS`, or no lock file)."""
         deadline = time.monotonic() + TURN_WAIT_SECONDS
         if not self._mutex.acquire(timeout=TURN_WAIT_SECONDS):
             return False  # another thread's write is stuck: go on without a turn
         turn, pause = False, 0.00005
         try:
-            while not turn:
+            fd = self._fd if self._fd >= 0 else self._open()
+            while not turn and fd >= 0:
                 try:
-                    fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                     turn = True
                 except BlockingIOError:
                     if time.monotonic() >= deadline:
@@ -793,22 +804,54 @@ class _Writers:
                     time.sleep(pause)
                     pause = min(pause * 2, 0.001)
         finally:
-            if not turn:
+            if turn:
+                self._turn_fd = fd
+            else:
                 self._mutex.release()
         return turn
 
     def done(self) -> None:
         """End the turn :meth:`wait` gave."""
         try:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            if self._turn_fd >= 0 and self._turn_fd == self._fd:  # (not closed meanwhile)
+                fcntl.flock(self._turn_fd, fcntl.LOCK_UN)
         finally:
+            self._turn_fd = -1
             self._mutex.release()
 
     def close(self) -> None:
-        """Close this process's lock file (the next write opens it again)."""
-        if self._pid == os.getpid():
-            os.close(self._fd)
-        self._fd, self._pid = -1, 0
+        """Close the lock file (the next write opens it again)."""
+        with self._opening:
+            fd, self._fd = self._fd, -1
+        if fd >= 0:
+            os.close(fd)
+
+    def _open(self) -> int:
+        with self._opening:
+            if self._fd < 0:
+                try:  # read-only is enough to lock it, whoever made it
+                    self._fd = os.open(self._path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
+                except OSError:
+                    return -1  # no turns, then: SQLite alone decides
+            return self._fd
+
+    def _forked(self) -> None:
+        """In a forked child: drop the parent's open file and mutex."""
+        if self._fd >= 0:
+            os.close(self._fd)  # the parent's lock is not released: it keeps its own copy
+        self._fd = self._turn_fd = -1
+        self._mutex, self._opening = threading.Lock(), threading.Lock()
+
+
+_ALL_WRITERS: weakref.WeakSet[_Writers] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for writers in list(_ALL_WRITERS):
+        writers._forked()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class _Alone:
@@ -836,12 +879,14 @@ class _Alone:
 
     def __exit__(self, kind: type[BaseException] | None, *_rest: object) -> None:
         try:
-            if kind is not None and issubclass(kind, self._store._disconnects()):
-                self._store._readers.connection = None
-                self._connection.invalidate()  # a dead connection is never used again
+            self._cursor.close()  # first: a cursor of an invalidated connection can't close
         finally:
-            self._cursor.close()
-            self._end_turn()
+            try:
+                if kind is not None and issubclass(kind, self._store._disconnects()):
+                    self._store._readers.connection = None
+                    self._connection.invalidate()  # a dead connection is never used again
+            finally:
+                self._end_turn()
 
     def _end_turn(self) -> None:
         if self._turn and self._writers is not None:
