@@ -509,12 +509,15 @@ def test_a_sqlite_poll_answered_again_still_expires_with_the_table(tmp_path: Pat
         store.dispose()
 
 
-def test_threads_starting_together_each_get_a_turn(sqlite_store: Store) -> None:
+def test_threads_starting_together_each_get_a_turn(sqlite_store: Store, monkeypatch: Any) -> None:
     """The lock file is opened once, whichever thread writes first: threads that start
     together on a fresh store (a new worker's first requests) each get their turn."""
     import threading
 
+    from calculator.store import store as module
     from calculator.store.store import _Writers
+
+    monkeypatch.setattr(module, "TURN_WAIT_SECONDS", 10.0)  # a loaded machine: still turns
 
     writers = _Writers(sqlite_store._writers._path)  # type: ignore[union-attr]  # not opened yet
     start = threading.Barrier(8)
@@ -595,7 +598,7 @@ def test_a_forked_child_does_not_keep_its_parents_turn(sqlite_store: Store) -> N
     process.start()
     assert ours.poll(10)
     child = ours.recv()
-    process.join()
+    process.join()  # (waitpid: the grandchild holds the sentinel pipe a timeout would read)
     try:
         assert not _turn_taken(sqlite_store)
     finally:
@@ -616,3 +619,23 @@ def test_an_in_memory_database_reads_every_poll(tmp_path: Path) -> None:
         assert store.head("t-memory", token_hash="0" * 64, known=1).version == 2  # type: ignore[union-attr]
     finally:
         store.dispose()
+
+
+def test_only_a_sqlite_database_named_by_its_path_takes_turns_and_keeps_polls() -> None:
+    """In-memory databases (one connection makes every write: their data_version never
+    moves) and ``file:`` URIs, which may be in memory too, get neither."""
+    from calculator.store.store import _sqlite_file
+
+    assert _sqlite_file("sqlite:///night.sqlite3") == "night.sqlite3"
+    assert (
+        _sqlite_file("sqlite:////var/lib/gostop/night.sqlite3") == "/var/lib/gostop/night.sqlite3"
+    )
+    for other in (
+        "sqlite://",
+        "sqlite:///:memory:",
+        "sqlite:///file:night?mode=memory&cache=shared&uri=true",
+        "sqlite:///night.sqlite3?uri=true",
+        "postgresql+psycopg://gostop@db/gostop",
+    ):
+        assert _sqlite_file(other) is None, other
+        assert Store(other)._writers is None, other

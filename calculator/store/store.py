@@ -11,7 +11,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -105,6 +105,18 @@ def _sqlite_path(url: str) -> str | None:
     return parsed.database or ""
 
 
+def _sqlite_file(url: str) -> str | None:
+    """The file of a SQLite database named by its path; None for anything else: another
+    database, an in-memory one, or one named by a ``file:`` URI (``uri=true``), which may
+    be in memory too (``mode=memory``) — those get no turns and keep no polls."""
+    path = _sqlite_path(url)
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return None
+    if sa.engine.make_url(url).query.get("uri") in ("true", "1"):
+        return None
+    return path
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite files get WAL, a busy timeout and foreign keys, and
     transactions that SQLite (not the driver) begins, so reads see one snapshot."""
@@ -159,8 +171,8 @@ class Store:
         self._migrated = False
         self._statements: dict[str, str] = {}
         self._readers = threading.local()  # each thread's connection for reads (_read)
-        path = _sqlite_path(self.url)
-        self._writers = _Writers(path + ".lock") if path and path != ":memory:" else None
+        path = _sqlite_file(self.url)
+        self._writers = None if path is None else _Writers(path + ".lock")
 
     @property
     def engine(self) -> Engine:
@@ -263,9 +275,11 @@ class Store:
             else:
                 connection.commit()
             finally:
-                cursor.close()  # first: a cursor of an invalidated connection can't close
-                if dead:
-                    connection.invalidate()  # a dead connection never goes back to the pool
+                try:
+                    cursor.close()  # first: a cursor of an invalidated connection can't close
+                finally:
+                    if dead:
+                        connection.invalidate()  # a dead one never goes back to the pool
         finally:
             try:
                 if turn and writers is not None:
@@ -793,7 +807,7 @@ class _Writers:
             return False  # another thread's write is stuck: go on without a turn
         turn, pause = False, 0.00005
         try:
-            fd = self._fd if self._fd >= 0 else self._open()
+            fd = self._open()
             while not turn and fd >= 0:
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -813,8 +827,9 @@ class _Writers:
     def done(self) -> None:
         """End the turn :meth:`wait` gave."""
         try:
-            if self._turn_fd >= 0 and self._turn_fd == self._fd:  # (not closed meanwhile)
-                fcntl.flock(self._turn_fd, fcntl.LOCK_UN)
+            with self._opening:  # not closed meanwhile (close() closing it ends the lock)
+                if self._turn_fd >= 0 and self._turn_fd == self._fd:
+                    fcntl.flock(self._turn_fd, fcntl.LOCK_UN)
         finally:
             self._turn_fd = -1
             self._mutex.release()
@@ -827,6 +842,7 @@ class _Writers:
             os.close(fd)
 
     def _open(self) -> int:
+        """The lock file's descriptor, opened on first use; -1 if it cannot be."""
         with self._opening:
             if self._fd < 0:
                 try:  # read-only is enough to lock it, whoever made it
@@ -837,10 +853,11 @@ class _Writers:
 
     def _forked(self) -> None:
         """In a forked child: drop the parent's open file and mutex."""
-        if self._fd >= 0:
-            os.close(self._fd)  # the parent's lock is not released: it keeps its own copy
-        self._fd = self._turn_fd = -1
+        fd, self._fd, self._turn_fd = self._fd, -1, -1
         self._mutex, self._opening = threading.Lock(), threading.Lock()
+        if fd >= 0:
+            with suppress(OSError):
+                os.close(fd)  # the parent's lock is not released: it keeps its own copy
 
 
 _ALL_WRITERS: weakref.WeakSet[_Writers] = weakref.WeakSet()
