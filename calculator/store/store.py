@@ -302,7 +302,9 @@ class Store:
     def _alone(self, *, write: bool = False) -> _Alone:
         """A DBAPI cursor for one statement that runs atomically on its own (no BEGIN and
         COMMIT; PostgreSQL in autocommit): a read, a key's claim or release (``write``:
-        on a SQLite file, in its turn, as :meth:`_transaction`). It runs on a
+        on a SQLite file, in its turn, as :meth:`_transaction`; idempotency keys only, as
+        :meth:`_polls` needs: a table written here would not move this connection's
+        ``data_version``, and polls would not see it). It runs on a
         connection this thread keeps checked out of the pool: a poll is one SELECT, and a
         pool checkout and return (with its reset) cost as much as the query.
 
