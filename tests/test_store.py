@@ -545,7 +545,8 @@ def test_threads_starting_together_each_get_a_turn(sqlite_store: Store, monkeypa
 
 def test_a_write_that_fails_ends_its_turn(tmp_path: Path, monkeypatch: Any) -> None:
     """A single-statement write that fails in SQLite ("database is locked": another
-    program holds the file's lock past the busy timeout) gives its turn back."""
+    program holds the file's lock past the busy timeout) gives its turn back, and keeps
+    its connection: only the dialect's disconnects throw one away."""
     import sqlite3
 
     from calculator.store import store as module
@@ -558,9 +559,11 @@ def test_a_write_that_fails_ends_its_turn(tmp_path: Path, monkeypatch: Any) -> N
         with outside.connect() as connection:
             connection.exec_driver_sql("BEGIN IMMEDIATE")  # not through the turns
             claim = {"scope": "s", "key": "k", "request_hash": "h", "now": 1.0, "deadline": 30.0}
+            reader = store._reader()
             with pytest.raises(sqlite3.OperationalError, match="locked"):
                 store.claim(**claim)
             connection.exec_driver_sql("ROLLBACK")
+        assert store._reader() is reader  # not a dead connection: kept, with its polls
         assert not _turn_taken(store)
         assert not store._writers._mutex.locked()  # type: ignore[union-attr]
         assert store.claim(**claim).state == "new"

@@ -266,11 +266,10 @@ class Store:
                 if self.engine.dialect.name == "sqlite":
                     cursor.execute("BEGIN")  # the driver leaves transactions to us
                 yield cursor
-            except self._disconnects():
-                dead = True
-                raise
-            except BaseException:
-                connection.rollback()
+            except BaseException as error:
+                dead = self._dead(error, connection)
+                if not dead:
+                    connection.rollback()
                 raise
             else:
                 connection.commit()
@@ -349,9 +348,16 @@ class Store:
         polls: dict[tuple[str, str], tuple[Head, float]] = readers.polls
         return polls
 
-    def _disconnects(self) -> tuple[type[Exception], ...]:
-        dbapi: Any = self.engine.dialect.dbapi
-        return (dbapi.OperationalError, dbapi.InterfaceError)
+    def _dead(self, error: BaseException, connection: Any) -> bool:
+        """Whether ``error`` left ``connection`` (the pool's) unusable, by the dialect's own
+        test: a server that dropped it, a closed SQLite connection. Not every operational
+        error: "database is locked", a deadlock or a serialization failure leave the
+        connection as good as before (and the thread's kept polls with it)."""
+        dialect = self.engine.dialect
+        dbapi: Any = dialect.dbapi
+        return isinstance(error, dbapi.Error) and dialect.is_disconnect(
+            error, connection.driver_connection, None
+        )
 
     def _integrity_error(self) -> type[Exception]:
         error: type[Exception] = self.engine.dialect.dbapi.IntegrityError  # type: ignore[union-attr]
@@ -896,12 +902,14 @@ class _Alone:
             raise
         return self._cursor
 
-    def __exit__(self, kind: type[BaseException] | None, *_rest: object) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, *_rest: object
+    ) -> None:
         try:
             self._cursor.close()  # first: a cursor of an invalidated connection can't close
         finally:
             try:
-                if kind is not None and issubclass(kind, self._store._disconnects()):
+                if error is not None and self._store._dead(error, self._connection):
                     self._store._readers.connection = None
                     self._connection.invalidate()  # a dead connection is never used again
             finally:
