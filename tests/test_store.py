@@ -65,16 +65,25 @@ def test_migrating_again_changes_nothing(store: Store) -> None:
         assert MigrationContext.configure(connection).get_current_revision() == "0003"
 
 
-def _table(store: Store, table_id: str) -> None:
+def _create(store: Store, table_id: str, *, created_at: float = 0.0) -> bool:
+    """A table whose join code is its id's first 8 characters, with the scorer token of
+    hash "0" × 64; False if that join code is taken."""
     created = EventRow(seq=1, type="created", by="scorer", at="t", body="{}")
-    assert store.create(
+    return store.create(
         table_id=table_id,
         join_code=table_id[:8].upper(),
-        created_at=0.0,
+        created_at=created_at,
         event=created,
         summary="{}",
         tokens=[TokenRow(hash="0" * 64, role="scorer", label="scorer")],
     )
+
+
+def _table(store: Store, table_id: str) -> None:
+    assert _create(store, table_id)
+
+
+_CLAIM = {"scope": "s", "key": "k", "request_hash": "h", "now": 1.0, "deadline": 30.0}
 
 
 def test_the_database_refuses_a_stale_version_and_a_second_event_number(store: Store) -> None:
@@ -285,9 +294,8 @@ def test_only_key_bookkeeping_commits_without_waiting_for_the_disk(store: Store)
     with store._transaction() as cursor:
         cursor.execute("SHOW synchronous_commit")
         assert cursor.fetchone()[0] == "on"
-    claim = {"scope": "s", "key": "k", "request_hash": "h", "now": 1.0, "deadline": 30.0}
-    assert store.claim(**claim).state == "new"
-    assert store.claim(**claim).state == "in_flight"  # seen at once: not only once flushed
+    assert store.claim(**_CLAIM).state == "new"
+    assert store.claim(**_CLAIM).state == "in_flight"  # seen at once: not only once flushed
     store.release(scope="s", key="k")
 
 
@@ -345,14 +353,13 @@ def test_every_sqlite_write_and_no_read_takes_a_turn(sqlite_store: Store, monkey
     monkeypatch.setattr(module._Writers, "done", ended)
     monkeypatch.setattr(module.secrets, "randbelow", lambda _n: 1)  # no purge of keys by chance
     _table(sqlite_store, "t-turns-1")
-    assert not _table_again(sqlite_store, "t-turns-2", join_code="T-TURNS-")  # code taken
+    assert not _create(sqlite_store, "t-turns-2")  # its join code, T-TURNS-, is taken
     event = EventRow(seq=2, type="closed", by="scorer", at="t")
     write = {"table_id": "t-turns-1", "events": [event], "summary": "{}", "hands_from": 1}
     assert sqlite_store.write(expected=1, hand_items=[], **write)
     assert not sqlite_store.write(expected=1, hand_items=[], **write)  # stale
-    claim = {"scope": "s", "key": "k", "request_hash": "h", "now": 1.0, "deadline": 30.0}
-    assert sqlite_store.claim(**claim).state == "new"
-    assert sqlite_store.claim(**claim).state == "in_flight"  # its insert failed
+    assert sqlite_store.claim(**_CLAIM).state == "new"
+    assert sqlite_store.claim(**_CLAIM).state == "in_flight"  # its insert failed
     sqlite_store.release(scope="s", key="k")
     sqlite_store.purge_keys(scope="s", now=1.0)
     assert turns == ["wait", "done"] * 9
@@ -362,18 +369,6 @@ def test_every_sqlite_write_and_no_read_takes_a_turn(sqlite_store: Store, monkey
     assert sqlite_store.tokens("t-turns-1")
     assert turns == []
     assert not _turn_taken(sqlite_store)
-
-
-def _table_again(store: Store, table_id: str, *, join_code: str) -> bool:
-    created = EventRow(seq=1, type="created", by="scorer", at="t", body="{}")
-    return store.create(
-        table_id=table_id,
-        join_code=join_code,
-        created_at=0.0,
-        event=created,
-        summary="{}",
-        tokens=[TokenRow(hash="1" * 64, role="scorer", label="scorer")],
-    )
 
 
 def test_a_sqlite_write_waits_for_its_turn_then_goes_on_without_it(sqlite_store: Store) -> None:
@@ -388,8 +383,7 @@ def test_a_sqlite_write_waits_for_its_turn_then_goes_on_without_it(sqlite_store:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)  # another process's turn
         assert writers.wait() is False
-        claim = {"scope": "s", "key": "k", "request_hash": "h", "now": 1.0, "deadline": 30.0}
-        assert sqlite_store.claim(**claim).state == "new"  # written all the same
+        assert sqlite_store.claim(**_CLAIM).state == "new"  # written all the same
         fcntl.flock(fd, fcntl.LOCK_UN)
         assert writers.wait() is True
         assert _turn_taken(sqlite_store)
@@ -434,7 +428,7 @@ def test_threads_and_forked_processes_take_turns(sqlite_store: Store) -> None:
 
 
 def test_a_sqlite_poll_is_answered_again_only_while_nothing_was_committed(
-    sqlite_store: Store, tmp_path: Path
+    sqlite_store: Store,
 ) -> None:
     """A poll that names the table's version is answered from the head an earlier poll
     read, without the query, until anything is committed to the file — by any
@@ -491,20 +485,11 @@ def test_a_sqlite_poll_answered_again_still_expires_with_the_table(tmp_path: Pat
     store = Store(f"sqlite:///{tmp_path}/ttl.sqlite3", idle_seconds=100, clock=lambda: now[0])
     store.migrate()
     try:
-        created = EventRow(seq=1, type="created", by="scorer", at="t", body="{}")
-        token = TokenRow(hash="0" * 64, role="scorer", label="scorer")
-        assert store.create(
-            table_id="t-ttl",
-            join_code="T-TTL",
-            created_at=now[0],
-            event=created,
-            summary="{}",
-            tokens=[token],
-        )
-        assert store.head("t-ttl", token_hash=token.hash, known=1) is not None
-        assert store.head("t-ttl", token_hash=token.hash, known=1) is not None
+        assert _create(store, "t-ttl", created_at=now[0])
+        assert store.head("t-ttl", token_hash="0" * 64, known=1) is not None
+        assert store.head("t-ttl", token_hash="0" * 64, known=1) is not None
         now[0] += 101
-        assert store.head("t-ttl", token_hash=token.hash, known=1) is None
+        assert store.head("t-ttl", token_hash="0" * 64, known=1) is None
     finally:
         store.dispose()
 
@@ -558,15 +543,14 @@ def test_a_write_that_fails_ends_its_turn(tmp_path: Path, monkeypatch: Any) -> N
     try:
         with outside.connect() as connection:
             connection.exec_driver_sql("BEGIN IMMEDIATE")  # not through the turns
-            claim = {"scope": "s", "key": "k", "request_hash": "h", "now": 1.0, "deadline": 30.0}
             reader = store._reader()
             with pytest.raises(sqlite3.OperationalError, match="locked"):
-                store.claim(**claim)
+                store.claim(**_CLAIM)
             connection.exec_driver_sql("ROLLBACK")
         assert store._reader() is reader  # not a dead connection: kept, with its polls
         assert not _turn_taken(store)
         assert not store._writers._mutex.locked()  # type: ignore[union-attr]
-        assert store.claim(**claim).state == "new"
+        assert store.claim(**_CLAIM).state == "new"
     finally:
         outside.dispose()
         store.dispose()
