@@ -195,6 +195,18 @@ def test_a_dropped_connection_is_replaced(store: Store) -> None:
     assert (head.version, head.summary) == (1, summary)
 
 
+def test_a_ping_is_one_statement_on_the_connection_reads_use(store: Store) -> None:
+    """bench.tables' floor under a poll reaches the database, on the connection polls use:
+    with that connection closed, the ping fails once, and the next one opens another."""
+    store.ping()
+    with store._alone() as cursor:
+        reader = cursor.connection  # the driver's connection this thread reads on
+    reader.close()
+    with pytest.raises(store.engine.dialect.dbapi.Error):  # type: ignore[union-attr]
+        store.ping()
+    store.ping()
+
+
 @pytest.fixture
 def empty_url(database_url: str, tmp_path: Path) -> Any:
     """An empty database of the same kind as ``database_url``."""

@@ -31,7 +31,7 @@ from calculator.api import ledger_io, serialize
 from calculator.api.config import Settings, SettingsError
 from calculator.api.docs import Blueprint
 from calculator.api.fields import StrictSchema
-from calculator.api.http import coded, read_json
+from calculator.api.http import coded, json_response, read_json
 from calculator.api.join_codes import join_url, new_join_code
 from calculator.api.schemas import resolve_spec
 from calculator.api.table_access import (
@@ -61,6 +61,7 @@ from calculator.api.table_schemas import (
     VersionSchema,
     table_ruleset,
 )
+from calculator.api.views import bench
 from calculator.errors import GoStopError
 from calculator.ledger import (
     MAX_EVENTS,
@@ -239,6 +240,14 @@ def _store() -> Store:
     store: Store = current_app.extensions["gostop_store"]
     store.ready()  # migrated at start, or now (an app built to write its document)
     return store
+
+
+@bench.get("/database")
+def get_database() -> Response:
+    """Benchmark baseline (not part of the API): a small fixed JSON after one ``SELECT 1``
+    on the store's connection for reads — the floor under a table poll (bench.tables)."""
+    _store().ping()
+    return json_response({"ok": True})
 
 
 def _cache() -> ledger_io.LedgerCache:

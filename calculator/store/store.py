@@ -365,6 +365,14 @@ class Store:
 
     # --- reads -------------------------------------------------------------------------
 
+    def ping(self) -> None:
+        """One ``SELECT 1`` on this thread's connection for reads: the least any read of
+        the ledger costs (a round trip to PostgreSQL). bench.tables measures it beside
+        /healthz, as the floor under a poll."""
+        with self._alone() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+
     def active_since(self) -> float:
         """The time a table's last event must be at or after for the table to exist."""
         return -1.0 if self.idle_seconds is None else self.clock() - self.idle_seconds
@@ -892,13 +900,17 @@ class _Alone:
 
     def __enter__(self) -> Any:
         self._turn = self._writers is not None and self._writers.wait()
+        self._connection = None
         try:
             self._connection = self._store._reader()
             # the driver's own cursor, as the pool's connection would make it (without
             # its Python-level call: this runs on every poll)
             self._cursor = self._connection.dbapi_connection.cursor()
-        except BaseException:
-            self._end_turn()
+        except BaseException as error:
+            try:
+                self._drop_if_dead(error)  # a connection closed under us gives no cursor
+            finally:
+                self._end_turn()
             raise
         return self._cursor
 
@@ -909,11 +921,18 @@ class _Alone:
             self._cursor.close()  # first: a cursor of an invalidated connection can't close
         finally:
             try:
-                if error is not None and self._store._dead(error, self._connection):
-                    self._store._readers.connection = None
-                    self._connection.invalidate()  # a dead connection is never used again
+                if error is not None:
+                    self._drop_if_dead(error)
             finally:
                 self._end_turn()
+
+    def _drop_if_dead(self, error: BaseException) -> None:
+        """A connection that ``error`` left dead is never used again: this thread's next
+        read opens another."""
+        connection = self._connection
+        if connection is not None and self._store._dead(error, connection):
+            self._store._readers.connection = None
+            connection.invalidate()
 
     def _end_turn(self) -> None:
         if self._turn and self._writers is not None:

@@ -133,6 +133,13 @@ def test_the_bench_echo_parses_a_batch_body_as_large_as_the_batch_endpoint_takes
     assert response.get_json() == {"ok": True}
 
 
+def test_the_bench_database_baseline_answers_after_one_statement(client: Any) -> None:
+    # bench.tables measures it beside /healthz: the floor under a table poll
+    response = client.get("/v1/bench/database")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.get_json() == {"ok": True}
+
+
 def test_a_query_string_and_none_alternate_without_one_leaking_into_the_other(
     client: Any,
 ) -> None:
