@@ -92,7 +92,7 @@ def winner_score(
         total = _shakes_and_bombs(total, player, rules, steps)
     if many_animals and rules.meongtta_enabled:
         total *= 2
-        facts = () if animals is None else (("animals", animals),)
+        facts = _DECLARED if animals is None else (("animals", animals),)
         steps.append(_new(_STEP, ("meongtta", "multiply", 2, total, None, None, facts)))
     if player.yeokgo and rules.yeokgo_mode is _YEOKGO_DOUBLE_AND_DOKBAK:
         total *= 2

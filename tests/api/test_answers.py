@@ -7,6 +7,8 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from calculator.presets import resolve
 from contract import service_contract
@@ -167,6 +169,56 @@ def test_a_declared_bak_says_so_and_the_rain_man_alone_does_not_protect(client: 
     rain["ruleset"] = {"preset": "standard", "options": {"gwangbak_rain_protects": False}}
     steps = _ok(client.post(HANDS + "?lang=en", json=rain))["payments"][0]["steps"]
     assert steps[0]["text"]["en"].endswith("winner scored 3 brights, only the rain man here) = 14")
+
+
+def test_a_declared_meongtta_says_it_was_declared(client: Any) -> None:
+    # a declared pile gives no animal count for the 멍따 sentence to name (it was a 500)
+    body = {
+        "players": [
+            {"id": "A", "declared": {"points": 8, "scored": ["animals"], "meongtta": True}},
+            {"id": "B", "declared": {}},
+            {"id": "C", "declared": {}},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    winner = _ok(client.post(HANDS + "?lang=all", json=body))["winner_score"]
+    assert [(s["code"], s["total"]) for s in winner["steps"]] == [("meongtta", 16)]
+    assert winner["steps"][0]["text"] == {
+        "ko": "8 × 2 (멍따: 신고) = 16",
+        "en": "8 × 2 (seven or more animals (meongtta): declared) = 16",
+    }
+    batch = _ok(client.post(BATCH, json={"hands": [body]}))
+    assert batch["results"][0]["result"]["winner_score"]["amount"] == 16
+
+
+_FLAGS = ("meongtta", "pi_bak", "gwang_bak", "meong_bak", "no_cards")
+_SCORED = ("brights", "animals", "ribbons", "junk", "godori")
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    winner=st.fixed_dictionaries(
+        {"points": st.integers(0, 12), "scored": st.lists(st.sampled_from(_SCORED), unique=True)},
+        optional={flag: st.booleans() for flag in _FLAGS},
+    ),
+    losers=st.lists(
+        st.fixed_dictionaries({}, optional={flag: st.booleans() for flag in _FLAGS}),
+        min_size=1,
+        max_size=2,
+    ),
+    preset=st.sampled_from(["standard", "wikipedia", "gamerules"]),
+    lang=st.sampled_from(["ko", "en", "all"]),
+)
+def test_any_declared_pile_is_scored_or_refused_never_a_server_error(
+    client: Any, winner: dict[str, Any], losers: list[dict[str, Any]], preset: str, lang: str
+) -> None:
+    players = [{"id": "A", "declared": winner}]
+    players += [{"id": f"L{i}", "declared": flags} for i, flags in enumerate(losers)]
+    body = {"ruleset": preset, "players": players, "outcome": {"type": "stop", "winner": "A"}}
+    response = client.post(f"{HANDS}?lang={lang}", json=body)
+    assert response.status_code in (200, 422), response.get_data(as_text=True)
 
 
 def test_every_sentence_says_the_numbers_of_its_step(client: Any) -> None:
