@@ -93,6 +93,29 @@ def beyond_safe(amounts: dict[str, int]) -> str | None:
     return found
 
 
+def _shows_beyond_safe(winner: WinnerScore | None, payments: list[Payment]) -> bool:
+    """Whether the answer would show a number beyond :data:`MAX_SAFE_CHIPS` where its net
+    does not: the winner's amount when a loser owes nothing (an exempt loser, a stop on 0
+    points), a payment's points, or a factor or running total of an explanation step
+    (2^64 and more cannot even be written as JSON)."""
+    if winner is not None and (winner.amount > MAX_SAFE_CHIPS or _steps_beyond(winner.steps)):
+        return True
+    for payment in payments:
+        if payment.points > MAX_SAFE_CHIPS or _steps_beyond(payment.steps):
+            return True
+    return False
+
+
+def _steps_beyond(steps: tuple[Step, ...]) -> bool:
+    limit = MAX_SAFE_CHIPS
+    for step in steps:
+        value = step.value
+        total = step.total
+        if value > limit or -value > limit or total > limit or -total > limit:
+            return True
+    return False
+
+
 class Comparison(NamedTuple):
     """The same hand under another rule set, and each player's net difference."""
 
@@ -156,7 +179,7 @@ def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
     if payments:
         if sum(seat_sum for seat_sum in sums) != 0:
             raise ZeroSumError(f"payments do not balance: {net}")
-        if beyond_safe(net) is not None:
+        if beyond_safe(net) is not None or _shows_beyond_safe(winner, payments):
             raise InvalidHandError([_too_large()])
     results = []
     for i, player in enumerate(hand.players):  # one score per player, in seat order
@@ -573,6 +596,7 @@ def _wrong_variant(ruleset: RuleSet) -> Issue:
 def _too_large() -> Issue:
     return _issue(
         "amount_too_large",
-        f"a player's net exceeds {MAX_SAFE_CHIPS:,} chips, more than apps can show "
-        "exactly; check the stake, go count and nagari streak",
+        f"an amount of the hand (a player's net, a payment or a step of its explanation) "
+        f"exceeds {MAX_SAFE_CHIPS:,}, more than apps can show exactly; check the stake, go "
+        "count, nagari streak and the rule set's multipliers",
     )

@@ -376,6 +376,39 @@ def test_huge_amounts_are_refused_not_rounded() -> None:
     assert _issues(hand) == [("amount_too_large", ())]
 
 
+def test_an_amount_the_answer_would_show_beyond_2_53_is_refused_even_if_nobody_pays_it() -> None:
+    """The net can be 0 while the winner's amount or a step's factor is not: a stop on 0
+    points (a minimum of 0) after 60 nagari hands is 0 × 2^60; an exempt loser (no card
+    captured) owes nothing of a winner's 2^55-fold amount. Numbers past 2^53 − 1 are
+    refused like a net would be (past 2^64 JSON cannot even carry them: it was a 500)."""
+    empty = [{"id": "A", "cards": []}, {"id": "B", "cards": []}]
+    for streak in (60, 64):
+        hand = {"players": empty, "outcome": STOP_A, "nagari_streak": streak}
+        anything = resolve("standard", {"min_points_to_stop_2p": 0})
+        assert _issues(hand, anything) == [("amount_too_large", ())]
+    within = settle(
+        build_hand({"players": empty, "outcome": STOP_A, "nagari_streak": 52}), anything
+    )
+    assert within.winner_score is not None
+    assert [(s.code, s.value, s.total) for s in within.winner_score.steps] == [("nagari", 2**52, 0)]
+    # Four brights, 4 points; B captured nothing, so owes 4 × 2^n × 2 (광박) before its
+    # exemption takes it to 0: 2^(n + 3), past 2^53 − 1 from n = 50.
+    brights = ["1G", "3G", "8G", "11G"]
+    exempt = resolve("standard", {"no_capture_exemption": True, "min_points_to_stop_2p": 0})
+    for streak, refused in ((49, False), (50, True)):
+        hand = {
+            "players": [{"id": "A", "cards": brights}, {"id": "B", "cards": []}],
+            "outcome": STOP_A,
+            "nagari_streak": streak,
+        }
+        if refused:
+            assert _issues(hand, exempt) == [("amount_too_large", ())]
+        else:
+            result = settle(build_hand(hand), exempt)
+            assert result.winner_score is not None
+            assert (result.winner_score.amount, dict(result.net)) == (4 * 2**49, {"A": 0, "B": 0})
+
+
 def test_ruleset_errors() -> None:
     with pytest.raises(InvalidRulesError) as caught:
         resolve("standard", {"go_formula": "cubic", "bomb_multipler": 1, "shake_multiplier": True})

@@ -216,6 +216,21 @@ def test_four_players_with_a_sitter(client: Any) -> None:
 # --- errors ---------------------------------------------------------------------------
 
 
+def test_a_factor_json_cannot_carry_is_refused_and_the_batch_goes_on(client: Any) -> None:
+    # 0 points × 2^64 (60+ nagari hands, a minimum of 0): nobody pays, but the step's
+    # factor is past what JSON carries; it was a 500 for the whole batch
+    zero = {
+        "ruleset": {"preset": "standard", "options": {"min_points_to_stop_2p": 0}},
+        "nagari_streak": 64,
+        "players": [{"id": "A", "captured": []}, {"id": "B", "captured": []}],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    assert ("", "amount_too_large") in _codes(_problem(client.post(HANDS, json=zero), 422))
+    response = client.post(HANDS + "/batch", json={"hands": [zero, W13]})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert [r["status"] for r in response.get_json()["results"]] == [422, 200]
+
+
 def test_duplicate_card_points_at_the_second_holder(client: Any) -> None:
     body = json.loads(json.dumps(W13))
     body["players"][2]["captured"].append("03-bright")
