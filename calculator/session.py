@@ -69,7 +69,7 @@ class Session:
     players: tuple[str, ...]
     hands: tuple[Entry, ...]
     unit: int | None = None  # round the totals to multiples of this (e.g. 100 won)
-    absorber: str | None = None  # who absorbs the rounding remainder (default: top winner)
+    absorber: str | None = None  # who takes the rounding difference (default: nobody)
 
 
 class Transfer(NamedTuple):
@@ -90,12 +90,13 @@ class HandNet(NamedTuple):
 
 
 class Rounding(NamedTuple):
-    """How the totals were rounded: every total but one to the nearest unit."""
+    """How the totals were rounded: by largest remainders (``absorbed_by`` None), or every
+    total but the named absorber's to the nearest unit."""
 
     unit: int
     raw: dict[str, int]
-    absorbed_by: str
-    remainder: int  # what rounding added to (or took from) the absorber
+    absorbed_by: str | None  # the absorber named; None: largest remainders
+    remainder: int  # what rounding added to (or took from) the absorber; 0 without one
 
 
 class SessionResult(NamedTuple):
@@ -152,7 +153,7 @@ def settle_session(
     if session.unit is not None:
         rounding, totals = round_totals(totals, session.unit, session.absorber)
         beyond = beyond_safe(totals)
-        if beyond is not None:  # the absorber takes every other total's rounding
+        if beyond is not None:  # an absorber takes every other total's rounding
             raise InvalidHandError([_too_large(totals, beyond, None)])
     return SessionResult(session.players, totals, minimal_transfers(totals), rounding, tuple(hands))
 
@@ -292,15 +293,38 @@ def _exact_groups(seats: list[int], amounts: list[int]) -> list[list[int]]:
 def round_totals(
     totals: Mapping[str, int], unit: int, absorber: str | None = None
 ) -> tuple[Rounding, dict[str, int]]:
-    """Round every total but the absorber's to the nearest ``unit`` (halves away from zero);
-    the absorber (by default the biggest winner) takes what keeps the sum at zero.
+    """Round zero-sum ``totals`` to multiples of ``unit``, keeping the sum at zero.
+
+    By default by largest remainders: every total goes down to its multiple of the unit,
+    then the units that leaves over go, one each, to the totals that lost the most (ties:
+    the larger total, then the earlier player). Nobody moves by a unit or more, and a
+    larger total never ends below a smaller one. Rounding each total to its nearest
+    multiple and letting one player take the difference can move that player by several
+    units — far enough to make the night's biggest winner pay.
+
+    With an ``absorber`` named, the players agreed that one of them takes the difference:
+    every other total goes to its nearest multiple (halves away from zero) and the
+    absorber's is what keeps the sum at zero.
 
     >>> rounding, rounded = round_totals({"A": 1250, "B": -640, "C": -610}, 100)
-    >>> rounded, rounding.absorbed_by, rounding.remainder
-    ({'A': 1200, 'B': -600, 'C': -600}, 'A', -50)
+    >>> rounded, rounding.absorbed_by
+    ({'A': 1200, 'B': -600, 'C': -600}, None)
+    >>> rounded = round_totals({"A": 51, "B": 50, "C": 50, "D": 50, "E": -201}, 100)[1]
+    >>> rounded  # each to its nearest, A taking the rest, would leave A at -100
+    {'A': 100, 'B': 100, 'C': 0, 'D': 0, 'E': -200}
+    >>> rounding, rounded = round_totals({"A": 1250, "B": -640, "C": -610}, 100, "B")
+    >>> rounded, rounding.remainder
+    ({'A': 1300, 'B': -700, 'C': -600}, -60)
     """
     if absorber is None:
-        absorber = max(totals, key=lambda p: (totals[p], -list(totals).index(p)))
+        seat = {player: i for i, player in enumerate(totals)}
+        floors = {player: chips // unit * unit for player, chips in totals.items()}
+        spare = -sum(floors.values()) // unit  # the whole units the floors left over
+        # the largest remainder first (floor − total is minus it), then the larger total
+        ranked = sorted(totals, key=lambda p: (floors[p] - totals[p], -totals[p], seat[p]))
+        for player in ranked[:spare]:
+            floors[player] += unit
+        return Rounding(unit, dict(totals), None, 0), floors
     rounded = {}
     for player, chips in totals.items():
         if player != absorber:

@@ -134,7 +134,7 @@ def test_rounded_totals_stay_within_what_apps_show_exactly() -> None:
     assert "9,007,199,254,741,000" in caught.value.issues[0].detail
 
 
-def test_rounding_keeps_the_sum_at_zero_and_says_who_absorbs() -> None:
+def test_rounding_keeps_the_sum_at_zero_by_largest_remainders_or_by_an_absorber() -> None:
     result = settle_session(
         Session(
             players=("A", "B", "C"),
@@ -142,8 +142,10 @@ def test_rounding_keeps_the_sum_at_zero_and_says_who_absorbs() -> None:
             hands=(NetEntry(net={"A": 1510, "B": -760, "C": -750}),),
         )
     )
-    assert result.totals == {"A": 1600, "B": -800, "C": -800}
-    assert (result.rounding.absorbed_by, result.rounding.remainder) == ("A", 90)
+    # Down to the unit: 1500, -800, -800 (remainders 10, 40, 50); the one unit left over
+    # goes to the largest remainder, C's.
+    assert result.totals == {"A": 1500, "B": -800, "C": -700}
+    assert (result.rounding.absorbed_by, result.rounding.remainder) == (None, 0)
     named = settle_session(
         Session(
             players=("A", "B", "C"),
@@ -152,8 +154,38 @@ def test_rounding_keeps_the_sum_at_zero_and_says_who_absorbs() -> None:
             hands=(NetEntry(net={"A": 1510, "B": -760, "C": -750}),),
         )
     )
+    # A and C to their nearest (C's half away from zero), B what keeps the sum at zero
     assert named.totals == {"A": 1500, "B": -700, "C": -800}
-    assert sum(named.totals.values()) == 0
+    assert (named.rounding.absorbed_by, named.rounding.remainder) == ("B", 60)
+
+
+@pytest.mark.parametrize(
+    ("totals", "unit", "rounded"),
+    [
+        # Each to its nearest with the biggest winner taking the rest left A at -100 and
+        # A paying B (bug hunt, 2026-12-05): floors 0, 0, 0, 0, -300 (remainders 51, 50,
+        # 50, 50, 99) leave 3 units: E, A, then B (the earlier of the equal ones).
+        (
+            {"A": 51, "B": 50, "C": 50, "D": 50, "E": -201},
+            100,
+            {"A": 100, "B": 100, "C": 0, "D": 0, "E": -200},
+        ),
+        # The same way A +1000 became +2000: floors 1000, -1000, -1000 leave one unit,
+        # to B (remainders 0, 500, 500: B and C tie on total too, and B is the earlier).
+        ({"A": 1000, "B": -500, "C": -500}, 1000, {"A": 1000, "B": 0, "C": -1000}),
+        # Each to its nearest made A, the first biggest winner, pay B: floors 0, 0, 0, 0,
+        # -1500 leave 3 units; every remainder is 300, so the larger totals first.
+        (
+            {"A": 300, "B": 300, "C": 300, "D": 300, "E": -1200},
+            500,
+            {"A": 500, "B": 500, "C": 500, "D": 0, "E": -1500},
+        ),
+    ],
+)
+def test_rounding_moves_nobody_a_whole_unit_nor_below_a_smaller_total(
+    totals: dict[str, int], unit: int, rounded: dict[str, int]
+) -> None:
+    assert round_totals(totals, unit)[1] == rounded
 
 
 totals_maps = st.lists(st.integers(-10_000, 10_000), min_size=1, max_size=8).map(
@@ -214,11 +246,19 @@ def test_the_number_of_transfers_is_the_fewest_possible(totals: dict[str, int]) 
 def test_rounded_totals_are_multiples_of_the_unit_and_sum_to_zero(
     totals: dict[str, int], unit: int
 ) -> None:
-    rounding, rounded = round_totals(totals, unit)
+    _rounding, rounded = round_totals(totals, unit)
+    assert list(rounded) == list(totals)
     assert sum(rounded.values()) == 0
     assert all(chips % unit == 0 for chips in rounded.values())
+    assert all(abs(chips - totals[player]) < unit for player, chips in rounded.items())
+    for p in totals:  # a larger total never ends below a smaller one
+        assert all(rounded[p] >= rounded[q] for q in totals if totals[p] > totals[q])
+    absorber = next(iter(totals))
+    rounding, rounded = round_totals(totals, unit, absorber)
+    assert (rounding.absorbed_by, sum(rounded.values())) == (absorber, 0)
+    assert rounding.remainder == rounded[absorber] - totals[absorber]
     for player, chips in rounded.items():
-        if player != rounding.absorbed_by:
+        if player != absorber:
             assert abs(chips - totals[player]) * 2 <= unit
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 FieldT = TypeVar("FieldT", bound=fields.Field[Any])
 
@@ -485,9 +485,25 @@ class RoundingOutSchema(Schema):
         required=True,
         metadata={"description": "The totals before rounding"},
     )
-    absorbed_by = fields.String(required=True, metadata={"description": "Who took the remainder"})
+    method = fields.String(
+        required=True,
+        validate=validate.OneOf(["largest_remainder", "absorber"]),
+        metadata={
+            "description": "`largest_remainder` (the default): every total down to its "
+            "multiple of the unit, then the units left over one each to the totals that lost "
+            "the most (ties: the larger total, then the earlier player) — nobody moves by a "
+            "unit or more, and a larger total never ends below a smaller one. `absorber`: "
+            "every total but the named absorber's to its nearest multiple (halves away from "
+            "zero), the absorber's what keeps the sum at zero"
+        },
+    )
+    absorbed_by = fields.String(
+        metadata={"description": "The absorber named (method `absorber` only)"}
+    )
     remainder = fields.Integer(
-        required=True, metadata={"description": "Its rounded total minus its raw one"}
+        metadata={
+            "description": "The absorber's rounded total minus its raw one (method `absorber` only)"
+        }
     )
 
 

@@ -37,7 +37,7 @@ from calculator.result import (
     gukjin_of,
 )
 from calculator.scoring import Item, item_cards
-from calculator.session import SessionResult, Transfer, minimal_transfers
+from calculator.session import Rounding, SessionResult, Transfer, minimal_transfers
 from calculator.settlement import Comparison
 from calculator.tables import tables_for
 
@@ -503,6 +503,18 @@ def balance_json(result: BalanceResult, shape: Shape = DEFAULT_SHAPE) -> dict[st
     }
 
 
+def _rounding_json(rounding: Rounding) -> dict[str, Any]:
+    if rounding.absorbed_by is None:
+        return {"unit": rounding.unit, "raw": rounding.raw, "method": "largest_remainder"}
+    return {
+        "unit": rounding.unit,
+        "raw": rounding.raw,
+        "method": "absorber",
+        "absorbed_by": rounding.absorbed_by,
+        "remainder": rounding.remainder,
+    }
+
+
 def session_json(result: SessionResult) -> dict[str, Any]:
     """The response of ``POST /v1/settlements``."""
     rounding = result.rounding
@@ -510,14 +522,7 @@ def session_json(result: SessionResult) -> dict[str, Any]:
         "players": list(result.players),
         "totals": result.totals,
         "transfers": transfers_json(result.transfers),
-        "rounding": None
-        if rounding is None
-        else {
-            "unit": rounding.unit,
-            "raw": rounding.raw,
-            "absorbed_by": rounding.absorbed_by,
-            "remainder": rounding.remainder,
-        },
+        "rounding": None if rounding is None else _rounding_json(rounding),
         "hands": [
             {
                 "index": h.position,

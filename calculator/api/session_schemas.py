@@ -153,7 +153,8 @@ class SessionHandSchema(StrictSchema):
 
 
 class RoundingSchema(StrictSchema):
-    """Round the totals to a unit; one player absorbs what keeps the sum at zero."""
+    """Round the totals to a unit, keeping the sum at zero: by largest remainders, or with
+    one player who takes the difference."""
 
     unit = StrictInteger(
         minimum=1,
@@ -163,7 +164,11 @@ class RoundingSchema(StrictSchema):
     )
     absorber = StrictString(
         max_length=MAX_ID,
-        metadata={"description": "Who absorbs the remainder (default: the biggest winner)"},
+        metadata={
+            "description": "Who takes the difference: every other total is rounded to its "
+            "nearest multiple of the unit, and this player's is what keeps the sum at zero "
+            "(default: nobody; the totals are rounded by largest remainders)"
+        },
     )
 
 

@@ -134,7 +134,7 @@ def _slow(_value: Any) -> Any:
 
 
 class TableRoundingSchema(StrictSchema):
-    """Round the settlement to a unit (one player absorbs what keeps the sum at zero)."""
+    """Round the settlement to a unit, by largest remainders (the sum stays zero)."""
 
     unit = StrictInteger(
         minimum=1,

@@ -262,8 +262,9 @@ def post_settlement(data: dict[str, Any]) -> Response:
 
     Each hand is a `net` map or a full `gostop` or `balance` hand request, scored on the
     fly. Go-Stop hands without `nagari_streak` carry the streak of the Go-Stop hand before
-    them. Optional rounding to a unit keeps the sum at zero; one player (the biggest winner
-    unless named) absorbs the remainder.
+    them. Optional rounding to a unit keeps the sum at zero: by largest remainders (nobody
+    moves by a whole unit, a larger total never ends below a smaller one), or with a named
+    `absorber` who takes the difference.
     """
     entries: list[Entry] = []
     resolver = Resolver()

@@ -149,10 +149,17 @@ def test_rounding_over_http(client: Any) -> None:
         "rounding": {"unit": 100},
     }
     result = client.post(SETTLE, json=body).get_json()
+    # down to the unit 1500, -800, -800; the unit left over to C, the largest remainder (50)
+    assert result["totals"] == {"A": 1500, "B": -800, "C": -700}
+    raw = {"A": 1510, "B": -760, "C": -750}
+    assert result["rounding"] == {"unit": 100, "raw": raw, "method": "largest_remainder"}
+    body["rounding"]["absorber"] = "A"  # B and C to the nearest, A takes the rest
+    result = client.post(SETTLE, json=body).get_json()
     assert result["totals"] == {"A": 1600, "B": -800, "C": -800}
     assert result["rounding"] == {
         "unit": 100,
-        "raw": {"A": 1510, "B": -760, "C": -750},
+        "raw": raw,
+        "method": "absorber",
         "absorbed_by": "A",
         "remainder": 90,
     }
