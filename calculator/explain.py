@@ -96,6 +96,11 @@ _DETAILS: Final[dict[str, dict[str, _Detail]]] = {
         "en": lambda _f, s: f"{s.times} in a row",
     },
     "no_capture": {"ko": lambda _f, _s: "", "en": lambda _f, _s: ""},
+    # ``times``: which ppuk of the run this is (the 3rd: ×4 on the usual ladder)
+    "ppuk_ladder": {
+        "ko": lambda _f, s: f"{s.times}연뻑",
+        "en": lambda _f, s: f"{s.times} ppuks in a row",
+    },
 }
 _DECLARED: Final[dict[str, str]] = {"ko": "신고", "en": "declared"}
 _UNITS: Final[dict[str, tuple[str, str]]] = {"ko": ("점", "칩"), "en": (" points", " chips")}
@@ -171,8 +176,20 @@ def payment_sentence(payment: Payment, operations: list[str], *, stake: int, lan
     # Not kept by value: on hands not seen before a quarter of the sentences were found,
     # and hashing every payment's steps for the key cost more than they saved.
     parts = []  # every piece joined once, not built into strings that are joined again
+    # Steps apply in turn: a factor after an addition multiplies the sum so far, so that
+    # sum goes in parentheses (the sentence reads as the amount was made, by the usual
+    # rules): (4 + 2 (…)) × 2 (…) = 12, never 4 + 2 (…) × 2 (…), which is 8.
+    opened = 0  # where the current amount starts in ``parts``
+    added = False  # whether an addition came since that start or the last parenthesis
     for i, step in enumerate(steps):
-        if step.op != "start":
+        op = step.op
+        if op != "start":
+            if op == "multiply" and added:
+                parts.insert(opened, "(")
+                parts.append(")")
+                added = False
+            elif op != "multiply":
+                added = True
             parts.append(operations[i])
             continue
         name = "" if step.code == "winner_amount" else f"{label_in(step.code, lang)} "
@@ -182,6 +199,8 @@ def payment_sentence(payment: Payment, operations: list[str], *, stake: int, lan
             parts.append(", ")
         if name:
             parts.append(name)
+        opened = len(parts)
+        added = False
         parts.append(_n(step.value))
     parts.append(" = ")
     parts.append(result)

@@ -4,6 +4,7 @@ batches that list each rule set once, ready sentences, and the language they spe
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 import pytest
@@ -244,6 +245,74 @@ def test_every_sentence_says_the_numbers_of_its_step(client: Any) -> None:
             else:
                 assert ko.endswith(f"{points:,}점 × {answer['stake']:,} = {chips:,}칩")
                 assert en.endswith(f"{points:,} points × {answer['stake']:,} = {chips:,} chips")
+
+
+_DETAIL = re.compile(r"(\d) \((?:[^()]|\([^()]*\))*\)")  # "2 (광박: …)" → "2"
+
+
+def _sentence_value(text: str) -> int:
+    """A payment sentence's arithmetic as anyone reads it (× before + and −), up to its
+    first "=": each step's reason in parentheses left out, the numbers unseparated."""
+    expression = _DETAIL.sub(r"\1", text.split(" = ")[0])
+    expression = expression.replace(",", "").replace("×", "*").replace("−", "-")
+    assert re.fullmatch(r"[\d ()+*-]+", expression), expression
+    value: int = eval(expression)  # digits, spaces, parentheses, + * - (checked above)
+    return value
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"gwangbak_effect": "plus2"},
+        {"gobak_mode_3p": "pay_all_doubled"},
+        {"gobak_mode_3p": "pay_all", "gwangbak_effect": "plus2"},
+    ],
+)
+def test_a_payment_sentence_reads_as_its_amount(client: Any, options: dict[str, Any]) -> None:
+    """An addition followed by a factor goes in parentheses: "(4 + 2 (…)) × 2 (…) = 12",
+    not "4 + 2 (…) × 2 (…) = 12", which anyone reads as 8."""
+    from bench.corpus import corpus
+
+    read = 0
+    for body in corpus(60, seed=11):
+        body = {**body, "ruleset": {"preset": "standard", "options": options}}
+        response = client.post(HANDS + "?lang=all", json=body)
+        if response.status_code != 200:
+            continue  # an option this hand cannot take (a winner below the minimum…)
+        for payment in response.get_json()["payments"]:
+            for text in payment["text"].values():
+                said = text.split(" = ")[0]
+                if "점" in said or "points" in said:
+                    continue  # the winner's amount alone: "104점 × 10 = 1,040칩"
+                if text[0].isdigit() or text[0] == "(":  # not a side payment named first
+                    assert _sentence_value(text) == payment["points"], text
+                    read += 1
+    assert read > 40
+
+
+def test_the_ppuk_ladder_says_which_ppuk_of_the_run_its_factor_is_for(client: Any) -> None:
+    # the 3rd ppuk in a row pays the first ppuk's price × 4; the sentence once said "factor: 3"
+    body = {
+        "players": [
+            {"id": "A", "captured": ["01-bright", "03-bright", "08-bright"]},
+            {"id": "B", "captured": []},
+            {"id": "C", "captured": []},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+        "events": [
+            {"type": "first_ppuk", "player": "B"},
+            {"type": "consecutive_ppuk", "player": "B"},
+            {"type": "consecutive_ppuk", "player": "B"},
+        ],
+    }
+    payments = _ok(client.post(HANDS + "?lang=all", json=body))["payments"]
+    runs = [p for p in payments if p["reason"] == "consecutive_ppuk" and p["from"] == "A"]
+    third = runs[-1]  # the 2nd ppuk's payment, then the 3rd's
+    assert third["text"]["ko"].startswith("첫뻑 3 × 4 (연뻑 배수: 3연뻑) = 12점")
+    assert third["text"]["en"].startswith(
+        "first-turn ppuk 3 × 4 (consecutive ppuk factor: 3 ppuks in a row) = 12 points"
+    )
 
 
 # --- the language --------------------------------------------------------------------------
