@@ -576,15 +576,19 @@ def test_a_forked_child_does_not_keep_its_parents_turn(sqlite_store: Store) -> N
     import signal
     import time
 
+    import select
+
     writers = sqlite_store._writers
     assert writers is not None
     context = multiprocessing.get_context("fork")
     ours, theirs = context.Pipe()
+    started, says_started = os.pipe()  # the child says when fork() has returned in it
 
     def holder() -> None:
         assert writers.wait()
         child = os.fork()
         if child == 0:  # lives on (30 s at most) without the test's output
+            os.write(says_started, b"x")  # fork's handlers have run by now
             quiet = os.open(os.devnull, os.O_RDWR)
             for fd in (0, 1, 2):
                 os.dup2(quiet, fd)
@@ -599,9 +603,14 @@ def test_a_forked_child_does_not_keep_its_parents_turn(sqlite_store: Store) -> N
     child = ours.recv()
     process.join()  # (waitpid: the grandchild holds the sentinel pipe a timeout would read)
     try:
+        # On a loaded machine the parent can die before its child has even run: until
+        # then the child's copy of the lock file is open (the turn is the child's too).
+        assert select.select([started], [], [], 10)[0]
         assert not _turn_taken(sqlite_store)
     finally:
         os.kill(child, signal.SIGKILL)  # not this process's child: init reaps it
+        os.close(started)
+        os.close(says_started)
 
 
 def test_an_in_memory_database_reads_every_poll(tmp_path: Path) -> None:
