@@ -8,7 +8,7 @@ declarations (:mod:`calculator.api.docs`, :mod:`calculator.api.openapi`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from importlib.metadata import version
 from typing import Any
 
@@ -80,6 +80,19 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
+def _takes_gzip(accepted: Iterable[tuple[str, float]]) -> bool:
+    """Whether a client's Accept-Encoding (werkzeug's parse: value, q) takes gzip, by RFC
+    9110 §12.5.3: its own entry decides, in any case ("gzip;q=0" refuses it), else "*"'s.
+    flask-compress alone gzips for any mention of "gzip"."""
+    wildcard = 0.0
+    for value, quality in accepted:
+        if value.lower() == "gzip":
+            return quality > 0
+        if value == "*":
+            wildcard = quality
+    return wildcard > 0
+
+
 def _compress(app: Flask, min_bytes: int) -> None:
     """gzip JSON answers of ``min_bytes`` or more for clients that accept it (a batch of
     1,000 hands shrinks about 25×; bench/RESULTS.md has the CPU it costs).
@@ -106,8 +119,9 @@ def _compress(app: Flask, min_bytes: int) -> None:
         # (an identity answer is right for every client, so it needs no Vary).
         if (
             (length is not None and length < min_bytes)
-            or "gzip" not in request.headers.get("Accept-Encoding", "")
             or request.blueprint == "tables"
+            or "Accept-Encoding" not in request.headers
+            or not _takes_gzip(request.accept_encodings)
         ):
             return response
         compressed: Response = compress.after_request(response)

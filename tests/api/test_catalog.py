@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from calculator import CARDS
@@ -131,6 +132,28 @@ def test_the_rules_document_is_served_with_its_sections(client: Any) -> None:
         for option in preset["options"]:
             path, _, fragment = option["link"].partition("#")
             assert (path, fragment in anchors) == ("/v1/rules", True), option
+
+
+@pytest.mark.parametrize(
+    ("accept", "gzipped"),
+    [
+        ("gzip", True),
+        ("GZip;q=0.5, deflate", True),
+        ("*", True),
+        ("gzip;q=0", False),  # RFC 9110 §12.5.3: q=0 is "not acceptable"
+        ("gzip;q=0.000", False),
+        ("*, gzip;q=0", False),  # gzip's own entry decides over the wildcard
+        ("*;q=0", False),
+        ("br, identity", False),
+    ],
+)
+def test_answers_are_gzipped_only_for_clients_that_take_gzip(
+    client: Any, accept: str, gzipped: bool
+) -> None:
+    plain = FlaskClient(client.application, client.application.response_class)
+    response = plain.get("/v1/rulesets", headers={"Accept-Encoding": accept})
+    assert response.status_code == 200
+    assert (response.headers.get("Content-Encoding") == "gzip") is gzipped
 
 
 def test_unknown_ruleset_is_a_404_problem(client: Any) -> None:
