@@ -278,6 +278,14 @@ def _now() -> str:
     return iso_time(_store().clock())
 
 
+def _stamp(store: Store, head: Head) -> str:
+    """The time of an event written after ``head``: the store's clock, but never before
+    the table's last event (read with the version the write is checked against, so a
+    write that commits follows that event). Instances' clocks differ and NTP steps one
+    back; a log's times never go back (an import refuses one that does)."""
+    return max(iso_time(store.clock()), head.last_at)  # ISO 8601 UTC, fixed width: sorts
+
+
 Make = Callable[[TableSetup, str, str], tuple[Event, Any, tuple[str, ...]]]
 Answer = Callable[[Ledger | None, Ledger | None, dict[int, str]], dict[str, Any]]
 
@@ -345,7 +353,7 @@ def _change(
         setup = before.setup
     else:
         setup, roster = at[0].setup, at[1]
-    event, body, prefix = make(setup, token.label, iso_time(store.clock()))
+    event, body, prefix = make(setup, token.label, _stamp(store, head))
     state: Ledger | Tip
     try:
         if at is not None:

@@ -647,6 +647,47 @@ def test_every_change_is_held_to_the_replay_cost_so_any_table_imports_and_closes
         app.extensions["gostop_store"].dispose()
 
 
+def test_an_instance_whose_clock_is_behind_never_stamps_an_event_before_the_last(
+    ledger_app: Any, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two instances on one database, the second's clock 1 s behind (or NTP stepped it
+    back): its events are stamped no earlier than the table's last event, so the export
+    imports (the import refuses times that go back). Times by hand from the fake clocks:
+    hand 1 at 20:15:00.250 here; hands 2 and 3 on the other instance, whose clock reads
+    20:14:59.250 then 20:15:00.500 (the last event's time, then its own: later); a
+    correction of hand 1 here at 20:15:00.250 again: 20:15:00.500."""
+    from datetime import datetime
+
+    from calculator.api import create_app
+
+    def at(text: str) -> float:
+        return datetime.fromisoformat(f"2026-12-05T{text}+00:00").timestamp()
+
+    here = ledger_app.extensions["gostop_store"]
+    other = create_app({"access_log": False, "database_url": database_url})
+    other.test_client_class = ledger_app.test_client_class
+    now = {"here": at("20:15:00.250"), "other": at("20:14:59.250")}
+    monkeypatch.setattr(here, "clock", lambda: now["here"])
+    other.extensions["gostop_store"].clock = lambda: now["other"]
+    table = _night(ledger_app.test_client(), steps=1)
+    table.client = other.test_client()
+    table.write("POST", "/hands", _ADDS["gostop"][1], expect=201)
+    now["other"] = at("20:15:00.500")
+    table.write("POST", "/hands", _ADDS["gostop"][2], expect=201)
+    table.client = ledger_app.test_client()
+    table.write("PUT", "/hands/1", {"hand": _ADDS["gostop"][0], "reason": "same"})
+    exported = _export(table)
+    assert [e["at"][11:] for e in exported["events"]] == [
+        "20:15:00.250Z",
+        "20:15:00.250Z",
+        "20:15:00.250Z",
+        "20:15:00.500Z",
+        "20:15:00.500Z",
+    ]
+    _import(table.client, exported)
+    other.extensions["gostop_store"].dispose()
+
+
 def test_undo_and_redo_count_in_the_import_budget_and_the_deadline(
     lclient: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
