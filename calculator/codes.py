@@ -189,6 +189,9 @@ _ERROR = {
     "nothing_to_redo": Label("다시 할 것 없음", "nothing to redo"),
     "table_closed": Label("닫힌 테이블", "the table is closed (read-only)"),
     "table_full": Label("가득 찬 테이블", "the table holds its most events: close it"),
+    "table_too_costly": Label(
+        "테이블 한도 초과", "replaying the log would cost too much: close it"
+    ),
     "forbidden_field": Label("테이블이 정하는 항목", "the table sets this field"),
     "unauthorized": Label("토큰 없음", "send Authorization: Bearer <token>"),
     "unknown_table": Label("없는 테이블", "no table opens with this token"),

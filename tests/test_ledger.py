@@ -19,11 +19,15 @@ from calculator.ledger import (
     Ledger,
     LedgerError,
     Status,
+    TooCostlyError,
+    after_appends,
+    appended,
     apply,
     changes,
     replay,
     settlement,
     start,
+    tip,
 )
 from calculator.ledger import added as added_event
 from ledger_support import SCENARIOS, domain_hand, setup_of, step_event
@@ -293,6 +297,41 @@ def test_a_full_table_takes_only_closing(monkeypatch: pytest.MonkeyPatch) -> Non
         assert "(3)" in full.value.issues[0].detail
     shut = apply(ledger, step_event("gostop", {"do": "close"}))
     assert (shut.closed, shut.version) == (True, 4)
+
+
+def test_a_change_past_the_replay_cost_limit_is_refused_but_closing_is_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A log costs one per event and one per hand it scores (the import's measure, by
+    hand): three adds 2 each (6), a correction of hand 1 scores 3 hands (+4: 10). With
+    the limit at 11 (10 before closing), every change past 10 is refused — another
+    correction of hand 1 (14), an add (12, also at the end alone), a void of hand 3 (12),
+    an undo of the correction (14) — and closing (11) is taken."""
+    from calculator.ledger import state
+
+    monkeypatch.setattr(state, "MAX_REPLAY_COST", 11)
+    setup, adds = _gostop()
+    again = {"do": "correct", "number": 1, "hand": adds[0]["hand"], "reason": "r"}
+    events = [step_event("gostop", step) for step in (*adds[:3], again)]
+    ledger = replay(setup, events)
+    assert ledger.cost == 10
+    assert tip(ledger).cost == 10
+    for change in (again, adds[3], {"do": "void", "number": 3, "reason": "r"}, {"do": "undo"}):
+        with pytest.raises(TooCostlyError) as costly:
+            apply(ledger, step_event("gostop", change))
+        assert costly.value.issues[0].code == "table_too_costly"
+        assert "(10)" in costly.value.issues[0].detail  # the limit before closing
+        assert "close this table" in costly.value.issues[0].detail
+    with pytest.raises(TooCostlyError):
+        appended(tip(ledger), step_event("gostop", adds[3]))
+    shut = apply(ledger, step_event("gostop", {"do": "close"}))
+    assert (shut.closed, shut.cost) == (True, 11)
+    # A stored log is replayed whatever it costs (written before the limit): counted only.
+    monkeypatch.setattr(state, "MAX_REPLAY_COST", 5)
+    with pytest.raises(TooCostlyError):
+        replay(setup, events)
+    assert replay(setup, events, stored=True).cost == 10
+    assert after_appends(10, 3) == 16  # three stored adds at the end: 2 each
 
 
 # --- properties --------------------------------------------------------------------------

@@ -56,13 +56,13 @@ def test_the_migrations_create_the_schema_of_the_code(store: Store) -> None:
     with store.engine.connect() as connection:
         context = MigrationContext.configure(connection)
         assert compare_metadata(context, metadata) == []
-        assert context.get_current_revision() == "0003"
+        assert context.get_current_revision() == "0004"
 
 
 def test_migrating_again_changes_nothing(store: Store) -> None:
     store.migrate()
     with store.engine.connect() as connection:
-        assert MigrationContext.configure(connection).get_current_revision() == "0003"
+        assert MigrationContext.configure(connection).get_current_revision() == "0004"
 
 
 def _create(store: Store, table_id: str, *, created_at: float = 0.0) -> bool:
@@ -278,6 +278,53 @@ def test_migration_0002_fills_what_an_older_database_holds(empty_url: str) -> No
         ("t2", 50.0),
         ("t2", 50.0),
     ]
+    store.dispose()
+
+
+def test_migration_0004_fills_each_tables_last_time_from_its_events(empty_url: str) -> None:
+    """A ledger written at revision 0003: each table's ``last_at`` is the latest time of
+    its events (by hand: the second event of t1, the only one of t2), which the head then
+    gives a write to stamp its event no earlier."""
+    from alembic import command
+    from alembic.config import Config
+
+    from calculator.store.store import _MIGRATIONS
+
+    config = Config()
+    config.set_main_option("script_location", str(_MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", empty_url.replace("%", "%%"))
+    command.upgrade(config, "0003")
+    engine = sa.create_engine(empty_url)
+    with engine.begin() as c:
+        for table_id, times in (
+            ("t1", ("2026-12-03T19:00:00.000Z", "2026-12-03T20:00:00.500Z")),
+            ("t2", ("2026-12-03T19:30:00.000Z",)),
+        ):
+            c.execute(
+                sa.text(
+                    "INSERT INTO ledger_tables (id, version, join_code, created_at, summary) "
+                    "VALUES (:id, :version, :code, 0, '{}')"
+                ),
+                {"id": table_id, "version": len(times), "code": table_id.upper() * 4},
+            )
+            for seq, at in enumerate(times, 1):
+                c.execute(
+                    sa.text(
+                        'INSERT INTO ledger_events (table_id, seq, type, "by", at) '
+                        "VALUES (:id, :seq, 'x', 'scorer', :at)"
+                    ),
+                    {"id": table_id, "seq": seq, "at": at},
+                )
+    engine.dispose()
+    store = Store(empty_url, idle_seconds=None)
+    store.migrate()
+    with store.engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), metadata) == []
+        last = dict(connection.execute(sa.text("SELECT id, last_at FROM ledger_tables")).all())
+    assert last == {"t1": "2026-12-03T20:00:00.500Z", "t2": "2026-12-03T19:30:00.000Z"}
+    head = store.head("t1")
+    assert head is not None
+    assert head.last_at == "2026-12-03T20:00:00.500Z"
     store.dispose()
 
 

@@ -24,6 +24,7 @@ from calculator.errors import (
     InvalidRulesError,
     more_problems,
 )
+from calculator.ledger import TooCostlyError
 from calculator.ledger.share import ShareError
 from calculator.limits import MAX_PROBLEMS, DeadlineExceeded
 
@@ -44,6 +45,7 @@ _TYPES: dict[type[GoStopError], str] = {
     InvalidHandError: "invalid-hand",
     AmbiguousHandError: "ambiguous-hand",
     ShareError: "invalid-share-text",
+    TooCostlyError: "table-too-costly",
 }
 
 

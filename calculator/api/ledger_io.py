@@ -30,6 +30,7 @@ from calculator.ledger import (
     Play,
     TableSetup,
     Tip,
+    after_appends,
     apply,
     settlement,
     start,
@@ -220,10 +221,11 @@ def rebuild(
 def caught_up(
     ledger: Ledger, rows: Iterable[EventRow], *, check_deadline: Callable[[], None]
 ) -> Ledger:
-    """The ledger after the stored events ``rows``, checking the deadline before each."""
+    """The ledger after the stored events ``rows``, checking the deadline before each
+    (taken when they were written: their replay cost is counted, never refused)."""
     for row in rows:
         check_deadline()
-        ledger = apply(ledger, domain_event(row, ledger.setup.variant))
+        ledger = apply(ledger, domain_event(row, ledger.setup.variant), stored=True)
     return ledger
 
 
@@ -270,7 +272,8 @@ class LedgerCache:
         The totals, streak, dealer and flags are the table's derived summary at
         ``version`` (``summary_json``: the head's, read with the version), which the write
         that made ``version`` derived from the same events in the same transaction; the
-        count of hands is the known tip's plus the hands added since."""
+        count of hands is the known tip's plus the hands added since, and so is its replay
+        cost."""
         found = self._items.get(table_id)
         if found is None:
             return None
@@ -293,6 +296,7 @@ class LedgerCache:
             dealer=summary_json["dealer"],
             can_undo=summary_json["can_undo"],
             can_redo=summary_json["can_redo"],
+            cost=after_appends(known.cost, count - known.count),
         )
         return end, roster
 

@@ -55,18 +55,21 @@ from calculator.api.tables import (
     tables,
 )
 from calculator.errors import GoStopError
-from calculator.ledger import Event, EventType, apply, check_setup, start
+from calculator.ledger import (
+    MAX_REPLAY_COST,
+    Event,
+    EventType,
+    TooCostlyError,
+    apply,
+    check_setup,
+    start,
+)
 from calculator.ledger.export import CSV_COLUMNS, hand_rows
 from calculator.ledger.share import PREFIX, Lang, ShareSheet, read, render
 from calculator.limits import deadline
 from calculator.presets import Resolver, Variant
 from calculator.store import EventRow, Store
 
-MAX_IMPORT_SCORED = 20_000
-"""Most work an import may do while replaying: each event counts one, plus each hand it
-scores (a correction of an early hand scores every hand after it again), so undo and
-redo count too; with the request deadline checked before each event, this bounds its
-CPU whatever the log holds."""
 _SHARE_QUERY = ShareQuerySchema()
 _EXPORT_QUERY = ExportQuerySchema()
 _PARSE = ParseShareSchema()
@@ -343,7 +346,9 @@ def import_table() -> Response:
     the ledger — results are scored again, never read from the file — so the new table
     answers exactly as the exported one. A malformed or inconsistent log is a 422 naming
     the event and the field (`/events/3/number`). The body may be as large as a batch
-    (GOSTOP_MAX_BATCH_BYTES); at most 5,000 events.
+    (GOSTOP_MAX_BATCH_BYTES); at most 5,000 events, costing at most what a table may
+    cost to replay (`import_too_costly`: one per event and one per hand scored, past
+    19,999 only closing), so any table the service built imports.
     """
     return created_once(_import)
 
@@ -387,7 +392,6 @@ def _import(store: Store, key: str | None) -> Response:
     check_setup(setup)
     ledger = start(setup)
     rows = []
-    scored = 0
     check_deadline = deadline(current_app.config["GOSTOP"].request_deadline)
     for index, given_event in enumerate(events[1:], 1):
         check_deadline()  # past it: a 503 with Retry-After, never a killed worker
@@ -406,21 +410,21 @@ def _import(store: Store, key: str | None) -> Response:
             reason=given_event["reason"],
         )
         try:
-            ledger = apply(ledger, event)
+            ledger = apply(ledger, event)  # held to MAX_REPLAY_COST as a live change is
+        except TooCostlyError:
+            _refuse(
+                ("events", index),
+                "import_too_costly",
+                f"replaying the log up to here costs more than a table takes before it "
+                f"closes ({MAX_REPLAY_COST - 1:,}: one per event and one per hand scored; a "
+                "correction of an early hand scores every later hand again): the service "
+                "refuses such a change, so this log was edited or written before the limit",
+            )
         except GoStopError as error:
             inside = error.issues[0].location[:1] not in (("hands",), ())
             raise ledger_io.relocated(
                 error, ("events", index, "body") if inside else ("events", index)
             ) from None
-        scored += 1 + len(ledger.hands) - ledger.rederived_from
-        if scored > MAX_IMPORT_SCORED:
-            _refuse(
-                ("events", index),
-                "import_too_costly",
-                f"replaying the log up to here costs {scored:,} (one per event and one per "
-                f"hand scored); an import costs at most {MAX_IMPORT_SCORED:,} (corrections of "
-                "early hands score every later hand again)",
-            )
         rows.append(ledger_io.event_row(event, given_event["seq"], hand_body))
     first = events[0]
     created = EventRow(

@@ -391,7 +391,11 @@ class EventOutSchema(Schema):
         "What happened",
     )
     by = _req(fields.String(), "The label of the token that wrote it")
-    at = _req(fields.String(), "When (UTC, ISO 8601)")
+    at = _req(
+        fields.String(),
+        "When (UTC, ISO 8601): the writing instance's clock, never before the event before "
+        "it (instances' clocks differ), so the log's times never go back",
+    )
     number = fields.Integer(allow_none=True, metadata={"description": "The hand it is about"})
     reason = fields.String(allow_none=True, metadata={"description": "Why"})
     body = fields.Raw(

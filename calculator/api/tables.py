@@ -65,12 +65,14 @@ from calculator.api.views import bench
 from calculator.errors import GoStopError
 from calculator.ledger import (
     MAX_EVENTS,
+    MAX_REPLAY_COST,
     Event,
     Ledger,
     LedgerError,
     LedgerHand,
     TableSetup,
     Tip,
+    TooCostlyError,
     added,
     appended,
     apply,
@@ -143,10 +145,17 @@ _KEY_REFUSED = {
     "s422": "The Idempotency-Key is not 1 to 255 printable characters, or was used with "
     "another request (`key_reused`)",
 }
+_COSTLY = (
+    "the change would take the cost of replaying the table's log (one per event and one "
+    f"per hand scored) past {MAX_REPLAY_COST - 1:,}, the last unit kept for closing "
+    "(`table_too_costly`: close the table and open a new one)"
+)
 _REDERIVED = {
     "s422": _KEY_REFUSED["s422"] + "; or the hands derived again would break a later hand "
-    "(located at `/hands/N`) or take a total past 2^53 − 1 chips (`amount_too_large`)",
+    "(located at `/hands/N`) or take a total past 2^53 − 1 chips (`amount_too_large`); "
+    f"or {_COSTLY}",
 }
+_CHANGE = {"s422": f"The request is invalid: every problem with a pointer and a code; or {_COSTLY}"}
 _BODY = {
     "s400": "The body is not valid JSON",
     "s413": "The body is too large",
@@ -269,6 +278,14 @@ def _now() -> str:
     return iso_time(_store().clock())
 
 
+def _stamp(store: Store, head: Head) -> str:
+    """The time of an event written after ``head``: the store's clock, but never before
+    the table's last event (read with the version the write is checked against, so a
+    write that commits follows that event). Instances' clocks differ and NTP steps one
+    back; a log's times never go back (an import refuses one that does)."""
+    return max(iso_time(store.clock()), head.last_at)  # ISO 8601 UTC, fixed width: sorts
+
+
 Make = Callable[[TableSetup, str, str], tuple[Event, Any, tuple[str, ...]]]
 Answer = Callable[[Ledger | None, Ledger | None, dict[int, str]], dict[str, Any]]
 
@@ -336,7 +353,7 @@ def _change(
         setup = before.setup
     else:
         setup, roster = at[0].setup, at[1]
-    event, body, prefix = make(setup, token.label, iso_time(store.clock()))
+    event, body, prefix = make(setup, token.label, _stamp(store, head))
     state: Ledger | Tip
     try:
         if at is not None:
@@ -348,6 +365,8 @@ def _change(
             after = state = _apply(before, event)
             derived = after.hands[after.rederived_from :]
             start_at, replace = after.rederived_from + 1, after.rederived_from < len(before.hands)
+    except TooCostlyError:
+        raise  # about the table, not the request's hand: a 422 at the body's root
     except GoStopError as error:
         # The entered hand's own problems point into the request's hand (another hand that
         # a correction breaks is named as "hands/N").
@@ -592,7 +611,7 @@ def get_table(id: str) -> Response:
 
 @tables.post("/tables/<table_id:id>/hands")
 @tables.response(201, HandAddedSchema, description="The hand, numbered and scored", headers=_ETAG)
-@tables.problems(422, **_WRITE, **_BODY)
+@tables.problems(**_WRITE, **_BODY, **_CHANGE)
 @tables.doc(
     operationId="addTableHand",
     parameters=_WRITE_HEADERS,
@@ -635,7 +654,7 @@ def add_hand(id: str) -> Response:
 
 @tables.put("/tables/<table_id:id>/hands/<int:number>")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
-@tables.problems(422, **_WRITE, **_BODY)
+@tables.problems(**_WRITE, **_BODY, **_CHANGE)
 @tables.doc(
     operationId="correctTableHand",
     parameters=_WRITE_HEADERS,
@@ -659,7 +678,7 @@ def correct_hand(id: str, number: int) -> Response:
 
 @tables.post("/tables/<table_id:id>/hands/<int:number>/void")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
-@tables.problems(422, **_WRITE, **_BODY)
+@tables.problems(**_WRITE, **_BODY, **_CHANGE)
 @tables.doc(
     operationId="voidTableHand",
     parameters=_WRITE_HEADERS,

@@ -26,6 +26,7 @@ from calculator.ledger.events import (
 )
 from calculator.ledger.state import (
     MAX_EVENTS,
+    MAX_REPLAY_COST,
     Change,
     Entry,
     Ledger,
@@ -33,6 +34,8 @@ from calculator.ledger.state import (
     LedgerHand,
     Status,
     Tip,
+    TooCostlyError,
+    after_appends,
     appended,
     apply,
     changes,
@@ -46,6 +49,7 @@ from calculator.ledger.state import (
 __all__ = [
     "EDITS",
     "MAX_EVENTS",
+    "MAX_REPLAY_COST",
     "Change",
     "Entry",
     "Event",
@@ -57,7 +61,9 @@ __all__ = [
     "Status",
     "TableSetup",
     "Tip",
+    "TooCostlyError",
     "added",
+    "after_appends",
     "appended",
     "apply",
     "changes",

@@ -41,12 +41,26 @@ MAX_EVENTS = 5_000
 bounded time (on a cache miss, an import). The last place is kept for closing, so a
 full table can still be closed."""
 
+MAX_REPLAY_COST = 20_000
+"""Most a table's log may cost to replay: one per event plus one per hand it scores (a
+correction of hand 1 scores every hand again; undo and redo count too). Every event a
+table takes — a live change or an imported one — is held to it, in :func:`apply`, so any
+table's log replays within the request deadline on an instance that holds nothing of it
+(a restart, another worker or instance) and any export imports. The last unit is kept
+for closing, which scores nothing: a table at the limit still closes."""
+
 
 class LedgerError(GoStopError):
     """A change the table cannot take in its present state (nothing to undo, a hand that
     does not exist or is voided, a closed table). ``issues[0].code`` says which."""
 
     title = "The table cannot take this change"
+
+
+class TooCostlyError(GoStopError):
+    """An event that would take the table's replay cost past :data:`MAX_REPLAY_COST`."""
+
+    title = "The table's log would cost too much to replay"
 
 
 class Status(StrEnum):
@@ -100,7 +114,8 @@ class Ledger:
     whole log again; ``entries`` the hands they describe; ``hands`` those hands
     scored; ``totals`` the sum of the active hands' nets over the roster;
     ``rederived_from`` the index of the first hand the last event derived again (the
-    hands before it are the same objects as before it; ``len(hands)``: none).
+    hands before it are the same objects as before it; ``len(hands)``: none); ``cost``
+    what replaying the events so far costs (:data:`MAX_REPLAY_COST`).
     """
 
     setup: TableSetup
@@ -114,6 +129,7 @@ class Ledger:
     totals: Mapping[str, int]
     nagari_streak: int
     dealer: str | None
+    cost: int = 0
     rederived_from: int = 0
 
     @property
@@ -132,9 +148,10 @@ class Tip:
     """The end of a ledger: all that appending a hand reads of it and changes — the
     version, whether the table is closed, how many hands it has, the totals, the nagari
     streak and dealer the next hand starts from (those of :class:`Ledger`: its last
-    hand's ``streak_after`` and ``dealer_after``) and whether undo or redo has something
-    to take back or make again. :func:`appended` scores a hand at it without the hands
-    before (a ledger's end as its derived summary stores it is enough)."""
+    hand's ``streak_after`` and ``dealer_after``), whether undo or redo has something
+    to take back or make again and the replay cost so far. :func:`appended` scores a
+    hand at it without the hands before (a ledger's end as its derived summary stores
+    it is enough)."""
 
     setup: TableSetup
     version: int
@@ -145,6 +162,7 @@ class Tip:
     dealer: str | None
     can_undo: bool
     can_redo: bool
+    cost: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -191,24 +209,30 @@ def check_setup(setup: TableSetup) -> None:
     problems.raise_if_any(InvalidHandError)
 
 
-def replay(setup: TableSetup, events: Iterable[Event]) -> Ledger:
-    """The ledger after ``events``, from scratch."""
+def replay(setup: TableSetup, events: Iterable[Event], *, stored: bool = False) -> Ledger:
+    """The ledger after ``events``, from scratch (``stored``: as :func:`apply`)."""
     ledger = start(setup)
     for event in events:
-        ledger = apply(ledger, event)
+        ledger = apply(ledger, event, stored=stored)
     return ledger
 
 
-def apply(ledger: Ledger, event: Event) -> Ledger:
-    """The ledger after one more event; raises LedgerError or the engine's GoStopError
-    (a hand that cannot be scored, or a later hand that a correction breaks)."""
+def apply(ledger: Ledger, event: Event, *, stored: bool = False) -> Ledger:
+    """The ledger after one more event; raises LedgerError, TooCostlyError or the
+    engine's GoStopError (a hand that cannot be scored, or a later hand that a
+    correction breaks). A ``stored`` event was taken when it was written: its replay
+    cost is counted, never refused (a log written before :data:`MAX_REPLAY_COST`)."""
     _check_open(ledger.closed, ledger.version, event)
     if event.type is EventType.CLOSED:
         return replace(
-            ledger, version=ledger.version + 1, closed=True, rederived_from=len(ledger.hands)
+            ledger,
+            version=ledger.version + 1,
+            closed=True,
+            cost=_charged(ledger.cost, 0, event, stored),
+            rederived_from=len(ledger.hands),
         )
     if event.type is EventType.ADDED:
-        hand, end = _appended(tip(ledger), event)
+        hand, end = _appended(tip(ledger), event, stored)
         return Ledger(
             setup=ledger.setup,
             version=end.version,
@@ -221,6 +245,7 @@ def apply(ledger: Ledger, event: Event) -> Ledger:
             totals=end.totals,
             nagari_streak=end.nagari_streak,
             dealer=end.dealer,
+            cost=end.cost,
             rederived_from=len(ledger.hands),
         )
     edits, redo, replaced = ledger.edits, ledger.redo, ledger.replaced
@@ -242,6 +267,7 @@ def apply(ledger: Ledger, event: Event) -> Ledger:
         replaced = (*replaced, _replacing(ledger.entries, edit))
         entries = _edited(ledger.entries, edit)
         first = _touched(edit, len(ledger.entries))
+    cost = _charged(ledger.cost, len(entries) - first, event, stored)  # before scoring any
     streak, dealer = _after(ledger.setup, ledger.hands[:first])
     derived = list(ledger.hands[:first])
     entered = _entered(event, len(entries))
@@ -266,6 +292,7 @@ def apply(ledger: Ledger, event: Event) -> Ledger:
         totals=_totals(ledger.totals, ledger.hands[first:], derived[first:], ledger.setup.unit),
         nagari_streak=streak,
         dealer=dealer,
+        cost=cost,
         rederived_from=first,
     )
 
@@ -282,6 +309,7 @@ def tip(ledger: Ledger) -> Tip:
         dealer=ledger.dealer,
         can_undo=ledger.can_undo,
         can_redo=ledger.can_redo,
+        cost=ledger.cost,
     )
 
 
@@ -290,7 +318,13 @@ def appended(end: Tip, event: Event) -> tuple[LedgerHand, Tip]:
     after it: what :func:`apply` derives for the event (it calls this), from the end
     alone. Raises as :func:`apply` does."""
     _check_open(end.closed, end.version, event)
-    return _appended(end, event)
+    return _appended(end, event, stored=False)
+
+
+def after_appends(cost: int, appends: int) -> int:
+    """The replay cost after ``appends`` stored hands added at a log that cost ``cost``
+    (what :func:`apply` counts for them: no ledger needed)."""
+    return cost + appends * _event_cost(1)
 
 
 def changes(before: Ledger, after: Ledger) -> tuple[Change, ...]:
@@ -333,12 +367,13 @@ def _check_open(closed: bool, version: int, event: Event) -> None:
         raise LedgerError([Issue("table_full", detail, ())])
 
 
-def _appended(end: Tip, event: Event) -> tuple[LedgerHand, Tip]:
+def _appended(end: Tip, event: Event, stored: bool) -> tuple[LedgerHand, Tip]:
     """:func:`appended` once the table is known open: the new hand starts from the end's
     streak and dealer (its own problems raised as the stateless answer's); it is an edit
     in effect, and a new change leaves redo nothing to make."""
     assert event.type is EventType.ADDED
     assert event.hand is not None
+    cost = _charged(end.cost, 1, event, stored)
     _check_hand(end.setup, event.hand)
     hand = _derive(end.setup, end.count + 1, Entry(hand=event.hand), end.nagari_streak, end.dealer)
     after = Tip(
@@ -351,8 +386,32 @@ def _appended(end: Tip, event: Event) -> tuple[LedgerHand, Tip]:
         dealer=hand.dealer_after,
         can_undo=True,
         can_redo=False,
+        cost=cost,
     )
     return hand, after
+
+
+def _charged(cost: int, scored: int, event: Event, stored: bool) -> int:
+    """The replay cost after one more event that scores ``scored`` hands: one for the
+    event and one per hand. Past :data:`MAX_REPLAY_COST` less the unit kept for closing,
+    a new event other than closing is refused."""
+    after = cost + _event_cost(scored)
+    if stored or event.type is EventType.CLOSED or after < MAX_REPLAY_COST:
+        return after
+    detail = (
+        f"this change would take the cost of replaying the table's log to {after:,} (one "
+        "per event and one per hand it scores: a correction of an early hand scores every "
+        "later hand again), past the most a table takes before it closes "
+        f"({MAX_REPLAY_COST - 1:,}); close this table (its settlement stays) and open a "
+        "new one for the rest of the night"
+    )
+    raise TooCostlyError([Issue("table_too_costly", detail, ())])
+
+
+def _event_cost(scored: int) -> int:
+    """What replaying an event that scores ``scored`` hands costs: the one measure of
+    :data:`MAX_REPLAY_COST`."""
+    return 1 + scored
 
 
 def _check_edit(ledger: Ledger, event: Event) -> None:

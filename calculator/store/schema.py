@@ -2,8 +2,10 @@
 
 - ``ledger_tables``: one row per table — its ``version`` (the sequence number of its last
   event: the compare-and-set every write goes through), its join code, ``active_at`` (when
-  its last event was written: a table idle past the TTL is gone), and ``summary``, the
-  derived part of ``GET /v1/tables/{id}`` without the hands (JSON text).
+  its last event was written: a table idle past the TTL is gone), ``last_at`` (the ``at``
+  of its last event: the next one is never before it, whatever the clock of the instance
+  that writes it) and ``summary``, the derived part of ``GET /v1/tables/{id}`` without
+  the hands (JSON text).
 - ``ledger_events``: the append-only log; the primary key ``(table_id, seq)`` makes a
   second event with the same number impossible, whatever process writes it.
 - ``ledger_hands``: derived, one row per hand: its item of the ``hands`` list (JSON text).
@@ -33,6 +35,8 @@ tables = sa.Table(
     # v0002; the server default only fills the rows of an older database while migrating
     sa.Column("active_at", sa.Float, nullable=False, server_default=sa.text("0")),
     sa.Index("ix_ledger_tables_active_at", "active_at"),
+    # v0004, filled from the events of an older database while migrating
+    sa.Column("last_at", sa.String(32), nullable=False, server_default=""),
 )
 
 events = sa.Table(

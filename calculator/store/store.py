@@ -52,13 +52,15 @@ class TokenRow:
 class Head:
     """What every request reads first: the version, the derived summary and the token
     asked about (None: no token of this table has that hash). ``summary`` is empty when
-    the table is at the version the reader said it knows (:meth:`Store.head`)."""
+    the table is at the version the reader said it knows (:meth:`Store.head`);
+    ``last_at`` is the time of the table's last event (the event of ``version``)."""
 
     id: str
     version: int
     join_code: str
     summary: str
     token: TokenRow | None
+    last_at: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -399,13 +401,31 @@ class Store:
             row = cursor.fetchone()
         if row is None:
             return None
-        version, join_code, summary, hash_, role, label, public_id, created_at, active_at = row
+        (
+            version,
+            join_code,
+            summary,
+            hash_,
+            role,
+            label,
+            public_id,
+            created_at,
+            active_at,
+            last_at,
+        ) = row
         token = None
         if hash_ is not None:  # the outer join found the token
             token = TokenRow(
                 hash=hash_, role=role, label=label, token_id=public_id, created_at=created_at
             )
-        head = Head(id=table_id, version=version, join_code=join_code, summary=summary, token=token)
+        head = Head(
+            id=table_id,
+            version=version,
+            join_code=join_code,
+            summary=summary,
+            token=token,
+            last_at=last_at,
+        )
         if polls is not None and token is not None and version == known:
             polls[table_id, token_hash] = (head, active_at)
         return head
@@ -474,6 +494,7 @@ class Store:
                         "join_code": join_code,
                         "created_at": created_at,
                         "active_at": created_at,
+                        "last_at": (later[-1] if later else event).at,
                         "summary": summary,
                     },
                 )
@@ -635,6 +656,7 @@ class Store:
                         "version": expected + len(events),
                         "summary": summary,
                         "active_at": self.clock(),
+                        "last_at": events[-1].at,
                     },
                 )
                 # Sent before the version's answer is read (one round trip for all): if
@@ -964,7 +986,8 @@ _PARAMETER = re.compile(r"%\((\w+)\)s")
 # no way to choose a secret whose hash shares more.
 _HEAD = (
     "SELECT t.version, t.join_code, CASE WHEN t.version = %(known)s THEN '' ELSE t.summary END, "
-    "k.hash, k.role, k.label, k.public_id, k.created_at, t.active_at FROM ledger_tables t "
+    "k.hash, k.role, k.label, k.public_id, k.created_at, t.active_at, t.last_at "
+    "FROM ledger_tables t "
     "LEFT JOIN ledger_tokens k "
     "ON k.table_id = t.id AND k.hash = %(hash)s "
     "WHERE t.id = %(id)s AND t.active_at >= %(since)s"
@@ -980,8 +1003,9 @@ _EVENTS = (
 )
 _HAND_ITEMS = "SELECT item FROM ledger_hands WHERE table_id = %(id)s ORDER BY number"
 _INSERT_TABLE = (
-    "INSERT INTO ledger_tables (id, version, join_code, created_at, active_at, summary) "
-    "VALUES (%(id)s, %(version)s, %(join_code)s, %(created_at)s, %(active_at)s, %(summary)s)"
+    "INSERT INTO ledger_tables (id, version, join_code, created_at, active_at, last_at, "
+    "summary) VALUES (%(id)s, %(version)s, %(join_code)s, %(created_at)s, %(active_at)s, "
+    "%(last_at)s, %(summary)s)"
 )
 _INSERT_EVENT = (
     'INSERT INTO ledger_events (table_id, seq, type, number, body, reason, "by", at) '
@@ -1020,7 +1044,8 @@ _ERASE = (  # children first: they refer to the table
 )
 _MOVE_VERSION = (
     "UPDATE ledger_tables SET version = %(version)s, summary = %(summary)s, "
-    "active_at = %(active_at)s WHERE id = %(id)s AND version = %(expected)s"
+    "active_at = %(active_at)s, last_at = %(last_at)s "
+    "WHERE id = %(id)s AND version = %(expected)s"
 )
 _SET_SUMMARY = "UPDATE ledger_tables SET summary = %(summary)s WHERE id = %(id)s"
 _SET_SUMMARY_AT = _SET_SUMMARY + " AND version = %(version)s"

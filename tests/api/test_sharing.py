@@ -575,7 +575,7 @@ def test_an_import_is_bounded(lclient: Any, ledger_app: Any) -> None:
 
 
 def test_an_import_that_scores_too_much_is_refused(lclient: Any, monkeypatch: Any) -> None:
-    from calculator.api import sharing
+    from calculator.ledger import state
 
     table = _night(lclient, steps=12)  # 12 hands
     exported = _export(table)
@@ -592,10 +592,100 @@ def test_an_import_that_scores_too_much_is_refused(lclient: Any, monkeypatch: An
         {**correction, "seq": len(exported["events"]) + i + 1} for i in range(3)
     ]
     # 12 adds (an event and a hand each), then two corrections (an event and 12 hands each)
-    monkeypatch.setattr(sharing, "MAX_IMPORT_SCORED", 12 * 2 + 2 * (1 + 12))
+    monkeypatch.setattr(state, "MAX_REPLAY_COST", 12 * 2 + 2 * (1 + 12) + 1)
     problem = _import(lclient, {**exported, "events": events, "version": len(events)}, 422)
     error = problem["errors"][0]
     assert (error["pointer"], error["code"]) == (f"/events/{len(events) - 1}", "import_too_costly")
+
+
+def test_every_change_is_held_to_the_replay_cost_so_any_table_imports_and_closes(
+    ledger_app: Any, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table of 150 hands whose hand 1 was corrected 140 times could not be imported
+    from its own export (import_too_costly), nor written on an instance that had to
+    replay it. The same, small (the limit 51, so 50 before closing; costs by hand: an add
+    2, a correction of hand 1 one plus a hand per hand at the table): 12 adds (24), a
+    correction of hand 1 (+13: 37), two adds on another instance (41), four adds here,
+    at the table's end alone (49); the next add (51) and a correction (+17: 66) are 422
+    ``table_too_costly``. The export imports; an instance with nothing cached replays
+    the table, refuses an add, closes it (50); the closed table's export imports."""
+    from calculator.api import create_app
+    from calculator.ledger import state
+
+    monkeypatch.setattr(state, "MAX_REPLAY_COST", 51)
+
+    def fresh() -> Any:
+        app = create_app({"access_log": False, "database_url": database_url})
+        app.test_client_class = ledger_app.test_client_class
+        return app
+
+    def refused(method: str, suffix: str, body: Any) -> None:
+        problem = table.write(method, suffix, body, expect=422)
+        assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [("", "table_too_costly")]
+        assert "(50)" in problem["detail"]
+        assert "close this table" in problem["detail"]
+
+    first = wire_hand(GOSTOP["steps"][0]["hand"])
+    correction = {"hand": first, "reason": "again"}
+    table = _night(ledger_app.test_client(), steps=12)  # 12 hands
+    table.write("PUT", "/hands/1", correction)
+    here, other, later = table.client, fresh(), fresh()
+    table.client = other.test_client()
+    for _ in range(2):
+        table.write("POST", "/hands", _ADDS["gostop"][0], expect=201)
+    table.client = here
+    for _ in range(4):
+        table.write("POST", "/hands", _ADDS["gostop"][0], expect=201)
+    refused("POST", "/hands", _ADDS["gostop"][0])
+    refused("PUT", "/hands/1", correction)
+    _import(here, _export(table))
+    table.client = later.test_client()
+    refused("POST", "/hands", _ADDS["gostop"][0])
+    table.write("POST", "/close")
+    _import(here, _export(table))
+    for app in (other, later):
+        app.extensions["gostop_store"].dispose()
+
+
+def test_an_instance_whose_clock_is_behind_never_stamps_an_event_before_the_last(
+    ledger_app: Any, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two instances on one database, the second's clock 1 s behind (or NTP stepped it
+    back): its events are stamped no earlier than the table's last event, so the export
+    imports (the import refuses times that go back). Times by hand from the fake clocks:
+    hand 1 at 20:15:00.250 here; hands 2 and 3 on the other instance, whose clock reads
+    20:14:59.250 then 20:15:00.500 (the last event's time, then its own: later); a
+    correction of hand 1 here at 20:15:00.250 again: 20:15:00.500."""
+    from datetime import datetime
+
+    from calculator.api import create_app
+
+    def at(text: str) -> float:
+        return datetime.fromisoformat(f"2026-12-05T{text}+00:00").timestamp()
+
+    here = ledger_app.extensions["gostop_store"]
+    other = create_app({"access_log": False, "database_url": database_url})
+    other.test_client_class = ledger_app.test_client_class
+    now = {"here": at("20:15:00.250"), "other": at("20:14:59.250")}
+    monkeypatch.setattr(here, "clock", lambda: now["here"])
+    other.extensions["gostop_store"].clock = lambda: now["other"]
+    table = _night(ledger_app.test_client(), steps=1)
+    table.client = other.test_client()
+    table.write("POST", "/hands", _ADDS["gostop"][1], expect=201)
+    now["other"] = at("20:15:00.500")
+    table.write("POST", "/hands", _ADDS["gostop"][2], expect=201)
+    table.client = ledger_app.test_client()
+    table.write("PUT", "/hands/1", {"hand": _ADDS["gostop"][0], "reason": "same"})
+    exported = _export(table)
+    assert [e["at"][11:] for e in exported["events"]] == [
+        "20:15:00.250Z",
+        "20:15:00.250Z",
+        "20:15:00.250Z",
+        "20:15:00.500Z",
+        "20:15:00.500Z",
+    ]
+    _import(table.client, exported)
+    other.extensions["gostop_store"].dispose()
 
 
 def test_undo_and_redo_count_in_the_import_budget_and_the_deadline(
@@ -604,6 +694,7 @@ def test_undo_and_redo_count_in_the_import_budget_and_the_deadline(
     """2,499 adds and 1,250 undo/redo pairs took 22.9 s of CPU: undo went over every edit
     again, and the budget counted only scored hands (undo scores none)."""
     from calculator.api import sharing
+    from calculator.ledger import state
 
     exported = _export(_night(lclient, steps=2))
     at = exported["events"][-1]["at"]
@@ -620,7 +711,7 @@ def test_undo_and_redo_count_in_the_import_budget_and_the_deadline(
     _import(lclient, body)
     assert checks == [len(events) - 1]  # one check before each event after created
     # the adds cost 2 each, an undo 1, a redo 2 (it scores its hand again): 34 in all
-    monkeypatch.setattr(sharing, "MAX_IMPORT_SCORED", 33)
+    monkeypatch.setattr(state, "MAX_REPLAY_COST", 34)  # 33 before closing: the redo is refused
     problem = _import(lclient, body, 422)
     error = problem["errors"][0]
     assert (error["pointer"], error["code"]) == (f"/events/{len(events) - 1}", "import_too_costly")
