@@ -175,7 +175,7 @@ def payment_sentence(payment: Payment, operations: list[str], *, stake: int, lan
         result = f"{_n(payment.points)}{point_unit} × {_n(stake)} = {_n(payment.chips)}{chip_unit}"
     # Not kept by value: on hands not seen before a quarter of the sentences were found,
     # and hashing every payment's steps for the key cost more than they saved.
-    parts = []  # every piece joined once, not built into strings that are joined again
+    parts: list[str] = []  # every piece joined once, not built into strings that are joined again
     # Steps apply in turn: a factor after an addition multiplies the sum so far, so that
     # sum goes in parentheses (the sentence reads as the amount was made, by the usual
     # rules): (4 + 2 (…)) × 2 (…) = 12, never 4 + 2 (…) × 2 (…), which is 8.

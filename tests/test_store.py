@@ -620,10 +620,9 @@ def test_a_forked_child_does_not_keep_its_parents_turn(sqlite_store: Store) -> N
     although the child lives on (the child closed its copy of the lock file)."""
     import multiprocessing
     import os
+    import select
     import signal
     import time
-
-    import select
 
     writers = sqlite_store._writers
     assert writers is not None
