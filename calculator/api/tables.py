@@ -665,7 +665,8 @@ def correct_hand(id: str, number: int) -> Response:
 
     The hands after it are derived again: a draw corrected to a win changes the next
     hand's multiplier. `changed` lists every hand whose amounts changed, with the
-    difference per player.
+    difference per player. A voided hand corrected counts again (a hand voided by
+    mistake comes back without undoing the hands played since).
     """
 
     def make(setup: TableSetup, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:

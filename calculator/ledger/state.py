@@ -415,14 +415,18 @@ def _event_cost(scored: int) -> int:
 
 
 def _check_edit(ledger: Ledger, event: Event) -> None:
-    """A correction or a void names an existing, active hand; a hand body fits the table."""
+    """A correction or a void names an existing hand, a void an active one (a correction
+    of a voided hand brings it back); a hand body fits the table."""
     if event.type is not EventType.ADDED:
         number = event.number
         if number is None or not 1 <= number <= len(ledger.entries):
             detail = f"the table has no hand {number}; its hands are 1 to {len(ledger.entries)}"
             raise LedgerError([Issue("unknown_hand", detail, ())])
-        if ledger.entries[number - 1].voided:
-            detail = f"hand {number} is voided; undo the void to change it"
+        if event.type is EventType.VOIDED and ledger.entries[number - 1].voided:
+            detail = (
+                f"hand {number} is already voided; to bring it back, correct it "
+                f"(PUT /hands/{number} with its hand and a reason)"
+            )
             raise LedgerError([Issue("hand_voided", detail, ())])
     if event.hand is not None:
         _check_hand(ledger.setup, event.hand)
@@ -487,9 +491,9 @@ def _edited(entries: tuple[Entry, ...], edit: Event) -> tuple[Entry, ...]:
     assert edit.number is not None
     index = edit.number - 1
     old = entries[index]
-    if edit.type is EventType.CORRECTED:
+    if edit.type is EventType.CORRECTED:  # of a voided hand too: it counts again
         assert edit.hand is not None
-        new = Entry(hand=edit.hand, voided=old.voided)
+        new = Entry(hand=edit.hand)
     else:
         new = Entry(hand=old.hand, voided=True)
     return (*entries[:index], new, *entries[index + 1 :])

@@ -448,16 +448,38 @@ def test_gostop_db_rebuild_derives_every_table_again(
     assert ledger_io.rebuild_derived(store, tables[0].id)
 
 
-def test_an_unknown_hand_number_is_a_404_and_a_voided_hand_a_409(lclient: Any) -> None:
+def test_an_unknown_hand_number_is_a_404_and_voiding_a_voided_hand_a_409(lclient: Any) -> None:
     table = _table(lclient)
     answer = table.write("POST", "/hands/3/void", {"reason": "x"}, expect=404)
     assert answer["errors"][0]["code"] == "unknown_hand"
     table.write("POST", "/hands", HAND, expect=201)
     table.write("POST", "/hands/1/void", {"reason": "x"})
-    answer = table.write("PUT", "/hands/1", {"hand": HAND, "reason": "x"}, expect=409)
+    answer = table.write("POST", "/hands/1/void", {"reason": "x"}, expect=409)
     assert answer["errors"][0]["code"] == "hand_voided"
+    assert "PUT /hands/1" in answer["errors"][0]["detail"]  # how to bring it back
     answer = table.write("POST", "/redo", expect=409)
     assert answer["errors"][0]["code"] == "nothing_to_redo"
+
+
+def test_a_hand_voided_by_mistake_comes_back_by_a_correction_later_hands_kept(
+    lclient: Any,
+) -> None:
+    """Void hand 1 by mistake, play on: a correction of hand 1 brings it back (undo would
+    have to take back every hand since); undo voids it again."""
+    table = _table(lclient)
+    table.write("POST", "/hands", HAND, expect=201)
+    table.write("POST", "/hands/1/void", {"reason": "tapped the wrong hand"})
+    table.write("POST", "/hands", HAND, expect=201)
+    counted = table.get()["totals"]
+    answer = table.write("PUT", "/hands/1", {"hand": HAND, "reason": "it was played"})
+    assert [c["number"] for c in answer["changed"]][:1] == [1]
+    state = table.get()
+    assert [h["status"] for h in state["hands"]] == ["active", "active"]
+    winner = HAND["outcome"]["winner"]
+    assert state["totals"][winner] > counted[winner]
+    table.write("POST", "/undo")
+    assert [h["status"] for h in table.get()["hands"]] == ["voided", "active"]
+    assert table.get()["totals"] == counted
 
 
 def test_the_access_log_never_carries_a_token(ledger_app: Any) -> None:

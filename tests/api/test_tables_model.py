@@ -229,10 +229,12 @@ class LedgerModel(RuleBasedStateMachine):
             return data.draw(st.integers(0, len(self.entries) + 1))
         return data.draw(st.integers(1, max(1, len(self.entries))))
 
-    def refused(self, number: int) -> int | None:
+    def refused(self, number: int, *, voiding: bool) -> int | None:
+        """404 for a hand the table does not have; 409 for voiding a voided hand (a
+        correction of one brings it back)."""
         if not 1 <= number <= len(self.entries):
             return 404
-        return 409 if self.entries[number - 1][1] else None
+        return 409 if voiding and self.entries[number - 1][1] else None
 
     # --- the rules -----------------------------------------------------------------------
 
@@ -250,7 +252,7 @@ class LedgerModel(RuleBasedStateMachine):
     def correct(self, data: st.DataObject) -> None:
         number, hand, before = self.number(data), self.hand(data), self.counted()
         body = {"hand": hand, "reason": "miscounted"}
-        refused = self.refused(number)
+        refused = self.refused(number, voiding=False)
         answer = self.table.write("PUT", f"/hands/{number}", body, expect=refused or 200)
         if refused is None:
             self.edit(number, (hand, False))
@@ -260,7 +262,7 @@ class LedgerModel(RuleBasedStateMachine):
     @rule(data=st.data())
     def void(self, data: st.DataObject) -> None:
         number, before = self.number(data), self.counted()
-        refused = self.refused(number)
+        refused = self.refused(number, voiding=True)
         answer = self.table.write(
             "POST", f"/hands/{number}/void", {"reason": "entered twice"}, expect=refused or 200
         )
