@@ -29,6 +29,7 @@ from calculator.api.schemas import (
 )
 from calculator.balance import BalanceHand, BalancePlayer
 from calculator.presets import Variant
+from calculator.settlement import MAX_SAFE_CHIPS
 
 MAX_SESSION_PLAYERS = 16
 MAX_SESSION_HANDS = 1000
@@ -100,8 +101,9 @@ class NetMap(CodedField):
             found = loaded[player] = whole_number(chips)
             if found is None:
                 errors[player] = [fail("invalid_type", "chips are a whole number").messages[0]]
-            elif abs(found) > 10**15:
-                errors[player] = [fail("too_large", "at most 10^15 chips").messages[0]]
+            elif abs(found) > MAX_SAFE_CHIPS:
+                detail = f"at most {MAX_SAFE_CHIPS:,} chips (2^53 − 1), as a hand's net"
+                errors[player] = [fail("too_large", detail).messages[0]]
         if errors:
             raise ValidationError(errors)
         return loaded
@@ -110,7 +112,7 @@ class NetMap(CodedField):
         def load(value: Any) -> dict[str, int]:
             if type(value) is dict and len(value) <= MAX_SESSION_PLAYERS:
                 loaded = {player: whole_number(chips) for player, chips in value.items()}
-                if all(c is not None and abs(c) <= 10**15 for c in loaded.values()):
+                if all(c is not None and abs(c) <= MAX_SAFE_CHIPS for c in loaded.values()):
                     return loaded  # type: ignore[return-value]
             raise Fallback
 
@@ -120,7 +122,12 @@ class NetMap(CodedField):
 class SessionHandSchema(StrictSchema):
     """One hand of a session: exactly one of ``net``, ``gostop`` or ``balance``."""
 
-    net = NetMap(metadata={"description": "Chips won (+) or lost (−) per player"})
+    net = NetMap(
+        metadata={
+            "description": "Chips won (+) or lost (−) per player, each at most 2^53 − 1 "
+            "either way (what a hand's net can reach)"
+        }
+    )
     gostop = StrictNested(
         HandRequestSchema, metadata={"description": "A Go-Stop hand, scored here"}
     )

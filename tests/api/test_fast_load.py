@@ -215,7 +215,7 @@ def boundaries(field: fields.Field[Any], current: Any) -> list[Any]:
     if isinstance(field, RulesetField):
         return [None, "", "standard", "a" * 64, "a" * 65, {}, {"preset": None}, 3, ["standard"]]
     if isinstance(field, NetMap):
-        big = 10**15
+        big = 2**53 - 1  # the most a net may be either way
         players = [{str(i): 0 for i in range(n)} for n in (MAX_SESSION_PLAYERS, 17)]
         chips = [{"A": n} for n in (big, -big, big + 1, -big - 1, None, 1.0, 1.5, True, "1")]
         return [None, {}, *players, *chips, []]
