@@ -17,6 +17,7 @@ from calculator.hand import Declared, Hand, Tally
 from calculator.limits import Suggestions
 from calculator.rules import GoStopRules, GwangpalCards, PibakCount
 from calculator.scoring import Pile, score_mask
+from calculator.side import selling_cards
 from calculator.tables import tables_for
 
 Entry = int | Pile | Declared | None
@@ -552,6 +553,37 @@ def _check_fit(
         # the players' piles first: a sale is named only when the piles fit without it
         if len(piles) == len(holdings) or _fits(kind, piles, problems):
             _fits(kind, holdings, problems)
+    if rules.gwangpal_cards is not GwangpalCards.BRIGHTS and not problems:
+        _check_sale(hand, rules, entries, problems)
+
+
+def _check_sale(
+    hand: Hand, rules: GoStopRules, entries: list[Entry | Tally], problems: Problems
+) -> None:
+    """A sale of more than brights (gwangpal_cards: fudawiki) given as a count: at most the
+    selling cards the players' piles leave in the deck. A tally's bonus cards are not known,
+    so only its brights, sake cup and double junks are counted against it."""
+    sells = selling_cards(rules) & tables_for(rules).in_deck
+    held = 0
+    for i, player in enumerate(hand.players):
+        entry, tally = entries[i], player.tally
+        if isinstance(entry, int):
+            held += (entry & sells).bit_count()
+        elif tally is not None and isinstance(entry, Pile):
+            doubles = min(tally.double_junks or 0, cards.DOUBLE_JUNK.bit_count())
+            held += tally.brights + int(tally.has_gukjin) + doubles
+    for i, player in enumerate(hand.players):
+        sold = player.sold_brights or 0
+        if player.sits_out and sold > sells.bit_count() - held:
+            problems.add(
+                "deck_exceeded",
+                f"sold_brights is {sold}, but of the {sells.bit_count()} cards that sell under "
+                f"this rule set the players' piles hold at least {held}: sell fewer, or "
+                "correct the piles",
+                "players",
+                i,
+                "sold_brights",
+            )
 
 
 def _fits(kind: _Kind, holdings: list[_Holding], problems: Problems) -> bool:

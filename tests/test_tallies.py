@@ -319,6 +319,25 @@ def test_the_players_piles_are_named_before_the_sale() -> None:
     assert _sale(piles, 1) == [("deck_exceeded", ("players", 1, "tally", "brights"))]
 
 
+FUDAWIKI = resolve("standard", {"gwangpal_cards": "fudawiki"})
+# 9 of the 10 cards that sell under fudawiki (5 brights, bonus-a and -b, the sake cup, the
+# two double junks): all but bonus-b
+NINE_SELLING = [["1G", "3G", "8G", "9A", "11S"], ["11G", "12S", "B2"], ["12G"]]
+
+
+def test_a_sale_of_more_than_brights_the_players_hold() -> None:
+    assert _sale(NINE_SELLING, 1, FUDAWIKI) == []
+    assert _sale(NINE_SELLING, 2, FUDAWIKI) == [("deck_exceeded", ("players", 3, "sold_brights"))]
+    # a tally's brights, sake cup and double junks count against the sale
+    tallied: list[Any] = [
+        {"brights": 3, "animals": 1, "has_gukjin": True, "junk_value": 2, "double_junks": 1},
+        ["11G", "12S", "B2"],
+        ["12G"],
+    ]
+    assert _sale(tallied, 2, FUDAWIKI) == [("deck_exceeded", ("players", 3, "sold_brights"))]
+    assert _sale(tallied, 1, FUDAWIKI) == []
+
+
 # --- every pile of real cards, counted, is accepted and scores as its cards ----------------
 
 RULESETS = [
@@ -326,7 +345,20 @@ RULESETS = [
     resolve("wikipedia"),
     resolve("standard", {"dec_ribbon_completes_chodan": True, "may_animal_switchable": True}),
     resolve("standard", {"gwangpal_rain_alone": True, "dec_ribbon_counts_in_ribbon_total": False}),
+    FUDAWIKI,
 ]
+
+
+def _sold(hand: list[str], ruleset: Any) -> int:
+    """What a sitter's hand sells, counted by hand (docs/rules.md §6.2)."""
+    brights = {c for c in hand if CARDS[c].kind is Kind.BRIGHT}
+    selling = set(brights)
+    if ruleset.rules.gwangpal_cards.value == "fudawiki":
+        extra = {Kind.BONUS, Kind.DOUBLE_JUNK}
+        selling |= {c for c in hand if CARDS[c].kind in extra or c == "09-animal"}
+    if brights == {"12-bright"} and not ruleset.rules.gwangpal_rain_alone:
+        selling.discard("12-bright")  # a lone rain man does not sell
+    return len(selling)
 
 
 def _counted(cards: list[str], ruleset: Any) -> dict[str, Any]:
@@ -349,10 +381,7 @@ def test_real_piles_counted_are_accepted_and_score_as_cards(
     counted = copy.deepcopy(hand)
     for player in counted["players"]:
         if player.get("sits_out"):
-            # the sale as a count: the brights of its hand, a lone rain man only if it sells
-            brights = {c for c in player.pop("hand") if CARDS[c].kind is Kind.BRIGHT}
-            alone = brights == {"12-bright"} and not ruleset.rules.gwangpal_rain_alone
-            player["sold_brights"] = 0 if alone else len(brights)
+            player["sold_brights"] = _sold(player.pop("hand"), ruleset)  # the sale as a count
         else:
             player["tally"] = _counted(player.pop("cards"), ruleset)
     assert _issues(counted, ruleset) == []
