@@ -179,7 +179,7 @@ _TALLY_LIMITS: Final = {
 def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems) -> Pile | None:
     """A tally checked for consistency and turned into a :class:`Pile`."""
     at = ("players", i, "tally")
-    before = bool(problems)
+    before = len(problems)  # this tally's problems are those past it
     counts = {
         "brights": tally.brights,
         "animals": tally.animals,
@@ -261,6 +261,8 @@ def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems)
             f"double_junks is {tally.double_junks}, worth {2 * tally.double_junks}, but "
             f"junk_value is only {tally.junk_value}",
         )
+    if len(problems) == before and not _junk_fits(tally, rules):
+        problems.add("impossible_tally", _junk_unfit(tally, rules), *at, "junk_value")
     if tally.junk_cards is None and rules.pibak_count is PibakCount.CARDS:
         problems.add(
             "missing_count",
@@ -275,7 +277,7 @@ def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems)
             *at,
             "double_junks",
         )
-    if bool(problems) != before:
+    if len(problems) != before:
         return None
     t = tables_for(rules)
     animals, junk_value = tally.animals, tally.junk_value
@@ -313,6 +315,46 @@ def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems)
         double_junks=double_junks,
         switchable=switchable,
         cards=held_cards,
+    )
+
+
+def _junk_fits(tally: Tally, rules: GoStopRules) -> bool:
+    """Whether some pile of the deck's junk cards has the tally's junk counts: its single
+    junk, double junks and bonus cards (the sake cup and the May bridge are counted among
+    the animals, and moved by the engine). A double_junks past the deck's counts the sake
+    cup as well: the deck's double junks are then all held."""
+    bonus = [value for _bit, value in tables_for(rules).bonus_values]
+    singles = cards.SINGLE_JUNK.bit_count()
+    most_doubles = cards.DOUBLE_JUNK.bit_count()
+    for doubles in range(most_doubles + 1):
+        if tally.double_junks is not None and doubles != min(tally.double_junks, most_doubles):
+            continue
+        for chosen in range(1 << len(bonus)):
+            worth = sum(value for j, value in enumerate(bonus) if chosen >> j & 1)
+            single = tally.junk_value - 2 * doubles - worth
+            held = single + doubles + chosen.bit_count()
+            if 0 <= single <= singles and (tally.junk_cards is None or tally.junk_cards == held):
+                return True
+    return False
+
+
+def _junk_unfit(tally: Tally, rules: GoStopRules) -> str:
+    """Why no pile of junk cards has the tally's junk counts, and what the deck offers."""
+    given = f"junk_value {tally.junk_value}"
+    if tally.junk_cards is not None:
+        given += f" in {tally.junk_cards} card(s)"
+    if tally.double_junks is not None:
+        given += f" with {tally.double_junks} double junk(s)"
+    bonus = [str(value) for _bit, value in tables_for(rules).bonus_values]
+    offer = (
+        f"{cards.SINGLE_JUNK.bit_count()} single junk worth 1, "
+        f"{cards.DOUBLE_JUNK.bit_count()} double junks worth 2"
+        + (f", bonus cards worth {', '.join(bonus)}" if bonus else "")
+    )
+    return (
+        f"no pile of this deck's junk cards ({offer}) has {given}; the sake cup and the May "
+        "bridge count among the animals (has_gukjin, has_may_animal), not here: correct the "
+        "junk counts"
     )
 
 

@@ -231,6 +231,71 @@ def test_two_tallies_of_animals_are_accepted_exactly_when_one_deck_deals_them() 
         assert (_issues({"players": players}) == []) == ((a, b) in possible), (a, b)
 
 
+# --- junk: what the deck's junk cards can be worth -----------------------------------------
+# standard: 22 single junk worth 1, 2 double junks worth 2, bonus-a 2 and bonus-b 3 (SPEC §2);
+# the sake cup is counted among the animals. The most: 22 + 4 + 5 = 31.
+
+JUNK_IMPOSSIBLE = [
+    {"junk_value": 32},  # one past the 31 of every junk card
+    {"junk_value": 4, "junk_cards": 1},  # no card is worth 4
+    {"junk_value": 2, "junk_cards": 2, "double_junks": 1},  # a double junk and a card worth 0
+    {"junk_value": 3, "junk_cards": 1, "double_junks": 1},  # the one card is a double junk: 2
+]
+JUNK_POSSIBLE = [
+    {"junk_value": 31},
+    {"junk_value": 3, "junk_cards": 1},  # bonus-b
+    {"junk_value": 4, "junk_cards": 2},
+    {"junk_value": 3, "junk_cards": 2, "double_junks": 1},
+]
+
+
+@pytest.mark.parametrize("tally", JUNK_IMPOSSIBLE)
+def test_junk_counts_no_junk_cards_have(tally: dict[str, Any]) -> None:
+    assert _alone(tally) == [("impossible_tally", ("players", 0, "tally", "junk_value"))]
+
+
+@pytest.mark.parametrize("tally", JUNK_POSSIBLE)
+def test_junk_counts_some_junk_cards_have(tally: dict[str, Any]) -> None:
+    assert _alone(tally) == []
+
+
+def test_without_bonus_cards_no_card_is_worth_three() -> None:
+    plain = resolve("standard", {"bonus_a_junk_value": 0, "bonus_b_junk_value": 0})
+    issue = ("impossible_tally", ("players", 0, "tally", "junk_value"))
+    assert _alone({"junk_value": 3, "junk_cards": 1}, plain) == [issue]
+    assert _alone({"junk_value": 27}, plain) == [issue]  # 22 + 4 = 26
+    assert _alone({"junk_value": 26}, plain) == []
+
+
+def test_junk_counts_are_accepted_exactly_when_some_junk_cards_have_them() -> None:
+    bonus = STANDARD.rules.bonus_values()
+    worth = {
+        c: (2 if card.kind is Kind.DOUBLE_JUNK else 1)
+        for c, card in CARDS.items()
+        if card.kind in (Kind.JUNK, Kind.DOUBLE_JUNK)
+    }
+    worth.update(bonus)
+    singles = sum(1 for card in CARDS.values() if card.kind is Kind.JUNK)
+    specials = [c for c, v in worth.items() if CARDS[c].kind is not Kind.JUNK]
+    possible = set()  # (value, cards, double junks) of every pile of junk cards
+    for n in range(len(specials) + 1):
+        for chosen in itertools.combinations(specials, n):
+            doubles = sum(1 for c in chosen if CARDS[c].kind is Kind.DOUBLE_JUNK)
+            value = sum(worth[c] for c in chosen)
+            for s in range(singles + 1):
+                possible.add((value + s, n + s, doubles))
+    most = max(v for v, _c, _d in possible)
+    for value in range(most + 3):
+        for count in (None, *range(value + 2)):
+            for doubles in (None, 0, 1, 2):
+                expected = any(
+                    v == value and count in (None, c) and doubles in (None, d)
+                    for v, c, d in possible
+                )
+                tally = {"junk_value": value, "junk_cards": count, "double_junks": doubles}
+                assert (_alone(tally) == []) == expected, tally
+
+
 # --- across players: flags and counts that one deck cannot deal --------------------------
 
 ACROSS = [
