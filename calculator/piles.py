@@ -8,7 +8,7 @@ themselves and, together with the listed piles, against what one deck holds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Final, NamedTuple, cast
 
 from calculator import cards
@@ -483,16 +483,16 @@ def _check_most(
             problems.add(
                 "impossible_tally",
                 f"{kind.name} is {held}, but a pile without "
-                f"{_or(_NAMED[flag] for flag in unset)} holds at most {most}: set the "
+                f"{_or([_NAMED[flag] for flag in unset])} holds at most {most}: set the "
                 f"flags of what is held ({_or(unset)}) to true, or count fewer {kind.name}",
                 *at,
                 kind.name,
             )
 
 
-def _or(words: Iterable[str]) -> str:
-    listed = list(words)
-    return ", ".join(listed[:-1]) + " or " + listed[-1] if len(listed) > 1 else "".join(listed)
+def _or(words: list[str]) -> str:
+    """``a, b or c``."""
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
 
 
 def _raw_of_tally(tally: Tally) -> _Raw:
@@ -713,7 +713,7 @@ def _unfit(
         "deck_exceeded",
         f"the {kind.name} given do not fit one deck ({shares}): {must} of them can only be "
         f"{_part_words(kind, inside)}, and the deck has {there} of those left; set the flags "
-        f"of the cards each player holds ({_or(f for f, _b in kind.parts if f)}), or correct "
+        f"of the cards each player holds ({_or([f for f, _b in kind.parts if f])}), or correct "
         "the counts",
         *at,
     )
