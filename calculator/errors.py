@@ -103,6 +103,10 @@ class Problems:
     def __bool__(self) -> bool:
         return bool(self._issues)
 
+    def __len__(self) -> int:
+        """How many issues were recorded, those only counted included."""
+        return len(self._issues) + self._more
+
     def raise_if_any(self, error: type[GoStopError]) -> None:
         """Raise ``error`` with everything collected so far, if anything was."""
         if self._issues:

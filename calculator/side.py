@@ -131,6 +131,11 @@ def _last_ppuk(hand: Hand) -> dict[str, int]:
     }
 
 
+def selling_cards(rules: GoStopRules) -> int:
+    """The mask of the cards that sell in a sitter's hand (gwangpal_cards)."""
+    return _FUDAWIKI_SELLS if rules.gwangpal_cards is GwangpalCards.FUDAWIKI else cards.BRIGHTS
+
+
 def sold_cards(sitter: PlayerHand, rules: GoStopRules) -> tuple[int, bool]:
     """How many cards the sitter sells, and whether it holds a triple of one month."""
     if rules.table_mode_4p is TableMode4p.OBSERVE:
@@ -138,7 +143,7 @@ def sold_cards(sitter: PlayerHand, rules: GoStopRules) -> tuple[int, bool]:
     if sitter.hand is None:
         return sitter.sold_brights or 0, False
     mask = cards.mask_of(sitter.hand)
-    sells = _FUDAWIKI_SELLS if rules.gwangpal_cards is GwangpalCards.FUDAWIKI else cards.BRIGHTS
+    sells = selling_cards(rules)
     if not rules.gwangpal_rain_alone and mask & cards.BRIGHTS == cards.RAIN_BRIGHT:
         sells &= ~cards.RAIN_BRIGHT  # a lone rain man does not sell (docs/rules.md §6.2)
     triple = any((mask & month).bit_count() >= 3 for month in cards.MONTH_MASKS[1:])

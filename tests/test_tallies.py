@@ -1,0 +1,456 @@
+"""Tallies are checked against the deck: a count no pile with those flags can hold, or
+counts and flags that no one deck deals out, are refused (SPEC §4: "validated for
+consistency"); every tally counted from real cards is accepted and scores as the cards do.
+
+The expected limits are counted by hand from the deck (SPEC §2): 5 brights (the rain man
+one of them), 9 animals (the three birds, the sake cup, the May bridge and four others), 10
+ribbons (three sets of three and the December ribbon). The exhaustive tests below enumerate
+the deck's cards themselves and compare with what the engine accepts.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from typing import Any
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from bench.corpus import tally_of
+from calculator import GoStopError, resolve, settle
+from calculator.cards import CARDS, Kind
+from handbuilder import build_hand
+from strategies import house_hands
+from tests_support import examples
+
+STANDARD = resolve("standard")
+STOP_A = {"type": "stop", "winner": "A"}
+
+BIRDS = {"02-animal", "04-animal", "08-animal"}
+SETS = {
+    "hongdan": {"01-ribbon", "02-ribbon", "03-ribbon"},
+    "cheongdan": {"06-ribbon", "09-ribbon", "10-ribbon"},
+    "chodan": {"04-ribbon", "05-ribbon", "07-ribbon"},
+}
+
+
+def _issues(hand: dict[str, Any], ruleset: Any = STANDARD) -> list[tuple[str, tuple]]:
+    try:
+        settle(build_hand(hand), ruleset)
+    except GoStopError as error:
+        return [(i.code, i.location) for i in error.issues]
+    return []
+
+
+def _alone(tally: dict[str, Any], ruleset: Any = STANDARD) -> list[tuple[str, tuple]]:
+    """The problems of one tally next to an empty pile, as a preview."""
+    return _issues({"players": [{"id": "A", "tally": tally}, {"id": "B", "cards": []}]}, ruleset)
+
+
+# (tally, the field named): limits counted by hand from SPEC §2
+IMPOSSIBLE = [
+    # 9 animals are all of them: the birds, the sake cup and the May bridge included
+    ({"animals": 9, "has_gukjin": True, "has_may_animal": True}, "godori"),
+    ({"animals": 9, "godori": True, "has_may_animal": True}, "has_gukjin"),
+    ({"animals": 9, "godori": True, "has_gukjin": True}, "has_may_animal"),
+    # no flag: at most 2 of the birds and the 4 other animals = 6
+    ({"animals": 9}, "animals"),
+    ({"animals": 7}, "animals"),
+    # godori alone: 3 birds + 4 others = 7
+    ({"animals": 8, "godori": True}, "animals"),
+    # no set and no December ribbon: 2 + 2 + 2 = 6
+    ({"ribbons": 10}, "ribbons"),
+    ({"ribbons": 8}, "ribbons"),
+    ({"ribbons": 7}, "ribbons"),
+    # no set, the December ribbon: 2 + 2 + 2 + 1 = 7
+    ({"ribbons": 8, "rain_ribbon": True}, "ribbons"),
+    # two sets and the December ribbon: 3 + 3 + 2 + 1 = 9
+    ({"ribbons": 10, "rain_ribbon": True, "hongdan": True, "cheongdan": True}, "chodan"),
+    # four brights without the rain man at most
+    ({"brights": 5}, "rain_bright"),
+]
+
+
+@pytest.mark.parametrize(("tally", "field"), IMPOSSIBLE)
+def test_a_count_its_flags_leave_no_room_for(tally: dict[str, Any], field: str) -> None:
+    assert _alone(tally) == [("impossible_tally", ("players", 0, "tally", field))]
+
+
+def test_the_problem_says_the_fix() -> None:
+    with pytest.raises(GoStopError) as caught:
+        settle(
+            build_hand(
+                {
+                    "players": [
+                        {
+                            "id": "A",
+                            "tally": {"animals": 9, "has_gukjin": True, "has_may_animal": True},
+                        },
+                        {"id": "B", "cards": []},
+                    ]
+                }
+            ),
+            STANDARD,
+        )
+    (issue,) = caught.value.issues
+    assert "the three birds" in issue.detail
+    assert "set godori to true, or count fewer animals" in issue.detail
+
+
+POSSIBLE = [
+    {"animals": 9, "godori": True, "has_gukjin": True, "has_may_animal": True},
+    {"animals": 8, "godori": True, "has_gukjin": True},  # 3 birds, the cup, 4 others
+    {"animals": 6},  # 2 birds and the 4 others
+    {"ribbons": 7, "rain_ribbon": True},  # 2 + 2 + 2 + the December ribbon
+    {"ribbons": 6},
+    {"ribbons": 9, "rain_ribbon": True, "hongdan": True, "cheongdan": True},
+    {"ribbons": 10, "rain_ribbon": True, "hongdan": True, "cheongdan": True, "chodan": True},
+    {"brights": 4},
+    {"brights": 5, "rain_bright": True},
+]
+
+
+@pytest.mark.parametrize("tally", POSSIBLE)
+def test_the_possible_neighbours_are_accepted(tally: dict[str, Any]) -> None:
+    assert _alone(tally) == []
+
+
+def test_nine_animals_pay_as_the_cards_do() -> None:
+    # the bug hunt's hand: with godori set, A is paid what the nine animal cards pay
+    animals = [c for c, card in CARDS.items() if card.kind is Kind.ANIMAL]
+    pile = ["01-bright", "03-bright", "08-bright", *animals]
+    by_cards = {
+        "players": [{"id": "A", "cards": pile}, {"id": "B", "cards": []}, {"id": "C", "cards": []}],
+        "outcome": STOP_A,
+    }
+    tally = tally_of(pile)
+    by_tally = copy.deepcopy(by_cards)
+    by_tally["players"][0] = {"id": "A", "tally": tally}
+    assert tally["godori"]
+    expected = settle(build_hand(by_cards), STANDARD).net
+    assert settle(build_hand(by_tally), STANDARD).net == expected
+    assert dict(expected)["A"] == 104  # the hunt's figure: 3 + animals 5 + godori 5 = 13
+    impossible = copy.deepcopy(by_tally)
+    impossible["players"][0]["tally"]["godori"] = False
+    assert _issues(impossible) == [("impossible_tally", ("players", 0, "tally", "godori"))]
+
+
+# --- exhaustive: each kind's counts and flags against the deck's own cards -----------------
+
+
+def _kind_tallies(kind: Kind, flags: dict[str, set[str]], ruleset: Any) -> set[tuple]:
+    """Every (count, flags) of the ``kind`` cards of some pile: from the deck."""
+    ids = [c for c, card in CARDS.items() if card.kind is kind]
+    found = set()
+    for n in range(len(ids) + 1):
+        for pile in itertools.combinations(ids, n):
+            held = set(pile)
+            literal = tuple(cards <= held for cards in flags.values())
+            found.add((n, literal))
+            if "chodan" in flags and ruleset.rules.dec_ribbon_completes_chodan:
+                # 비초단: chodan may be given as complete with the December ribbon's help
+                names = list(flags)
+                with_rain = len((SETS["chodan"] | {"12-ribbon"}) & held) >= 3
+                reading = tuple(
+                    with_rain if name == "chodan" else v
+                    for name, v in zip(names, literal, strict=True)
+                )
+                found.add((n, reading))
+    return found
+
+
+KINDS = [
+    ("brights", Kind.BRIGHT, {"rain_bright": {"12-bright"}}),
+    (
+        "animals",
+        Kind.ANIMAL,
+        {"godori": BIRDS, "has_gukjin": {"09-animal"}, "has_may_animal": {"05-animal"}},
+    ),
+    ("ribbons", Kind.RIBBON, {"rain_ribbon": {"12-ribbon"}, **SETS}),
+]
+
+
+@pytest.mark.parametrize(
+    "ruleset",
+    [STANDARD, resolve("standard", {"dec_ribbon_completes_chodan": True})],
+    ids=["standard", "bichodan"],
+)
+@pytest.mark.parametrize(("count", "kind", "flags"), KINDS, ids=[k[0] for k in KINDS])
+def test_one_tally_is_accepted_exactly_when_some_pile_has_it(
+    count: str, kind: Kind, flags: dict[str, set[str]], ruleset: Any
+) -> None:
+    possible = _kind_tallies(kind, flags, ruleset)
+    size = sum(1 for card in CARDS.values() if card.kind is kind)
+    for n in range(size + 1):
+        for values in itertools.product([False, True], repeat=len(flags)):
+            tally = {count: n, **dict(zip(flags, values, strict=True))}
+            accepted = _alone(tally, ruleset) == []
+            assert accepted == ((n, values) in possible), tally
+
+
+def test_two_tallies_of_brights_are_accepted_exactly_when_one_deck_deals_them() -> None:
+    brights = [c for c, card in CARDS.items() if card.kind is Kind.BRIGHT]
+    possible = set()
+    for owners in itertools.product((0, 1, None), repeat=len(brights)):
+        piles = [{c for c, o in zip(brights, owners, strict=True) if o == i} for i in (0, 1)]
+        possible.add(tuple((len(p), "12-bright" in p) for p in piles))
+    singles = [(n, rain) for n in range(6) for rain in (False, True)]
+    for a, b in itertools.product(singles, singles):
+        players = [
+            {"id": pid, "tally": {"brights": n, "rain_bright": rain}}
+            for pid, (n, rain) in (("A", a), ("B", b))
+        ]
+        assert (_issues({"players": players}) == []) == ((a, b) in possible), (a, b)
+
+
+def test_two_tallies_of_animals_are_accepted_exactly_when_one_deck_deals_them() -> None:
+    animals = [c for c, card in CARDS.items() if card.kind is Kind.ANIMAL]
+    names = ("godori", "has_gukjin", "has_may_animal")
+    named = (BIRDS, {"09-animal"}, {"05-animal"})
+
+    def tally_key(pile: set[str]) -> tuple:
+        return (len(pile), *(cards <= pile for cards in named))
+
+    possible = set()
+    for owners in itertools.product((0, 1, None), repeat=len(animals)):
+        piles = [{c for c, o in zip(animals, owners, strict=True) if o == i} for i in (0, 1)]
+        possible.add((tally_key(piles[0]), tally_key(piles[1])))
+    singles = [
+        (n, *flags)
+        for n in range(10)
+        for flags in itertools.product((False, True), repeat=3)
+        if ((n, *flags), (0, False, False, False)) in possible  # possible alone
+    ]
+    for a, b in itertools.product(singles, singles):
+        players = [
+            {"id": pid, "tally": {"animals": t[0], **dict(zip(names, t[1:], strict=True))}}
+            for pid, t in (("A", a), ("B", b))
+        ]
+        assert (_issues({"players": players}) == []) == ((a, b) in possible), (a, b)
+
+
+# --- junk: what the deck's junk cards can be worth -----------------------------------------
+# standard: 22 single junk worth 1, 2 double junks worth 2, bonus-a 2 and bonus-b 3 (SPEC §2);
+# the sake cup is counted among the animals. The most: 22 + 4 + 5 = 31.
+
+JUNK_IMPOSSIBLE = [
+    {"junk_value": 32},  # one past the 31 of every junk card
+    {"junk_value": 4, "junk_cards": 1},  # no card is worth 4
+    {"junk_value": 2, "junk_cards": 2, "double_junks": 1},  # a double junk and a card worth 0
+    {"junk_value": 3, "junk_cards": 1, "double_junks": 1},  # the one card is a double junk: 2
+]
+JUNK_POSSIBLE = [
+    {"junk_value": 31},
+    {"junk_value": 3, "junk_cards": 1},  # bonus-b
+    {"junk_value": 4, "junk_cards": 2},
+    {"junk_value": 3, "junk_cards": 2, "double_junks": 1},
+]
+
+
+@pytest.mark.parametrize("tally", JUNK_IMPOSSIBLE)
+def test_junk_counts_no_junk_cards_have(tally: dict[str, Any]) -> None:
+    assert _alone(tally) == [("impossible_tally", ("players", 0, "tally", "junk_value"))]
+
+
+@pytest.mark.parametrize("tally", JUNK_POSSIBLE)
+def test_junk_counts_some_junk_cards_have(tally: dict[str, Any]) -> None:
+    assert _alone(tally) == []
+
+
+def test_without_bonus_cards_no_card_is_worth_three() -> None:
+    plain = resolve("standard", {"bonus_a_junk_value": 0, "bonus_b_junk_value": 0})
+    issue = ("impossible_tally", ("players", 0, "tally", "junk_value"))
+    assert _alone({"junk_value": 3, "junk_cards": 1}, plain) == [issue]
+    assert _alone({"junk_value": 27}, plain) == [issue]  # 22 + 4 = 26
+    assert _alone({"junk_value": 26}, plain) == []
+
+
+def test_junk_counts_are_accepted_exactly_when_some_junk_cards_have_them() -> None:
+    bonus = STANDARD.rules.bonus_values()
+    worth = {
+        c: (2 if card.kind is Kind.DOUBLE_JUNK else 1)
+        for c, card in CARDS.items()
+        if card.kind in (Kind.JUNK, Kind.DOUBLE_JUNK)
+    }
+    worth.update(bonus)
+    singles = sum(1 for card in CARDS.values() if card.kind is Kind.JUNK)
+    specials = [c for c, v in worth.items() if CARDS[c].kind is not Kind.JUNK]
+    possible = set()  # (value, cards, double junks) of every pile of junk cards
+    for n in range(len(specials) + 1):
+        for chosen in itertools.combinations(specials, n):
+            doubles = sum(1 for c in chosen if CARDS[c].kind is Kind.DOUBLE_JUNK)
+            value = sum(worth[c] for c in chosen)
+            for s in range(singles + 1):
+                possible.add((value + s, n + s, doubles))
+    most = max(v for v, _c, _d in possible)
+    for value in range(most + 3):
+        for count in (None, *range(value + 2)):
+            for doubles in (None, 0, 1, 2):
+                expected = any(
+                    v == value and count in (None, c) and doubles in (None, d)
+                    for v, c, d in possible
+                )
+                tally = {"junk_value": value, "junk_cards": count, "double_junks": doubles}
+                assert (_alone(tally) == []) == expected, tally
+
+
+# --- across players: flags and counts that one deck cannot deal --------------------------
+
+ACROSS = [
+    # A's four brights without the rain man are the four others: B's can only be it
+    (
+        [{"tally": {"brights": 4}}, {"tally": {"brights": 1}}],
+        ("players", 1, "tally", "brights"),
+    ),
+    # a bird listed by A, all three claimed by B's godori
+    (
+        [{"cards": ["02-animal"]}, {"tally": {"animals": 3, "godori": True}}],
+        ("players", 1, "tally", "godori"),
+    ),
+    # A's 6 animals without flags are 2 birds and the 4 others; one bird is left for B
+    (
+        [{"tally": {"animals": 6}}, {"tally": {"animals": 2}}],
+        ("players", 1, "tally", "animals"),
+    ),
+    # A: hongdan and 3 of cheongdan/chodan; B's 4 can only be the other 3 set ribbons
+    (
+        [{"tally": {"ribbons": 6, "hongdan": True}}, {"tally": {"ribbons": 4}}],
+        ("players", 1, "tally", "ribbons"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("piles", "at"), ACROSS)
+def test_tallies_that_no_deck_deals(piles: list[dict[str, Any]], at: tuple) -> None:
+    players = [{"id": pid, **pile} for pid, pile in zip("AB", piles, strict=True)]
+    assert _issues({"players": players}) == [("deck_exceeded", at)]
+
+
+@pytest.mark.parametrize(
+    "piles",
+    [
+        [{"tally": {"brights": 4}}, {"tally": {"brights": 1, "rain_bright": True}}],
+        [{"cards": ["02-animal"]}, {"tally": {"animals": 3}}],
+        [{"tally": {"animals": 6}}, {"tally": {"animals": 2, "has_gukjin": True}}],
+        [
+            {"tally": {"ribbons": 6, "hongdan": True}},
+            {"tally": {"ribbons": 4, "rain_ribbon": True}},
+        ],
+    ],
+)
+def test_the_neighbours_one_deck_deals(piles: list[dict[str, Any]]) -> None:
+    players = [{"id": pid, **pile} for pid, pile in zip("AB", piles, strict=True)]
+    assert _issues({"players": players}) == []
+
+
+# --- a sitter's sale given as a count ------------------------------------------------------
+
+FIVE = [["1G", "3G", "8G"], ["11G"], ["12G"]]
+
+
+def _sale(piles: list[list[str] | dict[str, Any]], sold: int, ruleset: Any = STANDARD) -> Any:
+    players: list[dict[str, Any]] = [
+        {"id": pid, "cards": pile} if isinstance(pile, list) else {"id": pid, "tally": pile}
+        for pid, pile in zip("ABC", piles, strict=True)
+    ]
+    players.append({"id": "D", "sits_out": True, "sold_brights": sold})
+    return _issues({"players": players, "outcome": STOP_A}, ruleset)
+
+
+def test_a_sale_of_brights_the_players_hold() -> None:
+    # the hunt's case: all five brights captured, three sold (as a hand: duplicate_card)
+    assert _sale(FIVE, 3) == [("deck_exceeded", ("players", 3, "sold_brights"))]
+    assert _sale(FIVE, 1) == [("deck_exceeded", ("players", 3, "sold_brights"))]
+    assert _sale(FIVE, 0) == []
+    # tallied: A's three brights and C's rain man leave one bright to sell
+    tallied = [{"brights": 3}, ["12G"], []]
+    assert _sale(tallied, 2) == [("deck_exceeded", ("players", 3, "sold_brights"))]
+    assert _sale([{"brights": 3}, ["12G", "1P", "1P"], []], 1) == []
+
+
+def test_a_lone_rain_man_sells_only_where_the_rules_say() -> None:
+    # the four others are captured: the sitter's one bright would be the rain man alone
+    four = [["1G", "3G", "8G"], ["11G"], []]
+    assert _sale(four, 1) == [("deck_exceeded", ("players", 3, "sold_brights"))]
+    assert _sale(four, 1, resolve("standard", {"gwangpal_rain_alone": True})) == []
+    assert _sale([["1G", "3G", "8G"], ["12G"], []], 1) == []  # the phoenix is left
+
+
+def test_the_players_piles_are_named_before_the_sale() -> None:
+    piles = [{"brights": 4}, {"brights": 1}, []]
+    assert _sale(piles, 0) == [("deck_exceeded", ("players", 1, "tally", "brights"))]
+    assert _sale(piles, 1) == [("deck_exceeded", ("players", 1, "tally", "brights"))]
+
+
+FUDAWIKI = resolve("standard", {"gwangpal_cards": "fudawiki"})
+# 9 of the 10 cards that sell under fudawiki (5 brights, bonus-a and -b, the sake cup, the
+# two double junks): all but bonus-b
+NINE_SELLING = [["1G", "3G", "8G", "9A", "11S"], ["11G", "12S", "B2"], ["12G"]]
+
+
+def test_a_sale_of_more_than_brights_the_players_hold() -> None:
+    assert _sale(NINE_SELLING, 1, FUDAWIKI) == []
+    assert _sale(NINE_SELLING, 2, FUDAWIKI) == [("deck_exceeded", ("players", 3, "sold_brights"))]
+    # a tally's brights, sake cup and double junks count against the sale
+    tallied: list[Any] = [
+        {"brights": 3, "animals": 1, "has_gukjin": True, "junk_value": 2, "double_junks": 1},
+        ["11G", "12S", "B2"],
+        ["12G"],
+    ]
+    assert _sale(tallied, 2, FUDAWIKI) == [("deck_exceeded", ("players", 3, "sold_brights"))]
+    assert _sale(tallied, 1, FUDAWIKI) == []
+
+
+# --- every pile of real cards, counted, is accepted and scores as its cards ----------------
+
+RULESETS = [
+    STANDARD,
+    resolve("wikipedia"),
+    resolve("standard", {"dec_ribbon_completes_chodan": True, "may_animal_switchable": True}),
+    resolve("standard", {"gwangpal_rain_alone": True, "dec_ribbon_counts_in_ribbon_total": False}),
+    FUDAWIKI,
+]
+
+
+def _sold(hand: list[str], ruleset: Any) -> int:
+    """What a sitter's hand sells, counted by hand (docs/rules.md §6.2)."""
+    brights = {c for c in hand if CARDS[c].kind is Kind.BRIGHT}
+    selling = set(brights)
+    if ruleset.rules.gwangpal_cards.value == "fudawiki":
+        extra = {Kind.BONUS, Kind.DOUBLE_JUNK}
+        selling |= {c for c in hand if CARDS[c].kind in extra or c == "09-animal"}
+    if brights == {"12-bright"} and not ruleset.rules.gwangpal_rain_alone:
+        selling.discard("12-bright")  # a lone rain man does not sell
+    return len(selling)
+
+
+def _counted(cards: list[str], ruleset: Any) -> dict[str, Any]:
+    """The tally of real cards; under 비초단 chodan is given as scored, with the December
+    ribbon's help."""
+    tally = tally_of(cards, ruleset.rules.bonus_values())
+    held = set(cards)
+    if ruleset.rules.dec_ribbon_completes_chodan:
+        tally["chodan"] = len((SETS["chodan"] | {"12-ribbon"}) & held) >= 3
+    return tally
+
+
+@settings(max_examples=examples(200))
+@given(hand=house_hands(), ruleset=st.sampled_from(RULESETS))
+def test_real_piles_counted_are_accepted_and_score_as_cards(
+    hand: dict[str, Any], ruleset: Any
+) -> None:
+    by_cards = _issues(hand, ruleset)
+    assume(by_cards == [])
+    counted = copy.deepcopy(hand)
+    for player in counted["players"]:
+        if player.get("sits_out"):
+            player["sold_brights"] = _sold(player.pop("hand"), ruleset)  # the sale as a count
+        else:
+            player["tally"] = _counted(player.pop("cards"), ruleset)
+    assert _issues(counted, ruleset) == []
+    expected = settle(build_hand(hand), ruleset)
+    found = settle(build_hand(counted), ruleset)
+    assert dict(found.net) == dict(expected.net)
+    assert found.payments == expected.payments
