@@ -35,8 +35,12 @@ class _Raw(NamedTuple):
     flags: frozenset[str]  # one-of-a-kind holdings: rain_bright, godori, hongdan, gukjin…
 
 
-def read_piles(hand: Hand, rules: GoStopRules) -> list[Entry]:
-    """Each player's checked pile, in seating order; raises on impossible cards or counts."""
+def read_piles(hand: Hand, rules: GoStopRules, *, fit_checked: bool = True) -> list[Entry]:
+    """Each player's checked pile, in seating order; raises on impossible cards or counts.
+
+    ``fit_checked`` False leaves out the refusals of counts and flags that cannot fit the
+    deck (:func:`_check_most`, :func:`_junk_fits`, :func:`_check_fit`, added 2026-12-05):
+    a hand a table stored before them is scored again as it was then."""
     in_deck = tables_for(rules).in_deck
     taken = 0
     entries: list[Entry | Tally] = []
@@ -72,11 +76,13 @@ def read_piles(hand: Hand, rules: GoStopRules) -> list[Entry]:
     except (KeyError, TypeError):
         _diagnose(hand, in_deck)
     if tallied or any(player.sold_brights for player in hand.players):
-        _read_tallies(hand, rules, entries)
+        _read_tallies(hand, rules, entries, fit_checked)
     return cast(list[Entry], entries)  # no Tally is left: each became a Pile
 
 
-def _read_tallies(hand: Hand, rules: GoStopRules, entries: list[Entry | Tally]) -> None:
+def _read_tallies(
+    hand: Hand, rules: GoStopRules, entries: list[Entry | Tally], fit_checked: bool
+) -> None:
     """Check the tallies and a sitter's sold count, alone and with the listed piles against
     one deck; turn each tally into a Pile in ``entries``."""
     problems = Problems()
@@ -84,7 +90,7 @@ def _read_tallies(hand: Hand, rules: GoStopRules, entries: list[Entry | Tally]) 
     for i, player in enumerate(hand.players):
         tally = player.tally
         if tally is not None and not player.sits_out:
-            entries[i] = _pile_of_tally(tally, i, rules, problems)
+            entries[i] = _pile_of_tally(tally, i, rules, problems, fit_checked)
             raws.append((player.id, _raw_of_tally(tally)))
         else:
             entry = entries[i]
@@ -98,8 +104,9 @@ def _read_tallies(hand: Hand, rules: GoStopRules, entries: list[Entry | Tally]) 
     problems.raise_if_any(ImpossibleHandError)
     _check_deck(raws, rules, problems)
     problems.raise_if_any(ImpossibleHandError)
-    _check_fit(hand, rules, entries, problems)
-    problems.raise_if_any(ImpossibleHandError)
+    if fit_checked:
+        _check_fit(hand, rules, entries, problems)
+        problems.raise_if_any(ImpossibleHandError)
 
 
 _BIT: Final = cards.BIT.__getitem__
@@ -176,7 +183,9 @@ _TALLY_LIMITS: Final = {
 }
 
 
-def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems) -> Pile | None:
+def _pile_of_tally(
+    tally: Tally, i: int, rules: GoStopRules, problems: Problems, fit_checked: bool
+) -> Pile | None:
     """A tally checked for consistency and turned into a :class:`Pile`."""
     at = ("players", i, "tally")
     before = len(problems)  # this tally's problems are those past it
@@ -241,7 +250,8 @@ def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems)
         f"{sets} ribbon set(s) need {3 * sets} ribbons of their months, and ribbons is "
         f"{tally.ribbons}" + (" with the December ribbon in it" if tally.rain_ribbon else ""),
     )
-    _check_most(tally, at, rules, problems)
+    if fit_checked:
+        _check_most(tally, at, rules, problems)
     if tally.junk_cards is not None:
         need(
             tally.junk_cards <= tally.junk_value,
@@ -261,7 +271,7 @@ def _pile_of_tally(tally: Tally, i: int, rules: GoStopRules, problems: Problems)
             f"double_junks is {tally.double_junks}, worth {2 * tally.double_junks}, but "
             f"junk_value is only {tally.junk_value}",
         )
-    if len(problems) == before and not _junk_fits(tally, rules):
+    if fit_checked and len(problems) == before and not _junk_fits(tally, rules):
         problems.add("impossible_tally", _junk_unfit(tally, rules), *at, "junk_value")
     if tally.junk_cards is None and rules.pibak_count is PibakCount.CARDS:
         problems.add(

@@ -125,13 +125,17 @@ class Comparison(NamedTuple):
     difference: dict[str, int] | None  # other net − this net, per player
 
 
-def settle(hand: Hand, ruleset: RuleSet) -> HandResult:
-    """Score and settle ``hand`` under ``ruleset``; raise a GoStopError on bad input."""
+def settle(hand: Hand, ruleset: RuleSet, *, fit_checked: bool = True) -> HandResult:
+    """Score and settle ``hand`` under ``ruleset``; raise a GoStopError on bad input.
+
+    ``fit_checked`` False: a hand the ledger stored, scored again — not refused for the
+    counts and flags that cannot fit one deck (:func:`calculator.piles.read_piles`),
+    which earlier releases took; every other check is made."""
     if ruleset.variant is not _GOSTOP:
         raise InvalidHandError([_wrong_variant(ruleset)])
     rules: GoStopRules = ruleset.rules
     table = check_table(hand, rules)
-    entries = read_piles(hand, rules)
+    entries = read_piles(hand, rules, fit_checked=fit_checked)
     active = len(table.active)
     minimum = stop_minimum(rules, active)
     scores, auto = _place_switchables(hand, rules, entries)

@@ -222,6 +222,45 @@ def test_a_voided_hand_passes_on_the_dealer_it_was_given_not_the_one_it_names() 
     assert (unvoided.dealer, unvoided.hands[1].dealer) == ("B", "B")
 
 
+def test_a_stored_hand_whose_counts_cannot_fit_the_deck_is_scored_again_not_refused() -> None:
+    """Releases before 2026-12-05 took counts and flags that cannot fit one deck (7
+    ribbons and no December ribbon among them: at most 6 then). A table that stored such
+    a hand still takes new hands and corrections, which score it again as it was; entered
+    now, the same hand is refused."""
+    setup, _adds = _gostop()
+
+    def add(winner: str, ribbons: int) -> dict[str, Any]:
+        players = [
+            {"id": winner, "declared": {"points": 3}},
+            {"id": "B", "tally": {"ribbons": ribbons}},
+            {"id": "C" if winner != "C" else "A", "declared": {}},
+        ]
+        return {
+            "do": "add",
+            "hand": {"players": players, "outcome": {"type": "stop", "winner": winner}},
+        }
+
+    fits, old = step_event("gostop", add("A", 6)), step_event("gostop", add("C", 7))
+    with pytest.raises(GoStopError) as entered:
+        apply(start(setup), old)
+    assert [i.code for i in entered.value.issues] == ["impossible_tally"]
+    ledger = replay(setup, [fits, old], stored=True)  # as an older release stored them
+    three = apply(ledger, step_event("gostop", add("A", 5)))
+    assert [h.status for h in three.hands] == [Status.ACTIVE] * 3
+    with pytest.raises(GoStopError):
+        apply(three, step_event("gostop", add("A", 8)))  # a hand entered now is checked
+    # Hand 1 a draw after all: the stored hand 2 is scored again, at a streak of 1 (×2).
+    a_draw = {"players": [{"id": p, "declared": {}} for p in "ABC"], "outcome": {"type": "nagari"}}
+    fixed = apply(
+        three,
+        step_event("gostop", {"do": "correct", "number": 1, "hand": a_draw, "reason": "drawn"}),
+    )
+    assert [h.nagari_streak for h in fixed.hands] == [0, 1, 0]
+    assert fixed.hands[1].status is Status.ACTIVE
+    # C won 3 points from A and B each at a stake of 10 (30 chips); doubled: 60
+    assert changes(three, fixed)[1].delta == {"C": 60, "A": -30, "B": -30}
+
+
 def test_a_change_that_takes_a_total_past_what_apps_show_exactly_is_refused() -> None:
     """Every hand's net is at most MAX_SAFE_CHIPS (2^53 − 1), and so is every total: a
     table at a stake of 10^12 reached 1.8 × 10^16 after three hands won after ten draws

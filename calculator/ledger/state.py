@@ -273,7 +273,14 @@ def apply(ledger: Ledger, event: Event, *, stored: bool = False) -> Ledger:
     entered = _entered(event, len(entries))
     for index in range(first, len(entries)):
         try:
-            hand = _derive(ledger.setup, index + 1, entries[index], streak, dealer)
+            hand = _derive(
+                ledger.setup,
+                index + 1,
+                entries[index],
+                streak,
+                dealer,
+                entering=index == entered and not stored,
+            )
         except GoStopError as error:
             if index == entered:
                 raise  # the hand being entered: its own problems, as the stateless answer
@@ -375,7 +382,14 @@ def _appended(end: Tip, event: Event, stored: bool) -> tuple[LedgerHand, Tip]:
     assert event.hand is not None
     cost = _charged(end.cost, 1, event, stored)
     _check_hand(end.setup, event.hand)
-    hand = _derive(end.setup, end.count + 1, Entry(hand=event.hand), end.nagari_streak, end.dealer)
+    hand = _derive(
+        end.setup,
+        end.count + 1,
+        Entry(hand=event.hand),
+        end.nagari_streak,
+        end.dealer,
+        entering=not stored,
+    )
     after = Tip(
         setup=end.setup,
         version=end.version + 1,
@@ -517,9 +531,18 @@ def _plays(hand: Hand, player: str | None) -> bool:
 
 
 def _derive(
-    setup: TableSetup, number: int, entry: Entry, streak: int, dealer: str | None
+    setup: TableSetup,
+    number: int,
+    entry: Entry,
+    streak: int,
+    dealer: str | None,
+    *,
+    entering: bool = False,
 ) -> LedgerHand:
-    """Score one hand at its place: the streak and dealer it is given, what it leaves."""
+    """Score one hand at its place: the streak and dealer it is given, what it leaves.
+    A hand the table holds already (not ``entering``: it was checked when it was entered)
+    is not refused for counts that cannot fit one deck, which releases before 2026-12-05
+    took (:func:`calculator.settlement.settle`'s ``fit_checked``)."""
     hand = entry.hand
     stays = dealer  # the dealer after the hand if no one wins it
     if isinstance(hand, Hand):
@@ -530,7 +553,7 @@ def _derive(
             passed = dealer if _plays(hand, dealer) else None
         entered = hand._replace(stake=setup.stake, nagari_streak=streak, dealer=passed)
         played: Play = entered
-        scored = settle(entered, setup.ruleset)
+        scored = settle(entered, setup.ruleset, fit_checked=entering)
         result: Result = scored
         streak_after = scored.nagari_streak_after
         outcome = scored.outcome
