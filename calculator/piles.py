@@ -449,12 +449,19 @@ def _ranges_of_mask(mask: int, kind: _Kind) -> Ranges:
     return tuple(((mask & bits).bit_count(), (mask & bits).bit_count()) for _f, bits in kind.parts)
 
 
+# Flags a tally may leave unset although it holds their card: SPEC §4's tally has none of
+# them (the scorekeeper page asks for no May bridge), and they change the score only under
+# the rules that read them. Not set, they say nothing of the pile.
+_UNSTATED: Final = frozenset({"has_gukjin", "has_may_animal", "rain_ribbon"})
+
+
 def _ranges_of_tally(tally: Tally, kind: _Kind, rules: GoStopRules) -> Ranges:
-    """A flag set: all the cards it names; a flag not set: all but one at most."""
+    """A flag set: all the cards it names; a flag not set: all but one at most (one of
+    :data:`_UNSTATED`: any of its cards)."""
     found: list[tuple[int, int]] = []
     for flag, bits in kind.parts:
         size = bits.bit_count()
-        if not flag:
+        if not flag or (flag in _UNSTATED and not getattr(tally, flag)):
             found.append((0, size))
         elif getattr(tally, flag):
             # 비초단: the December ribbon may stand in for one chodan ribbon
@@ -480,7 +487,11 @@ def _check_most(
         most = sum(hi for _lo, hi in ranges)
         if held <= most or held > _TALLY_LIMITS[kind.name] or held < least:
             continue  # possible, or another check names it
-        unset = [flag for flag, _bits in kind.parts if flag and not getattr(tally, flag)]
+        unset = [
+            flag
+            for flag, _bits in kind.parts
+            if flag and flag not in _UNSTATED and not getattr(tally, flag)
+        ]
         if len(unset) == 1:
             problems.add(
                 "impossible_tally",

@@ -96,12 +96,17 @@ def beyond_safe(amounts: dict[str, int]) -> str | None:
 def _shows_beyond_safe(winner: WinnerScore | None, payments: list[Payment]) -> bool:
     """Whether the answer would show a number beyond :data:`MAX_SAFE_CHIPS` where its net
     does not: the winner's amount when a loser owes nothing (an exempt loser, a stop on 0
-    points), a payment's points, or a factor or running total of an explanation step
-    (2^64 and more cannot even be written as JSON)."""
+    points), a payment's points or chips (one payment can pass it while the net, less
+    what the player is paid, does not), or a factor or running total of an explanation
+    step (2^64 and more cannot even be written as JSON)."""
     if winner is not None and (winner.amount > MAX_SAFE_CHIPS or _steps_beyond(winner.steps)):
         return True
     for payment in payments:
-        if payment.points > MAX_SAFE_CHIPS or _steps_beyond(payment.steps):
+        if (
+            payment.points > MAX_SAFE_CHIPS
+            or payment.chips > MAX_SAFE_CHIPS
+            or _steps_beyond(payment.steps)
+        ):
             return True
     return False
 

@@ -223,8 +223,8 @@ def test_a_voided_hand_passes_on_the_dealer_it_was_given_not_the_one_it_names() 
 
 
 def test_a_stored_hand_whose_counts_cannot_fit_the_deck_is_scored_again_not_refused() -> None:
-    """Releases before 2026-12-05 took counts and flags that cannot fit one deck (7
-    ribbons and no December ribbon among them: at most 6 then). A table that stored such
+    """Releases before 2026-12-05 took counts and flags that cannot fit one deck (8
+    ribbons and no complete set among them: at most 7). A table that stored such
     a hand still takes new hands and corrections, which score it again as it was; entered
     now, the same hand is refused."""
     setup, _adds = _gostop()
@@ -240,7 +240,7 @@ def test_a_stored_hand_whose_counts_cannot_fit_the_deck_is_scored_again_not_refu
             "hand": {"players": players, "outcome": {"type": "stop", "winner": winner}},
         }
 
-    fits, old = step_event("gostop", add("A", 6)), step_event("gostop", add("C", 7))
+    fits, old = step_event("gostop", add("A", 6)), step_event("gostop", add("C", 8))
     with pytest.raises(GoStopError) as entered:
         apply(start(setup), old)
     assert [i.code for i in entered.value.issues] == ["impossible_tally"]
@@ -248,7 +248,7 @@ def test_a_stored_hand_whose_counts_cannot_fit_the_deck_is_scored_again_not_refu
     three = apply(ledger, step_event("gostop", add("A", 5)))
     assert [h.status for h in three.hands] == [Status.ACTIVE] * 3
     with pytest.raises(GoStopError):
-        apply(three, step_event("gostop", add("A", 8)))  # a hand entered now is checked
+        apply(three, step_event("gostop", add("A", 9)))  # a hand entered now is checked
     # Hand 1 a draw after all: the stored hand 2 is scored again, at a streak of 1 (×2).
     a_draw = {"players": [{"id": p, "declared": {}} for p in "ABC"], "outcome": {"type": "nagari"}}
     fixed = apply(

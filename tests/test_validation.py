@@ -409,6 +409,26 @@ def test_an_amount_the_answer_would_show_beyond_2_53_is_refused_even_if_nobody_p
             assert (result.winner_score.amount, dict(result.net)) == (4 * 2**49, {"A": 0, "B": 0})
 
 
+def test_a_payment_past_2_53_is_refused_though_the_net_is_not() -> None:
+    """B pays A 9 × 2^10 points at a stake of 10^12 (9.216 × 10^15 chips, past 2^53 − 1)
+    and is paid back a first ppuk of 1,000 points by A, so the nets stay within it (the
+    fresh-eyes review's case)."""
+    hand = {
+        "players": [
+            {"id": "A", "declared": {"points": 9}},
+            {"id": "B", "declared": {}},
+        ],
+        "outcome": STOP_A,
+        "stake": 10**12,
+        "nagari_streak": 10,
+        "events": [{"type": "first_ppuk", "player": "B"}],
+    }
+    ruleset = resolve("standard", {"first_ppuk_points": 1000})
+    assert _issues(hand, ruleset) == [("amount_too_large", ())]
+    hand["stake"] = 10**11  # every amount 10 times smaller: within
+    assert settle(build_hand(hand), ruleset).net["A"] == (9 * 2**10 - 1000) * 10**11
+
+
 def test_ruleset_errors() -> None:
     with pytest.raises(InvalidRulesError) as caught:
         resolve("standard", {"go_formula": "cubic", "bomb_multipler": 1, "shake_multiplier": True})
