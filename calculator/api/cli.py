@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import os
 import sys
 from typing import Any, BinaryIO
 from urllib.parse import urlencode
@@ -83,12 +84,19 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``gostop`` command: a GOSTOP_* setting the service refuses at
     start (:class:`calculator.api.config.SettingsError`: a number that is not one, a
     negative TTL, a rate, log level or database URL it cannot use) is one line and
-    status 2, not a traceback."""
+    status 2, not a traceback. A reader that stops early (``gostop score x | head``)
+    ends the command quietly, as it ends any Unix tool: status 141, as for SIGPIPE."""
     try:
         return _command(argv)
     except SettingsError as error:
         print(f"gostop: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # What is left to write goes nowhere: Python flushes stdout at exit, which would
+        # raise again (the recipe of the signal module's documentation).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + 13
 
 
 def _command(argv: list[str] | None) -> int:

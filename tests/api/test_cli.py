@@ -129,6 +129,24 @@ def test_stdin_through_the_installed_command() -> None:
     assert json.loads(done.stderr)["errors"][0]["code"] == "unknown_player"
 
 
+def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> None:
+    """``gostop score --batch x | head -c 100``: no BrokenPipeError traceback."""
+    path = tmp_path / "batch.json"
+    path.write_text(json.dumps({"hands": [W13] * 200}), encoding="utf-8")
+    command = subprocess.Popen(
+        [sys.executable, "-m", "calculator.api.cli", "score", "--batch", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert command.stdout is not None
+    assert command.stderr is not None
+    assert len(command.stdout.read(100)) == 100
+    command.stdout.close()  # as head does once it has its bytes
+    errors = command.stderr.read().decode()
+    assert command.wait(timeout=60) == 141
+    assert errors == ""
+
+
 def test_batch(tmp_path: Path, capsys: Any) -> None:
     path = tmp_path / "hands.json"
     path.write_text(json.dumps({"hands": [W13, W13]}), encoding="utf-8")
