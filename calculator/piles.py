@@ -336,13 +336,14 @@ def _junk_fits(tally: Tally, rules: GoStopRules) -> bool:
     bonus = [value for _bit, value in tables_for(rules).bonus_values]
     singles = cards.SINGLE_JUNK.bit_count()
     most_doubles = cards.DOUBLE_JUNK.bit_count()
+    cup = 0 if tally.double_junks is None else max(0, tally.double_junks - most_doubles)
     for doubles in range(most_doubles + 1):
         if tally.double_junks is not None and doubles != min(tally.double_junks, most_doubles):
             continue
         for chosen in range(1 << len(bonus)):
             worth = sum(value for j, value in enumerate(bonus) if chosen >> j & 1)
-            single = tally.junk_value - 2 * doubles - worth
-            held = single + doubles + chosen.bit_count()
+            single = tally.junk_value - 2 * (doubles + cup) - worth
+            held = single + doubles + cup + chosen.bit_count()
             if 0 <= single <= singles and (tally.junk_cards is None or tally.junk_cards == held):
                 return True
     return False

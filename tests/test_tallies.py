@@ -493,3 +493,19 @@ def test_real_piles_counted_without_the_one_card_flags_are_accepted(
 ) -> None:
     players = [{"id": pid, "tally": tally} for pid, tally in zip("ABC", tallies, strict=True)]
     assert _issues({"players": players}) == []
+
+
+@pytest.mark.parametrize(
+    ("tally", "fits"),
+    [
+        # a third double junk is the sake cup (the schema's reading): worth 2, one card.
+        # 10 single + 2 double junks + the cup = 16 in 13 cards (the review's pile)
+        ({"junk_value": 16, "junk_cards": 13, "double_junks": 3}, True),
+        ({"junk_value": 28, "double_junks": 3}, True),  # 22 single, 2 doubles, the cup
+        ({"junk_value": 5, "double_junks": 3}, False),  # the three alone are worth 6
+    ],
+)
+def test_a_third_double_junk_is_the_sake_cup(tally: dict[str, Any], fits: bool) -> None:
+    # no bonus cards, whose values could make up for the cup's
+    plain = resolve("standard", {"bonus_a_junk_value": 0, "bonus_b_junk_value": 0})
+    assert (_alone(tally, plain) == []) is fits
