@@ -49,6 +49,16 @@ W13 = {
     "outcome": {"type": "stop", "winner": "A"},
 }
 
+# A stops with three brights (3 points); B and C captured nothing.
+THREE_BRIGHTS = {
+    "players": [
+        {"id": "A", "captured": ["01-bright", "03-bright", "08-bright"]},
+        {"id": "B", "captured": []},
+        {"id": "C", "captured": []},
+    ],
+    "outcome": {"type": "stop", "winner": "A"},
+}
+
 ROOT = Path(__file__).parents[1]
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from calculator.presets import resolve
 from contract import service_contract
-from tests_support import W13
+from tests_support import THREE_BRIGHTS, W13
 
 HANDS = "/v1/gostop/hands"
 BATCH = "/v1/gostop/hands/batch"
@@ -294,12 +294,7 @@ def test_a_payment_sentence_reads_as_its_amount(client: Any, options: dict[str, 
 def test_the_ppuk_ladder_says_which_ppuk_of_the_run_its_factor_is_for(client: Any) -> None:
     # the 3rd ppuk in a row pays the first ppuk's price × 4; the sentence once said "factor: 3"
     body = {
-        "players": [
-            {"id": "A", "captured": ["01-bright", "03-bright", "08-bright"]},
-            {"id": "B", "captured": []},
-            {"id": "C", "captured": []},
-        ],
-        "outcome": {"type": "stop", "winner": "A"},
+        **THREE_BRIGHTS,
         "events": [
             {"type": "first_ppuk", "player": "B"},
             {"type": "consecutive_ppuk", "player": "B"},

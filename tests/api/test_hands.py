@@ -9,7 +9,7 @@ import pytest
 
 from conftest import load_data
 from handbuilder import build_body
-from tests_support import W13
+from tests_support import THREE_BRIGHTS, W13
 
 HANDS = "/v1/gostop/hands"
 CASES = [
@@ -183,12 +183,7 @@ def test_compare_with_gives_each_settlement_and_the_difference(client: Any) -> N
 
 def test_comparison_that_cannot_settle_says_why(client: Any) -> None:
     body = {
-        "players": [
-            {"id": "A", "captured": ["01-bright", "03-bright", "08-bright"]},
-            {"id": "B", "captured": []},
-            {"id": "C", "captured": []},
-        ],
-        "outcome": {"type": "stop", "winner": "A"},
+        **THREE_BRIGHTS,
         "compare_with": [{"preset": "standard", "options": {"min_points_to_stop_3p": 5}}],
     }
     result = client.post(HANDS, json=body).get_json()
