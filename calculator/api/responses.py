@@ -307,27 +307,24 @@ class CardSchema(Schema):
     tags = _req(fields.List(fields.String()), "godori, hongdan, cheongdan, chodan, rain")
     junk_value = _req(
         fields.Integer(allow_none=True),
-        "Worth in the junk pile; a bonus card's worth is the rule set's (null without "
-        "?ruleset, and under the balance variant, which does not count junk)",
+        "Worth in the junk pile; a bonus card's worth is the rule set's (0 when it is "
+        "not in the deck; null under the balance variant, which does not count junk)",
     )
-    in_deck = _req(
-        fields.Boolean(allow_none=True),
-        "In the deck (a bonus card: under ?ruleset, null without one)",
-    )
-    switchable = _req(
-        fields.Boolean(allow_none=True),
-        "May count as junk instead of an animal under ?ruleset (null without one)",
-    )
+    in_deck = _req(fields.Boolean(), "In the deck under the rule set (a bonus card may not be)")
+    switchable = _req(fields.Boolean(), "May count as junk instead of an animal under the rule set")
     points = _req(
         fields.Integer(allow_none=True),
-        "Card points under a balance-variant ?ruleset (null otherwise)",
+        "Card points under a balance-variant rule set (null under Go-Stop)",
     )
 
 
 class CatalogSchema(Schema):
     """The card catalogue."""
 
-    ruleset = fields.Nested(RulesetOutSchema, allow_none=True, required=True)
+    ruleset = _req(
+        fields.Nested(RulesetOutSchema),
+        "The rule set the values are under: ?ruleset, else the default (standard)",
+    )
     cards = _req(fields.List(fields.Nested(CardSchema)), "All 52 cards")
 
 

@@ -319,7 +319,7 @@ class CardsQuerySchema(Schema):
         max_length=64,
         metadata={
             "description": "A preset name or alias: bonus values and switchable cards "
-            "under it (an unknown name is a 404)",
+            "under it (default `standard`, as for a hand; an unknown name is a 404)",
             "enum": [alias for p in presets().values() for alias in (p.name, *p.aliases)],
         },
     )

@@ -362,12 +362,12 @@ def pointer(location: Iterable[str | int]) -> str:
     return "/" + "/".join(parts) if parts else ""
 
 
-def card_json(card_id: str, ruleset: RuleSet | None = None) -> dict[str, Any]:
-    """One catalogue entry of ``GET /v1/cards``: always the same fields, ``null`` where
-    no rule set says (a bonus card's value, whether it is in the deck, switchable cards).
+def card_json(card_id: str, ruleset: RuleSet) -> dict[str, Any]:
+    """One catalogue entry of ``GET /v1/cards`` under ``ruleset``: always the same fields;
+    ``points`` only under the balance variant, ``null`` under Go-Stop.
 
-    >>> card_json("bonus-a")["junk_value"], card_json("bonus-a")["in_deck"]
-    (None, None)
+    >>> card_json("bonus-a", resolve("standard"))["junk_value"]
+    2
     >>> card_json("09-animal", resolve("standard"))["switchable"]
     True
     """
@@ -379,18 +379,16 @@ def card_json(card_id: str, ruleset: RuleSet | None = None) -> dict[str, Any]:
         "kind": card.kind.value,
         "name": {"ko": card.name_ko, "en": card.name_en},
         "tags": sorted(tag.value for tag in card.tags),
-        "junk_value": None if bonus else card.junk_value,
-        "in_deck": None if bonus else True,
-        "switchable": None,
+        "junk_value": card.junk_value,
+        "in_deck": True,
+        "switchable": False,
         "points": None,
     }
-    if ruleset is None:
-        return entry
     rules = ruleset.rules
     if ruleset.variant is Variant.BALANCE:
         entry["points"] = rules.values.get(card.id, 0)
-        entry["switchable"] = False
         if bonus:
+            entry["junk_value"] = None  # the balance variant counts no junk value
             entry["in_deck"] = card.id in rules.values
         return entry
     if bonus:
@@ -401,8 +399,8 @@ def card_json(card_id: str, ruleset: RuleSet | None = None) -> dict[str, Any]:
     return entry
 
 
-def catalog_json(ruleset: RuleSet | None) -> list[dict[str, Any]]:
-    """The whole deck; with a rule set, bonus values and switchable cards under it."""
+def catalog_json(ruleset: RuleSet) -> list[dict[str, Any]]:
+    """The whole deck under a rule set: bonus values and switchable cards."""
     return [card_json(card.id, ruleset) for card in DECK]
 
 

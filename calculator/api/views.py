@@ -344,15 +344,11 @@ def _preset(name: str) -> Preset:
 def get_cards(query: dict[str, Any]) -> Response:
     """The card catalogue (IDs are a contract)
 
-    Every card has the same fields; with `?ruleset`, bonus values, the deck and the
-    switchable cards under that rule set (null where no rule set says).
+    Every card has the same fields: bonus values, the deck and the switchable cards
+    under `?ruleset`, or under the default rule set (`standard`, as a hand without a
+    `ruleset` is scored) when none is named; `ruleset` says which.
     """
-    name = query.get("ruleset")
-    if name is None:
-        return cached_json(
-            "cards", lambda: {"ruleset": None, "cards": serialize.catalog_json(None)}
-        )
-    preset = _preset(name)
+    preset = _preset(query.get("ruleset", "standard"))
     ruleset = resolve(preset.name, variant=preset.variant)
     return cached_json(
         f"cards:{preset.name}",

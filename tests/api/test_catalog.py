@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from calculator import CARDS
 from calculator.api.openapi import openapi_document
 from calculator.api.rules_document import anchor, headings
+from calculator.cards import BONUS_IDS
 from contract import service_contract
 
 ROOT = Path(__file__).parents[2]
@@ -30,21 +31,29 @@ def test_cards_catalog_has_every_contract_id(client: Any) -> None:
     rain = next(c for c in body["cards"] if c["id"] == "12-bright")
     assert rain["tags"] == ["rain"]
     bonus = next(c for c in body["cards"] if c["id"] == "bonus-b")
-    assert (bonus["month"], bonus["kind"], bonus["junk_value"]) == (None, "bonus", None)
+    assert (bonus["month"], bonus["kind"], bonus["junk_value"]) == (None, "bonus", 3)
 
 
-def test_cards_have_one_shape_with_or_without_a_ruleset(client: Any) -> None:
-    """Issue #11 defect 5: without a rule set, bonus cards said junk_value 0 and the
-    in_deck/switchable fields were missing; now every entry has every field, null where
-    no rule set says."""
-    plain = client.get("/v1/cards").get_json()["cards"]
-    under = client.get("/v1/cards?ruleset=standard").get_json()["cards"]
-    assert {frozenset(c) for c in plain} == {frozenset(c) for c in under}  # one shape
-    by_id = {c["id"]: c for c in plain}
-    assert (by_id["bonus-a"]["junk_value"], by_id["bonus-a"]["in_deck"]) == (None, None)
+def test_cards_without_a_ruleset_are_under_the_default_one(client: Any) -> None:
+    """SPEC §2: the catalogue gives each card's default junk value — bonus-a 2, bonus-b 3,
+    the others not in the deck — so without ``?ruleset`` it is the catalogue of the rule
+    set a hand without one is scored under (standard), and says so. (Before, bonus
+    values, the deck and the switchable cards were null without a rule set.)"""
+    plain = client.get("/v1/cards").get_json()
+    under = client.get("/v1/cards?ruleset=standard").get_json()
+    assert plain == under
+    assert plain["ruleset"]["preset"] == "standard"
+    by_id = {c["id"]: c for c in plain["cards"]}
+    bonus = {k: (by_id[k]["junk_value"], by_id[k]["in_deck"]) for k in BONUS_IDS}
+    assert bonus == {
+        "bonus-a": (2, True),
+        "bonus-b": (3, True),
+        "bonus-c": (0, False),
+        "bonus-d": (0, False),
+    }
     assert (by_id["01-junk-1"]["junk_value"], by_id["01-junk-1"]["in_deck"]) == (1, True)
-    assert by_id["09-animal"]["switchable"] is None
-    assert {c["id"]: c["junk_value"] for c in under}["bonus-a"] == 2
+    assert by_id["09-animal"]["switchable"] is True  # 국진 (SPEC §2)
+    assert all(c["points"] is None for c in plain["cards"])  # balance only
 
 
 def test_cards_under_a_balance_ruleset(client: Any) -> None:
