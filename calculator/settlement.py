@@ -517,14 +517,29 @@ def _check_declared_baks(
     hand: Hand, rules: GoStopRules, table: Table, scores: list[Score | None]
 ) -> None:
     """A declared loser's bak flags must be possible under the rules and the winner's pile;
-    the winner pays no bak, so a flag on its declaration is refused, not ignored."""
+    the winner pays no bak, so a flag on its declaration is refused, not ignored. 멍따 is
+    the winner's: declared on a loser it is refused too (it would double nothing)."""
     assert table.winner is not None
     winner = scores[table.winner]
     assert winner is not None
     problems = None
     for i in table.active:
         scored = scores[i]
-        if scored is None or not scored.declared_baks:
+        if scored is None or scored.declared_baks is None:
+            continue  # not a declared pile
+        if i != table.winner and scored.many_animals:
+            problems = problems or Problems()
+            problems.add(
+                "meongtta_not_winner",
+                f"meongtta is set on {hand.players[i].id!r}, who lost; 멍따 doubles what the "
+                f"winner {hand.players[table.winner].id!r} is paid, so set it on the "
+                "winner's declaration",
+                "players",
+                i,
+                "declared",
+                "meongtta",
+            )
+        if not scored.declared_baks:
             continue
         problems = problems or Problems()
         if i == table.winner:

@@ -317,6 +317,23 @@ def test_a_bak_declared_on_the_winner_is_refused_not_ignored() -> None:
     assert settle(build_hand(hand), STANDARD).net == {"A": 36, "B": -24, "C": -12}
 
 
+def test_meongtta_declared_on_a_loser_is_refused_not_ignored() -> None:
+    """멍따 doubles what the winner is paid; set on a loser's declaration it used to be
+    dropped silently (A 6 points × 2 = 12 from each loser became 6)."""
+    hand = {
+        "players": [
+            {"id": "A", "declared": {"points": 6, "scored": ["animals"]}},
+            {"id": "B", "declared": {"meongtta": True}},
+            {"id": "C", "declared": {}},
+        ],
+        "outcome": STOP_A,
+    }
+    assert _issues(hand) == [("meongtta_not_winner", ("players", 1, "declared", "meongtta"))]
+    hand["players"][1]["declared"] = {}
+    hand["players"][0]["declared"]["meongtta"] = True  # on the winner: 6 × 2 from each loser
+    assert settle(build_hand(hand), STANDARD).net == {"A": 24, "B": -12, "C": -12}
+
+
 def test_events_are_checked() -> None:
     issues = _issues(
         {
