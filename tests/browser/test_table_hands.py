@@ -140,6 +140,40 @@ def test_correct_starts_from_the_hand_in_effect_after_an_undo(
     expect(junk.locator("output")).to_have_text("9")
 
 
+def test_a_voided_hand_is_brought_back_as_it_was(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """"Bring back" counts a voided hand again without undoing what came after it: the API's
+    correction of a voided hand, sent with the body the hand had and a reason."""
+    table = Table(live_server, ["A", "B", "C"])
+    first = table.write("POST", "/hands", tallied(1))["result"]["net"]
+    table.write("POST", "/hands", tallied(2))
+    table.write("POST", "/hands/1/void", {"reason": "entered twice"})
+    table.write("POST", "/hands", tallied(3))  # after the void: undo would take this back
+    status, before = api(live_server, "GET", f"/v1/tables/{table.id}", token=table.token)
+    table.open_on(page, watch)
+    view = page.locator("#view-table")
+    hand = view.locator('[data-hand="1"]')
+    expect(hand).to_have_class("voided")
+    expect(hand.get_by_role("button", name="Correct")).to_have_count(0)
+    hand.get_by_role("button", name="Bring back").click()
+    hand.get_by_label("Reason").fill("it was not a double")
+    hand.get_by_role("button", name="Count it again").click()
+    expect(hand).not_to_have_class("voided")
+    totals = {p: before["totals"][p] + first[p] for p in "ABC"}
+    expect(view.locator('[data-total="A"] .chips')).to_have_text(signed(totals["A"]))
+    status, after = api(live_server, "GET", f"/v1/tables/{table.id}", token=table.token)
+    assert [h["status"] for h in after["hands"]] == ["active"] * 3
+    assert after["totals"] == totals
+    last = table.events()[-1]
+    assert (last["type"], last["number"], last["reason"]) == (
+        "corrected",
+        1,
+        "it was not a double",
+    )
+    assert last["body"] == tallied(1)  # the body it had, not another
+
+
 def test_four_players_one_sits_out_and_sells(
     live_server: Server, page: Page, watch: Any, axe: Any
 ) -> None:

@@ -7,8 +7,8 @@
 const EDITS = new Set(["added", "corrected", "voided"]);
 
 /** The current body of every hand, in order (index 0 is hand 1), from the table's events.
- * A voided hand keeps its body (a void can be undone; the page offers no correction of
- * it while it is voided). */
+ * A voided hand keeps its body: a void can be undone, and "bring back" sends that body
+ * as a correction (which counts the hand again). */
 export function currentBodies(events) {
   const inEffect = [];
   let undone = [];

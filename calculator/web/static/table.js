@@ -243,6 +243,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
               t("correct")),
             h("button", { type: "button", onclick: () => askVoid(hand.number, actions) },
               t("void")));
+        } else if (canWrite) {
+          actions.append(h("button", { type: "button",
+            onclick: () => askRestore(hand.number, actions) }, t("restore")));
         }
         return h("li", { class: voided ? "voided" : null, dataset: { hand: String(hand.number) } },
           h("p", {}, h("strong", {}, t("handN", { n: hand.number })), ` · ${what}`,
@@ -404,6 +407,29 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         { reason: reason.value.trim() }) }, t("confirmVoid")),
       h("button", { type: "button", class: "quiet", onclick: renderHistory }, t("cancel")));
     reason.focus();
+  }
+
+  /** A voided hand comes back as it was: a correction with the body it had (the ledger
+   * counts a corrected voided hand again), and a reason, as every correction. */
+  function askRestore(number, actions) {
+    const id = uniqueId("restore");
+    const reason = h("input", { id, maxlength: 500, autocomplete: "off" });
+    fill(actions, h("label", { for: id }, t("reason")), reason,
+      h("button", { type: "button", onclick: () => restore(number, reason.value.trim()) },
+        t("confirmRestore")),
+      h("button", { type: "button", class: "quiet", onclick: renderHistory }, t("cancel")));
+    reason.focus();
+  }
+
+  async function restore(number, reason) {
+    const events = await call("GET", `/v1/tables/${s.current.id}/events`,
+      { token: s.current.token });
+    const hand = currentBodies(events.data.events)[number - 1];
+    if (!hand) return;
+    const answer = await write("PUT", `/hands/${number}`, { hand, reason });
+    if (answer?.changed?.length) {
+      box.notice.textContent = answer.changed.map((c) => t("changed", { n: c.number })).join(", ");
+    }
   }
 
   function leave() {
