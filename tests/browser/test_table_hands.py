@@ -143,7 +143,7 @@ def test_correct_starts_from_the_hand_in_effect_after_an_undo(
 def test_a_voided_hand_is_brought_back_as_it_was(
     live_server: Server, page: Page, watch: Any
 ) -> None:
-    """"Bring back" counts a voided hand again without undoing what came after it: the API's
+    """The page's "Bring back" counts a voided hand again without undoing later hands: the API's
     correction of a voided hand, sent with the body the hand had and a reason."""
     table = Table(live_server, ["A", "B", "C"])
     first = table.write("POST", "/hands", tallied(1))["result"]["net"]
@@ -151,6 +151,7 @@ def test_a_voided_hand_is_brought_back_as_it_was(
     table.write("POST", "/hands/1/void", {"reason": "entered twice"})
     table.write("POST", "/hands", tallied(3))  # after the void: undo would take this back
     status, before = api(live_server, "GET", f"/v1/tables/{table.id}", token=table.token)
+    assert status == 200
     table.open_on(page, watch)
     view = page.locator("#view-table")
     hand = view.locator('[data-hand="1"]')
@@ -163,6 +164,7 @@ def test_a_voided_hand_is_brought_back_as_it_was(
     totals = {p: before["totals"][p] + first[p] for p in "ABC"}
     expect(view.locator('[data-total="A"] .chips')).to_have_text(signed(totals["A"]))
     status, after = api(live_server, "GET", f"/v1/tables/{table.id}", token=table.token)
+    assert status == 200
     assert [h["status"] for h in after["hands"]] == ["active"] * 3
     assert after["totals"] == totals
     last = table.events()[-1]
