@@ -11,7 +11,8 @@ pre-serialized responses, which flask-smorest passes through untouched.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Iterable
 from functools import wraps
 from http import HTTPStatus
 from typing import Any, TypeVar
@@ -21,12 +22,12 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Response, current_app, request
 from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
-from marshmallow import Schema, fields
+from marshmallow import Schema, ValidationError, fields
 from webargs.flaskparser import FlaskParser
 from werkzeug.routing import Rule
 
 from calculator.api import responses, schemas, session_schemas
-from calculator.api.fields import StrictInteger, StrictList, StrictSchema, StrictString
+from calculator.api.fields import Coded, StrictInteger, StrictList, StrictSchema, StrictString
 from calculator.api.http import PROBLEM_JSON, current_request, read_json
 from calculator.codes import CODE_LISTS
 from calculator.presets import Variant, presets
@@ -187,6 +188,7 @@ class FastParser(FlaskParser):
         if strict is not None and not isinstance(strict, StrictSchema):
             raise TypeError(f"a JSON body is loaded by a StrictSchema, not {schema!r}")
 
+        known = frozenset(f.data_key or name for name, f in schema.fields.items())
         # The load of an empty query string, kept once it has succeeded with scalar
         # values alone: most requests send no query, and a marshmallow load of nothing
         # costs about what serializing the answer's players does (cProfile, pure build).
@@ -203,6 +205,8 @@ class FastParser(FlaskParser):
                     else:
                         query = request.args
                         loaded = schema.load(query.to_dict())
+                        if not known.issuperset(query):
+                            refuse_near_misses(query, known)
                         # (once: a QUERY_STRING of "&" alone has no arguments either)
                         if not query and not empty and _scalars(loaded):
                             empty.append(dict(loaded))
@@ -214,6 +218,41 @@ class FastParser(FlaskParser):
             return wrapper  # type: ignore[return-value]
 
         return decorator
+
+
+MAX_UNKNOWN_PARAMETERS = 10
+"""Unknown query parameters looked at for a near miss, at most (the request line is
+4 KiB at most: gunicorn's ``limit_request_line``)."""
+
+
+def refuse_near_misses(parameters: Iterable[str], known: frozenset[str]) -> None:
+    """Refuse an unknown query parameter that is a near miss of a known one: a typo the
+    client would never notice (``?full_rulset=true`` answers as if it were absent).
+    Parameters far from every known one (a client's cache buster, ``?_=1700000000``) pass.
+
+    >>> refuse_near_misses(["_", "lang"], frozenset({"lang", "full_ruleset"}))
+    >>> try:
+    ...     refuse_near_misses(["Lang"], frozenset({"lang", "full_ruleset"}))
+    ... except ValidationError as error:
+    ...     print(error.messages["Lang"][0][:45])
+    unknown query parameter; did you mean 'lang'?
+    """
+    errors: dict[str, list[str]] = {}
+    allowed = ", ".join(sorted(known))
+    for name in list(parameters)[:MAX_UNKNOWN_PARAMETERS]:
+        if name in known:
+            continue
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.7)
+        if close:
+            errors[name] = [
+                Coded(
+                    f"unknown query parameter; did you mean {close[0]!r}? "
+                    f"(the parameters here: {allowed})",
+                    "unknown_field",
+                )
+            ]
+    if errors:
+        raise ValidationError(errors)
 
 
 def _scalars(loaded: Any) -> bool:

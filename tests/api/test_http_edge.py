@@ -176,3 +176,32 @@ def test_a_request_without_a_query_string_does_not_parse_one(app: Any) -> None:
             assert view().status_code == 200
             # request.args (werkzeug's parse of the query string) is built only for one
             assert ("args" in request.__dict__) is parsed
+
+
+@pytest.mark.parametrize(
+    ("path", "typo", "meant"),
+    [
+        (HANDS + "?full_rulset=true", "full_rulset", "full_ruleset"),
+        (HANDS + "?Lang=en", "Lang", "lang"),
+        (HANDS + "/batch?lagn=en", "lagn", "lang"),
+        ("/v1/cards?rules=wikipedia", "rules", "ruleset"),
+    ],
+)
+def test_a_near_miss_of_a_query_parameter_is_refused_with_the_name_meant(
+    client: Any, path: str, typo: str, meant: str
+) -> None:
+    """``?full_rulset=true`` used to answer as if it were absent: the client never learnt
+    that its answer lacked what it asked for. Body fields are refused the same way."""
+    body = {"hands": [W13]} if "/batch" in path else W13
+    response = client.open(path, method="GET" if "cards" in path else "POST", json=body)
+    assert response.status_code == 422
+    (error,) = response.get_json()["errors"]
+    assert (error["pointer"], error["code"]) == (f"/{typo}", "unknown_field")
+    assert f"did you mean {meant!r}?" in error["detail"]
+
+
+def test_query_parameters_far_from_every_known_one_still_pass(client: Any) -> None:
+    """A client's cache buster (``?_=…``, ``?t=…``) is not a typo: still ignored."""
+    plain = client.post(HANDS, json=W13).get_json()
+    assert client.post(HANDS + "?_=1700000000&t=5", json=W13).get_json() == plain
+    assert client.get("/v1/cards?_=1").status_code == 200
