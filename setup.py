@@ -27,6 +27,7 @@ COMPILED = [
     "calculator/tables.py",
     "calculator/multipliers.py",
     "calculator/piles.py",
+    "calculator/deck_fit.py",
     "calculator/table.py",
     "calculator/ending.py",
     "calculator/side.py",
