@@ -87,6 +87,7 @@ class HandNet(NamedTuple):
     kind: str  # net, gostop or balance
     net: dict[str, int]
     nagari_streak_after: int | None  # Go-Stop hands only
+    void: bool = False  # a balance hand with cards missing: it moved nothing
 
 
 class Rounding(NamedTuple):
@@ -125,11 +126,15 @@ def settle_session(
         if check_deadline is not None:
             check_deadline()
         after: int | None = None
+        void = False
         try:
             if isinstance(entry, NetEntry):
                 kind, net = "net", _check_net(entry.net, session.players, i)
             elif isinstance(entry, GoStopEntry):
                 hand = entry.hand
+                missing = outcome_required(hand, "a session hand")
+                if missing is not None:
+                    raise InvalidHandError([missing])
                 if entry.carry_streak:
                     hand = hand._replace(nagari_streak=streak)
                 _check_members(hand.players, session.players)
@@ -138,7 +143,8 @@ def settle_session(
                 streak = after = result.nagari_streak_after
             else:
                 _check_members(entry.hand.players, session.players)
-                kind, net = "balance", dict(score_balance(entry.hand, entry.ruleset).net)
+                scored = score_balance(entry.hand, entry.ruleset)
+                kind, net, void = "balance", dict(scored.net), scored.void
         except GoStopError as error:
             raise _relocated(error, ("hands", i, _kind(entry))) from None
         for player, chips in net.items():
@@ -146,7 +152,7 @@ def settle_session(
         beyond = beyond_safe(totals)
         if beyond is not None:
             raise InvalidHandError([_too_large(totals, beyond, i)])
-        hands.append(HandNet(i, kind, net, after))
+        hands.append(HandNet(i, kind, net, after, void))
     if sum(totals.values()) != 0:  # not an assert: never skipped (-O)
         raise ZeroSumError(f"session totals do not balance: {totals}")
     rounding = None
@@ -156,6 +162,20 @@ def settle_session(
         if beyond is not None:  # an absorber takes every other total's rounding
             raise InvalidHandError([_too_large(totals, beyond, None)])
     return SessionResult(session.players, totals, minimal_transfers(totals), rounding, tuple(hands))
+
+
+def outcome_required(hand: Hand, what: str) -> Issue | None:
+    """A hand that adds to a night needs its outcome: without one it is a preview, which
+    moves nothing, so it would count as a silent 0 (SPEC §6, §9). ``what`` names the hand
+    in the message (a session hand, a table hand)."""
+    if hand.outcome is not None:
+        return None
+    return Issue(
+        "outcome_required",
+        f"{what} needs its outcome (a stop, nagari, chongtong or three_ppuk); without one it "
+        "is a preview, which moves nothing: previews are for POST /v1/gostop/hands",
+        ("outcome",),
+    )
 
 
 def _too_large(totals: Mapping[str, int], player: str, index: int | None) -> Issue:

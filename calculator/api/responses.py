@@ -511,6 +511,11 @@ class SessionHandOutSchema(Schema):
     kind = fields.String(required=True, metadata={"description": "net, gostop or balance"})
     net = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     nagari_streak_after = fields.Integer(required=True, allow_none=True)
+    void = _req(
+        fields.Boolean(),
+        "A balance hand with cards missing: void, it moved nothing (POST /v1/balance/hands "
+        "names the missing cards); false for every other hand",
+    )
 
 
 class SettlementResultSchema(Schema):

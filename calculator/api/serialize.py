@@ -527,6 +527,7 @@ def session_json(result: SessionResult) -> dict[str, Any]:
                 "kind": h.kind,
                 "net": h.net,
                 "nagari_streak_after": h.nagari_streak_after,
+                "void": h.void,
             }
             for h in result.hands
         ],

@@ -31,7 +31,14 @@ from calculator.ledger.events import EDITS, Event, EventType, Play, TableSetup
 from calculator.limits import quote
 from calculator.presets import Variant
 from calculator.result import HandResult
-from calculator.session import NetEntry, Session, SessionResult, round_totals, settle_session
+from calculator.session import (
+    NetEntry,
+    Session,
+    SessionResult,
+    outcome_required,
+    round_totals,
+    settle_session,
+)
 from calculator.settlement import MAX_SAFE_CHIPS, beyond_safe, settle
 
 Result = HandResult | BalanceResult
@@ -463,12 +470,9 @@ def _check_hand(setup: TableSetup, hand: Play) -> None:
                 j,
                 "id",
             )
-    if isinstance(hand, Hand) and hand.outcome is None:
-        problems.add(
-            "outcome_required",
-            "a table hand needs its outcome; previews are for POST /v1/gostop/hands",
-            "outcome",
-        )
+    missing = outcome_required(hand, "a table hand") if isinstance(hand, Hand) else None
+    if missing is not None:
+        problems.add(missing.code, missing.detail, *missing.location)
     problems.raise_if_any(InvalidHandError)
 
 

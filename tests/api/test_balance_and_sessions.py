@@ -142,6 +142,36 @@ def test_session_errors(client: Any) -> None:
     assert _codes(client.post(SETTLE, json=absorber)) == [("/rounding/absorber", "unknown_player")]
 
 
+def test_a_session_hand_without_its_outcome_is_refused_not_counted_as_zero(client: Any) -> None:
+    """A Go-Stop hand without ``outcome`` is a preview: it moved nothing, so in a session it
+    used to count as a silent 0 (A's three brights paid nobody)."""
+    hand = {
+        "players": [
+            {"id": "A", "captured": ["01-bright", "03-bright", "08-bright"]},
+            {"id": "B", "captured": ["12-bright"]},
+            {"id": "C", "captured": ["11-bright"]},
+        ]
+    }
+    body = {"players": ["A", "B", "C"], "hands": [{"gostop": hand}]}
+    assert _codes(client.post(SETTLE, json=body)) == [
+        ("/hands/0/gostop/outcome", "outcome_required")
+    ]
+
+
+def test_a_void_balance_hand_in_a_session_says_it_is_void(client: Any) -> None:
+    """A balance hand with a card nobody holds is void (POST /v1/balance/hands says so);
+    in a session its zeros now say why."""
+    short = {**W33, "players": [dict(p) for p in W33["players"]]}
+    short["players"][0] = {**short["players"][0], "captured": short["players"][0]["captured"][1:]}
+    assert client.post(BALANCE, json=short).get_json()["void"] is True
+    body = {"players": ["A", "B", "C"], "hands": [{"balance": short}, {"balance": W33}]}
+    result = client.post(SETTLE, json=body).get_json()
+    assert [(h["void"], h["net"]) for h in result["hands"]] == [
+        (True, {"A": 0, "B": 0, "C": 0}),
+        (False, {"A": 200, "B": -150, "C": -50}),
+    ]
+
+
 def test_rounding_over_http(client: Any) -> None:
     body = {
         "players": ["A", "B", "C"],
