@@ -285,6 +285,24 @@ _KIND_ORDER = (
 )
 
 
+def _deck_parts(rules: BalanceRules) -> str:
+    """What each kind of card adds to the deck's worth, in words: ``brights 5 × 20, …``."""
+    parts = []
+    for kind, name in (
+        (Kind.BRIGHT, "brights"),
+        (Kind.ANIMAL, "animals"),
+        (Kind.RIBBON, "ribbons"),
+        (Kind.BONUS, "bonus cards"),
+    ):
+        worth = [value for card_id, value in rules.values.items() if CARDS[card_id].kind is kind]
+        if sum(worth):
+            each = (
+                f"{len(worth)} × {worth[0]}" if len(set(worth)) == 1 else "+".join(map(str, worth))
+            )
+            parts.append(f"{name} {each}")
+    return ", ".join(parts)
+
+
 def score_balance(hand: BalanceHand, ruleset: RuleSet) -> BalanceResult:
     """Score a balance hand. Raises on duplicates, unknown cards or a bad table."""
     if ruleset.variant is not Variant.BALANCE:
@@ -308,8 +326,10 @@ def score_balance(hand: BalanceHand, ruleset: RuleSet) -> BalanceResult:
             [
                 _issue(
                     "uneven_deck",
-                    f"the deck is worth {deck_total} points, which {count} players "
-                    "cannot share evenly; change the bonus card values",
+                    f"the deck is worth {deck_total} points ({_deck_parts(rules)}), which "
+                    f"{count} players cannot share evenly; change a card value "
+                    "(bright_points, animal_points, ribbon_points, bonus_a_points…) so "
+                    f"that the deck's total divides by {count}",
                     "ruleset",
                 )
             ]

@@ -193,3 +193,17 @@ def test_rounding_over_http(client: Any) -> None:
         "absorbed_by": "A",
         "remainder": 90,
     }
+
+
+def test_an_uneven_deck_says_what_the_deck_is_worth_and_which_values_to_change(
+    client: Any,
+) -> None:
+    """It used to blame the bonus cards whatever made the deck uneven. Here 5 × 20 + 9 × 10
+    + 10 × 6 = 250, not a multiple of 3, and no bonus card is in the deck."""
+    body = {**W33, "ruleset": {"preset": "balance", "options": {"ribbon_points": 6}}}
+    response = client.post(BALANCE, json=body)
+    assert _codes(response) == [("/ruleset", "uneven_deck")]
+    detail = response.get_json()["errors"][0]["detail"]
+    assert "250 points (brights 5 × 20, animals 9 × 10, ribbons 10 × 6)" in detail
+    assert "bonus cards" not in detail
+    assert "ribbon_points" in detail
