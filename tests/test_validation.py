@@ -145,6 +145,52 @@ def test_auto_reading_that_reaches_the_minimum_is_used() -> None:
         )
 
 
+# The sake cup on auto with three_double_pi_bonus 3 (the bug hunt's repro 01). A holds
+# 1G 3G 12G (비삼광, 2 points), the animals 6A 7A 10A 12A and the cup 9A, and both double
+# junks. Cup as an animal: 2 + five animals 1 = 3, all of it toward the minimum of 3. Cup as
+# junk: 2 + junk value 6 (0) + the three-double-junk bonus 3 = 5, but the bonus does not
+# count toward the minimum (docs/rules.md §2.4), so only 2 count.
+BONUS_CUP = {
+    "players": [
+        {
+            "id": "A",
+            "cards": ["1G", "3G", "12G", "6A", "7A", "10A", "12A", "9A", "11S", "12S"],
+        },
+        {"id": "B", "cards": ["8G", "1P"]},
+        {"id": "C", "cards": ["11G", "2P"]},
+    ],
+}
+BONUS_RULES = resolve("standard", {"three_double_pi_bonus": 3})
+
+
+def test_a_preview_shows_the_reading_a_stop_would_take() -> None:
+    preview = settle(build_hand(BONUS_CUP), BONUS_RULES).players[0]
+    stop = settle(build_hand({**BONUS_CUP, "outcome": STOP_A}), BONUS_RULES)
+    assert (preview.points, preview.may_stop, dict(preview.gukjin_as)) == (
+        3,
+        True,
+        {"09-animal": "animal"},
+    )
+    assert (stop.players[0].points, dict(stop.players[0].gukjin_as)) == (3, preview.gukjin_as)
+    assert [(p.payer, p.points) for p in stop.payments] == [("B", 3), ("C", 3)]
+
+
+def test_a_preview_with_no_reading_that_may_stop_shows_the_best_points() -> None:
+    # Without 6A, the animal reading scores 2 and the junk reading 2 (+ 3 bonus): neither
+    # may stop, and the preview shows the junk reading's 5.
+    cards = [c for c in BONUS_CUP["players"][0]["cards"] if c != "6A"]
+    hand = {"players": [{"id": "A", "cards": cards}, *BONUS_CUP["players"][1:]]}
+    preview = settle(build_hand(hand), BONUS_RULES).players[0]
+    assert (preview.points, preview.may_stop) == (5, False)
+    error = _error({**hand, "outcome": STOP_A}, BONUS_RULES)
+    (issue,) = error.issues
+    assert issue.code == "below_stop_minimum"
+    # the best reading's points toward the minimum, and why the bonus does not count
+    assert "has 2 point(s) toward the stop minimum" in issue.detail
+    assert "the 3 for three double junks do not count" in issue.detail
+    assert "at least 3" in issue.detail
+
+
 @pytest.mark.parametrize(
     ("tally", "field", "code"),
     [
