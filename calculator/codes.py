@@ -158,7 +158,7 @@ _ERROR = {
     "chongtong_played_on": Label("총통 계속 진행", "these rules play a chongtong on"),
     "invalid_liable": Label("잘못된 독박 지정", "cannot be the liable player"),
     "liable_required": Label("독박 지정 필요", "name the liable player"),
-    "liable_conflict": Label("독박 충돌", "two players cannot both be liable"),
+    "liable_conflict": Label("고박 우선", "go-bak comes before a named liable player"),
     "yeokgo_not_played": Label("역고 없음", "these rules do not play yeokgo"),
     "yeokgo_not_winner": Label("역고 조건 불충족", "yeokgo needs the winner's earlier go"),
     "impossible_event": Label("불가능한 사건", "an event that cannot have happened"),

@@ -320,6 +320,54 @@ def test_liable_that_contradicts_go_bak() -> None:
     assert _issues(hand) == [("liable_conflict", ("outcome", "liable"))]
 
 
+# The bug hunt's repro 06. A stops with 6: brights 1G 3G 8G (3) + junk value 12 (3). B
+# called go and holds 12G and junk 7: owes 6, with 고박 ×2 12. C holds junk 3 and no bright:
+# 6 × 2 (광박) × 2 (피박) = 24.
+FED = {
+    "players": [
+        {
+            "id": "A",
+            "cards": [
+                *["1P", "1P", "2P", "2P", "3P", "3P", "4P", "4P", "5P", "5P", "6P", "6P"],
+                *["1G", "3G", "8G"],
+            ],
+        },
+        {"id": "B", "go_count": 1, "cards": ["12G", "7P", "7P", "8P", "8P", "9P", "9P", "10P"]},
+        {"id": "C", "cards": ["10P", "11P", "11P"]},
+    ],
+}
+
+
+@pytest.mark.parametrize("mode", ["double", "pay_all", "pay_all_and_double", "pay_all_doubled"])
+def test_go_bak_takes_precedence_over_a_named_dokbak(mode: str) -> None:
+    # docs/rules.md §4.7: 고박 takes precedence over a house 독박, whatever it bills.
+    hand = {**FED, "outcome": {**STOP_A, "liable": "C"}}
+    rules = resolve("standard", {"gobak_mode_3p": mode})
+    error = _error(hand, rules)
+    assert [(i.code, i.location) for i in error.issues] == [
+        ("liable_conflict", ("outcome", "liable"))
+    ]
+    assert "'B' called go and lost" in error.issues[0].detail
+
+
+def test_a_named_dokbak_under_double_may_be_the_go_caller_and_without_go_bak_anyone() -> None:
+    double = resolve("standard", {"gobak_mode_3p": "double"})
+    named_b = settle(build_hand({**FED, "outcome": {**STOP_A, "liable": "B"}}), double)
+    # B pays its own 12 (고박 ×2) and covers C's 24
+    assert [(p.payer, p.points) for p in named_b.payments] == [("B", 36), ("C", 0)]
+    none = resolve("standard", {"gobak_mode_3p": "none"})
+    named_c = settle(build_hand({**FED, "outcome": {**STOP_A, "liable": "C"}}), none)
+    # no 고박: B owes 6, which C covers with its own 24
+    assert [(p.payer, p.points) for p in named_c.payments] == [("C", 30), ("B", 0)]
+
+
+def test_go_bak_of_yeokgo_fixed_x4_takes_precedence_too() -> None:
+    rules = resolve("standard", {"gobak_mode_3p": "none", "yeokgo_mode": "fixed_x4"})
+    winner = {**FED["players"][0], "go_count": 1, "yeokgo": True}
+    hand = {"players": [winner, *FED["players"][1:]], "outcome": {**STOP_A, "liable": "C"}}
+    assert _issues(hand, rules) == [("liable_conflict", ("outcome", "liable"))]
+
+
 def test_dokbak_liable_without_go_bak() -> None:
     hand = {
         "players": [
