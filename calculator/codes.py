@@ -55,7 +55,7 @@ _STEP = {
     "go_multiplier": Label("고 배수", "go multiplier"),
     "shake": Label("흔들기", "shake"),
     "bomb": Label("폭탄", "bomb"),
-    "meongtta": Label("멍따", "seven or more animals (meongtta)"),
+    "meongtta": Label("멍따", "many animals (meongtta)"),
     "yeokgo": Label("역고", "reverse go (yeokgo)"),
     "nagari": Label("나가리", "drawn hands before (nagari)"),
     "consecutive_bonus": Label("연속 보너스", "consecutive bonus"),
@@ -65,7 +65,7 @@ _STEP = {
     "pi_bak": Label("피박", "junk penalty (pi-bak)"),
     "meong_bak": Label("멍박", "animal penalty (meong-bak)"),
     "go_bak": Label("고박", "failed go (go-bak)"),
-    "no_capture": Label("무득점 면제", "no cards captured: exempt"),
+    "no_capture": Label("먹은 패 없음: 면제", "no cards captured: exempt"),
     "covers": Label("독박 대납", "pays for another loser (dokbak)"),
     "covered_by": Label("대납받음", "paid by the liable player"),
     # side payments and instant wins (their first step is the reason itself)
@@ -76,7 +76,7 @@ _STEP = {
     "floor_four": Label("바닥 총통 (선)", "four of a month on the table: the dealer's"),
     "gwangpal_price": Label("광값", "price per card sold"),
     "gwangpal_chips": Label("광값 (칩)", "price per card sold, in chips (not × stake)"),
-    "sold_cards": Label("판 광 수", "cards sold"),
+    "sold_cards": Label("팔린 패 수", "cards sold"),
     "sold_sets": Label("손패 족보", "sets in the sitter's hand (their points)"),
     "triple": Label("같은 달 세 장", "three of a month in hand"),
 }

@@ -333,7 +333,7 @@ def find_liable(
         elif _go_bak_doubles(rules, yeokgo):
             why = (
                 "고박 doubles the caller's own amount and takes precedence over a 독박; "
-                "remove liable, or name the caller"
+                "liable may name only that caller (or be left out)"
             )
         else:
             why = ""
