@@ -160,6 +160,7 @@ _ERROR = {
     "liable_required": Label("독박 지정 필요", "name the liable player"),
     "liable_conflict": Label("고박 우선", "go-bak comes before a named liable player"),
     "yeokgo_not_played": Label("역고 없음", "these rules do not play yeokgo"),
+    "gukjin_fixed": Label("국진 고정", "these rules fix how the sake cup counts"),
     "yeokgo_not_winner": Label("역고 조건 불충족", "yeokgo needs the winner's earlier go"),
     "impossible_event": Label("불가능한 사건", "an event that cannot have happened"),
     "event_player_sits_out": Label("쉬는 사람의 사건", "an event of a player who sat out"),

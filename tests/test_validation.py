@@ -574,3 +574,30 @@ def test_counts_name_each_category_by_its_own_count() -> None:
         "junk_cards": 5,
         "cards": 11,
     }
+
+
+@pytest.mark.parametrize(
+    ("mode", "choice"),
+    [("always_animal", "junk"), ("always_junk", "animal"), ("both", "animal"), ("both", "junk")],
+)
+def test_a_gukjin_choice_the_rules_fix_otherwise_is_refused(mode: str, choice: str) -> None:
+    # 역고 on a rule set without it is refused, not ignored; so is a sake-cup reading the
+    # rule set's gukjin_mode overrides
+    hand = {
+        "players": [
+            {"id": "A", "cards": ["1G", "3G", "8G", "9A"], "gukjin": choice},
+            {"id": "B", "cards": []},
+            {"id": "C", "cards": []},
+        ],
+        "outcome": STOP_A,
+    }
+    rules = resolve("standard", {"gukjin_mode": mode})
+    error = _error(hand, rules)
+    assert [(i.code, i.location) for i in error.issues] == [
+        ("gukjin_fixed", ("players", 0, "gukjin"))
+    ]
+    assert f"gukjin_mode is {mode}" in error.issues[0].detail
+    # the choice that agrees with the mode, and auto, are accepted
+    agrees = {"always_animal": "animal", "always_junk": "junk", "both": "auto"}[mode]
+    players = [{**hand["players"][0], "gukjin": agrees}, *hand["players"][1:]]
+    assert settle(build_hand({**hand, "players": players}), rules).players[0].points == 3
