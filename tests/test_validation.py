@@ -601,3 +601,43 @@ def test_a_gukjin_choice_the_rules_fix_otherwise_is_refused(mode: str, choice: s
     agrees = {"always_animal": "animal", "always_junk": "junk", "both": "auto"}[mode]
     players = [{**hand["players"][0], "gukjin": agrees}, *hand["players"][1:]]
     assert settle(build_hand({**hand, "players": players}), rules).players[0].points == 3
+
+
+def test_gwang_bak_needs_a_bright_combination_that_scored() -> None:
+    # docs/rules.md §4.4: the winner must have scored with brights. A holds four brights
+    # worth 0 (four_brights_points 0) and junk value 12 (3): base 3. B holds no bright and
+    # junk 1: 피박 only, 3 × 2 = 6 (not × 2 more for 광박). C holds the rain man and no junk
+    # (면박): 3.
+    hand = {
+        "players": [
+            {
+                "id": "A",
+                "cards": [
+                    *["1P", "1P", "2P", "2P", "3P", "3P", "4P", "4P", "5P", "5P", "6P", "6P"],
+                    *["1G", "3G", "8G", "11G"],
+                ],
+            },
+            {"id": "B", "cards": ["7P"]},
+            {"id": "C", "cards": ["12G"]},
+        ],
+        "outcome": STOP_A,
+    }
+    rules = resolve("standard", {"four_brights_points": 0})
+    result = settle(build_hand(hand), rules)
+    assert [(p.payer, p.points) for p in result.payments] == [("B", 6), ("C", 3)]
+    assert [s.code for s in result.payments[0].steps] == ["winner_amount", "pi_bak"]
+    # the same hand with four brights worth 4: base 7, B pays 광박 and 피박, 7 × 2 × 2 = 28
+    scored = settle(build_hand(hand), STANDARD)
+    assert [(p.payer, p.points) for p in scored.payments] == [("B", 28), ("C", 7)]
+    # a declared 광박 against such a winner is refused as not triggered
+    declared = {
+        **hand,
+        "players": [
+            hand["players"][0],
+            {"id": "B", "declared": {"gwang_bak": True}},
+            hand["players"][2],
+        ],
+    }
+    assert _issues(declared, rules) == [
+        ("bak_not_triggered", ("players", 1, "declared", "gwang_bak"))
+    ]
