@@ -17,6 +17,7 @@ from calculator.rules import (
     GOBAK_PAYS_ALL,
     ChongtongMode,
     FloorFour,
+    GobakMode3p,
     GoStopRules,
     ThreePpukMode,
     YeokgoMode,
@@ -264,6 +265,14 @@ def check_events(hand: Hand, rules: GoStopRules, index: dict[str, int], problems
             )
 
 
+def _go_bak_doubles(rules: GoStopRules, yeokgo: bool) -> bool:
+    """Whether a losing go-caller of a three-player hand pays 고박 as its own amount ×2
+    (``gobak_mode_3p: double``, or the go-caller's ×2 of 역고 ``fixed_x4``)."""
+    return rules.gobak_mode_3p is GobakMode3p.DOUBLE or (
+        yeokgo and rules.yeokgo_mode is YeokgoMode.FIXED_X4
+    )
+
+
 def find_liable(
     hand: Hand,
     rules: GoStopRules,
@@ -315,18 +324,29 @@ def find_liable(
         if yeokgo and rules.yeokgo_mode is YeokgoMode.DOUBLE_AND_DOKBAK
         else ("go_bak" if pays_all else None)
     )
+    if callers and named is not None and named not in callers:
+        # 고박 takes precedence over a house 독박 (docs/rules.md §4.7): with a losing
+        # go-caller that pays 고박, no other loser can be named liable.
+        names = " and ".join(repr(players[i].id) for i in callers)
+        if reason is not None:
+            why = "고박 makes the first caller pay for every loser; liable must be that caller"
+        elif _go_bak_doubles(rules, yeokgo):
+            why = (
+                "고박 doubles the caller's own amount and takes precedence over a 독박; "
+                "liable may name only that caller (or be left out)"
+            )
+        else:
+            why = ""
+        if why:
+            problems.add(
+                "liable_conflict",
+                f"{names} called go and lost, so {why}, not {outcome.liable!r}",
+                "outcome",
+                "liable",
+            )
+            problems.raise_if_any(InvalidHandError)
     if reason is None or not callers:
         return named, ("dokbak" if named is not None else None)
-    if named is not None and named not in callers:
-        names = " and ".join(repr(players[i].id) for i in callers)
-        problems.add(
-            "liable_conflict",
-            f"{names} called go and lost, so 고박 makes the first caller pay for every "
-            f"loser; liable must be that caller, not {outcome.liable!r}",
-            "outcome",
-            "liable",
-        )
-        problems.raise_if_any(InvalidHandError)
     if named is None and len(callers) > 1:
         names = " and ".join(repr(players[i].id) for i in callers)
         problems.add(

@@ -66,6 +66,42 @@ def _gwang_bak_en(facts: dict[str, int], _step: Step) -> str:
     return f"winner scored {facts['winner_brights']} brights, {held}"
 
 
+def _go_bak_en(go_count: int) -> str:
+    return f"lost after {go_count} go call{'' if go_count == 1 else 's'}"
+
+
+def _meongtta_ko(facts: dict[str, int], _step: Step) -> str:
+    return f"열끗 {facts['animals']}장 ≥ {facts['threshold']}장"
+
+
+def _meongtta_en(facts: dict[str, int], _step: Step) -> str:
+    return f"{facts['animals']} animals ≥ {facts['threshold']}"
+
+
+def _go_multiplier_ko(facts: dict[str, int], step: Step) -> str:
+    if "yeokgo_fixed" in facts:
+        return f"{step.times}고, 역고로 ×{facts['yeokgo_fixed']} 고정"
+    return f"{step.times}고"
+
+
+def _go_multiplier_en(facts: dict[str, int], step: Step) -> str:
+    if "yeokgo_fixed" in facts:
+        return f"{step.times} go, fixed at ×{facts['yeokgo_fixed']} by the reverse go (yeokgo)"
+    return f"{step.times} go"
+
+
+def _shake_ko(facts: dict[str, int], step: Step) -> str:
+    if "cap" in facts:
+        return f"{facts['shakes']}번, 최대 {facts['cap']}번"
+    return f"{step.times}번"
+
+
+def _shake_en(facts: dict[str, int], step: Step) -> str:
+    if "cap" in facts:
+        return f"{facts['shakes']}×, capped at {facts['cap']}×"
+    return f"{step.times}×"
+
+
 # Step code → language → the words after the label: from the step's facts, its ``times``
 # and ``player``. A code without an entry says its ``times`` or ``player`` if it has one.
 # Plain dicts, private: compiled, a mapping proxy's ``get`` and ``[]`` are generic calls.
@@ -78,18 +114,12 @@ _DETAILS: Final[dict[str, dict[str, _Detail]]] = {
     },
     "go_bak": {
         "ko": lambda f, _s: f"{f['go_count']}고 후 패배",
-        "en": lambda f, _s: f"lost after {f['go_count']} go",
+        "en": lambda f, _s: _go_bak_en(f["go_count"]),
     },
-    "meongtta": {
-        "ko": lambda f, _s: f"열끗 {f['animals']}장",
-        "en": lambda f, _s: f"{f['animals']} animals",
-    },
+    "meongtta": {"ko": _meongtta_ko, "en": _meongtta_en},
     "go_bonus": {"ko": lambda _f, s: f"{s.times}고", "en": lambda _f, s: f"{s.times} go"},
-    "go_multiplier": {
-        "ko": lambda _f, s: f"{s.times}고",
-        "en": lambda _f, s: f"{s.times} go",
-    },
-    "shake": {"ko": lambda _f, s: f"{s.times}번", "en": lambda _f, s: f"{s.times}×"},
+    "go_multiplier": {"ko": _go_multiplier_ko, "en": _go_multiplier_en},
+    "shake": {"ko": _shake_ko, "en": _shake_en},
     "bomb": {"ko": lambda _f, s: f"{s.times}번", "en": lambda _f, s: f"{s.times}×"},
     "nagari": {
         "ko": lambda _f, s: f"{s.times}판 연속",

@@ -80,19 +80,27 @@ def winner_score(
     n = player.go_count
     if n:
         factor = GO_MULTIPLIERS[rules.go_formula](n)
+        go_facts_: Facts = ()
         if player.yeokgo and rules.yeokgo_mode is _YEOKGO_FIXED_X4:
             factor = 4
+            go_facts_ = _YEOKGO_FIXED  # the sentence says where the ×4 comes from
         if factor == 1 or rules.go_points_with_multiplier:
             total += n
             steps.append(_new(_STEP, ("go_bonus", "add", n, total, n, None, ())))
         if factor != 1:
             total *= factor
-            steps.append(_new(_STEP, ("go_multiplier", "multiply", factor, total, n, None, ())))
+            steps.append(
+                _new(_STEP, ("go_multiplier", "multiply", factor, total, n, None, go_facts_))
+            )
     if not shake_first and (player.shakes or player.bombs):
         total = _shakes_and_bombs(total, player, rules, steps)
     if many_animals and rules.meongtta_enabled:
         total *= 2
-        facts = _DECLARED if animals is None else (("animals", animals),)
+        facts = (
+            _DECLARED
+            if animals is None
+            else (("animals", animals), ("threshold", rules.meongtta_threshold))
+        )
         steps.append(_new(_STEP, ("meongtta", "multiply", 2, total, None, None, facts)))
     if player.yeokgo and rules.yeokgo_mode is _YEOKGO_DOUBLE_AND_DOKBAK:
         total *= 2
@@ -110,12 +118,14 @@ def winner_score(
 def _shakes_and_bombs(total: int, player: PlayerHand, rules: GoStopRules, steps: list[Step]) -> int:
     """Shakes then bombs, each ×factor^count (with the cap and the same-month rule)."""
     shakes = player.shakes
-    if rules.shake_cap is not None:
-        shakes = min(shakes, rules.shake_cap)
+    facts: Facts = ()
+    if rules.shake_cap is not None and shakes > rules.shake_cap:
+        shakes = rules.shake_cap
+        facts = (("shakes", player.shakes), ("cap", shakes))  # the sentence says the cap
     if shakes:
         factor: int = rules.shake_multiplier**shakes
         total *= factor
-        steps.append(_new(_STEP, ("shake", "multiply", factor, total, shakes, None, ())))
+        steps.append(_new(_STEP, ("shake", "multiply", factor, total, shakes, None, facts)))
     bombs = player.bombs
     if rules.shake_then_bomb_same_month is _SHAKE_THEN_BOMB_ONCE:
         bombs -= player.bombs_after_shake  # that month already doubled as a shake
@@ -178,6 +188,7 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> tup
 
 
 _DECLARED: Final[Facts] = (("declared", 1),)
+_YEOKGO_FIXED: Final[Facts] = (("yeokgo_fixed", 4),)
 _BAKS: Final = ("gwang_bak", "pi_bak", "meong_bak")
 
 

@@ -134,14 +134,15 @@ class PpukPayout(StrEnum):
     """How a player's run of consecutive ppuk is paid."""
 
     EACH = "each"  # every ppuk as it happens: 1, then 2 and 4 more (ladder as ppuk_ladder)
-    HIGHEST = "highest"  # once, for the highest rung reached: 1, 2 or 4 in total (ZeroFriends)
+    HIGHEST = "highest"  # once, for the highest rung: 1, 2 or 4 in all (linear: 3) (ZeroFriends)
 
 
 class ThreePpukMode(StrEnum):
     """What a third consecutive ppuk does."""
 
     INSTANT_WIN = "instant_win"  # the hand ends: a three_ppuk outcome
-    SIDE_PAYMENT = "side_payment"  # paid as the ladder's third rung; the hand goes on (ZeroFriends)
+    SIDE_PAYMENT = "side_payment"  # paid as the ladder's third rung; the hand goes on (a house
+    # reading: no source plays on; ZeroFriends ends the hand as a win, docs/rules.md §5.4)
 
 
 class OrderOfOperations(StrEnum):
@@ -486,8 +487,9 @@ class GoStopRules:
     ppuk_payout: PpukPayout = option(
         PpukPayout.EACH,
         summary="How a run of ppuk is paid: each (every ppuk when it happens: 1×, then 2× "
-        "and 4× more on the doubling ladder) or highest (once, for the highest rung "
-        "reached: 1×, 2× or 4× in total).",
+        "and 4× more on the doubling ladder, 2× and 3× on the linear one) or highest (once, "
+        "for the highest rung reached: 1×, 2× or 4× in total on the doubling ladder, 1×, 2× "
+        "or 3× on the linear one).",
         section=_DOC + "5.3",
     )
     ppuk_chips: int | None = option(

@@ -197,7 +197,7 @@ class Score(NamedTuple):
     cards: int | None
     switchable: int  # the switchable animals held
     junk_bits: int  # … of which read as double junk
-    scored_brights: bool  # a bright combination (3+ brights): 광박 may apply
+    scored_brights: bool  # a bright combination worth points: 광박 may apply
     scored_animals: bool  # the animal count (5+ animals): 멍박 may apply
     scored_godori: bool
     scored_junk: bool  # junk points (junk value 10+): 피박 may apply
@@ -279,7 +279,7 @@ def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
             count_bits(mask),
             switchable,
             junk_bits,
-            bright_entry[2] >= 3,
+            bright_entry[1] > 0,  # scored with brights (see score_pile)
             animals >= 5,
             animal_entry[3],
             junk_value >= 10,
@@ -297,8 +297,9 @@ def score_pile(pile: Pile, junk_bits: int, rules: GoStopRules) -> Score:
     junk_value = pile.junk_value + cards.SWITCHED_JUNK_VALUE * switched
     junk_cards = None if pile.junk_cards is None else pile.junk_cards + switched
     junk = junk_item(junk_value, 0)
+    brights = bright_items(pile.brights, pile.rain_bright, 0, rules)
     items = (
-        bright_items(pile.brights, pile.rain_bright, 0, rules)
+        brights
         + animal_items(animals, pile.godori, 0, rules)
         + ribbon_items(pile.ribbons, (pile.hongdan, pile.cheongdan, pile.chodan), 0, 0)
         + ((junk,) if junk else ())
@@ -322,7 +323,9 @@ def score_pile(pile: Pile, junk_bits: int, rules: GoStopRules) -> Score:
         pile.cards,
         pile.switchable,
         junk_bits,
-        pile.brights >= 3,
+        # scored with brights (광박 may apply): a combination worth points, not 3+ brights
+        # alone (four_brights_points 0 scores nothing; docs/rules.md §4.4)
+        any(item.points for item in brights),
         animals >= 5,
         pile.godori,
         junk_value >= 10,

@@ -143,7 +143,7 @@ def settle(hand: Hand, ruleset: RuleSet, *, fit_checked: bool = True) -> HandRes
     entries = read_piles(hand, rules, fit_checked=fit_checked)
     active = len(table.active)
     minimum = stop_minimum(rules, active)
-    scores, auto = _place_switchables(hand, rules, entries)
+    scores, auto = _place_switchables(hand, rules, entries, minimum)
     outcome = hand.outcome
     streak = hand.nagari_streak
     payments: list[Payment] = []
@@ -196,7 +196,7 @@ def settle(hand: Hand, ruleset: RuleSet, *, fit_checked: bool = True) -> HandRes
         if score is None:
             results.append(_sitter_result(player, rules))
         else:
-            may_stop = score.stop_points >= minimum
+            may_stop = _may_stop(score, minimum)
             results.append(
                 _new(_PLAYER_RESULT, (player.id, score.points, score.items, may_stop, score, None))
             )
@@ -236,11 +236,13 @@ the cards read as junk), all-animal first."""
 
 
 def _place_switchables(
-    hand: Hand, rules: GoStopRules, entries: list[Entry]
+    hand: Hand, rules: GoStopRules, entries: list[Entry], minimum: int
 ) -> tuple[list[Score | None], Auto]:
     """Score every pile. An explicit reading of the switchable cards is taken as given;
     ``auto`` starts from the animal reading, and the outcome decides (see :func:`_stop`).
-    In a hand nobody won, an ``auto`` player takes its best-scoring reading.
+    In a hand nobody won (a preview too), an ``auto`` player takes its best-scoring reading
+    among those a stop would accept (:func:`_stoppable`), so that its ``may_stop`` says
+    what a stop by it would do.
 
     Returns every player's score (the animal reading for ``auto``) and the ``auto``
     readings, as a plain pair: compiled, a pair is returned without building an object."""
@@ -277,7 +279,8 @@ def _place_switchables(
             entry = entries[i]
             assert isinstance(entry, int | Pile)
             found = [_score(entry, bits, rules) for bits in readings]
-            scores[i] = max(found, key=_points)  # max keeps the first: the animal reading
+            # max keeps the first: the animal reading
+            scores[i] = max(_stoppable(found, minimum) or found, key=_points)
     return scores, auto
 
 
@@ -285,21 +288,42 @@ def _points(score: Score) -> int:
     return score.points
 
 
+def _closest(score: Score) -> tuple[int, int]:
+    """Which reading of a pile that may not stop comes closest: the most points toward the
+    minimum, then the most in all (the reading a refusal names)."""
+    return score.stop_points, score.points
+
+
+def _may_stop(score: Score, minimum: int) -> bool:
+    """Whether a pile read this way may stop: the one test of the stop minimum. The points
+    that count are ``stop_points``, without the three-double-junk bonus (docs/rules.md
+    §2.4)."""
+    return score.stop_points >= minimum
+
+
+def _stoppable(readings: list[Score], minimum: int) -> list[Score]:
+    """The readings of one pile that may stop, in their order."""
+    return [score for score in readings if _may_stop(score, minimum)]
+
+
 def _check_stop(hand: Hand, w: int, scored: Score | None, minimum: int) -> None:
+    if scored is not None and _may_stop(scored, minimum):
+        return
     points = scored.stop_points if scored is not None else 0
-    if points < minimum:
-        player = hand.players[w]
-        raise InvalidHandError(
-            [
-                _issue(
-                    "below_stop_minimum",
-                    f"winner {player.id!r} has {points} point(s); stopping needs at least "
-                    f"{minimum} with {_active_words(hand)}",
-                    "outcome",
-                    "winner",
-                )
-            ]
-        )
+    extra = scored.points - points if scored is not None else 0
+    player = hand.players[w]
+    why = f" (the {extra} for three double junks do not count toward it)" if extra else ""
+    raise InvalidHandError(
+        [
+            _issue(
+                "below_stop_minimum",
+                f"winner {player.id!r} has {points} point(s) toward the stop minimum{why}; "
+                f"stopping needs at least {minimum} with {_active_words(hand)}",
+                "outcome",
+                "winner",
+            )
+        ]
+    )
 
 
 # --- the hand payment ---------------------------------------------------------------
@@ -335,12 +359,14 @@ def _stop(
     readings = auto.get(w)
     entry = entries[w]
     if readings is not None and isinstance(entry, int | Pile):
-        candidates += [_score(entry, bits, rules) for bits in readings[1:]]
-        candidates = [c for c in candidates if c.stop_points >= minimum]
+        readings_scored = candidates + [_score(entry, bits, rules) for bits in readings[1:]]
+        candidates = _stoppable(readings_scored, minimum)
         if len({_standing(c) for c in candidates}) == 1:
             # The losers' factors are the same for every reading and the winner's amount
             # grows with its points: the most points pay the most (ties: the animal).
             candidates = [max(candidates, key=_points)]
+        if not candidates:  # refused: name the reading that comes closest
+            _check_stop(hand, w, max(readings_scored, key=_closest), minimum)
     if not candidates:
         _check_stop(hand, w, first, minimum)
     best: _Owed | None = None

@@ -15,6 +15,8 @@ from calculator.errors import GoStopError, InvalidHandError, Problems
 from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
 from calculator.rules import (
     GoStopRules,
+    GukjinChoice,
+    GukjinMode,
     GwangpalCards,
     ShakeThenBomb,
     TableMode4p,
@@ -78,6 +80,7 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
             or p.shakes < 0
             or p.bombs < 0
             or (p.captured is None) + (p.tally is None) + (p.declared is None) != 2
+            or (p.gukjin is not None and rules.gukjin_mode is not _GUKJIN_CHOICE)
         ):
             return None
         index[p.id] = i
@@ -220,6 +223,17 @@ def _checked_table(hand: Hand, rules: GoStopRules) -> Table:
     return Table(index, active, sitters[0] if sitters else None, winner, liable, reason)
 
 
+# How a gukjin_mode other than choice counts the switchable cards: the one player choice
+# that agrees with it (None: neither does), and its words.
+_FIXED_GUKJIN: Final[dict[GukjinMode, tuple[GukjinChoice | None, str]]] = {
+    GukjinMode.ALWAYS_ANIMAL: (GukjinChoice.ANIMAL, "always counts as an animal"),
+    GukjinMode.ALWAYS_JUNK: (GukjinChoice.JUNK, "always counts as double junk"),
+    GukjinMode.BOTH: (None, "counts as both an animal and double junk"),
+}
+_GUKJIN_AUTO: Final = GukjinChoice.AUTO
+_GUKJIN_CHOICE: Final = GukjinMode.CHOICE
+
+
 def _check_player(player: PlayerHand, i: int, rules: GoStopRules, problems: Problems) -> None:
     at = ("players", i)
     modes = [m for m in ("captured", "tally", "declared") if getattr(player, m) is not None]
@@ -232,6 +246,17 @@ def _check_player(player: PlayerHand, i: int, rules: GoStopRules, problems: Prob
     for name, value in flags.items():
         if value < 0:
             problems.add("negative_count", f"{name} is {value}; counts start at 0", *at, name)
+    if player.gukjin is not None and player.gukjin is not _GUKJIN_AUTO:
+        fixed = _FIXED_GUKJIN.get(rules.gukjin_mode)
+        if fixed is not None and fixed[0] is not player.gukjin:
+            problems.add(
+                "gukjin_fixed",
+                f"gukjin is {player.gukjin} but this rule set's gukjin_mode is "
+                f"{rules.gukjin_mode}: the sake cup {fixed[1]}, whatever a player says; "
+                "remove gukjin (or use auto), or set gukjin_mode to choice",
+                *at,
+                "gukjin",
+            )
     if player.sits_out:
         if modes:
             problems.add(

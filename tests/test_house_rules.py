@@ -305,3 +305,30 @@ def test_counting_sets_needs_the_hand_only_when_the_sitter_sells() -> None:
     ]
     watched = resolve("standard", {"gwangpal_counts_sets": True, "table_mode_4p": "observe"})
     assert dict(settle(build_hand(hand), watched).net) == dict.fromkeys("SABC", 0)
+
+
+@pytest.mark.parametrize(
+    ("ladder", "payout", "prices", "said"),
+    [
+        # each: every rung as it happens; highest: once, the top rung (docs/rules.md §5.3)
+        ("doubling", "each", [1, 2, 4], "1×, then 2× and 4× more on the doubling ladder"),
+        ("linear", "each", [1, 2, 3], "2× and 3× on the linear one"),
+        ("doubling", "highest", [4], "1×, 2× or 4× in total on the doubling ladder"),
+        ("linear", "highest", [3], "1×, 2× or 3× on the linear one"),
+    ],
+)
+def test_the_ppuk_payout_summary_says_what_a_run_of_three_pays(
+    ladder: str, payout: str, prices: list[int], said: str
+) -> None:
+    # A ppuks on its first three turns (side_payment: the hand goes on, here to a draw);
+    # the price is the stop minimum, 3: B pays A 3 × each price listed
+    events = [{"type": "first_ppuk", "player": "A"}] + [
+        {"type": "consecutive_ppuk", "player": "A"}
+    ] * 2
+    hand = {"players": _EMPTY3, "outcome": {"type": "nagari"}, "events": events}
+    options = {"ppuk_ladder": ladder, "ppuk_payout": payout, "three_ppuk_mode": "side_payment"}
+    result = _settle(hand, resolve("standard", options))
+    assert not isinstance(result, set), result
+    assert [p.points for p in result.payments if p.payer == "B"] == [3 * n for n in prices]
+    (spec,) = [s for s in specs(GoStopRules) if s.name == "ppuk_payout"]
+    assert said in spec.summary

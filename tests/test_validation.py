@@ -145,6 +145,52 @@ def test_auto_reading_that_reaches_the_minimum_is_used() -> None:
         )
 
 
+# The sake cup on auto with three_double_pi_bonus 3 (the bug hunt's repro 01). A holds
+# 1G 3G 12G (비삼광, 2 points), the animals 6A 7A 10A 12A and the cup 9A, and both double
+# junks. Cup as an animal: 2 + five animals 1 = 3, all of it toward the minimum of 3. Cup as
+# junk: 2 + junk value 6 (0) + the three-double-junk bonus 3 = 5, but the bonus does not
+# count toward the minimum (docs/rules.md §2.4), so only 2 count.
+BONUS_CUP = {
+    "players": [
+        {
+            "id": "A",
+            "cards": ["1G", "3G", "12G", "6A", "7A", "10A", "12A", "9A", "11S", "12S"],
+        },
+        {"id": "B", "cards": ["8G", "1P"]},
+        {"id": "C", "cards": ["11G", "2P"]},
+    ],
+}
+BONUS_RULES = resolve("standard", {"three_double_pi_bonus": 3})
+
+
+def test_a_preview_shows_the_reading_a_stop_would_take() -> None:
+    preview = settle(build_hand(BONUS_CUP), BONUS_RULES).players[0]
+    stop = settle(build_hand({**BONUS_CUP, "outcome": STOP_A}), BONUS_RULES)
+    assert (preview.points, preview.may_stop, dict(preview.gukjin_as)) == (
+        3,
+        True,
+        {"09-animal": "animal"},
+    )
+    assert (stop.players[0].points, dict(stop.players[0].gukjin_as)) == (3, preview.gukjin_as)
+    assert [(p.payer, p.points) for p in stop.payments] == [("B", 3), ("C", 3)]
+
+
+def test_a_preview_with_no_reading_that_may_stop_shows_the_best_points() -> None:
+    # Without 6A, the animal reading scores 2 and the junk reading 2 (+ 3 bonus): neither
+    # may stop, and the preview shows the junk reading's 5.
+    cards = [c for c in BONUS_CUP["players"][0]["cards"] if c != "6A"]
+    hand = {"players": [{"id": "A", "cards": cards}, *BONUS_CUP["players"][1:]]}
+    preview = settle(build_hand(hand), BONUS_RULES).players[0]
+    assert (preview.points, preview.may_stop) == (5, False)
+    error = _error({**hand, "outcome": STOP_A}, BONUS_RULES)
+    (issue,) = error.issues
+    assert issue.code == "below_stop_minimum"
+    # the best reading's points toward the minimum, and why the bonus does not count
+    assert "has 2 point(s) toward the stop minimum" in issue.detail
+    assert "the 3 for three double junks do not count" in issue.detail
+    assert "at least 3" in issue.detail
+
+
 @pytest.mark.parametrize(
     ("tally", "field", "code"),
     [
@@ -272,6 +318,54 @@ def test_liable_that_contradicts_go_bak() -> None:
         "outcome": {**STOP_A, "liable": "C"},
     }
     assert _issues(hand) == [("liable_conflict", ("outcome", "liable"))]
+
+
+# The bug hunt's repro 06. A stops with 6: brights 1G 3G 8G (3) + junk value 12 (3). B
+# called go and holds 12G and junk 7: owes 6, with 고박 ×2 12. C holds junk 3 and no bright:
+# 6 × 2 (광박) × 2 (피박) = 24.
+FED = {
+    "players": [
+        {
+            "id": "A",
+            "cards": [
+                *["1P", "1P", "2P", "2P", "3P", "3P", "4P", "4P", "5P", "5P", "6P", "6P"],
+                *["1G", "3G", "8G"],
+            ],
+        },
+        {"id": "B", "go_count": 1, "cards": ["12G", "7P", "7P", "8P", "8P", "9P", "9P", "10P"]},
+        {"id": "C", "cards": ["10P", "11P", "11P"]},
+    ],
+}
+
+
+@pytest.mark.parametrize("mode", ["double", "pay_all", "pay_all_and_double", "pay_all_doubled"])
+def test_go_bak_takes_precedence_over_a_named_dokbak(mode: str) -> None:
+    # docs/rules.md §4.7: 고박 takes precedence over a house 독박, whatever it bills.
+    hand = {**FED, "outcome": {**STOP_A, "liable": "C"}}
+    rules = resolve("standard", {"gobak_mode_3p": mode})
+    error = _error(hand, rules)
+    assert [(i.code, i.location) for i in error.issues] == [
+        ("liable_conflict", ("outcome", "liable"))
+    ]
+    assert "'B' called go and lost" in error.issues[0].detail
+
+
+def test_a_named_dokbak_under_double_may_be_the_go_caller_and_without_go_bak_anyone() -> None:
+    double = resolve("standard", {"gobak_mode_3p": "double"})
+    named_b = settle(build_hand({**FED, "outcome": {**STOP_A, "liable": "B"}}), double)
+    # B pays its own 12 (고박 ×2) and covers C's 24
+    assert [(p.payer, p.points) for p in named_b.payments] == [("B", 36), ("C", 0)]
+    none = resolve("standard", {"gobak_mode_3p": "none"})
+    named_c = settle(build_hand({**FED, "outcome": {**STOP_A, "liable": "C"}}), none)
+    # no 고박: B owes 6, which C covers with its own 24
+    assert [(p.payer, p.points) for p in named_c.payments] == [("C", 30), ("B", 0)]
+
+
+def test_go_bak_of_yeokgo_fixed_x4_takes_precedence_too() -> None:
+    rules = resolve("standard", {"gobak_mode_3p": "none", "yeokgo_mode": "fixed_x4"})
+    winner = {**FED["players"][0], "go_count": 1, "yeokgo": True}
+    hand = {"players": [winner, *FED["players"][1:]], "outcome": {**STOP_A, "liable": "C"}}
+    assert _issues(hand, rules) == [("liable_conflict", ("outcome", "liable"))]
 
 
 def test_dokbak_liable_without_go_bak() -> None:
@@ -480,3 +574,70 @@ def test_counts_name_each_category_by_its_own_count() -> None:
         "junk_cards": 5,
         "cards": 11,
     }
+
+
+@pytest.mark.parametrize(
+    ("mode", "choice"),
+    [("always_animal", "junk"), ("always_junk", "animal"), ("both", "animal"), ("both", "junk")],
+)
+def test_a_gukjin_choice_the_rules_fix_otherwise_is_refused(mode: str, choice: str) -> None:
+    # 역고 on a rule set without it is refused, not ignored; so is a sake-cup reading the
+    # rule set's gukjin_mode overrides
+    hand = {
+        "players": [
+            {"id": "A", "cards": ["1G", "3G", "8G", "9A"], "gukjin": choice},
+            {"id": "B", "cards": []},
+            {"id": "C", "cards": []},
+        ],
+        "outcome": STOP_A,
+    }
+    rules = resolve("standard", {"gukjin_mode": mode})
+    error = _error(hand, rules)
+    assert [(i.code, i.location) for i in error.issues] == [
+        ("gukjin_fixed", ("players", 0, "gukjin"))
+    ]
+    assert f"gukjin_mode is {mode}" in error.issues[0].detail
+    # the choice that agrees with the mode, and auto, are accepted
+    agrees = {"always_animal": "animal", "always_junk": "junk", "both": "auto"}[mode]
+    players = [{**hand["players"][0], "gukjin": agrees}, *hand["players"][1:]]
+    assert settle(build_hand({**hand, "players": players}), rules).players[0].points == 3
+
+
+def test_gwang_bak_needs_a_bright_combination_that_scored() -> None:
+    # docs/rules.md §4.4: the winner must have scored with brights. A holds four brights
+    # worth 0 (four_brights_points 0) and junk value 12 (3): base 3. B holds no bright and
+    # junk 1: 피박 only, 3 × 2 = 6 (not × 2 more for 광박). C holds the rain man and no junk
+    # (면박): 3.
+    hand = {
+        "players": [
+            {
+                "id": "A",
+                "cards": [
+                    *["1P", "1P", "2P", "2P", "3P", "3P", "4P", "4P", "5P", "5P", "6P", "6P"],
+                    *["1G", "3G", "8G", "11G"],
+                ],
+            },
+            {"id": "B", "cards": ["7P"]},
+            {"id": "C", "cards": ["12G"]},
+        ],
+        "outcome": STOP_A,
+    }
+    rules = resolve("standard", {"four_brights_points": 0})
+    result = settle(build_hand(hand), rules)
+    assert [(p.payer, p.points) for p in result.payments] == [("B", 6), ("C", 3)]
+    assert [s.code for s in result.payments[0].steps] == ["winner_amount", "pi_bak"]
+    # the same hand with four brights worth 4: base 7, B pays 광박 and 피박, 7 × 2 × 2 = 28
+    scored = settle(build_hand(hand), STANDARD)
+    assert [(p.payer, p.points) for p in scored.payments] == [("B", 28), ("C", 7)]
+    # a declared 광박 against such a winner is refused as not triggered
+    declared = {
+        **hand,
+        "players": [
+            hand["players"][0],
+            {"id": "B", "declared": {"gwang_bak": True}},
+            hand["players"][2],
+        ],
+    }
+    assert _issues(declared, rules) == [
+        ("bak_not_triggered", ("players", 1, "declared", "gwang_bak"))
+    ]

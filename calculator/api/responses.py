@@ -98,7 +98,11 @@ class PlayerOutSchema(Schema):
             "the pile holds no switchable card"
         },
     )
-    may_stop = _req(fields.Boolean(), "Its points reach the stop minimum")
+    may_stop = _req(
+        fields.Boolean(),
+        "Its points toward the stop minimum (the three-double-junk bonus does not count) "
+        "reach it: a stop by this player is accepted",
+    )
     sits_out = fields.Boolean(
         metadata={"description": "true for the player who sits out (absent for the others)"}
     )

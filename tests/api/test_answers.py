@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from calculator.presets import resolve
 from contract import service_contract
+from handbuilder import build_body
 from tests_support import THREE_BRIGHTS, W13
 
 HANDS = "/v1/gostop/hands"
@@ -154,7 +155,7 @@ def test_each_bak_step_says_what_triggered_it(client: Any) -> None:
     assert [s["text"]["en"] for s in english["steps"]] == [
         "7 × 2 (bright penalty (gwang-bak): winner scored 3 brights, none here) = 14",
         "14 × 2 (junk penalty (pi-bak): 3 junk ≤ 7) = 28",
-        "28 × 2 (failed go (go-bak): lost after 2 go) = 56",
+        "28 × 2 (failed go (go-bak): lost after 2 go calls) = 56",
     ]
     assert english["text"]["en"].endswith("= 56 points × 100 = 5,600 chips")
 
@@ -186,10 +187,151 @@ def test_a_declared_meongtta_says_it_was_declared(client: Any) -> None:
     assert [(s["code"], s["total"]) for s in winner["steps"]] == [("meongtta", 16)]
     assert winner["steps"][0]["text"] == {
         "ko": "8 × 2 (멍따: 신고) = 16",
-        "en": "8 × 2 (seven or more animals (meongtta): declared) = 16",
+        "en": "8 × 2 (many animals (meongtta): declared) = 16",
     }
     batch = _ok(client.post(BATCH, json={"hands": [body]}))
     assert batch["results"][0]["result"]["winner_score"]["amount"] == 16
+
+
+def _winner_texts(client: Any, body: dict[str, Any]) -> list[dict[str, str]]:
+    answer = _ok(client.post(HANDS + "?lang=all", json=_body(body)))
+    return [step["text"] for step in answer["winner_score"]["steps"]]
+
+
+def _body(hand: dict[str, Any]) -> dict[str, Any]:
+    """The request for ``hand`` with short card codes (tests/handbuilder.py)."""
+    return build_body(hand, hand.get("ruleset", "standard"))
+
+
+def test_meongtta_says_its_threshold_not_seven(client: Any) -> None:
+    # godori 5 + six animals 2 = 7; six animals reach meongtta_threshold 6: × 2 = 14
+    body = {
+        "ruleset": {"preset": "standard", "options": {"meongtta_threshold": 6}},
+        "players": [
+            {"id": "A", "cards": ["2A", "4A", "8A", "6A", "7A", "10A"]},
+            {"id": "B", "cards": ["1G"]},
+            {"id": "C", "cards": ["3G"]},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    assert _winner_texts(client, body) == [
+        {
+            "ko": "7 × 2 (멍따: 열끗 6장 ≥ 6장) = 14",
+            "en": "7 × 2 (many animals (meongtta): 6 animals ≥ 6) = 14",
+        }
+    ]
+
+
+def test_the_go_multiplier_of_yeokgo_fixed_x4_says_where_the_x4_comes_from(client: Any) -> None:
+    # three brights 3 + junk value 12 (3) = 6; one go: + 1 = 7, × 4 fixed by 역고 = 28
+    body = {
+        "ruleset": {"preset": "standard", "options": {"yeokgo_mode": "fixed_x4"}},
+        "players": [
+            {
+                "id": "A",
+                "go_count": 1,
+                "yeokgo": True,
+                "cards": [
+                    "1P",
+                    "1P",
+                    "2P",
+                    "2P",
+                    "3P",
+                    "3P",
+                    "4P",
+                    "4P",
+                    "5P",
+                    "5P",
+                    "6P",
+                    "6P",
+                    "1G",
+                    "3G",
+                    "8G",
+                ],
+            },
+            {"id": "B", "go_count": 1, "cards": ["11G"]},
+            {"id": "C", "cards": ["12G"]},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    assert _winner_texts(client, body) == [
+        {"ko": "6 + 1 (고 점수: 1고) = 7", "en": "6 + 1 (go points: 1 go) = 7"},
+        {
+            "ko": "7 × 4 (고 배수: 1고, 역고로 ×4 고정) = 28",
+            "en": "7 × 4 (go multiplier: 1 go, fixed at ×4 by the reverse go (yeokgo)) = 28",
+        },
+    ]
+
+
+def test_a_capped_shake_says_the_cap(client: Any) -> None:
+    # matgo: three brights 3 + five ribbons 1 + hongdan 3 = 7; three shakes, shake_cap 1: × 2
+    body = {
+        "ruleset": {"preset": "standard", "options": {"shake_cap": 1}},
+        "players": [
+            {"id": "A", "shakes": 3, "cards": ["1G", "3G", "8G", "1R", "2R", "3R", "6R", "9R"]},
+            {"id": "B", "cards": ["12G"]},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    assert _winner_texts(client, body) == [
+        {"ko": "7 × 2 (흔들기: 3번, 최대 1번) = 14", "en": "7 × 2 (shake: 3×, capped at 1×) = 14"}
+    ]
+    uncapped = {**body, "ruleset": "standard"}  # 3 shakes: × 8
+    assert _winner_texts(client, uncapped) == [
+        {"ko": "7 × 8 (흔들기: 3번) = 56", "en": "7 × 8 (shake: 3×) = 56"}
+    ]
+
+
+def test_fudawiki_cards_sold_are_cards_not_brights_in_korean_too(client: Any) -> None:
+    # the sitter sells 8G, the sake cup, a double junk and a bonus card: 4 cards × 2 = 8
+    body = {
+        "dealer": "A",
+        "ruleset": {
+            "preset": "standard",
+            "options": {"gwangpal_cards": "fudawiki", "gwangpal_payers": "non_dealer_active"},
+        },
+        "players": [
+            {"id": "S", "sits_out": True, "hand": ["8G", "9A", "11S", "B2"]},
+            {"id": "A", "cards": ["1G", "3G", "12G", "6R", "9R", "10R"]},
+            {"id": "B", "cards": ["1P", "11G"]},
+            {"id": "C", "cards": ["2P", "3P"]},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    answer = _ok(client.post(HANDS + "?lang=all", json=_body(body)))
+    sales = [(p["from"], p["text"]) for p in answer["payments"] if p["reason"] == "gwangpal"]
+    sentence = {
+        "ko": "광값 2 × 4 (팔린 패 수: 4) = 8점",
+        "en": "price per card sold 2 × 4 (cards sold: 4) = 8 points",
+    }
+    assert sales == [("B", sentence), ("C", sentence)]
+
+
+def test_the_no_capture_exemption_says_no_card_was_captured(client: Any) -> None:
+    # A stops on three brights (3); B captured a junk card and scored nothing: it still pays
+    # 3 × 2 (광박) = 6; C captured no card at all: × 0
+    body = {
+        "ruleset": {"preset": "standard", "options": {"no_capture_exemption": True}},
+        "players": [
+            {"id": "A", "cards": ["1G", "3G", "8G"]},
+            {"id": "B", "cards": ["4P"]},
+            {"id": "C", "cards": []},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    answer = _ok(client.post(HANDS + "?lang=all", json=_body(body)))
+    assert [(p["from"], p["points"]) for p in answer["payments"]] == [("B", 6), ("C", 0)]
+    assert answer["payments"][1]["steps"][-1]["text"] == {
+        "ko": "6 × 0 (먹은 패 없음: 면제) = 0",
+        "en": "6 × 0 (no cards captured: exempt) = 0",
+    }
+
+
+def test_go_bak_counts_go_calls_in_english(client: Any) -> None:
+    one = copy.deepcopy(BAKS)
+    one["players"][1]["go_count"] = 1
+    steps = _ok(client.post(HANDS + "?lang=en", json=one))["payments"][0]["steps"]
+    assert steps[-1]["text"]["en"] == "28 × 2 (failed go (go-bak): lost after 1 go call) = 56"
 
 
 _FLAGS = ("meongtta", "pi_bak", "gwang_bak", "meong_bak", "no_cards")
