@@ -128,7 +128,10 @@ def _ranges_of_mask(mask: int, kind: _Kind) -> Ranges:
 
 # Flags a tally may leave unset although it holds their card: SPEC §4's tally has none of
 # them (the scorekeeper page asks for no May bridge), and they change the score only under
-# the rules that read them. Not set, they say nothing of the pile.
+# the rules that read them. Not set, they say nothing of the pile: the pile holds the card
+# when the counts force it (:func:`forced`), and is read as not holding it otherwise. The
+# flags SPEC §4 names (rain_bright, godori and the ribbon sets) are asked for: one left
+# false says the pile does not hold all its cards, and counts that force them are refused.
 _UNSTATED: Final = frozenset({"has_gukjin", "has_may_animal", "rain_ribbon"})
 
 
@@ -297,21 +300,54 @@ def check_fit(
         _check_sale(hand, rules, entries, problems)
 
 
+Forced = dict[int, frozenset[str]]
+"""Per seat of a tally, the flags of :data:`_UNSTATED` it left false whose card it holds."""
+
+
+def forced(hand: Hand, rules: GoStopRules, entries: list[Entry | Tally]) -> Forced:
+    """The cards of :data:`_UNSTATED` that a tally leaves unsaid but must hold: every way
+    one deck deals the piles (:func:`check_fit`'s transport problem) puts the card in it,
+    as its own counts do (nine animals are all of them) or the other piles' do (the
+    listed piles hold the eight other animals: one animal tallied is the sake cup).
+    Piles that do not fit one deck (a hand stored before the check) force nothing."""
+    found: dict[int, set[str]] = {}
+    for kind in _KINDS:
+        holdings = _holdings(hand, rules, entries, kind)
+        if not any(h.at for h in holdings) or not _fits(kind, holdings, None):
+            continue
+        for n, holding in enumerate(holdings):
+            if holding.at[-1:] != (kind.name,):
+                continue  # listed cards, or a sale
+            seat = int(holding.at[1])
+            tally = hand.players[seat].tally
+            for j, (flag, _bits) in enumerate(kind.parts):
+                if flag not in _UNSTATED or getattr(tally, flag):
+                    continue
+                ranges = (*holding.ranges[:j], (0, 0), *holding.ranges[j + 1 :])
+                without = [*holdings[:n], holding._replace(ranges=ranges), *holdings[n + 1 :]]
+                if not _fits(kind, without, None):
+                    found.setdefault(seat, set()).add(flag)
+    return {seat: frozenset(flags) for seat, flags in found.items()}
+
+
 def _check_sale(
     hand: Hand, rules: GoStopRules, entries: list[Entry | Tally], problems: Problems
 ) -> None:
     """A sale of more than brights (gwangpal_cards: fudawiki) given as a count: at most the
     selling cards the players' piles leave in the deck. A tally's bonus cards are not known,
-    so only its brights, sake cup and double junks are counted against it."""
+    so only its brights, sake cup (said, or :func:`forced`) and double junks are counted
+    against it."""
     sells = selling_cards(rules) & tables_for(rules).in_deck
     held = 0
+    unsaid = forced(hand, rules, entries)
     for i, player in enumerate(hand.players):
         entry, tally = entries[i], player.tally
         if isinstance(entry, int):
             held += (entry & sells).bit_count()
         elif tally is not None and isinstance(entry, Pile):
             doubles = min(tally.double_junks or 0, cards.DOUBLE_JUNK.bit_count())
-            held += tally.brights + int(tally.has_gukjin) + doubles
+            cup = tally.has_gukjin or "has_gukjin" in unsaid.get(i, ())
+            held += tally.brights + int(cup) + doubles
     for i, player in enumerate(hand.players):
         sold = player.sold_brights or 0
         if player.sits_out and sold > sells.bit_count() - held:
@@ -326,8 +362,9 @@ def _check_sale(
             )
 
 
-def _fits(kind: _Kind, holdings: list[_Holding], problems: Problems) -> bool:
-    """Whether ``holdings`` fit one deck (see :func:`check_fit`); if not, a problem says why."""
+def _fits(kind: _Kind, holdings: list[_Holding], problems: Problems | None) -> bool:
+    """Whether ``holdings`` fit one deck (see :func:`check_fit`); if not, a problem says why
+    (``problems`` None: only whether)."""
     left = [bits.bit_count() for _flag, bits in kind.parts]
     counts: list[int] = []
     rooms: list[list[int]] = []
@@ -341,7 +378,12 @@ def _fits(kind: _Kind, holdings: list[_Holding], problems: Problems) -> bool:
         counts.append(count)
         rooms.append(room)
     over = next((j for j, n in enumerate(left) if n < 0), -1)
-    if over >= 0:
+    if problems is None:
+        # a pile's count past the room its own ranges leave: check_most refuses that before
+        # check_fit, so only a trial of forced() meets it
+        if over >= 0 or any(c > sum(room) for c, room in zip(counts, rooms, strict=True)):
+            return False
+    elif over >= 0:
         flag, bits = kind.parts[over]
         takers = [h for h in holdings if h.ranges[over][0]]
         shares = ", ".join(f"{h.player} {h.ranges[over][0]}" for h in takers)
@@ -363,16 +405,10 @@ def _fits(kind: _Kind, holdings: list[_Holding], problems: Problems) -> bool:
         there = sum(left[j] for j in range(len(kind.parts)) if cut >> j & 1)
         must = total - sum(placed)
         if must > there:
-            inside = [kind.parts[j][0] for j in range(len(kind.parts)) if cut >> j & 1]
-            _unfit(
-                kind,
-                holdings,
-                [c > p for c, p in zip(counts, placed, strict=True)],
-                inside,
-                must,
-                there,
-                problems,
-            )
+            if problems is not None:
+                inside = [kind.parts[j][0] for j in range(len(kind.parts)) if cut >> j & 1]
+                short = [c > p for c, p in zip(counts, placed, strict=True)]
+                _unfit(kind, holdings, short, inside, must, there, problems)
             return False
     return True
 
