@@ -9,6 +9,7 @@ holdings of each kind of card placeable in one deck, the cards each flag names i
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from calculator import cards
@@ -232,12 +233,22 @@ def check_deck(raws: list[tuple[str, Raw]], rules: GoStopRules, problems: Proble
 
 class _Holding(NamedTuple):
     """What one player holds of a kind of card: how many, and per part the fewest and the
-    most (see :func:`check_fit`)."""
+    most (see :func:`check_fit`); ``also``, other ranges it may hold instead."""
 
     player: str
     at: tuple[str | int, ...]  # the count's field; () for listed cards
     held: int
     ranges: Ranges
+    also: tuple[Ranges, ...] = ()
+
+
+def _also_of_tally(tally: Tally, kind: _Kind, rules: GoStopRules) -> tuple[Ranges, ...]:
+    """비초단 with rain_ribbon unsaid: a chodan given is its three ribbons (the December one
+    perhaps held as well), or two of them and the December ribbon standing in."""
+    stands_in = tally.chodan and not tally.rain_ribbon and rules.dec_ribbon_completes_chodan
+    if stands_in and any(flag == "chodan" for flag, _bits in kind.parts):
+        return (_ranges_of_tally(tally._replace(rain_ribbon=True), kind, rules),)
+    return ()
 
 
 def _holdings(
@@ -251,7 +262,9 @@ def _holdings(
         if isinstance(entry, Pile) and player.tally is not None:
             at: tuple[str | int, ...] = ("players", i, "tally", kind.name)
             held = int(getattr(player.tally, kind.name))
-            found.append(_Holding(player.id, at, held, _ranges_of_tally(player.tally, kind, rules)))
+            ranges = _ranges_of_tally(player.tally, kind, rules)
+            also = _also_of_tally(player.tally, kind, rules)
+            found.append(_Holding(player.id, at, held, ranges, also))
         elif isinstance(entry, int) or (player.sits_out and player.hand):
             mask = entry if isinstance(entry, int) else sum(map(_BIT, player.hand or ()))
             held = sum(lo for lo, _hi in _ranges_of_mask(mask, kind))
@@ -323,9 +336,16 @@ def forced(hand: Hand, rules: GoStopRules, entries: list[Entry | Tally]) -> Forc
             for j, (flag, _bits) in enumerate(kind.parts):
                 if flag not in _UNSTATED or getattr(tally, flag):
                     continue
-                ranges = (*holding.ranges[:j], (0, 0), *holding.ranges[j + 1 :])
-                without = [*holdings[:n], holding._replace(ranges=ranges), *holdings[n + 1 :]]
-                if not _fits(kind, without, None):
+                # the ranges that may leave the card out, with none of it
+                kept = [
+                    (*ranges[:j], (0, 0), *ranges[j + 1 :])
+                    for ranges in (holding.ranges, *holding.also)
+                    if not ranges[j][0]
+                ]
+                trial = holding._replace(ranges=kept[0], also=tuple(kept[1:])) if kept else None
+                if trial is None or not _fits(
+                    kind, [*holdings[:n], trial, *holdings[n + 1 :]], None
+                ):
                     found.setdefault(seat, set()).add(flag)
     return {seat: frozenset(flags) for seat, flags in found.items()}
 
@@ -363,8 +383,19 @@ def _check_sale(
 
 
 def _fits(kind: _Kind, holdings: list[_Holding], problems: Problems | None) -> bool:
-    """Whether ``holdings`` fit one deck (see :func:`check_fit`); if not, a problem says why
-    (``problems`` None: only whether)."""
+    """Whether ``holdings`` fit one deck (see :func:`check_fit`), each in its ranges or
+    one of its others; if not, a problem says why (``problems`` None: only whether)."""
+    for chosen in itertools.product(*[(h.ranges, *h.also) for h in holdings]):
+        if _fits_in(kind, [h._replace(ranges=r) for h, r in zip(holdings, chosen, strict=True)]):
+            return True
+    if problems is not None:
+        _fits_in(kind, holdings, problems)  # named in the ranges first given
+    return False
+
+
+def _fits_in(kind: _Kind, holdings: list[_Holding], problems: Problems | None = None) -> bool:
+    """Whether ``holdings`` fit one deck, each in its ``ranges``; if not, a problem says
+    why (``problems`` None: only whether)."""
     left = [bits.bit_count() for _flag, bits in kind.parts]
     counts: list[int] = []
     rooms: list[list[int]] = []
