@@ -30,7 +30,9 @@ def read_piles(hand: Hand, rules: GoStopRules, *, fit_checked: bool = True) -> l
     ``fit_checked`` False leaves out the refusals of counts and flags that cannot fit the
     deck (:func:`~calculator.deck_fit.check_most`, :func:`_junk_fits`,
     :func:`~calculator.deck_fit.check_fit`, added 2026-12-05): a hand a table stored
-    before them is scored again as it was then."""
+    before them is scored again as it was then. Either way a card a tally leaves unsaid
+    but its counts force is held (:func:`~calculator.deck_fit.forced`), where the piles
+    fit one deck: a stored hand is scored as its cards would be, as a new one is."""
     in_deck = tables_for(rules).in_deck
     taken = 0
     entries: list[Entry | Tally] = []
