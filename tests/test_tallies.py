@@ -832,3 +832,23 @@ def test_the_winner_and_a_preview_count_double_junks() -> None:
         (missing, ("players", 1, "tally", "double_junks")),
         (missing, ("players", 2, "tally", "double_junks")),
     ]
+
+
+def test_a_stored_hand_is_read_with_the_cards_its_counts_force() -> None:
+    # a table's stored hand is scored again without the fit refusals (fit_checked False);
+    # the forced sake cup is read all the same, so the table keeps the 44 it was entered
+    # with (test_nine_animals_tallied_hold_the_sake_cup)
+    tally = {"animals": 9, "godori": True, "junk_value": 9}
+    hand = build_hand({"players": [{"id": "A", "tally": tally}, LOSER_B], "outcome": STOP_A})
+    assert [p.points for p in settle(hand, STANDARD, fit_checked=False).payments] == [44]
+
+
+def test_a_forced_sake_cup_is_not_for_sale() -> None:
+    # fudawiki sells 10 cards: 5 brights, bonus-a and -b, the sake cup, 2 double junks. A
+    # holds 3 brights and 11S and the eight animals other than the cup, so B's one
+    # animal is the cup; C holds 2 brights, 12S and bonus-a: 4 + 1 + 4 = 9 held, one
+    # (bonus-b) left to sell
+    a = ["1G", "3G", "8G", "11S", *(c for c in ALL_ANIMALS if c != "09-animal")]
+    piles: list[Any] = [a, {"animals": 1}, ["11G", "12G", "12S", "B2"]]
+    assert _sale(piles, 1, FUDAWIKI) == []
+    assert _sale(piles, 2, FUDAWIKI) == [("deck_exceeded", ("players", 3, "sold_brights"))]
