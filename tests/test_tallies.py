@@ -852,3 +852,41 @@ def test_a_forced_sake_cup_is_not_for_sale() -> None:
     piles: list[Any] = [a, {"animals": 1}, ["11G", "12G", "12S", "B2"]]
     assert _sale(piles, 1, FUDAWIKI) == []
     assert _sale(piles, 2, FUDAWIKI) == [("deck_exceeded", ("players", 3, "sold_brights"))]
+
+
+def test_two_tallies_of_animals_hold_the_unsaid_cards_every_deal_gives_them() -> None:
+    # from the deck: every deal of the animals to A, B and nobody, each pile given as a
+    # tally (the sake cup and the May bridge said or not); a card left unsaid is held when
+    # every deal that gives both tallies puts it in that pile (five animals and four: one
+    # of them holds the cup, neither must)
+    names = ("godori", "has_gukjin", "has_may_animal")
+    named = (BIRDS, {"09-animal"}, {"05-animal"})
+    unsaid = {"09-animal": 1, "05-animal": 2}  # the card, and its flag's place in a key
+    always: dict[tuple, list[set[str]]] = {}  # the unsaid cards each pile holds in every deal
+    for owners in itertools.product((0, 1, None), repeat=len(ALL_ANIMALS)):
+        piles = [{c for c, o in zip(ALL_ANIMALS, owners, strict=True) if o == i} for i in (0, 1)]
+        keys = []
+        for pile in piles:
+            held = tuple(cards <= pile for cards in named)
+            keys.append({(len(pile), *stated) for stated in _unstated(names, held)})
+        for pair in itertools.product(*keys):
+            cards = [
+                {c for c, at in unsaid.items() if c in p and not k[at + 1]}
+                for p, k in zip(piles, pair, strict=True)
+            ]
+            if pair in always:
+                always[pair] = [a & c for a, c in zip(always[pair], cards, strict=True)]
+            else:
+                always[pair] = cards
+    ruleset = OBSERVING[0]
+    seen = 0
+    for pair, held in always.items():
+        tallies = [{"animals": k[0], **dict(zip(names, k[1:], strict=True))} for k in pair]
+        stated = [
+            {**t, **{names[unsaid[c]]: True for c in h}} for t, h in zip(tallies, held, strict=True)
+        ]
+        seen += any(held)
+        players = [{"id": pid, "tally": t} for pid, t in zip("AB", tallies, strict=True)]
+        said = [{"id": pid, "tally": t} for pid, t in zip("AB", stated, strict=True)]
+        assert _read(players, ruleset) == _read(said, ruleset), pair
+    assert seen
