@@ -112,10 +112,39 @@ def _read_tallies(
         problems.raise_if_any(ImpossibleHandError)
     # a card the tally left unsaid (has_gukjin, has_may_animal, rain_ribbon) that the
     # counts force into the pile is held, as the cards would be
-    for i, flags in deck_fit.forced(hand, rules, entries).items():
+    unsaid = deck_fit.forced(hand, rules, entries)
+    for i, flags in unsaid.items():
         tally = hand.players[i].tally
         assert tally is not None  # forced() names tallies only
         entries[i] = _pile(tally._replace(**dict.fromkeys(flags, True)), rules)
+    if fit_checked:
+        _check_cup_once(hand, unsaid, problems)
+        problems.raise_if_any(ImpossibleHandError)
+
+
+def _check_cup_once(hand: Hand, unsaid: deck_fit.Forced, problems: Problems) -> None:
+    """A third double junk is the sake cup (:func:`_junk_fits`): not in a pile that holds
+    it among its animals, said (has_gukjin) or forced by the counts."""
+    most = cards.DOUBLE_JUNK.bit_count()
+    for i, player in enumerate(hand.players):
+        tally = player.tally
+        if tally is None or player.sits_out or (tally.double_junks or 0) <= most:
+            continue
+        why = "has_gukjin is true" if tally.has_gukjin else ""
+        if not why and "has_gukjin" in unsaid.get(i, ()):
+            why = "the animals counted, beside the other piles, can only include it"
+        if why:
+            problems.add(
+                "impossible_tally",
+                f"double_junks is {tally.double_junks}: the one past the deck's {most} double "
+                f"junks is the sake cup, which this pile holds among its animals ({why}); "
+                f"count it once, among the animals (double_junks at most {most}, junk_value "
+                "without it)",
+                "players",
+                i,
+                "tally",
+                "double_junks",
+            )
 
 
 _BIT: Final = cards.BIT.__getitem__

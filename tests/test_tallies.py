@@ -890,3 +890,18 @@ def test_two_tallies_of_animals_hold_the_unsaid_cards_every_deal_gives_them() ->
         said = [{"id": pid, "tally": t} for pid, t in zip("AB", stated, strict=True)]
         assert _read(players, ruleset) == _read(said, ruleset), pair
     assert seen
+
+
+@pytest.mark.parametrize(
+    "tally",
+    [
+        # the cup said among the animals, and again as the third double junk (2 + 2 + 2)
+        {"animals": 1, "has_gukjin": True, "junk_value": 6, "double_junks": 3},
+        # nine animals are every animal, the cup among them: it is not in the junk too
+        {"animals": 9, "godori": True, "junk_value": 6, "double_junks": 3},
+    ],
+)
+def test_the_sake_cup_is_counted_once(tally: dict[str, Any]) -> None:
+    assert _alone(tally) == [("impossible_tally", ("players", 0, "tally", "double_junks"))]
+    # eight animals may leave the cup out: then it is the third double junk
+    assert _alone({"animals": 8, "godori": True, "junk_value": 6, "double_junks": 3}) == []
