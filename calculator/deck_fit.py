@@ -9,6 +9,7 @@ holdings of each kind of card placeable in one deck, the cards each flag names i
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from calculator import cards
@@ -128,7 +129,10 @@ def _ranges_of_mask(mask: int, kind: _Kind) -> Ranges:
 
 # Flags a tally may leave unset although it holds their card: SPEC §4's tally has none of
 # them (the scorekeeper page asks for no May bridge), and they change the score only under
-# the rules that read them. Not set, they say nothing of the pile.
+# the rules that read them. Not set, they say nothing of the pile: the pile holds the card
+# when the counts force it (:func:`forced`), and is read as not holding it otherwise. The
+# flags SPEC §4 names (rain_bright, godori and the ribbon sets) are asked for: one left
+# false says the pile does not hold all its cards, and counts that force them are refused.
 _UNSTATED: Final = frozenset({"has_gukjin", "has_may_animal", "rain_ribbon"})
 
 
@@ -229,12 +233,22 @@ def check_deck(raws: list[tuple[str, Raw]], rules: GoStopRules, problems: Proble
 
 class _Holding(NamedTuple):
     """What one player holds of a kind of card: how many, and per part the fewest and the
-    most (see :func:`check_fit`)."""
+    most (see :func:`check_fit`); ``also``, other ranges it may hold instead."""
 
     player: str
     at: tuple[str | int, ...]  # the count's field; () for listed cards
     held: int
     ranges: Ranges
+    also: tuple[Ranges, ...] = ()
+
+
+def _also_of_tally(tally: Tally, kind: _Kind, rules: GoStopRules) -> tuple[Ranges, ...]:
+    """비초단 with rain_ribbon unsaid: a chodan given is its three ribbons (the December one
+    perhaps held as well), or two of them and the December ribbon standing in."""
+    stands_in = tally.chodan and not tally.rain_ribbon and rules.dec_ribbon_completes_chodan
+    if stands_in and any(flag == "chodan" for flag, _bits in kind.parts):
+        return (_ranges_of_tally(tally._replace(rain_ribbon=True), kind, rules),)
+    return ()
 
 
 def _holdings(
@@ -248,7 +262,9 @@ def _holdings(
         if isinstance(entry, Pile) and player.tally is not None:
             at: tuple[str | int, ...] = ("players", i, "tally", kind.name)
             held = int(getattr(player.tally, kind.name))
-            found.append(_Holding(player.id, at, held, _ranges_of_tally(player.tally, kind, rules)))
+            ranges = _ranges_of_tally(player.tally, kind, rules)
+            also = _also_of_tally(player.tally, kind, rules)
+            found.append(_Holding(player.id, at, held, ranges, also))
         elif isinstance(entry, int) or (player.sits_out and player.hand):
             mask = entry if isinstance(entry, int) else sum(map(_BIT, player.hand or ()))
             held = sum(lo for lo, _hi in _ranges_of_mask(mask, kind))
@@ -297,21 +313,61 @@ def check_fit(
         _check_sale(hand, rules, entries, problems)
 
 
+Forced = dict[int, frozenset[str]]
+"""Per seat of a tally, the flags of :data:`_UNSTATED` it left false whose card it holds."""
+
+
+def forced(hand: Hand, rules: GoStopRules, entries: list[Entry | Tally]) -> Forced:
+    """The cards of :data:`_UNSTATED` that a tally leaves unsaid but must hold: every way
+    one deck deals the piles (:func:`check_fit`'s transport problem) puts the card in it,
+    as its own counts do (nine animals are all of them) or the other piles' do (the
+    listed piles hold the eight other animals: one animal tallied is the sake cup).
+    Piles that do not fit one deck (a hand stored before the check) force nothing."""
+    found: dict[int, set[str]] = {}
+    for kind in _KINDS:
+        holdings = _holdings(hand, rules, entries, kind)
+        if not any(h.at for h in holdings) or not _fits(kind, holdings, None):
+            continue
+        for n, holding in enumerate(holdings):
+            if holding.at[-1:] != (kind.name,):
+                continue  # listed cards, or a sale
+            seat = int(holding.at[1])
+            tally = hand.players[seat].tally
+            for j, (flag, _bits) in enumerate(kind.parts):
+                if flag not in _UNSTATED or getattr(tally, flag):
+                    continue
+                # the ranges that may leave the card out, with none of it
+                kept = [
+                    (*ranges[:j], (0, 0), *ranges[j + 1 :])
+                    for ranges in (holding.ranges, *holding.also)
+                    if not ranges[j][0]
+                ]
+                trial = holding._replace(ranges=kept[0], also=tuple(kept[1:])) if kept else None
+                if trial is None or not _fits(
+                    kind, [*holdings[:n], trial, *holdings[n + 1 :]], None
+                ):
+                    found.setdefault(seat, set()).add(flag)
+    return {seat: frozenset(flags) for seat, flags in found.items()}
+
+
 def _check_sale(
     hand: Hand, rules: GoStopRules, entries: list[Entry | Tally], problems: Problems
 ) -> None:
     """A sale of more than brights (gwangpal_cards: fudawiki) given as a count: at most the
     selling cards the players' piles leave in the deck. A tally's bonus cards are not known,
-    so only its brights, sake cup and double junks are counted against it."""
+    so only its brights, sake cup (said, or :func:`forced`) and double junks are counted
+    against it."""
     sells = selling_cards(rules) & tables_for(rules).in_deck
     held = 0
+    unsaid = forced(hand, rules, entries)
     for i, player in enumerate(hand.players):
         entry, tally = entries[i], player.tally
         if isinstance(entry, int):
             held += (entry & sells).bit_count()
         elif tally is not None and isinstance(entry, Pile):
             doubles = min(tally.double_junks or 0, cards.DOUBLE_JUNK.bit_count())
-            held += tally.brights + int(tally.has_gukjin) + doubles
+            cup = tally.has_gukjin or "has_gukjin" in unsaid.get(i, ())
+            held += tally.brights + int(cup) + doubles
     for i, player in enumerate(hand.players):
         sold = player.sold_brights or 0
         if player.sits_out and sold > sells.bit_count() - held:
@@ -326,8 +382,20 @@ def _check_sale(
             )
 
 
-def _fits(kind: _Kind, holdings: list[_Holding], problems: Problems) -> bool:
-    """Whether ``holdings`` fit one deck (see :func:`check_fit`); if not, a problem says why."""
+def _fits(kind: _Kind, holdings: list[_Holding], problems: Problems | None) -> bool:
+    """Whether ``holdings`` fit one deck (see :func:`check_fit`), each in its ranges or
+    one of its others; if not, a problem says why (``problems`` None: only whether)."""
+    for chosen in itertools.product(*[(h.ranges, *h.also) for h in holdings]):
+        if _fits_in(kind, [h._replace(ranges=r) for h, r in zip(holdings, chosen, strict=True)]):
+            return True
+    if problems is not None:
+        _fits_in(kind, holdings, problems)  # named in the ranges first given
+    return False
+
+
+def _fits_in(kind: _Kind, holdings: list[_Holding], problems: Problems | None = None) -> bool:
+    """Whether ``holdings`` fit one deck, each in its ``ranges``; if not, a problem says
+    why (``problems`` None: only whether)."""
     left = [bits.bit_count() for _flag, bits in kind.parts]
     counts: list[int] = []
     rooms: list[list[int]] = []
@@ -341,7 +409,12 @@ def _fits(kind: _Kind, holdings: list[_Holding], problems: Problems) -> bool:
         counts.append(count)
         rooms.append(room)
     over = next((j for j, n in enumerate(left) if n < 0), -1)
-    if over >= 0:
+    if problems is None:
+        # a pile's count past the room its own ranges leave: check_most refuses that before
+        # check_fit, so only a trial of forced() meets it
+        if over >= 0 or any(c > sum(room) for c, room in zip(counts, rooms, strict=True)):
+            return False
+    elif over >= 0:
         flag, bits = kind.parts[over]
         takers = [h for h in holdings if h.ranges[over][0]]
         shares = ", ".join(f"{h.player} {h.ranges[over][0]}" for h in takers)
@@ -363,16 +436,10 @@ def _fits(kind: _Kind, holdings: list[_Holding], problems: Problems) -> bool:
         there = sum(left[j] for j in range(len(kind.parts)) if cut >> j & 1)
         must = total - sum(placed)
         if must > there:
-            inside = [kind.parts[j][0] for j in range(len(kind.parts)) if cut >> j & 1]
-            _unfit(
-                kind,
-                holdings,
-                [c > p for c, p in zip(counts, placed, strict=True)],
-                inside,
-                must,
-                there,
-                problems,
-            )
+            if problems is not None:
+                inside = [kind.parts[j][0] for j in range(len(kind.parts)) if cut >> j & 1]
+                short = [c > p for c, p in zip(counts, placed, strict=True)]
+                _unfit(kind, holdings, short, inside, must, there, problems)
             return False
     return True
 

@@ -40,9 +40,11 @@ class Tally(NamedTuple):
     ``gukjin`` reading then moves it to the junk if that is how it counts. The same goes
     for the May bridge (``has_may_animal``) under rules that let it switch. Count every
     ribbon in ``ribbons`` and say ``rain_ribbon`` if the December one is among them (some
-    rules leave it out of the ribbon total). Optional
-    counts are needed only by rules that read them (``junk_cards`` when 피박 counts cards,
-    ``double_junks`` for the three-double-junk bonus).
+    rules leave it out of the ribbon total). ``has_gukjin``, ``has_may_animal`` and
+    ``rain_ribbon`` left false say nothing: the pile holds the card when the counts force
+    it (:func:`calculator.deck_fit.forced`). Optional counts are needed only where they
+    change the result (``junk_cards`` from a loser when 피박 counts cards, ``double_junks``
+    from the winner, or any player in a preview, for the three-double-junk bonus).
     """
 
     brights: int = 0

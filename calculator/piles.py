@@ -9,11 +9,11 @@ themselves and, together with the listed piles, against what one deck holds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, cast
+from typing import Final, NamedTuple, cast
 
 from calculator import cards, deck_fit
 from calculator.errors import ImpossibleHandError, Problems
-from calculator.hand import Declared, Hand, Tally
+from calculator.hand import Declared, Hand, OutcomeType, Tally
 from calculator.limits import Suggestions
 from calculator.rules import GoStopRules, PibakCount
 from calculator.scoring import Pile
@@ -30,7 +30,9 @@ def read_piles(hand: Hand, rules: GoStopRules, *, fit_checked: bool = True) -> l
     ``fit_checked`` False leaves out the refusals of counts and flags that cannot fit the
     deck (:func:`~calculator.deck_fit.check_most`, :func:`_junk_fits`,
     :func:`~calculator.deck_fit.check_fit`, added 2026-12-05): a hand a table stored
-    before them is scored again as it was then."""
+    before them is scored again as it was then. Either way a card a tally leaves unsaid
+    but its counts force is held (:func:`~calculator.deck_fit.forced`), where the piles
+    fit one deck: a stored hand is scored as its cards would be, as a new one is."""
     in_deck = tables_for(rules).in_deck
     taken = 0
     entries: list[Entry | Tally] = []
@@ -77,10 +79,21 @@ def _read_tallies(
     one deck; turn each tally into a Pile in ``entries``."""
     problems = Problems()
     raws = []
+    outcome = hand.outcome
+    stop = outcome is not None and outcome.type is OutcomeType.STOP
     for i, player in enumerate(hand.players):
         tally = player.tally
         if tally is not None and not player.sits_out:
-            entries[i] = _pile_of_tally(tally, i, rules, problems, fit_checked)
+            # the optional counts that can change what this hand pays (or, in a preview,
+            # the points it shows): a loser's junk cards for 피박 by cards, the three
+            # double junks of the winner (in a preview: of any player)
+            wins = outcome is None or (stop and outcome.winner == player.id)
+            needs = _Needs(
+                junk_cards=stop and not wins and rules.pibak_count is PibakCount.CARDS,
+                double_junks=wins and bool(rules.three_double_pi_bonus),
+                stop=stop,
+            )
+            entries[i] = _pile_of_tally(tally, i, rules, problems, fit_checked, needs)
             raws.append((player.id, deck_fit.raw_of_tally(tally)))
         else:
             entry = entries[i]
@@ -97,6 +110,41 @@ def _read_tallies(
     if fit_checked:
         deck_fit.check_fit(hand, rules, entries, problems)
         problems.raise_if_any(ImpossibleHandError)
+    # a card the tally left unsaid (has_gukjin, has_may_animal, rain_ribbon) that the
+    # counts force into the pile is held, as the cards would be
+    unsaid = deck_fit.forced(hand, rules, entries)
+    for i, flags in unsaid.items():
+        tally = hand.players[i].tally
+        assert tally is not None  # forced() names tallies only
+        entries[i] = _pile(tally._replace(**dict.fromkeys(flags, True)), rules)
+    if fit_checked:
+        _check_cup_once(hand, unsaid, problems)
+        problems.raise_if_any(ImpossibleHandError)
+
+
+def _check_cup_once(hand: Hand, unsaid: deck_fit.Forced, problems: Problems) -> None:
+    """A third double junk is the sake cup (:func:`_junk_fits`): not in a pile that holds
+    it among its animals, said (has_gukjin) or forced by the counts."""
+    most = cards.DOUBLE_JUNK.bit_count()
+    for i, player in enumerate(hand.players):
+        tally = player.tally
+        if tally is None or player.sits_out or (tally.double_junks or 0) <= most:
+            continue
+        why = "has_gukjin is true" if tally.has_gukjin else ""
+        if not why and "has_gukjin" in unsaid.get(i, ()):
+            why = "the animals counted, beside the other piles, can only include it"
+        if why:
+            problems.add(
+                "impossible_tally",
+                f"double_junks is {tally.double_junks}: the one past the deck's {most} double "
+                f"junks is the sake cup, which this pile holds among its animals ({why}); "
+                f"count it once, among the animals (double_junks at most {most}, junk_value "
+                "without it)",
+                "players",
+                i,
+                "tally",
+                "double_junks",
+            )
 
 
 _BIT: Final = cards.BIT.__getitem__
@@ -163,8 +211,16 @@ def _diagnose(hand: Hand, in_deck: int) -> None:
     raise AssertionError("the fast card check failed but no card is wrong")  # pragma: no cover
 
 
+class _Needs(NamedTuple):
+    """The optional counts a tally must give in this hand (see :func:`_read_tallies`)."""
+
+    junk_cards: bool
+    double_junks: bool
+    stop: bool  # the hand is a stop: the messages name the player's part in it
+
+
 def _pile_of_tally(
-    tally: Tally, i: int, rules: GoStopRules, problems: Problems, fit_checked: bool
+    tally: Tally, i: int, rules: GoStopRules, problems: Problems, fit_checked: bool, needs: _Needs
 ) -> Pile | None:
     """A tally checked for consistency and turned into a :class:`Pile`."""
     at = ("players", i, "tally")
@@ -253,22 +309,35 @@ def _pile_of_tally(
         )
     if fit_checked and len(problems) == before and not _junk_fits(tally, rules):
         problems.add("impossible_tally", _junk_unfit(tally, rules), *at, "junk_value")
-    if tally.junk_cards is None and rules.pibak_count is PibakCount.CARDS:
+    if tally.junk_cards is None and needs.junk_cards:
         problems.add(
             "missing_count",
-            "this rule set counts junk cards for 피박; give junk_cards",
+            "this rule set counts junk cards for 피박, and a loser's junk cards decide its "
+            "피박; give junk_cards (the winner need not)",
             *at,
             "junk_cards",
         )
-    if tally.double_junks is None and rules.three_double_pi_bonus:
+    if tally.double_junks is None and needs.double_junks:
+        whose = (
+            "the winner's pile pays it"
+            if needs.stop
+            else "a preview shows every player's points with it"
+        )
         problems.add(
             "missing_count",
-            "this rule set pays a bonus for the three double junks; give double_junks",
+            f"this rule set pays a bonus for the three double junks, and {whose}; give "
+            "double_junks (a loser of a stopped hand need not)",
             *at,
             "double_junks",
         )
     if len(problems) != before:
         return None
+    return _pile(tally, rules)
+
+
+def _pile(tally: Tally, rules: GoStopRules) -> Pile:
+    """A checked tally as a :class:`Pile`: the switchable cards it holds kept apart, the
+    December ribbon out of the ribbon total where the rules leave it out."""
     t = tables_for(rules)
     animals, junk_value = tally.animals, tally.junk_value
     junk_cards, double_junks = tally.junk_cards, tally.double_junks

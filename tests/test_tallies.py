@@ -15,12 +15,13 @@ import itertools
 from typing import Any
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from bench.corpus import tally_of
 from calculator import GoStopError, resolve, settle
 from calculator.cards import CARDS, Kind
+from calculator.piles import read_piles
 from handbuilder import build_hand
 from strategies import house_hands
 from tests_support import examples
@@ -509,3 +510,398 @@ def test_a_third_double_junk_is_the_sake_cup(tally: dict[str, Any], fits: bool) 
     # no bonus cards, whose values could make up for the cup's
     plain = resolve("standard", {"bonus_a_junk_value": 0, "bonus_b_junk_value": 0})
     assert (_alone(tally, plain) == []) is fits
+
+
+# --- a card the tally leaves unsaid, which the counts force into the pile -----------------
+# has_gukjin, has_may_animal and rain_ribbon are not in SPEC §4's tally: left false they
+# say nothing, and the pile holds the card exactly when every way one deck deals the piles
+# puts it there (its own counts, or the listed piles beside it). Then it pays as the cards.
+
+
+def _paid(players: list[dict[str, Any]], ruleset: Any = STANDARD) -> dict[str, int]:
+    """What each loser pays the winner A, by payer."""
+    result = settle(build_hand({"players": players, "outcome": STOP_A}), ruleset)
+    return {p.payer: p.points for p in result.payments}
+
+
+ALL_ANIMALS = [c for c, card in CARDS.items() if card.kind is Kind.ANIMAL]
+NINE_JUNK = [f"0{m}-junk-{k}" for m in range(1, 5) for k in (1, 2)] + ["05-junk-1"]
+LOSER_B = {"id": "B", "cards": ["01-bright", "06-junk-1", "06-junk-2", "07-junk-1"]}
+
+
+def test_nine_animals_tallied_hold_the_sake_cup() -> None:
+    # 2 players, standard (stop at 7, 피박 at 7 or less). A holds all nine animals and junk
+    # worth 9; B one bright and 3 junk. Nine animals are every animal: the sake cup is
+    # among them, and auto reads it as A's best.
+    #   as animal: 9 animals = 1 + 4 = 5, godori 5, junk 9 = 0 -> 10; 멍따 (7+) x2 = 20;
+    #     A scored no junk: no 피박 -> 20
+    #   as junk: 8 animals = 4, godori 5, junk 9 + 2 = 11 -> 2 -> 11; 멍따 x2 = 22;
+    #     B's junk 3 <= 7: 피박 x2 -> 44
+    # B pays the better: 44 (repro 08; 20 while the tally's cup was read as not held).
+    by_cards = [{"id": "A", "cards": ALL_ANIMALS + NINE_JUNK}, LOSER_B]
+    tally = {"animals": 9, "godori": True, "junk_value": 9}  # has_gukjin left false
+    by_tally = [{"id": "A", "tally": tally}, LOSER_B]
+    assert _paid(by_cards) == {"B": 44}
+    assert _paid(by_tally) == {"B": 44}
+    assert _paid([{"id": "A", "tally": {**tally, "has_gukjin": True}}, LOSER_B]) == {"B": 44}
+
+
+def test_ten_ribbons_tallied_hold_the_december_ribbon() -> None:
+    # wikipedia: the December ribbon is left out of the ribbon total (W7). Ten ribbons are
+    # every ribbon, the December one among them: 9 counted = 1 + 4 = 5, hongdan,
+    # cheongdan and chodan 3 each -> 14 (15 while it was read as not held: 10 = 6).
+    # B and C hold a bright each (no 광박), no junk is scored (no 피박): each pays 14.
+    ribbons = [c for c, card in CARDS.items() if card.kind is Kind.RIBBON]
+    others = [{"id": "B", "cards": ["01-bright"]}, {"id": "C", "cards": ["03-bright"]}]
+    sets = {"hongdan": True, "cheongdan": True, "chodan": True}
+    wikipedia = resolve("wikipedia")
+    assert _paid([{"id": "A", "cards": ribbons}, *others], wikipedia) == {"B": 14, "C": 14}
+    by_tally = [{"id": "A", "tally": {"ribbons": 10, **sets}}, *others]
+    assert _paid(by_tally, wikipedia) == {"B": 14, "C": 14}
+
+
+# rules.md W15's hand, A holding the eight animals other than the sake cup as well
+W15_A = {
+    "id": "A",
+    "cards": ["1P", "1P", "2P", "2P", "3P", "3P", "4P", "4P", "5P", "5P", "6P", "6P"]
+    + ["1G", "3G", "8G"]
+    + [c for c in ALL_ANIMALS if c != "09-animal"],
+}
+W15_C = {"id": "C", "cards": ["11G", "11P", "11P", "11S", "12S"]}
+
+
+def test_a_losers_one_animal_is_the_sake_cup_when_the_others_are_listed() -> None:
+    # W15 (3 players), with A's eight animals added: A = junk 12 = 3, brights 3,
+    # 8 animals = 4, godori 5 -> 15; 멍따 (7+) x2 = 30. B = 7P 7P 10P 10P 9A: B's cup
+    # read as junk makes its junk 6 > 5 (no 피박), no bright: 광박 x2 -> 60. C has a
+    # bright and junk 6: 30. B's tally {animals: 1, junk_value: 4} can only hold the cup
+    # (A listed every other animal): it pays 60, not 120 (광박 and 피박, the cup unread).
+    b_cards = {"id": "B", "cards": ["7P", "7P", "10P", "10P", "9A"]}
+    b_tally = {"id": "B", "tally": {"animals": 1, "junk_value": 4}}
+    assert _paid([W15_A, b_cards, W15_C]) == {"B": 60, "C": 30}
+    assert _paid([W15_A, b_tally, W15_C]) == {"B": 60, "C": 30}
+
+
+def test_a_card_the_counts_only_allow_is_read_as_not_held() -> None:
+    # eight animals with godori: the one left out is the sake cup or another; A's listed
+    # two animals leave B's tally free of the cup as well: neither is read as holding it
+    a_pile = {"id": "A", "tally": {"animals": 8, "godori": True, "junk_value": 9}}
+    result = settle(build_hand({"players": [a_pile, LOSER_B]}), STANDARD)
+    assert result.players[0].score.switchable == 0
+    b_tally = {"id": "B", "tally": {"animals": 1, "junk_value": 4}}
+    two = {"id": "A", "cards": ["02-animal", "04-animal"]}
+    result = settle(build_hand({"players": [two, b_tally]}), STANDARD)
+    assert result.players[1].score.switchable == 0
+
+
+# every unsaid flag observable: the May bridge switches, the December ribbon is out of the
+# ribbon total (both change the Pile a tally reads as)
+OBSERVING = [
+    resolve(
+        "standard", {"may_animal_switchable": True, "dec_ribbon_counts_in_ribbon_total": False}
+    ),
+    resolve(
+        "standard",
+        {
+            "may_animal_switchable": True,
+            "dec_ribbon_counts_in_ribbon_total": False,
+            "dec_ribbon_completes_chodan": True,
+        },
+    ),
+]
+UNSAID_CARD = {"has_gukjin": "09-animal", "has_may_animal": "05-animal", "rain_ribbon": "12-ribbon"}
+
+
+def _keys(pile: set[str], flags: dict[str, set[str]], ruleset: Any) -> set[tuple]:
+    """Every tally (count, flags) a player holding ``pile`` may give (see _kind_tallies)."""
+    literal = tuple(cards <= pile for cards in flags.values())
+    found = {(len(pile), stated) for stated in _unstated(flags, literal)}
+    if "chodan" in flags and ruleset.rules.dec_ribbon_completes_chodan:
+        with_rain = len((SETS["chodan"] | {"12-ribbon"}) & pile) >= 3
+        reading = tuple(
+            with_rain if n == "chodan" else v for n, v in zip(flags, literal, strict=True)
+        )
+        found |= {(len(pile), stated) for stated in _unstated(flags, reading)}
+    return found
+
+
+def _read(players: list[dict[str, Any]], ruleset: Any) -> list[Any]:
+    return read_piles(build_hand({"players": players}), ruleset.rules)
+
+
+@pytest.mark.parametrize("ruleset", OBSERVING, ids=["plain", "bichodan"])
+@pytest.mark.parametrize(("count", "kind", "flags"), KINDS[1:], ids=[k[0] for k in KINDS[1:]])
+def test_one_tally_holds_exactly_the_unsaid_cards_every_pile_of_it_holds(
+    count: str, kind: Kind, flags: dict[str, set[str]], ruleset: Any
+) -> None:
+    # from the deck: the piles that may give each tally; an unsaid card is held when
+    # every one of them holds it, and the tally then reads as if it said so
+    ids = [c for c, card in CARDS.items() if card.kind is kind]
+    piles: dict[tuple, list[set[str]]] = {}
+    for n in range(len(ids) + 1):
+        for chosen in itertools.combinations(ids, n):
+            for key in _keys(set(chosen), flags, ruleset):
+                piles.setdefault(key, []).append(set(chosen))
+    forced_seen = 0
+    for (n, values), held_by in piles.items():
+        tally = {count: n, **dict(zip(flags, values, strict=True))}
+        forced = {
+            flag
+            for flag, card in UNSAID_CARD.items()
+            if flag in flags and not tally[flag] and all(card in p for p in held_by)
+        }
+        forced_seen += bool(forced)
+        stated = {**tally, **dict.fromkeys(forced, True)}
+        empty = {"id": "B", "cards": []}
+        found = _read([{"id": "A", "tally": tally}, empty], ruleset)[0]
+        assert found == _read([{"id": "A", "tally": stated}, empty], ruleset)[0], tally
+    assert forced_seen  # nine animals, ten ribbons and their neighbours
+
+
+def test_a_tally_beside_listed_animals_holds_the_unsaid_cards_they_leave_it() -> None:
+    # from the deck: B lists some animals, A tallies some of the others (godori as held,
+    # the sake cup and the May bridge unsaid); a card is held when every pile of A's count
+    # and godori among the animals B leaves holds it
+    ruleset = OBSERVING[0]
+    forced_seen = set()
+    for n_listed in range(len(ALL_ANIMALS) + 1):
+        for listed in itertools.combinations(ALL_ANIMALS, n_listed):
+            free = [c for c in ALL_ANIMALS if c not in listed]
+            piles: dict[tuple[int, bool], list[set[str]]] = {}
+            for n in range(len(free) + 1):
+                for chosen in itertools.combinations(free, n):
+                    piles.setdefault((n, set(chosen) >= BIRDS), []).append(set(chosen))
+            for (n, godori), held_by in piles.items():
+                tally = {"animals": n, "godori": godori}
+                forced = {
+                    flag
+                    for flag in ("has_gukjin", "has_may_animal")
+                    if all(UNSAID_CARD[flag] in p for p in held_by)
+                }
+                forced_seen |= forced
+                b = {"id": "B", "cards": list(listed)}
+                stated = {**tally, **dict.fromkeys(forced, True)}
+                found = _read([{"id": "A", "tally": tally}, b], ruleset)[0]
+                assert found == _read([{"id": "A", "tally": stated}, b], ruleset)[0], (
+                    tally,
+                    listed,
+                )
+    assert forced_seen == {"has_gukjin", "has_may_animal"}
+
+
+@settings(max_examples=examples(200))
+@given(
+    hand=house_hands(),
+    ruleset=st.sampled_from(RULESETS + OBSERVING),
+    seat=st.integers(0, 2),
+    unsaid=st.sets(st.sampled_from(sorted(UNSTATED))),
+)
+def test_a_real_pile_counted_with_unsaid_cards_pays_as_its_cards_when_they_are_forced(
+    hand: dict[str, Any], ruleset: Any, seat: int, unsaid: set[str]
+) -> None:
+    # one player counts its pile, leaving some of the unsaid flags false, beside the
+    # others' listed cards: it is accepted, and when the deck forces every card it left
+    # unsaid (each pile of its counts among the cards the others leave holds it) it pays
+    # as its cards
+    assume(_issues(hand, ruleset) == [])
+    players = hand["players"]
+    seat = [i for i, p in enumerate(players) if not p.get("sits_out")][seat % 2]
+    held = set(players[seat]["cards"])
+    taken = {
+        c for i, p in enumerate(players) if i != seat for c in p.get("cards", p.get("hand", []))
+    }
+    tally = _counted(sorted(held), ruleset)
+    for flag in unsaid:
+        tally[flag] = False
+    forced = True
+    dropped_any = False
+    for kind, flags in ((Kind.ANIMAL, KINDS[1][2]), (Kind.RIBBON, KINDS[2][2])):
+        dropped = [f for f in unsaid if f in flags and UNSAID_CARD[f] in held]
+        dropped_any |= bool(dropped)
+        free = [c for c, card in CARDS.items() if card.kind is kind and c not in taken]
+        mine = {c for c in held if CARDS[c].kind is kind}
+        key = (len(mine), tuple(tally[f] for f in flags))
+        forced &= all(
+            UNSAID_CARD[f] in chosen
+            for chosen in itertools.combinations(free, len(mine))
+            if key in _keys(set(chosen), flags, ruleset)
+            for f in dropped
+        )
+    counted = copy.deepcopy(hand)
+    counted["players"][seat] = {
+        **{k: v for k, v in players[seat].items() if k != "cards"},
+        "tally": tally,
+    }
+    issues = _issues(counted, ruleset)
+    if not forced:  # read as not holding it: the tally may fall short of a stop, no more
+        event("a card left unsaid is only allowed")
+        assert [code for code, _at in issues if code != "below_stop_minimum"] == []
+    else:
+        event("every card left unsaid is forced" if dropped_any else "no card left unsaid")
+        assert issues == []
+        expected = settle(build_hand(hand), ruleset)
+        found = settle(build_hand(counted), ruleset)
+        assert dict(found.net) == dict(expected.net)
+        assert found.payments == expected.payments
+
+
+def test_a_chodan_the_unsaid_december_ribbon_completes() -> None:
+    # 비초단, the December ribbon out of the ribbon total: A lists the April ribbon, so B's
+    # three ribbons with chodan are May, July and the December one standing in (refused
+    # as deck_exceeded while an unsaid rain_ribbon was read as "not held"); B holds it
+    bichodan = resolve(
+        "standard",
+        {"dec_ribbon_completes_chodan": True, "dec_ribbon_counts_in_ribbon_total": False},
+    )
+    a = {"id": "A", "cards": ["04-ribbon"]}
+    tally = {"ribbons": 3, "chodan": True}
+    assert _issues({"players": [a, {"id": "B", "tally": tally}]}, bichodan) == []
+    found = _read([a, {"id": "B", "tally": tally}], bichodan)[1]
+    assert found == _read([a, {"id": "B", "tally": {**tally, "rain_ribbon": True}}], bichodan)[1]
+    assert found.ribbons == 2  # the December ribbon left out of the total
+    # with the December ribbon listed by A, B's chodan is its three ribbons
+    a["cards"].remove("04-ribbon")
+    a["cards"].append("12-ribbon")
+    assert _issues({"players": [a, {"id": "B", "tally": tally}]}, bichodan) == []
+    assert _read([a, {"id": "B", "tally": tally}], bichodan)[1].ribbons == 3
+
+
+# --- the optional counts, asked for only where they change the result ---------------------
+# junk_cards (pibak_count: cards) decides a loser's 피박 only; double_junks pays the
+# three-double-junk bonus of the winner only, and shows in every player's points in a
+# preview; a nagari pays from no pile.
+
+BY_CARDS = resolve("standard", {"pibak_count": "cards"})
+BONUS = resolve("standard", {"three_double_pi_bonus": 3})
+A12 = {"id": "A", "tally": {"junk_value": 12}}
+B2 = {"id": "B", "tally": {"junk_value": 2, "junk_cards": 2}}
+C1 = {"id": "C", "tally": {"junk_value": 1, "junk_cards": 1}}
+
+
+def test_the_winner_need_not_count_its_junk_cards() -> None:
+    # repro 07 (a): A wins on junk 12 = 3; B (2 cards) and C (1 card) are in 피박 (5 or
+    # fewer cards, 3 players): each pays 3 x 2 = 6
+    hand = {"players": [A12, B2, C1], "outcome": STOP_A}
+    assert _issues(hand, BY_CARDS) == []
+    assert {p.payer: p.points for p in settle(build_hand(hand), BY_CARDS).payments} == {
+        "B": 6,
+        "C": 6,
+    }
+    plain = [A12, {"id": "B", "tally": {"junk_value": 2}}, {"id": "C", "tally": {}}]
+    assert _issues({"players": plain}, BY_CARDS) == []  # a preview prices no 피박
+    assert _issues({"players": plain, "outcome": {"type": "nagari"}}, BY_CARDS) == []
+
+
+def test_a_loser_must_count_its_junk_cards() -> None:
+    hand = {"players": [A12, {"id": "B", "tally": {"junk_value": 2}}, C1], "outcome": STOP_A}
+    assert _issues(hand, BY_CARDS) == [("missing_count", ("players", 1, "tally", "junk_cards"))]
+    with pytest.raises(GoStopError) as caught:
+        settle(build_hand(hand), BY_CARDS)
+    assert "a loser's junk cards decide its 피박" in caught.value.issues[0].detail
+
+
+THREE_DOUBLES = {"brights": 3, "junk_value": 6, "double_junks": 2, "has_gukjin": True, "animals": 1}
+
+
+def test_a_loser_need_not_count_its_double_junks() -> None:
+    # repro 07 (b): A = 3 brights (3), the sake cup read as junk makes three double junks
+    # (+3) -> 6; B and C hold a bright each (no 광박), no junk scored: each pays 6
+    b = {"id": "B", "tally": {"brights": 1}}
+    c = {"id": "C", "tally": {"brights": 1, "rain_bright": True}}
+    hand = {"players": [{"id": "A", "tally": THREE_DOUBLES}, b, c], "outcome": STOP_A}
+    assert _issues(hand, BONUS) == []
+    assert {p.payer: p.points for p in settle(build_hand(hand), BONUS).payments} == {
+        "B": 6,
+        "C": 6,
+    }
+    assert _issues({**hand, "outcome": {"type": "nagari"}}, BONUS) == []
+
+
+def test_the_winner_and_a_preview_count_double_junks() -> None:
+    unsaid = {k: v for k, v in THREE_DOUBLES.items() if k != "double_junks"}
+    b = {"id": "B", "tally": {"brights": 1}}
+    c = {"id": "C", "tally": {"brights": 1, "rain_bright": True}}
+    hand = {"players": [{"id": "A", "tally": unsaid}, b, c], "outcome": STOP_A}
+    missing = "missing_count"
+    assert _issues(hand, BONUS) == [(missing, ("players", 0, "tally", "double_junks"))]
+    with pytest.raises(GoStopError) as caught:
+        settle(build_hand(hand), BONUS)
+    assert "the winner's pile pays it" in caught.value.issues[0].detail
+    preview = {"players": [{"id": "A", "tally": THREE_DOUBLES}, b, c]}
+    assert _issues(preview, BONUS) == [
+        (missing, ("players", 1, "tally", "double_junks")),
+        (missing, ("players", 2, "tally", "double_junks")),
+    ]
+
+
+def test_a_stored_hand_is_read_with_the_cards_its_counts_force() -> None:
+    # a table's stored hand is scored again without the fit refusals (fit_checked False);
+    # the forced sake cup is read all the same, so the table keeps the 44 it was entered
+    # with (test_nine_animals_tallied_hold_the_sake_cup)
+    tally = {"animals": 9, "godori": True, "junk_value": 9}
+    hand = build_hand({"players": [{"id": "A", "tally": tally}, LOSER_B], "outcome": STOP_A})
+    assert [p.points for p in settle(hand, STANDARD, fit_checked=False).payments] == [44]
+
+
+def test_a_forced_sake_cup_is_not_for_sale() -> None:
+    # fudawiki sells 10 cards: 5 brights, bonus-a and -b, the sake cup, 2 double junks. A
+    # holds 3 brights and 11S and the eight animals other than the cup, so B's one
+    # animal is the cup; C holds 2 brights, 12S and bonus-a: 4 + 1 + 4 = 9 held, one
+    # (bonus-b) left to sell
+    a = ["1G", "3G", "8G", "11S", *(c for c in ALL_ANIMALS if c != "09-animal")]
+    piles: list[Any] = [a, {"animals": 1}, ["11G", "12G", "12S", "B2"]]
+    assert _sale(piles, 1, FUDAWIKI) == []
+    assert _sale(piles, 2, FUDAWIKI) == [("deck_exceeded", ("players", 3, "sold_brights"))]
+
+
+def test_two_tallies_of_animals_hold_the_unsaid_cards_every_deal_gives_them() -> None:
+    # from the deck: every deal of the animals to A, B and nobody, each pile given as a
+    # tally (the sake cup and the May bridge said or not); a card left unsaid is held when
+    # every deal that gives both tallies puts it in that pile (five animals and four: one
+    # of them holds the cup, neither must)
+    names = ("godori", "has_gukjin", "has_may_animal")
+    named = (BIRDS, {"09-animal"}, {"05-animal"})
+    unsaid = {"09-animal": 1, "05-animal": 2}  # the card, and its flag's place in a key
+    always: dict[tuple, list[set[str]]] = {}  # the unsaid cards each pile holds in every deal
+    for owners in itertools.product((0, 1, None), repeat=len(ALL_ANIMALS)):
+        piles = [{c for c, o in zip(ALL_ANIMALS, owners, strict=True) if o == i} for i in (0, 1)]
+        keys = []
+        for pile in piles:
+            held = tuple(cards <= pile for cards in named)
+            keys.append({(len(pile), *stated) for stated in _unstated(names, held)})
+        for pair in itertools.product(*keys):
+            cards = [
+                {c for c, at in unsaid.items() if c in p and not k[at + 1]}
+                for p, k in zip(piles, pair, strict=True)
+            ]
+            if pair in always:
+                always[pair] = [a & c for a, c in zip(always[pair], cards, strict=True)]
+            else:
+                always[pair] = cards
+    ruleset = OBSERVING[0]
+    seen = 0
+    for pair, held in always.items():
+        tallies = [{"animals": k[0], **dict(zip(names, k[1:], strict=True))} for k in pair]
+        stated = [
+            {**t, **{names[unsaid[c]]: True for c in h}} for t, h in zip(tallies, held, strict=True)
+        ]
+        seen += any(held)
+        players = [{"id": pid, "tally": t} for pid, t in zip("AB", tallies, strict=True)]
+        said = [{"id": pid, "tally": t} for pid, t in zip("AB", stated, strict=True)]
+        assert _read(players, ruleset) == _read(said, ruleset), pair
+    assert seen
+
+
+@pytest.mark.parametrize(
+    "tally",
+    [
+        # the cup said among the animals, and again as the third double junk (2 + 2 + 2)
+        {"animals": 1, "has_gukjin": True, "junk_value": 6, "double_junks": 3},
+        # nine animals are every animal, the cup among them: it is not in the junk too
+        {"animals": 9, "godori": True, "junk_value": 6, "double_junks": 3},
+    ],
+)
+def test_the_sake_cup_is_counted_once(tally: dict[str, Any]) -> None:
+    assert _alone(tally) == [("impossible_tally", ("players", 0, "tally", "double_junks"))]
+    # eight animals may leave the cup out: then it is the third double junk
+    assert _alone({"animals": 8, "godori": True, "junk_value": 6, "double_junks": 3}) == []

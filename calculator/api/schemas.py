@@ -380,17 +380,32 @@ class TallySchema(StrictSchema):
     animals = count(9, "Animals held (열끗), the sake cup included")
     godori = flag("The three bird animals (Feb, Apr, Aug) are held")
     ribbons = count(10, "Ribbons held (띠), the December one included")
-    rain_ribbon = flag("The December ribbon is among the ribbons")
+    rain_ribbon = flag(
+        "The December ribbon is among the ribbons; false: held only when the counts force it"
+    )
     hongdan = flag("Jan, Feb and Mar ribbons held (홍단)")
     cheongdan = flag("Jun, Sep and Oct ribbons held (청단)")
     chodan = flag("Apr, May and Jul ribbons held (초단)")
     junk_value = count(60, "Junk value (피): a double junk counts 2, bonus cards their value")
-    junk_cards = count(40, "Junk cards; needed when 피박 counts cards", allow_none=True)
-    double_junks = count(
-        3, "Double junks held; needed for the three-double-junk bonus", allow_none=True
+    junk_cards = count(
+        40,
+        "Junk cards; needed when 피박 counts cards, from each loser of a stopped hand",
+        allow_none=True,
     )
-    has_gukjin = flag("The sake cup (09-animal) is held, counted among the animals")
-    has_may_animal = flag("The May bridge (05-animal) is held, counted among the animals")
+    double_junks = count(
+        3,
+        "Double junks held; needed for the three-double-junk bonus, from the winner of a "
+        "stopped hand and from every player in a preview",
+        allow_none=True,
+    )
+    has_gukjin = flag(
+        "The sake cup (09-animal) is held, counted among the animals; false: held only "
+        "when the counts force it"
+    )
+    has_may_animal = flag(
+        "The May bridge (05-animal) is held, counted among the animals; false: held only "
+        "when the counts force it"
+    )
 
 
 class DeclaredSchema(StrictSchema):
