@@ -27,6 +27,7 @@ from calculator.api.http import PROBLEM_JSON, SECURITY_HEADERS
 from tools import require
 
 SETTINGS = Settings.load()
+BALANCER = "127.0.0.2"
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,13 @@ def database_file(tmp_path_factory: Any) -> Path:
 @pytest.fixture(scope="module")
 def stack(database_file: Path) -> Iterator[Stack]:
     require("nginx", "apt-get install nginx")
-    with Stack({"GOSTOP_DATABASE_URL": f"sqlite:///{database_file}"}) as running:
+    # 127.0.0.2 plays a TLS-terminating load balancer in front of nginx (tests connect
+    # from it with source_address); 127.0.0.1 is any client.
+    environ = {
+        "GOSTOP_DATABASE_URL": f"sqlite:///{database_file}",
+        "GOSTOP_TRUSTED_LOAD_BALANCERS": BALANCER,
+    }
+    with Stack(environ) as running:
         yield running
     assert running.process.returncode == 0, running.output()  # SIGTERM: a clean stop
 
@@ -223,3 +230,44 @@ def test_the_apps_environment_reaches_every_gunicorn_instance(
         assert f"GOSTOP_DATABASE_URL=sqlite:///{database_file}".encode() in environment
         binds = [v for v in environment if v.startswith(b"GOSTOP_BIND=unix:")]
         assert binds, environment  # on its unix socket, not on a port
+
+
+def _join_link_and_qr(stack: Stack, source: str, headers: dict[str, str]) -> tuple[str, str]:
+    """Create a table through the proxy from ``source``; (its join_url, the join link its
+    QR code encodes, as segno draws it from that URL)."""
+    import io
+    import re
+
+    import segno
+
+    conn = http.client.HTTPConnection(
+        "127.0.0.1", stack.port, timeout=30, source_address=(source, 0)
+    )
+    body = json.dumps({"roster": ["A", "B"], "stake": 100}).encode()
+    status, _headers, answer = call(stack, "POST", "/v1/tables", body, headers, conn)
+    assert status == 201, answer
+    table = json.loads(answer)
+    auth = {**headers, "Authorization": "Bearer " + table["viewer_token"]}
+    status, _headers, svg = call(stack, "GET", f"/v1/tables/{table['id']}/qr", None, auth, conn)
+    conn.close()
+    assert status == 200
+    drawn = io.BytesIO()
+    segno.make(table["join_url"], error="m").save(
+        drawn, kind="svg", omitsize=True, xmldecl=False
+    )
+    path = re.search(r' d="([^"]+)"', drawn.getvalue().decode())[1]  # type: ignore[index]
+    assert path in svg.decode()  # the QR code is the join_url
+    return table["join_url"], table["join_code"]
+
+
+def test_the_join_link_names_the_port_and_scheme_the_client_used(stack: Stack) -> None:
+    # A phone on the table's network: http, the port nginx listens on (nginx's $host has
+    # no port: the link was http://127.0.0.1/?join=…, which no phone could open). Its
+    # X-Forwarded-Proto is not believed: any client can send it.
+    url, code = _join_link_and_qr(stack, "127.0.0.1", {"X-Forwarded-Proto": "https"})
+    assert url == f"http://127.0.0.1:{stack.port}/?join={code}"
+    # A TLS-terminating load balancer in GOSTOP_TRUSTED_LOAD_BALANCERS, on port 443: its
+    # Host (no port) and its X-Forwarded-Proto make the link.
+    balanced = {"Host": "localhost", "X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.7"}
+    url, code = _join_link_and_qr(stack, BALANCER, balanced)
+    assert url == f"https://localhost/?join={code}"
