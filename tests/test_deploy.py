@@ -271,3 +271,60 @@ def test_the_join_link_names_the_port_and_scheme_the_client_used(stack: Stack) -
     balanced = {"Host": "localhost", "X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.7"}
     url, code = _join_link_and_qr(stack, BALANCER, balanced)
     assert url == f"https://localhost/?join={code}"
+
+
+def _page_load() -> list[tuple[str, str, bytes | None]]:
+    """The requests one phone makes to open the scorekeeper page (26, as the app logged
+    one real load): the page, each of its modules and its style sheet, the catalogues,
+    the previews it scores as the hand is filled in, and the OpenAPI document."""
+    from calculator.api.page import ASSETS, STATIC
+
+    hand = json.dumps({"players": [{"id": p, "declared": {}} for p in "ABC"]}).encode()
+    assets = sorted(f.name for f in STATIC.iterdir() if f.name != "index.html")
+    return [
+        ("GET", "/", None),
+        *[("GET", f"{ASSETS}/{name}", None) for name in assets],
+        ("GET", "/v1/codes", None),
+        ("GET", "/v1/rulesets", None),
+        ("GET", "/v1/cards?ruleset=standard", None),
+        *[("POST", "/v1/gostop/hands", hand)] * 8,
+        ("GET", "/v1/openapi.json", None),
+    ]
+
+
+def test_ten_phones_behind_one_address_open_the_page_at_once(stack: Stack) -> None:
+    """SPEC §8: per-client limits fit ≥ 10 phones behind one address. Ten phones (one
+    address of their own here, 127.0.0.3: the other tests' requests are not counted) open
+    the page at the same moment, each over 6 connections as a browser does: no 429."""
+    import threading
+    from collections import Counter
+
+    load = _page_load()
+    assert len(load) >= 19
+    statuses: Counter[int] = Counter()
+    lock = threading.Lock()
+    start = threading.Barrier(60)
+
+    def connection(requests: list[tuple[str, str, bytes | None]]) -> None:
+        conn = http.client.HTTPConnection(
+            "127.0.0.1", stack.port, timeout=60, source_address=("127.0.0.3", 0)
+        )
+        start.wait(timeout=30)
+        for method, path, body in requests:
+            status = call(stack, method, path, body, connection=conn)[0]
+            with lock:
+                statuses[status] += 1
+        conn.close()
+
+    threads = [
+        threading.Thread(target=connection, args=(load[lane::6],))
+        for _phone in range(10)
+        for lane in range(6)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert sum(statuses.values()) == 10 * len(load)
+    assert statuses[429] == 0, statuses
+    assert set(statuses) <= {200, 422}, statuses  # the previews' empty hands may be refused
