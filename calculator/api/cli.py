@@ -7,7 +7,8 @@
     gostop settle session.json      # POST /v1/settlements
     gostop serve [--host H] [--port P]  # development server (127.0.0.1:8000)
     gostop db upgrade               # apply the tables' database migrations (GOSTOP_DATABASE_URL)
-    gostop db purge                 # delete the tables idle past GOSTOP_TABLE_TTL_DAYS (cron)
+    gostop db purge                 # delete the tables idle past GOSTOP_TABLE_TTL_DAYS (cron;
+                                    # the setting is required: the service's own)
     gostop db rebuild               # derive every table's rows again from its events
 
 Each command sends the input through the service itself (in-process, no network), so it
@@ -23,6 +24,7 @@ import argparse
 import codecs
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any, BinaryIO
 from urllib.parse import urlencode
 
@@ -99,6 +101,17 @@ def main(argv: list[str] | None = None) -> int:
         return 128 + 13
 
 
+def _require_ttl(environ: Mapping[str, str]) -> None:
+    """``gostop db purge`` deletes for good, so it never guesses the TTL: a cron line
+    without the service's GOSTOP_TABLE_TTL_DAYS (its default 30 while the service keeps
+    tables 90 days, or forever with 0) would delete tables the service still serves."""
+    if not environ.get("GOSTOP_TABLE_TTL_DAYS", "").strip():
+        raise SettingsError(
+            "gostop db purge needs GOSTOP_TABLE_TTL_DAYS, the service's own (0: tables never "
+            "expire): run it with the service's environment file (README.md, Purging)"
+        )
+
+
 def _command(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="gostop", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -131,6 +144,7 @@ def _command(argv: list[str] | None) -> int:
         from calculator.api.tables import purge_database, rebuild_database, upgrade_database
 
         if args.action == "purge":
+            _require_ttl(os.environ)
             print(f"purged {purge_database()} idle tables")
         elif args.action == "rebuild":
             rebuilt, refused = rebuild_database()

@@ -165,3 +165,38 @@ def test_the_language_and_the_full_ruleset(tmp_path: Path, capsys: Any) -> None:
     both = json.loads(capsys.readouterr().out)
     assert set(both["payments"][1]["text"]) == {"ko", "en"}
     assert both["ruleset"]["options"]["go_formula"] == "korean_pow2"
+
+
+def test_purge_never_guesses_the_ttl(tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
+    """A cron line without the service's GOSTOP_TABLE_TTL_DAYS would purge with the
+    default 30 days the tables of a service that keeps them 90 days, or forever (0)."""
+    import time
+
+    from calculator.store import EventRow, Store, TokenRow
+
+    url = f"sqlite:///{tmp_path}/night.sqlite3"
+    monkeypatch.setenv("GOSTOP_DATABASE_URL", url)
+    monkeypatch.delenv("GOSTOP_TABLE_TTL_DAYS", raising=False)
+    store = Store(url)
+    store.migrate()
+    store.clock = lambda: time.time() - 40 * 86400  # type: ignore[method-assign]
+    assert store.create(
+        table_id="a" * 32,
+        join_code="AAAAAAAA",
+        created_at=store.clock(),
+        event=EventRow(seq=1, type="created", by="scorer", at="t", body="{}"),
+        summary="{}",
+        tokens=[TokenRow(hash="a" * 64, role="scorer", label="scorer")],
+    )
+    assert main(["db", "purge"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("gostop: gostop db purge needs GOSTOP_TABLE_TTL_DAYS")
+    assert store.table_ids() == ["a" * 32]  # idle 40 days, kept
+    monkeypatch.setenv("GOSTOP_TABLE_TTL_DAYS", "0")  # the service's: forever
+    assert main(["db", "purge"]) == 0
+    assert store.table_ids() == ["a" * 32]
+    monkeypatch.setenv("GOSTOP_TABLE_TTL_DAYS", "30")
+    assert main(["db", "purge"]) == 0
+    assert store.table_ids() == []
+    store.dispose()
