@@ -8,6 +8,7 @@ declarations (:mod:`calculator.api.docs`, :mod:`calculator.api.openapi`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from importlib.metadata import version
 from typing import Any
@@ -128,6 +129,25 @@ def _compress(app: Flask, min_bytes: int) -> None:
         return compressed
 
 
+READY_CHECK_SECONDS = 1.0  # /readyz asks the database at most this often per worker
+_ready: dict[int, tuple[float, bool]] = {}  # id(store) → (monotonic time asked, answered)
+
+
+def _database_answers(store: Any) -> bool:
+    """Whether the tables' database answered a ``SELECT 1`` within the last second."""
+    now = time.monotonic()
+    asked = _ready.get(id(store))
+    if asked is not None and now - asked[0] < READY_CHECK_SECONDS:
+        return asked[1]
+    try:
+        store.ping()
+        answered = True
+    except errors.DATABASE_DOWN:
+        answered = False
+    _ready[id(store)] = (now, answered)
+    return answered
+
+
 def _service_views(service: docs.Blueprint, service_version: str) -> None:
     @service.get("/healthz")
     @service.response(200, responses.HealthSchema, description="Serving")
@@ -141,10 +161,20 @@ def _service_views(service: docs.Blueprint, service_version: str) -> None:
     @service.alt_response(503, schema=responses.HealthSchema, description="Not ready")
     @service.doc(operationId="readyz")
     def readyz() -> Response:
-        """Readiness"""
+        """Readiness
+
+        Ready when the engine loads and the tables' database answers (one `SELECT 1`, made
+        at most once a second per worker: a load balancer may poll this). Not ready: 503
+        with `Retry-After`.
+        """
         from calculator.presets import resolve
 
         resolve("standard")  # the engine and its presets load
+        if not _database_answers(current_app.extensions["gostop_store"]):
+            response = http.json_response({"status": "not ready", "version": service_version})
+            response.status_code = 503
+            response.headers["Retry-After"] = str(errors.RETRY_AFTER)
+            return response
         return http.json_response({"status": "ready", "version": service_version})
 
     @service.get("/v1/openapi.json")
