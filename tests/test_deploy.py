@@ -252,9 +252,7 @@ def _join_link_and_qr(stack: Stack, source: str, headers: dict[str, str]) -> tup
     conn.close()
     assert status == 200
     drawn = io.BytesIO()
-    segno.make(table["join_url"], error="m").save(
-        drawn, kind="svg", omitsize=True, xmldecl=False
-    )
+    segno.make(table["join_url"], error="m").save(drawn, kind="svg", omitsize=True, xmldecl=False)
     path = re.search(r' d="([^"]+)"', drawn.getvalue().decode())[1]  # type: ignore[index]
     assert path in svg.decode()  # the QR code is the join_url
     return table["join_url"], table["join_code"]
