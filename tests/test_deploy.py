@@ -326,3 +326,38 @@ def test_ten_phones_behind_one_address_open_the_page_at_once(stack: Stack) -> No
     assert sum(statuses.values()) == 10 * len(load)
     assert statuses[429] == 0, statuses
     assert set(statuses) <= {200, 422}, statuses  # the previews' empty hands may be refused
+
+
+class _StackIn(Stack):
+    """deploy/run started in another directory than the checkout."""
+
+    def __init__(self, cwd: Path, extra_env: dict[str, str]) -> None:
+        self.cwd = cwd
+        super().__init__(extra_env)
+
+    def _start(self, command: list[str], env: dict[str, str]) -> None:
+        import subprocess
+        import tempfile
+
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server
+        self.process = subprocess.Popen(
+            command, cwd=self.cwd, env=env, stdout=self.log, stderr=self.log
+        )
+
+
+def test_the_default_ledger_file_is_in_the_directory_it_was_started_in(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """README.md: the default SQLite file is ./gostop.sqlite3, relative to the working
+    directory; deploy/run's gunicorn ran in the checkout (read-only under systemd)."""
+    require("nginx", "apt-get install nginx")
+    monkeypatch.delenv("GOSTOP_DATABASE_URL", raising=False)
+    in_checkout = Path(__file__).resolve().parents[1] / "gostop.sqlite3"
+    before = in_checkout.stat().st_mtime_ns if in_checkout.exists() else None
+    with _StackIn(tmp_path, {"GOSTOP_WORKERS": "1"}) as stack:
+        body = json.dumps({"roster": ["A", "B"], "stake": 100}).encode()
+        assert call(stack, "POST", "/v1/tables", body)[0] == 201
+    assert (tmp_path / "gostop.sqlite3").exists()
+    after = in_checkout.stat().st_mtime_ns if in_checkout.exists() else None
+    assert after == before  # the checkout's file (if any) untouched
