@@ -146,7 +146,25 @@ def read_json(max_bytes: int) -> Any:
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as error:
-        raise coded(BadRequest(f"the body is not valid JSON: {error}"), "malformed_json") from None
+        raise coded(BadRequest(_not_json(data, error)), "malformed_json") from None
+
+
+def _not_json(data: bytes, error: orjson.JSONDecodeError) -> str:
+    """What is wrong with a body orjson refused. JSON is UTF-8 (RFC 8259): for bytes that
+    are not (a file a Korean Windows editor saved as CP949, or UTF-16), say where the first
+    bad byte is and what to do; orjson's own words name no byte."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        before = data[: bad.start]
+        line = before.count(b"\n") + 1
+        column = bad.start - (before.rfind(b"\n") + 1) + 1
+        return (
+            f"the body is not UTF-8: byte 0x{data[bad.start]:02X} at line {line}, column "
+            f"{column} (byte {bad.start + 1}) is not valid UTF-8 — a Korean Windows editor "
+            "may have saved it as CP949 or UTF-16: save it as UTF-8"
+        )
+    return f"the body is not valid JSON: {error}"
 
 
 def json_response(body: Any, status: int = 200, mimetype: str = JSON) -> Response:

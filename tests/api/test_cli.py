@@ -217,3 +217,28 @@ def test_purge_never_guesses_the_ttl(tmp_path: Path, capsys: Any, monkeypatch: A
     assert main(["db", "purge"]) == 0
     assert store.table_ids() == []
     store.dispose()
+
+
+def test_a_cp949_file_says_where_and_to_save_it_as_utf8(
+    tmp_path: Path, capsys: Any, client: Any
+) -> None:
+    """Korean Windows editors save CP949: "광" is the bytes B1 A4, not UTF-8. The CLI and
+    HTTP read JSON in one place (calculator.api.http), so both say the same."""
+    text = '{\n  "players": [{"id": "광"}]\n}'
+    data = text.encode("cp949")
+    # line 2 is '  "players": [{"id": "광"}]': 22 characters before 광, so column 23, and
+    # 2 bytes of line 1 before it: offset 24 (the 25th byte)
+    assert data[24:26] == b"\xb1\xa4"
+    path = tmp_path / "hand.json"
+    path.write_bytes(data)
+    assert main(["score", str(path)]) == 2
+    problem = json.loads(capsys.readouterr().err)
+    said = (
+        "the body is not UTF-8: byte 0xB1 at line 2, column 23 (byte 25) is not valid "
+        "UTF-8 — a Korean Windows editor may have saved it as CP949 or UTF-16: save it as UTF-8"
+    )
+    assert problem["detail"] == said
+    assert problem["errors"][0]["code"] == "malformed_json"
+    answer = client.post("/v1/gostop/hands", data=data, content_type="application/json")
+    assert answer.status_code == 400
+    assert answer.get_json()["detail"] == said
