@@ -78,3 +78,22 @@ def test_the_fence_check_finds_an_unclosed_block() -> None:
     unclosed = "```sh\nls\n\n## Next\n\n```json\n{}\n```\n"
     assert _fence_problems(unclosed) == ["line 6: a fence opens inside the one of line 1"]
     assert _fence_problems("```\nls\n") == ["line 1: a fence never closed"]
+
+
+def test_the_phone_section_runs_the_stack_and_warns_against_plain_gunicorn() -> None:
+    """Phones at a table are the clients that stall sync workers (a phone asleep holds its
+    connection): README's advice for them is deploy/run, and the plain gunicorn only with
+    the warning (RELIABILITY.md has the figures)."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### From a phone on the same network", 1)[1].split("\n## ", 1)[0]
+    first_block = re.search(r"```sh\n(.*?)```", section, re.S)
+    assert first_block is not None
+    commands = [line for line in first_block[1].splitlines() if not line.startswith("#")]
+    assert commands
+    assert all("deploy/run" in line for line in commands), commands
+    if "gunicorn" in section:
+        assert "30 s" in section
+        assert "RELIABILITY.md" in section
