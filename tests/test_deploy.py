@@ -361,3 +361,51 @@ def test_the_default_ledger_file_is_in_the_directory_it_was_started_in(
     assert (tmp_path / "gostop.sqlite3").exists()
     after = in_checkout.stat().st_mtime_ns if in_checkout.exists() else None
     assert after == before  # the checkout's file (if any) untouched
+
+
+def test_join_codes_never_reach_the_logs(tmp_path: Path) -> None:
+    """A join code opens a table: nginx's "limiting requests" warnings (which quote the
+    request line) and Flask's development server (gostop serve) must not log it."""
+    import subprocess
+    import sys
+
+    from bench.server import free_port
+
+    require("nginx", "apt-get install nginx")
+    secret = "7K3MQ810"
+    limits = {"GOSTOP_RATE_LIMIT": "1", "GOSTOP_RATE_BURST": "1"}
+    with Stack({**limits, "GOSTOP_DATABASE_URL": f"sqlite:///{tmp_path}/j.sqlite3"}) as stack:
+        statuses = [call(stack, "GET", f"/?join={secret}")[0] for _ in range(5)]
+        assert 429 in statuses
+        deadline = time.monotonic() + 5
+        while "limiting requests" not in stack.output() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        output = stack.output()
+    assert "limiting requests" in output  # the warning is there, without the code
+    assert "join=[redacted]" in output
+    assert secret not in output
+    port = free_port()
+    environ = {**os.environ, "GOSTOP_DATABASE_URL": f"sqlite:///{tmp_path}/s.sqlite3"}
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "calculator.api.cli", "serve", "--port", str(port)],
+        env=environ,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                conn.request("GET", f"/?join={secret}")
+                assert conn.getresponse().status == 200
+                conn.close()
+                break
+            except ConnectionRefusedError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+    finally:
+        serve.send_signal(signal.SIGINT)
+        _out, err = serve.communicate(timeout=30)
+    assert "GET /?join=[redacted] HTTP/1.1" in err
+    assert secret not in err

@@ -156,8 +156,13 @@ def _command(argv: list[str] | None) -> int:
             print(f"migrated {upgrade_database()}")
         return 0
     if args.command == "serve":
-        from calculator.api import create_app
+        import logging
 
+        from calculator.api import create_app
+        from calculator.api.http import RedactingFilter
+
+        # werkzeug's request lines carry the query: no join code in them
+        logging.getLogger("werkzeug").addFilter(RedactingFilter())
         create_app().run(host=args.host, port=args.port)
         return 0
     path = BATCH if getattr(args, "batch", False) else ENDPOINTS[args.command][0]

@@ -248,6 +248,32 @@ class JsonFormatter(logging.Formatter):
         return orjson.dumps(line).decode()
 
 
+# A join code in a URL's query (the page's join link, ?join=CODE) is a secret: whoever
+# reads it joins the table. Logs never carry it (SPEC §9: tokens never logged).
+_JOIN_CODE = re.compile(r"([?&;]join=)[^&;#\s\"']*", re.IGNORECASE)
+
+
+def redact(text: str) -> str:
+    """``text`` with every ``join=`` query value replaced.
+
+    >>> redact('"GET /?join=7K3MQ810&lang=en HTTP/1.1" 200')
+    '"GET /?join=[redacted]&lang=en HTTP/1.1" 200'
+    """
+    return _JOIN_CODE.sub(r"\1[redacted]", text)
+
+
+class RedactingFilter(logging.Filter):
+    """Redacts join codes from a log record's message (Flask's development server logs
+    every request line with its query)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = redact(message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
+
+
 def configure_logging(level: str) -> None:
     """Send the service's logs to stderr as JSON lines (once per process), at ``level``
     (a level's name, in any case)."""
