@@ -15,7 +15,8 @@ Each command sends the input through the service itself (in-process, no network)
 reads JSON with the same loader and answers with the same body or problem as over HTTP,
 less what only HTTP has (the request path and id). Exit status: 0 answered, 2 the input
 was refused (the problem+json body goes to stderr) or a GOSTOP_* setting the service
-checks at start is wrong (one line on stderr).
+checks at start is wrong (one line on stderr), 3 the database of a ``gostop db`` command
+cannot be reached (one line on stderr).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ ENDPOINTS = {
 }
 BATCH = "/v1/gostop/hands/batch"
 _HTTP_ONLY = ("instance", "request_id")
+DATABASE_DOWN = 3  # exit status of a gostop db command whose database cannot be reached
 
 
 def run(path: str, data: bytes) -> tuple[int, dict[str, Any]]:
@@ -101,6 +103,49 @@ def main(argv: list[str] | None = None) -> int:
         return 128 + 13
 
 
+def _database_command(action: str) -> int:
+    """``gostop db ACTION``; a database that cannot be reached is one line on stderr and
+    status 3 (:data:`DATABASE_DOWN`), not a traceback: cron mails it, a script tests it."""
+    from calculator.api.errors import DATABASE_DOWN as DOWN
+    from calculator.api.tables import purge_database, rebuild_database, upgrade_database
+
+    if action == "purge":
+        _require_ttl(os.environ)
+    try:
+        if action == "purge":
+            print(f"purged {purge_database()} idle tables")
+        elif action == "rebuild":
+            rebuilt, refused = rebuild_database()
+            print(f"rebuilt {rebuilt} tables")
+            for table_id, why in refused.items():
+                print(f"gostop: table {table_id} left as it was: {why}", file=sys.stderr)
+            return 2 if refused else 0
+        else:
+            print(f"migrated {upgrade_database()}")
+    except (*DOWN, OSError) as error:  # OSError: a SQLite file that cannot be made
+        print(f"gostop: {_unreachable(error)}", file=sys.stderr)
+        return DATABASE_DOWN
+    return 0
+
+
+def _unreachable(error: Exception) -> str:
+    """One line: which database (its password hidden) and the driver's first words."""
+    import sqlalchemy
+
+    from calculator.api.config import Settings
+    from calculator.store import DEFAULT_URL
+
+    raw = Settings.load().database_url or DEFAULT_URL
+    try:
+        url = sqlalchemy.engine.make_url(raw).render_as_string(hide_password=True)
+    except sqlalchemy.exc.ArgumentError:
+        url = "GOSTOP_DATABASE_URL"
+    reason = str(getattr(error, "orig", None) or error).strip().splitlines() or [
+        type(error).__name__
+    ]
+    return f"the database {url} cannot be reached: {reason[0]}"
+
+
 def _require_ttl(environ: Mapping[str, str]) -> None:
     """``gostop db purge`` deletes for good, so it never guesses the TTL: a cron line
     without the service's GOSTOP_TABLE_TTL_DAYS (its default 30 while the service keeps
@@ -141,20 +186,8 @@ def _command(argv: list[str] | None) -> int:
     )
     args = parser.parse_args(argv)
     if args.command == "db":
-        from calculator.api.tables import purge_database, rebuild_database, upgrade_database
+        return _database_command(args.action)
 
-        if args.action == "purge":
-            _require_ttl(os.environ)
-            print(f"purged {purge_database()} idle tables")
-        elif args.action == "rebuild":
-            rebuilt, refused = rebuild_database()
-            print(f"rebuilt {rebuilt} tables")
-            for table_id, why in refused.items():
-                print(f"gostop: table {table_id} left as it was: {why}", file=sys.stderr)
-            return 2 if refused else 0
-        else:
-            print(f"migrated {upgrade_database()}")
-        return 0
     if args.command == "serve":
         import logging
 

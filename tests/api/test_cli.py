@@ -242,3 +242,20 @@ def test_a_cp949_file_says_where_and_to_save_it_as_utf8(
     answer = client.post("/v1/gostop/hands", data=data, content_type="application/json")
     assert answer.status_code == 400
     assert answer.get_json()["detail"] == said
+
+
+def test_an_unreachable_database_is_one_line_and_status_3(capsys: Any, monkeypatch: Any) -> None:
+    from bench.server import free_port
+    from calculator.api.cli import DATABASE_DOWN
+
+    assert DATABASE_DOWN == 3
+    url = f"postgresql+psycopg://gostop:secret@127.0.0.1:{free_port()}/gostop"  # nobody there
+    monkeypatch.setenv("GOSTOP_DATABASE_URL", url)
+    monkeypatch.setenv("GOSTOP_TABLE_TTL_DAYS", "30")
+    for action in ("upgrade", "purge", "rebuild"):
+        assert main(["db", action]) == 3
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1, err
+        assert err.startswith("gostop: the database postgresql+psycopg://gostop:***@127.0.0.1:")
+        assert "cannot be reached: " in err
+        assert "secret" not in err
