@@ -111,6 +111,7 @@ def _database_command(action: str) -> int:
 
     if action == "purge":
         _require_ttl(os.environ)
+    down: tuple[type[BaseException], ...] = (*DOWN, OSError)  # OSError: a file not made
     try:
         if action == "purge":
             print(f"purged {purge_database()} idle tables")
@@ -122,13 +123,13 @@ def _database_command(action: str) -> int:
             return 2 if refused else 0
         else:
             print(f"migrated {upgrade_database()}")
-    except (*DOWN, OSError) as error:  # OSError: a SQLite file that cannot be made
+    except down as error:
         print(f"gostop: {_unreachable(error)}", file=sys.stderr)
         return DATABASE_DOWN
     return 0
 
 
-def _unreachable(error: Exception) -> str:
+def _unreachable(error: BaseException) -> str:
     """One line: which database (its password hidden) and the driver's first words."""
     import sqlalchemy
 
