@@ -35,6 +35,7 @@ that removes instructions from the same workload makes it faster on every machin
 from __future__ import annotations
 
 import argparse
+import atexit
 import gc
 import json
 import os
@@ -77,6 +78,14 @@ def _engine(hands: int) -> Callable[[], None]:
     return run
 
 
+def _database_folder() -> str:
+    """A folder of its own for the run's database, removed when the process exits (in
+    the baseline and the measured run alike: the difference does not count it)."""
+    folder = tempfile.mkdtemp(prefix="gostop-instructions-")
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 def _http(hands: int, workload: str, fresh: bool = False) -> Callable[[], None]:
     from bench.corpus import corpus
     from calculator.api import create_app
@@ -94,7 +103,7 @@ def _http(hands: int, workload: str, fresh: bool = False) -> Callable[[], None]:
     # A database of its own, made in both runs: with the default file in the working
     # directory, only the first run of a fresh tree created and migrated it, and the
     # difference lost ~56k instructions a hand (the second run found it made).
-    folder = tempfile.mkdtemp(prefix="gostop-instructions-")
+    folder = _database_folder()
     settings = {
         "access_log": False,
         "bench_endpoint": True,
@@ -130,7 +139,7 @@ def _ledger(requests: int, workload: str) -> Callable[[], None]:
     from bench.tables import HAND, TABLE
     from calculator.api import create_app
 
-    folder = tempfile.mkdtemp(prefix="gostop-instructions-")
+    folder = _database_folder()
     app = create_app({"access_log": False, "database_url": f"sqlite:///{folder}/i.sqlite3"})
     client = app.test_client()
     created = client.post("/v1/tables", json=TABLE).get_json()

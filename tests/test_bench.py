@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests_support import run_quick
 from tools import require
+
+ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.slow
 
@@ -87,3 +91,18 @@ def test_cpu_benchmark_counts_the_workers_cpu_per_request() -> None:
     assert 0 < found["ratio"] < 1
     # a 304 poll does what /healthz does, and opens the table
     assert 0 < found["healthz_us"] < found["poll_304_us"]
+
+
+def test_instruction_runs_leave_no_folder_behind(tmp_path: Path) -> None:
+    """Each inner run makes its database in a folder of its own: removed at exit."""
+    import subprocess
+    import sys
+
+    script = (
+        "from bench import instructions\n"
+        "instructions._http(1, 'hand')()\n"
+        "instructions._ledger(1, 'append')()\n"
+    )
+    environ = {**os.environ, "TMPDIR": str(tmp_path), "GOSTOP_ACCESS_LOG": "0"}
+    subprocess.run([sys.executable, "-c", script], check=True, env=environ, cwd=ROOT)
+    assert list(tmp_path.iterdir()) == []

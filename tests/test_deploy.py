@@ -27,6 +27,7 @@ from calculator.api.http import PROBLEM_JSON, SECURITY_HEADERS
 from tools import require
 
 SETTINGS = Settings.load()
+BALANCER = "127.0.0.2"
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,13 @@ def database_file(tmp_path_factory: Any) -> Path:
 @pytest.fixture(scope="module")
 def stack(database_file: Path) -> Iterator[Stack]:
     require("nginx", "apt-get install nginx")
-    with Stack({"GOSTOP_DATABASE_URL": f"sqlite:///{database_file}"}) as running:
+    # 127.0.0.2 plays a TLS-terminating load balancer in front of nginx (tests connect
+    # from it with source_address); 127.0.0.1 is any client.
+    environ = {
+        "GOSTOP_DATABASE_URL": f"sqlite:///{database_file}",
+        "GOSTOP_TRUSTED_LOAD_BALANCERS": BALANCER,
+    }
+    with Stack(environ) as running:
         yield running
     assert running.process.returncode == 0, running.output()  # SIGTERM: a clean stop
 
@@ -223,3 +230,182 @@ def test_the_apps_environment_reaches_every_gunicorn_instance(
         assert f"GOSTOP_DATABASE_URL=sqlite:///{database_file}".encode() in environment
         binds = [v for v in environment if v.startswith(b"GOSTOP_BIND=unix:")]
         assert binds, environment  # on its unix socket, not on a port
+
+
+def _join_link_and_qr(stack: Stack, source: str, headers: dict[str, str]) -> tuple[str, str]:
+    """Create a table through the proxy from ``source``; (its join_url, the join link its
+    QR code encodes, as segno draws it from that URL)."""
+    import io
+    import re
+
+    import segno
+
+    conn = http.client.HTTPConnection(
+        "127.0.0.1", stack.port, timeout=30, source_address=(source, 0)
+    )
+    body = json.dumps({"roster": ["A", "B"], "stake": 100}).encode()
+    status, _headers, answer = call(stack, "POST", "/v1/tables", body, headers, conn)
+    assert status == 201, answer
+    table = json.loads(answer)
+    auth = {**headers, "Authorization": "Bearer " + table["viewer_token"]}
+    status, _headers, svg = call(stack, "GET", f"/v1/tables/{table['id']}/qr", None, auth, conn)
+    conn.close()
+    assert status == 200
+    drawn = io.BytesIO()
+    segno.make(table["join_url"], error="m").save(drawn, kind="svg", omitsize=True, xmldecl=False)
+    path = re.search(r' d="([^"]+)"', drawn.getvalue().decode())[1]  # type: ignore[index]
+    assert path in svg.decode()  # the QR code is the join_url
+    return table["join_url"], table["join_code"]
+
+
+def test_the_join_link_names_the_port_and_scheme_the_client_used(stack: Stack) -> None:
+    # A phone on the table's network: http, the port nginx listens on (nginx's $host has
+    # no port: the link was http://127.0.0.1/?join=…, which no phone could open). Its
+    # X-Forwarded-Proto is not believed: any client can send it.
+    url, code = _join_link_and_qr(stack, "127.0.0.1", {"X-Forwarded-Proto": "https"})
+    assert url == f"http://127.0.0.1:{stack.port}/?join={code}"
+    # A TLS-terminating load balancer in GOSTOP_TRUSTED_LOAD_BALANCERS, on port 443: its
+    # Host (no port) and its X-Forwarded-Proto make the link.
+    balanced = {"Host": "localhost", "X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.7"}
+    url, code = _join_link_and_qr(stack, BALANCER, balanced)
+    assert url == f"https://localhost/?join={code}"
+
+
+def _page_load() -> list[tuple[str, str, bytes | None]]:
+    """The requests one phone makes to open the scorekeeper page (26, as the app logged
+    one real load): the page, each of its modules and its style sheet, the catalogues,
+    the previews it scores as the hand is filled in, and the OpenAPI document."""
+    from calculator.api.page import ASSETS, STATIC
+
+    hand = json.dumps({"players": [{"id": p, "declared": {}} for p in "ABC"]}).encode()
+    assets = sorted(f.name for f in STATIC.iterdir() if f.name != "index.html")
+    return [
+        ("GET", "/", None),
+        *[("GET", f"{ASSETS}/{name}", None) for name in assets],
+        ("GET", "/v1/codes", None),
+        ("GET", "/v1/rulesets", None),
+        ("GET", "/v1/cards?ruleset=standard", None),
+        *[("POST", "/v1/gostop/hands", hand)] * 8,
+        ("GET", "/v1/openapi.json", None),
+    ]
+
+
+def test_ten_phones_behind_one_address_open_the_page_at_once(stack: Stack) -> None:
+    """SPEC §8: per-client limits fit ≥ 10 phones behind one address. Ten phones (one
+    address of their own here, 127.0.0.3: the other tests' requests are not counted) open
+    the page at the same moment, each over 6 connections as a browser does: no 429."""
+    import threading
+    from collections import Counter
+
+    load = _page_load()
+    assert len(load) >= 19
+    statuses: Counter[int] = Counter()
+    lock = threading.Lock()
+    start = threading.Barrier(60)
+
+    def connection(requests: list[tuple[str, str, bytes | None]]) -> None:
+        conn = http.client.HTTPConnection(
+            "127.0.0.1", stack.port, timeout=60, source_address=("127.0.0.3", 0)
+        )
+        start.wait(timeout=30)
+        for method, path, body in requests:
+            status = call(stack, method, path, body, connection=conn)[0]
+            with lock:
+                statuses[status] += 1
+        conn.close()
+
+    threads = [
+        threading.Thread(target=connection, args=(load[lane::6],))
+        for _phone in range(10)
+        for lane in range(6)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert sum(statuses.values()) == 10 * len(load)
+    assert statuses[429] == 0, statuses
+    assert set(statuses) <= {200, 422}, statuses  # the previews' empty hands may be refused
+
+
+class _StackIn(Stack):
+    """deploy/run started in another directory than the checkout."""
+
+    def __init__(self, cwd: Path, extra_env: dict[str, str]) -> None:
+        self.cwd = cwd
+        super().__init__(extra_env)
+
+    def _start(self, command: list[str], env: dict[str, str]) -> None:
+        import subprocess
+        import tempfile
+
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server
+        self.process = subprocess.Popen(
+            command, cwd=self.cwd, env=env, stdout=self.log, stderr=self.log
+        )
+
+
+def test_the_default_ledger_file_is_in_the_directory_it_was_started_in(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """README.md: the default SQLite file is ./gostop.sqlite3, relative to the working
+    directory; deploy/run's gunicorn ran in the checkout (read-only under systemd)."""
+    require("nginx", "apt-get install nginx")
+    monkeypatch.delenv("GOSTOP_DATABASE_URL", raising=False)
+    in_checkout = Path(__file__).resolve().parents[1] / "gostop.sqlite3"
+    before = in_checkout.stat().st_mtime_ns if in_checkout.exists() else None
+    with _StackIn(tmp_path, {"GOSTOP_WORKERS": "1"}) as stack:
+        body = json.dumps({"roster": ["A", "B"], "stake": 100}).encode()
+        assert call(stack, "POST", "/v1/tables", body)[0] == 201
+    assert (tmp_path / "gostop.sqlite3").exists()
+    after = in_checkout.stat().st_mtime_ns if in_checkout.exists() else None
+    assert after == before  # the checkout's file (if any) untouched
+
+
+def test_join_codes_never_reach_the_logs(tmp_path: Path) -> None:
+    """A join code opens a table: nginx's "limiting requests" warnings (which quote the
+    request line) and Flask's development server (gostop serve) must not log it."""
+    import subprocess
+    import sys
+
+    from bench.server import free_port
+
+    require("nginx", "apt-get install nginx")
+    secret = "7K3MQ810"
+    limits = {"GOSTOP_RATE_LIMIT": "1", "GOSTOP_RATE_BURST": "1"}
+    with Stack({**limits, "GOSTOP_DATABASE_URL": f"sqlite:///{tmp_path}/j.sqlite3"}) as stack:
+        statuses = [call(stack, "GET", f"/?join={secret}")[0] for _ in range(5)]
+        assert 429 in statuses
+        deadline = time.monotonic() + 5
+        while "limiting requests" not in stack.output() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        output = stack.output()
+    assert "limiting requests" in output  # the warning is there, without the code
+    assert "join=[redacted]" in output
+    assert secret not in output
+    port = free_port()
+    environ = {**os.environ, "GOSTOP_DATABASE_URL": f"sqlite:///{tmp_path}/s.sqlite3"}
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "calculator.api.cli", "serve", "--port", str(port)],
+        env=environ,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                conn.request("GET", f"/?join={secret}")
+                assert conn.getresponse().status == 200
+                conn.close()
+                break
+            except ConnectionRefusedError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+    finally:
+        serve.send_signal(signal.SIGINT)
+        _out, err = serve.communicate(timeout=30)
+    assert "GET /?join=[redacted] HTTP/1.1" in err
+    assert secret not in err

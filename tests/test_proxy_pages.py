@@ -51,6 +51,7 @@ def _deploy_run() -> Any:
 DEPLOY = _deploy_run()
 STATUSES = {p.status: p for p in DEPLOY.PROBLEMS}
 RETRY_AFTER = {502: "5", 503: "5", 504: "5", 429: "1"}
+APP = "http://192.168.1.5:5173"  # a browser app's origin allowed by GOSTOP_CORS_ORIGINS
 
 
 class Proxy:
@@ -58,7 +59,7 @@ class Proxy:
 
     def __init__(self, runtime: Path) -> None:
         self.port = free_port()
-        environ = {"GOSTOP_HOSTS": "gostop.example,localhost"}
+        environ = {"GOSTOP_HOSTS": "gostop.example,localhost", "GOSTOP_CORS_ORIGINS": APP}
         stack = DEPLOY.Stack.from_environ(port=self.port, runtime=runtime, environ=environ)
         config = stack.render()
         tests = "".join(
@@ -104,10 +105,14 @@ def proxy(tmp_path_factory: Any) -> Iterator[Proxy]:
 
 
 def _get(
-    proxy: Proxy, path: str, host: str = "localhost", connection: Any = None
+    proxy: Proxy,
+    path: str,
+    host: str = "localhost",
+    connection: Any = None,
+    origin: str | None = None,
 ) -> tuple[int, http.client.HTTPMessage, bytes]:
     conn = connection or http.client.HTTPConnection("127.0.0.1", proxy.port, timeout=10)
-    conn.request("GET", path, headers={"Host": host})
+    conn.request("GET", path, headers={"Host": host, **({"Origin": origin} if origin else {})})
     response = conn.getresponse()
     body = response.read()
     if connection is None:
@@ -178,3 +183,38 @@ def test_connections_are_kept_alive(proxy: Proxy) -> None:
         assert conn.sock is first  # the same connection answered each
     conn.close()
     assert statuses == [429, 502, 503]
+
+
+@pytest.mark.parametrize("status", ANSWERED)
+def test_each_answer_of_the_proxy_carries_cors_for_an_allowed_origin(
+    proxy: Proxy, status: int
+) -> None:
+    """With GOSTOP_CORS_ORIGINS, a browser app of that origin must be able to read the
+    proxy's own problem (and its Retry-After), as it reads the app's; others get no CORS."""
+    from calculator.api.config import CORS_EXPOSE_HEADERS
+
+    path = f"/__status/{STATUSES[status].nginx_status or status}"
+    _status, headers, _body = _get(proxy, path, origin=APP)
+    assert headers["Access-Control-Allow-Origin"] == APP
+    exposed = {h.strip() for h in headers["Access-Control-Expose-Headers"].split(",")}
+    assert exposed == set(CORS_EXPOSE_HEADERS)
+    assert "Origin" in headers["Vary"]
+    _status, headers, _body = _get(proxy, path, origin="https://evil.example")
+    assert headers["Access-Control-Allow-Origin"] is None
+    assert headers["Access-Control-Expose-Headers"] is None
+    _status, headers, _body = _get(proxy, path)
+    assert headers["Access-Control-Allow-Origin"] is None
+
+
+def test_the_app_exposes_what_a_cross_origin_app_needs(tmp_path: Path) -> None:
+    from calculator.api import create_app
+
+    database = f"sqlite:///{tmp_path}/cors.sqlite3"
+    settings = {"access_log": False, "cors_origins": APP, "database_url": database}
+    client = create_app(settings).test_client()
+    answer = client.post(
+        "/v1/tables", json={"roster": ["A", "B"], "stake": 100}, headers={"Origin": APP}
+    )
+    assert answer.headers["Access-Control-Allow-Origin"] == APP
+    exposed = {h.strip() for h in answer.headers["Access-Control-Expose-Headers"].split(",")}
+    assert {"ETag", "X-Request-ID", "Retry-After", "Idempotent-Replayed", "Location"} <= exposed

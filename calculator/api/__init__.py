@@ -8,6 +8,7 @@ declarations (:mod:`calculator.api.docs`, :mod:`calculator.api.openapi`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from importlib.metadata import version
 from typing import Any
@@ -19,7 +20,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from calculator.api import docs, errors, http, responses, views
 from calculator.api import sharing as _sharing  # noqa: F401 - its views join the tables blueprint
 from calculator.api import table_members as _table_members  # noqa: F401 - adds its views
-from calculator.api.config import Settings
+from calculator.api.config import CORS_EXPOSE_HEADERS, Settings
 from calculator.api.page import page
 from calculator.api.rate_limits import init_limits
 from calculator.api.tables import init_store, tables
@@ -76,7 +77,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if settings.cors_origins:
         from flask_cors import CORS
 
-        CORS(app, origins=list(settings.cors_origins), expose_headers=["X-Request-ID", "ETag"])
+        CORS(app, origins=list(settings.cors_origins), expose_headers=list(CORS_EXPOSE_HEADERS))
     return app
 
 
@@ -128,6 +129,25 @@ def _compress(app: Flask, min_bytes: int) -> None:
         return compressed
 
 
+READY_CHECK_SECONDS = 1.0  # /readyz asks the database at most this often per worker
+_ready: dict[int, tuple[float, bool]] = {}  # id(store) → (monotonic time asked, answered)
+
+
+def _database_answers(store: Any) -> bool:
+    """Whether the tables' database answered a ``SELECT 1`` within the last second."""
+    now = time.monotonic()
+    asked = _ready.get(id(store))
+    if asked is not None and now - asked[0] < READY_CHECK_SECONDS:
+        return asked[1]
+    try:
+        store.ping()
+        answered = True
+    except errors.DATABASE_DOWN:
+        answered = False
+    _ready[id(store)] = (now, answered)
+    return answered
+
+
 def _service_views(service: docs.Blueprint, service_version: str) -> None:
     @service.get("/healthz")
     @service.response(200, responses.HealthSchema, description="Serving")
@@ -141,10 +161,20 @@ def _service_views(service: docs.Blueprint, service_version: str) -> None:
     @service.alt_response(503, schema=responses.HealthSchema, description="Not ready")
     @service.doc(operationId="readyz")
     def readyz() -> Response:
-        """Readiness"""
+        """Readiness
+
+        Ready when the engine loads and the tables' database answers (one `SELECT 1`, made
+        at most once a second per worker: a load balancer may poll this). Not ready: 503
+        with `Retry-After`.
+        """
         from calculator.presets import resolve
 
         resolve("standard")  # the engine and its presets load
+        if not _database_answers(current_app.extensions["gostop_store"]):
+            response = http.json_response({"status": "not ready", "version": service_version})
+            response.status_code = 503
+            response.headers["Retry-After"] = str(errors.RETRY_AFTER)
+            return response
         return http.json_response({"status": "ready", "version": service_version})
 
     @service.get("/v1/openapi.json")

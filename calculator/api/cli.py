@@ -7,14 +7,16 @@
     gostop settle session.json      # POST /v1/settlements
     gostop serve [--host H] [--port P]  # development server (127.0.0.1:8000)
     gostop db upgrade               # apply the tables' database migrations (GOSTOP_DATABASE_URL)
-    gostop db purge                 # delete the tables idle past GOSTOP_TABLE_TTL_DAYS (cron)
+    gostop db purge                 # delete the tables idle past GOSTOP_TABLE_TTL_DAYS (cron;
+                                    # the setting is required: the service's own)
     gostop db rebuild               # derive every table's rows again from its events
 
 Each command sends the input through the service itself (in-process, no network), so it
 reads JSON with the same loader and answers with the same body or problem as over HTTP,
 less what only HTTP has (the request path and id). Exit status: 0 answered, 2 the input
 was refused (the problem+json body goes to stderr) or a GOSTOP_* setting the service
-checks at start is wrong (one line on stderr).
+checks at start is wrong (one line on stderr), 3 the database of a ``gostop db`` command
+cannot be reached (one line on stderr).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import argparse
 import codecs
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any, BinaryIO
 from urllib.parse import urlencode
 
@@ -38,6 +41,7 @@ ENDPOINTS = {
 }
 BATCH = "/v1/gostop/hands/batch"
 _HTTP_ONLY = ("instance", "request_id")
+DATABASE_DOWN = 3  # exit status of a gostop db command whose database cannot be reached
 
 
 def run(path: str, data: bytes) -> tuple[int, dict[str, Any]]:
@@ -99,6 +103,61 @@ def main(argv: list[str] | None = None) -> int:
         return 128 + 13
 
 
+def _database_command(action: str) -> int:
+    """``gostop db ACTION``; a database that cannot be reached is one line on stderr and
+    status 3 (:data:`DATABASE_DOWN`), not a traceback: cron mails it, a script tests it."""
+    from calculator.api.errors import DATABASE_DOWN as DOWN
+    from calculator.api.tables import purge_database, rebuild_database, upgrade_database
+
+    if action == "purge":
+        _require_ttl(os.environ)
+    down: tuple[type[BaseException], ...] = (*DOWN, OSError)  # OSError: a file not made
+    try:
+        if action == "purge":
+            print(f"purged {purge_database()} idle tables")
+        elif action == "rebuild":
+            rebuilt, refused = rebuild_database()
+            print(f"rebuilt {rebuilt} tables")
+            for table_id, why in refused.items():
+                print(f"gostop: table {table_id} left as it was: {why}", file=sys.stderr)
+            return 2 if refused else 0
+        else:
+            print(f"migrated {upgrade_database()}")
+    except down as error:
+        print(f"gostop: {_unreachable(error)}", file=sys.stderr)
+        return DATABASE_DOWN
+    return 0
+
+
+def _unreachable(error: BaseException) -> str:
+    """One line: which database (its password hidden) and the driver's first words."""
+    import sqlalchemy
+
+    from calculator.api.config import Settings
+    from calculator.store import DEFAULT_URL
+
+    raw = Settings.load().database_url or DEFAULT_URL
+    try:
+        url = sqlalchemy.engine.make_url(raw).render_as_string(hide_password=True)
+    except sqlalchemy.exc.ArgumentError:
+        url = "GOSTOP_DATABASE_URL"
+    reason = str(getattr(error, "orig", None) or error).strip().splitlines() or [
+        type(error).__name__
+    ]
+    return f"the database {url} cannot be reached: {reason[0]}"
+
+
+def _require_ttl(environ: Mapping[str, str]) -> None:
+    """``gostop db purge`` deletes for good, so it never guesses the TTL: a cron line
+    without the service's GOSTOP_TABLE_TTL_DAYS (its default 30 while the service keeps
+    tables 90 days, or forever with 0) would delete tables the service still serves."""
+    if not environ.get("GOSTOP_TABLE_TTL_DAYS", "").strip():
+        raise SettingsError(
+            "gostop db purge needs GOSTOP_TABLE_TTL_DAYS, the service's own (0: tables never "
+            "expire): run it with the service's environment file (README.md, Purging)"
+        )
+
+
 def _command(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="gostop", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -128,22 +187,16 @@ def _command(argv: list[str] | None) -> int:
     )
     args = parser.parse_args(argv)
     if args.command == "db":
-        from calculator.api.tables import purge_database, rebuild_database, upgrade_database
+        return _database_command(args.action)
 
-        if args.action == "purge":
-            print(f"purged {purge_database()} idle tables")
-        elif args.action == "rebuild":
-            rebuilt, refused = rebuild_database()
-            print(f"rebuilt {rebuilt} tables")
-            for table_id, why in refused.items():
-                print(f"gostop: table {table_id} left as it was: {why}", file=sys.stderr)
-            return 2 if refused else 0
-        else:
-            print(f"migrated {upgrade_database()}")
-        return 0
     if args.command == "serve":
-        from calculator.api import create_app
+        import logging
 
+        from calculator.api import create_app
+        from calculator.api.http import RedactingFilter
+
+        # werkzeug's request lines carry the query: no join code in them
+        logging.getLogger("werkzeug").addFilter(RedactingFilter())
         create_app().run(host=args.host, port=args.port)
         return 0
     path = BATCH if getattr(args, "batch", False) else ENDPOINTS[args.command][0]

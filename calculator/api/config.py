@@ -35,6 +35,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+# The answer headers a cross-origin app may read (CORS, GOSTOP_CORS_ORIGINS): the table's
+# version, the request's id, when to retry (429, 503), whether a write was a replay, where
+# a created table or token is, an export's file name. The app's answers and the proxy's own
+# (deploy/run) expose the same.
+CORS_EXPOSE_HEADERS = (
+    "ETag",
+    "X-Request-ID",
+    "Retry-After",
+    "Idempotent-Replayed",
+    "Location",
+    "Content-Disposition",
+)
+
 
 class SettingsError(ValueError):
     """A GOSTOP_* setting the service cannot run with: it stops the start, naming the

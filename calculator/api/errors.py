@@ -31,6 +31,32 @@ from calculator.limits import MAX_PROBLEMS, DeadlineExceeded
 log = logging.getLogger("gostop.errors")
 RETRY_AFTER = 5  # seconds a client waits after a 503 for the deadline
 
+
+def _database_down_errors() -> tuple[type[Exception], ...]:
+    """The errors of a database that cannot be reached now: SQLAlchemy's (a refused
+    connection, an exhausted pool) and the drivers' own (the store speaks to them directly)."""
+    import sqlite3
+
+    import sqlalchemy.exc
+
+    found: list[type[Exception]] = [
+        sqlalchemy.exc.OperationalError,
+        sqlalchemy.exc.InterfaceError,
+        sqlalchemy.exc.TimeoutError,
+        sqlite3.OperationalError,
+        sqlite3.InterfaceError,
+    ]
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - SQLite only
+        pass
+    else:
+        found += [psycopg.OperationalError, psycopg.InterfaceError]
+    return tuple(found)
+
+
+DATABASE_DOWN = _database_down_errors()
+
 _HTTP_CODES = {
     400: "bad_request",
     404: "not_found",
@@ -126,6 +152,27 @@ def register(app: Flask) -> None:
         response = json_response(body, 503, PROBLEM_JSON)
         response.headers["Retry-After"] = str(RETRY_AFTER)
         return response
+
+    def _database_down(error: Exception) -> Response:
+        # The ledger's database cannot be reached (refused, dropped, out of connections,
+        # locked past the busy timeout): a 503 the client retries, never a 500 (SPEC §8).
+        log.error(
+            "the database cannot be reached",
+            extra={"fields": {"request_id": g.get("request_id"), "error": type(error).__name__}},
+        )
+        detail = "the tables' database cannot be reached; retry in a few seconds"
+        body = problem(
+            503,
+            "Service Unavailable",
+            detail,
+            errors=[{"pointer": "", "code": "unavailable", "detail": detail}],
+        )
+        response = json_response(body, 503, PROBLEM_JSON)
+        response.headers["Retry-After"] = str(RETRY_AFTER)
+        return response
+
+    for kind in DATABASE_DOWN:
+        app.register_error_handler(kind, _database_down)
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> Response:

@@ -146,7 +146,25 @@ def read_json(max_bytes: int) -> Any:
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as error:
-        raise coded(BadRequest(f"the body is not valid JSON: {error}"), "malformed_json") from None
+        raise coded(BadRequest(_not_json(data, error)), "malformed_json") from None
+
+
+def _not_json(data: bytes, error: orjson.JSONDecodeError) -> str:
+    """What is wrong with a body orjson refused. JSON is UTF-8 (RFC 8259): for bytes that
+    are not (a file a Korean Windows editor saved as CP949, or UTF-16), say where the first
+    bad byte is and what to do; orjson's own words name no byte."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        before = data[: bad.start]
+        line = before.count(b"\n") + 1
+        column = bad.start - (before.rfind(b"\n") + 1) + 1
+        return (
+            f"the body is not UTF-8: byte 0x{data[bad.start]:02X} at line {line}, column "
+            f"{column} (byte {bad.start + 1}) is not valid UTF-8 — a Korean Windows editor "
+            "may have saved it as CP949 or UTF-16: save it as UTF-8"
+        )
+    return f"the body is not valid JSON: {error}"
 
 
 def json_response(body: Any, status: int = 200, mimetype: str = JSON) -> Response:
@@ -228,6 +246,32 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info:
             line["exc"] = self.formatException(record.exc_info)
         return orjson.dumps(line).decode()
+
+
+# A join code in a URL's query (the page's join link, ?join=CODE) is a secret: whoever
+# reads it joins the table. Logs never carry it (SPEC §9: tokens never logged).
+_JOIN_CODE = re.compile(r"([?&;]join=)[^&;#\s\"']*", re.IGNORECASE)
+
+
+def redact(text: str) -> str:
+    """``text`` with every ``join=`` query value replaced.
+
+    >>> redact('"GET /?join=7K3MQ810&lang=en HTTP/1.1" 200')
+    '"GET /?join=[redacted]&lang=en HTTP/1.1" 200'
+    """
+    return _JOIN_CODE.sub(r"\1[redacted]", text)
+
+
+class RedactingFilter(logging.Filter):
+    """Redacts join codes from a log record's message (Flask's development server logs
+    every request line with its query)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = redact(message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
 
 
 def configure_logging(level: str) -> None:

@@ -26,8 +26,39 @@ def openapi_document(app: Flask | None = None) -> dict[str, Any]:
     if app is None:
         return _default_document()
     document: dict[str, Any] = copy.deepcopy(app.extensions["gostop_api"].spec.to_dict())
+    _database_down(document)
     _compute_response_examples(app, document)
     return document
+
+
+DATABASE_DOWN = (
+    "The tables' database cannot be reached (`unavailable`): retry after Retry-After seconds"
+)
+
+
+def _database_down(document: dict[str, Any]) -> None:
+    """Every operation on the tables' database may answer 503 while it cannot be reached
+    (calculator.api.errors: DATABASE_DOWN)."""
+    for path, operations in document["paths"].items():
+        if not path.startswith("/v1/tables"):
+            continue
+        for operation in operations.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            answers = operation["responses"]
+            if "503" in answers:
+                answers["503"]["description"] += (
+                    f"; or: {DATABASE_DOWN[0].lower()}{DATABASE_DOWN[1:]}"
+                )
+            else:
+                answers["503"] = {
+                    "description": DATABASE_DOWN,
+                    "content": {
+                        "application/problem+json": {
+                            "schema": {"$ref": "#/components/schemas/Problem"}
+                        }
+                    },
+                }
 
 
 @cache

@@ -17,10 +17,12 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+import re
 import time
 
 from flask import Flask, current_app, request
 from limits import RateLimitItem, parse, storage, strategies
+from limits.errors import ConfigurationError
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -42,6 +44,14 @@ class Limit:
         self.storage_uri = storage_uri
         self._limiter: strategies.MovingWindowRateLimiter | None = None
         self._pid = 0
+        try:  # a storage that cannot work (an unknown scheme, its package missing) too
+            self._strategy()
+        except (ConfigurationError, ValueError) as error:
+            raise SettingsError(
+                f"GOSTOP_RATE_STORAGE is {_without_password(storage_uri)!r}: "
+                f"{str(error).split('. See ')[0]} "
+                "(give memory://, or redis://host:6379 with the redis package installed)"
+            ) from None
 
     def _strategy(self) -> strategies.MovingWindowRateLimiter:
         # Made per process: a storage's connections and timers do not survive a fork.
@@ -66,6 +76,11 @@ class Limit:
             ),
             "rate_limited",
         )
+
+
+def _without_password(uri: str) -> str:
+    """A storage URI as it may be printed: no password (redis://:secret@host → ***)."""
+    return re.sub(r"(?<=://)[^@/]*@", "***@", uri)
 
 
 def client_address() -> str:

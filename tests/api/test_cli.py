@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -96,9 +97,25 @@ def test_a_bad_setting_is_one_line_and_status_2(
             "verbose",
             "GOSTOP_LOG_LEVEL is 'verbose': give DEBUG, INFO, WARNING, ERROR or CRITICAL",
         ),
+        (
+            "GOSTOP_RATE_STORAGE",
+            "bogus://x",
+            "GOSTOP_RATE_STORAGE is 'bogus://x': unknown storage scheme : bogus://x "
+            "(give memory://, or redis://host:6379 with the redis package installed)",
+        ),
+        (  # limits' own check of its prerequisite (not installed here: not a dependency);
+            # the password never printed
+            "GOSTOP_RATE_STORAGE",
+            "redis://:secret@cache:6379",
+            "GOSTOP_RATE_STORAGE is 'redis://***@cache:6379': 'redis' prerequisite not "
+            "available. A minimum version of 3.0 is required "
+            "(give memory://, or redis://host:6379 with the redis package installed)",
+        ),
         ("GOSTOP_DATABASE_URL", "nonsense", url_said),
         ("GOSTOP_DATABASE_URL", "mysql://u:secret@db/gostop", url_said),  # never its password
     ]:
+        if value.startswith("redis:") and importlib.util.find_spec("redis") is not None:
+            continue  # installed: the storage would work
         monkeypatch.setenv(name, value)
         assert main(["score", str(path)]) == 2
         assert capsys.readouterr().err == f"gostop: {said}\n"
@@ -165,3 +182,80 @@ def test_the_language_and_the_full_ruleset(tmp_path: Path, capsys: Any) -> None:
     both = json.loads(capsys.readouterr().out)
     assert set(both["payments"][1]["text"]) == {"ko", "en"}
     assert both["ruleset"]["options"]["go_formula"] == "korean_pow2"
+
+
+def test_purge_never_guesses_the_ttl(tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
+    """A cron line without the service's GOSTOP_TABLE_TTL_DAYS would purge with the
+    default 30 days the tables of a service that keeps them 90 days, or forever (0)."""
+    import time
+
+    from calculator.store import EventRow, Store, TokenRow
+
+    url = f"sqlite:///{tmp_path}/night.sqlite3"
+    monkeypatch.setenv("GOSTOP_DATABASE_URL", url)
+    monkeypatch.delenv("GOSTOP_TABLE_TTL_DAYS", raising=False)
+    store = Store(url)
+    store.migrate()
+    store.clock = lambda: time.time() - 40 * 86400  # type: ignore[method-assign]
+    assert store.create(
+        table_id="a" * 32,
+        join_code="AAAAAAAA",
+        created_at=store.clock(),
+        event=EventRow(seq=1, type="created", by="scorer", at="t", body="{}"),
+        summary="{}",
+        tokens=[TokenRow(hash="a" * 64, role="scorer", label="scorer")],
+    )
+    assert main(["db", "purge"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("gostop: gostop db purge needs GOSTOP_TABLE_TTL_DAYS")
+    assert store.table_ids() == ["a" * 32]  # idle 40 days, kept
+    monkeypatch.setenv("GOSTOP_TABLE_TTL_DAYS", "0")  # the service's: forever
+    assert main(["db", "purge"]) == 0
+    assert store.table_ids() == ["a" * 32]
+    monkeypatch.setenv("GOSTOP_TABLE_TTL_DAYS", "30")
+    assert main(["db", "purge"]) == 0
+    assert store.table_ids() == []
+    store.dispose()
+
+
+def test_a_cp949_file_says_where_and_to_save_it_as_utf8(
+    tmp_path: Path, capsys: Any, client: Any
+) -> None:
+    """Korean Windows editors save CP949: "광" is the bytes B1 A4, not UTF-8. The CLI and
+    HTTP read JSON in one place (calculator.api.http), so both say the same."""
+    text = '{\n  "players": [{"id": "광"}]\n}'
+    data = text.encode("cp949")
+    # line 2 is '  "players": [{"id": "광"}]': 22 characters before 광, so column 23, and
+    # 2 bytes of line 1 before it: offset 24 (the 25th byte)
+    assert data[24:26] == b"\xb1\xa4"
+    path = tmp_path / "hand.json"
+    path.write_bytes(data)
+    assert main(["score", str(path)]) == 2
+    problem = json.loads(capsys.readouterr().err)
+    said = (
+        "the body is not UTF-8: byte 0xB1 at line 2, column 23 (byte 25) is not valid "
+        "UTF-8 — a Korean Windows editor may have saved it as CP949 or UTF-16: save it as UTF-8"
+    )
+    assert problem["detail"] == said
+    assert problem["errors"][0]["code"] == "malformed_json"
+    answer = client.post("/v1/gostop/hands", data=data, content_type="application/json")
+    assert answer.status_code == 400
+    assert answer.get_json()["detail"] == said
+
+
+def test_an_unreachable_database_is_one_line_and_status_3(capsys: Any, monkeypatch: Any) -> None:
+    from bench.server import free_port
+    from calculator.api.cli import DATABASE_DOWN
+
+    assert DATABASE_DOWN == 3
+    url = f"postgresql+psycopg://gostop:secret@127.0.0.1:{free_port()}/gostop"  # nobody there
+    monkeypatch.setenv("GOSTOP_DATABASE_URL", url)
+    monkeypatch.setenv("GOSTOP_TABLE_TTL_DAYS", "30")
+    for action in ("upgrade", "purge", "rebuild"):
+        assert main(["db", action]) == 3
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1, err
+        assert err.startswith("gostop: the database postgresql+psycopg://gostop:***@127.0.0.1:")
+        assert "cannot be reached: " in err
+        assert "secret" not in err
