@@ -339,3 +339,36 @@ def test_a_text_full_of_line_starts_is_refused_after_a_few_tries() -> None:
     with pytest.raises(ShareError) as long:
         read("GS1:" + "A" * 50_000)
     assert long.value.issues[0].code == "share_line_malformed"
+
+
+def test_the_same_share_twice_reads_and_a_quoted_line_that_differs_is_refused() -> None:
+    """A forwarded message or a reply holds the share twice: the first copy's compact line
+    was read as a visible line and refused (its digits), though it is the same line."""
+    korean, english = (render(_sample(), lang=lang) for lang in Lang)
+    line = compact_line(_sample())
+    for text in (
+        korean + "\n" + korean,
+        f"어제 보낸 거:\n{line}\n\n{english}",
+        f"{line[:30]}\n  {line[30:]}\n{korean}",  # a quoted copy, wrapped
+        f"{korean}\n{line.lower()}",  # the line again, as a reply quotes it
+    ):
+        assert read(text).sheet == _sample()
+    # both copies' visible lines are checked: a change in the first is still refused
+    with pytest.raises(ShareError) as changed:
+        read(korean.replace("철수 +2,000", "철수 +3,000", 1) + korean)
+    assert "line 6, '철수 +3,000'" in changed.value.issues[0].detail
+    # another night's line quoted above: the two lines disagree (hand-made: D's -1,000
+    # moved to C, who then pays 2,000)
+    other = ShareSheet(
+        **{
+            **_fields(_sample()),
+            "totals": {"A": 0, "B": 2000, "C": -2000, "D": 0},
+            "transfers": (_t("C", "B", 2000),),
+        }
+    )
+    with pytest.raises(ShareError) as two:
+        read(f"어제 정산:\n{compact_line(other)}\n\n오늘 정산:\n{korean}")
+    issue = two.value.issues[0]
+    assert issue.code == "share_line_mismatch"
+    assert "line 2 holds another compact line" in issue.detail
+    assert "its totals differ" in issue.detail

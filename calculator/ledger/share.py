@@ -6,7 +6,9 @@ fingerprint — short lines, thousands separators, nothing that needs a monospac
 ending with one compact line (:func:`compact_line`) that carries the same numbers with a
 checksum. :func:`read` finds that line anywhere in a pasted text and renders it again:
 every visible line must be one of those (as a chat leaves it), or say nothing about a
-table (no number, arrow or player's name).
+table (no number, arrow or player's name). The same compact line may appear again (the
+share pasted twice, a reply quoting it); another compact line that says something else
+is refused.
 
 The compact line, version 1 (``GS1``)::
 
@@ -59,6 +61,7 @@ _RFC4648 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _TO_CROCKFORD = str.maketrans(_RFC4648, _CROCKFORD)
 _FROM_CROCKFORD = str.maketrans(_CROCKFORD + "OIL", _RFC4648 + "ABB")
 _LINE_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.,:/-")
+_NOT_BREAK = re.compile(r"[^\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")  # what splitlines keeps
 _START = re.compile(r"G\s*S\s*(\d{1,3})\s*:", re.IGNORECASE)
 _AMOUNT = r"\d[\d,]*"  # read loosely: "1000" and "1,0000" are read, then compared
 _SIGNED = re.compile(rf"[+-]{_AMOUNT}|0")
@@ -221,8 +224,7 @@ def read(text: str) -> Reading:
         except ShareError as refused:
             error = error or refused
             continue
-        outside = text[: match.start()] + "\n" + text[end:]
-        return _checked(sheet, outside)
+        return _checked(sheet, _copies_left_out(text, sheet, match, end, found))
     assert error is not None
     raise error
 
@@ -247,6 +249,67 @@ def _decode(text: str, match: re.Match[str]) -> tuple[ShareSheet, int]:
             "or cut; share the table again (GET /v1/tables/{id}/share)",
         )
     return _sheet(sections), end
+
+
+def _copies_left_out(
+    text: str, sheet: ShareSheet, match: re.Match[str], end: int, found: list[re.Match[str]]
+) -> str:
+    """The text with the compact line read and every copy of it blanked out (line breaks
+    kept, so lines keep their numbers): a forwarded message or a reply may hold the same
+    share twice, and identical copies agree. Another line that reads as a compact line
+    and says something else is refused: one of the two was changed, or the text holds two
+    tables. A start that does not read as a line stays, for the line check (at most
+    TRIED_LINES others are read: a text full of "GS1:" stays cheap)."""
+    outside = _blank(text, match.start(), end)
+    after = 0  # a start inside a copy already left out is part of it
+    tried = 0
+    for other in found:
+        if other.start() < after or match.start() <= other.start() < end:
+            continue
+        if tried == TRIED_LINES:
+            break
+        tried += 1
+        try:
+            copy, copy_end = _decode(text, other)
+        except ShareError:
+            continue  # not a line: checked as any other line is
+        if copy != sheet:
+            number = len((text[: other.start()] + "x").splitlines())
+            _fail(
+                "share_line_mismatch",
+                f"line {number} holds another compact line ({_excerpt(text, other.start())}) "
+                f"that disagrees with the last one: {_difference(copy, sheet)}; one of them "
+                "was changed, or the text holds two tables' shares: paste one share text",
+            )
+        outside = _blank(outside, other.start(), copy_end)
+        after = copy_end
+    return outside
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    """``text`` with ``text[start:end]`` as spaces, its line breaks kept."""
+    return text[:start] + _NOT_BREAK.sub(" ", text[start:end]) + text[end:]
+
+
+def _excerpt(text: str, start: int) -> str:
+    return text[start : start + 20].split("\n")[0] + "…"
+
+
+def _difference(copy: ShareSheet, sheet: ShareSheet) -> str:
+    """What a quoted compact line says that the last one does not, in words."""
+    for name, what in (
+        ("title", "title"),
+        ("date", "date"),
+        ("preset", "rule set"),
+        ("fingerprint", "rule set's fingerprint"),
+        ("unit", "rounding unit"),
+        ("players", "players"),
+        ("totals", "totals"),
+        ("transfers", "transfers"),
+    ):
+        if getattr(copy, name) != getattr(sheet, name):
+            return f"its {what} differ" if what.endswith("s") else f"its {what} differs"
+    return "they differ"  # pragma: no cover - two sheets that differ differ somewhere
 
 
 def _gather(text: str, start: int) -> tuple[str, int]:
