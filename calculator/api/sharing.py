@@ -77,6 +77,9 @@ _IMPORT = ImportSchema()
 CSV_MEDIA = "text/csv"
 # A cell a spreadsheet would run as a formula (CSV injection): names are free text.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# Seconds an imported event's time may be ahead of the service's clock (instances' clocks
+# differ a little; NTP keeps them within a second or so).
+MAX_CLOCK_AHEAD = 5 * 60
 # What each event type carries besides seq, type, by and at: (number, body, reason).
 _CARRIES = {
     "created": (False, False, False),
@@ -345,7 +348,9 @@ def import_table() -> Response:
     The body is an export (`GET /v1/tables/{id}/export`). Its events are replayed through
     the ledger — results are scored again, never read from the file — so the new table
     answers exactly as the exported one. A malformed or inconsistent log is a 422 naming
-    the event and the field (`/events/3/number`). The body may be as large as a batch
+    the event and the field (`/events/3/number`); event times are UTC to the millisecond
+    as the export writes them, never going back and at most 5 minutes ahead of the
+    service's clock (`invalid_time`). The body may be as large as a batch
     (GOSTOP_MAX_BATCH_BYTES); at most 5,000 events, costing at most what a table may
     cost to replay (`import_too_costly`: one per event and one per hand scored, past
     19,999 only closing), so any table the service built imports.
@@ -356,7 +361,7 @@ def import_table() -> Response:
 def _import(store: Store, key: str | None) -> Response:
     data = _IMPORT.load_fast(read_json(current_app.config["GOSTOP"].max_batch_bytes))
     events = data["events"]
-    _check_log(events, data["version"])
+    _check_log(events, data["version"], now=store.clock())
     variant = Variant(data["variant"])
     given = data["ruleset"]
     ruleset = resolve_spec(
@@ -435,10 +440,15 @@ def _import(store: Store, key: str | None) -> Response:
     )
 
 
-def _check_log(events: list[dict[str, Any]], version: int) -> None:
+def _check_log(events: list[dict[str, Any]], version: int, *, now: float) -> None:
     """The log's shape: created first, numbered 1, 2, … without a gap, each event with
-    the fields its type carries and no others, times in ISO 8601, ``version`` the last."""
+    the fields its type carries and no others, times in ISO 8601 that never go back and
+    are not later than ``now`` (the service's clock) plus :data:`MAX_CLOCK_AHEAD`: the
+    table's next event is stamped no earlier than its last, so a time in the future
+    would stamp every later event with it. ``version`` is the last seq."""
     errors: dict[int, Any] = {}
+    latest = now + MAX_CLOCK_AHEAD
+    ahead = False  # only the first time in the future is named: the later ones follow it
 
     def refuse(index: int, name: str, code: str, text: str) -> None:
         errors.setdefault(index, {}).setdefault(name, []).append(fail(code, text).messages[0])
@@ -480,6 +490,16 @@ def _check_log(events: list[dict[str, Any]], version: int) -> None:
             )
         elif last is not None and stamp < last:
             refuse(index, "at", "invalid_time", "the log's times never go back: event by event")
+        elif stamp.timestamp() > latest and not ahead:
+            ahead = True
+            refuse(
+                index,
+                "at",
+                "invalid_time",
+                f"{event['at']} is later than this service's clock ({iso_time(now)}) plus "
+                f"{MAX_CLOCK_AHEAD // 60} minutes: an export holds only times that have "
+                "passed; give this event and the later ones the times they were written",
+            )
         last = stamp if stamp is not None else last
     if errors:
         raise ValidationError({"events": errors})

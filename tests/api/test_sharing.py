@@ -563,6 +563,39 @@ def test_an_imported_log_never_goes_back_in_time(lclient: Any) -> None:
     }
 
 
+def test_an_import_refuses_times_in_the_future(
+    lclient: Any, ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import stamped 2099 was taken, and every later event of the table was then
+    stamped 2099 (an event is stamped no earlier than the table's last). A time up to
+    5 minutes ahead of the service's clock passes (clocks differ); past that, the first
+    such event is named. The clock is fixed at 2026-12-05T20:15:00.000Z."""
+    from datetime import datetime
+
+    now = datetime.fromisoformat("2026-12-05T20:15:00+00:00").timestamp()
+    exported = _export(_night(lclient, steps=3))
+    monkeypatch.setattr(ledger_app.extensions["gostop_store"], "clock", lambda: now)
+    future = dict(exported, events=[dict(e) for e in exported["events"]])
+    for event in future["events"]:
+        event["at"] = "2099-12-31T23:59:59.000Z"
+    problem = _import(lclient, future, 422)
+    assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [
+        ("/events/0/at", "invalid_time")
+    ]
+    assert (
+        "later than this service's clock (2026-12-05T20:15:00.000Z) plus 5 minutes"
+        in (problem["errors"][0]["detail"])
+    )
+    # the last event 5 minutes ahead passes; 5 minutes and 1 ms ahead does not
+    for event in future["events"]:
+        event["at"] = "2026-12-05T20:00:00.000Z"
+    future["events"][-1]["at"] = "2026-12-05T20:20:00.001Z"
+    problem = _import(lclient, future, 422)
+    assert [e["pointer"] for e in problem["errors"]] == ["/events/3/at"]
+    future["events"][-1]["at"] = "2026-12-05T20:20:00.000Z"
+    _import(lclient, future)
+
+
 def test_an_import_is_bounded(lclient: Any, ledger_app: Any) -> None:
     exported = _export(_night(lclient, steps=2))
     limit = ledger_app.config["GOSTOP"].max_batch_bytes
