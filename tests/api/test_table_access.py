@@ -148,6 +148,35 @@ def test_a_code_is_read_the_crockford_way(lclient: Any, access_app: Any) -> None
         assert _join(lclient, typed)["id"] == table.id, typed
 
 
+def test_a_code_is_taken_as_people_paste_or_type_it(lclient: Any) -> None:
+    """A code copied with its line break (or CRLF, a tab), a BOM before it, typed in a
+    Korean keyboard's full width (전각), or the whole join link pasted: each was a 422
+    (control_character, format_character, invalid_join_code, invalid_length)."""
+    table = _table(lclient)
+    code, link = _code(table), table.get()["join_url"]
+    wide = "".join(chr(ord(c) + 0xFEE0) for c in code)  # U+FF10… : full-width ASCII
+    for typed in (
+        code + "\n",
+        code + "\r\n",
+        code[:4] + "\t" + code[4:],
+        "\ufeff" + code,
+        code[:4] + "\u200b" + code[4:],
+        wide,
+        wide[:4] + "\uff0d" + wide[4:] + "\u3000",  # a full-width hyphen and space
+        link,
+        f" {link}\n",
+        link.replace("?join=", "?lang=ko&join="),
+    ):
+        assert _join(lclient, typed)["id"] == table.id, repr(typed)
+    for bad in (code + "\n" + code, link.replace(code, code[:7]), "x" * 600):
+        problem = _join(lclient, bad, 422)
+        assert problem["errors"][0]["code"] == "invalid_join_code", repr(bad)
+    # the message says what is read: I and L as 1 and O as 0 are taken, U is not
+    detail = _join(lclient, "ZZZZZZZU", 422)["errors"][0]["detail"]
+    assert "without U (any case; I and L read as 1, O as 0;" in detail
+    assert "without I" not in detail
+
+
 @pytest.mark.parametrize(
     ("body", "status", "pointer", "code"),
     [
