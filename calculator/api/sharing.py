@@ -168,7 +168,10 @@ def parse_share() -> Response:
     The compact line (`GS1:…`) is found anywhere in the text — wrapped across lines,
     with spaces added or trimmed, any line endings — and its check must match (else a 422
     `share_checksum_mismatch`). Every visible total, transfer and rule line is checked
-    against it: any difference is a 422 `share_line_mismatch` naming the line.
+    against it: any difference is a 422 `share_line_mismatch` naming the line and why.
+    What chat apps add is ignored: a sender-and-time prefix (KakaoTalk, WhatsApp), time
+    and date lines, a sender's name alone, a BOM, zero-width characters and emoji
+    variation selectors; the same share twice reads (its copies agree).
     """
     # batch-sized: a text of MAX_SHARE_TEXT characters, JSON-escaped, exceeds one hand's
     data = _PARSE.load_fast(read_json(current_app.config["GOSTOP"].max_batch_bytes))

@@ -62,6 +62,34 @@ _TO_CROCKFORD = str.maketrans(_RFC4648, _CROCKFORD)
 _FROM_CROCKFORD = str.maketrans(_CROCKFORD + "OIL", _RFC4648 + "ABB")
 _LINE_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.,:/-")
 _NOT_BREAK = re.compile(r"[^\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")  # what splitlines keeps
+# a soft hyphen, zero-width space, non-joiner and joiner, word joiner, BOM, variation selectors
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
+# What chat apps put before a copied or exported message: KakaoTalk PC "[민지] [오후 9:15] ",
+# KakaoTalk's export "2026. 12. 5. 오후 9:15, 민지 : " (or "December 5, 2026 at 9:15 PM,
+# 민지 : "), WhatsApp "[05/12/2026, 21:15:03] 민지: " and "12/5/26, 9:15 PM - 민지: ".
+_CLOCK = r"(?:(?:오전|오후) ?\d{1,2}:\d{2}|\d{1,2}:\d{2}(?::\d{2})?(?: ?[AaPp]\.?[Mm]\.?)?)"
+_NUMERIC_DATE = r"\d{1,4}[./-] ?\d{1,2}[./-] ?\d{1,4}\.?"
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_DAYS = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+_SENDER = r"[^:\[\]]{1,60}?"
+_CHAT_PREFIX = re.compile(
+    "|".join(
+        (
+            rf"\[{_SENDER}\] \[{_CLOCK}\](?: |$)",
+            rf"\[{_NUMERIC_DATE},? {_CLOCK}\] {_SENDER}:(?: |$)",
+            rf"{_NUMERIC_DATE},? {_CLOCK}(?: -|,) {_SENDER} ?:(?: |$)",
+            rf"(?:{_MONTHS}) \d{{1,2}}, \d{{4}}(?: at|,) {_CLOCK}, {_SENDER} ?:(?: |$)",
+        )
+    )
+)
+# A chat's own line between messages: a time, or a date (KakaoTalk's "2026년 12월 5일
+# 토요일", "Saturday, December 5, 2026", in its export between dashes).
+_WEEKDAY = "[월화수목금토일]요일"
+_CHAT_LINE = re.compile(
+    rf"{_CLOCK}|-* ?(?:\d{{4}}년 \d{{1,2}}월 \d{{1,2}}일(?: {_WEEKDAY})?"
+    rf"|{_NUMERIC_DATE}(?: {_WEEKDAY}| (?:{_DAYS}))?"
+    rf"|(?:{_DAYS}), (?:{_MONTHS}) \d{{1,2}}, \d{{4}}) ?-*"
+)
 _START = re.compile(r"G\s*S\s*(\d{1,3})\s*:", re.IGNORECASE)
 _AMOUNT = r"\d[\d,]*"  # read loosely: "1000" and "1,0000" are read, then compared
 _SIGNED = re.compile(rf"[+-]{_AMOUNT}|0")
@@ -137,9 +165,13 @@ def labels(players: tuple[tuple[str, str | None], ...]) -> dict[str, str]:
     whitespace runs as one space); names that two players share get their place
     (``민지 #2``), so every visible line names one player."""
     shown = [_norm(name or "") or _norm(pid) or "?" for pid, name in players]
-    counts = Counter(shown)
-    found = [label if counts[label] == 1 else f"{label} #{i + 1}" for i, label in enumerate(shown)]
-    if len(set(found)) < len(found):  # a name that looks like a numbered one: number all
+    counts = Counter(_plain(label) for label in shown)  # "❤️ 민지" and "❤ 민지" look alike
+    found = [
+        label if counts[_plain(label)] == 1 else f"{label} #{i + 1}"
+        for i, label in enumerate(shown)
+    ]
+    if len({_plain(label) for label in found}) < len(found):  # a name that looks like a
+        # numbered one: number all
         found = [f"{label} #{i + 1}" for i, label in enumerate(shown)]
     return {pid: label for (pid, _name), label in zip(players, found, strict=True)}
 
@@ -208,7 +240,7 @@ def compact_line(sheet: ShareSheet) -> str:
 def read(text: str) -> Reading:
     """The sheet of the text's compact line, after checking it and every visible line
     against it (:func:`_checked`); ShareError if not."""
-    text = unicodedata.normalize("NFC", text)
+    text = _plain(unicodedata.normalize("NFC", text))
     found = list(_START.finditer(text))
     if not found:
         _fail(
@@ -421,29 +453,37 @@ def _check_settles(totals: Mapping[str, int], transfers: list[Transfer]) -> None
 def _checked(sheet: ShareSheet, outside: str) -> Reading:
     """Check the visible lines (outside the compact line) against ``sheet``: a line is
     either one that the sheet renders (in either language, as a chat leaves it:
-    whitespace runs as one space) or says nothing about the table (a chat's own "see
-    above"); any other line with a number, an arrow or a player's name is a mismatch."""
+    whitespace runs as one space, invisible characters left out), perhaps after a chat
+    app's prefix (:func:`_unprefixed`), or says nothing about the table (a chat's own
+    "see above", a time or date line, a sender's name alone); any other line with a
+    number, an arrow or a player's name is refused, naming the line and why."""
     expected: dict[str, str] = {}
     for lang in Lang:
         for kind, line in _shown(sheet, lang):
             for _number, piece in _lines(line):  # a name may hold a line break
-                expected.setdefault(piece, kind)
-    shown = labels(sheet.players)
+                expected.setdefault(_plain(piece), kind)
+    shown = {pid: _plain(label) for pid, label in labels(sheet.players).items()}
     totals = {label: sheet.totals[pid] for pid, label in shown.items()}
     pays = {(shown[t.payer], shown[t.payee]): t.chips for t in sheet.transfers}
     counted: Counter[str] = Counter()
-    for number, line in _lines(outside):
+    for number, given in _lines(outside):
+        line = given if given in expected else _unprefixed(given)
         found = expected.get(line)
         if found is not None:
             counted[found] += 1
-        elif _telling(line, totals):
-            _check_line(number, line, sheet, totals, pays)  # names the difference if it can
-            _mismatch(
-                number,
-                line,
-                "it is not a line of the table's share text (the compact line gives its "
-                "totals, transfers, date and rule set); share the table again",
-            )
+        elif line and not _CHAT_LINE.fullmatch(line) and line.removesuffix(":") not in totals:
+            telling = _telling(line, totals)
+            if telling:
+                _check_line(number, given, line, sheet, totals, pays)  # names a difference
+                _near_miss(number, given, line, sheet, totals, pays)
+                _refuse_line(
+                    number,
+                    given,
+                    f"it is not a line of this table's share text and holds {telling}, so it "
+                    "cannot be checked against the compact line (which renders the "
+                    "totals, transfers, date and rule set): remove it, or share the table "
+                    "again",
+                )
     return Reading(
         sheet=sheet,
         checked_totals=counted["totals"],
@@ -452,33 +492,76 @@ def _checked(sheet: ShareSheet, outside: str) -> Reading:
     )
 
 
-def _telling(line: str, names: Mapping[str, int]) -> bool:
-    """Whether a line says something about a table: a digit, an arrow or a player's
-    name (as a word) once the start of another quoted compact line is left out."""
+def _near_miss(
+    number: int,
+    given: str,
+    line: str,
+    sheet: ShareSheet,
+    totals: Mapping[str, int],
+    pays: Mapping[tuple[str, str], int],
+) -> None:
+    """ShareError saying what the compact line has instead, when a line that is none of
+    the share text's starts as one of them does: the table's title (a changed date), or
+    a player's name (a total or transfer written another way: ``->``, ``원``)."""
+    title = _plain(_norm(sheet.title))
+    if line.startswith(title + " · "):
+        dates = " or ".join(dict.fromkeys(_date(sheet.date, lang) for lang in Lang))
+        _mismatch(number, given, f"the compact line has {title} · {dates}")
+    for label in sorted(totals, key=len, reverse=True):
+        if line.startswith(label + " "):
+            said = [f"{label} {_signed(totals[label])}"]
+            said += [f"{a} → {b} {chips:,}" for (a, b), chips in pays.items() if a == label]
+            _mismatch(
+                number,
+                given,
+                f"it starts with {label} but is none of the lines the compact line has "
+                f"for {label} ({', '.join(said)}), as the share text writes them",
+            )
+
+
+def _unprefixed(line: str) -> str:
+    """``line`` without the prefix a chat app gives a copied or exported message (its
+    sender and time), if it has one."""
+    prefix = _CHAT_PREFIX.match(line)
+    return line if prefix is None else line[prefix.end() :].strip()
+
+
+def _telling(line: str, names: Mapping[str, int]) -> str:
+    """What a line holds that says something about a table, in words ("" if nothing):
+    a number, an arrow or a player's name (as a word), once the start of another quoted
+    compact line is left out."""
+    started = _START.search(line) is not None
     bare = _START.sub(" ", line)
     padded = f" {bare} "
-    return (
-        any(char.isdigit() for char in bare)
-        or any(arrow in bare for arrow in _ARROWS)
-        or any(f" {name} " in padded for name in names)
-    )
+    named = [name for name in names if f" {name} " in padded]
+    if started and any(char.isdigit() for char in bare):
+        return (
+            "the start of a compact line (GS1:) that does not read as one (cut, or its check fails)"
+        )
+    if any(char.isdigit() for char in bare):
+        return "a number"
+    if any(arrow in bare for arrow in _ARROWS):
+        return "an arrow"
+    return f"a player's name ({named[0]})" if named else ""
 
 
 def _check_line(
     number: int,
+    given: str,
     line: str,
     sheet: ShareSheet,
     totals: Mapping[str, int],
     pays: Mapping[tuple[str, str], int],
 ) -> str | None:
-    """Which kind of line this is if it can be read (None: not a line we write), after
-    checking it; ShareError naming the difference if it disagrees."""
+    """Which kind of line ``line`` (``given``, its chat prefix left out) is if it can be
+    read (None: not a line we write), after checking it; ShareError naming the
+    difference if it disagrees."""
     if (rule := _RULE_LINE.fullmatch(line)) is not None:
         preset, shown = rule.group(1), rule.group(2).lower()
         if preset != sheet.preset or not sheet.fingerprint.startswith(shown):
             _mismatch(
                 number,
-                line,
+                given,
                 f"the compact line says {sheet.preset} · {sheet.fingerprint[:SHOWN_FINGERPRINT]}",
             )
         return "rules"
@@ -509,16 +592,18 @@ def _check_line(
         should = pays.get((payer, payee))
         _mismatch(
             number,
-            line,
+            given,
             f"the compact line has {payer} → {payee} {should:,}"
             if should is not None
             else f"the compact line has no transfer from {payer} to {payee}",
         )
     if totals_read:
         label = totals_read[0][0]
-        _mismatch(number, line, f"the compact line has {label} {_signed(totals[label])}")
+        _mismatch(number, given, f"the compact line has {label} {_signed(totals[label])}")
     if _TRANSFER_LINE.fullmatch(line) or _TOTAL_LINE.fullmatch(line):
-        _mismatch(number, line, f"it names someone the compact line does not ({', '.join(totals)})")
+        _mismatch(
+            number, given, f"it names someone the compact line does not ({', '.join(totals)})"
+        )
     return None
 
 
@@ -546,10 +631,18 @@ def _fail(code: str, detail: str) -> NoReturn:
 
 
 def _mismatch(number: int, line: str, what: str) -> NoReturn:
-    _fail(
-        "share_line_mismatch",
-        f"line {number}, {line!r}, disagrees with the compact line: {what}",
-    )
+    _refuse_line(number, line, f"it disagrees with the compact line: {what}")
+
+
+def _refuse_line(number: int, line: str, why: str) -> NoReturn:
+    _fail("share_line_mismatch", f"line {number}, {line!r}, is refused: {why}")
+
+
+def _plain(text: str) -> str:
+    """Text without the invisible characters a chat app or an editor adds or drops: a
+    BOM, zero-width spaces and joiners, soft hyphens, emoji variation selectors (❤️ and
+    ❤ are the same name). Bidi controls stay: they change what a line shows."""
+    return _INVISIBLE.sub("", text)
 
 
 def _norm(text: str) -> str:
