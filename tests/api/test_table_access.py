@@ -272,6 +272,25 @@ def test_the_qr_code_encodes_the_join_link(lclient: Any) -> None:
     assert wrong.status_code == 404
 
 
+def test_the_qr_code_has_the_tables_etag_and_a_closed_table_has_none(lclient: Any) -> None:
+    """The QR code had no ETag (SPEC §9: every table answer carries one) and was drawn for
+    a closed table, whose code joins nothing (404)."""
+    table = _table(lclient)
+    first = lclient.get(table.path + "/qr", headers=table.auth(table.viewer))
+    assert (first.status_code, first.headers["ETag"]) == (200, '"1"')
+    again = lclient.get(
+        table.path + "/qr", headers={**table.auth(table.viewer), "If-None-Match": '"1"'}
+    )
+    assert (again.status_code, again.headers["ETag"], again.get_data()) == (304, '"1"', b"")
+    code = _code(table)
+    table.write("POST", "/close")
+    for headers in ({}, {"If-None-Match": '"1"'}):  # the copy held is of the open table
+        closed = lclient.get(table.path + "/qr", headers={**table.auth(table.viewer), **headers})
+        assert closed.status_code == 404
+        assert closed.get_json()["errors"][0]["code"] == "unknown_join_code"
+    assert _join(lclient, code, 404)["errors"][0]["code"] == "unknown_join_code"  # as joining
+
+
 # --- tokens --------------------------------------------------------------------------------
 
 
