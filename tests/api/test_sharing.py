@@ -329,6 +329,55 @@ def test_the_csv_export_is_one_row_per_hand_and_player(lclient: Any) -> None:
     assert by_accept.get_data() == raw
 
 
+EMOJI_NAMES = ["👩\u200d💻 민지", "❤\ufe0f\u200d🔥", "🏳\ufe0f\u200d🌈", "🧑🏽\u200d🍳 철수"]
+
+
+def test_names_with_emoji_zwj_sequences_are_taken_and_round_trip(lclient: Any) -> None:
+    """ "👩‍💻 민지", "❤️‍🔥" and "🏳️‍🌈" were a 422 format_character (U+200D): a zero-width
+    joiner between two emoji is part of the emoji. The share text reads back (also as a
+    chat that dropped the variation selectors leaves it), the CSV and the export keep
+    the names, and the import takes them."""
+    roster = [{"id": pid, "name": name} for pid, name in zip("ABCD", EMOJI_NAMES, strict=True)]
+    table = _night(lclient, {**NAMED, "roster": [*roster, "E"], "name": "금요일 밤 🏳️‍🌈"})
+    text = _text(table)
+    assert "👩\u200d💻 민지 " in text
+    for pasted in (text, text.replace("\ufe0f", "")):
+        reading = _parse(lclient, pasted)
+        assert [p["name"] for p in reading["players"]][:4] == EMOJI_NAMES
+        assert reading["totals"] == table.get("/settlement")["totals"]
+        assert reading["checked"]["totals"] == 5
+    csv_text = lclient.get(
+        f"{table.path}/export?format=csv", headers=table.auth(table.viewer)
+    ).get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(csv_text.lstrip("\ufeff"))))
+    assert {r["name"] for r in rows if r["player"] in "ABCD"} == set(EMOJI_NAMES)
+    copy = _same_table(lclient, table)
+    assert [p["name"] for p in copy.get()["roster"]][:4] == EMOJI_NAMES
+
+
+@pytest.mark.parametrize(
+    ("where", "text"),
+    [
+        ("name", "\u200d민지"),  # at the start
+        ("name", "💻\u200d"),  # at the end
+        ("name", "민\u200d지"),  # between letters
+        ("name", "👩\u200d\u200d💻"),  # two
+        ("id", "👩\u200d💻"),  # ids refuse invisible characters, emoji or not
+    ],
+)
+def test_a_zero_width_joiner_outside_an_emoji_is_refused(
+    lclient: Any, where: str, text: str
+) -> None:
+    person = {"id": "A", "name": "민지", where: text}
+    response = lclient.post(
+        "/v1/tables", json={**GOSTOP["table"], "roster": [person, "B", "C", "D", "E"]}
+    )
+    assert response.status_code == 422
+    error = response.get_json()["errors"][0]
+    assert (error["pointer"], error["code"]) == (f"/roster/0/{where}", "format_character")
+    assert "U+200D" in error["detail"]
+
+
 def test_export_access_and_a_bad_format(lclient: Any) -> None:
     table = _night(lclient, steps=1)
     path = f"{table.path}/export"
