@@ -67,7 +67,8 @@ from calculator.ledger import (
 from calculator.ledger.export import CSV_COLUMNS, hand_rows
 from calculator.ledger.share import PREFIX, Lang, ShareSheet, read, render
 from calculator.limits import deadline
-from calculator.presets import Resolver, Variant
+from calculator.options import specs
+from calculator.presets import Resolver, Variant, find_preset
 from calculator.store import EventRow, Store
 
 _SHARE_QUERY = ShareQuerySchema()
@@ -367,12 +368,27 @@ def _import(store: Store, key: str | None) -> Response:
     _check_log(events, data["version"], now=store.clock())
     variant = Variant(data["variant"])
     given = data["ruleset"]
+    preset = find_preset(given["preset"]) if isinstance(given["preset"], str) else None
+    if preset is not None and isinstance(given["options"], dict):
+        # An export lists every option: one unknown made "64 options given; this rule set
+        # has only 63", naming none. The unknown ones alone name themselves (did you mean).
+        known = {spec.name for spec in specs(type(preset.rules))}
+        unknown = {name: v for name, v in given["options"].items() if name not in known}
+        if unknown:
+            resolve_spec(RulesetSpec(preset.name, unknown, False), variant, ("ruleset",))
     ruleset = resolve_spec(
         RulesetSpec(given["preset"], given["options"], False),
         variant,
         ("ruleset",),
         resolver=Resolver(),
     )
+    if given["variant"] != ruleset.variant.value:
+        _refuse(
+            ("ruleset", "variant"),
+            "wrong_variant",
+            f"preset {ruleset.preset!r} scores the {ruleset.variant} variant, not "
+            f"{given['variant']}: the rule set was edited; export the table again",
+        )
     if ruleset.fingerprint != given["fingerprint"]:
         _refuse(
             ("ruleset", "fingerprint"),

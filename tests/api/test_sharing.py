@@ -561,6 +561,13 @@ _SAME_TIME = "the time of the event it replaces"
             "/ruleset/options/godori_points",
             "invalid_option",
         ),
+        (("ruleset", "variant"), "balance", "/ruleset/variant", "wrong_variant"),
+        (
+            ("ruleset", "options", "bomb_multipler"),
+            2,
+            "/ruleset/options/bomb_multipler",
+            "unknown_option",
+        ),
         (("version",), 99, "/version", "inconsistent_version"),
         (("roster", 0), "B", "/roster/1", "duplicate_player"),
         (("events",), _DELETE, "/events", "required"),
@@ -575,6 +582,23 @@ def test_a_malformed_import_is_a_422_with_a_pointer(
         value = {**value, "at": exported["events"][1]["at"]}
     problem = _import(lclient, _edited(exported, path, value), 422)
     assert {(e["pointer"], e["code"]) for e in problem["errors"]} >= {(pointer, code)}, problem
+
+
+def test_an_unknown_option_and_another_variant_in_an_import_are_named(lclient: Any) -> None:
+    """An export lists every option: one unknown was "64 options given; this rule set has
+    only 63 … remove the unknown ones", naming none; and a rule set's variant that is not
+    its preset's was taken silently."""
+    exported = _export(_night(lclient, steps=2))
+    problem = _import(lclient, _edited(exported, ("ruleset", "options", "bomb_multipler"), 2), 422)
+    assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [
+        ("/ruleset/options/bomb_multipler", "unknown_option")
+    ]
+    assert "did you mean 'bomb_multiplier'?" in problem["errors"][0]["detail"]
+    problem = _import(lclient, _edited(exported, ("ruleset", "variant"), "balance"), 422)
+    assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [
+        ("/ruleset/variant", "wrong_variant")
+    ]
+    assert "scores the gostop variant, not balance" in problem["errors"][0]["detail"]
 
 
 @pytest.mark.parametrize(
