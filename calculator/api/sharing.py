@@ -22,6 +22,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import NotFound
 
 from calculator.api import ledger_io, serialize
+from calculator.api.config import MAX_IMPORT_CONTAINERS
 from calculator.api.fields import fail
 from calculator.api.http import client_language, coded, read_json
 from calculator.api.schemas import RulesetSpec, resolve_spec
@@ -354,16 +355,21 @@ def import_table() -> Response:
     answers exactly as the exported one. A malformed or inconsistent log is a 422 naming
     the event and the field (`/events/3/number`); event times are UTC to the millisecond
     as the export writes them, never going back and at most 5 minutes ahead of the
-    service's clock (`invalid_time`). The body may be as large as a batch
-    (GOSTOP_MAX_BATCH_BYTES); at most 5,000 events, costing at most what a table may
-    cost to replay (`import_too_costly`: one per event and one per hand scored, past
-    19,999 only closing), so any table the service built imports.
+    service's clock (`invalid_time`). The body may be as large as GOSTOP_MAX_IMPORT_BYTES
+    (about 78 MiB: 5,000 of the widest events an export holds, with at most 2,048 `{` and
+    `[` each); at most 5,000 events, costing at most what a table may cost to replay
+    (`import_too_costly`: one per event and one per hand scored, past 19,999 only
+    closing), so any table the service built imports.
     """
     return created_once(_import)
 
 
 def _import(store: Store, key: str | None) -> Response:
-    data = _IMPORT.load_fast(read_json(current_app.config["GOSTOP"].max_batch_bytes))
+    data = _IMPORT.load_fast(
+        read_json(
+            current_app.config["GOSTOP"].max_import_bytes, max_containers=MAX_IMPORT_CONTAINERS
+        )
+    )
     events = data["events"]
     _check_log(events, data["version"], now=store.clock())
     variant = Variant(data["variant"])

@@ -10,6 +10,7 @@ import json
 import re
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -669,15 +670,135 @@ def test_an_import_refuses_times_in_the_future(
     _import(lclient, future)
 
 
-def test_an_import_is_bounded(lclient: Any, ledger_app: Any) -> None:
+def test_an_import_is_bounded(
+    lclient: Any, ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import has its own limit (GOSTOP_MAX_IMPORT_BYTES), not a batch's: a table of
+    1,827 corrections exported 4.2 MB, over the 4 MiB of a batch, and could not be
+    imported. Here the batch limit is smaller than the export, which imports; with the
+    import limit smaller, it is a 413."""
+    from dataclasses import replace
+
     exported = _export(_night(lclient, steps=2))
-    limit = ledger_app.config["GOSTOP"].max_batch_bytes
-    huge = {**exported, "padding": "x" * limit}
-    assert lclient.post("/v1/tables/import", json=huge).status_code == 413
+    size = len(json.dumps(exported).encode())
+    settings = ledger_app.config["GOSTOP"]
+    monkeypatch.setitem(ledger_app.config, "GOSTOP", replace(settings, max_batch_bytes=size // 2))
+    _import(lclient, exported)
+    monkeypatch.setitem(ledger_app.config, "GOSTOP", replace(settings, max_import_bytes=size // 2))
+    assert lclient.post("/v1/tables/import", json=exported).status_code == 413
+    monkeypatch.setitem(ledger_app.config, "GOSTOP", settings)
     many = _edited(exported, ("events",), exported["events"] * 2_501)
     problem = _import(lclient, many, 422)
     assert problem["errors"][0]["pointer"] == "/events"
     assert problem["errors"][0]["code"] == "too_many"
+
+
+def widest_event() -> dict[str, Any]:
+    """The widest event an export can hold, as it exports it: a correction (seq and number
+    of 10 digits, a 64-character label and a 500-character reason outside the BMP) of a
+    Go-Stop hand of four players (the most a hand has) with 40-character ids outside the
+    BMP, every list at its longest (60 captured and 12 held cards of the longest id, 16
+    side events, 4 holders, every declared category) and every number as a float (``12.0``
+    is 12: the body is stored as given). It need not score: only its size counts."""
+    from calculator.api.schemas import MAX_EVENTS, MAX_ID, MAX_PILE
+    from calculator.api.table_schemas import MAX_REASON
+    from calculator.cards import CARDS
+    from calculator.hand import Category, EventType, OutcomeType
+    from calculator.rules import GukjinChoice
+
+    wide = "\U0002070e"
+    ids = [wide * (MAX_ID - 1) + chr(0x20000 + i) for i in range(4)]
+    card = max(CARDS, key=len)
+
+    def longest(values: Any) -> str:
+        return max((v.value for v in values), key=len)
+
+    player = {
+        "captured": [card] * MAX_PILE,
+        "go_count": 20.0,
+        "shakes": 12.0,
+        "bombs": 12.0,
+        "bombs_after_shake": 12.0,
+        "gukjin": longest(GukjinChoice),
+        "yeokgo": True,
+        "sits_out": True,
+        "sold_brights": 12.0,
+        "hand": [card] * 12,
+    }
+    body = {
+        "dealer": ids[0],
+        "players": [{"id": pid, **player} for pid in ids],
+        "outcome": {
+            "type": longest(OutcomeType),
+            "winner": ids[0],
+            "liable": ids[1],
+            "holders": [{"player": pid, "month": 12.0} for pid in ids],
+        },
+        "events": [{"type": longest(EventType), "player": ids[i % 4]} for i in range(MAX_EVENTS)],
+    }
+    # the other ways a player is given are narrower than 72 cards
+    declared = {"points": 10000.0, "scored": [c.value for c in Category], "meongtta": True}
+    assert len(json.dumps(declared)) < len(json.dumps(player["captured"]))
+    return {
+        "seq": 2**31 - 1,
+        "type": "corrected",
+        "by": wide * 64,
+        "at": "2026-12-03T20:15:00.000Z",
+        "number": 2**31 - 1,
+        "reason": wide * MAX_REASON,
+        "body": body,
+    }
+
+
+def test_any_export_fits_the_import_limit(lclient: Any) -> None:
+    """The import limit is 5,000 of the widest events and the widest setup: the widest
+    event (about 14,000 bytes) fits IMPORT_EVENT_BYTES, loads as a hand, and the export
+    of a table with the widest roster and name, without its events, fits
+    IMPORT_SETUP_BYTES."""
+    from calculator.api import ledger_io
+    from calculator.api.config import (
+        IMPORT_EVENT_BYTES,
+        IMPORT_EVENT_CONTAINERS,
+        IMPORT_SETUP_BYTES,
+        IMPORT_SETUP_CONTAINERS,
+        Settings,
+    )
+    from calculator.ledger import MAX_EVENTS
+    from calculator.presets import Variant
+
+    event = widest_event()
+    ledger_io.load_play(Variant.GOSTOP, event["body"])  # every field as a hand takes it
+    assert len(orjson.dumps(event)) <= IMPORT_EVENT_BYTES
+    wide = "\U0002070e"
+    roster = [{"id": wide * 39 + chr(0x20000 + i), "name": wide * 60} for i in range(10)]
+    table = TableClient.create(
+        lclient, {**GOSTOP["table"], "roster": roster, "name": wide * 60, "dealer": None}
+    )
+    exported = _export(table)
+    exported["events"][0]["by"] = wide * 64
+    assert len(orjson.dumps(exported)) <= IMPORT_SETUP_BYTES
+    assert Settings().max_import_bytes == MAX_EVENTS * IMPORT_EVENT_BYTES + IMPORT_SETUP_BYTES
+    # its objects and arrays, and every character of its strings but the fixed ones (the
+    # time, types and card ids) as brackets: within the import's count
+    dumped = orjson.dumps(event)
+    free = sum(len(text) for text in re.findall(f"[{wide}\U00020000-\U0002000f]+", dumped.decode()))
+    assert dumped.count(b"{") + dumped.count(b"[") + free <= IMPORT_EVENT_CONTAINERS
+    setup = orjson.dumps(exported)
+    free = sum(len(text) for text in re.findall(f"[{wide}\U00020000-\U0002000f]+", setup.decode()))
+    assert setup.count(b"{") + setup.count(b"[") + free <= IMPORT_SETUP_CONTAINERS
+
+
+def test_an_import_of_tiny_objects_is_refused_before_it_is_parsed(lclient: Any) -> None:
+    """Parsed, 8 MB of "{}," take 230 MB of memory: an import holds at most the objects
+    and arrays 5,000 of the widest events hold."""
+    from calculator.api.config import MAX_IMPORT_CONTAINERS
+
+    body = b'{"x": [' + b"{}," * MAX_IMPORT_CONTAINERS + b"{}]}"
+    response = lclient.post("/v1/tables/import", data=body, content_type="application/json")
+    assert response.status_code == 413
+    problem = response.get_json()
+    assert problem["errors"][0]["code"] == "body_too_large"
+    assert f"the limit is {MAX_IMPORT_CONTAINERS:,}" in problem["detail"]
 
 
 def test_an_import_that_scores_too_much_is_refused(lclient: Any, monkeypatch: Any) -> None:
