@@ -452,6 +452,10 @@ def test_a_line_that_is_no_line_of_the_text_is_refused_saying_why() -> None:
         assert f"holds {holds}, so it cannot be checked" in detail
         assert "disagrees" not in detail
     assert read(f"오늘 재밌었다 ㅋㅋ\n{text}\nsee above").sheet == _sample()
+    # a chat prefix whose "sender" holds a number or an arrow is no prefix: it is checked
+    for sender in ("철수 +3,000", "영희 → 철수"):
+        with pytest.raises(ShareError):
+            read(f"[{sender}] [오후 9:15] {text}")
 
 
 def test_names_compare_without_their_variation_selectors() -> None:

@@ -172,7 +172,7 @@ def parse_share() -> Response:
     `share_checksum_mismatch`). Every visible total, transfer and rule line is checked
     against it: any difference is a 422 `share_line_mismatch` naming the line and why.
     What chat apps add is ignored: a sender-and-time prefix (KakaoTalk, WhatsApp), time
-    and date lines, a sender's name alone, a BOM, zero-width characters and emoji
+    and date lines, a sender's name alone, a BOM, zero-width spaces and emoji
     variation selectors; the same share twice reads (its copies agree).
     """
     # batch-sized: a text of MAX_SHARE_TEXT characters, JSON-escaped, exceeds one hand's

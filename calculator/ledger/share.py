@@ -62,8 +62,9 @@ _TO_CROCKFORD = str.maketrans(_RFC4648, _CROCKFORD)
 _FROM_CROCKFORD = str.maketrans(_CROCKFORD + "OIL", _RFC4648 + "ABB")
 _LINE_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.,:/-")
 _NOT_BREAK = re.compile(r"[^\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")  # what splitlines keeps
-# a soft hyphen, zero-width space, non-joiner and joiner, word joiner, BOM, variation selectors
-_INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
+# a soft hyphen, zero-width space, word joiner, BOM, variation selectors (not the zero-width
+# joiner and non-joiner: they are part of an emoji or a word, as a name holds them)
+_INVISIBLE = re.compile("[\u00ad\u200b\u2060\ufeff\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
 # What chat apps put before a copied or exported message: KakaoTalk PC "[민지] [오후 9:15] ",
 # KakaoTalk's export "2026. 12. 5. 오후 9:15, 민지 : " (or "December 5, 2026 at 9:15 PM,
 # 민지 : "), WhatsApp "[05/12/2026, 21:15:03] 민지: " and "12/5/26, 9:15 PM - 민지: ".
@@ -71,7 +72,7 @@ _CLOCK = r"(?:(?:오전|오후) ?\d{1,2}:\d{2}|\d{1,2}:\d{2}(?::\d{2})?(?: ?[AaP
 _NUMERIC_DATE = r"\d{1,4}[./-] ?\d{1,2}[./-] ?\d{1,4}\.?"
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _DAYS = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
-_SENDER = r"[^:\[\]]{1,60}?"
+_SENDER = r"[^:\[\]\d>→⇒➡]{1,60}?"  # no number or arrow: a prefix that holds one is checked
 _CHAT_PREFIX = re.compile(
     "|".join(
         (
@@ -640,8 +641,9 @@ def _refuse_line(number: int, line: str, why: str) -> NoReturn:
 
 def _plain(text: str) -> str:
     """Text without the invisible characters a chat app or an editor adds or drops: a
-    BOM, zero-width spaces and joiners, soft hyphens, emoji variation selectors (❤️ and
-    ❤ are the same name). Bidi controls stay: they change what a line shows."""
+    BOM, zero-width spaces, word joiners, soft hyphens, emoji variation selectors (❤️ and
+    ❤ are the same name). Bidi controls stay: they change what a line shows; so do
+    zero-width joiners (👩‍💻 is one emoji)."""
     return _INVISIBLE.sub("", text)
 
 
