@@ -104,6 +104,8 @@ def test_any_share_text_reads_back_to_its_settlement(
     )
     ending = data.draw(st.sampled_from(["\n", "\r\n", "\r"]))
     assert read(_rewrap(text, cuts, spaces, ending)).sheet == sheet
+    chat = data.draw(st.sampled_from(sorted(_CHATS)))  # as a chat app copies or exports it
+    assert read(_CHATS[chat](text)).sheet == sheet
 
 
 @settings(max_examples=examples(100), deadline=None)
@@ -472,3 +474,7 @@ def test_names_compare_without_their_variation_selectors() -> None:
     reading = read(text.replace("\ufe0f", ""))
     assert (reading.sheet, reading.checked_totals) == (sheet, 4)
     assert labels((("a", "❤️ x"), ("b", "❤ x"))) == {"a": "❤️ x #1", "b": "❤ x #2"}
+    # a name of variation selectors alone shows nothing: the id is shown, and it reads
+    odd = ShareSheet(**{**_fields(sheet), "players": (("A", "\ufe0f"), *sheet.players[1:])})
+    assert labels(odd.players)["A"] == "A"
+    assert read(render(odd, lang=Lang.EN)).sheet == odd

@@ -165,13 +165,17 @@ def labels(players: tuple[tuple[str, str | None], ...]) -> dict[str, str]:
     """The name each player is shown by: its name, else its id (as a chat shows them:
     whitespace runs as one space); names that two players share get their place
     (``민지 #2``), so every visible line names one player."""
-    shown = [_norm(name or "") or _norm(pid) or "?" for pid, name in players]
-    counts = Counter(_plain(label) for label in shown)  # "❤️ 민지" and "❤ 민지" look alike
-    found = [
-        label if counts[_plain(label)] == 1 else f"{label} #{i + 1}"
-        for i, label in enumerate(shown)
+    # as a chat shows them: "❤️ 민지" and "❤ 민지" look alike; a name of variation
+    # selectors alone shows nothing (the id is shown instead)
+    shown = [
+        next((_norm(text) for text in (name or "", pid) if _seen(text)), "?")
+        for pid, name in players
     ]
-    if len({_plain(label) for label in found}) < len(found):  # a name that looks like a
+    counts = Counter(_seen(label) for label in shown)
+    found = [
+        label if counts[_seen(label)] == 1 else f"{label} #{i + 1}" for i, label in enumerate(shown)
+    ]
+    if len({_seen(label) for label in found}) < len(found):  # a name that looks like a
         # numbered one: number all
         found = [f"{label} #{i + 1}" for i, label in enumerate(shown)]
     return {pid: label for (pid, _name), label in zip(players, found, strict=True)}
@@ -462,8 +466,8 @@ def _checked(sheet: ShareSheet, outside: str) -> Reading:
     for lang in Lang:
         for kind, line in _shown(sheet, lang):
             for _number, piece in _lines(line):  # a name may hold a line break
-                expected.setdefault(_plain(piece), kind)
-    shown = {pid: _plain(label) for pid, label in labels(sheet.players).items()}
+                expected.setdefault(_seen(piece), kind)
+    shown = {pid: _seen(label) for pid, label in labels(sheet.players).items()}
     totals = {label: sheet.totals[pid] for pid, label in shown.items()}
     pays = {(shown[t.payer], shown[t.payee]): t.chips for t in sheet.transfers}
     counted: Counter[str] = Counter()
@@ -504,7 +508,7 @@ def _near_miss(
     """ShareError saying what the compact line has instead, when a line that is none of
     the share text's starts as one of them does: the table's title (a changed date), or
     a player's name (a total or transfer written another way: ``->``, ``원``)."""
-    title = _plain(_norm(sheet.title))
+    title = _seen(sheet.title)
     if line.startswith(title + " · "):
         dates = " or ".join(dict.fromkeys(_date(sheet.date, lang) for lang in Lang))
         _mismatch(number, given, f"the compact line has {title} · {dates}")
@@ -637,6 +641,11 @@ def _mismatch(number: int, line: str, what: str) -> NoReturn:
 
 def _refuse_line(number: int, line: str, why: str) -> NoReturn:
     _fail("share_line_mismatch", f"line {number}, {line!r}, is refused: {why}")
+
+
+def _seen(text: str) -> str:
+    """Text as it is compared: invisible characters out, whitespace as a chat leaves it."""
+    return _norm(_plain(text))
 
 
 def _plain(text: str) -> str:
