@@ -41,11 +41,11 @@ from calculator.ledger import MAX_EVENTS
 # An import takes any export the service writes: a table holds at most MAX_EVENTS events,
 # each at most IMPORT_EVENT_BYTES as exported — the widest, a correction of a hand of four
 # players with 40-character ids outside the BMP, 60 cards and a sitter's 12 each, 16 side
-# events and a 500-character reason, is about 14,000 bytes (tests/api/test_sharing.py
+# events and a 500-character reason, is about 13,100 bytes (tests/api/test_sharing.py
 # builds it) — and its setup at most IMPORT_SETUP_BYTES (10 players, every option).
 IMPORT_EVENT_BYTES = 16 * 1024
 IMPORT_SETUP_BYTES = 64 * 1024
-# The "{" and "[" of an event (about 50 objects and arrays, and every character of its
+# The "{" and "[" of an event (about 40 objects and arrays, and every character of its
 # reason, label and ids, which may be brackets too) and of a setup: parsed, a body of tiny
 # objects would take about 20 times its size in memory, so an import is held to what an
 # export of MAX_EVENTS events can hold (about 10 million, where 78 MiB of "{}," make 27).

@@ -752,7 +752,7 @@ def widest_event() -> dict[str, Any]:
 
 def test_any_export_fits_the_import_limit(lclient: Any) -> None:
     """The import limit is 5,000 of the widest events and the widest setup: the widest
-    event (about 14,000 bytes) fits IMPORT_EVENT_BYTES, loads as a hand, and the export
+    event (about 13,100 bytes) fits IMPORT_EVENT_BYTES, loads as a hand, and the export
     of a table with the widest roster and name, without its events, fits
     IMPORT_SETUP_BYTES."""
     from calculator.api import ledger_io
