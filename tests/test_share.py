@@ -104,6 +104,8 @@ def test_any_share_text_reads_back_to_its_settlement(
     )
     ending = data.draw(st.sampled_from(["\n", "\r\n", "\r"]))
     assert read(_rewrap(text, cuts, spaces, ending)).sheet == sheet
+    chat = data.draw(st.sampled_from(sorted(_CHATS)))  # as a chat app copies or exports it
+    assert read(_CHATS[chat](text)).sheet == sheet
 
 
 @settings(max_examples=examples(100), deadline=None)
@@ -339,3 +341,140 @@ def test_a_text_full_of_line_starts_is_refused_after_a_few_tries() -> None:
     with pytest.raises(ShareError) as long:
         read("GS1:" + "A" * 50_000)
     assert long.value.issues[0].code == "share_line_malformed"
+
+
+def test_the_same_share_twice_reads_and_a_quoted_line_that_differs_is_refused() -> None:
+    """A forwarded message or a reply holds the share twice: the first copy's compact line
+    was read as a visible line and refused (its digits), though it is the same line."""
+    korean, english = (render(_sample(), lang=lang) for lang in Lang)
+    line = compact_line(_sample())
+    for text in (
+        korean + "\n" + korean,
+        f"어제 보낸 거:\n{line}\n\n{english}",
+        f"{line[:30]}\n  {line[30:]}\n{korean}",  # a quoted copy, wrapped
+        f"{korean}\n{line.lower()}",  # the line again, as a reply quotes it
+    ):
+        assert read(text).sheet == _sample()
+    # both copies' visible lines are checked: a change in the first is still refused
+    with pytest.raises(ShareError) as changed:
+        read(korean.replace("철수 +2,000", "철수 +3,000", 1) + korean)
+    assert "line 6, '철수 +3,000'" in changed.value.issues[0].detail
+    # another night's line quoted above: the two lines disagree (hand-made: D's -1,000
+    # moved to C, who then pays 2,000)
+    other = ShareSheet(
+        **{
+            **_fields(_sample()),
+            "totals": {"A": 0, "B": 2000, "C": -2000, "D": 0},
+            "transfers": (_t("C", "B", 2000),),
+        }
+    )
+    with pytest.raises(ShareError) as two:
+        read(f"어제 정산:\n{compact_line(other)}\n\n오늘 정산:\n{korean}")
+    issue = two.value.issues[0]
+    assert issue.code == "share_line_mismatch"
+    assert "line 2 holds another compact line" in issue.detail
+    assert "its totals differ" in issue.detail
+
+
+_KAKAO_PC = "[민지] [오후 9:15] "
+_CHATS = {
+    # KakaoTalk PC, several messages copied: each line of the share with the prefix
+    "kakao_pc": lambda text: "\n".join(_KAKAO_PC + line for line in text.splitlines()),
+    "kakao_pc_first": lambda text: _KAKAO_PC + text,
+    "kakao_export": lambda text: "2026. 12. 5. 오후 9:15, 민지 : " + text,
+    "kakao_export_en": lambda text: "December 5, 2026 at 9:15 PM, Minji : " + text,
+    "whatsapp_ios": lambda text: "[05/12/2026, 21:15:03] 민지: " + text,
+    "whatsapp_android": lambda text: "12/5/26, 9:15\u202fPM - 민지: " + text,
+    "time_and_date_lines": lambda text: (
+        "--------------- 2026년 12월 5일 토요일 ---------------\n"
+        "Saturday, December 5, 2026\n민지\n오후 9:15\n" + text + "오후 9:16\n21:16\n"
+    ),
+    "bom": lambda text: "\ufeff" + text,
+    "zero_width_in_line": lambda text: text.replace("GS1:", "GS1:\u200b").replace(".", ".\u2060"),
+    "soft_hyphen_in_name": lambda text: text.replace("철수", "철\u00adsu".replace("su", "수")),
+}
+
+
+@pytest.mark.parametrize("chat", list(_CHATS))
+def test_what_chat_apps_add_around_a_share_text_is_ignored(chat: str) -> None:
+    """Each was refused as a line that "disagrees with the compact line": the sender and
+    time before a copied or exported message, a chat's time and date lines, a sender's
+    name alone, a BOM, zero-width characters inside the compact line."""
+    text = _CHATS[chat](render(_sample(), lang=Lang.KO))
+    reading = read(text)
+    assert (reading.sheet, reading.checked_totals, reading.checked_transfers) == (_sample(), 4, 2)
+
+
+@pytest.mark.parametrize("chat", ["kakao_pc", "whatsapp_ios", "time_and_date_lines", "bom"])
+@pytest.mark.parametrize(
+    ("edit", "says"),
+    [
+        (("철수 +2,000", "철수 +3,000"), "the compact line has 철수 +2,000"),
+        (("영희 → 철수 1,000", "영희 → 철수 2,000"), "the compact line has 영희 → 철수 1,000"),
+        (
+            ("영희 → 철수 1,000", "영희 → 민지 1,000"),
+            "the compact line has no transfer from 영희 to 민지",
+        ),
+        (
+            ("C -1,000", "C -1,000원"),
+            "it starts with C but is none of the lines the compact line has for C (C -1,000",
+        ),
+        (
+            ("2026년 12월 3일", "2026년 12월 4일"),
+            "the compact line has 금요일 밤 · 2026년 12월 3일",
+        ),
+    ],
+)
+def test_a_changed_number_is_refused_whatever_the_chat_added(
+    chat: str, edit: tuple[str, str], says: str
+) -> None:
+    """The chat's prefix is left out, and what follows is checked as any line is."""
+    text = _CHATS[chat](render(_sample(), lang=Lang.KO).replace(*edit))
+    with pytest.raises(ShareError) as refused:
+        read(text)
+    issue = refused.value.issues[0]
+    assert issue.code == "share_line_mismatch"
+    assert f"{edit[1]}', is refused: it disagrees with the compact line: {says}" in issue.detail
+
+
+def test_a_line_that_is_no_line_of_the_text_is_refused_saying_why() -> None:
+    """An unrecognised line was said to "disagree with the compact line"; it is refused
+    for what it holds (a number, an arrow or a player's name), and a chat line that holds
+    none is ignored."""
+    text = render(_sample(), lang=Lang.KO)
+    for extra, holds in (
+        ("총 4판 했어요", "a number"),
+        ("보낼 사람 → 받을 사람", "an arrow"),
+        ("다음엔 영희 차례", "a player's name (영희)"),
+    ):
+        with pytest.raises(ShareError) as refused:
+            read(f"{extra}\n{text}")
+        detail = refused.value.issues[0].detail
+        assert detail.startswith(f"line 1, {extra!r}, is refused: it is not a line of this")
+        assert f"holds {holds}, so it cannot be checked" in detail
+        assert "disagrees" not in detail
+    assert read(f"오늘 재밌었다 ㅋㅋ\n{text}\nsee above").sheet == _sample()
+    # a chat prefix whose "sender" holds a number or an arrow is no prefix: it is checked
+    for sender in ("철수 +3,000", "영희 → 철수"):
+        with pytest.raises(ShareError):
+            read(f"[{sender}] [오후 9:15] {text}")
+
+
+def test_names_compare_without_their_variation_selectors() -> None:
+    """A chat app that drops an emoji's variation selector (❤️ → ❤) changed a name; two
+    names that differ only so are told apart by their place."""
+    sheet = ShareSheet(
+        **{
+            **_fields(_sample()),
+            "players": (("A", "❤️ 민지"), ("B", "철수"), ("C", None), ("D", "영희")),
+        }
+    )
+    text = render(sheet, lang=Lang.KO)
+    assert "❤️ 민지 0" in text
+    reading = read(text.replace("\ufe0f", ""))
+    assert (reading.sheet, reading.checked_totals) == (sheet, 4)
+    assert labels((("a", "❤️ x"), ("b", "❤ x"))) == {"a": "❤️ x #1", "b": "❤ x #2"}
+    # a name of variation selectors alone shows nothing: the id is shown, and it reads
+    odd = ShareSheet(**{**_fields(sheet), "players": (("A", "\ufe0f"), *sheet.players[1:])})
+    assert labels(odd.players)["A"] == "A"
+    assert read(render(odd, lang=Lang.EN)).sheet == odd

@@ -6,10 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_load
+from marshmallow import Schema, fields, types
 
-from calculator.api.fields import StrictSchema, StrictString, fail
-from calculator.api.join_codes import normalize_join_code
+from calculator.api.fields import (
+    CodedField,
+    Fallback,
+    Loader,
+    StrictSchema,
+    StrictString,
+    fail,
+)
+from calculator.api.join_codes import ALPHABET_TEXT, MAX_JOIN_INPUT, normalize_join_code
 from calculator.api.table_schemas import JOIN_URL
 
 MAX_LABEL = 64  # the events' "by" column holds a label
@@ -20,15 +27,55 @@ _LABEL_TEXT = (
 )
 
 
+class JoinCodeField(CodedField, fields.String):
+    """A join code as people type or paste it, loaded as the canonical code: what
+    :func:`normalize_join_code` leaves out (line breaks, a BOM, full width…) is not
+    refused first as it would be in a name."""
+
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
+        "invalid": "expected a string"
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("metadata", {}).update({"maxLength": MAX_JOIN_INPUT})
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        if type(value) is not str:
+            raise self.make_error("invalid")
+        code = normalize_join_code(value[: MAX_JOIN_INPUT + 1])
+        if len(value) > MAX_JOIN_INPUT or code is None:
+            shown = repr(value) if len(value) <= 64 else f"{value[:60]!r}…"
+            raise fail(
+                "invalid_join_code",
+                f"{shown} is not a join code: {ALPHABET_TEXT} (as the table's join_code "
+                "and join_url show them)",
+            )
+        return code
+
+    def fast_loader(self) -> Loader:
+        return _join_code
+
+
+def _join_code(value: Any) -> str:
+    """The fast path of :class:`JoinCodeField`: a code that reads; else the full load
+    says why not."""
+    if type(value) is str and len(value) <= MAX_JOIN_INPUT:
+        code = normalize_join_code(value)
+        if code is not None:
+            return code
+    raise Fallback
+
+
 class JoinSchema(StrictSchema):
     """``POST /v1/tables/join``: the code someone read out, typed or scanned."""
 
-    join_code = StrictString(
-        max_length=32,
+    join_code = JoinCodeField(
         required=True,
         metadata={
-            "description": "The table's 8-character code; any case, I and L read as 1, O "
-            "as 0, hyphens and spaces ignored"
+            "description": "The table's 8-character code, or its join link; any case or "
+            "width, I and L read as 1, O as 0, hyphens, spaces, line breaks and invisible "
+            "characters ignored"
         },
     )
     label = StrictString(
@@ -36,18 +83,6 @@ class JoinSchema(StrictSchema):
         load_default=None,
         metadata={"description": _LABEL_TEXT + ' (default: "joined <UTC date and time>")'},
     )
-
-    @post_load
-    def _canonical(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        code = normalize_join_code(data["join_code"])
-        if code is None:
-            message = fail(
-                "invalid_join_code",
-                f"{data['join_code']!r} is not a join code: 8 characters from 0-9 and A-Z "
-                "without I, L, O and U (as the table's join_code shows them)",
-            ).messages[0]
-            raise ValidationError({"join_code": [message]})
-        return {**data, "join_code": code}
 
 
 class MintTokenSchema(StrictSchema):

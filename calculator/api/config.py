@@ -4,6 +4,7 @@
 |---|---|---|
 | ``GOSTOP_MAX_BODY_BYTES`` | 65536 | largest request body, except batches |
 | ``GOSTOP_MAX_BATCH_BYTES`` | 4194304 | largest batch request body |
+| ``GOSTOP_MAX_IMPORT_BYTES`` | 81985536 | largest import (any export of a table fits) |
 | ``GOSTOP_CORS_ORIGINS`` | (empty: CORS off) | comma-separated origins allowed to call the API |
 | ``GOSTOP_LOG_LEVEL`` | INFO | level of the JSON log lines |
 | ``GOSTOP_ACCESS_LOG`` | 1 | one JSON line per request (0 to turn off) |
@@ -35,6 +36,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from calculator.ledger import MAX_EVENTS
+
 # The answer headers a cross-origin app may read (CORS, GOSTOP_CORS_ORIGINS): the table's
 # version, the request's id, when to retry (429, 503), whether a write was a replay, where
 # a created table or token is, an export's file name. The app's answers and the proxy's own
@@ -48,6 +51,21 @@ CORS_EXPOSE_HEADERS = (
     "Content-Disposition",
 )
 
+# An import takes any export the service writes: a table holds at most MAX_EVENTS events,
+# each at most IMPORT_EVENT_BYTES as exported — the widest, a correction of a hand of four
+# players with 40-character ids outside the BMP, 60 cards and a sitter's 12 each, 16 side
+# events and a 500-character reason, is about 13,100 bytes (tests/api/test_sharing.py
+# builds it) — and its setup at most IMPORT_SETUP_BYTES (10 players, every option).
+IMPORT_EVENT_BYTES = 16 * 1024
+IMPORT_SETUP_BYTES = 64 * 1024
+# The "{" and "[" of an event (about 40 objects and arrays, and every character of its
+# reason, label and ids, which may be brackets too) and of a setup: parsed, a body of tiny
+# objects would take about 20 times its size in memory, so an import is held to what an
+# export of MAX_EVENTS events can hold (about 10 million, where 78 MiB of "{}," make 27).
+IMPORT_EVENT_CONTAINERS = 2048
+IMPORT_SETUP_CONTAINERS = 16 * 1024
+MAX_IMPORT_CONTAINERS = MAX_EVENTS * IMPORT_EVENT_CONTAINERS + IMPORT_SETUP_CONTAINERS
+
 
 class SettingsError(ValueError):
     """A GOSTOP_* setting the service cannot run with: it stops the start, naming the
@@ -60,6 +78,7 @@ class Settings:
 
     max_body_bytes: int = 64 * 1024
     max_batch_bytes: int = 4 * 1024 * 1024
+    max_import_bytes: int = MAX_EVENTS * IMPORT_EVENT_BYTES + IMPORT_SETUP_BYTES
     cors_origins: tuple[str, ...] = ()
     log_level: str = "INFO"
     access_log: bool = True

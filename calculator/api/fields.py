@@ -20,6 +20,7 @@ from __future__ import annotations
 import inspect
 import re
 import threading
+import unicodedata
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, ClassVar
@@ -40,9 +41,32 @@ FORMAT_CHARS = (
     "\U00013430-\U00013438\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
     "\U000e0020-\U000e007f"
 )
+ZWJ = "\u200d"
+_EMOJI_MODIFIERS = frozenset(["\ufe0f", *map(chr, range(0x1F3FB, 0x1F400))])  # VS16, skin tones
 _CONTROL = re.compile(f"[{_CONTROL_CHARS}]")
 _FORMAT = re.compile(f"[{FORMAT_CHARS}]")
 _REFUSED = re.compile(f"[{_CONTROL_CHARS}{FORMAT_CHARS}]")  # either: the fast path's check
+
+
+def joins_emoji(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is a zero-width joiner inside an emoji ZWJ sequence: after an
+    emoji (its variation selector or skin tone aside) and before another.
+
+    >>> joins_emoji("👩\u200d💻", 1), joins_emoji("❤️\u200d🔥", 2), joins_emoji("a\u200d💻", 1)
+    (True, True, False)
+    >>> joins_emoji("💻\u200d", 1), joins_emoji("\u200d💻", 0)
+    (False, False)
+    """
+    if text[at] != ZWJ or not 0 < at < len(text) - 1:
+        return False
+    before = at - 1
+    while before > 0 and text[before] in _EMOJI_MODIFIERS:
+        before -= 1
+    return _is_emoji(text[before]) and _is_emoji(text[at + 1])
+
+
+def _is_emoji(char: str) -> bool:
+    return unicodedata.category(char) == "So"
 
 
 MAX_SHAPES = 16
@@ -268,9 +292,13 @@ class StrictString(CodedField, fields.String):
         choices: tuple[str, ...] | None = None,
         known: frozenset[str] = frozenset(),
         all_known: Callable[[list[Any]], bool] | None = None,
+        emoji_joiners: bool = False,
         **kwargs: Any,
     ) -> None:
         self.min_length, self.max_length, self.choices = min_length, max_length, choices
+        self.emoji_joiners = emoji_joiners
+        """A display name's: a zero-width joiner between two emoji (👩‍💻, ❤️‍🔥, 🏳️‍🌈) is
+        part of the emoji, not an invisible character (ids refuse it still)."""
         # Values known to be valid (card IDs): lets a list of them take the fast path. Other
         # values of the right shape are still accepted, and checked by the domain.
         self.known = frozenset(v for v in known if self._passes(v))
@@ -304,11 +332,20 @@ class StrictString(CodedField, fields.String):
         if _CONTROL.search(value):
             raise fail("control_character", "control characters are not allowed in names")
         invisible = _FORMAT.search(value)
+        if invisible and self.emoji_joiners:
+            invisible = next(
+                (m for m in _FORMAT.finditer(value) if not joins_emoji(value, m.start())), None
+            )
         if invisible:
             raise fail(
                 "format_character",
                 f"U+{ord(invisible.group()):04X} at position {invisible.start()} is an invisible "
-                "formatting character (a bidi override or a zero-width character); remove it",
+                "formatting character (a bidi override or a zero-width character); remove it"
+                + (
+                    " (a zero-width joiner is taken between two emoji, as in 👩‍💻)"
+                    if self.emoji_joiners and invisible.group() == ZWJ
+                    else ""
+                ),
             )
 
     def _passes(self, value: str) -> bool:

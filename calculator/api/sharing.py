@@ -22,6 +22,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import NotFound
 
 from calculator.api import ledger_io, serialize
+from calculator.api.config import MAX_IMPORT_CONTAINERS
 from calculator.api.fields import fail
 from calculator.api.http import client_language, coded, read_json
 from calculator.api.schemas import RulesetSpec, resolve_spec
@@ -67,7 +68,8 @@ from calculator.ledger import (
 from calculator.ledger.export import CSV_COLUMNS, hand_rows
 from calculator.ledger.share import PREFIX, Lang, ShareSheet, read, render
 from calculator.limits import deadline
-from calculator.presets import Resolver, Variant
+from calculator.options import specs
+from calculator.presets import Resolver, Variant, find_preset
 from calculator.store import EventRow, Store
 
 _SHARE_QUERY = ShareQuerySchema()
@@ -77,6 +79,9 @@ _IMPORT = ImportSchema()
 CSV_MEDIA = "text/csv"
 # A cell a spreadsheet would run as a formula (CSV injection): names are free text.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# Seconds an imported event's time may be ahead of the service's clock (instances' clocks
+# differ a little; NTP keeps them within a second or so).
+MAX_CLOCK_AHEAD = 5 * 60
 # What each event type carries besides seq, type, by and at: (number, body, reason).
 _CARRIES = {
     "created": (False, False, False),
@@ -165,7 +170,10 @@ def parse_share() -> Response:
     The compact line (`GS1:…`) is found anywhere in the text — wrapped across lines,
     with spaces added or trimmed, any line endings — and its check must match (else a 422
     `share_checksum_mismatch`). Every visible total, transfer and rule line is checked
-    against it: any difference is a 422 `share_line_mismatch` naming the line.
+    against it: any difference is a 422 `share_line_mismatch` naming the line and why.
+    What chat apps add is ignored: a sender-and-time prefix (KakaoTalk, WhatsApp), time
+    and date lines, a sender's name alone, a BOM, zero-width spaces and emoji
+    variation selectors; the same share twice reads (its copies agree).
     """
     # batch-sized: a text of MAX_SHARE_TEXT characters, JSON-escaped, exceeds one hand's
     data = _PARSE.load_fast(read_json(current_app.config["GOSTOP"].max_batch_bytes))
@@ -345,26 +353,48 @@ def import_table() -> Response:
     The body is an export (`GET /v1/tables/{id}/export`). Its events are replayed through
     the ledger — results are scored again, never read from the file — so the new table
     answers exactly as the exported one. A malformed or inconsistent log is a 422 naming
-    the event and the field (`/events/3/number`). The body may be as large as a batch
-    (GOSTOP_MAX_BATCH_BYTES); at most 5,000 events, costing at most what a table may
-    cost to replay (`import_too_costly`: one per event and one per hand scored, past
-    19,999 only closing), so any table the service built imports.
+    the event and the field (`/events/3/number`); event times are UTC to the millisecond
+    as the export writes them, never going back and at most 5 minutes ahead of the
+    service's clock (`invalid_time`). The body may be as large as GOSTOP_MAX_IMPORT_BYTES
+    (about 78 MiB: 5,000 of the widest events an export holds, with at most 2,048 `{` and
+    `[` each); at most 5,000 events, costing at most what a table may cost to replay
+    (`import_too_costly`: one per event and one per hand scored, past 19,999 only
+    closing), so any table the service built imports.
     """
     return created_once(_import)
 
 
 def _import(store: Store, key: str | None) -> Response:
-    data = _IMPORT.load_fast(read_json(current_app.config["GOSTOP"].max_batch_bytes))
+    data = _IMPORT.load_fast(
+        read_json(
+            current_app.config["GOSTOP"].max_import_bytes, max_containers=MAX_IMPORT_CONTAINERS
+        )
+    )
     events = data["events"]
-    _check_log(events, data["version"])
+    _check_log(events, data["version"], now=store.clock())
     variant = Variant(data["variant"])
     given = data["ruleset"]
+    preset = find_preset(given["preset"]) if isinstance(given["preset"], str) else None
+    if preset is not None and isinstance(given["options"], dict):
+        # An export lists every option: one unknown made "64 options given; this rule set
+        # has only 63", naming none. The unknown ones alone name themselves (did you mean).
+        known = {spec.name for spec in specs(type(preset.rules))}
+        unknown = {name: v for name, v in given["options"].items() if name not in known}
+        if unknown:
+            resolve_spec(RulesetSpec(preset.name, unknown, False), variant, ("ruleset",))
     ruleset = resolve_spec(
         RulesetSpec(given["preset"], given["options"], False),
         variant,
         ("ruleset",),
         resolver=Resolver(),
     )
+    if given["variant"] != ruleset.variant.value:
+        _refuse(
+            ("ruleset", "variant"),
+            "wrong_variant",
+            f"preset {ruleset.preset!r} scores the {ruleset.variant} variant, not "
+            f"{given['variant']}: the rule set was edited; export the table again",
+        )
     if ruleset.fingerprint != given["fingerprint"]:
         _refuse(
             ("ruleset", "fingerprint"),
@@ -435,10 +465,15 @@ def _import(store: Store, key: str | None) -> Response:
     )
 
 
-def _check_log(events: list[dict[str, Any]], version: int) -> None:
+def _check_log(events: list[dict[str, Any]], version: int, *, now: float) -> None:
     """The log's shape: created first, numbered 1, 2, … without a gap, each event with
-    the fields its type carries and no others, times in ISO 8601, ``version`` the last."""
+    the fields its type carries and no others, times in ISO 8601 that never go back and
+    are not later than ``now`` (the service's clock) plus :data:`MAX_CLOCK_AHEAD`: the
+    table's next event is stamped no earlier than its last, so a time in the future
+    would stamp every later event with it. ``version`` is the last seq."""
     errors: dict[int, Any] = {}
+    latest = now + MAX_CLOCK_AHEAD
+    ahead = False  # only the first time in the future is named: the later ones follow it
 
     def refuse(index: int, name: str, code: str, text: str) -> None:
         errors.setdefault(index, {}).setdefault(name, []).append(fail(code, text).messages[0])
@@ -480,6 +515,16 @@ def _check_log(events: list[dict[str, Any]], version: int) -> None:
             )
         elif last is not None and stamp < last:
             refuse(index, "at", "invalid_time", "the log's times never go back: event by event")
+        elif stamp.timestamp() > latest and not ahead:
+            ahead = True
+            refuse(
+                index,
+                "at",
+                "invalid_time",
+                f"{event['at']} is later than this service's clock ({iso_time(now)}) plus "
+                f"{MAX_CLOCK_AHEAD // 60} minutes: an export holds only times that have "
+                "passed; give this event and the later ones the times they were written",
+            )
         last = stamp if stamp is not None else last
     if errors:
         raise ValidationError({"events": errors})

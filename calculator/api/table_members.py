@@ -61,10 +61,20 @@ from calculator.api.table_access import (
     idempotency_key,
     mint,
     open_table,
+    poll_table,
     stale,
     table_response,
 )
-from calculator.api.tables import _ACCESS, _ETAG, _TOKEN, _body, _store, iso_time, tables
+from calculator.api.tables import (
+    _ACCESS,
+    _ETAG,
+    _READ_HEADERS,
+    _TOKEN,
+    _body,
+    _store,
+    iso_time,
+    tables,
+)
 from calculator.store import Head, Store, TokenRow
 
 JOIN_SCOPE = "join"
@@ -95,6 +105,10 @@ _BODY = {
     "s415": "The body is not application/json",
     "s422": "The body is invalid: every problem with a pointer and a code",
 }
+_CLOSED = (
+    "the table is closed: its join code opens nothing, so it has no QR code to show "
+    "(the table stays readable with its tokens)"
+)
 _GONE = "no open table has this join code; check it with the scorer (it stops working when the table is closed, deleted or expired)"  # noqa: E501
 
 
@@ -214,16 +228,30 @@ def _rekeyed(store: Store, table_id: str, token_id: str) -> tuple[str, TokenRow]
     {"type": "string"},
     content_type=SVG,
     description="The join link as a QR code (SVG, scales to any size)",
+    headers=_ETAG,
 )
-@tables.problems(**_ACCESS)
-@tables.doc(operationId="getTableQr")
+@tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
+@tables.problems(
+    **{
+        **_ACCESS,
+        "s404": "No table with this id opens with this token, or the table is closed: its "
+        "join code opens nothing (unknown_join_code)",
+    }
+)
+@tables.doc(operationId="getTableQr", parameters=_READ_HEADERS)
 def table_qr(id: str) -> Response:
     """The join link as a QR code
 
     An SVG of `<service root>/?join=<code>` (the table's `join_url`): a phone's camera
-    opens the scorekeeper page, which joins the table. Any token of the table may ask.
+    opens the scorekeeper page, which joins the table. Any token of the table may ask;
+    with the table's ETag, as every table read (If-None-Match: 304). A closed table's
+    code opens nothing, so its QR code is a 404 `unknown_join_code`, as joining is.
     """
-    head, _token = open_table(_store(), id, write=False)
+    head, unchanged = poll_table(_store(), id)
+    if unchanged is not None:  # the table was open at that version, and still is
+        return unchanged
+    if orjson.loads(head.summary)["closed"]:
+        raise coded(NotFound(_CLOSED), "unknown_join_code")
     code = segno.make(join_url(request.host_url, head.join_code), error="m")
     buffer = io.BytesIO()
     code.save(
@@ -235,7 +263,7 @@ def table_qr(id: str) -> Response:
         light="#fff",  # readable on a dark page too
         title=f"Join table {head.join_code}",
     )
-    return Response(buffer.getvalue(), mimetype=SVG)
+    return table_response(Response(buffer.getvalue(), mimetype=SVG), head.version)
 
 
 # --- tokens --------------------------------------------------------------------------------

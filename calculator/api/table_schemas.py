@@ -56,6 +56,7 @@ class _PersonSchema(StrictSchema):
     id = StrictString(max_length=MAX_ID, required=True, metadata={"description": "Player id"})
     name = StrictString(
         max_length=MAX_NAME,
+        emoji_joiners=True,
         allow_none=True,  # as the table answer and the export give a person without one
         metadata={"description": "Display name"},
     )
@@ -211,6 +212,7 @@ class CreateTableSchema(StrictSchema):
     )
     name = StrictString(
         max_length=MAX_NAME,
+        emoji_joiners=True,
         load_default=None,
         allow_none=True,
         metadata={

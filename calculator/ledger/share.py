@@ -6,7 +6,9 @@ fingerprint — short lines, thousands separators, nothing that needs a monospac
 ending with one compact line (:func:`compact_line`) that carries the same numbers with a
 checksum. :func:`read` finds that line anywhere in a pasted text and renders it again:
 every visible line must be one of those (as a chat leaves it), or say nothing about a
-table (no number, arrow or player's name).
+table (no number, arrow or player's name). The same compact line may appear again (the
+share pasted twice, a reply quoting it); another compact line that says something else
+is refused.
 
 The compact line, version 1 (``GS1``)::
 
@@ -59,6 +61,36 @@ _RFC4648 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _TO_CROCKFORD = str.maketrans(_RFC4648, _CROCKFORD)
 _FROM_CROCKFORD = str.maketrans(_CROCKFORD + "OIL", _RFC4648 + "ABB")
 _LINE_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.,:/-")
+_NOT_BREAK = re.compile(r"[^\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")  # what splitlines keeps
+# a soft hyphen, zero-width space, word joiner, BOM, variation selectors (not the zero-width
+# joiner and non-joiner: they are part of an emoji or a word, as a name holds them)
+_INVISIBLE = re.compile("[\u00ad\u200b\u2060\ufeff\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
+# What chat apps put before a copied or exported message: KakaoTalk PC "[민지] [오후 9:15] ",
+# KakaoTalk's export "2026. 12. 5. 오후 9:15, 민지 : " (or "December 5, 2026 at 9:15 PM,
+# 민지 : "), WhatsApp "[05/12/2026, 21:15:03] 민지: " and "12/5/26, 9:15 PM - 민지: ".
+_CLOCK = r"(?:(?:오전|오후) ?\d{1,2}:\d{2}|\d{1,2}:\d{2}(?::\d{2})?(?: ?[AaPp]\.?[Mm]\.?)?)"
+_NUMERIC_DATE = r"\d{1,4}[./-] ?\d{1,2}[./-] ?\d{1,4}\.?"
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_DAYS = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+_SENDER = r"[^:\[\]\d>→⇒➡]{1,60}?"  # no number or arrow: a prefix that holds one is checked
+_CHAT_PREFIX = re.compile(
+    "|".join(
+        (
+            rf"\[{_SENDER}\] \[{_CLOCK}\](?: |$)",
+            rf"\[{_NUMERIC_DATE},? {_CLOCK}\] {_SENDER}:(?: |$)",
+            rf"{_NUMERIC_DATE},? {_CLOCK}(?: -|,) {_SENDER} ?:(?: |$)",
+            rf"(?:{_MONTHS}) \d{{1,2}}, \d{{4}}(?: at|,) {_CLOCK}, {_SENDER} ?:(?: |$)",
+        )
+    )
+)
+# A chat's own line between messages: a time, or a date (KakaoTalk's "2026년 12월 5일
+# 토요일", "Saturday, December 5, 2026", in its export between dashes).
+_WEEKDAY = "[월화수목금토일]요일"
+_CHAT_LINE = re.compile(
+    rf"{_CLOCK}|-* ?(?:\d{{4}}년 \d{{1,2}}월 \d{{1,2}}일(?: {_WEEKDAY})?"
+    rf"|{_NUMERIC_DATE}(?: {_WEEKDAY}| (?:{_DAYS}))?"
+    rf"|(?:{_DAYS}), (?:{_MONTHS}) \d{{1,2}}, \d{{4}}) ?-*"
+)
 _START = re.compile(r"G\s*S\s*(\d{1,3})\s*:", re.IGNORECASE)
 _AMOUNT = r"\d[\d,]*"  # read loosely: "1000" and "1,0000" are read, then compared
 _SIGNED = re.compile(rf"[+-]{_AMOUNT}|0")
@@ -133,10 +165,18 @@ def labels(players: tuple[tuple[str, str | None], ...]) -> dict[str, str]:
     """The name each player is shown by: its name, else its id (as a chat shows them:
     whitespace runs as one space); names that two players share get their place
     (``민지 #2``), so every visible line names one player."""
-    shown = [_norm(name or "") or _norm(pid) or "?" for pid, name in players]
-    counts = Counter(shown)
-    found = [label if counts[label] == 1 else f"{label} #{i + 1}" for i, label in enumerate(shown)]
-    if len(set(found)) < len(found):  # a name that looks like a numbered one: number all
+    # as a chat shows them: "❤️ 민지" and "❤ 민지" look alike; a name of variation
+    # selectors alone shows nothing (the id is shown instead)
+    shown = [
+        next((_norm(text) for text in (name or "", pid) if _seen(text)), "?")
+        for pid, name in players
+    ]
+    counts = Counter(_seen(label) for label in shown)
+    found = [
+        label if counts[_seen(label)] == 1 else f"{label} #{i + 1}" for i, label in enumerate(shown)
+    ]
+    if len({_seen(label) for label in found}) < len(found):  # a name that looks like a
+        # numbered one: number all
         found = [f"{label} #{i + 1}" for i, label in enumerate(shown)]
     return {pid: label for (pid, _name), label in zip(players, found, strict=True)}
 
@@ -205,7 +245,7 @@ def compact_line(sheet: ShareSheet) -> str:
 def read(text: str) -> Reading:
     """The sheet of the text's compact line, after checking it and every visible line
     against it (:func:`_checked`); ShareError if not."""
-    text = unicodedata.normalize("NFC", text)
+    text = _plain(unicodedata.normalize("NFC", text))
     found = list(_START.finditer(text))
     if not found:
         _fail(
@@ -221,8 +261,7 @@ def read(text: str) -> Reading:
         except ShareError as refused:
             error = error or refused
             continue
-        outside = text[: match.start()] + "\n" + text[end:]
-        return _checked(sheet, outside)
+        return _checked(sheet, _copies_left_out(text, sheet, match, end, found))
     assert error is not None
     raise error
 
@@ -247,6 +286,67 @@ def _decode(text: str, match: re.Match[str]) -> tuple[ShareSheet, int]:
             "or cut; share the table again (GET /v1/tables/{id}/share)",
         )
     return _sheet(sections), end
+
+
+def _copies_left_out(
+    text: str, sheet: ShareSheet, match: re.Match[str], end: int, found: list[re.Match[str]]
+) -> str:
+    """The text with the compact line read and every copy of it blanked out (line breaks
+    kept, so lines keep their numbers): a forwarded message or a reply may hold the same
+    share twice, and identical copies agree. Another line that reads as a compact line
+    and says something else is refused: one of the two was changed, or the text holds two
+    tables. A start that does not read as a line stays, for the line check (at most
+    TRIED_LINES others are read: a text full of "GS1:" stays cheap)."""
+    outside = _blank(text, match.start(), end)
+    after = 0  # a start inside a copy already left out is part of it
+    tried = 0
+    for other in found:
+        if other.start() < after or match.start() <= other.start() < end:
+            continue
+        if tried == TRIED_LINES:
+            break
+        tried += 1
+        try:
+            copy, copy_end = _decode(text, other)
+        except ShareError:
+            continue  # not a line: checked as any other line is
+        if copy != sheet:
+            number = len((text[: other.start()] + "x").splitlines())
+            _fail(
+                "share_line_mismatch",
+                f"line {number} holds another compact line ({_excerpt(text, other.start())}) "
+                f"that disagrees with the last one: {_difference(copy, sheet)}; one of them "
+                "was changed, or the text holds two tables' shares: paste one share text",
+            )
+        outside = _blank(outside, other.start(), copy_end)
+        after = copy_end
+    return outside
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    """``text`` with ``text[start:end]`` as spaces, its line breaks kept."""
+    return text[:start] + _NOT_BREAK.sub(" ", text[start:end]) + text[end:]
+
+
+def _excerpt(text: str, start: int) -> str:
+    return text[start : start + 20].split("\n")[0] + "…"
+
+
+def _difference(copy: ShareSheet, sheet: ShareSheet) -> str:
+    """What a quoted compact line says that the last one does not, in words."""
+    for name, what in (
+        ("title", "title"),
+        ("date", "date"),
+        ("preset", "rule set"),
+        ("fingerprint", "rule set's fingerprint"),
+        ("unit", "rounding unit"),
+        ("players", "players"),
+        ("totals", "totals"),
+        ("transfers", "transfers"),
+    ):
+        if getattr(copy, name) != getattr(sheet, name):
+            return f"its {what} differ" if what.endswith("s") else f"its {what} differs"
+    return "they differ"  # pragma: no cover - two sheets that differ differ somewhere
 
 
 def _gather(text: str, start: int) -> tuple[str, int]:
@@ -358,29 +458,37 @@ def _check_settles(totals: Mapping[str, int], transfers: list[Transfer]) -> None
 def _checked(sheet: ShareSheet, outside: str) -> Reading:
     """Check the visible lines (outside the compact line) against ``sheet``: a line is
     either one that the sheet renders (in either language, as a chat leaves it:
-    whitespace runs as one space) or says nothing about the table (a chat's own "see
-    above"); any other line with a number, an arrow or a player's name is a mismatch."""
+    whitespace runs as one space, invisible characters left out), perhaps after a chat
+    app's prefix (:func:`_unprefixed`), or says nothing about the table (a chat's own
+    "see above", a time or date line, a sender's name alone); any other line with a
+    number, an arrow or a player's name is refused, naming the line and why."""
     expected: dict[str, str] = {}
     for lang in Lang:
         for kind, line in _shown(sheet, lang):
             for _number, piece in _lines(line):  # a name may hold a line break
-                expected.setdefault(piece, kind)
-    shown = labels(sheet.players)
+                expected.setdefault(_seen(piece), kind)
+    shown = {pid: _seen(label) for pid, label in labels(sheet.players).items()}
     totals = {label: sheet.totals[pid] for pid, label in shown.items()}
     pays = {(shown[t.payer], shown[t.payee]): t.chips for t in sheet.transfers}
     counted: Counter[str] = Counter()
-    for number, line in _lines(outside):
+    for number, given in _lines(outside):
+        line = given if given in expected else _unprefixed(given)
         found = expected.get(line)
         if found is not None:
             counted[found] += 1
-        elif _telling(line, totals):
-            _check_line(number, line, sheet, totals, pays)  # names the difference if it can
-            _mismatch(
-                number,
-                line,
-                "it is not a line of the table's share text (the compact line gives its "
-                "totals, transfers, date and rule set); share the table again",
-            )
+        elif line and not _CHAT_LINE.fullmatch(line) and line.removesuffix(":") not in totals:
+            telling = _telling(line, totals)
+            if telling:
+                _check_line(number, given, line, sheet, totals, pays)  # names a difference
+                _near_miss(number, given, line, sheet, totals, pays)
+                _refuse_line(
+                    number,
+                    given,
+                    f"it is not a line of this table's share text and holds {telling}, so it "
+                    "cannot be checked against the compact line (which renders the "
+                    "totals, transfers, date and rule set): remove it, or share the table "
+                    "again",
+                )
     return Reading(
         sheet=sheet,
         checked_totals=counted["totals"],
@@ -389,33 +497,76 @@ def _checked(sheet: ShareSheet, outside: str) -> Reading:
     )
 
 
-def _telling(line: str, names: Mapping[str, int]) -> bool:
-    """Whether a line says something about a table: a digit, an arrow or a player's
-    name (as a word) once the start of another quoted compact line is left out."""
+def _near_miss(
+    number: int,
+    given: str,
+    line: str,
+    sheet: ShareSheet,
+    totals: Mapping[str, int],
+    pays: Mapping[tuple[str, str], int],
+) -> None:
+    """ShareError saying what the compact line has instead, when a line that is none of
+    the share text's starts as one of them does: the table's title (a changed date), or
+    a player's name (a total or transfer written another way: ``->``, ``원``)."""
+    title = _seen(sheet.title)
+    if line.startswith(title + " · "):
+        dates = " or ".join(dict.fromkeys(_date(sheet.date, lang) for lang in Lang))
+        _mismatch(number, given, f"the compact line has {title} · {dates}")
+    for label in sorted(totals, key=len, reverse=True):
+        if line.startswith(label + " "):
+            said = [f"{label} {_signed(totals[label])}"]
+            said += [f"{a} → {b} {chips:,}" for (a, b), chips in pays.items() if a == label]
+            _mismatch(
+                number,
+                given,
+                f"it starts with {label} but is none of the lines the compact line has "
+                f"for {label} ({', '.join(said)}), as the share text writes them",
+            )
+
+
+def _unprefixed(line: str) -> str:
+    """``line`` without the prefix a chat app gives a copied or exported message (its
+    sender and time), if it has one."""
+    prefix = _CHAT_PREFIX.match(line)
+    return line if prefix is None else line[prefix.end() :].strip()
+
+
+def _telling(line: str, names: Mapping[str, int]) -> str:
+    """What a line holds that says something about a table, in words ("" if nothing):
+    a number, an arrow or a player's name (as a word), once the start of another quoted
+    compact line is left out."""
+    started = _START.search(line) is not None
     bare = _START.sub(" ", line)
     padded = f" {bare} "
-    return (
-        any(char.isdigit() for char in bare)
-        or any(arrow in bare for arrow in _ARROWS)
-        or any(f" {name} " in padded for name in names)
-    )
+    named = [name for name in names if f" {name} " in padded]
+    if started and any(char.isdigit() for char in bare):
+        return (
+            "the start of a compact line (GS1:) that does not read as one (cut, or its check fails)"
+        )
+    if any(char.isdigit() for char in bare):
+        return "a number"
+    if any(arrow in bare for arrow in _ARROWS):
+        return "an arrow"
+    return f"a player's name ({named[0]})" if named else ""
 
 
 def _check_line(
     number: int,
+    given: str,
     line: str,
     sheet: ShareSheet,
     totals: Mapping[str, int],
     pays: Mapping[tuple[str, str], int],
 ) -> str | None:
-    """Which kind of line this is if it can be read (None: not a line we write), after
-    checking it; ShareError naming the difference if it disagrees."""
+    """Which kind of line ``line`` (``given``, its chat prefix left out) is if it can be
+    read (None: not a line we write), after checking it; ShareError naming the
+    difference if it disagrees."""
     if (rule := _RULE_LINE.fullmatch(line)) is not None:
         preset, shown = rule.group(1), rule.group(2).lower()
         if preset != sheet.preset or not sheet.fingerprint.startswith(shown):
             _mismatch(
                 number,
-                line,
+                given,
                 f"the compact line says {sheet.preset} · {sheet.fingerprint[:SHOWN_FINGERPRINT]}",
             )
         return "rules"
@@ -446,16 +597,18 @@ def _check_line(
         should = pays.get((payer, payee))
         _mismatch(
             number,
-            line,
+            given,
             f"the compact line has {payer} → {payee} {should:,}"
             if should is not None
             else f"the compact line has no transfer from {payer} to {payee}",
         )
     if totals_read:
         label = totals_read[0][0]
-        _mismatch(number, line, f"the compact line has {label} {_signed(totals[label])}")
+        _mismatch(number, given, f"the compact line has {label} {_signed(totals[label])}")
     if _TRANSFER_LINE.fullmatch(line) or _TOTAL_LINE.fullmatch(line):
-        _mismatch(number, line, f"it names someone the compact line does not ({', '.join(totals)})")
+        _mismatch(
+            number, given, f"it names someone the compact line does not ({', '.join(totals)})"
+        )
     return None
 
 
@@ -483,10 +636,24 @@ def _fail(code: str, detail: str) -> NoReturn:
 
 
 def _mismatch(number: int, line: str, what: str) -> NoReturn:
-    _fail(
-        "share_line_mismatch",
-        f"line {number}, {line!r}, disagrees with the compact line: {what}",
-    )
+    _refuse_line(number, line, f"it disagrees with the compact line: {what}")
+
+
+def _refuse_line(number: int, line: str, why: str) -> NoReturn:
+    _fail("share_line_mismatch", f"line {number}, {line!r}, is refused: {why}")
+
+
+def _seen(text: str) -> str:
+    """Text as it is compared: invisible characters out, whitespace as a chat leaves it."""
+    return _norm(_plain(text))
+
+
+def _plain(text: str) -> str:
+    """Text without the invisible characters a chat app or an editor adds or drops: a
+    BOM, zero-width spaces, word joiners, soft hyphens, emoji variation selectors (❤️ and
+    ❤ are the same name). Bidi controls stay: they change what a line shows; so do
+    zero-width joiners (👩‍💻 is one emoji)."""
+    return _INVISIBLE.sub("", text)
 
 
 def _norm(text: str) -> str:

@@ -10,6 +10,7 @@ import json
 import re
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -329,6 +330,55 @@ def test_the_csv_export_is_one_row_per_hand_and_player(lclient: Any) -> None:
     assert by_accept.get_data() == raw
 
 
+EMOJI_NAMES = ["👩\u200d💻 민지", "❤\ufe0f\u200d🔥", "🏳\ufe0f\u200d🌈", "🧑🏽\u200d🍳 철수"]
+
+
+def test_names_with_emoji_zwj_sequences_are_taken_and_round_trip(lclient: Any) -> None:
+    """ "👩‍💻 민지", "❤️‍🔥" and "🏳️‍🌈" were a 422 format_character (U+200D): a zero-width
+    joiner between two emoji is part of the emoji. The share text reads back (also as a
+    chat that dropped the variation selectors leaves it), the CSV and the export keep
+    the names, and the import takes them."""
+    roster = [{"id": pid, "name": name} for pid, name in zip("ABCD", EMOJI_NAMES, strict=True)]
+    table = _night(lclient, {**NAMED, "roster": [*roster, "E"], "name": "금요일 밤 🏳️‍🌈"})
+    text = _text(table)
+    assert "👩\u200d💻 민지 " in text
+    for pasted in (text, text.replace("\ufe0f", "")):
+        reading = _parse(lclient, pasted)
+        assert [p["name"] for p in reading["players"]][:4] == EMOJI_NAMES
+        assert reading["totals"] == table.get("/settlement")["totals"]
+        assert reading["checked"]["totals"] == 5
+    csv_text = lclient.get(
+        f"{table.path}/export?format=csv", headers=table.auth(table.viewer)
+    ).get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(csv_text.lstrip("\ufeff"))))
+    assert {r["name"] for r in rows if r["player"] in "ABCD"} == set(EMOJI_NAMES)
+    copy = _same_table(lclient, table)
+    assert [p["name"] for p in copy.get()["roster"]][:4] == EMOJI_NAMES
+
+
+@pytest.mark.parametrize(
+    ("where", "text"),
+    [
+        ("name", "\u200d민지"),  # at the start
+        ("name", "💻\u200d"),  # at the end
+        ("name", "민\u200d지"),  # between letters
+        ("name", "👩\u200d\u200d💻"),  # two
+        ("id", "👩\u200d💻"),  # ids refuse invisible characters, emoji or not
+    ],
+)
+def test_a_zero_width_joiner_outside_an_emoji_is_refused(
+    lclient: Any, where: str, text: str
+) -> None:
+    person = {"id": "A", "name": "민지", where: text}
+    response = lclient.post(
+        "/v1/tables", json={**GOSTOP["table"], "roster": [person, "B", "C", "D", "E"]}
+    )
+    assert response.status_code == 422
+    error = response.get_json()["errors"][0]
+    assert (error["pointer"], error["code"]) == (f"/roster/0/{where}", "format_character")
+    assert "U+200D" in error["detail"]
+
+
 def test_export_access_and_a_bad_format(lclient: Any) -> None:
     table = _night(lclient, steps=1)
     path = f"{table.path}/export"
@@ -512,6 +562,13 @@ _SAME_TIME = "the time of the event it replaces"
             "/ruleset/options/godori_points",
             "invalid_option",
         ),
+        (("ruleset", "variant"), "balance", "/ruleset/variant", "wrong_variant"),
+        (
+            ("ruleset", "options", "bomb_multipler"),
+            2,
+            "/ruleset/options/bomb_multipler",
+            "unknown_option",
+        ),
         (("version",), 99, "/version", "inconsistent_version"),
         (("roster", 0), "B", "/roster/1", "duplicate_player"),
         (("events",), _DELETE, "/events", "required"),
@@ -526,6 +583,23 @@ def test_a_malformed_import_is_a_422_with_a_pointer(
         value = {**value, "at": exported["events"][1]["at"]}
     problem = _import(lclient, _edited(exported, path, value), 422)
     assert {(e["pointer"], e["code"]) for e in problem["errors"]} >= {(pointer, code)}, problem
+
+
+def test_an_unknown_option_and_another_variant_in_an_import_are_named(lclient: Any) -> None:
+    """An export lists every option: one unknown was "64 options given; this rule set has
+    only 63 … remove the unknown ones", naming none; and a rule set's variant that is not
+    its preset's was taken silently."""
+    exported = _export(_night(lclient, steps=2))
+    problem = _import(lclient, _edited(exported, ("ruleset", "options", "bomb_multipler"), 2), 422)
+    assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [
+        ("/ruleset/options/bomb_multipler", "unknown_option")
+    ]
+    assert "did you mean 'bomb_multiplier'?" in problem["errors"][0]["detail"]
+    problem = _import(lclient, _edited(exported, ("ruleset", "variant"), "balance"), 422)
+    assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [
+        ("/ruleset/variant", "wrong_variant")
+    ]
+    assert "scores the gostop variant, not balance" in problem["errors"][0]["detail"]
 
 
 @pytest.mark.parametrize(
@@ -563,15 +637,168 @@ def test_an_imported_log_never_goes_back_in_time(lclient: Any) -> None:
     }
 
 
-def test_an_import_is_bounded(lclient: Any, ledger_app: Any) -> None:
+def test_an_import_refuses_times_in_the_future(
+    lclient: Any, ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import stamped 2099 was taken, and every later event of the table was then
+    stamped 2099 (an event is stamped no earlier than the table's last). A time up to
+    5 minutes ahead of the service's clock passes (clocks differ); past that, the first
+    such event is named. The clock is fixed at 2026-12-05T20:15:00.000Z."""
+    from datetime import datetime
+
+    now = datetime.fromisoformat("2026-12-05T20:15:00+00:00").timestamp()
+    exported = _export(_night(lclient, steps=3))
+    monkeypatch.setattr(ledger_app.extensions["gostop_store"], "clock", lambda: now)
+    future = dict(exported, events=[dict(e) for e in exported["events"]])
+    for event in future["events"]:
+        event["at"] = "2099-12-31T23:59:59.000Z"
+    problem = _import(lclient, future, 422)
+    assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [
+        ("/events/0/at", "invalid_time")
+    ]
+    assert (
+        "later than this service's clock (2026-12-05T20:15:00.000Z) plus 5 minutes"
+        in (problem["errors"][0]["detail"])
+    )
+    # the last event 5 minutes ahead passes; 5 minutes and 1 ms ahead does not
+    for event in future["events"]:
+        event["at"] = "2026-12-05T20:00:00.000Z"
+    future["events"][-1]["at"] = "2026-12-05T20:20:00.001Z"
+    problem = _import(lclient, future, 422)
+    assert [e["pointer"] for e in problem["errors"]] == ["/events/3/at"]
+    future["events"][-1]["at"] = "2026-12-05T20:20:00.000Z"
+    _import(lclient, future)
+
+
+def test_an_import_is_bounded(
+    lclient: Any, ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import has its own limit (GOSTOP_MAX_IMPORT_BYTES), not a batch's: a table of
+    1,827 corrections exported 4.2 MB, over the 4 MiB of a batch, and could not be
+    imported. Here the batch limit is smaller than the export, which imports; with the
+    import limit smaller, it is a 413."""
+    from dataclasses import replace
+
     exported = _export(_night(lclient, steps=2))
-    limit = ledger_app.config["GOSTOP"].max_batch_bytes
-    huge = {**exported, "padding": "x" * limit}
-    assert lclient.post("/v1/tables/import", json=huge).status_code == 413
+    size = len(json.dumps(exported).encode())
+    settings = ledger_app.config["GOSTOP"]
+    monkeypatch.setitem(ledger_app.config, "GOSTOP", replace(settings, max_batch_bytes=size // 2))
+    _import(lclient, exported)
+    monkeypatch.setitem(ledger_app.config, "GOSTOP", replace(settings, max_import_bytes=size // 2))
+    assert lclient.post("/v1/tables/import", json=exported).status_code == 413
+    monkeypatch.setitem(ledger_app.config, "GOSTOP", settings)
     many = _edited(exported, ("events",), exported["events"] * 2_501)
     problem = _import(lclient, many, 422)
     assert problem["errors"][0]["pointer"] == "/events"
     assert problem["errors"][0]["code"] == "too_many"
+
+
+def widest_event() -> dict[str, Any]:
+    """The widest event an export can hold, as it exports it: a correction (seq and number
+    of 10 digits, a 64-character label and a 500-character reason outside the BMP) of a
+    Go-Stop hand of four players (the most a hand has) with 40-character ids outside the
+    BMP, every list at its longest (60 captured and 12 held cards of the longest id, 16
+    side events, 4 holders, every declared category) and every number as a float (``12.0``
+    is 12: the body is stored as given). It need not score: only its size counts."""
+    from calculator.api.schemas import MAX_EVENTS, MAX_ID, MAX_PILE
+    from calculator.api.table_schemas import MAX_REASON
+    from calculator.cards import CARDS
+    from calculator.hand import Category, EventType, OutcomeType
+    from calculator.rules import GukjinChoice
+
+    wide = "\U0002070e"
+    ids = [wide * (MAX_ID - 1) + chr(0x20000 + i) for i in range(4)]
+    card = max(CARDS, key=len)
+
+    def longest(values: Any) -> str:
+        return max((v.value for v in values), key=len)
+
+    player = {
+        "captured": [card] * MAX_PILE,
+        "go_count": 20.0,
+        "shakes": 12.0,
+        "bombs": 12.0,
+        "bombs_after_shake": 12.0,
+        "gukjin": longest(GukjinChoice),
+        "yeokgo": True,
+        "sits_out": True,
+        "sold_brights": 12.0,
+        "hand": [card] * 12,
+    }
+    body = {
+        "dealer": ids[0],
+        "players": [{"id": pid, **player} for pid in ids],
+        "outcome": {
+            "type": longest(OutcomeType),
+            "winner": ids[0],
+            "liable": ids[1],
+            "holders": [{"player": pid, "month": 12.0} for pid in ids],
+        },
+        "events": [{"type": longest(EventType), "player": ids[i % 4]} for i in range(MAX_EVENTS)],
+    }
+    # the other ways a player is given are narrower than 72 cards
+    declared = {"points": 10000.0, "scored": [c.value for c in Category], "meongtta": True}
+    assert len(json.dumps(declared)) < len(json.dumps(player["captured"]))
+    return {
+        "seq": 2**31 - 1,
+        "type": "corrected",
+        "by": wide * 64,
+        "at": "2026-12-03T20:15:00.000Z",
+        "number": 2**31 - 1,
+        "reason": wide * MAX_REASON,
+        "body": body,
+    }
+
+
+def test_any_export_fits_the_import_limit(lclient: Any) -> None:
+    """The import limit is 5,000 of the widest events and the widest setup: the widest
+    event (about 13,100 bytes) fits IMPORT_EVENT_BYTES, loads as a hand, and the export
+    of a table with the widest roster and name, without its events, fits
+    IMPORT_SETUP_BYTES."""
+    from calculator.api import ledger_io
+    from calculator.api.config import (
+        IMPORT_EVENT_BYTES,
+        IMPORT_EVENT_CONTAINERS,
+        IMPORT_SETUP_BYTES,
+        IMPORT_SETUP_CONTAINERS,
+        Settings,
+    )
+    from calculator.ledger import MAX_EVENTS
+    from calculator.presets import Variant
+
+    event = widest_event()
+    ledger_io.load_play(Variant.GOSTOP, event["body"])  # every field as a hand takes it
+    assert len(orjson.dumps(event)) <= IMPORT_EVENT_BYTES
+    wide = "\U0002070e"
+    roster = [{"id": wide * 39 + chr(0x20000 + i), "name": wide * 60} for i in range(10)]
+    table = TableClient.create(
+        lclient, {**GOSTOP["table"], "roster": roster, "name": wide * 60, "dealer": None}
+    )
+    exported = _export(table)
+    exported["events"][0]["by"] = wide * 64
+    assert len(orjson.dumps(exported)) <= IMPORT_SETUP_BYTES
+    assert Settings().max_import_bytes == MAX_EVENTS * IMPORT_EVENT_BYTES + IMPORT_SETUP_BYTES
+    # its objects and arrays, and every character of its strings but the fixed ones (the
+    # time, types and card ids) as brackets: within the import's count
+    dumped = orjson.dumps(event)
+    free = sum(len(text) for text in re.findall(f"[{wide}\U00020000-\U0002000f]+", dumped.decode()))
+    assert dumped.count(b"{") + dumped.count(b"[") + free <= IMPORT_EVENT_CONTAINERS
+    setup = orjson.dumps(exported)
+    free = sum(len(text) for text in re.findall(f"[{wide}\U00020000-\U0002000f]+", setup.decode()))
+    assert setup.count(b"{") + setup.count(b"[") + free <= IMPORT_SETUP_CONTAINERS
+
+
+def test_an_import_of_tiny_objects_is_refused_before_it_is_parsed(lclient: Any) -> None:
+    """Parsed, 8 MB of "{}," take 230 MB of memory: an import holds at most the objects
+    and arrays 5,000 of the widest events hold."""
+    from calculator.api.config import MAX_IMPORT_CONTAINERS
+
+    body = b'{"x": [' + b"{}," * MAX_IMPORT_CONTAINERS + b"{}]}"
+    response = lclient.post("/v1/tables/import", data=body, content_type="application/json")
+    assert response.status_code == 413
+    problem = response.get_json()
+    assert problem["errors"][0]["code"] == "body_too_large"
+    assert f"the limit is {MAX_IMPORT_CONTAINERS:,}" in problem["detail"]
 
 
 def test_an_import_that_scores_too_much_is_refused(lclient: Any, monkeypatch: Any) -> None:

@@ -148,6 +148,35 @@ def test_a_code_is_read_the_crockford_way(lclient: Any, access_app: Any) -> None
         assert _join(lclient, typed)["id"] == table.id, typed
 
 
+def test_a_code_is_taken_as_people_paste_or_type_it(lclient: Any) -> None:
+    """A code copied with its line break (or CRLF, a tab), a BOM before it, typed in a
+    Korean keyboard's full width (전각), or the whole join link pasted: each was a 422
+    (control_character, format_character, invalid_join_code, invalid_length)."""
+    table = _table(lclient)
+    code, link = _code(table), table.get()["join_url"]
+    wide = "".join(chr(ord(c) + 0xFEE0) for c in code)  # U+FF10… : full-width ASCII
+    for typed in (
+        code + "\n",
+        code + "\r\n",
+        code[:4] + "\t" + code[4:],
+        "\ufeff" + code,
+        code[:4] + "\u200b" + code[4:],
+        wide,
+        wide[:4] + "\uff0d" + wide[4:] + "\u3000",  # a full-width hyphen and space
+        link,
+        f" {link}\n",
+        link.replace("?join=", "?lang=ko&join="),
+    ):
+        assert _join(lclient, typed)["id"] == table.id, repr(typed)
+    for bad in (code + "\n" + code, link.replace(code, code[:7]), "x" * 600):
+        problem = _join(lclient, bad, 422)
+        assert problem["errors"][0]["code"] == "invalid_join_code", repr(bad)
+    # the message says what is read: I and L as 1 and O as 0 are taken, U is not
+    detail = _join(lclient, "ZZZZZZZU", 422)["errors"][0]["detail"]
+    assert "without U (any case; I and L read as 1, O as 0;" in detail
+    assert "without I" not in detail
+
+
 @pytest.mark.parametrize(
     ("body", "status", "pointer", "code"),
     [
@@ -241,6 +270,25 @@ def test_the_qr_code_encodes_the_join_link(lclient: Any) -> None:
     assert lclient.get(table.path + "/qr").status_code == 401
     wrong = lclient.get(table.path + "/qr", headers=table.auth("not-a-token"))
     assert wrong.status_code == 404
+
+
+def test_the_qr_code_has_the_tables_etag_and_a_closed_table_has_none(lclient: Any) -> None:
+    """The QR code had no ETag (SPEC §9: every table answer carries one) and was drawn for
+    a closed table, whose code joins nothing (404)."""
+    table = _table(lclient)
+    first = lclient.get(table.path + "/qr", headers=table.auth(table.viewer))
+    assert (first.status_code, first.headers["ETag"]) == (200, '"1"')
+    again = lclient.get(
+        table.path + "/qr", headers={**table.auth(table.viewer), "If-None-Match": '"1"'}
+    )
+    assert (again.status_code, again.headers["ETag"], again.get_data()) == (304, '"1"', b"")
+    code = _code(table)
+    table.write("POST", "/close")
+    for headers in ({}, {"If-None-Match": '"1"'}):  # the copy held is of the open table
+        closed = lclient.get(table.path + "/qr", headers={**table.auth(table.viewer), **headers})
+        assert closed.status_code == 404
+        assert closed.get_json()["errors"][0]["code"] == "unknown_join_code"
+    assert _join(lclient, code, 404)["errors"][0]["code"] == "unknown_join_code"  # as joining
 
 
 # --- tokens --------------------------------------------------------------------------------
