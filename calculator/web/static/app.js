@@ -71,10 +71,11 @@ function handView(mount) {
       fill(resultBox, shown());
       resultBox.querySelector("h2").focus();
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (extra.compare_with) throw error; // "What if?" says it where it was asked
       shown = null;
       fill(resultBox);
-      editor.showErrors(error, sent);
+      editor.showErrors(error instanceof ApiError ? error
+        : { entries: [{ pointer: null, code: "no_answer", detail: t("noAnswer") }] }, sent);
     }
     return null;
   }
@@ -108,7 +109,11 @@ function handView(mount) {
   }
 
   async function rulesChanged() {
-    cards = await cardsFor(page.rules.preset);
+    try {
+      cards = await cardsFor(page.rules.preset);
+    } catch {
+      return; // no answer: the cards shown stay; the next change asks again
+    }
     editor.setVariant(variantOf(page.presets, page.rules));
     editor.setCards(cards);
     shown = null;

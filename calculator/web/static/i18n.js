@@ -153,6 +153,8 @@ const STRINGS = {
     dealer: "선: {id}",
     streak: "나가리 연속: {n}",
     changed: "{n}판의 금액이 바뀌었습니다",
+    notSent: "서버의 응답을 받지 못했습니다 (네트워크?). 같은 것을 다시 누르면 다시 보냅니다: 이미 도착했다면 두 번 기록되지 않습니다.",
+    noAnswer: "서버의 응답을 받지 못했습니다 (네트워크?). 다시 눌러 보세요.",
   },
   en: {
     title: "Go-Stop scorekeeper",
@@ -304,6 +306,8 @@ const STRINGS = {
     dealer: "Dealer: {id}",
     streak: "Nagari streak: {n}",
     changed: "hand {n}'s amounts changed",
+    notSent: "No answer from the service (the network?). Tap the same again to retry: if it did arrive, it is not recorded twice.",
+    noAnswer: "No answer from the service (the network?). Tap again to retry.",
   },
 };
 

@@ -31,6 +31,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     lastResult: null,
     settlement: null,
     absent: new Set(), // sharing features this server does not have
+    creating: null, // a create that got no answer: {signature, key}
+    pending: null, // a write that got no answer: {signature, key, ifMatch}, kept for its retry
+    writing: false, // a write is on its way
   };
   const box = {};
   let editor = null;
@@ -81,15 +84,20 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const body = { roster: names, variant: variantOf(presets, rules), ruleset: rulesetOf(rules),
       stake: rules.stake };
     if (unit) body.rounding = { unit: Number(unit) };
+    // a create that got no answer keeps its key: tapped again, the same table comes back
+    const signature = JSON.stringify(body);
+    if (s.creating?.signature !== signature) s.creating = { signature, key: newKey() };
     try {
-      const answer = await call("POST", "/v1/tables", { body, key: newKey() });
+      const answer = await call("POST", "/v1/tables", { body, key: s.creating.key });
+      s.creating = null;
       save("roster", names);
       const created = answer.data;
       await open({ id: created.id, token: created.scorer_token, role: "scorer",
         join_code: created.join_code, viewer_token: created.viewer_token });
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      fill(problems, h("ul", {}, error.entries.map((e) => h("li", {}, e.detail))));
+      const details = error instanceof ApiError ? error.entries.map((e) => e.detail)
+        : [t("notSent")];
+      fill(problems, h("ul", {}, details.map((detail) => h("li", {}, detail))));
     }
   }
 
@@ -104,7 +112,10 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         opened = { id: answer.data.id, token: answer.data.viewer_token, role: "viewer",
           join_code: entry.join.toUpperCase() };
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
+        if (!(error instanceof ApiError)) {
+          renderStart(t("noAnswer"));
+          return;
+        }
         if (error.absent) s.absent.add("join");
         renderStart(error.absent ? t("joinUnavailable") : t("joinUnknown"));
         return;
@@ -115,13 +126,20 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.editorBox = h("div", { class: "editor" });
     editor = null;
     remember(opened);
-    const ok = await fetchTable();
-    if (!ok) {
+    const got = await fetchTable();
+    if (got === "ok") {
+      try {
+        s.cards = await cardsFor(s.table.ruleset.preset);
+      } catch {
+        s.table = null; // the cards did not come: as if the table had not
+      }
+    }
+    if (got !== "ok" || !s.table) {
       s.current = null;
-      renderStart(t("joinUnknown"));
+      s.table = null;
+      renderStart(got === "gone" ? t("joinUnknown") : t("noAnswer"));
       return;
     }
-    s.cards = await cardsFor(s.table.ruleset.preset);
     s.playing = s.table.roster.slice(0, MAX_HAND_PLAYERS).map((p) => p.id);
     renderTable();
     s.stopped = false;
@@ -135,18 +153,19 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     save("tables", [kept, ...tables].slice(0, 10));
   }
 
+  /** Read the table again: "ok", "gone" (the API refused: deleted, or the token no longer
+   * opens it) or "offline" (no answer: what is shown stays, the next poll retries). */
   async function fetchTable() {
     try {
       const answer = await call("GET", `/v1/tables/${s.current.id}`,
         { token: s.current.token, ifNoneMatch: s.etag });
-      if (answer.status === 304) return true;
+      if (answer.status === 304) return "ok";
       s.table = answer.data;
       s.etag = answer.etag;
       await fetchSettlement();
-      return true;
+      return "ok";
     } catch (error) {
-      if (error instanceof ApiError) return false;
-      return true; // the network blinked: keep what is shown, the next poll retries
+      return error instanceof ApiError ? "gone" : "offline";
     }
   }
 
@@ -343,17 +362,33 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   }
 
   /** One write; on success the table is read again. `strip` maps the API's pointers into
-   * the hand back to the editor's. Returns the answer's body, or null. */
+   * the hand back to the editor's. Returns the answer's body, or null.
+   * A write that got no answer (the network failed: it may or may not have reached the
+   * service) keeps its Idempotency-Key and If-Match: tapping the same write again replays
+   * it, so the service answers with what it stored instead of writing it twice (SPEC §9).
+   * A second tap while a write is on its way is ignored. */
   async function write(method, path, body, strip = null) {
+    if (s.writing) return null;
+    const signature = JSON.stringify([s.current.id, method, path, body ?? null]);
+    const retry = s.pending?.signature === signature ? s.pending : null;
+    const key = retry?.key ?? newKey();
+    const ifMatch = retry?.ifMatch ?? s.table.version;
+    s.writing = true;
     try {
       const answer = await call(method, `/v1/tables/${s.current.id}${path}`, {
-        token: s.current.token, key: newKey(), ifMatch: s.table.version, body });
+        token: s.current.token, key, ifMatch, body });
+      s.pending = null;
       await fetchTable();
       updateLive();
       box.notice.textContent = "";
       return answer.data;
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof ApiError)) {
+        s.pending = { signature, key, ifMatch };
+        unanswered(strip !== null);
+        return null;
+      }
+      if (error.status !== 409) s.pending = null; // 409: the first is still on its way
       if (error.status === 412) {
         await fetchTable();
         updateLive();
@@ -371,13 +406,35 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         box.notice.textContent = error.entries.map((e) => e.detail).join(" ");
       }
       return null;
+    } finally {
+      s.writing = false;
+    }
+  }
+
+  /** A write with no answer: said where the scorer tapped (a hand: under its outcome). */
+  function unanswered(inEditor) {
+    if (inEditor && editor) {
+      editor.showErrors({ entries: [{ pointer: null, code: "no_answer", detail: t("notSent") }] });
+    } else {
+      box.notice.textContent = t("notSent");
+    }
+  }
+
+  /** A read for a control (correct, bring back): its data, or null when the network failed. */
+  async function read(path) {
+    try {
+      return (await call("GET", `/v1/tables/${s.current.id}${path}`,
+        { token: s.current.token })).data;
+    } catch (error) {
+      if (error instanceof ApiError) box.notice.textContent = error.entries.map((e) => e.detail).join(" ");
+      else box.notice.textContent = t("noAnswer");
+      return null;
     }
   }
 
   async function startCorrection(number) {
-    const answer = await call("GET", `/v1/tables/${s.current.id}/events`,
-      { token: s.current.token });
-    const hand = currentBodies(answer.data.events)[number - 1];
+    const answer = await read("/events");
+    const hand = answer && currentBodies(answer.events)[number - 1];
     if (!hand) return;
     s.playing = hand.players.map((p) => p.id);
     renderEntry();
@@ -422,9 +479,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   }
 
   async function restore(number, reason) {
-    const events = await call("GET", `/v1/tables/${s.current.id}/events`,
-      { token: s.current.token });
-    const hand = currentBodies(events.data.events)[number - 1];
+    const events = await read("/events");
+    const hand = events && currentBodies(events.events)[number - 1];
     if (!hand) return;
     const answer = await write("PUT", `/hands/${number}`, { hand, reason });
     if (answer?.changed?.length) {

@@ -1,0 +1,99 @@
+"""The page when things go wrong at a real table: a Wi-Fi blip, a second phone, a language
+switch mid-correction, a hand with parts the page cannot edit, and the like. Each test
+reproduces a defect seen on the page and fails without its fix."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Browser, Page, Route, expect
+
+from bench.server import Server
+from tests.browser.test_page import PHONE, api, create_table, player_button
+
+BRIGHTS = ["01-bright", "03-bright", "08-bright"]
+
+
+def table_of(page: Page) -> dict[str, Any]:
+    """The table the page has open, as the device remembers it (id, token, role…)."""
+    return page.evaluate("JSON.parse(localStorage['gostop.tables'])[0]")
+
+
+def give(root: Any, player: str, cards: list[str]) -> None:
+    player_button(root, player).click()
+    for card in cards:
+        root.locator(f'[data-card="{card}"]').click()
+    player_button(root, player).click()
+
+
+def test_a_hand_whose_answer_is_lost_is_recorded_once_when_tapped_again(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """The service stores the hand, the answer never reaches the phone; the poll then moves
+    the version. Tapping again replays the same Idempotency-Key and If-Match: one hand."""
+    create_table(page, watch)
+    table = page.locator("#view-table")
+    entry = table_of(page)
+    keys: list[tuple[str | None, str | None]] = []
+
+    def lose_first_answer(route: Route) -> None:
+        request = route.request
+        if request.method != "POST":
+            route.continue_()
+            return
+        keys.append((request.headers.get("idempotency-key"), request.headers.get("if-match")))
+        if len(keys) == 1:
+            route.fetch()  # the service handles it…
+            route.abort("connectionreset")  # …and the phone never hears back
+        else:
+            route.continue_()
+
+    page.route("**/v1/tables/*/hands", lose_first_answer)
+    give(table, "A", BRIGHTS)
+    table.get_by_role("button", name="A stops").click()
+    expect(table.locator(".errors")).to_contain_text("Tap the same again to retry")
+    # the poll brings the stored hand: the version the first write sent is stale now
+    expect(table.locator(".totals-panel .live")).to_contain_text("version 1")
+    table.get_by_role("button", name="A stops").click()
+    expect(table.locator('[data-hand="1"]')).to_be_visible()
+    expect(table.locator(".result")).to_be_visible()
+    assert len(keys) == 2, keys
+    assert keys[0] == keys[1], keys  # the retry replays the first: same key, same If-Match
+    status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
+    assert status == 200
+    assert len(read["hands"]) == 1, read["hands"]
+
+
+def test_offline_writes_and_scores_say_so_and_never_throw(
+    live_server: Server, browser: Browser, watch: Any
+) -> None:
+    context = browser.new_context(base_url=live_server.base, **PHONE)
+    try:
+        page = create_table(context.new_page(), watch)
+        table = page.locator("#view-table")
+        give(table, "A", BRIGHTS)
+        context.set_offline(True)
+        table.get_by_role("button", name="A stops").click()
+        expect(table.locator(".errors")).to_contain_text("No answer from the service")
+        # the one-hand tab, offline: its own message, no uncaught "Failed to fetch"
+        page.get_by_role("button", name="One hand").click()
+        hand = page.locator("#view-hand")
+        hand.get_by_role("button", name="A stops").click()
+        expect(hand.locator(".errors")).to_contain_text("No answer from the service")
+        # back online, the retry goes through once
+        context.set_offline(False)
+        page.get_by_role("button", name="Table night").click()
+        table.get_by_role("button", name="A stops").click()
+        expect(table.locator('[data-hand="1"]')).to_be_visible()
+        entry = table_of(page)
+        status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
+        assert status == 200
+        assert len(read["hands"]) == 1
+        # opening a remembered table offline says so
+        table.get_by_role("button", name="Leave this table").click()
+        context.set_offline(True)
+        table.locator(".my-tables button").first.click()
+        expect(table.locator(".notice").first).to_contain_text("No answer from the service")
+        context.set_offline(False)
+    finally:
+        context.close()
