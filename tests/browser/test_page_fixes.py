@@ -97,3 +97,20 @@ def test_offline_writes_and_scores_say_so_and_never_throw(
         context.set_offline(False)
     finally:
         context.close()
+
+
+def test_the_scorer_opening_its_own_links_stays_the_scorer(page: Page, watch: Any) -> None:
+    create_table(page, watch)
+    scorer = table_of(page)
+    assert scorer["role"] == "scorer"
+    for name in ("join", "viewer"):
+        links = page.locator(f'[data-link="{name}"]')
+        if not links.count():
+            continue  # joining by code is not on every server
+        page.goto(links.input_value())
+        expect(page.locator("#view-table .table-head h2")).to_contain_text("scorer")
+        kept = page.evaluate("JSON.parse(localStorage['gostop.tables'])")
+        assert [(e["id"], e["role"], e["token"]) for e in kept] == [
+            (scorer["id"], "scorer", scorer["token"])
+        ]
+        expect(page.locator("#view-table").get_by_role("button", name="A stops")).to_be_visible()

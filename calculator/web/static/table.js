@@ -121,6 +121,11 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         return;
       }
     }
+    // a join or viewer link to a table this device scores: it stays this device's scorer
+    const known = load("tables", []).find((x) => x.id === opened.id);
+    if (known?.role === "scorer" && opened.role !== "scorer") {
+      opened = { ...known, join_code: known.join_code ?? opened.join_code ?? null };
+    }
     s.current = opened;
     s.etag = null;
     s.editorBox = h("div", { class: "editor" });
@@ -146,8 +151,13 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     schedule();
   }
 
+  /** Put the table first in "Tables on this device". A viewer entry never replaces a
+   * scorer's: its token is the only way back to writing. */
   function remember(entry) {
-    const tables = load("tables", []).filter((x) => x.id !== entry.id);
+    const before = load("tables", []);
+    const known = before.find((x) => x.id === entry.id);
+    if (known?.role === "scorer" && entry.role !== "scorer") entry = known;
+    const tables = before.filter((x) => x.id !== entry.id);
     const kept = { id: entry.id, token: entry.token, role: entry.role,
       join_code: entry.join_code ?? null, viewer_token: entry.viewer_token ?? null };
     save("tables", [kept, ...tables].slice(0, 10));
