@@ -114,3 +114,42 @@ def test_the_scorer_opening_its_own_links_stays_the_scorer(page: Page, watch: An
             (scorer["id"], "scorer", scorer["token"])
         ]
         expect(page.locator("#view-table").get_by_role("button", name="A stops")).to_be_visible()
+
+
+def test_the_hand_tab_and_the_create_form_each_keep_their_own_rules(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """A table is created with the rule set and stake its form shows; a balance preset
+    chosen there does not change what the one-hand tab scores with."""
+    watch(page)
+    page.goto("/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    hand = page.locator("#view-hand")
+    hand.locator("details.rules-panel > summary").click()
+    hand.get_by_label("Rule set").select_option("wikipedia")
+    hand.get_by_label("Chips per point").fill("500")
+    hand.get_by_label("Chips per point").press("Tab")
+    page.get_by_role("button", name="Table night").click()
+    table = page.locator("#view-table")
+    expect(table.get_by_label("Rule set")).to_have_value("standard")
+    expect(table.get_by_label("Chips per point")).to_have_value("100")
+    table.get_by_label("Rule set").select_option("balance")
+    table.get_by_label("Rule set").select_option("gamerules")
+    table.get_by_label("Roster").fill("A\nB\nC")
+    table.get_by_role("button", name="Create a table").click()
+    expect(table.locator(".totals")).to_be_visible()
+    entry = table_of(page)
+    _status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
+    assert (read["ruleset"]["preset"], read["stake"]) == ("gamerules", 100)
+    # the table screen says what it is locked to
+    expect(table.locator(".table-rules")).to_contain_text("Rules: gamerules")
+    expect(table.locator(".table-rules")).to_contain_text("100 chips per point")
+    expect(table.locator(".preview-list")).to_be_visible()  # the table's own preview is done
+    # the one-hand tab still scores under what it shows
+    page.get_by_role("button", name="One hand").click()
+    expect(hand.get_by_label("Rule set")).to_have_value("wikipedia")
+    with page.expect_request(lambda r: r.method == "POST" and "/v1/gostop/hands" in r.url) as sent:
+        give(hand, "A", BRIGHTS)
+    body = sent.value.post_data_json
+    assert (body["ruleset"], body["stake"]) == ("wikipedia", 500)

@@ -195,8 +195,9 @@ async function boot() {
   fill(document.getElementById("main"), hand, table);
   views = {
     hand: handView(hand),
-    table: createTableView({ mount: table, presets: page.presets, rules: page.rules,
-      cardsFor, cardNames }),
+    // the create form has its own rule set: what it shows is what a table is created with
+    table: createTableView({ mount: table, presets: page.presets,
+      rules: savedRules("tableRules"), cardsFor, cardNames }),
   };
   renderChrome();
   if (opened) await views.table.open(opened);

@@ -77,7 +77,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         h("ul", { class: "my-tables" }, tables.map((entry) => h("li", {},
           h("button", { type: "button", onclick: () => open(entry) },
             `${t("open")} ${entry.join_code ?? entry.id.slice(0, 8)} · ${t(entry.role)}`))))) : null);
-    rulesPicker({ mount: rulesBox, presets, rules, onchange: () => {} });
+    rulesPicker({ mount: rulesBox, presets, rules, key: "tableRules", onchange: () => {} });
   }
 
   async function create(names, unit, problems) {
@@ -218,12 +218,25 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       h("div", { class: "table-head" },
         h("h2", {}, `${t("tableNight")} · ${t(s.current.role)}`),
         h("button", { type: "button", class: "quiet", onclick: leave }, t("leave"))),
+      rulesLine(),
       box.notice, box.totals,
       scorer() ? box.entry : null, box.result,
       box.history, box.settle, box.share);
     renderShare({ box: box.share, current: s.current, absent: s.absent });
     if (scorer()) renderEntry();
     updateLive();
+  }
+
+  /** The rule set the table is locked to (preset, changed options), its stake, rounding. */
+  function rulesLine() {
+    const ruleset = s.table.ruleset ?? {};
+    const overrides = Object.entries(ruleset.overrides ?? {});
+    return h("p", { class: "hint table-rules", dataset: { rules: ruleset.preset ?? "" } },
+      [t("tableRules", { preset: ruleset.preset ?? "" }),
+        overrides.length ? overrides.map(([name, value]) => `${name} = ${value}`).join(", ") : null,
+        t("tableStake", { n: num(s.table.stake) }),
+        s.table.rounding ? t("roundedTo", { n: num(s.table.rounding.unit) }) : null]
+        .filter(Boolean).join(" · "));
   }
 
   function updateLive() {
