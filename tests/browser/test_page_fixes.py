@@ -153,3 +153,32 @@ def test_the_hand_tab_and_the_create_form_each_keep_their_own_rules(
         give(hand, "A", BRIGHTS)
     body = sent.value.post_data_json
     assert (body["ruleset"], body["stake"]) == ("wikipedia", 500)
+
+
+def enter_hand(page: Page) -> dict[str, Any]:
+    """A's three brights, A stops: hand 1 on the table the page has open."""
+    table = page.locator("#view-table")
+    give(table, "A", BRIGHTS)
+    table.get_by_role("button", name="A stops").click()
+    expect(table.locator('[data-hand="1"]')).to_be_visible()
+    return table_of(page)
+
+
+def test_a_language_switch_keeps_the_correction_going(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    create_table(page, watch)
+    entry = enter_hand(page)
+    table = page.locator("#view-table")
+    table.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
+    table.locator(".correcting").get_by_label("Reason").fill("typo")
+    page.locator("#lang").click()  # 한국어
+    expect(table.locator(".correcting")).to_contain_text("1판을 수정하는 중")
+    expect(table.locator(".correcting").get_by_label("이유")).to_have_value("typo")
+    table.get_by_role("button", name="나가리").click()
+    expect(table.locator(".correcting")).to_be_empty()
+    _status, read = api(
+        live_server, "GET", f"/v1/tables/{entry['id']}/events", token=entry["token"]
+    )
+    last = read["events"][-1]
+    assert (last["type"], last["number"], last["reason"]) == ("corrected", 1, "typo")

@@ -332,6 +332,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     box.correcting = h("div", { class: "correcting" });
     fill(box.entry, h("h2", { id: "entry-h" }, t("enterHand")), box.correcting, pickers,
       s.editorBox);
+    renderCorrecting();
     updatePickers();
     if (editor) {
       editor.render();
@@ -463,11 +464,27 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     renderEntry();
     editor.load(hand);
     updatePickers();
+    s.correcting = { number, reason: null };
+    renderCorrecting();
+    box.entry.scrollIntoView();
+    s.correcting.reason.focus();
+  }
+
+  /** The banner of the hand being corrected, with its reason (drawn again as it stands
+   * after a language switch: the correction goes on). */
+  function renderCorrecting() {
+    if (!s.correcting) {
+      fill(box.correcting);
+      return;
+    }
     const reasonId = uniqueId("reason");
     const reason = h("input", { id: reasonId, maxlength: 500, autocomplete: "off" });
-    s.correcting = { number, reason };
+    const before = s.correcting.reason;
+    reason.value = before?.value ?? "";
+    if (before?.getAttribute("aria-invalid")) reason.setAttribute("aria-invalid", "true");
+    s.correcting.reason = reason;
     fill(box.correcting, h("p", { class: "notice" },
-      h("strong", {}, t("correcting", { n: number })), ` — ${t("saveCorrection")}`),
+      h("strong", {}, t("correcting", { n: s.correcting.number })), ` — ${t("saveCorrection")}`),
     h("div", { class: "inline", dataset: { pointer: "/reason" } },
       h("label", { for: reasonId }, t("reason")), reason,
       h("button", { type: "button", class: "quiet", onclick: () => {
@@ -475,8 +492,6 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         fill(box.correcting);
         editor.clear();
       } }, t("cancel"))));
-    box.entry.scrollIntoView();
-    reason.focus();
   }
 
   function askVoid(number, actions) {
