@@ -182,3 +182,64 @@ def test_a_language_switch_keeps_the_correction_going(
     )
     last = read["events"][-1]
     assert (last["type"], last["number"], last["reason"]) == ("corrected", 1, "typo")
+
+
+def test_a_correction_keeps_the_parts_the_page_cannot_edit(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """A hand entered by another app with a side event (첫뻑): re-saved unchanged from the
+    page, it keeps the event, so its amounts do not move."""
+    from tests.browser.test_table_hands import Table
+
+    table = Table(live_server, ["A", "B", "C"])
+    hand = {
+        "players": [
+            {"id": "A", "captured": BRIGHTS},
+            {"id": "B", "captured": ["06-junk-1"]},
+            {"id": "C", "captured": ["07-junk-1"]},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+        "events": [{"type": "first_ppuk", "player": "B"}],
+    }
+    net = table.write("POST", "/hands", hand)["result"]["net"]
+    table.open_on(page, watch)
+    view = page.locator("#view-table")
+    view.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
+    expect(view.locator(".kept")).to_contain_text("events")
+    view.locator(".correcting").get_by_label("Reason").fill("just re-saving")
+    view.get_by_role("button", name="A stops").click()
+    expect(view.locator(".correcting")).to_be_empty()
+    last = table.events()[-1]
+    assert last["type"] == "corrected"
+    assert last["body"]["events"] == hand["events"]
+    _status, read = api(live_server, "GET", f"/v1/tables/{table.id}", token=table.token)
+    assert read["hands"][0]["result"]["net"] == net
+
+
+def test_the_editor_carries_every_field_it_does_not_edit(page: Page, watch: Any) -> None:
+    """hand.js alone: a loaded body comes back whole (a player's 역고 and bombs after a
+    shake, a declared score, the outcome's liable loser while the outcome is the same)."""
+    watch(page)
+    page.goto("/")
+    hand = {
+        "players": [
+            {"id": "A", "captured": BRIGHTS, "go_count": 2, "yeokgo": True},
+            {"id": "B", "declared": {"points": 0}, "shakes": 1, "bombs": 1, "bombs_after_shake": 1},
+            {"id": "C", "captured": ["07-junk-1"]},
+        ],
+        "outcome": {"type": "stop", "winner": "A", "liable": "B"},
+        "events": [{"type": "first_ppuk", "player": "B"}],
+        "dealer": "C",
+    }
+    got = page.evaluate(
+        """async (hand) => {
+            const { createHandEditor } = await import('/assets/hand.js');
+            const editor = createHandEditor({ mount: null, context: () => ({}), onOutcome: null });
+            editor.load(hand);
+            return [{ ...editor.body(), outcome: editor.outcome({ type: 'stop', winner: 'A' }) },
+              editor.outcome({ type: 'stop', winner: 'C' })];
+        }""",
+        hand,
+    )
+    assert got[0] == hand
+    assert got[1] == {"type": "stop", "winner": "C"}  # another outcome: its liable is not B's

@@ -26,6 +26,26 @@ export function handPath(variant) {
   return variant === "balance" ? "/v1/balance/hands" : "/v1/gostop/hands";
 }
 
+// What the editor edits; a loaded hand's other fields (side events, 역고, bombs after a
+// shake, a declared score, the outcome's liable loser…) are carried through unchanged.
+const EDITED_PLAYER = new Set(["id", "captured", "tally", "go_count", "shakes", "bombs", "gukjin",
+  "sits_out", "sold_brights", "hand"]);
+const EDITED_HAND = new Set(["players", "outcome"]);
+
+/** A loaded hand's fields the editor does not edit: {hand, players: Map(id → fields),
+ * outcome, names (for the notice)}, or null when there are none. */
+function kept(hand) {
+  const rest = (object, edited) => Object.fromEntries(Object.entries(object ?? {})
+    .filter(([name]) => !edited.has(name)));
+  const top = rest(hand, EDITED_HAND);
+  const players = new Map(hand.players.map((p) => [p.id, rest(p, EDITED_PLAYER)])
+    .filter(([, fields]) => Object.keys(fields).length));
+  const outcome = hand.outcome ?? null;
+  const names = new Set([...Object.keys(top), ...[...players.values()].flatMap(Object.keys),
+    ...Object.keys(rest(outcome, new Set(["type", "winner"]))).map((n) => `outcome.${n}`)]);
+  return names.size ? { hand: top, players, outcome, names: [...names] } : null;
+}
+
 function emptyTally() {
   return { brights: 0, animals: 0, ribbons: 0, junk_value: 0, rain_bright: false,
     godori: false, rain_ribbon: false, hongdan: false, cheongdan: false, chodan: false,
@@ -56,6 +76,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     sold: 0, // the cards the sitter sells
     sitterHand: null, // a sitter's cards as a loaded hand gave them (kept until changed)
     variant: "gostop", // or "balance": captured cards only, everyone plays, no outcome
+    kept: null, // a loaded hand's fields the editor does not edit (kept(hand))
   };
   const parts = {};
   let timer = null;
@@ -121,8 +142,34 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     render();
   }
 
-  /** The hand as the API takes it (no outcome, rule set or stake). */
+  /** The hand as the API takes it (no outcome, rule set or stake), with a loaded hand's
+   * fields the editor does not edit as they were. */
   function body() {
+    const made = edited();
+    if (!state.kept) return made;
+    return { ...state.kept.hand, players: made.players.map((player) => {
+      const extra = state.kept.players.get(player.id);
+      if (!extra) return player;
+      const merged = { ...extra, ...player };
+      // a declared score stands for the cards until cards or counts are entered
+      if (extra.declared && !merged.captured?.length) delete merged.captured;
+      if (extra.declared && merged.tally
+        && JSON.stringify(merged.tally) === JSON.stringify(emptyTally())) delete merged.tally;
+      return merged;
+    }) };
+  }
+
+  /** The outcome tapped, with the loaded outcome's other fields (a liable loser, 총통
+   * holders) when it is the same outcome (type and winner). */
+  function outcome(tapped) {
+    const before = state.kept?.outcome;
+    if (!tapped || !before || before.type !== tapped.type || before.winner !== tapped.winner) {
+      return tapped;
+    }
+    return { ...before, ...tapped };
+  }
+
+  function edited() {
     if (state.variant === "balance") {
       return { players: state.names.map((id, i) => ({ id, captured: [...state.piles[i]] })) };
     }
@@ -157,17 +204,31 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     state.tallies = players.map((p) => ({ ...emptyTally(), ...(p.tally ?? {}) }));
     state.flags = players.map((p) => ({ go_count: p.go_count ?? 0, shakes: p.shakes ?? 0,
       bombs: p.bombs ?? 0, gukjin: p.gukjin ?? "" }));
+    state.kept = kept(hand);
+    forgetPreview();
     render();
   }
 
-  function clear() {
+  /** Empty every pile; `forget`: also the loaded hand's fields the editor does not edit
+   * (the hand is saved or given up; "Clear every pile" during a correction keeps them). */
+  function clear({ forget = false } = {}) {
     state.piles = state.names.map(() => []);
     state.tallies = state.names.map(emptyTally);
     state.flags = state.names.map(emptyFlags);
     state.sold = 0;
     state.sitterHand = null;
     state.selectedCard = null;
+    if (forget === true) state.kept = null;
+    forgetPreview();
     render();
+  }
+
+  /** The preview was of other piles: drop it and any answer still on its way (render()
+   * asks again). */
+  function forgetPreview() {
+    clearTimeout(timer);
+    inflight?.abort();
+    state.preview = null;
   }
 
   function changed() {
@@ -210,6 +271,8 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     parts.errors = h("div", { class: "errors", role: "alert" });
     const balance = state.variant === "balance";
     fill(mount,
+      state.kept ? h("p", { class: "notice kept" }, t("keptParts",
+        { parts: state.kept.names.join(", ") })) : null,
       balance ? null : entrySwitch(),
       sitterChoice(),
       parts.bar, parts.status, parts.pile,
@@ -535,6 +598,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     return best ? { element: best, after: best } : null;
   }
 
-  return { setPlayers, setCards, setVariant, body, load, clear, render, showErrors, refresh: changed,
+  return { setPlayers, setCards, setVariant, body, outcome, load, clear, render, showErrors,
+    refresh: changed,
     get names() { return state.names; } };
 }

@@ -365,7 +365,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   }
 
   async function submit(outcome) {
-    const hand = outcome ? { ...editor.body(), outcome } : editor.body(); // balance: none
+    const hand = outcome ? { ...editor.body(), outcome: editor.outcome(outcome) }
+      : editor.body(); // balance: none
     const number = s.correcting?.number;
     const reason = s.correcting?.reason?.value.trim();
     const answer = number
@@ -374,7 +375,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     if (!answer) return;
     s.correcting = null;
     fill(box.correcting);
-    editor.clear();
+    editor.clear({ forget: true });
     const shown = number ? s.table.hands.find((x) => x.number === number)?.result : answer.result;
     if (shown) {
       fill(box.result, renderResult(shown, { names: cardNames(s.cards) }));
@@ -490,7 +491,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       h("button", { type: "button", class: "quiet", onclick: () => {
         s.correcting = null;
         fill(box.correcting);
-        editor.clear();
+        editor.clear({ forget: true });
       } }, t("cancel"))));
   }
 
