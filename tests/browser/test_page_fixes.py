@@ -243,3 +243,29 @@ def test_the_editor_carries_every_field_it_does_not_edit(page: Page, watch: Any)
     )
     assert got[0] == hand
     assert got[1] == {"type": "stop", "winner": "C"}  # another outcome: its liable is not B's
+
+
+def test_the_preview_follows_a_save_a_clear_and_a_correction(page: Page, watch: Any) -> None:
+    create_table(page, watch)
+    view = page.locator("#view-table")
+    a_points = view.locator('[data-preview-player="A"] .preview-points')
+    b_points = view.locator('[data-preview-player="B"] .preview-points')
+    give(view, "A", BRIGHTS)
+    expect(a_points).to_have_text("3 pt")
+    view.get_by_role("button", name="A stops").click()
+    expect(view.locator('[data-hand="1"]')).to_be_visible()
+    # saved: the editor is empty, and so are the preview and the bar
+    expect(a_points).to_have_text("0 pt")
+    expect(player_button(view, "A").locator(".player-sub")).to_have_text("0 cards · 0 pt")
+    give(view, "B", [*BRIGHTS, "11-bright"])
+    expect(b_points).to_have_text("4 pt")
+    view.get_by_role("button", name="Clear every pile").click()
+    expect(b_points).to_have_text("0 pt")
+    give(view, "B", [*BRIGHTS, "11-bright"])
+    view.get_by_role("button", name="B stops").click()
+    expect(view.locator('[data-hand="2"]')).to_be_visible()
+    give(view, "C", ["06-junk-1"])  # something else in the editor, then correct hand 1
+    expect(a_points).to_have_text("0 pt")
+    view.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
+    expect(a_points).to_have_text("3 pt")
+    expect(b_points).to_have_text("0 pt")
