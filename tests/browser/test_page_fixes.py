@@ -9,7 +9,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, Route, expect
 
 from bench.server import Server
-from tests.browser.test_page import PHONE, api, create_table, player_button
+from tests.browser.test_page import PHONE, api, create_table, player_button, signed
 
 BRIGHTS = ["01-bright", "03-bright", "08-bright"]
 
@@ -269,3 +269,42 @@ def test_the_preview_follows_a_save_a_clear_and_a_correction(page: Page, watch: 
     view.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
     expect(a_points).to_have_text("3 pt")
     expect(b_points).to_have_text("0 pt")
+
+
+def test_what_if_compares_the_hand_on_screen(live_server: Server, page: Page, watch: Any) -> None:
+    """Taps after the result (a fourth bright, then a card in two piles) change neither
+    the comparison nor the result shown."""
+    watch(page)
+    page.goto("/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    hand = page.locator("#view-hand")
+    give(hand, "A", BRIGHTS)
+    give(hand, "B", ["06-junk-1"])
+    hand.get_by_role("button", name="A stops").click()
+    expect(hand.locator(".result")).to_be_visible()
+    give(hand, "A", ["11-bright", "06-junk-1"])  # 06-junk-1 in two piles: invalid
+    hand.locator(".what-if select").select_option("wikipedia")
+    hand.locator(".what-if").get_by_role("button", name="Compare").click()
+    body = {
+        "ruleset": "standard",
+        "stake": 100,
+        "players": [
+            {"id": "A", "captured": BRIGHTS},
+            {"id": "B", "captured": ["06-junk-1"]},
+            {"id": "C", "captured": []},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+        "compare_with": ["wikipedia"],
+    }
+    status, answer = api(live_server, "POST", "/v1/gostop/hands", body)
+    assert status == 200, answer
+    compared = answer["comparisons"][0]
+    for player in ("A", "B", "C"):
+        row = hand.locator(f'[data-compare="{player}"] td')
+        expect(row).to_have_text(
+            [signed(compared["net"][player]), signed(compared["difference"][player])]
+        )
+        expect(hand.locator(f'.result [data-net="{player}"] .chips')).to_have_text(
+            signed(answer["net"][player])
+        )

@@ -52,32 +52,38 @@ function handView(mount) {
   });
 
   /** Score the hand (`outcome` null: a balance hand, which has none). */
-  async function score(outcome, extra = {}) {
+  async function score(outcome) {
     const sent = editor.body();
     const variant = variantOf(page.presets, page.rules);
     const request = { ruleset: rulesetOf(page.rules), stake: page.rules.stake, ...sent,
-      ...(outcome ? { outcome } : {}), ...extra };
+      ...(outcome ? { outcome } : {}) };
     try {
       // lang=all: both languages, so a language switch redraws the result without a call
       const answer = await call("POST", `${handPath(variant)}?lang=all`, { body: request });
-      if (extra.compare_with) return answer.data;
-      // "what if" compares Go-Stop rule sets only (compare_with is Go-Stop's)
+      // "what if" compares Go-Stop rule sets only (compare_with is Go-Stop's), and the hand
+      // that gave this result: not whatever the editor holds by then
       const others = page.presets.filter((p) => p.variant === "gostop");
+      const preset = page.rules.preset;
       shown = () => renderResult(answer.data, {
         names: cardNames(cards),
-        compare: variant === "gostop" ? { presets: others, current: page.rules.preset,
-          run: (preset) => score(outcome, { compare_with: [preset] }) } : null,
+        compare: variant === "gostop" ? { presets: others, current: preset,
+          run: (other) => compare(variant, request, other) } : null,
       });
       fill(resultBox, shown());
       resultBox.querySelector("h2").focus();
     } catch (error) {
-      if (extra.compare_with) throw error; // "What if?" says it where it was asked
       shown = null;
       fill(resultBox);
       editor.showErrors(error instanceof ApiError ? error
         : { entries: [{ pointer: null, code: "no_answer", detail: t("noAnswer") }] }, sent);
     }
-    return null;
+  }
+
+  /** The scored `request` again under `preset` too (its answer's comparisons). */
+  async function compare(variant, request, preset) {
+    const answer = await call("POST", `${handPath(variant)}?lang=all`,
+      { body: { ...request, compare_with: [preset] } });
+    return answer.data;
   }
 
   function renderRoster() {
