@@ -308,3 +308,30 @@ def test_what_if_compares_the_hand_on_screen(live_server: Server, page: Page, wa
         expect(hand.locator(f'.result [data-net="{player}"] .chips')).to_have_text(
             signed(answer["net"][player])
         )
+
+
+def test_a_rounded_settlement_says_so_and_shows_its_totals(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    watch(page)
+    page.goto("/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.get_by_role("button", name="Table night").click()
+    view = page.locator("#view-table")
+    view.get_by_label("Roster").fill("A\nB\nC")
+    view.get_by_label("Round the settlement to").select_option("1000")
+    view.get_by_role("button", name="Create a table").click()
+    entry = enter_hand(page)
+    _status, settled = api(
+        live_server, "GET", f"/v1/tables/{entry['id']}/settlement", token=entry["token"]
+    )
+    assert settled["rounding"]["unit"] == 1000
+    expect(view.locator(".rounded")).to_contain_text("Rounded to 1,000 chips")
+    for player, chips in settled["totals"].items():
+        expect(view.locator(f'[data-rounded="{player}"] .chips')).to_have_text(signed(chips))
+        raw = settled["rounding"]["raw"][player]
+        if raw != chips:
+            expect(view.locator(f'[data-rounded="{player}"]')).to_contain_text(
+                f"(from {signed(raw)})"
+            )

@@ -300,7 +300,21 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
 
   function renderSettlement() {
     const settled = s.settlement;
-    fill(box.settle, h("h2", { id: "settle-h" }, t("settlement")),
+    const unit = settled?.rounding?.unit;
+    // rounded: say so, and give the totals it settles (they differ from the live ones)
+    const rounded = unit ? [h("p", { class: "hint rounded" }, t("settleRounded",
+      { n: num(unit) })), h("ul", { class: "net rounded-totals" },
+      s.table.roster.map((p) => {
+        const chips = settled.totals[p.id] ?? 0;
+        const raw = settled.rounding.raw?.[p.id];
+        return h("li", { class: chips > 0 ? "plus" : chips < 0 ? "minus" : "zero",
+          dataset: { rounded: p.id } },
+        h("span", { class: "who" }, p.name ?? p.id),
+        h("span", {}, raw == null || raw === chips ? null
+          : h("span", { class: "hint" }, `${t("unrounded", { n: signed(raw) })} `),
+        h("span", { class: "chips" }, signed(chips))));
+      }))] : null;
+    fill(box.settle, h("h2", { id: "settle-h" }, t("settlement")), rounded,
       !settled ? null : settled.transfers.length
         ? h("ul", { class: "transfers" }, settled.transfers.map((x) => h("li", {
           dataset: { transfer: `${x.from}>${x.to}` } },
