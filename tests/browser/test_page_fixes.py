@@ -335,3 +335,48 @@ def test_a_rounded_settlement_says_so_and_shows_its_totals(
             expect(view.locator(f'[data-rounded="{player}"]')).to_contain_text(
                 f"(from {signed(raw)})"
             )
+
+
+LONG = ["VeryLongEnglishNameWithoutAnySpacesAtAll", "김철수할아버지의둘째아들의친구의사촌동생", "C"]
+
+
+def assert_fits(page: Page, screen: str) -> None:
+    """Nothing wider than the 360 px phone: no sideways scrolling."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"{screen}: {width} px wide"
+
+
+def test_long_names_and_the_share_text_fit_a_phone(
+    live_server: Server, page: Page, watch: Any, axe: Any
+) -> None:
+    watch(page)
+    page.goto("/")
+    page.evaluate(
+        "(names) => { localStorage.clear();"
+        " localStorage.setItem('gostop.roster', JSON.stringify(names)); }",
+        LONG,
+    )
+    page.reload()
+    hand = page.locator("#view-hand")
+    expect(hand.locator("button.card").first).to_be_visible()
+    player_button(hand, LONG[0]).click()
+    for card in BRIGHTS:
+        hand.locator(f'[data-card="{card}"]').click()
+    hand.get_by_role("button", name=f"{LONG[0]} stops").click()
+    expect(hand.locator(".result")).to_be_visible()
+    assert_fits(page, "one hand with long names")
+    page.get_by_role("button", name="Table night").click()
+    view = page.locator("#view-table")
+    view.get_by_label("Roster").fill("\n".join(LONG))
+    view.get_by_role("button", name="Create a table").click()
+    player_button(view, LONG[0]).click()
+    for card in BRIGHTS:
+        view.locator(f'[data-card="{card}"]').click()
+    view.get_by_role("button", name=f"{LONG[0]} stops").click()
+    expect(view.locator('[data-hand="1"]')).to_be_visible()
+    share = view.get_by_role("button", name="Copy the share text")
+    if share.count():
+        share.click()
+        expect(view.locator("pre.shared")).to_contain_text("GS1:")
+    assert_fits(page, "a table with long names and its share text")
+    axe(page, "long names")
