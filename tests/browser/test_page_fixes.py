@@ -4,6 +4,9 @@ reproduces a defect seen on the page and fails without its fix."""
 
 from __future__ import annotations
 
+import json
+import urllib.request
+import uuid
 from typing import Any
 
 from playwright.sync_api import Browser, Page, Route, expect
@@ -380,3 +383,85 @@ def test_long_names_and_the_share_text_fit_a_phone(
         expect(view.locator("pre.shared")).to_contain_text("GS1:")
     assert_fits(page, "a table with long names and its share text")
     axe(page, "long names")
+
+
+def test_a_rate_limited_join_says_so_and_how_long_to_wait(page: Page, watch: Any) -> None:
+    watch(page)
+    page.goto("/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    problem = {
+        "type": "about:blank",
+        "title": "Too Many Requests",
+        "status": 429,
+        "detail": "too many joins",
+        "errors": [{"pointer": "", "code": "rate_limited", "detail": "too many joins"}],
+    }
+    page.route(
+        "**/v1/tables/join",
+        lambda route: route.fulfill(
+            status=429,
+            headers={"Retry-After": "17", "Content-Type": "application/problem+json"},
+            body=json.dumps(problem),
+        ),
+    )
+    page.get_by_role("button", name="Table night").click()
+    view = page.locator("#view-table")
+    if not view.locator(".join-panel").count():
+        return  # joining by code is not on this server
+    view.get_by_label("Join code").fill("ABCD2345")
+    view.get_by_role("button", name="Join", exact=True).click()
+    expect(view.locator(".notice").first).to_have_text(
+        "Too many tries: wait 17 seconds, then try again."
+    )
+
+
+def test_a_remembered_table_that_is_gone_says_so_and_can_be_forgotten(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    from tests.browser.test_table_hands import Table
+
+    table = Table(live_server, ["A", "B", "C"])
+    table.open_on(page, watch)
+    page.get_by_role("button", name="Leave this table").click()
+    request = urllib.request.Request(
+        f"{live_server.base}/v1/tables/{table.id}",
+        method="DELETE",
+        headers={
+            "Authorization": f"Bearer {table.token}",
+            "Idempotency-Key": uuid.uuid4().hex,
+            "If-Match": f'"{table.version}"',
+        },
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        status = response.status
+    assert status in (200, 204), status
+    view = page.locator("#view-table")
+    view.locator(".my-tables button").click()
+    expect(view.locator(".notice").first).to_contain_text("This table is gone")
+    expect(view.locator(".my-tables button")).to_have_count(1)  # still listed until forgotten
+    view.get_by_role("button", name="Forget it on this device").click()
+    expect(view.locator(".my-tables")).to_have_count(0)
+    assert page.evaluate("JSON.parse(localStorage['gostop.tables'])") == []
+
+
+def test_a_double_tap_records_one_hand_and_a_void_needs_a_reason_said_by_its_field(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    create_table(page, watch)
+    view = page.locator("#view-table")
+    entry = table_of(page)
+    give(view, "A", BRIGHTS)
+    view.get_by_role("button", name="A stops").dblclick()
+    expect(view.locator('[data-hand="1"]')).to_be_visible()
+    _status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
+    assert len(read["hands"]) == 1
+    expect(view.locator(".notice").first).not_to_contain_text("Another phone")
+    # voiding with no reason: said next to the reason, in the page's language
+    page.locator("#lang").click()  # 한국어
+    hand = view.locator('[data-hand="1"]')
+    hand.get_by_role("button", name="무효로").click()
+    hand.get_by_role("button", name="무효 처리").click()
+    expect(hand.locator(".inline-error")).to_have_text("이유를 적어 주세요.")
+    expect(hand.get_by_label("이유")).to_have_attribute("aria-invalid", "true")
+    expect(hand.get_by_label("이유")).to_be_focused()

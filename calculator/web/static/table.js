@@ -6,7 +6,7 @@ import { ApiError, call, newKey } from "./api.js";
 import { fill, h, uniqueId } from "./dom.js";
 import { currentBodies } from "./edits.js";
 import { createHandEditor } from "./hand.js";
-import { num, signed, t } from "./i18n.js";
+import { errorText, num, problemText, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
 import { learnFeatures, renderShare } from "./share.js";
 import { rulesetOf, rulesPicker, variantOf } from "./rules.js";
@@ -40,7 +40,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
 
   // --- no table open: create, join, reopen ---------------------------------------
 
-  function renderStart(message) {
+  /** The start screen; `message` on top, and with `forgetId` a button that forgets that
+   * table on this device (a remembered table that is gone). */
+  function renderStart(message, forgetId = null) {
     const rosterId = uniqueId("roster");
     const roundingId = uniqueId("rounding");
     const codeId = uniqueId("code");
@@ -56,6 +58,11 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const tables = load("tables", []);
     fill(mount,
       message ? h("p", { class: "notice", role: "status" }, message) : null,
+      forgetId ? h("button", { type: "button", class: "forget", onclick: () => {
+        save("tables", load("tables", []).filter((x) => x.id !== forgetId));
+        renderStart();
+        mount.querySelector("h2")?.focus();
+      } }, t("forget")) : null,
       h("section", { class: "panel", "aria-labelledby": "create-h" },
         h("h2", { id: "create-h" }, t("createTable")),
         h("div", { class: "field", dataset: { pointer: "/roster" } },
@@ -95,8 +102,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       await open({ id: created.id, token: created.scorer_token, role: "scorer",
         join_code: created.join_code, viewer_token: created.viewer_token });
     } catch (error) {
-      const details = error instanceof ApiError ? error.entries.map((e) => e.detail)
-        : [t("notSent")];
+      const details = error instanceof ApiError ? [errorText(error)] : [t("notSent")];
       fill(problems, h("ul", {}, details.map((detail) => h("li", {}, detail))));
     }
   }
@@ -117,7 +123,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
           return;
         }
         if (error.absent) s.absent.add("join");
-        renderStart(error.absent ? t("joinUnavailable") : t("joinUnknown"));
+        renderStart(error.absent ? t("joinUnavailable")
+          : error.status === 404 ? t("joinUnknown") : errorText(error));
         return;
       }
     }
@@ -130,8 +137,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.etag = null;
     s.editorBox = h("div", { class: "editor" });
     editor = null;
-    remember(opened);
     const got = await fetchTable();
+    const listed = load("tables", []).some((x) => x.id === opened.id);
     if (got === "ok") {
       try {
         s.cards = await cardsFor(s.table.ruleset.preset);
@@ -142,9 +149,11 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     if (got !== "ok" || !s.table) {
       s.current = null;
       s.table = null;
-      renderStart(got === "gone" ? t("joinUnknown") : t("noAnswer"));
+      if (got === "gone") renderStart(t("tableGone"), listed ? opened.id : null);
+      else renderStart(t("noAnswer"));
       return;
     }
+    remember(opened);
     s.playing = s.table.roster.slice(0, MAX_HAND_PLAYERS).map((p) => p.id);
     renderTable();
     s.stopped = false;
@@ -175,7 +184,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       await fetchSettlement();
       return "ok";
     } catch (error) {
-      return error instanceof ApiError ? "gone" : "offline";
+      // 404: deleted, or the token no longer opens it (the API does not say which)
+      return error instanceof ApiError && [401, 404].includes(error.status) ? "gone" : "offline";
     }
   }
 
@@ -405,8 +415,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
    * A write that got no answer (the network failed: it may or may not have reached the
    * service) keeps its Idempotency-Key and If-Match: tapping the same write again replays
    * it, so the service answers with what it stored instead of writing it twice (SPEC §9).
-   * A second tap while a write is on its way is ignored. */
-  async function write(method, path, body, strip = null) {
+   * A second tap while a write is on its way is ignored. A problem is said next to `field`
+   * when there is one (a void's reason), else in the editor (`strip`) or on top. */
+  async function write(method, path, body, strip = null, field = null) {
     if (s.writing) return null;
     const signature = JSON.stringify([s.current.id, method, path, body ?? null]);
     const retry = s.pending?.signature === signature ? s.pending : null;
@@ -424,7 +435,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     } catch (error) {
       if (!(error instanceof ApiError)) {
         s.pending = { signature, key, ifMatch };
-        unanswered(strip !== null);
+        if (field) fieldError(field, t("notSent"));
+        else unanswered(strip !== null);
         return null;
       }
       if (error.status !== 409) s.pending = null; // 409: the first is still on its way
@@ -434,20 +446,37 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         box.notice.textContent = t("stale");
         return null;
       }
-      if (strip !== null && editor) {
+      if (field) {
+        fieldError(field, error.status === 429 ? errorText(error) : error.entries.map((e) =>
+          (e.pointer === "/reason" ? t("reasonNeeded") : problemText(e))).join(" "));
+      } else if (strip !== null && editor && error.status !== 429) {
         const entries = error.entries.map((e) => ({ ...e,
           pointer: e.pointer?.startsWith(strip) ? e.pointer.slice(strip.length) : e.pointer }));
-        editor.showErrors({ entries }, editor.body());
-        if (s.correcting && entries.some((e) => e.pointer === "/reason")) {
-          s.correcting.reason.setAttribute("aria-invalid", "true");
-        }
+        const forReason = s.correcting ? entries.filter((e) => e.pointer === "/reason") : [];
+        editor.showErrors({ entries: entries.filter((e) => !forReason.includes(e)) },
+          editor.body());
+        if (forReason.length) fieldError(s.correcting.reason, t("reasonNeeded"));
       } else {
-        box.notice.textContent = error.entries.map((e) => e.detail).join(" ");
+        box.notice.textContent = errorText(error);
       }
       return null;
     } finally {
       s.writing = false;
     }
+  }
+
+  /** A problem with an input, said right after it (and tied to it for screen readers). */
+  function fieldError(field, text) {
+    const id = field.getAttribute("aria-describedby") ?? uniqueId("error");
+    let message = document.getElementById(id);
+    if (!message) {
+      message = h("p", { class: "inline-error", id, role: "alert" });
+      field.parentElement.append(message);
+    }
+    message.textContent = text;
+    field.setAttribute("aria-invalid", "true");
+    field.setAttribute("aria-describedby", id);
+    field.focus();
   }
 
   /** A write with no answer: said where the scorer tapped (a hand: under its outcome). */
@@ -465,7 +494,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       return (await call("GET", `/v1/tables/${s.current.id}${path}`,
         { token: s.current.token })).data;
     } catch (error) {
-      if (error instanceof ApiError) box.notice.textContent = error.entries.map((e) => e.detail).join(" ");
+      if (error instanceof ApiError) box.notice.textContent = errorText(error);
       else box.notice.textContent = t("noAnswer");
       return null;
     }
@@ -514,7 +543,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const reason = h("input", { id, maxlength: 500, autocomplete: "off" });
     fill(actions, h("label", { for: id }, t("reason")), reason,
       h("button", { type: "button", onclick: () => write("POST", `/hands/${number}/void`,
-        { reason: reason.value.trim() }) }, t("confirmVoid")),
+        { reason: reason.value.trim() }, null, reason) }, t("confirmVoid")),
       h("button", { type: "button", class: "quiet", onclick: renderHistory }, t("cancel")));
     reason.focus();
   }
@@ -525,17 +554,18 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const id = uniqueId("restore");
     const reason = h("input", { id, maxlength: 500, autocomplete: "off" });
     fill(actions, h("label", { for: id }, t("reason")), reason,
-      h("button", { type: "button", onclick: () => restore(number, reason.value.trim()) },
+      h("button", { type: "button", onclick: () => restore(number, reason) },
         t("confirmRestore")),
       h("button", { type: "button", class: "quiet", onclick: renderHistory }, t("cancel")));
     reason.focus();
   }
 
-  async function restore(number, reason) {
+  async function restore(number, field) {
+    const reason = field.value.trim();
     const events = await read("/events");
     const hand = events && currentBodies(events.events)[number - 1];
     if (!hand) return;
-    const answer = await write("PUT", `/hands/${number}`, { hand, reason });
+    const answer = await write("PUT", `/hands/${number}`, { hand, reason }, null, field);
     if (answer?.changed?.length) {
       box.notice.textContent = answer.changed.map((c) => t("changed", { n: c.number })).join(", ");
     }
