@@ -465,3 +465,29 @@ def test_a_double_tap_records_one_hand_and_a_void_needs_a_reason_said_by_its_fie
     expect(hand.locator(".inline-error")).to_have_text("이유를 적어 주세요.")
     expect(hand.get_by_label("이유")).to_have_attribute("aria-invalid", "true")
     expect(hand.get_by_label("이유")).to_be_focused()
+
+
+def test_a_wrong_stake_is_shown_and_a_renamed_player_keeps_its_cards(
+    page: Page, watch: Any
+) -> None:
+    watch(page)
+    page.goto("/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    hand = page.locator("#view-hand")
+    expect(hand.locator("button.card").first).to_be_visible()
+    give(hand, "A", BRIGHTS)
+    expect(hand.locator('[data-preview-player="A"] .preview-points')).to_have_text("3 pt")
+    hand.get_by_label("Player 1 name").fill("Minsu")
+    hand.get_by_label("Player 1 name").press("Tab")
+    expect(player_button(hand, "Minsu").locator(".player-sub")).to_contain_text("3 cards · 3 pt")
+    hand.locator("details.rules-panel > summary").click()
+    for typed in ("0", ""):
+        hand.get_by_label("Chips per point").fill(typed)
+        with page.expect_request(lambda r: "/v1/gostop/hands" in r.url) as sent:
+            hand.get_by_label("Chips per point").press("Tab")
+        assert sent.value.post_data_json["stake"] != 1
+        expect(hand.locator(".errors")).to_contain_text("Chips per point: ")
+        hand.get_by_role("button", name="Minsu stops").click()
+        expect(hand.locator(".result")).to_have_count(0)
+        expect(hand.locator(".errors")).to_contain_text("Chips per point: ")

@@ -94,8 +94,11 @@ function handView(mount) {
         h("input", { id, value: name, maxlength: 40, autocomplete: "off",
           dataset: { playerName: String(i) },
           onchange: (e) => {
+            const before = names[i];
             names[i] = e.target.value.trim() || names[i];
-            rosterChanged();
+            save("roster", names);
+            renderRoster();
+            editor.renamePlayer(before, names[i]); // its tapped cards go with it
           } }),
         names.length > 2 ? h("button", { type: "button", class: "quiet",
           "aria-label": t("removePlayer", { id: name }),
@@ -122,6 +125,7 @@ function handView(mount) {
     }
     editor.setVariant(variantOf(page.presets, page.rules));
     editor.setCards(cards);
+    editor.refresh(); // the preview under the new rules (a wrong stake: its problem)
     shown = null;
     fill(resultBox);
   }

@@ -99,6 +99,16 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     render();
   }
 
+  /** Player `from` is now called `to`: its piles, counts and flags stay. */
+  function renamePlayer(from, to) {
+    const at = state.names.indexOf(from);
+    if (at < 0 || from === to) return;
+    state.names[at] = to;
+    state.sitterHand = state.sitterHand && [...state.sitterHand];
+    forgetPreview();
+    render();
+  }
+
   /** Who sits out: with four Go-Stop players, `sitter` if it is one of them, else the
    * last; nobody otherwise (a balance hand is played by all four). */
   function seat(sitter) {
@@ -566,7 +576,10 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     for (const entry of error.entries) {
       const target = place(entry.pointer, sent);
       if (!target) {
-        unplaced.push(entry.detail);
+        // not in the editor: the stake or the rule set (their own panel) say which
+        const where = /^\/(stake|ruleset)\b/.exec(entry.pointer ?? "")?.[1];
+        unplaced.push(where ? `${t(where === "stake" ? "stake" : "rules")}: ${entry.detail}`
+          : entry.detail);
         continue;
       }
       const id = uniqueId("error");
@@ -598,7 +611,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     return best ? { element: best, after: best } : null;
   }
 
-  return { setPlayers, setCards, setVariant, body, outcome, load, clear, render, showErrors,
+  return { setPlayers, renamePlayer, setCards, setVariant, body, outcome, load, clear, render, showErrors,
     refresh: changed,
     get names() { return state.names; } };
 }

@@ -48,7 +48,10 @@ export function rulesPicker({ mount, presets, rules, onchange, key = "rules" }) 
       h("div", { class: "field" }, h("label", { for: stakeId }, t("stake")),
         h("input", { id: stakeId, type: "number", inputmode: "numeric", min: 1, value: rules.stake,
           onchange: (e) => {
-            rules.stake = Number(e.target.value) || 1;
+            // sent as typed: a stake of 0, or no number, is the API's 422 at /stake (shown
+            // by the preview and the outcome), never silently 1
+            const typed = e.target.value.trim();
+            rules.stake = typed !== "" && Number.isFinite(Number(typed)) ? Number(typed) : typed;
             changed();
           } })),
       h("details", { class: "options" },
