@@ -491,3 +491,56 @@ def test_a_wrong_stake_is_shown_and_a_renamed_player_keeps_its_cards(
         hand.get_by_role("button", name="Minsu stops").click()
         expect(hand.locator(".result")).to_have_count(0)
         expect(hand.locator(".errors")).to_contain_text("Chips per point: ")
+
+
+def delete_table(server: Server, table_id: str, token: str, version: int) -> int:
+    request = urllib.request.Request(
+        f"{server.base}/v1/tables/{table_id}",
+        method="DELETE",
+        headers={
+            "Authorization": f"Bearer {token}",
+            "Idempotency-Key": uuid.uuid4().hex,
+            "If-Match": f'"{version}"',
+        },
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return response.status
+
+
+def test_closed_gone_and_offline_tables_say_so(
+    live_server: Server, browser: Browser, watch: Any
+) -> None:
+    scorer_context = browser.new_context(base_url=live_server.base, **PHONE)
+    viewer_context = browser.new_context(base_url=live_server.base, **PHONE)
+    try:
+        scorer = create_table(scorer_context.new_page(), watch)
+        entry = table_of(scorer)
+        link = scorer.locator('[data-link="viewer"]').input_value()
+        viewer = watch(viewer_context.new_page())
+        viewer.goto(link)
+        live = viewer.locator("#view-table .totals-panel .live")
+        expect(live).to_contain_text("live · version")
+        viewer_context.set_offline(True)
+        expect(live).to_contain_text("offline · last seen version")
+        viewer_context.set_offline(False)
+        expect(live).to_contain_text("live · version")
+        _status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
+        status, closed = api(
+            live_server,
+            "POST",
+            f"/v1/tables/{entry['id']}/close",
+            {},
+            token=entry["token"],
+            key=True,
+            if_match=read["version"],
+        )
+        assert status == 200, closed
+        expect(scorer.locator("#view-table .totals-panel .live")).to_contain_text("closed")
+        expect(scorer.get_by_role("button", name="A stops")).to_have_count(0)
+        expect(live).to_contain_text("closed")
+        deleted = delete_table(live_server, entry["id"], entry["token"], closed["version"])
+        assert deleted in (200, 204)
+        expect(live).to_contain_text("This table is gone")
+    finally:
+        scorer_context.close()
+        viewer_context.close()

@@ -34,6 +34,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     creating: null, // a create that got no answer: {signature, key}
     pending: null, // a write that got no answer: {signature, key, ifMatch}, kept for its retry
     writing: false, // a write is on its way
+    link: "ok", // the last read: "ok", "offline" (no answer) or "gone" (deleted, revoked)
   };
   const box = {};
   let editor = null;
@@ -135,6 +136,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     }
     s.current = opened;
     s.etag = null;
+    s.link = "ok";
     s.editorBox = h("div", { class: "editor" });
     editor = null;
     const got = await fetchTable();
@@ -204,9 +206,14 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     if (s.stopped) return;
     s.timer = setTimeout(async () => {
       if (!document.hidden && s.current) {
-        const before = s.etag;
-        await fetchTable();
-        if (s.etag !== before) updateLive();
+        const before = { etag: s.etag, link: s.link, closed: s.table?.closed };
+        s.link = await fetchTable();
+        if (!s.current) return; // left meanwhile
+        if (s.link === "gone") {
+          stop(); // nothing more will come
+        }
+        if (s.table.closed !== before.closed) renderTable(); // closed: no editor any more
+        else if (s.etag !== before.etag || s.link !== before.link) updateLive();
       }
       schedule();
     }, POLL_MS);
@@ -259,7 +266,10 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   function renderTotals() {
     const table = s.table;
     fill(box.totals, h("h2", { id: "totals-h" }, t("totals")),
-      h("p", { class: "hint live" }, t("live", { v: table.version })),
+      h("p", { class: `live ${s.link === "ok" ? "hint" : "notice"}`, role: "status" },
+        s.link === "gone" ? t("tableGone")
+          : s.link === "offline" ? t("liveOffline", { v: table.version })
+            : table.closed ? t("closedAt", { v: table.version }) : t("live", { v: table.version })),
       h("ul", { class: "net totals" }, table.roster.map((p) => {
         const chips = table.totals[p.id] ?? 0;
         return h("li", { class: chips > 0 ? "plus" : chips < 0 ? "minus" : "zero",
@@ -428,7 +438,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       const answer = await call(method, `/v1/tables/${s.current.id}${path}`, {
         token: s.current.token, key, ifMatch, body });
       s.pending = null;
-      await fetchTable();
+      s.link = await fetchTable();
       updateLive();
       box.notice.textContent = "";
       return answer.data;
@@ -441,7 +451,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       }
       if (error.status !== 409) s.pending = null; // 409: the first is still on its way
       if (error.status === 412) {
-        await fetchTable();
+        s.link = await fetchTable();
         updateLive();
         box.notice.textContent = t("stale");
         return null;
