@@ -544,3 +544,15 @@ def test_closed_gone_and_offline_tables_say_so(
     finally:
         scorer_context.close()
         viewer_context.close()
+
+
+def test_a_reload_mid_night_reopens_the_table(page: Page, watch: Any) -> None:
+    create_table(page, watch)
+    enter_hand(page)
+    page.reload()
+    view = page.locator("#view-table")
+    expect(view.locator('[data-hand="1"]')).to_be_visible()
+    expect(view.locator(".table-head h2")).to_contain_text("scorer")
+    view.get_by_role("button", name="Leave this table").click()
+    page.reload()
+    expect(view.get_by_role("button", name="Create a table")).to_be_visible()

@@ -211,6 +211,7 @@ async function boot() {
   };
   renderChrome();
   if (opened) await views.table.open(opened);
+  else await views.table.resume();
 }
 
 /** A join link (?join=CODE) or a viewer link (#table=ID&viewer=TOKEN), then forget it

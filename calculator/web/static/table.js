@@ -156,6 +156,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       return;
     }
     remember(opened);
+    save("openTable", opened.id); // a reload mid-night comes back here
     s.playing = s.table.roster.slice(0, MAX_HAND_PLAYERS).map((p) => p.id);
     renderTable();
     s.stopped = false;
@@ -582,6 +583,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   }
 
   function leave() {
+    save("openTable", null);
     s.current = null;
     s.table = null;
     s.etag = null;
@@ -607,5 +609,14 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     if (s.absent.has("join")) mount.querySelector(".join-panel")?.remove();
   });
   renderStart();
-  return { open: async (entry) => { await learnt; await open(entry); }, stop, rerender };
+  /** Reopen the table this device had open (a reload mid-night), if it remembers one. */
+  async function resume() {
+    const id = load("openTable");
+    const entry = id && load("tables", []).find((x) => x.id === id);
+    if (!entry) return;
+    await learnt;
+    await open(entry);
+  }
+
+  return { open: async (entry) => { await learnt; await open(entry); }, resume, stop, rerender };
 }
