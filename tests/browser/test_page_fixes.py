@@ -556,3 +556,51 @@ def test_a_reload_mid_night_reopens_the_table(page: Page, watch: Any) -> None:
     view.get_by_role("button", name="Leave this table").click()
     page.reload()
     expect(view.get_by_role("button", name="Create a table")).to_be_visible()
+
+
+def focused(page: Page) -> str:
+    return page.evaluate(
+        "() => { const e = document.activeElement;"
+        " return e === document.body ? 'BODY' : `${e.tagName} ${e.textContent.trim()}`; }"
+    )
+
+
+def test_the_keyboard_focus_survives_redraws_and_enter_submits(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    watch(page)
+    page.goto("/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    hand = page.locator("#view-hand")
+    expect(hand.locator("button.card").first).to_be_visible()
+    hand.get_by_role("button", name="Counts").focus()
+    page.keyboard.press("Enter")
+    expect(hand.get_by_role("button", name="Counts")).to_be_focused()
+    hand.get_by_role("button", name="Add a player").focus()
+    page.keyboard.press("Enter")
+    assert focused(page) != "BODY"
+    hand.locator('.sitter [data-sitter="A"]').focus()
+    page.keyboard.press("Enter")
+    expect(hand.locator('.sitter [data-sitter="A"]')).to_be_focused()
+    hand.get_by_role("button", name="Remove D").focus()
+    page.keyboard.press("Enter")
+    assert focused(page) != "BODY"
+    # the table: Undo by keyboard, then a void whose reason is sent with Enter
+    create_table(page, watch)
+    view = page.locator("#view-table")
+    entry = enter_hand(page)
+    view.get_by_role("button", name="Undo").focus()
+    page.keyboard.press("Enter")
+    expect(view.locator('[data-hand="1"]')).to_have_count(0)
+    assert focused(page) != "BODY"
+    view.get_by_role("button", name="Redo").click()
+    view.locator('[data-hand="1"]').get_by_role("button", name="Void").click()
+    page.keyboard.type("entered twice")
+    page.keyboard.press("Enter")
+    expect(view.locator('[data-hand="1"]')).to_have_class("voided")
+    assert focused(page) != "BODY"
+    _status, read = api(
+        live_server, "GET", f"/v1/tables/{entry['id']}/events", token=entry["token"]
+    )
+    assert read["events"][-1]["reason"] == "entered twice"

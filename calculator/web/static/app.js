@@ -3,7 +3,7 @@
 // `?join=CODE` (a join link, or its QR code) and `#table=ID&viewer=TOKEN` (a viewer link).
 import { ApiError, call } from "./api.js";
 import { cardName } from "./cards.js";
-import { fill, h, uniqueId } from "./dom.js";
+import { fill, h, keepFocus, uniqueId } from "./dom.js";
 import { createHandEditor, handPath } from "./hand.js";
 import { lang, learnCodes, setLang, t } from "./i18n.js";
 import { renderResult } from "./result.js";
@@ -87,6 +87,11 @@ function handView(mount) {
   }
 
   function renderRoster() {
+    keepFocus(rosterBox, drawRoster, () => [...rosterBox.querySelectorAll("input")].at(-1)
+      ?? rosterBox.querySelector("h2"));
+  }
+
+  function drawRoster() {
     const inputs = names.map((name, i) => {
       const id = uniqueId("name");
       return h("div", { class: "inline" },
@@ -104,7 +109,7 @@ function handView(mount) {
           "aria-label": t("removePlayer", { id: name }),
           onclick: () => { names.splice(i, 1); rosterChanged(); } }, "×") : null);
     });
-    fill(rosterBox, h("h2", { id: "players-h" }, t("players")), inputs,
+    fill(rosterBox, h("h2", { id: "players-h", tabindex: "-1" }, t("players")), inputs,
       names.length < 4 ? h("button", { type: "button", class: "quiet", onclick: () => {
         names.push(String.fromCharCode(65 + names.length));
         rosterChanged();

@@ -6,7 +6,7 @@
 // page checks nothing itself: a card held twice is shown where the API points).
 import { ApiError, call } from "./api.js";
 import { cardFace, cardName, cardWord } from "./cards.js";
-import { checkbox, fill, h, select, stepper, uniqueId } from "./dom.js";
+import { checkbox, fill, h, keepFocus, select, stepper, uniqueId } from "./dom.js";
 import { label, monthName, signed, t } from "./i18n.js";
 
 const TALLY_NUMBERS = [["brights", 5], ["animals", 9], ["ribbons", 10], ["junk_value", 60]];
@@ -272,6 +272,10 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
 
   function render() {
     if (!mount) return;
+    keepFocus(mount, draw, () => mount.querySelector("button:not(:disabled)"));
+  }
+
+  function draw() {
     parts.status = h("p", { class: "hint", role: "status" }, t("pickHelp"));
     parts.bar = h("div", { class: "player-bar", role: "group", "aria-label": t("players") });
     parts.pile = h("div", { class: "pile" });

@@ -3,7 +3,7 @@
 // few seconds: a 304 costs nearly nothing), correct / void / undo, settle, share the text.
 // Writes carry an Idempotency-Key and If-Match with the version the phone last saw.
 import { ApiError, call, newKey } from "./api.js";
-import { fill, h, uniqueId } from "./dom.js";
+import { fill, h, keepFocus, submitOnEnter, uniqueId } from "./dom.js";
 import { currentBodies } from "./edits.js";
 import { createHandEditor } from "./hand.js";
 import { errorText, num, problemText, signed, t } from "./i18n.js";
@@ -57,6 +57,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       maxlength: 16, class: "code-input" });
     const problems = h("div", { class: "errors", role: "alert" });
     const tables = load("tables", []);
+    const joinButton = h("button", { type: "button",
+      onclick: () => open({ join: code.value.trim() }) }, t("join"));
+    submitOnEnter(code, joinButton);
     fill(mount,
       message ? h("p", { class: "notice", role: "status" }, message) : null,
       forgetId ? h("button", { type: "button", class: "forget", onclick: () => {
@@ -78,8 +81,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         "aria-labelledby": "join-h" },
         h("h2", { id: "join-h" }, t("joinByCode")),
         h("div", { class: "inline" }, h("label", { for: codeId }, t("joinCode")), code,
-          h("button", { type: "button", onclick: () => open({ join: code.value.trim() }) },
-            t("join")))),
+          joinButton)),
       tables.length ? h("section", { class: "panel", "aria-labelledby": "mine-h" },
         h("h2", { id: "mine-h" }, t("myTables")),
         h("ul", { class: "my-tables" }, tables.map((entry) => h("li", {},
@@ -259,9 +261,12 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
 
   function updateLive() {
     if (!s.table || !box.totals) return;
-    renderTotals();
-    renderHistory();
-    renderSettlement();
+    keepFocus(mount, () => {
+      renderTotals();
+      renderHistory();
+      renderSettlement();
+    }, () => box.history.querySelector("button:not(:disabled)")
+      ?? box.history.querySelector("h2"));
   }
 
   function renderTotals() {
@@ -286,7 +291,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const table = s.table;
     const canWrite = scorer();
     const hands = [...table.hands].reverse();
-    fill(box.history, h("h2", { id: "history-h" }, t("history")),
+    fill(box.history, h("h2", { id: "history-h", tabindex: "-1" }, t("history")),
       canWrite ? h("div", { class: "inline" },
         h("button", { type: "button", disabled: !table.can_undo,
           onclick: () => write("POST", "/undo") }, t("undo")),
@@ -552,9 +557,10 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   function askVoid(number, actions) {
     const id = uniqueId("void");
     const reason = h("input", { id, maxlength: 500, autocomplete: "off" });
-    fill(actions, h("label", { for: id }, t("reason")), reason,
-      h("button", { type: "button", onclick: () => write("POST", `/hands/${number}/void`,
-        { reason: reason.value.trim() }, null, reason) }, t("confirmVoid")),
+    const confirm = h("button", { type: "button", onclick: () => write("POST",
+      `/hands/${number}/void`, { reason: reason.value.trim() }, null, reason) }, t("confirmVoid"));
+    submitOnEnter(reason, confirm);
+    fill(actions, h("label", { for: id }, t("reason")), reason, confirm,
       h("button", { type: "button", class: "quiet", onclick: renderHistory }, t("cancel")));
     reason.focus();
   }
@@ -564,9 +570,10 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   function askRestore(number, actions) {
     const id = uniqueId("restore");
     const reason = h("input", { id, maxlength: 500, autocomplete: "off" });
-    fill(actions, h("label", { for: id }, t("reason")), reason,
-      h("button", { type: "button", onclick: () => restore(number, reason) },
-        t("confirmRestore")),
+    const confirm = h("button", { type: "button", onclick: () => restore(number, reason) },
+      t("confirmRestore"));
+    submitOnEnter(reason, confirm);
+    fill(actions, h("label", { for: id }, t("reason")), reason, confirm,
       h("button", { type: "button", class: "quiet", onclick: renderHistory }, t("cancel")));
     reason.focus();
   }
