@@ -245,7 +245,8 @@ def test_the_editor_carries_every_field_it_does_not_edit(page: Page, watch: Any)
         hand,
     )
     assert got[0] == hand
-    assert got[1] == {"type": "stop", "winner": "C"}  # another outcome: its liable is not B's
+    # the liable loser is a choice on screen (B, as loaded): it goes with any stop
+    assert got[1] == {"type": "stop", "winner": "C", "liable": "B"}
 
 
 def test_the_preview_follows_a_save_a_clear_and_a_correction(page: Page, watch: Any) -> None:
@@ -604,3 +605,42 @@ def test_the_keyboard_focus_survives_redraws_and_enter_submits(
         live_server, "GET", f"/v1/tables/{entry['id']}/events", token=entry["token"]
     )
     assert read["events"][-1]["reason"] == "entered twice"
+
+
+def test_two_losers_who_called_go_name_the_liable_one(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """Standard rules: B and C both called go, A stops — the API needs outcome.liable."""
+    watch(page)
+    page.goto("/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    hand = page.locator("#view-hand")
+    expect(hand.locator("button.card").first).to_be_visible()
+    give(hand, "A", BRIGHTS)
+    give(hand, "B", ["06-junk-1"])
+    give(hand, "C", ["07-junk-1"])
+    for index in (1, 2):
+        hand.locator("fieldset.player-flags").nth(index).get_by_role(
+            "button", name="one Go more"
+        ).click()
+    hand.get_by_role("button", name="A stops").click()
+    expect(hand.locator(".inline-error")).to_be_visible()
+    expect(hand.locator(".result")).to_have_count(0)
+    hand.get_by_label("Liable loser").select_option("B")
+    hand.get_by_role("button", name="A stops").click()
+    expect(hand.locator(".result")).to_be_visible()
+    body = {
+        "ruleset": "standard",
+        "stake": 100,
+        "players": [
+            {"id": "A", "captured": BRIGHTS},
+            {"id": "B", "captured": ["06-junk-1"], "go_count": 1},
+            {"id": "C", "captured": ["07-junk-1"], "go_count": 1},
+        ],
+        "outcome": {"type": "stop", "winner": "A", "liable": "B"},
+    }
+    status, answer = api(live_server, "POST", "/v1/gostop/hands", body)
+    assert status == 200, answer
+    for player, chips in answer["net"].items():
+        expect(hand.locator(f'.result [data-net="{player}"] .chips')).to_have_text(signed(chips))

@@ -56,7 +56,7 @@ function handView(mount) {
     const sent = editor.body();
     const variant = variantOf(page.presets, page.rules);
     const request = { ruleset: rulesetOf(page.rules), stake: page.rules.stake, ...sent,
-      ...(outcome ? { outcome } : {}) };
+      ...(outcome ? { outcome: editor.outcome(outcome) } : {}) };
     try {
       // lang=all: both languages, so a language switch redraws the result without a call
       const answer = await call("POST", `${handPath(variant)}?lang=all`, { body: request });

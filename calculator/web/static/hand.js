@@ -42,7 +42,8 @@ function kept(hand) {
     .filter(([, fields]) => Object.keys(fields).length));
   const outcome = hand.outcome ?? null;
   const names = new Set([...Object.keys(top), ...[...players.values()].flatMap(Object.keys),
-    ...Object.keys(rest(outcome, new Set(["type", "winner"]))).map((n) => `outcome.${n}`)]);
+    ...Object.keys(rest(outcome, new Set(["type", "winner", "liable"])))
+      .map((n) => `outcome.${n}`)]);
   return names.size ? { hand: top, players, outcome, names: [...names] } : null;
 }
 
@@ -77,6 +78,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     sitterHand: null, // a sitter's cards as a loaded hand gave them (kept until changed)
     variant: "gostop", // or "balance": captured cards only, everyone plays, no outcome
     kept: null, // a loaded hand's fields the editor does not edit (kept(hand))
+    liable: "", // the loser who pays for every loser (독박), or "" (none named)
   };
   const parts = {};
   let timer = null;
@@ -93,6 +95,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     state.flags = keep(state.flags, emptyFlags);
     const sitter = state.sitter === null ? null : old[state.sitter];
     state.names = [...names];
+    if (!names.includes(state.liable)) state.liable = "";
     state.selectedPlayer = null;
     state.preview = null;
     seat(sitter);
@@ -104,6 +107,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     const at = state.names.indexOf(from);
     if (at < 0 || from === to) return;
     state.names[at] = to;
+    if (state.liable === from) state.liable = to;
     state.sitterHand = state.sitterHand && [...state.sitterHand];
     forgetPreview();
     render();
@@ -172,11 +176,14 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
   /** The outcome tapped, with the loaded outcome's other fields (a liable loser, 총통
    * holders) when it is the same outcome (type and winner). */
   function outcome(tapped) {
-    const before = state.kept?.outcome;
-    if (!tapped || !before || before.type !== tapped.type || before.winner !== tapped.winner) {
-      return tapped;
+    if (!tapped) return tapped;
+    const { liable: _, ...before } = state.kept?.outcome ?? {};
+    const same = before.type === tapped.type && before.winner === tapped.winner;
+    const made = same ? { ...before, ...tapped } : { ...tapped };
+    if (state.liable && tapped.type === "stop" && state.liable !== tapped.winner) {
+      made.liable = state.liable;
     }
-    return { ...before, ...tapped };
+    return made;
   }
 
   function edited() {
@@ -215,6 +222,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     state.flags = players.map((p) => ({ go_count: p.go_count ?? 0, shakes: p.shakes ?? 0,
       bombs: p.bombs ?? 0, gukjin: p.gukjin ?? "" }));
     state.kept = kept(hand);
+    state.liable = hand.outcome?.liable ?? "";
     forgetPreview();
     render();
   }
@@ -229,6 +237,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     state.sitterHand = null;
     state.selectedCard = null;
     if (forget === true) state.kept = null;
+    state.liable = "";
     forgetPreview();
     render();
   }
@@ -553,6 +562,9 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     return h("section", { class: "outcome", "aria-labelledby": headingId,
       dataset: { pointer: "/outcome" } },
     h("h3", { id: headingId }, t("outcome")),
+    select({ label: t("liable"), value: state.liable, pointer: "/outcome/liable",
+      choices: [["", t("liableNone")], ...playing().map((i) => [state.names[i], state.names[i]])],
+      onchange: (value) => { state.liable = value; } }),
     row(t("stop"), (name) => h("button", { type: "button", class: "go",
       onclick: fire({ type: "stop", winner: name }) }, t("stopBy", { id: name }))),
     h("div", { class: "outcome-row" }, h("button", { type: "button",
