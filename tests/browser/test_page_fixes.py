@@ -198,23 +198,26 @@ def test_a_correction_keeps_the_parts_the_page_cannot_edit(
     hand = {
         "players": [
             {"id": "A", "captured": BRIGHTS},
-            {"id": "B", "captured": ["06-junk-1"]},
+            {"id": "B", "captured": ["06-junk-1"], "bombs_after_shake": 0},
             {"id": "C", "captured": ["07-junk-1"]},
         ],
         "outcome": {"type": "stop", "winner": "A"},
-        "events": [{"type": "first_ppuk", "player": "B"}],
+        "events": [
+            {"type": "first_ppuk", "player": "B"},
+            {"type": "first_ppuk", "player": "C"},  # twice: the editor cannot show it
+        ],
     }
     net = table.write("POST", "/hands", hand)["result"]["net"]
     table.open_on(page, watch)
     view = page.locator("#view-table")
     view.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
-    expect(view.locator(".kept")).to_contain_text("events")
+    expect(view.locator(".kept")).to_contain_text("events, bombs_after_shake")
     view.locator(".correcting").get_by_label("Reason").fill("just re-saving")
     view.get_by_role("button", name="A stops").click()
     expect(view.locator(".correcting")).to_be_empty()
     last = table.events()[-1]
     assert last["type"] == "corrected"
-    assert last["body"]["events"] == hand["events"]
+    assert last["body"] == hand
     _status, read = api(live_server, "GET", f"/v1/tables/{table.id}", token=table.token)
     assert read["hands"][0]["result"]["net"] == net
 
@@ -642,5 +645,36 @@ def test_two_losers_who_called_go_name_the_liable_one(
     }
     status, answer = api(live_server, "POST", "/v1/gostop/hands", body)
     assert status == 200, answer
+    for player, chips in answer["net"].items():
+        expect(hand.locator(f'.result [data-net="{player}"] .chips')).to_have_text(signed(chips))
+
+
+def test_a_side_event_is_entered_and_paid(live_server: Server, page: Page, watch: Any) -> None:
+    """첫뻑 by B: the hand's answer is the API's for the same body with the event."""
+    watch(page)
+    page.goto("/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    hand = page.locator("#view-hand")
+    expect(hand.locator("button.card").first).to_be_visible()
+    give(hand, "A", BRIGHTS)
+    hand.locator(".side-events > summary").click()
+    hand.get_by_label("first-turn ppuk", exact=True).select_option("B")
+    hand.get_by_role("button", name="A stops").click()
+    expect(hand.locator(".result")).to_be_visible()
+    body = {
+        "ruleset": "standard",
+        "stake": 100,
+        "players": [
+            {"id": "A", "captured": BRIGHTS},
+            {"id": "B", "captured": []},
+            {"id": "C", "captured": []},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+        "events": [{"type": "first_ppuk", "player": "B"}],
+    }
+    status, answer = api(live_server, "POST", "/v1/gostop/hands", body)
+    assert status == 200, answer
+    assert any(p["reason"] == "first_ppuk" for p in answer["payments"])
     for player, chips in answer["net"].items():
         expect(hand.locator(f'.result [data-net="{player}"] .chips')).to_have_text(signed(chips))

@@ -7,7 +7,7 @@
 import { ApiError, call } from "./api.js";
 import { cardFace, cardName, cardWord } from "./cards.js";
 import { checkbox, fill, h, keepFocus, select, stepper, uniqueId } from "./dom.js";
-import { label, monthName, signed, t } from "./i18n.js";
+import { codeLabel, label, monthName, signed, t } from "./i18n.js";
 
 const TALLY_NUMBERS = [["brights", 5], ["animals", 9], ["ribbons", 10], ["junk_value", 60]];
 const TALLY_FLAGS = ["rain_bright", "godori", "rain_ribbon", "hongdan", "cheongdan", "chodan",
@@ -31,6 +31,21 @@ export function handPath(variant) {
 const EDITED_PLAYER = new Set(["id", "captured", "tally", "go_count", "shakes", "bombs", "gukjin",
   "sits_out", "sold_brights", "hand"]);
 const EDITED_HAND = new Set(["players", "outcome"]);
+// Side events the editor enters: one player each at most (paid when they happen).
+const EVENTS = ["first_ppuk", "consecutive_ppuk", "first_ttadak"];
+
+/** A hand's side events as {type: player}, or null when the editor cannot show them so
+ * (an unknown type, or one type twice): then they are carried as they are. */
+function editableEvents(events) {
+  const chosen = Object.fromEntries(EVENTS.map((type) => [type, ""]));
+  for (const event of events ?? []) {
+    if (!EVENTS.includes(event.type) || chosen[event.type] || Object.keys(event).length !== 2) {
+      return null;
+    }
+    chosen[event.type] = event.player;
+  }
+  return chosen;
+}
 
 /** A loaded hand's fields the editor does not edit: {hand, players: Map(id → fields),
  * outcome, names (for the notice)}, or null when there are none. */
@@ -38,6 +53,7 @@ function kept(hand) {
   const rest = (object, edited) => Object.fromEntries(Object.entries(object ?? {})
     .filter(([name]) => !edited.has(name)));
   const top = rest(hand, EDITED_HAND);
+  if (editableEvents(hand.events)) delete top.events;
   const players = new Map(hand.players.map((p) => [p.id, rest(p, EDITED_PLAYER)])
     .filter(([, fields]) => Object.keys(fields).length));
   const outcome = hand.outcome ?? null;
@@ -79,6 +95,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     variant: "gostop", // or "balance": captured cards only, everyone plays, no outcome
     kept: null, // a loaded hand's fields the editor does not edit (kept(hand))
     liable: "", // the loser who pays for every loser (독박), or "" (none named)
+    events: editableEvents([]), // side event type → the player it pays, or ""
   };
   const parts = {};
   let timer = null;
@@ -96,6 +113,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     const sitter = state.sitter === null ? null : old[state.sitter];
     state.names = [...names];
     if (!names.includes(state.liable)) state.liable = "";
+    for (const type of EVENTS) if (!names.includes(state.events[type])) state.events[type] = "";
     state.selectedPlayer = null;
     state.preview = null;
     seat(sitter);
@@ -108,6 +126,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     if (at < 0 || from === to) return;
     state.names[at] = to;
     if (state.liable === from) state.liable = to;
+    for (const type of EVENTS) if (state.events[type] === from) state.events[type] = to;
     state.sitterHand = state.sitterHand && [...state.sitterHand];
     forgetPreview();
     render();
@@ -161,7 +180,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
   function body() {
     const made = edited();
     if (!state.kept) return made;
-    return { ...state.kept.hand, players: made.players.map((player) => {
+    return { ...state.kept.hand, ...made, players: made.players.map((player) => {
       const extra = state.kept.players.get(player.id);
       if (!extra) return player;
       const merged = { ...extra, ...player };
@@ -190,7 +209,10 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     if (state.variant === "balance") {
       return { players: state.names.map((id, i) => ({ id, captured: [...state.piles[i]] })) };
     }
+    const events = EVENTS.filter((type) => state.events[type])
+      .map((type) => ({ type, player: state.events[type] }));
     return {
+      ...(events.length ? { events } : {}),
       players: state.names.map((id, i) => {
         if (i === state.sitter) {
           if (state.sitterHand) return { id, sits_out: true, hand: [...state.sitterHand] };
@@ -223,6 +245,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
       bombs: p.bombs ?? 0, gukjin: p.gukjin ?? "" }));
     state.kept = kept(hand);
     state.liable = hand.outcome?.liable ?? "";
+    state.events = editableEvents(hand.events) ?? editableEvents([]);
     forgetPreview();
     render();
   }
@@ -238,6 +261,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     state.selectedCard = null;
     if (forget === true) state.kept = null;
     state.liable = "";
+    state.events = editableEvents([]);
     forgetPreview();
     render();
   }
@@ -299,7 +323,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
       balance ? null : entrySwitch(),
       sitterChoice(),
       parts.bar, parts.status, parts.pile,
-      balance ? null : [h("h3", {}, t("flags")), parts.flags],
+      balance ? null : [h("h3", {}, t("flags")), parts.flags, sideEvents()],
       parts.preview,
       balance ? balanceButtons() : outcomeButtons(),
       parts.errors);
@@ -337,6 +361,22 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
           changed();
         } }),
       h("p", { class: "hint" }, t("sitterHelp")));
+  }
+
+  /** Who each side event (첫뻑, 연뻑, 첫따닥) pays, if anyone: hidden when a loaded hand
+   * carries events the editor cannot show (they are kept as they are). */
+  function sideEvents() {
+    if (state.kept?.hand.events) return null;
+    const chosen = EVENTS.filter((type) => state.events[type]).length;
+    return h("details", { class: "side-events", open: chosen > 0,
+      dataset: { pointer: "/events" } },
+    h("summary", {}, t("sideEvents", { n: chosen })),
+    EVENTS.map((type) => select({ label: codeLabel("reason", type), value: state.events[type],
+      choices: [["", t("liableNone")], ...playing().map((i) => [state.names[i], state.names[i]])],
+      onchange: (value) => {
+        state.events[type] = value;
+        changed();
+      } })));
   }
 
   function entrySwitch() {
