@@ -32,8 +32,8 @@ const FOCUSABLE = "button, input, select, textarea, summary, [tabindex]";
  * it has no data (a player's button keeps its data while its points change). */
 function focusKey(element) {
   const data = JSON.stringify({ ...element.dataset });
-  return [element.tagName, data, element.getAttribute("aria-label") ?? "",
-    data === "{}" ? element.textContent.trim() : ""].join("|");
+  const named = element.getAttribute("aria-label") ?? element.labels?.[0]?.textContent ?? "";
+  return [element.tagName, data, named, data === "{}" ? element.textContent.trim() : ""].join("|");
 }
 
 /** Enter in `input` presses `button` (a one-field form: a reason, a join code). */
