@@ -3,10 +3,11 @@
 
 /** An answer of 400 or more; `problem` is the RFC 9457 body when there is one. */
 export class ApiError extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, retryAfter = null) {
     super(problem?.detail ?? `HTTP ${status}`);
     this.status = status;
     this.problem = problem;
+    this.retryAfter = retryAfter; // seconds, from a 429's or 503's Retry-After
   }
 
   /** The problem's entries ({pointer, code, detail}), or one made from the detail. */
@@ -43,7 +44,9 @@ export async function call(method, path, options = {}) {
   const type = response.headers.get("Content-Type") || "";
   const data = type.includes("json") ? await response.json() : await response.text();
   if (response.status >= 400) {
-    throw new ApiError(response.status, typeof data === "object" ? data : null);
+    const wait = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
+    throw new ApiError(response.status, typeof data === "object" ? data : null,
+      Number.isFinite(wait) ? wait : null);
   }
   return { status: response.status, etag, data };
 }

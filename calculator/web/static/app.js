@@ -3,7 +3,7 @@
 // `?join=CODE` (a join link, or its QR code) and `#table=ID&viewer=TOKEN` (a viewer link).
 import { ApiError, call } from "./api.js";
 import { cardName } from "./cards.js";
-import { fill, h, uniqueId } from "./dom.js";
+import { fill, h, keepFocus, uniqueId } from "./dom.js";
 import { createHandEditor, handPath } from "./hand.js";
 import { lang, learnCodes, setLang, t } from "./i18n.js";
 import { renderResult } from "./result.js";
@@ -52,34 +52,46 @@ function handView(mount) {
   });
 
   /** Score the hand (`outcome` null: a balance hand, which has none). */
-  async function score(outcome, extra = {}) {
+  async function score(outcome) {
     const sent = editor.body();
     const variant = variantOf(page.presets, page.rules);
     const request = { ruleset: rulesetOf(page.rules), stake: page.rules.stake, ...sent,
-      ...(outcome ? { outcome } : {}), ...extra };
+      ...(outcome ? { outcome: editor.outcome(outcome) } : {}) };
     try {
       // lang=all: both languages, so a language switch redraws the result without a call
       const answer = await call("POST", `${handPath(variant)}?lang=all`, { body: request });
-      if (extra.compare_with) return answer.data;
-      // "what if" compares Go-Stop rule sets only (compare_with is Go-Stop's)
+      // "what if" compares Go-Stop rule sets only (compare_with is Go-Stop's), and the hand
+      // that gave this result: not whatever the editor holds by then
       const others = page.presets.filter((p) => p.variant === "gostop");
+      const preset = page.rules.preset;
       shown = () => renderResult(answer.data, {
         names: cardNames(cards),
-        compare: variant === "gostop" ? { presets: others, current: page.rules.preset,
-          run: (preset) => score(outcome, { compare_with: [preset] }) } : null,
+        compare: variant === "gostop" ? { presets: others, current: preset,
+          run: (other) => compare(variant, request, other) } : null,
       });
       fill(resultBox, shown());
       resultBox.querySelector("h2").focus();
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
       shown = null;
       fill(resultBox);
-      editor.showErrors(error, sent);
+      editor.showErrors(error instanceof ApiError ? error
+        : { entries: [{ pointer: null, code: "no_answer", detail: t("noAnswer") }] }, sent);
     }
-    return null;
+  }
+
+  /** The scored `request` again under `preset` too (its answer's comparisons). */
+  async function compare(variant, request, preset) {
+    const answer = await call("POST", `${handPath(variant)}?lang=all`,
+      { body: { ...request, compare_with: [preset] } });
+    return answer.data;
   }
 
   function renderRoster() {
+    keepFocus(rosterBox, drawRoster, () => [...rosterBox.querySelectorAll("input")].at(-1)
+      ?? rosterBox.querySelector("h2"));
+  }
+
+  function drawRoster() {
     const inputs = names.map((name, i) => {
       const id = uniqueId("name");
       return h("div", { class: "inline" },
@@ -87,14 +99,17 @@ function handView(mount) {
         h("input", { id, value: name, maxlength: 40, autocomplete: "off",
           dataset: { playerName: String(i) },
           onchange: (e) => {
+            const before = names[i];
             names[i] = e.target.value.trim() || names[i];
-            rosterChanged();
+            save("roster", names);
+            renderRoster();
+            editor.renamePlayer(before, names[i]); // its tapped cards go with it
           } }),
         names.length > 2 ? h("button", { type: "button", class: "quiet",
           "aria-label": t("removePlayer", { id: name }),
           onclick: () => { names.splice(i, 1); rosterChanged(); } }, "×") : null);
     });
-    fill(rosterBox, h("h2", { id: "players-h" }, t("players")), inputs,
+    fill(rosterBox, h("h2", { id: "players-h", tabindex: "-1" }, t("players")), inputs,
       names.length < 4 ? h("button", { type: "button", class: "quiet", onclick: () => {
         names.push(String.fromCharCode(65 + names.length));
         rosterChanged();
@@ -108,9 +123,14 @@ function handView(mount) {
   }
 
   async function rulesChanged() {
-    cards = await cardsFor(page.rules.preset);
+    try {
+      cards = await cardsFor(page.rules.preset);
+    } catch {
+      return; // no answer: the cards shown stay; the next change asks again
+    }
     editor.setVariant(variantOf(page.presets, page.rules));
     editor.setCards(cards);
+    editor.refresh(); // the preview under the new rules (a wrong stake: its problem)
     shown = null;
     fill(resultBox);
   }
@@ -190,11 +210,13 @@ async function boot() {
   fill(document.getElementById("main"), hand, table);
   views = {
     hand: handView(hand),
-    table: createTableView({ mount: table, presets: page.presets, rules: page.rules,
-      cardsFor, cardNames }),
+    // the create form has its own rule set: what it shows is what a table is created with
+    table: createTableView({ mount: table, presets: page.presets,
+      rules: savedRules("tableRules"), cardsFor, cardNames }),
   };
   renderChrome();
   if (opened) await views.table.open(opened);
+  else await views.table.resume();
 }
 
 /** A join link (?join=CODE) or a viewer link (#table=ID&viewer=TOKEN), then forget it

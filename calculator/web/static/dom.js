@@ -26,6 +26,43 @@ function append(element, children) {
   }
 }
 
+const FOCUSABLE = "button, input, select, textarea, summary, [tabindex]";
+
+/** What identifies a control across a redraw: its tag, data and label, or its text when
+ * it has no data (a player's button keeps its data while its points change). */
+function focusKey(element) {
+  const data = JSON.stringify({ ...element.dataset });
+  const named = element.getAttribute("aria-label") ?? element.labels?.[0]?.textContent ?? "";
+  return [element.tagName, data, named, data === "{}" ? element.textContent.trim() : ""].join("|");
+}
+
+/** Enter in `input` presses `button` (a one-field form: a reason, a join code). */
+export function submitOnEnter(input, button) {
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.isComposing) {
+      event.preventDefault();
+      button.click();
+    }
+  });
+}
+
+/**
+ * Run `draw()`, which may replace the control that has the keyboard focus inside `root`;
+ * the focus then goes to the same control drawn again (same tag, data, label, text), or
+ * to `fallback()`, never to <body>.
+ */
+export function keepFocus(root, draw, fallback = null) {
+  const active = document.activeElement;
+  const key = active && active !== document.body && root.contains(active) ? focusKey(active) : null;
+  draw();
+  if (!key) return;
+  const now = document.activeElement;
+  if (now && now !== document.body && root.contains(now)) return;
+  const same = [...root.querySelectorAll(FOCUSABLE)].find((e) => !e.disabled
+    && e.offsetParent !== null && focusKey(e) === key);
+  (same ?? fallback?.())?.focus();
+}
+
 /** Replace an element's children. */
 export function fill(element, ...children) {
   element.replaceChildren();

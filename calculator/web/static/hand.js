@@ -6,8 +6,8 @@
 // page checks nothing itself: a card held twice is shown where the API points).
 import { ApiError, call } from "./api.js";
 import { cardFace, cardName, cardWord } from "./cards.js";
-import { checkbox, fill, h, select, stepper, uniqueId } from "./dom.js";
-import { label, monthName, signed, t } from "./i18n.js";
+import { checkbox, fill, h, keepFocus, select, stepper, uniqueId } from "./dom.js";
+import { codeLabel, label, monthName, signed, t } from "./i18n.js";
 
 const TALLY_NUMBERS = [["brights", 5], ["animals", 9], ["ribbons", 10], ["junk_value", 60]];
 const TALLY_FLAGS = ["rain_bright", "godori", "rain_ribbon", "hongdan", "cheongdan", "chodan",
@@ -24,6 +24,43 @@ const MAX_SOLD = 10; // the most any rule set sells (gwangpal_cards: fudawiki); 
 /** Where a hand of `variant` ("gostop" or "balance") is scored. */
 export function handPath(variant) {
   return variant === "balance" ? "/v1/balance/hands" : "/v1/gostop/hands";
+}
+
+// What the editor edits; a loaded hand's other fields (side events, 역고, bombs after a
+// shake, a declared score, the outcome's liable loser…) are carried through unchanged.
+const EDITED_PLAYER = new Set(["id", "captured", "tally", "go_count", "shakes", "bombs", "gukjin",
+  "sits_out", "sold_brights", "hand"]);
+const EDITED_HAND = new Set(["players", "outcome"]);
+// Side events the editor enters: one player each at most (paid when they happen).
+const EVENTS = ["first_ppuk", "consecutive_ppuk", "first_ttadak"];
+
+/** A hand's side events as {type: player}, or null when the editor cannot show them so
+ * (an unknown type, or one type twice): then they are carried as they are. */
+function editableEvents(events) {
+  const chosen = Object.fromEntries(EVENTS.map((type) => [type, ""]));
+  for (const event of events ?? []) {
+    if (!EVENTS.includes(event.type) || chosen[event.type] || Object.keys(event).length !== 2) {
+      return null;
+    }
+    chosen[event.type] = event.player;
+  }
+  return chosen;
+}
+
+/** A loaded hand's fields the editor does not edit: {hand, players: Map(id → fields),
+ * outcome, names (for the notice)}, or null when there are none. */
+function kept(hand) {
+  const rest = (object, edited) => Object.fromEntries(Object.entries(object ?? {})
+    .filter(([name]) => !edited.has(name)));
+  const top = rest(hand, EDITED_HAND);
+  if (editableEvents(hand.events)) delete top.events;
+  const players = new Map(hand.players.map((p) => [p.id, rest(p, EDITED_PLAYER)])
+    .filter(([, fields]) => Object.keys(fields).length));
+  const outcome = hand.outcome ?? null;
+  const names = new Set([...Object.keys(top), ...[...players.values()].flatMap(Object.keys),
+    ...Object.keys(rest(outcome, new Set(["type", "winner", "liable"])))
+      .map((n) => `outcome.${n}`)]);
+  return names.size ? { hand: top, players, outcome, names: [...names] } : null;
 }
 
 function emptyTally() {
@@ -56,6 +93,9 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     sold: 0, // the cards the sitter sells
     sitterHand: null, // a sitter's cards as a loaded hand gave them (kept until changed)
     variant: "gostop", // or "balance": captured cards only, everyone plays, no outcome
+    kept: null, // a loaded hand's fields the editor does not edit (kept(hand))
+    liable: "", // the loser who pays for every loser (독박), or "" (none named)
+    events: editableEvents([]), // side event type → the player it pays, or ""
   };
   const parts = {};
   let timer = null;
@@ -72,9 +112,23 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     state.flags = keep(state.flags, emptyFlags);
     const sitter = state.sitter === null ? null : old[state.sitter];
     state.names = [...names];
+    if (!names.includes(state.liable)) state.liable = "";
+    for (const type of EVENTS) if (!names.includes(state.events[type])) state.events[type] = "";
     state.selectedPlayer = null;
     state.preview = null;
     seat(sitter);
+    render();
+  }
+
+  /** Player `from` is now called `to`: its piles, counts and flags stay. */
+  function renamePlayer(from, to) {
+    const at = state.names.indexOf(from);
+    if (at < 0 || from === to) return;
+    state.names[at] = to;
+    if (state.liable === from) state.liable = to;
+    for (const type of EVENTS) if (state.events[type] === from) state.events[type] = to;
+    state.sitterHand = state.sitterHand && [...state.sitterHand];
+    forgetPreview();
     render();
   }
 
@@ -121,12 +175,44 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     render();
   }
 
-  /** The hand as the API takes it (no outcome, rule set or stake). */
+  /** The hand as the API takes it (no outcome, rule set or stake), with a loaded hand's
+   * fields the editor does not edit as they were. */
   function body() {
+    const made = edited();
+    if (!state.kept) return made;
+    return { ...state.kept.hand, ...made, players: made.players.map((player) => {
+      const extra = state.kept.players.get(player.id);
+      if (!extra) return player;
+      const merged = { ...extra, ...player };
+      // a declared score stands for the cards until cards or counts are entered
+      if (extra.declared && !merged.captured?.length) delete merged.captured;
+      if (extra.declared && merged.tally
+        && JSON.stringify(merged.tally) === JSON.stringify(emptyTally())) delete merged.tally;
+      return merged;
+    }) };
+  }
+
+  /** The outcome tapped, with the loaded outcome's other fields (a liable loser, 총통
+   * holders) when it is the same outcome (type and winner). */
+  function outcome(tapped) {
+    if (!tapped) return tapped;
+    const { liable: _, ...before } = state.kept?.outcome ?? {};
+    const same = before.type === tapped.type && before.winner === tapped.winner;
+    const made = same ? { ...before, ...tapped } : { ...tapped };
+    if (state.liable && tapped.type === "stop" && state.liable !== tapped.winner) {
+      made.liable = state.liable;
+    }
+    return made;
+  }
+
+  function edited() {
     if (state.variant === "balance") {
       return { players: state.names.map((id, i) => ({ id, captured: [...state.piles[i]] })) };
     }
+    const events = EVENTS.filter((type) => state.events[type])
+      .map((type) => ({ type, player: state.events[type] }));
     return {
+      ...(events.length ? { events } : {}),
       players: state.names.map((id, i) => {
         if (i === state.sitter) {
           if (state.sitterHand) return { id, sits_out: true, hand: [...state.sitterHand] };
@@ -157,17 +243,35 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     state.tallies = players.map((p) => ({ ...emptyTally(), ...(p.tally ?? {}) }));
     state.flags = players.map((p) => ({ go_count: p.go_count ?? 0, shakes: p.shakes ?? 0,
       bombs: p.bombs ?? 0, gukjin: p.gukjin ?? "" }));
+    state.kept = kept(hand);
+    state.liable = hand.outcome?.liable ?? "";
+    state.events = editableEvents(hand.events) ?? editableEvents([]);
+    forgetPreview();
     render();
   }
 
-  function clear() {
+  /** Empty every pile; `forget`: also the loaded hand's fields the editor does not edit
+   * (the hand is saved or given up; "Clear every pile" during a correction keeps them). */
+  function clear({ forget = false } = {}) {
     state.piles = state.names.map(() => []);
     state.tallies = state.names.map(emptyTally);
     state.flags = state.names.map(emptyFlags);
     state.sold = 0;
     state.sitterHand = null;
     state.selectedCard = null;
+    if (forget === true) state.kept = null;
+    state.liable = "";
+    state.events = editableEvents([]);
+    forgetPreview();
     render();
+  }
+
+  /** The preview was of other piles: drop it and any answer still on its way (render()
+   * asks again). */
+  function forgetPreview() {
+    clearTimeout(timer);
+    inflight?.abort();
+    state.preview = null;
   }
 
   function changed() {
@@ -201,6 +305,10 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
 
   function render() {
     if (!mount) return;
+    keepFocus(mount, draw, () => mount.querySelector("button:not(:disabled)"));
+  }
+
+  function draw() {
     parts.status = h("p", { class: "hint", role: "status" }, t("pickHelp"));
     parts.bar = h("div", { class: "player-bar", role: "group", "aria-label": t("players") });
     parts.pile = h("div", { class: "pile" });
@@ -210,10 +318,12 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     parts.errors = h("div", { class: "errors", role: "alert" });
     const balance = state.variant === "balance";
     fill(mount,
+      state.kept ? h("p", { class: "notice kept" }, t("keptParts",
+        { parts: state.kept.names.join(", ") })) : null,
       balance ? null : entrySwitch(),
       sitterChoice(),
       parts.bar, parts.status, parts.pile,
-      balance ? null : [h("h3", {}, t("flags")), parts.flags],
+      balance ? null : [h("h3", {}, t("flags")), parts.flags, sideEvents()],
       parts.preview,
       balance ? balanceButtons() : outcomeButtons(),
       parts.errors);
@@ -251,6 +361,22 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
           changed();
         } }),
       h("p", { class: "hint" }, t("sitterHelp")));
+  }
+
+  /** Who each side event (첫뻑, 연뻑, 첫따닥) pays, if anyone: hidden when a loaded hand
+   * carries events the editor cannot show (they are kept as they are). */
+  function sideEvents() {
+    if (state.kept?.hand.events) return null;
+    const chosen = EVENTS.filter((type) => state.events[type]).length;
+    return h("details", { class: "side-events", open: chosen > 0,
+      dataset: { pointer: "/events" } },
+    h("summary", {}, t("sideEvents", { n: chosen })),
+    EVENTS.map((type) => select({ label: codeLabel("reason", type), value: state.events[type],
+      choices: [["", t("liableNone")], ...playing().map((i) => [state.names[i], state.names[i]])],
+      onchange: (value) => {
+        state.events[type] = value;
+        changed();
+      } })));
   }
 
   function entrySwitch() {
@@ -476,6 +602,9 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     return h("section", { class: "outcome", "aria-labelledby": headingId,
       dataset: { pointer: "/outcome" } },
     h("h3", { id: headingId }, t("outcome")),
+    select({ label: t("liable"), value: state.liable, pointer: "/outcome/liable",
+      choices: [["", t("liableNone")], ...playing().map((i) => [state.names[i], state.names[i]])],
+      onchange: (value) => { state.liable = value; } }),
     row(t("stop"), (name) => h("button", { type: "button", class: "go",
       onclick: fire({ type: "stop", winner: name }) }, t("stopBy", { id: name }))),
     h("div", { class: "outcome-row" }, h("button", { type: "button",
@@ -503,7 +632,10 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     for (const entry of error.entries) {
       const target = place(entry.pointer, sent);
       if (!target) {
-        unplaced.push(entry.detail);
+        // not in the editor: the stake or the rule set (their own panel) say which
+        const where = /^\/(stake|ruleset)\b/.exec(entry.pointer ?? "")?.[1];
+        unplaced.push(where ? `${t(where === "stake" ? "stake" : "rules")}: ${entry.detail}`
+          : entry.detail);
         continue;
       }
       const id = uniqueId("error");
@@ -535,6 +667,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     return best ? { element: best, after: best } : null;
   }
 
-  return { setPlayers, setCards, setVariant, body, load, clear, render, showErrors, refresh: changed,
+  return { setPlayers, renamePlayer, setCards, setVariant, body, outcome, load, clear, render, showErrors,
+    refresh: changed,
     get names() { return state.names; } };
 }

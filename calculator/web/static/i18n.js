@@ -153,6 +153,23 @@ const STRINGS = {
     dealer: "선: {id}",
     streak: "나가리 연속: {n}",
     changed: "{n}판의 금액이 바뀌었습니다",
+    tableRules: "규칙: {preset}",
+    liable: "독박 (모든 패자 몫을 내는 사람)",
+    liableNone: "없음",
+    sideEvents: "첫뻑 · 연뻑 · 첫따닥 ({n}개)",
+    liveOffline: "연결 끊김 · 마지막으로 본 버전 {v} (다시 연결하는 중)",
+    closedAt: "닫힘 · 버전 {v} (더 바뀌지 않습니다)",
+    rateLimited: "요청이 너무 많습니다. {s}초 뒤에 다시 해 보세요.",
+    tableGone: "이 테이블은 더 이상 없습니다 (삭제되었거나 이 기기의 링크가 더는 열리지 않습니다).",
+    forget: "이 기기에서 지우기",
+    reasonNeeded: "이유를 적어 주세요.",
+    unrounded: "({n}에서)",
+    settleRounded: "{n}칩 단위로 반올림한 정산입니다 (합계도 반올림):",
+    keptParts: "이 판에는 이 화면에서 고칠 수 없는 부분이 있습니다 ({parts}). 수정해도 그대로 남습니다.",
+    tableStake: "점당 {n}칩",
+    roundedTo: "정산은 {n}칩 단위로 반올림",
+    notSent: "서버의 응답을 받지 못했습니다 (네트워크?). 같은 것을 다시 누르면 다시 보냅니다: 이미 도착했다면 두 번 기록되지 않습니다.",
+    noAnswer: "서버의 응답을 받지 못했습니다 (네트워크?). 다시 눌러 보세요.",
   },
   en: {
     title: "Go-Stop scorekeeper",
@@ -304,6 +321,23 @@ const STRINGS = {
     dealer: "Dealer: {id}",
     streak: "Nagari streak: {n}",
     changed: "hand {n}'s amounts changed",
+    tableRules: "Rules: {preset}",
+    liable: "Liable loser (독박: pays for every loser)",
+    liableNone: "nobody",
+    sideEvents: "Side events: first ppuk, consecutive ppuk, ttadak ({n})",
+    liveOffline: "offline · last seen version {v} (trying again)",
+    closedAt: "closed · version {v} (it no longer changes)",
+    rateLimited: "Too many tries: wait {s} seconds, then try again.",
+    tableGone: "This table is gone (deleted, or this device's link no longer opens it).",
+    forget: "Forget it on this device",
+    reasonNeeded: "Say why: a reason is needed.",
+    unrounded: "(from {n})",
+    settleRounded: "Rounded to {n} chips (the totals too):",
+    keptParts: "This hand has parts this page cannot edit ({parts}); a correction keeps them as they are.",
+    tableStake: "{n} chips per point",
+    roundedTo: "settlement rounded to {n} chips",
+    notSent: "No answer from the service (the network?). Tap the same again to retry: if it did arrive, it is not recorded twice.",
+    noAnswer: "No answer from the service (the network?). Tap again to retry.",
   },
 };
 
@@ -360,6 +394,20 @@ export function learnCodes(lists) {
 export function codeLabel(list, code) {
   const found = CODES.get(`${list}:${code}`);
   return found ? label(found) : code;
+}
+
+/** A problem entry ({pointer, code, detail}) for people: in English the API's detail
+ * (it names the field and the fix); in Korean the code's name from GET /v1/codes, when
+ * known, else that detail. */
+export function problemText(entry) {
+  const found = current === "en" ? null : CODES.get(`error:${entry.code}`);
+  return found ? label(found) : entry.detail;
+}
+
+/** What an API error says, for people: a rate limit with its wait, else each problem. */
+export function errorText(error) {
+  if (error.status === 429) return t("rateLimited", { s: error.retryAfter ?? "…" });
+  return error.entries.map(problemText).join(" ");
 }
 
 /** An API label: {ko, en} or, from a server that answers in one language, a string. */

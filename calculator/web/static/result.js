@@ -1,6 +1,7 @@
 // A hand's answer, for people: each player's points item by item with the cards behind
 // them, the winner's amount and every payment step by step (the API's labels), and the
 // chips each player wins or loses. Nothing is computed here: every number is the API's.
+import { ApiError } from "./api.js";
 import { fill, h, uniqueId } from "./dom.js";
 import { codeLabel, label, num, signed, t } from "./i18n.js";
 
@@ -135,7 +136,14 @@ function whatIf(result, { presets, current, run }) {
     `${p.name} — ${p.title}`)));
   const out = h("div", { class: "compared", "aria-live": "polite" });
   const go = async () => {
-    const answer = await run(picker.value);
+    let answer;
+    try {
+      answer = await run(picker.value);
+    } catch (error) {
+      fill(out, h("p", { class: "inline-error" }, error instanceof ApiError
+        ? error.entries.map((e) => e.detail).join("; ") : t("noAnswer")));
+      return;
+    }
     const comparison = answer?.comparisons?.[0];
     if (!comparison) return;
     if (comparison.net) {

@@ -4,9 +4,10 @@ import { fill, h, uniqueId } from "./dom.js";
 import { t } from "./i18n.js";
 import { load, save } from "./store.js";
 
-/** The remembered rule set: {preset, overrides, stake}. */
-export function savedRules() {
-  return { preset: "standard", overrides: {}, stake: 100, ...load("rules", {}) };
+/** The remembered rule set under `key`: {preset, overrides, stake}. The one-hand tab and
+ * the table's create form each keep their own ("rules", "tableRules"). */
+export function savedRules(key = "rules") {
+  return { preset: "standard", overrides: {}, stake: 100, ...load(key, {}) };
 }
 
 /** The request's `ruleset`: the preset's name, or the preset with its overrides. */
@@ -21,11 +22,12 @@ export function variantOf(presets, rules) {
 }
 
 /**
- * The rule picker in `mount`. `onchange(rules)` after every change (the picker saves it).
+ * The rule picker in `mount`. `onchange(rules)` after every change (the picker saves it
+ * under `key`).
  */
-export function rulesPicker({ mount, presets, rules, onchange }) {
+export function rulesPicker({ mount, presets, rules, onchange, key = "rules" }) {
   const changed = () => {
-    save("rules", rules);
+    save(key, rules);
     onchange(rules);
   };
   const render = () => {
@@ -46,7 +48,10 @@ export function rulesPicker({ mount, presets, rules, onchange }) {
       h("div", { class: "field" }, h("label", { for: stakeId }, t("stake")),
         h("input", { id: stakeId, type: "number", inputmode: "numeric", min: 1, value: rules.stake,
           onchange: (e) => {
-            rules.stake = Number(e.target.value) || 1;
+            // sent as typed: a stake of 0, or no number, is the API's 422 at /stake (shown
+            // by the preview and the outcome), never silently 1
+            const typed = e.target.value.trim();
+            rules.stake = typed !== "" && Number.isFinite(Number(typed)) ? Number(typed) : typed;
             changed();
           } })),
       h("details", { class: "options" },

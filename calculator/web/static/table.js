@@ -3,10 +3,10 @@
 // few seconds: a 304 costs nearly nothing), correct / void / undo, settle, share the text.
 // Writes carry an Idempotency-Key and If-Match with the version the phone last saw.
 import { ApiError, call, newKey } from "./api.js";
-import { fill, h, uniqueId } from "./dom.js";
+import { fill, h, keepFocus, submitOnEnter, uniqueId } from "./dom.js";
 import { currentBodies } from "./edits.js";
 import { createHandEditor } from "./hand.js";
-import { num, signed, t } from "./i18n.js";
+import { errorText, num, problemText, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
 import { learnFeatures, renderShare } from "./share.js";
 import { rulesetOf, rulesPicker, variantOf } from "./rules.js";
@@ -31,13 +31,19 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     lastResult: null,
     settlement: null,
     absent: new Set(), // sharing features this server does not have
+    creating: null, // a create that got no answer: {signature, key}
+    pending: null, // a write that got no answer: {signature, key, ifMatch}, kept for its retry
+    writing: false, // a write is on its way
+    link: "ok", // the last read: "ok", "offline" (no answer) or "gone" (deleted, revoked)
   };
   const box = {};
   let editor = null;
 
   // --- no table open: create, join, reopen ---------------------------------------
 
-  function renderStart(message) {
+  /** The start screen; `message` on top, and with `forgetId` a button that forgets that
+   * table on this device (a remembered table that is gone). */
+  function renderStart(message, forgetId = null) {
     const rosterId = uniqueId("roster");
     const roundingId = uniqueId("rounding");
     const codeId = uniqueId("code");
@@ -51,8 +57,16 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       maxlength: 16, class: "code-input" });
     const problems = h("div", { class: "errors", role: "alert" });
     const tables = load("tables", []);
+    const joinButton = h("button", { type: "button",
+      onclick: () => open({ join: code.value.trim() }) }, t("join"));
+    submitOnEnter(code, joinButton);
     fill(mount,
       message ? h("p", { class: "notice", role: "status" }, message) : null,
+      forgetId ? h("button", { type: "button", class: "forget", onclick: () => {
+        save("tables", load("tables", []).filter((x) => x.id !== forgetId));
+        renderStart();
+        mount.querySelector("h2")?.focus();
+      } }, t("forget")) : null,
       h("section", { class: "panel", "aria-labelledby": "create-h" },
         h("h2", { id: "create-h" }, t("createTable")),
         h("div", { class: "field", dataset: { pointer: "/roster" } },
@@ -67,29 +81,32 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         "aria-labelledby": "join-h" },
         h("h2", { id: "join-h" }, t("joinByCode")),
         h("div", { class: "inline" }, h("label", { for: codeId }, t("joinCode")), code,
-          h("button", { type: "button", onclick: () => open({ join: code.value.trim() }) },
-            t("join")))),
+          joinButton)),
       tables.length ? h("section", { class: "panel", "aria-labelledby": "mine-h" },
         h("h2", { id: "mine-h" }, t("myTables")),
         h("ul", { class: "my-tables" }, tables.map((entry) => h("li", {},
           h("button", { type: "button", onclick: () => open(entry) },
             `${t("open")} ${entry.join_code ?? entry.id.slice(0, 8)} · ${t(entry.role)}`))))) : null);
-    rulesPicker({ mount: rulesBox, presets, rules, onchange: () => {} });
+    rulesPicker({ mount: rulesBox, presets, rules, key: "tableRules", onchange: () => {} });
   }
 
   async function create(names, unit, problems) {
     const body = { roster: names, variant: variantOf(presets, rules), ruleset: rulesetOf(rules),
       stake: rules.stake };
     if (unit) body.rounding = { unit: Number(unit) };
+    // a create that got no answer keeps its key: tapped again, the same table comes back
+    const signature = JSON.stringify(body);
+    if (s.creating?.signature !== signature) s.creating = { signature, key: newKey() };
     try {
-      const answer = await call("POST", "/v1/tables", { body, key: newKey() });
+      const answer = await call("POST", "/v1/tables", { body, key: s.creating.key });
+      s.creating = null;
       save("roster", names);
       const created = answer.data;
       await open({ id: created.id, token: created.scorer_token, role: "scorer",
         join_code: created.join_code, viewer_token: created.viewer_token });
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      fill(problems, h("ul", {}, error.entries.map((e) => h("li", {}, e.detail))));
+      const details = error instanceof ApiError ? [errorText(error)] : [t("notSent")];
+      fill(problems, h("ul", {}, details.map((detail) => h("li", {}, detail))));
     }
   }
 
@@ -104,49 +121,76 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         opened = { id: answer.data.id, token: answer.data.viewer_token, role: "viewer",
           join_code: entry.join.toUpperCase() };
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
+        if (!(error instanceof ApiError)) {
+          renderStart(t("noAnswer"));
+          return;
+        }
         if (error.absent) s.absent.add("join");
-        renderStart(error.absent ? t("joinUnavailable") : t("joinUnknown"));
+        renderStart(error.absent ? t("joinUnavailable")
+          : error.status === 404 ? t("joinUnknown") : errorText(error));
         return;
       }
     }
+    // a join or viewer link to a table this device scores: it stays this device's scorer
+    const known = load("tables", []).find((x) => x.id === opened.id);
+    if (known?.role === "scorer" && opened.role !== "scorer") {
+      opened = { ...known, join_code: known.join_code ?? opened.join_code ?? null };
+    }
     s.current = opened;
     s.etag = null;
+    s.link = "ok";
     s.editorBox = h("div", { class: "editor" });
     editor = null;
-    remember(opened);
-    const ok = await fetchTable();
-    if (!ok) {
+    const got = await fetchTable();
+    const listed = load("tables", []).some((x) => x.id === opened.id);
+    if (got === "ok") {
+      try {
+        s.cards = await cardsFor(s.table.ruleset.preset);
+      } catch {
+        s.table = null; // the cards did not come: as if the table had not
+      }
+    }
+    if (got !== "ok" || !s.table) {
       s.current = null;
-      renderStart(t("joinUnknown"));
+      s.table = null;
+      if (got === "gone") renderStart(t("tableGone"), listed ? opened.id : null);
+      else renderStart(t("noAnswer"));
       return;
     }
-    s.cards = await cardsFor(s.table.ruleset.preset);
+    remember(opened);
+    save("openTable", opened.id); // a reload mid-night comes back here
     s.playing = s.table.roster.slice(0, MAX_HAND_PLAYERS).map((p) => p.id);
     renderTable();
     s.stopped = false;
     schedule();
   }
 
+  /** Put the table first in "Tables on this device". A viewer entry never replaces a
+   * scorer's: its token is the only way back to writing. */
   function remember(entry) {
-    const tables = load("tables", []).filter((x) => x.id !== entry.id);
+    const before = load("tables", []);
+    const known = before.find((x) => x.id === entry.id);
+    if (known?.role === "scorer" && entry.role !== "scorer") entry = known;
+    const tables = before.filter((x) => x.id !== entry.id);
     const kept = { id: entry.id, token: entry.token, role: entry.role,
       join_code: entry.join_code ?? null, viewer_token: entry.viewer_token ?? null };
     save("tables", [kept, ...tables].slice(0, 10));
   }
 
+  /** Read the table again: "ok", "gone" (the API refused: deleted, or the token no longer
+   * opens it) or "offline" (no answer: what is shown stays, the next poll retries). */
   async function fetchTable() {
     try {
       const answer = await call("GET", `/v1/tables/${s.current.id}`,
         { token: s.current.token, ifNoneMatch: s.etag });
-      if (answer.status === 304) return true;
+      if (answer.status === 304) return "ok";
       s.table = answer.data;
       s.etag = answer.etag;
       await fetchSettlement();
-      return true;
+      return "ok";
     } catch (error) {
-      if (error instanceof ApiError) return false;
-      return true; // the network blinked: keep what is shown, the next poll retries
+      // 404: deleted, or the token no longer opens it (the API does not say which)
+      return error instanceof ApiError && [401, 404].includes(error.status) ? "gone" : "offline";
     }
   }
 
@@ -165,9 +209,14 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     if (s.stopped) return;
     s.timer = setTimeout(async () => {
       if (!document.hidden && s.current) {
-        const before = s.etag;
-        await fetchTable();
-        if (s.etag !== before) updateLive();
+        const before = { etag: s.etag, link: s.link, closed: s.table?.closed };
+        s.link = await fetchTable();
+        if (!s.current) return; // left meanwhile
+        if (s.link === "gone") {
+          stop(); // nothing more will come
+        }
+        if (s.table.closed !== before.closed) renderTable(); // closed: no editor any more
+        else if (s.etag !== before.etag || s.link !== before.link) updateLive();
       }
       schedule();
     }, POLL_MS);
@@ -189,6 +238,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       h("div", { class: "table-head" },
         h("h2", {}, `${t("tableNight")} · ${t(s.current.role)}`),
         h("button", { type: "button", class: "quiet", onclick: leave }, t("leave"))),
+      rulesLine(),
       box.notice, box.totals,
       scorer() ? box.entry : null, box.result,
       box.history, box.settle, box.share);
@@ -197,17 +247,35 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     updateLive();
   }
 
+  /** The rule set the table is locked to (preset, changed options), its stake, rounding. */
+  function rulesLine() {
+    const ruleset = s.table.ruleset ?? {};
+    const overrides = Object.entries(ruleset.overrides ?? {});
+    return h("p", { class: "hint table-rules", dataset: { rules: ruleset.preset ?? "" } },
+      [t("tableRules", { preset: ruleset.preset ?? "" }),
+        overrides.length ? overrides.map(([name, value]) => `${name} = ${value}`).join(", ") : null,
+        t("tableStake", { n: num(s.table.stake) }),
+        s.table.rounding ? t("roundedTo", { n: num(s.table.rounding.unit) }) : null]
+        .filter(Boolean).join(" · "));
+  }
+
   function updateLive() {
     if (!s.table || !box.totals) return;
-    renderTotals();
-    renderHistory();
-    renderSettlement();
+    keepFocus(mount, () => {
+      renderTotals();
+      renderHistory();
+      renderSettlement();
+    }, () => box.history.querySelector("button:not(:disabled)")
+      ?? box.history.querySelector("h2"));
   }
 
   function renderTotals() {
     const table = s.table;
     fill(box.totals, h("h2", { id: "totals-h" }, t("totals")),
-      h("p", { class: "hint live" }, t("live", { v: table.version })),
+      h("p", { class: `live ${s.link === "ok" ? "hint" : "notice"}`, role: "status" },
+        s.link === "gone" ? t("tableGone")
+          : s.link === "offline" ? t("liveOffline", { v: table.version })
+            : table.closed ? t("closedAt", { v: table.version }) : t("live", { v: table.version })),
       h("ul", { class: "net totals" }, table.roster.map((p) => {
         const chips = table.totals[p.id] ?? 0;
         return h("li", { class: chips > 0 ? "plus" : chips < 0 ? "minus" : "zero",
@@ -223,7 +291,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const table = s.table;
     const canWrite = scorer();
     const hands = [...table.hands].reverse();
-    fill(box.history, h("h2", { id: "history-h" }, t("history")),
+    fill(box.history, h("h2", { id: "history-h", tabindex: "-1" }, t("history")),
       canWrite ? h("div", { class: "inline" },
         h("button", { type: "button", disabled: !table.can_undo,
           onclick: () => write("POST", "/undo") }, t("undo")),
@@ -258,7 +326,21 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
 
   function renderSettlement() {
     const settled = s.settlement;
-    fill(box.settle, h("h2", { id: "settle-h" }, t("settlement")),
+    const unit = settled?.rounding?.unit;
+    // rounded: say so, and give the totals it settles (they differ from the live ones)
+    const rounded = unit ? [h("p", { class: "hint rounded" }, t("settleRounded",
+      { n: num(unit) })), h("ul", { class: "net rounded-totals" },
+      s.table.roster.map((p) => {
+        const chips = settled.totals[p.id] ?? 0;
+        const raw = settled.rounding.raw?.[p.id];
+        return h("li", { class: chips > 0 ? "plus" : chips < 0 ? "minus" : "zero",
+          dataset: { rounded: p.id } },
+        h("span", { class: "who" }, p.name ?? p.id),
+        h("span", {}, raw == null || raw === chips ? null
+          : h("span", { class: "hint" }, `${t("unrounded", { n: signed(raw) })} `),
+        h("span", { class: "chips" }, signed(chips))));
+      }))] : null;
+    fill(box.settle, h("h2", { id: "settle-h" }, t("settlement")), rounded,
       !settled ? null : settled.transfers.length
         ? h("ul", { class: "transfers" }, settled.transfers.map((x) => h("li", {
           dataset: { transfer: `${x.from}>${x.to}` } },
@@ -290,6 +372,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     box.correcting = h("div", { class: "correcting" });
     fill(box.entry, h("h2", { id: "entry-h" }, t("enterHand")), box.correcting, pickers,
       s.editorBox);
+    renderCorrecting();
     updatePickers();
     if (editor) {
       editor.render();
@@ -322,7 +405,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   }
 
   async function submit(outcome) {
-    const hand = outcome ? { ...editor.body(), outcome } : editor.body(); // balance: none
+    const hand = outcome ? { ...editor.body(), outcome: editor.outcome(outcome) }
+      : editor.body(); // balance: none
     const number = s.correcting?.number;
     const reason = s.correcting?.reason?.value.trim();
     const answer = number
@@ -331,7 +415,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     if (!answer) return;
     s.correcting = null;
     fill(box.correcting);
-    editor.clear();
+    editor.clear({ forget: true });
     const shown = number ? s.table.hands.find((x) => x.number === number)?.result : answer.result;
     if (shown) {
       fill(box.result, renderResult(shown, { names: cardNames(s.cards) }));
@@ -343,68 +427,140 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   }
 
   /** One write; on success the table is read again. `strip` maps the API's pointers into
-   * the hand back to the editor's. Returns the answer's body, or null. */
-  async function write(method, path, body, strip = null) {
+   * the hand back to the editor's. Returns the answer's body, or null.
+   * A write that got no answer (the network failed: it may or may not have reached the
+   * service) keeps its Idempotency-Key and If-Match: tapping the same write again replays
+   * it, so the service answers with what it stored instead of writing it twice (SPEC §9).
+   * A second tap while a write is on its way is ignored. A problem is said next to `field`
+   * when there is one (a void's reason), else in the editor (`strip`) or on top. */
+  async function write(method, path, body, strip = null, field = null) {
+    if (s.writing) return null;
+    const signature = JSON.stringify([s.current.id, method, path, body ?? null]);
+    const retry = s.pending?.signature === signature ? s.pending : null;
+    const key = retry?.key ?? newKey();
+    const ifMatch = retry?.ifMatch ?? s.table.version;
+    s.writing = true;
     try {
       const answer = await call(method, `/v1/tables/${s.current.id}${path}`, {
-        token: s.current.token, key: newKey(), ifMatch: s.table.version, body });
-      await fetchTable();
+        token: s.current.token, key, ifMatch, body });
+      s.pending = null;
+      s.link = await fetchTable();
       updateLive();
       box.notice.textContent = "";
       return answer.data;
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof ApiError)) {
+        s.pending = { signature, key, ifMatch };
+        if (field) fieldError(field, t("notSent"));
+        else unanswered(strip !== null);
+        return null;
+      }
+      if (error.status !== 409) s.pending = null; // 409: the first is still on its way
       if (error.status === 412) {
-        await fetchTable();
+        s.link = await fetchTable();
         updateLive();
         box.notice.textContent = t("stale");
         return null;
       }
-      if (strip !== null && editor) {
+      if (field) {
+        fieldError(field, error.status === 429 ? errorText(error) : error.entries.map((e) =>
+          (e.pointer === "/reason" ? t("reasonNeeded") : problemText(e))).join(" "));
+      } else if (strip !== null && editor && error.status !== 429) {
         const entries = error.entries.map((e) => ({ ...e,
           pointer: e.pointer?.startsWith(strip) ? e.pointer.slice(strip.length) : e.pointer }));
-        editor.showErrors({ entries }, editor.body());
-        if (s.correcting && entries.some((e) => e.pointer === "/reason")) {
-          s.correcting.reason.setAttribute("aria-invalid", "true");
-        }
+        const forReason = s.correcting ? entries.filter((e) => e.pointer === "/reason") : [];
+        editor.showErrors({ entries: entries.filter((e) => !forReason.includes(e)) },
+          editor.body());
+        if (forReason.length) fieldError(s.correcting.reason, t("reasonNeeded"));
       } else {
-        box.notice.textContent = error.entries.map((e) => e.detail).join(" ");
+        box.notice.textContent = errorText(error);
       }
+      return null;
+    } finally {
+      s.writing = false;
+    }
+  }
+
+  /** A problem with an input, said right after it (and tied to it for screen readers). */
+  function fieldError(field, text) {
+    const id = field.getAttribute("aria-describedby") ?? uniqueId("error");
+    let message = document.getElementById(id);
+    if (!message) {
+      message = h("p", { class: "inline-error", id, role: "alert" });
+      field.parentElement.append(message);
+    }
+    message.textContent = text;
+    field.setAttribute("aria-invalid", "true");
+    field.setAttribute("aria-describedby", id);
+    field.focus();
+  }
+
+  /** A write with no answer: said where the scorer tapped (a hand: under its outcome). */
+  function unanswered(inEditor) {
+    if (inEditor && editor) {
+      editor.showErrors({ entries: [{ pointer: null, code: "no_answer", detail: t("notSent") }] });
+    } else {
+      box.notice.textContent = t("notSent");
+    }
+  }
+
+  /** A read for a control (correct, bring back): its data, or null when the network failed. */
+  async function read(path) {
+    try {
+      return (await call("GET", `/v1/tables/${s.current.id}${path}`,
+        { token: s.current.token })).data;
+    } catch (error) {
+      if (error instanceof ApiError) box.notice.textContent = errorText(error);
+      else box.notice.textContent = t("noAnswer");
       return null;
     }
   }
 
   async function startCorrection(number) {
-    const answer = await call("GET", `/v1/tables/${s.current.id}/events`,
-      { token: s.current.token });
-    const hand = currentBodies(answer.data.events)[number - 1];
+    const answer = await read("/events");
+    const hand = answer && currentBodies(answer.events)[number - 1];
     if (!hand) return;
     s.playing = hand.players.map((p) => p.id);
     renderEntry();
     editor.load(hand);
     updatePickers();
+    s.correcting = { number, reason: null };
+    renderCorrecting();
+    box.entry.scrollIntoView();
+    s.correcting.reason.focus();
+  }
+
+  /** The banner of the hand being corrected, with its reason (drawn again as it stands
+   * after a language switch: the correction goes on). */
+  function renderCorrecting() {
+    if (!s.correcting) {
+      fill(box.correcting);
+      return;
+    }
     const reasonId = uniqueId("reason");
     const reason = h("input", { id: reasonId, maxlength: 500, autocomplete: "off" });
-    s.correcting = { number, reason };
+    const before = s.correcting.reason;
+    reason.value = before?.value ?? "";
+    if (before?.getAttribute("aria-invalid")) reason.setAttribute("aria-invalid", "true");
+    s.correcting.reason = reason;
     fill(box.correcting, h("p", { class: "notice" },
-      h("strong", {}, t("correcting", { n: number })), ` — ${t("saveCorrection")}`),
+      h("strong", {}, t("correcting", { n: s.correcting.number })), ` — ${t("saveCorrection")}`),
     h("div", { class: "inline", dataset: { pointer: "/reason" } },
       h("label", { for: reasonId }, t("reason")), reason,
       h("button", { type: "button", class: "quiet", onclick: () => {
         s.correcting = null;
         fill(box.correcting);
-        editor.clear();
+        editor.clear({ forget: true });
       } }, t("cancel"))));
-    box.entry.scrollIntoView();
-    reason.focus();
   }
 
   function askVoid(number, actions) {
     const id = uniqueId("void");
     const reason = h("input", { id, maxlength: 500, autocomplete: "off" });
-    fill(actions, h("label", { for: id }, t("reason")), reason,
-      h("button", { type: "button", onclick: () => write("POST", `/hands/${number}/void`,
-        { reason: reason.value.trim() }) }, t("confirmVoid")),
+    const confirm = h("button", { type: "button", onclick: () => write("POST",
+      `/hands/${number}/void`, { reason: reason.value.trim() }, null, reason) }, t("confirmVoid"));
+    submitOnEnter(reason, confirm);
+    fill(actions, h("label", { for: id }, t("reason")), reason, confirm,
       h("button", { type: "button", class: "quiet", onclick: renderHistory }, t("cancel")));
     reason.focus();
   }
@@ -414,25 +570,27 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   function askRestore(number, actions) {
     const id = uniqueId("restore");
     const reason = h("input", { id, maxlength: 500, autocomplete: "off" });
-    fill(actions, h("label", { for: id }, t("reason")), reason,
-      h("button", { type: "button", onclick: () => restore(number, reason.value.trim()) },
-        t("confirmRestore")),
+    const confirm = h("button", { type: "button", onclick: () => restore(number, reason) },
+      t("confirmRestore"));
+    submitOnEnter(reason, confirm);
+    fill(actions, h("label", { for: id }, t("reason")), reason, confirm,
       h("button", { type: "button", class: "quiet", onclick: renderHistory }, t("cancel")));
     reason.focus();
   }
 
-  async function restore(number, reason) {
-    const events = await call("GET", `/v1/tables/${s.current.id}/events`,
-      { token: s.current.token });
-    const hand = currentBodies(events.data.events)[number - 1];
+  async function restore(number, field) {
+    const reason = field.value.trim();
+    const events = await read("/events");
+    const hand = events && currentBodies(events.events)[number - 1];
     if (!hand) return;
-    const answer = await write("PUT", `/hands/${number}`, { hand, reason });
+    const answer = await write("PUT", `/hands/${number}`, { hand, reason }, null, field);
     if (answer?.changed?.length) {
       box.notice.textContent = answer.changed.map((c) => t("changed", { n: c.number })).join(", ");
     }
   }
 
   function leave() {
+    save("openTable", null);
     s.current = null;
     s.table = null;
     s.etag = null;
@@ -458,5 +616,14 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     if (s.absent.has("join")) mount.querySelector(".join-panel")?.remove();
   });
   renderStart();
-  return { open: async (entry) => { await learnt; await open(entry); }, stop, rerender };
+  /** Reopen the table this device had open (a reload mid-night), if it remembers one. */
+  async function resume() {
+    const id = load("openTable");
+    const entry = id && load("tables", []).find((x) => x.id === id);
+    if (!entry) return;
+    await learnt;
+    await open(entry);
+  }
+
+  return { open: async (entry) => { await learnt; await open(entry); }, resume, stop, rerender };
 }
