@@ -36,9 +36,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     settings = Settings.load(config)
     app = Flask(__name__)
     app.config["GOSTOP"] = settings
-    app.config["MAX_CONTENT_LENGTH"] = max(
-        settings.max_body_bytes, settings.max_batch_bytes, settings.max_import_bytes
-    )
+    # the import's own limit is set on its request alone (sharing.import_table)
+    app.config["MAX_CONTENT_LENGTH"] = max(settings.max_body_bytes, settings.max_batch_bytes)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     http.configure_logging(settings.log_level)
     http.install(app)

@@ -4,7 +4,7 @@
 |---|---|---|
 | ``GOSTOP_MAX_BODY_BYTES`` | 65536 | largest request body, except batches |
 | ``GOSTOP_MAX_BATCH_BYTES`` | 4194304 | largest batch request body |
-| ``GOSTOP_MAX_IMPORT_BYTES`` | 81985536 | largest import (any export of a table fits) |
+| ``GOSTOP_MAX_IMPORT_BYTES`` | 16777216 | largest import (5,000 realistic hands' export fits) |
 | ``GOSTOP_CORS_ORIGINS`` | (empty: CORS off) | comma-separated origins allowed to call the API |
 | ``GOSTOP_LOG_LEVEL`` | INFO | level of the JSON log lines |
 | ``GOSTOP_ACCESS_LOG`` | 1 | one JSON line per request (0 to turn off) |
@@ -36,8 +36,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from calculator.ledger import MAX_EVENTS
-
 # The answer headers a cross-origin app may read (CORS, GOSTOP_CORS_ORIGINS): the table's
 # version, the request's id, when to retry (429, 503), whether a write was a replay, where
 # a created table or token is, an export's file name. The app's answers and the proxy's own
@@ -51,20 +49,18 @@ CORS_EXPOSE_HEADERS = (
     "Content-Disposition",
 )
 
-# An import takes any export the service writes: a table holds at most MAX_EVENTS events,
-# each at most IMPORT_EVENT_BYTES as exported — the widest, a correction of a hand of four
-# players with 40-character ids outside the BMP, 60 cards and a sitter's 12 each, 16 side
-# events and a 500-character reason, is about 13,100 bytes (tests/api/test_sharing.py
-# builds it) — and its setup at most IMPORT_SETUP_BYTES (10 players, every option).
-IMPORT_EVENT_BYTES = 16 * 1024
-IMPORT_SETUP_BYTES = 64 * 1024
-# The "{" and "[" of an event (about 40 objects and arrays, and every character of its
-# reason, label and ids, which may be brackets too) and of a setup: parsed, a body of tiny
-# objects would take about 20 times its size in memory, so an import is held to what an
-# export of MAX_EVENTS events can hold (about 10 million, where 78 MiB of "{}," make 27).
-IMPORT_EVENT_CONTAINERS = 2048
-IMPORT_SETUP_CONTAINERS = 16 * 1024
-MAX_IMPORT_CONTAINERS = MAX_EVENTS * IMPORT_EVENT_CONTAINERS + IMPORT_SETUP_CONTAINERS
+# An import is as large as the export of a long night: a realistic hand's event exports in
+# about 950 bytes (3 players; bench.corpus) to 2,300 (4 players with long ids, corrected
+# with a reason), so 5,000 events (a table's most, MAX_EVENTS) make 5–12 MB. The widest
+# event the schemas allow (40-character ids outside the BMP, every list full: about 13,100
+# bytes) would make a 65 MB export, which is refused (413, naming GOSTOP_MAX_IMPORT_BYTES)
+# unless the setting is raised: an import needs no token, and its memory grows with it.
+MAX_IMPORT_BYTES = 16 * 1024 * 1024
+# Parsed, a body of tiny values (``[{},{},…]``, ``[0.0,0.0,…]``) takes 10–40 times its size
+# in memory; an export has a separator (``{ [ , :``) every 8–9 bytes. An import may hold
+# one every IMPORT_BYTES_PER_TOKEN bytes of its limit at most: 4.2 million under 16 MiB,
+# about 150 MB parsed at worst.
+IMPORT_BYTES_PER_TOKEN = 4
 
 
 class SettingsError(ValueError):
@@ -78,7 +74,7 @@ class Settings:
 
     max_body_bytes: int = 64 * 1024
     max_batch_bytes: int = 4 * 1024 * 1024
-    max_import_bytes: int = MAX_EVENTS * IMPORT_EVENT_BYTES + IMPORT_SETUP_BYTES
+    max_import_bytes: int = MAX_IMPORT_BYTES
     cors_origins: tuple[str, ...] = ()
     log_level: str = "INFO"
     access_log: bool = True

@@ -750,55 +750,73 @@ def widest_event() -> dict[str, Any]:
     }
 
 
-def test_any_export_fits_the_import_limit(lclient: Any) -> None:
-    """The import limit is 5,000 of the widest events and the widest setup: the widest
-    event (about 13,100 bytes) fits IMPORT_EVENT_BYTES, loads as a hand, and the export
-    of a table with the widest roster and name, without its events, fits
-    IMPORT_SETUP_BYTES."""
+def test_a_long_night_of_wide_hands_fits_the_import_limit(lclient: Any) -> None:
+    """The default import limit (16 MiB) holds the export of a table at its 5,000 events
+    of four-player hands with 40-character ids, every card captured and a 500-character
+    reason: about 3,300 bytes an event (a realistic one is 950–2,300). The widest event
+    the schemas allow (about 13,100 bytes) still loads as a hand; 5,000 of them would make
+    a 65 MB export, past the limit (its import is a 413 naming the setting)."""
     from calculator.api import ledger_io
-    from calculator.api.config import (
-        IMPORT_EVENT_BYTES,
-        IMPORT_EVENT_CONTAINERS,
-        IMPORT_SETUP_BYTES,
-        IMPORT_SETUP_CONTAINERS,
-        Settings,
-    )
+    from calculator.api.config import IMPORT_BYTES_PER_TOKEN, Settings
+    from calculator.cards import MONTH_CARD_IDS
     from calculator.ledger import MAX_EVENTS
     from calculator.presets import Variant
 
     event = widest_event()
     ledger_io.load_play(Variant.GOSTOP, event["body"])  # every field as a hand takes it
-    assert len(orjson.dumps(event)) <= IMPORT_EVENT_BYTES
-    wide = "\U0002070e"
-    roster = [{"id": wide * 39 + chr(0x20000 + i), "name": wide * 60} for i in range(10)]
-    table = TableClient.create(
-        lclient, {**GOSTOP["table"], "roster": roster, "name": wide * 60, "dealer": None}
-    )
-    exported = _export(table)
-    exported["events"][0]["by"] = wide * 64
-    assert len(orjson.dumps(exported)) <= IMPORT_SETUP_BYTES
-    assert Settings().max_import_bytes == MAX_EVENTS * IMPORT_EVENT_BYTES + IMPORT_SETUP_BYTES
-    # its objects and arrays, and every character of its strings but the fixed ones (the
-    # time, types and card ids) as brackets: within the import's count
-    dumped = orjson.dumps(event)
-    free = sum(len(text) for text in re.findall(f"[{wide}\U00020000-\U0002000f]+", dumped.decode()))
-    assert dumped.count(b"{") + dumped.count(b"[") + free <= IMPORT_EVENT_CONTAINERS
-    setup = orjson.dumps(exported)
-    free = sum(len(text) for text in re.findall(f"[{wide}\U00020000-\U0002000f]+", setup.decode()))
-    assert setup.count(b"{") + setup.count(b"[") + free <= IMPORT_SETUP_CONTAINERS
+    assert 13_000 < len(orjson.dumps(event)) < 14_000
+    ids = [f"{'player-' * 5}{i:05d}"[:40] for i in range(4)]
+    cards = list(MONTH_CARD_IDS)
+    body = {
+        "players": [{"id": pid, "captured": cards[i::4]} for i, pid in enumerate(ids)],
+        "outcome": {"type": "stop", "winner": ids[0]},
+    }
+    wide = {
+        "seq": 4_999,
+        "type": "corrected",
+        "by": "scorer " * 9,
+        "at": "2026-12-03T20:15:00.000Z",
+        "number": 2_500,
+        "reason": "x" * 500,
+        "body": body,
+    }
+    dumped = orjson.dumps(wide)
+    limit = Settings().max_import_bytes
+    assert len(dumped) * MAX_EVENTS + 64 * 1024 <= limit
+    tokens = sum(dumped.count(c) for c in (b"{", b"[", b",", b":"))
+    assert tokens * MAX_EVENTS <= limit // IMPORT_BYTES_PER_TOKEN
 
 
-def test_an_import_of_tiny_objects_is_refused_before_it_is_parsed(lclient: Any) -> None:
-    """Parsed, 8 MB of "{}," take 230 MB of memory: an import holds at most the objects
-    and arrays 5,000 of the widest events hold."""
-    from calculator.api.config import MAX_IMPORT_CONTAINERS
+@pytest.mark.parametrize("tiny", [b"{},", b"0,", b'"":0,'])
+def test_an_import_of_tiny_values_is_refused_before_it_is_parsed(lclient: Any, tiny: bytes) -> None:
+    """Parsed, 8 MB of "{}," take 230 MB of memory, and an import needs no token: it
+    holds a separator every 4 bytes of its limit at most (4.2 million under 16 MiB)."""
+    from calculator.api.config import IMPORT_BYTES_PER_TOKEN, Settings
 
-    body = b'{"x": [' + b"{}," * MAX_IMPORT_CONTAINERS + b"{}]}"
+    most = Settings().max_import_bytes // IMPORT_BYTES_PER_TOKEN
+    each = sum(tiny.count(c) for c in (b"{", b"[", b",", b":"))
+    body = b'{"x": [' + tiny * (most // each + 1) + b"0]}"
+    if tiny == b'"":0,':
+        body = b'{"x": {' + tiny * (most // each + 1) + b'"": 0}}'
+    assert len(body) <= Settings().max_import_bytes
     response = lclient.post("/v1/tables/import", data=body, content_type="application/json")
     assert response.status_code == 413
     problem = response.get_json()
     assert problem["errors"][0]["code"] == "body_too_large"
-    assert f"the limit is {MAX_IMPORT_CONTAINERS:,}" in problem["detail"]
+    assert f"the limit is {most:,}" in problem["detail"]
+
+
+def test_only_the_import_takes_a_body_past_a_batch(lclient: Any) -> None:
+    """The import's limit is set on its own request: every other route keeps a batch's at
+    most (a chunked body to /v1/gostop/hands is not read past it)."""
+    from calculator.api.config import Settings
+
+    body = b'{"x": "' + b"a" * Settings().max_batch_bytes + b'"}'
+    for path in ("/v1/gostop/hands", "/v1/gostop/hands/batch"):
+        response = lclient.post(path, data=body, content_type="application/json")
+        assert response.status_code == 413
+    response = lclient.post("/v1/tables/import", data=body, content_type="application/json")
+    assert response.status_code == 422  # read, and refused for what it holds
 
 
 def test_an_import_that_scores_too_much_is_refused(lclient: Any, monkeypatch: Any) -> None:
