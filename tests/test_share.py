@@ -474,6 +474,14 @@ def test_names_compare_without_their_variation_selectors() -> None:
     reading = read(text.replace("\ufe0f", ""))
     assert (reading.sheet, reading.checked_totals) == (sheet, 4)
     assert labels((("a", "❤️ x"), ("b", "❤ x"))) == {"a": "❤️ x #1", "b": "❤ x #2"}
+    # two emoji with or without a joiner between them look alike in some chats: numbered,
+    # and the text still reads back
+    joined = labels((("a", "💰💰"), ("b", "💰\u200d💰")))
+    assert joined == {"a": "💰💰 #1", "b": "💰\u200d💰 #2"}
+    pair = ShareSheet(
+        **{**_fields(sheet), "players": (("A", "💰💰"), ("B", "💰\u200d💰"), *sheet.players[2:])}
+    )
+    assert read(render(pair, lang=Lang.KO)).sheet == pair
     # a name of variation selectors alone shows nothing: the id is shown, and it reads
     odd = ShareSheet(**{**_fields(sheet), "players": (("A", "\ufe0f"), *sheet.players[1:])})
     assert labels(odd.players)["A"] == "A"

@@ -171,11 +171,12 @@ def labels(players: tuple[tuple[str, str | None], ...]) -> dict[str, str]:
         next((_norm(text) for text in (name or "", pid) if _seen(text)), "?")
         for pid, name in players
     ]
-    counts = Counter(_seen(label) for label in shown)
+    counts = Counter(_alike(label) for label in shown)
     found = [
-        label if counts[_seen(label)] == 1 else f"{label} #{i + 1}" for i, label in enumerate(shown)
+        label if counts[_alike(label)] == 1 else f"{label} #{i + 1}"
+        for i, label in enumerate(shown)
     ]
-    if len({_seen(label) for label in found}) < len(found):  # a name that looks like a
+    if len({_alike(label) for label in found}) < len(found):  # a name that looks like a
         # numbered one: number all
         found = [f"{label} #{i + 1}" for i, label in enumerate(shown)]
     return {pid: label for (pid, _name), label in zip(players, found, strict=True)}
@@ -646,6 +647,13 @@ def _refuse_line(number: int, line: str, why: str) -> NoReturn:
 def _seen(text: str) -> str:
     """Text as it is compared: invisible characters out, whitespace as a chat leaves it."""
     return _norm(_plain(text))
+
+
+def _alike(text: str) -> str:
+    """Text as a reader tells names apart: as it is compared (:func:`_seen`), and without
+    the zero-width (non-)joiners, which some chats draw as nothing between two emoji
+    (``💰💰`` and ``💰\u200d💰`` look the same)."""
+    return _seen(text).replace("\u200d", "").replace("\u200c", "")
 
 
 def _plain(text: str) -> str:
