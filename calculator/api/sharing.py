@@ -440,7 +440,9 @@ def _import(store: Store, key: str | None) -> Response:
             reason=given_event["reason"],
         )
         try:
-            ledger = apply(ledger, event)  # held to MAX_REPLAY_COST as a live change is
+            # a log a table stored: each hand scored as a stored one (every export
+            # imports), the cost held to MAX_REPLAY_COST as a live change's is
+            ledger = apply(ledger, event, exported=True)
         except TooCostlyError:
             _refuse(
                 ("events", index),
