@@ -351,8 +351,9 @@ def import_table() -> Response:
     """Import an exported table
 
     The body is an export (`GET /v1/tables/{id}/export`). Its events are replayed through
-    the ledger — results are scored again, never read from the file — so the new table
-    answers exactly as the exported one. A malformed or inconsistent log is a 422 naming
+    the ledger — results are scored again, never read from the file, each hand with the
+    checks the table stored it under — so the new table answers exactly as the exported
+    one, and every export imports. A malformed or inconsistent log is a 422 naming
     the event and the field (`/events/3/number`); event times are UTC to the millisecond
     as the export writes them, never going back and at most 5 minutes ahead of the
     service's clock (`invalid_time`). The body may be as large as GOSTOP_MAX_IMPORT_BYTES
