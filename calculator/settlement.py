@@ -155,11 +155,17 @@ def settle(hand: Hand, ruleset: RuleSet, *, entering: bool = True) -> HandResult
     conflicts = table.conflicts
     if not conflicts:
         return _settled(hand, ruleset, rules, table, entering)
+    problems = Problems()
+    for issue in conflicts:
+        problems.add(issue.code, issue.detail, *issue.location)
+    kind: type[GoStopError] = InvalidHandError
     try:
         _settled(hand, ruleset, rules, table, entering)
     except GoStopError as error:
-        raise type(error)((*conflicts, *error.issues)) from None
-    raise InvalidHandError(conflicts)
+        problems.extend(error)
+        kind = type(error)
+    problems.raise_if_any(kind)
+    raise AssertionError("a table with conflicts is refused")  # pragma: no cover
 
 
 def _settled(

@@ -16,6 +16,7 @@ from calculator import (
     settle,
 )
 from calculator.hand import Hand, PlayerHand, Tally
+from calculator.limits import MAX_PROBLEMS
 from calculator.settlement import compare
 from handbuilder import build_hand
 
@@ -737,3 +738,22 @@ def test_compare_with_a_rule_set_that_fixes_the_sake_cup_ignores_the_players_guk
     assert compared.result is not None
     assert dict(compared.result.net) == {"A": 8, "B": -4, "C": -4}
     assert compared.difference == {"A": 2, "B": -1, "C": -1}
+
+
+def test_liable_conflict_beside_more_problems_than_are_listed_keeps_the_count() -> None:
+    # 60 unknown cards with A and the liable_conflict: 61 problems; the first 50 listed
+    # (the conflict first), the other 11 counted in the last issue
+    hand = {
+        "players": [
+            {"id": "A", "cards": [f"no-such-card-{k}" for k in range(60)]},
+            {"id": "B", "cards": ["1P"], "go_count": 1},
+            {"id": "C", "cards": ["2P"]},
+        ],
+        "outcome": {**STOP_A, "liable": "C"},
+    }
+    error = _error(hand, resolve("standard", {"gobak_mode_3p": "double"}))
+    codes = [i.code for i in error.issues]
+    assert codes == ["liable_conflict"] + ["unknown_card"] * (MAX_PROBLEMS - 1) + [
+        "too_many_problems"
+    ]
+    assert error.issues[-1].detail.startswith("and 11 more problem(s)")
