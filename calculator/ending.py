@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Final
 
-from calculator.errors import AmbiguousHandError, InvalidHandError, Problems
+from calculator.errors import AmbiguousHandError, InvalidHandError, Issue, Problems
 from calculator.hand import EventType, Hand, OutcomeType
 from calculator.rules import (
     GOBAK_PAYS_ALL,
@@ -280,11 +280,20 @@ def find_liable(
     active: tuple[int, ...],
     winner: int | None,
     problems: Problems,
-) -> tuple[int | None, str | None]:
-    """The loser who pays for everyone: a go-caller (고박 pay-all, 역고) or a named 독박."""
+    entering: bool = True,
+) -> tuple[int | None, str | None, Issue | None]:
+    """The loser who pays for everyone: a go-caller (고박 pay-all, 역고) or a named 독박,
+    its reason, and a ``liable_conflict`` (a loser named liable beside a losing go-caller
+    whose 고박 comes first), not raised here: the settlement reports it with the problems
+    of the cards and the stop (:attr:`calculator.table.Table.conflicts`); with it, nobody
+    is liable. Other problems are raised at once.
+
+    ``entering`` False (a stored hand): the conflict under a 고박 that doubles the
+    caller's own amount (``gobak_mode_3p: double``, 역고 ``fixed_x4``), which releases
+    before 2026-12-05 took, is not one: the named loser pays as a 독박, as it did then."""
     outcome = hand.outcome
     if outcome is None or outcome.type is not _STOP or winner is None:
-        return None, None
+        return None, None, None
     players = hand.players
     named = index.get(outcome.liable) if outcome.liable is not None else None
     callers = [i for i in active if i != winner and players[i].go_count > 0]
@@ -317,7 +326,7 @@ def find_liable(
                 "liable",
             )
             problems.raise_if_any(InvalidHandError)
-        return None, None
+        return None, None, None
     pays_all = rules.gobak_mode_3p in GOBAK_PAYS_ALL
     reason = (
         "yeokgo"
@@ -330,7 +339,7 @@ def find_liable(
         names = " and ".join(repr(players[i].id) for i in callers)
         if reason is not None:
             why = "고박 makes the first caller pay for every loser; liable must be that caller"
-        elif _go_bak_doubles(rules, yeokgo):
+        elif entering and _go_bak_doubles(rules, yeokgo):
             why = (
                 "고박 doubles the caller's own amount and takes precedence over a 독박; "
                 "liable may name only that caller (or be left out)"
@@ -338,15 +347,10 @@ def find_liable(
         else:
             why = ""
         if why:
-            problems.add(
-                "liable_conflict",
-                f"{names} called go and lost, so {why}, not {outcome.liable!r}",
-                "outcome",
-                "liable",
-            )
-            problems.raise_if_any(InvalidHandError)
+            detail = f"{names} called go and lost, so {why}, not {outcome.liable!r}"
+            return None, None, Issue("liable_conflict", detail, ("outcome", "liable"))
     if reason is None or not callers:
-        return named, ("dokbak" if named is not None else None)
+        return named, ("dokbak" if named is not None else None), None
     if named is None and len(callers) > 1:
         names = " and ".join(repr(players[i].id) for i in callers)
         problems.add(
@@ -357,4 +361,4 @@ def find_liable(
             "liable",
         )
         problems.raise_if_any(AmbiguousHandError)
-    return (named if named is not None else callers[0]), reason
+    return (named if named is not None else callers[0]), reason, None

@@ -40,6 +40,7 @@ class GoStopError(ValueError):
     """Base class: the input cannot be scored; ``issues`` says every reason found."""
 
     title = "The request cannot be scored"
+    unlisted = 0  # problems found past MAX_PROBLEMS, counted in the last issue
 
     def __init__(self, issues: Iterable[Issue]) -> None:
         self.issues: tuple[Issue, ...] = tuple(issues)
@@ -71,10 +72,13 @@ class AmbiguousHandError(GoStopError):
     title = "The table must decide"
 
 
+_MORE = "too_many_problems"
+
+
 def more_problems(count: int) -> Issue:
     """The last issue of a list cut at :data:`~calculator.limits.MAX_PROBLEMS`."""
     return Issue(
-        "too_many_problems",
+        _MORE,
         f"and {count} more problem(s), not listed: fix these and send the request again",
     )
 
@@ -103,6 +107,14 @@ class Problems:
     def __bool__(self) -> bool:
         return bool(self._issues)
 
+    def extend(self, error: GoStopError) -> None:
+        """Record the issues of ``error`` after those recorded (its count of those it did
+        not list included), within the same limit."""
+        for issue in error.issues:
+            if issue.code != _MORE:
+                self.add(issue.code, issue.detail, *issue.location)
+        self._more += error.unlisted
+
     def __len__(self) -> int:
         """How many issues were recorded, those only counted included."""
         return len(self._issues) + self._more
@@ -111,10 +123,12 @@ class Problems:
         """Raise ``error`` with everything collected so far, if anything was."""
         if self._issues:
             issues, self._issues = self._issues, []
-            if self._more:
-                issues.append(more_problems(self._more))
-                self._more = 0
-            raise error(issues)
+            more, self._more = self._more, 0
+            if more:
+                issues.append(more_problems(more))
+            raised = error(issues)
+            raised.unlisted = more
+            raise raised
 
 
 class ZeroSumError(RuntimeError):

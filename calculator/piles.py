@@ -24,10 +24,10 @@ Entry = int | Pile | Declared | None
 for the player who sits out."""
 
 
-def read_piles(hand: Hand, rules: GoStopRules, *, fit_checked: bool = True) -> list[Entry]:
+def read_piles(hand: Hand, rules: GoStopRules, *, entering: bool = True) -> list[Entry]:
     """Each player's checked pile, in seating order; raises on impossible cards or counts.
 
-    ``fit_checked`` False leaves out the refusals of counts and flags that cannot fit the
+    ``entering`` False leaves out the refusals of counts and flags that cannot fit the
     deck (:func:`~calculator.deck_fit.check_most`, :func:`_junk_fits`,
     :func:`~calculator.deck_fit.check_fit`, added 2026-12-05): a hand a table stored
     before them is scored again as it was then. Either way a card a tally leaves unsaid
@@ -68,12 +68,12 @@ def read_piles(hand: Hand, rules: GoStopRules, *, fit_checked: bool = True) -> l
     except (KeyError, TypeError):
         _diagnose(hand, in_deck)
     if tallied or any(player.sold_brights for player in hand.players):
-        _read_tallies(hand, rules, entries, fit_checked)
+        _read_tallies(hand, rules, entries, entering)
     return cast(list[Entry], entries)  # no Tally is left: each became a Pile
 
 
 def _read_tallies(
-    hand: Hand, rules: GoStopRules, entries: list[Entry | Tally], fit_checked: bool
+    hand: Hand, rules: GoStopRules, entries: list[Entry | Tally], entering: bool
 ) -> None:
     """Check the tallies and a sitter's sold count, alone and with the listed piles against
     one deck; turn each tally into a Pile in ``entries``."""
@@ -93,7 +93,7 @@ def _read_tallies(
                 double_junks=wins and bool(rules.three_double_pi_bonus),
                 stop=stop,
             )
-            entries[i] = _pile_of_tally(tally, i, rules, problems, fit_checked, needs)
+            entries[i] = _pile_of_tally(tally, i, rules, problems, entering, needs)
             raws.append((player.id, deck_fit.raw_of_tally(tally)))
         else:
             entry = entries[i]
@@ -107,7 +107,7 @@ def _read_tallies(
     problems.raise_if_any(ImpossibleHandError)
     deck_fit.check_deck(raws, rules, problems)
     problems.raise_if_any(ImpossibleHandError)
-    if fit_checked:
+    if entering:
         deck_fit.check_fit(hand, rules, entries, problems)
         problems.raise_if_any(ImpossibleHandError)
     # a card the tally left unsaid (has_gukjin, has_may_animal, rain_ribbon) that the
@@ -117,7 +117,7 @@ def _read_tallies(
         tally = hand.players[i].tally
         assert tally is not None  # forced() names tallies only
         entries[i] = _pile(tally._replace(**dict.fromkeys(flags, True)), rules)
-    if fit_checked:
+    if entering:
         _check_cup_once(hand, unsaid, problems)
         problems.raise_if_any(ImpossibleHandError)
 
@@ -220,7 +220,7 @@ class _Needs(NamedTuple):
 
 
 def _pile_of_tally(
-    tally: Tally, i: int, rules: GoStopRules, problems: Problems, fit_checked: bool, needs: _Needs
+    tally: Tally, i: int, rules: GoStopRules, problems: Problems, entering: bool, needs: _Needs
 ) -> Pile | None:
     """A tally checked for consistency and turned into a :class:`Pile`."""
     at = ("players", i, "tally")
@@ -286,7 +286,7 @@ def _pile_of_tally(
         f"{sets} ribbon set(s) need {3 * sets} ribbons of their months, and ribbons is "
         f"{tally.ribbons}" + (" with the December ribbon in it" if tally.rain_ribbon else ""),
     )
-    if fit_checked:
+    if entering:
         deck_fit.check_most(tally, at, rules, problems)
     if tally.junk_cards is not None:
         need(
@@ -307,7 +307,7 @@ def _pile_of_tally(
             f"double_junks is {tally.double_junks}, worth {2 * tally.double_junks}, but "
             f"junk_value is only {tally.junk_value}",
         )
-    if fit_checked and len(problems) == before and not _junk_fits(tally, rules):
+    if entering and len(problems) == before and not _junk_fits(tally, rules):
         problems.add("impossible_tally", _junk_unfit(tally, rules), *at, "junk_value")
     if tally.junk_cards is None and needs.junk_cards:
         problems.add(

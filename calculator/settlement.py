@@ -45,6 +45,7 @@ from calculator.rules import (
     GobakMode3p,
     GoStopRules,
     GukjinChoice,
+    GukjinMode,
     YeokgoMode,
 )
 from calculator.scoring import Pile, Score, score_declared, score_mask, score_pile
@@ -66,6 +67,7 @@ _FLOOR_FOUR_DEALER_WINS: Final = FloorFour.DEALER_WINS
 _FLOOR_FOUR_NAGARI: Final = FloorFour.NAGARI
 _GUKJIN_JUNK: Final = GukjinChoice.JUNK
 _GUKJIN_AUTO: Final = GukjinChoice.AUTO
+_GUKJIN_CHOICE_MODE: Final = GukjinMode.CHOICE
 _YEOKGO_FIXED_X4: Final = YeokgoMode.FIXED_X4
 _GOBAK_2P_DOUBLE: Final = GobakMode2p.DOUBLE
 _GOBAK_3P_DOUBLE: Final = GobakMode3p.DOUBLE
@@ -130,17 +132,47 @@ class Comparison(NamedTuple):
     difference: dict[str, int] | None  # other net − this net, per player
 
 
-def settle(hand: Hand, ruleset: RuleSet, *, fit_checked: bool = True) -> HandResult:
+def settle(hand: Hand, ruleset: RuleSet, *, entering: bool = True) -> HandResult:
     """Score and settle ``hand`` under ``ruleset``; raise a GoStopError on bad input.
 
-    ``fit_checked`` False: a hand the ledger stored, scored again — not refused for the
-    counts and flags that cannot fit one deck (:func:`calculator.piles.read_piles`),
-    which earlier releases took; every other check is made."""
+    ``entering`` (the default): the hand is new input — a stateless request, a hand a
+    table takes or corrects — and gets every check. False: a hand a table stored, scored
+    again (a replay of its log, the hands after a correction, an import of its export):
+    it gets only the checks it was stored under, and is scored as the release that
+    stored it scored it. The checks added 2026-12-05 are left out: counts and flags that
+    cannot fit one deck (:func:`calculator.piles.read_piles`), a ``gukjin`` the rule set's
+    ``gukjin_mode`` overrides (ignored, :func:`calculator.table.check_table`), a loser
+    named liable beside a go-caller whose 고박 doubles (billed as a 독박,
+    :func:`calculator.ending.find_liable`) and a loser's 멍따 (dropped,
+    :func:`_check_declared_baks`).
+
+    A loser named liable against 고박 (``liable_conflict``) is reported with the problems
+    of the cards and the stop, not alone."""
     if ruleset.variant is not _GOSTOP:
         raise InvalidHandError([_wrong_variant(ruleset)])
     rules: GoStopRules = ruleset.rules
-    table = check_table(hand, rules)
-    entries = read_piles(hand, rules, fit_checked=fit_checked)
+    table = check_table(hand, rules, entering=entering)
+    conflicts = table.conflicts
+    if not conflicts:
+        return _settled(hand, ruleset, rules, table, entering)
+    problems = Problems()
+    for issue in conflicts:
+        problems.add(issue.code, issue.detail, *issue.location)
+    kind: type[GoStopError] = InvalidHandError
+    try:
+        _settled(hand, ruleset, rules, table, entering)
+    except GoStopError as error:
+        problems.extend(error)
+        kind = type(error)
+    problems.raise_if_any(kind)
+    raise AssertionError("a table with conflicts is refused")  # pragma: no cover
+
+
+def _settled(
+    hand: Hand, ruleset: RuleSet, rules: GoStopRules, table: Table, entering: bool
+) -> HandResult:
+    """:func:`settle` once the table is checked."""
+    entries = read_piles(hand, rules, entering=entering)
     active = len(table.active)
     minimum = stop_minimum(rules, active)
     scores, auto = _place_switchables(hand, rules, entries, minimum)
@@ -156,7 +188,7 @@ def settle(hand: Hand, ruleset: RuleSet, *, fit_checked: bool = True) -> HandRes
         streak_after = 0
         if kind is _STOP:
             winner, hand_payments, scores = _stop(
-                hand, rules, table, scores, auto, entries, minimum
+                hand, rules, table, scores, auto, entries, minimum, entering
             )
             payments += hand_payments
         elif kind is _NAGARI:
@@ -207,17 +239,32 @@ def settle(hand: Hand, ruleset: RuleSet, *, fit_checked: bool = True) -> HandRes
 
 
 def compare(hand: Hand, result: HandResult, others: Iterable[RuleSet]) -> tuple[Comparison, ...]:
-    """``hand`` settled under each of ``others``, with the net difference per player."""
+    """``hand`` settled under each of ``others``, with the net difference per player.
+
+    A player's ``gukjin`` is checked against the request's own rule set (``gukjin_fixed``,
+    made by the :func:`settle` that gave ``result``); a compared rule set whose
+    ``gukjin_mode`` fixes how the sake cup counts reads no player's choice, so there the
+    choice is left out rather than refused."""
     found = []
     for ruleset in others:
         try:
-            other = settle(hand, ruleset)
+            other = settle(_for_compared(hand, ruleset), ruleset)
         except GoStopError as error:
             found.append(Comparison(ruleset, None, error, None))
             continue
         difference = {pid: other.net[pid] - chips for pid, chips in result.net.items()}
         found.append(Comparison(ruleset, other, None, difference))
     return tuple(found)
+
+
+def _for_compared(hand: Hand, ruleset: RuleSet) -> Hand:
+    """``hand`` as a compared rule set reads it: without the players' ``gukjin`` where the
+    rule set's ``gukjin_mode`` fixes the sake cup (the choice counts for nothing there)."""
+    if ruleset.variant is not _GOSTOP or ruleset.rules.gukjin_mode is _GUKJIN_CHOICE_MODE:
+        return hand
+    if all(player.gukjin is None for player in hand.players):
+        return hand
+    return hand._replace(players=tuple(p._replace(gukjin=None) for p in hand.players))
 
 
 # --- placing the switchable animals -------------------------------------------------
@@ -346,6 +393,7 @@ def _stop(
     auto: Auto,
     entries: list[Entry],
     minimum: int,
+    entering: bool,
 ) -> tuple[WinnerScore, list[Payment], list[Score | None]]:
     """The hand payment of a stop: the winner's amount, each loser's baks, liability.
 
@@ -377,7 +425,7 @@ def _stop(
             best = settled
     assert best is not None
     _total, won, chosen, shares = best
-    _check_declared_baks(hand, rules, table, chosen)
+    _check_declared_baks(hand, rules, table, chosen, entering)
     return won, _payments(hand, rules, table, shares), chosen
 
 
@@ -540,11 +588,13 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
 
 
 def _check_declared_baks(
-    hand: Hand, rules: GoStopRules, table: Table, scores: list[Score | None]
+    hand: Hand, rules: GoStopRules, table: Table, scores: list[Score | None], entering: bool
 ) -> None:
     """A declared loser's bak flags must be possible under the rules and the winner's pile;
     the winner pays no bak, so a flag on its declaration is refused, not ignored. 멍따 is
-    the winner's: declared on a loser it is refused too (it would double nothing)."""
+    the winner's: declared on a loser it is refused too (it would double nothing) — when
+    ``entering``: a stored hand's, which releases before 2026-12-05 took, is ignored, as
+    it was then (a loser's 멍따 pays nothing)."""
     assert table.winner is not None
     winner = scores[table.winner]
     assert winner is not None
@@ -553,7 +603,7 @@ def _check_declared_baks(
         scored = scores[i]
         if scored is None or scored.declared_baks is None:
             continue  # not a declared pile
-        if i != table.winner and scored.many_animals:
+        if entering and i != table.winner and scored.many_animals:
             problems = problems or Problems()
             problems.add(
                 "meongtta_not_winner",

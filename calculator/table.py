@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from calculator.ending import check_events, check_outcome, find_liable
-from calculator.errors import GoStopError, InvalidHandError, Problems
+from calculator.errors import GoStopError, InvalidHandError, Issue, Problems
 from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
 from calculator.rules import (
     GoStopRules,
@@ -37,20 +37,26 @@ class Table(NamedTuple):
     winner: int | None  # the stop / three_ppuk / single chongtong winner
     liable: int | None  # the loser who pays for every loser, if any
     liable_reason: str | None  # go_bak, dokbak or yeokgo
+    # problems the settlement reports with those of the cards and the stop (a loser named
+    # liable against 고박: liable_conflict); the hand is refused whenever there is one
+    conflicts: tuple[Issue, ...]
 
 
 _TABLE: Final = Table  # named once: compiled, a class is a look-up among the globals
 
 
-def check_table(hand: Hand, rules: GoStopRules) -> Table:
-    """Validate everything about the hand except the cards; raise naming every problem."""
-    table = _plain_table(hand, rules)
+def check_table(hand: Hand, rules: GoStopRules, *, entering: bool = True) -> Table:
+    """Validate everything about the hand except the cards; raise naming every problem
+    (but :attr:`Table.conflicts`, which the settlement raises with the cards' problems).
+    ``entering`` False: a stored hand, scored again (see
+    :func:`calculator.settlement.settle`)."""
+    table = _plain_table(hand, rules, entering)
     if table is not None:
         return table
-    return _checked_table(hand, rules)
+    return _checked_table(hand, rules, entering)
 
 
-def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
+def _plain_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Table | None:
     """The table of an everyday hand — two or three players, each with one pile and plain
     flags, no sitter, no events, no dealer, a preview or a stop (a loser named liable, or a
     losing go-caller, is read by :func:`~calculator.ending.find_liable`, the full checks'
@@ -100,15 +106,19 @@ def _plain_table(hand: Hand, rules: GoStopRules) -> Table | None:
             if named is None or named == winner:
                 return None  # check_outcome names the problem
         elif count == 2 or not _loser_called_go(players, winner):
-            return _new(_TABLE, (index, active, None, winner, None, None))
+            return _new(_TABLE, (index, active, None, winner, None, None, ()))
         # A named 독박, or a losing go-caller who may pay for everyone (고박): read by
         # the full checks' own function.
         try:
-            liable, reason = find_liable(hand, rules, index, active, winner, Problems())
+            liable, reason, conflict = find_liable(
+                hand, rules, index, active, winner, Problems(), entering
+            )
         except GoStopError:
             return None  # the full checks raise it, with every other problem found
-        return _new(_TABLE, (index, active, None, winner, liable, reason))
-    return _new(_TABLE, (index, active, None, winner, None, None))
+        if conflict is not None:
+            return None  # the full checks report it, with every other problem found
+        return _new(_TABLE, (index, active, None, winner, liable, reason, ()))
+    return _new(_TABLE, (index, active, None, winner, None, None, ()))
 
 
 def _loser_called_go(players: tuple[PlayerHand, ...], winner: int) -> bool:
@@ -156,7 +166,7 @@ _PLAYER_REST: Final[tuple[object, ...]] = PlayerHand(id="")[_PLAYER_READ:]
 _OUTCOME_REST: Final[tuple[object, ...]] = Outcome(type=OutcomeType.STOP)[_OUTCOME_READ:]
 
 
-def _checked_table(hand: Hand, rules: GoStopRules) -> Table:
+def _checked_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Table:
     problems = Problems()
     players = hand.players
     index: dict[str, int] = {}
@@ -200,7 +210,7 @@ def _checked_table(hand: Hand, rules: GoStopRules) -> Table:
             "sits_out",
         )
     for i, player in enumerate(players):
-        _check_player(player, i, rules, problems)
+        _check_player(player, i, rules, problems, entering)
     if hand.stake < 1:
         problems.add(
             "invalid_stake", f"stake is {hand.stake}; use a positive whole number", "stake"
@@ -219,8 +229,9 @@ def _checked_table(hand: Hand, rules: GoStopRules) -> Table:
     winner = check_outcome(hand, rules, index, problems)
     check_events(hand, rules, index, problems)
     problems.raise_if_any(InvalidHandError)
-    liable, reason = find_liable(hand, rules, index, active, winner, problems)
-    return Table(index, active, sitters[0] if sitters else None, winner, liable, reason)
+    liable, reason, conflict = find_liable(hand, rules, index, active, winner, problems, entering)
+    conflicts = () if conflict is None else (conflict,)
+    return Table(index, active, sitters[0] if sitters else None, winner, liable, reason, conflicts)
 
 
 # How a gukjin_mode other than choice counts the switchable cards: the one player choice
@@ -234,7 +245,9 @@ _GUKJIN_AUTO: Final = GukjinChoice.AUTO
 _GUKJIN_CHOICE: Final = GukjinMode.CHOICE
 
 
-def _check_player(player: PlayerHand, i: int, rules: GoStopRules, problems: Problems) -> None:
+def _check_player(
+    player: PlayerHand, i: int, rules: GoStopRules, problems: Problems, entering: bool
+) -> None:
     at = ("players", i)
     modes = [m for m in ("captured", "tally", "declared") if getattr(player, m) is not None]
     flags = {
@@ -246,7 +259,9 @@ def _check_player(player: PlayerHand, i: int, rules: GoStopRules, problems: Prob
     for name, value in flags.items():
         if value < 0:
             problems.add("negative_count", f"{name} is {value}; counts start at 0", *at, name)
-    if player.gukjin is not None and player.gukjin is not _GUKJIN_AUTO:
+    # A stored hand's gukjin that the mode overrides, which releases before 2026-12-05
+    # took, is ignored as it was then (scoring reads a player's choice only under choice).
+    if entering and player.gukjin is not None and player.gukjin is not _GUKJIN_AUTO:
         fixed = _FIXED_GUKJIN.get(rules.gukjin_mode)
         if fixed is not None and fixed[0] is not player.gukjin:
             problems.add(

@@ -835,12 +835,12 @@ def test_the_winner_and_a_preview_count_double_junks() -> None:
 
 
 def test_a_stored_hand_is_read_with_the_cards_its_counts_force() -> None:
-    # a table's stored hand is scored again without the fit refusals (fit_checked False);
+    # a table's stored hand is scored again without the fit refusals (entering False);
     # the forced sake cup is read all the same, so the table keeps the 44 it was entered
     # with (test_nine_animals_tallied_hold_the_sake_cup)
     tally = {"animals": 9, "godori": True, "junk_value": 9}
     hand = build_hand({"players": [{"id": "A", "tally": tally}, LOSER_B], "outcome": STOP_A})
-    assert [p.points for p in settle(hand, STANDARD, fit_checked=False).payments] == [44]
+    assert [p.points for p in settle(hand, STANDARD, entering=False).payments] == [44]
 
 
 def test_a_forced_sake_cup_is_not_for_sale() -> None:

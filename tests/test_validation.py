@@ -16,6 +16,8 @@ from calculator import (
     settle,
 )
 from calculator.hand import Hand, PlayerHand, Tally
+from calculator.limits import MAX_PROBLEMS
+from calculator.settlement import compare
 from handbuilder import build_hand
 
 STANDARD = resolve("standard")
@@ -641,3 +643,117 @@ def test_gwang_bak_needs_a_bright_combination_that_scored() -> None:
     assert _issues(declared, rules) == [
         ("bak_not_triggered", ("players", 1, "declared", "gwang_bak"))
     ]
+
+
+@pytest.mark.parametrize(
+    ("mode", "a_holds", "found"),
+    [
+        # A holds one bright: 0 points, below the 3 a stop needs (below_stop_minimum)
+        ("double", ["1G"], ("below_stop_minimum", ("outcome", "winner"))),
+        # A's fourth card is not in the standard deck (bonus-c: card_not_in_deck)
+        (
+            "pay_all",
+            ["1G", "3G", "8G", "bonus-c"],
+            ("card_not_in_deck", ("players", 0, "captured", 3)),
+        ),
+    ],
+)
+def test_liable_conflict_is_listed_with_the_problems_of_the_cards_and_the_stop(
+    mode: str, a_holds: list[str], found: tuple[str, tuple]
+) -> None:
+    # SPEC: the errors list names every problem. B called go and lost, C is named liable
+    # (liable_conflict), and the hand has a problem of its cards or its stop besides.
+    hand = {
+        "players": [
+            {"id": "A", "cards": a_holds},
+            {"id": "B", "cards": ["1P"], "go_count": 1},
+            {"id": "C", "cards": ["2P"]},
+        ],
+        "outcome": {**STOP_A, "liable": "C"},
+    }
+    issues = _issues(hand, resolve("standard", {"gobak_mode_3p": mode}))
+    assert issues == [("liable_conflict", ("outcome", "liable")), found]
+
+
+def test_a_stored_hand_is_scored_as_the_release_that_stored_it_scored_it() -> None:
+    """Hands a table stored before 2026-12-05 that today's checks refuse when entered
+    (``settle``'s ``entering``): scored again (entering False) as they were then."""
+    double = resolve("standard", {"gobak_mode_3p": "double"})
+    named_c = build_hand({**FED, "outcome": {**STOP_A, "liable": "C"}})
+    assert _issues({**FED, "outcome": {**STOP_A, "liable": "C"}}, double) == [
+        ("liable_conflict", ("outcome", "liable"))
+    ]
+    # FED: C pays its own 24 and, as a 독박, B's 12 (6 with 고박 ×2); B nothing
+    stored = settle(named_c, double, entering=False)
+    assert [(p.payer, p.points) for p in stored.payments] == [("C", 36), ("B", 0)]
+    # a loser's 멍따 is dropped: A's declared 7 from B and C each
+    meongtta = {
+        "players": [
+            {"id": "A", "declared": {"points": 7}},
+            {"id": "B", "declared": {"points": 0, "meongtta": True}},
+            {"id": "C", "declared": {}},
+        ],
+        "outcome": STOP_A,
+    }
+    assert _issues(meongtta) == [("meongtta_not_winner", ("players", 1, "declared", "meongtta"))]
+    assert dict(settle(build_hand(meongtta), STANDARD, entering=False).net) == {
+        "A": 14,
+        "B": -7,
+        "C": -7,
+    }
+    # a gukjin the mode overrides is ignored: the cup is an animal, A has 삼광 3 + five
+    # animals 1 = 4 from B and C each
+    fixed = resolve("standard", {"gukjin_mode": "always_animal"})
+    assert _issues(CUP_SAID_JUNK, fixed) == [("gukjin_fixed", ("players", 0, "gukjin"))]
+    assert dict(settle(build_hand(CUP_SAID_JUNK), fixed, entering=False).net) == {
+        "A": 8,
+        "B": -4,
+        "C": -4,
+    }
+
+
+# A says the sake cup (among its five animals) is junk, and holds three brights; B and C a
+# bright each (the rain man with C), so nobody pays 광박
+CUP_SAID_JUNK = {
+    "players": [
+        {"id": "A", "tally": {"brights": 3, "animals": 5, "has_gukjin": True}, "gukjin": "junk"},
+        {"id": "B", "tally": {"brights": 1}},
+        {"id": "C", "tally": {"brights": 1, "rain_bright": True}},
+    ],
+    "outcome": STOP_A,
+}
+
+
+def test_compare_with_a_rule_set_that_fixes_the_sake_cup_ignores_the_players_gukjin() -> None:
+    # gukjin_fixed is a check of the request's own rule set. Under standard (choice) the
+    # cup read as junk leaves A four animals (0) and one double junk (junk 2: 0): 삼광 3
+    # from B and C each. Compared under always_animal the choice is ignored: 3 + five
+    # animals 1 = 4 each, A +2 (B and C −1).
+    hand = build_hand(CUP_SAID_JUNK)
+    result = settle(hand, STANDARD)
+    assert dict(result.net) == {"A": 6, "B": -3, "C": -3}
+    fixed = resolve("standard", {"gukjin_mode": "always_animal"})
+    [compared] = compare(hand, result, [fixed])
+    assert compared.error is None
+    assert compared.result is not None
+    assert dict(compared.result.net) == {"A": 8, "B": -4, "C": -4}
+    assert compared.difference == {"A": 2, "B": -1, "C": -1}
+
+
+def test_liable_conflict_beside_more_problems_than_are_listed_keeps_the_count() -> None:
+    # 60 unknown cards with A and the liable_conflict: 61 problems; the first 50 listed
+    # (the conflict first), the other 11 counted in the last issue
+    hand = {
+        "players": [
+            {"id": "A", "cards": [f"no-such-card-{k}" for k in range(60)]},
+            {"id": "B", "cards": ["1P"], "go_count": 1},
+            {"id": "C", "cards": ["2P"]},
+        ],
+        "outcome": {**STOP_A, "liable": "C"},
+    }
+    error = _error(hand, resolve("standard", {"gobak_mode_3p": "double"}))
+    codes = [i.code for i in error.issues]
+    assert codes == ["liable_conflict"] + ["unknown_card"] * (MAX_PROBLEMS - 1) + [
+        "too_many_problems"
+    ]
+    assert error.issues[-1].detail.startswith("and 11 more problem(s)")

@@ -351,15 +351,16 @@ def import_table() -> Response:
     """Import an exported table
 
     The body is an export (`GET /v1/tables/{id}/export`). Its events are replayed through
-    the ledger — results are scored again, never read from the file — so the new table
-    answers exactly as the exported one. A malformed or inconsistent log is a 422 naming
+    the ledger — results are scored again, never read from the file, each hand with the
+    checks the table stored it under — so the new table answers exactly as the exported
+    one. A malformed or inconsistent log is a 422 naming
     the event and the field (`/events/3/number`); event times are UTC to the millisecond
     as the export writes them, never going back and at most 5 minutes ahead of the
     service's clock (`invalid_time`). The body may be as large as GOSTOP_MAX_IMPORT_BYTES
     (16 MiB: the export of 5,000 realistic hands is 5–12 MB), with a separator (`{ [ , :`)
-    every 4 bytes at most; at most 5,000 events, costing at most what a table may cost to replay
-    (`import_too_costly`: one per event and one per hand scored, past 19,999 only
-    closing), so any table the service built imports.
+    every 4 bytes at most; at most 5,000 events, costing at most what a table may cost to
+    replay (`import_too_costly`: one per event and one per hand scored, past 19,999 only
+    closing), so any table the service built imports within that size.
     """
     return created_once(_import)
 
@@ -438,7 +439,9 @@ def _import(store: Store, key: str | None) -> Response:
             reason=given_event["reason"],
         )
         try:
-            ledger = apply(ledger, event)  # held to MAX_REPLAY_COST as a live change is
+            # a log a table stored: each hand scored as a stored one (every export
+            # imports), the cost held to MAX_REPLAY_COST as a live change's is
+            ledger = apply(ledger, event, exported=True)
         except TooCostlyError:
             _refuse(
                 ("events", index),

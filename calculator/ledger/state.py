@@ -224,11 +224,16 @@ def replay(setup: TableSetup, events: Iterable[Event], *, stored: bool = False) 
     return ledger
 
 
-def apply(ledger: Ledger, event: Event, *, stored: bool = False) -> Ledger:
+def apply(ledger: Ledger, event: Event, *, stored: bool = False, exported: bool = False) -> Ledger:
     """The ledger after one more event; raises LedgerError, TooCostlyError or the
     engine's GoStopError (a hand that cannot be scored, or a later hand that a
     correction breaks). A ``stored`` event was taken when it was written: its replay
-    cost is counted, never refused (a log written before :data:`MAX_REPLAY_COST`)."""
+    cost is counted, never refused (a log written before :data:`MAX_REPLAY_COST`), and
+    its hand gets only the checks it was stored under (``settle``'s ``entering`` False).
+    An ``exported`` event (an import of a table's export) was stored by a table too: its
+    hand is scored as a stored one, so that every export imports, while its cost is held
+    to the limit as a live change's is. Any other event's hand is new input: every
+    check."""
     _check_open(ledger.closed, ledger.version, event)
     if event.type is EventType.CLOSED:
         return replace(
@@ -239,7 +244,7 @@ def apply(ledger: Ledger, event: Event, *, stored: bool = False) -> Ledger:
             rederived_from=len(ledger.hands),
         )
     if event.type is EventType.ADDED:
-        hand, end = _appended(tip(ledger), event, stored)
+        hand, end = _appended(tip(ledger), event, stored, exported=exported)
         return Ledger(
             setup=ledger.setup,
             version=end.version,
@@ -286,7 +291,7 @@ def apply(ledger: Ledger, event: Event, *, stored: bool = False) -> Ledger:
                 entries[index],
                 streak,
                 dealer,
-                entering=index == entered and not stored,
+                entering=index == entered and not (stored or exported),
             )
         except GoStopError as error:
             if index == entered:
@@ -381,7 +386,9 @@ def _check_open(closed: bool, version: int, event: Event) -> None:
         raise LedgerError([Issue("table_full", detail, ())])
 
 
-def _appended(end: Tip, event: Event, stored: bool) -> tuple[LedgerHand, Tip]:
+def _appended(
+    end: Tip, event: Event, stored: bool, *, exported: bool = False
+) -> tuple[LedgerHand, Tip]:
     """:func:`appended` once the table is known open: the new hand starts from the end's
     streak and dealer (its own problems raised as the stateless answer's); it is an edit
     in effect, and a new change leaves redo nothing to make."""
@@ -395,7 +402,7 @@ def _appended(end: Tip, event: Event, stored: bool) -> tuple[LedgerHand, Tip]:
         Entry(hand=event.hand),
         end.nagari_streak,
         end.dealer,
-        entering=not stored,
+        entering=not (stored or exported),
     )
     after = Tip(
         setup=end.setup,
@@ -545,8 +552,8 @@ def _derive(
 ) -> LedgerHand:
     """Score one hand at its place: the streak and dealer it is given, what it leaves.
     A hand the table holds already (not ``entering``: it was checked when it was entered)
-    is not refused for counts that cannot fit one deck, which releases before 2026-12-05
-    took (:func:`calculator.settlement.settle`'s ``fit_checked``)."""
+    gets only the checks it was stored under and is scored as it was then — not refused
+    by a check added since (:func:`calculator.settlement.settle`'s ``entering``)."""
     hand = entry.hand
     stays = dealer  # the dealer after the hand if no one wins it
     if isinstance(hand, Hand):
@@ -557,7 +564,7 @@ def _derive(
             passed = dealer if _plays(hand, dealer) else None
         entered = hand._replace(stake=setup.stake, nagari_streak=streak, dealer=passed)
         played: Play = entered
-        scored = settle(entered, setup.ruleset, fit_checked=entering)
+        scored = settle(entered, setup.ruleset, entering=entering)
         result: Result = scored
         streak_after = scored.nagari_streak_after
         outcome = scored.outcome

@@ -3,6 +3,7 @@ stateless answer, the check order, idempotency, versions, access and the derived
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -644,3 +645,124 @@ def test_the_spec_paths_are_in_the_document_with_their_parameter_names() -> None
         "/v1/tables/{id}/settlement",
     ):
         assert path in paths, path
+
+
+# A rule set under which each of three hands the release before 2026-12-05 (1d27d09) took
+# is refused now when entered: the sake cup fixed as an animal, and a go-caller who loses
+# paying 고박 as its own amount ×2 (standard's gobak_mode_3p is pay-all).
+_FIXING = {
+    "preset": "standard",
+    "options": {"gukjin_mode": "always_animal", "gobak_mode_3p": "double"},
+}
+_B1 = {"brights": 1}
+_C1 = {"brights": 1, "rain_bright": True}  # the rain man: A's three brights are 삼광 (3)
+_THEN_TAKEN = [
+    # gukjin_fixed: A says the cup is junk; the mode reads it as an animal, as 1d27d09 did:
+    # 삼광 3 + 5 animals 1 = 4 from B and C each
+    {
+        "players": [
+            {
+                "id": "A",
+                "tally": {"brights": 3, "animals": 5, "has_gukjin": True},
+                "gukjin": "junk",
+            },
+            {"id": "B", "tally": _B1},
+            {"id": "C", "tally": _C1},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    },
+    # liable_conflict: B called go and lost, C is named liable; 1d27d09 billed C as a 독박
+    # for B's doubled share too: C pays 3 + 3 × 2 = 9, B nothing
+    {
+        "players": [
+            {"id": "A", "tally": {"brights": 3}},
+            {"id": "B", "tally": _B1, "go_count": 1},
+            {"id": "C", "tally": _C1},
+        ],
+        "outcome": {"type": "stop", "winner": "A", "liable": "C"},
+    },
+    # meongtta_not_winner: a loser's 멍따 doubles nothing (1d27d09 ignored it): 7 each
+    {
+        "players": [
+            {"id": "A", "declared": {"points": 7}},
+            {"id": "B", "declared": {"points": 0, "meongtta": True}},
+            {"id": "C", "declared": {}},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    },
+]
+_THEN_NETS = [{"A": 8, "B": -4, "C": -4}, {"A": 9, "B": 0, "C": -9}, {"A": 14, "B": -7, "C": -7}]
+
+
+def test_a_table_that_stored_hands_todays_checks_refuse_takes_every_change(
+    lclient: Any,
+) -> None:
+    """A table whose log holds hands an earlier release took and today's checks refuse
+    (gukjin_fixed, liable_conflict under a doubling 고박, meongtta_not_winner) scores them
+    again as they were, and takes every change; its export imports. Entered now, each of
+    them is refused."""
+    from calculator.api import ledger_io
+    from calculator.store.store import EventRow
+
+    store = lclient.application.extensions["gostop_store"]
+    table = TableClient.create(lclient, {"roster": ["A", "B", "C"], "ruleset": _FIXING})
+    refused = ["gukjin_fixed", "liable_conflict", "meongtta_not_winner"]
+    for hand, code in zip(_THEN_TAKEN, refused, strict=True):  # entered now: refused
+        answer = table.write("POST", "/hands", hand, expect=422)
+        assert [e["code"] for e in answer["errors"]] == [code]
+    # the log as the earlier release wrote it: the hands' bodies as the client sent them
+    at = store.events(table.id)[0].at
+    rows = [
+        EventRow(seq=2 + i, type="added", by="scorer", at=at, body=json.dumps(hand))
+        for i, hand in enumerate(_THEN_TAKEN)
+    ]
+    summary = store.head(table.id).summary
+    assert store.write(
+        table_id=table.id, expected=1, events=rows, summary=summary, hands_from=1, hand_items=[]
+    )
+    assert ledger_io.rebuild_derived(store, table.id)  # gostop db rebuild derives it
+    table.version = 4
+    state = table.get()
+    assert [h["result"]["net"] for h in state["hands"]] == _THEN_NETS
+    assert state["totals"] == {"A": 31, "B": -11, "C": -20}
+    plain = {  # A's 삼광: 3 from B and C each
+        "players": [
+            {"id": "A", "tally": {"brights": 3}},
+            {"id": "B", "tally": _B1},
+            {"id": "C", "tally": _C1},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    table.write("POST", "/hands", plain, expect=201)
+    declared = {  # A declares 5: 5 from B and C each
+        "players": [
+            {"id": "A", "declared": {"points": 5}},
+            {"id": "B", "declared": {}},
+            {"id": "C", "declared": {}},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    answer = table.write("PUT", "/hands/4", {"hand": declared, "reason": "counted again"})
+    assert answer["changed"] == [{"number": 4, "delta": {"A": 4, "B": -2, "C": -2}}]
+    answer = table.write("POST", "/hands/4/void", {"reason": "misdeal"})
+    assert answer["changed"] == [{"number": 4, "delta": {"A": -10, "B": 5, "C": 5}}]
+    answer = table.write("POST", "/undo")  # the void
+    assert answer["changed"] == [{"number": 4, "delta": {"A": 10, "B": -5, "C": -5}}]
+    table.write("POST", "/redo")
+    table.write("POST", "/undo")
+    table.write("POST", "/close")
+    state = table.get()
+    assert [h["result"]["net"] for h in state["hands"][:3]] == _THEN_NETS
+    assert state["totals"] == {"A": 41, "B": -16, "C": -25}
+    exported = table.get("/export")
+    response = lclient.post("/v1/tables/import", json=exported)
+    assert response.status_code == 201, response.get_json()
+    imported = response.get_json()
+    copy = lclient.get(
+        f"/v1/tables/{imported['id']}",
+        headers={"Authorization": f"Bearer {imported['viewer_token']}"},
+    ).get_json()
+    assert copy["totals"] == state["totals"]
+    assert [h["result"]["net"] for h in copy["hands"]] == [
+        h["result"]["net"] for h in state["hands"]
+    ]
