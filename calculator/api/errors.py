@@ -129,6 +129,17 @@ def domain_problem(error: GoStopError, prefix: str = "") -> dict[str, Any]:
     )
 
 
+def _unavailable(detail: str, code: str) -> Response:
+    """A 503 problem the client retries after ``Retry-After`` (SPEC §8: load or the
+    deadline, never a 500)."""
+    body = problem(
+        503, "Service Unavailable", detail, errors=[{"pointer": "", "code": code, "detail": detail}]
+    )
+    response = json_response(body, 503, PROBLEM_JSON)
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response
+
+
 def register(app: Flask) -> None:
     """Install the handlers on ``app``."""
 
@@ -142,16 +153,9 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(DeadlineExceeded)
     def _deadline(error: DeadlineExceeded) -> Response:
-        detail = f"{error}; retry later, or send fewer hands in one request"
-        body = problem(
-            503,
-            "Service Unavailable",
-            detail,
-            errors=[{"pointer": "", "code": "deadline_exceeded", "detail": detail}],
+        return _unavailable(
+            f"{error}; retry later, or send fewer hands in one request", "deadline_exceeded"
         )
-        response = json_response(body, 503, PROBLEM_JSON)
-        response.headers["Retry-After"] = str(RETRY_AFTER)
-        return response
 
     def _database_down(error: Exception) -> Response:
         # The ledger's database cannot be reached (refused, dropped, out of connections,
@@ -160,16 +164,9 @@ def register(app: Flask) -> None:
             "the database cannot be reached",
             extra={"fields": {"request_id": g.get("request_id"), "error": type(error).__name__}},
         )
-        detail = "the tables' database cannot be reached; retry in a few seconds"
-        body = problem(
-            503,
-            "Service Unavailable",
-            detail,
-            errors=[{"pointer": "", "code": "unavailable", "detail": detail}],
+        return _unavailable(
+            "the tables' database cannot be reached; retry in a few seconds", "unavailable"
         )
-        response = json_response(body, 503, PROBLEM_JSON)
-        response.headers["Retry-After"] = str(RETRY_AFTER)
-        return response
 
     for kind in DATABASE_DOWN:
         app.register_error_handler(kind, _database_down)
