@@ -428,17 +428,7 @@ def test_a_remembered_table_that_is_gone_says_so_and_can_be_forgotten(
     table = Table(live_server, ["A", "B", "C"])
     table.open_on(page, watch)
     page.get_by_role("button", name="Leave this table").click()
-    request = urllib.request.Request(
-        f"{live_server.base}/v1/tables/{table.id}",
-        method="DELETE",
-        headers={
-            "Authorization": f"Bearer {table.token}",
-            "Idempotency-Key": uuid.uuid4().hex,
-            "If-Match": f'"{table.version}"',
-        },
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        status = response.status
+    status = delete_table(live_server, table.id, table.token, table.version)
     assert status in (200, 204), status
     view = page.locator("#view-table")
     view.locator(".my-tables button").click()
