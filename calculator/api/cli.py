@@ -111,7 +111,13 @@ def _database_command(action: str) -> int:
 
     if action == "purge":
         _require_ttl(os.environ)
-    down: tuple[type[BaseException], ...] = (*DOWN, OSError)  # OSError: a file not made
+    import sqlite3
+
+    from sqlalchemy.exc import DatabaseError
+
+    # OSError: a file not made; DatabaseError: a file that is no database ("file is not a
+    # database": corrupt, or another program's), said in one line as well
+    down: tuple[type[BaseException], ...] = (*DOWN, DatabaseError, sqlite3.DatabaseError, OSError)
     try:
         if action == "purge":
             print(f"purged {purge_database()} idle tables")
@@ -134,6 +140,7 @@ def _unreachable(error: BaseException) -> str:
     import sqlalchemy
 
     from calculator.api.config import Settings
+    from calculator.api.errors import DATABASE_DOWN as DOWN
     from calculator.store import DEFAULT_URL
 
     raw = Settings.load().database_url or DEFAULT_URL
@@ -144,7 +151,9 @@ def _unreachable(error: BaseException) -> str:
     reason = str(getattr(error, "orig", None) or error).strip().splitlines() or [
         type(error).__name__
     ]
-    return f"the database {url} cannot be reached: {reason[0]}"
+    # a database that answered but is unusable (a corrupt file) is no connection problem
+    verb = "cannot be reached" if isinstance(error, (*DOWN, OSError)) else "cannot be used"
+    return f"the database {url} {verb}: {reason[0]}"
 
 
 def _require_ttl(environ: Mapping[str, str]) -> None:

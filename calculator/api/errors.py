@@ -160,10 +160,15 @@ def register(app: Flask) -> None:
     def _database_down(error: Exception) -> Response:
         # The ledger's database cannot be reached (refused, dropped, out of connections,
         # locked past the busy timeout): a 503 the client retries, never a 500 (SPEC §8).
-        log.error(
-            "the database cannot be reached",
-            extra={"fields": {"request_id": g.get("request_id"), "error": type(error).__name__}},
-        )
+        # The driver's first line tells the operator which ("Connection refused", "attempt
+        # to write a readonly database", "no such table"…); drivers name no password.
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()
+        fields = {
+            "request_id": g.get("request_id"),
+            "error": type(error).__name__,
+            "reason": reason[0][:200] if reason else "",
+        }
+        log.error("the database cannot be reached", extra={"fields": fields})
         return _unavailable(
             "the tables' database cannot be reached; retry in a few seconds", "unavailable"
         )

@@ -259,3 +259,17 @@ def test_an_unreachable_database_is_one_line_and_status_3(capsys: Any, monkeypat
         assert err.startswith("gostop: the database postgresql+psycopg://gostop:***@127.0.0.1:")
         assert "cannot be reached: " in err
         assert "secret" not in err
+
+
+def test_a_file_that_is_no_database_is_one_line_and_status_3(
+    capsys: Any, monkeypatch: Any, tmp_path: Any
+) -> None:
+    # a corrupt SQLite file (or another program's) answers, so it is not "unreachable":
+    # one line that says it cannot be used, not a traceback
+    path = tmp_path / "broken.sqlite3"
+    path.write_bytes(b"this is no SQLite file " * 400)
+    monkeypatch.setenv("GOSTOP_DATABASE_URL", f"sqlite:///{path}")
+    assert main(["db", "upgrade"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err == f"gostop: the database sqlite:///{path} cannot be used: file is not a database\n"

@@ -103,3 +103,16 @@ def test_readyz_asks_the_database_once_a_second_at_most(polls: int, tmp_path: An
         assert client.get("/readyz").status_code == 200
     assert len(asked) == 1
     store.dispose()
+
+
+def test_the_log_says_why_the_database_failed(caplog: Any) -> None:
+    # the client's 503 says only "cannot be reached"; the operator's log line carries the
+    # driver's first words, so a refused connection and a read-only file read apart
+    url = f"postgresql+psycopg://gostop:secret@127.0.0.1:{free_port()}/gostop"
+    app = create_app({"access_log": False, "database_url": url, "migrate_on_start": False})
+    with caplog.at_level("ERROR", logger="gostop.errors"):
+        _assert_unavailable(app.test_client().post("/v1/tables", json={"roster": ["A", "B"]}))
+    (record,) = [r for r in caplog.records if r.name == "gostop.errors"]
+    fields = record.fields  # type: ignore[attr-defined]
+    assert "refused" in fields["reason"].lower(), fields
+    assert "secret" not in fields["reason"]
