@@ -58,5 +58,16 @@ def normalize_join_code(text: str) -> str | None:
 
 
 def join_url(root: str, code: str) -> str:
-    """The join link: the scorekeeper page at the service's root, told which table."""
-    return f"{root.rstrip('/')}/?join={code}"
+    """The join link: the scorekeeper page at the service's root, told which table.
+
+    ``root`` is the request's ``host_url``; a request whose Host header werkzeug finds
+    invalid (a space, a bad port…) has none (``http:///``), and the link is then relative
+    to the service's root rather than a broken ``http:/?join=…``.
+
+    >>> join_url("http:///", "7K3MQ810")
+    '/?join=7K3MQ810'
+    """
+    base = root.rstrip("/")
+    if base.endswith(":"):  # a scheme and no host
+        base = ""
+    return f"{base}/?join={code}"

@@ -41,7 +41,8 @@ RESULT: dict[str, Any] = {
 CHIPS_MAP: dict[str, Any] = {"type": "object", "additionalProperties": {"type": "integer"}}
 JOIN_URL = (
     "The join link (<service root>/?join=<code>): the scorekeeper page joins the table; "
-    "GET /v1/tables/{id}/qr draws it as a QR code"
+    "GET /v1/tables/{id}/qr draws it as a QR code. Relative (/?join=<code>) when the "
+    "request's Host header was not a valid host"
 )
 
 

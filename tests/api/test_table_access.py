@@ -135,6 +135,16 @@ def test_join_by_code_gives_a_viewer_token(lclient: Any) -> None:
     assert joined["viewer_token"] not in str(tokens)
 
 
+def test_a_join_link_under_an_invalid_host_is_relative(lclient: Any) -> None:
+    # werkzeug gives no host for a Host header it finds invalid: the link is relative to
+    # the service's root, not "http:/?join=…"
+    for host in ("", "a b", "[::1"):
+        created = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Host": host})
+        assert created.status_code == 201, created.get_data(as_text=True)
+        answer = created.get_json()
+        assert answer["join_url"] == f"/?join={answer['join_code']}", host
+
+
 def test_a_code_is_read_the_crockford_way(lclient: Any, access_app: Any) -> None:
     table = _table(lclient)
     store = access_app.extensions["gostop_store"]
