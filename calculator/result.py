@@ -164,3 +164,23 @@ class HandResult(NamedTuple):
     payments: tuple[Payment, ...]
     net: Mapping[str, int]
     nagari_streak_after: int
+
+
+def winner_of(result: HandResult) -> str | None:
+    """Who won the hand: the outcome's winner, or the one the rules chose where the request
+    names none (a 총통 held by two players, a floor four the dealer wins): the payee of
+    the hand's instant-win payments. None for a preview, a drawn hand, a cancelled one.
+
+    The one reading of the winner: the answer's ``outcome.winner`` and ``winner_score``,
+    the table's next dealer and the export's ``winner`` column all take it from here."""
+    outcome = result.outcome
+    if outcome is None:
+        return None
+    if outcome.winner is not None:
+        return outcome.winner
+    if result.winner_score is None:
+        return None
+    for payment in result.payments:
+        if payment.reason == "chongtong":
+            return payment.payee
+    return None

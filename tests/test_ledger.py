@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calculator import GoStopError, settle
+from calculator.api.schemas import resolve_spec
 from calculator.ledger import (
     Ledger,
     LedgerError,
@@ -30,6 +31,10 @@ from calculator.ledger import (
     tip,
 )
 from calculator.ledger import added as added_event
+from calculator.ledger.events import Event, TableSetup
+from calculator.ledger.export import hand_rows
+from calculator.presets import Variant
+from calculator.result import winner_of
 from ledger_support import SCENARIOS, domain_hand, setup_of, step_event
 
 
@@ -441,3 +446,59 @@ def test_any_sequence_of_changes_keeps_the_books(variant: str, data: st.DataObje
             for player, chips in change.delta.items():
                 moved[player] += chips
         assert moved == {p: ledger.totals[p] - before.totals[p] for p in moved}
+
+
+def _sitter_table(dealer: str, **options: str) -> TableSetup:
+    from calculator.api.schemas import RulesetSpec
+
+    return TableSetup(
+        roster=("A", "B", "C", "D"),
+        variant=Variant.GOSTOP,
+        ruleset=resolve_spec(RulesetSpec("standard", options, False), Variant.GOSTOP, ()),
+        stake=10,
+        dealer=dealer,
+        unit=None,
+    )
+
+
+def _sold(outcome: dict[str, Any], sold: int) -> Event:
+    """A, B and C play a hand decided at the deal; D sits out and sells ``sold`` brights,
+    so D nets the most of the hand (the sale) without winning it."""
+    players: list[dict[str, Any]] = [{"id": p, "declared": {}} for p in "ABC"]
+    players.append({"id": "D", "sits_out": True, "sold_brights": sold})
+    return step_event("gostop", {"do": "add", "hand": {"players": players, "outcome": outcome}})
+
+
+@pytest.mark.parametrize(
+    ("tie", "winner", "dealer"),
+    [
+        # docs/rules.md §5.3: two holders of 총통 — November beats March; the dealer C holds
+        # one and wins; a nagari tie is a drawn hand, after which the dealer C stays
+        ("higher_month", "A", "A"),
+        ("dealer", "C", "C"),
+        ("nagari", None, "C"),
+    ],
+)
+def test_the_next_dealer_is_the_winner_of_a_tied_chongtong_not_the_seller(
+    tie: str, winner: str | None, dealer: str
+) -> None:
+    holders = [{"player": "A", "month": 11}, {"player": "C", "month": 3}]
+    ledger = replay(
+        _sitter_table("C", chongtong_tie=tie),
+        [_sold({"type": "chongtong", "holders": holders}, 3)],
+    )
+    (hand,) = ledger.hands
+    assert max(hand.result.net, key=hand.result.net.__getitem__) == "D"  # the sale
+    assert winner_of(hand.result) == winner
+    assert ledger.dealer == dealer
+
+
+def test_a_floor_four_the_dealer_wins_keeps_the_dealer_and_its_csv_row_names_it() -> None:
+    # floor_four_of_month: dealer_wins (docs/rules.md §5.2): the dealer A wins the hand;
+    # D, sitting out, sells 2 brights and nets the most
+    ledger = replay(
+        _sitter_table("A", floor_four_of_month="dealer_wins"), [_sold({"type": "floor_four"}, 2)]
+    )
+    assert ledger.dealer == "A"
+    names: dict[str, str | None] = dict.fromkeys("ABCD")
+    assert {row.winner for row in hand_rows(ledger, names=names)} == {"A"}

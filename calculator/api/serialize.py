@@ -35,6 +35,7 @@ from calculator.result import (
     WinnerScore,
     count_values,
     gukjin_of,
+    winner_of,
 )
 from calculator.scoring import Item, item_cards
 from calculator.session import Rounding, SessionResult, Transfer, minimal_transfers
@@ -280,20 +281,12 @@ def settlement_json(result: HandResult, shape: Shape = DEFAULT_SHAPE) -> dict[st
 def _add_settlement(body: dict[str, Any], result: HandResult, shape: Shape) -> dict[str, Any]:
     """``body`` with :func:`settlement_json`'s fields added in its order (an answer adds
     them to its own dict: no second dict to build and copy)."""
-    winner_id = None
-    outcome = result.outcome
-    if result.winner_score is not None and outcome is not None:
-        winner_id = outcome.winner or _paid(result.payments)
     stake = result.stake
-    body["winner_score"] = winner_json(result.winner_score, winner_id, shape)
+    body["winner_score"] = winner_json(result.winner_score, winner_of(result), shape)
     body["payments"] = [payment_json(p, stake, shape) for p in result.payments]
     body["net"] = dict(result.net)
     body["nagari_streak_after"] = result.nagari_streak_after
     return body
-
-
-def _paid(payments: Iterable[Payment]) -> str | None:
-    return next((p.payee for p in payments if p.reason == "chongtong"), None)
 
 
 def outcome_json(result: HandResult) -> dict[str, Any] | None:
@@ -304,7 +297,7 @@ def outcome_json(result: HandResult) -> dict[str, Any] | None:
     found = {
         # a StrEnum's str is its value (``.value`` is a property written in Python)
         "type": str(outcome.type),
-        "winner": outcome.winner or (_paid(result.payments) if result.winner_score else None),
+        "winner": winner_of(result),
     }
     if outcome.liable is not None:
         found["liable"] = outcome.liable

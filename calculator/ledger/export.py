@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from calculator.balance import BalanceResult
 from calculator.ledger.events import EventType
 from calculator.ledger.state import Ledger
+from calculator.result import winner_of
 
 CSV_COLUMNS = (
     "hand",
@@ -83,7 +84,7 @@ def hand_rows(ledger: Ledger, *, names: dict[str, str | None]) -> Iterator[HandR
             points = {p.id: p.total for p in result.players}
         else:
             assert result.outcome is not None  # a table hand always has one
-            outcome, winner = result.outcome.type.value, result.outcome.winner
+            outcome, winner = result.outcome.type.value, winner_of(result)
             points = {p.id: p.points for p in result.players}
         for player, player_points in points.items():
             yield HandRow(

@@ -26,11 +26,11 @@ from enum import StrEnum
 
 from calculator.balance import BalanceHand, BalancePlayer, BalanceResult, score_balance
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
-from calculator.hand import Hand, OutcomeType, PlayerHand
+from calculator.hand import Hand, PlayerHand
 from calculator.ledger.events import EDITS, Event, EventType, Play, TableSetup
 from calculator.limits import quote
 from calculator.presets import Variant
-from calculator.result import HandResult
+from calculator.result import HandResult, winner_of
 from calculator.session import (
     NetEntry,
     Session,
@@ -569,9 +569,10 @@ def _derive(
         streak_after = scored.nagari_streak_after
         outcome = scored.outcome
         assert outcome is not None  # a table hand always has one (_check_hand)
-        winner = None
-        if outcome.type is not OutcomeType.NAGARI:
-            winner = outcome.winner or _top(scored.net)  # no winner: chongtong holders tied
+        # the winner the answer names (a tie of 총통 holders or a floor four resolved by
+        # the rules included); none after a drawn hand: the dealer stays. Never the biggest
+        # net: a sitter's bright sale can be that.
+        winner = winner_of(scored)
     else:
         passed = None
         played = replace(hand, stake=setup.stake)
