@@ -330,6 +330,18 @@ def test_names_two_players_share_are_told_apart() -> None:
         "d": "d",
     }
     assert len(set(labels((("a", "x"), ("b", "x"), ("c", "x #1"))).values())) == 3
+    # a number never makes another player's own name: the player named "Kim #2" is the
+    # only "Kim #2" of the text
+    assert labels((("A", "Kim #2"), ("B", "Kim"), ("C", "Kim"))) == {
+        "A": "Kim #2",
+        "B": "Kim #3",
+        "C": "Kim #4",
+    }
+    assert labels((("a", "x"), ("b", "x"), ("c", "x #1"))) == {
+        "a": "x #2",
+        "b": "x #3",
+        "c": "x #1",
+    }
 
 
 def test_a_text_full_of_line_starts_is_refused_after_a_few_tries() -> None:

@@ -164,7 +164,8 @@ _WORDS = {
 def labels(players: tuple[tuple[str, str | None], ...]) -> dict[str, str]:
     """The name each player is shown by: its name, else its id (as a chat shows them:
     whitespace runs as one space); names that two players share get their place
-    (``민지 #2``), so every visible line names one player."""
+    (``민지 #2``), or the next number when that would read as another player's own name,
+    so every visible line names one player, and none by another's name."""
     # as a chat shows them: "❤️ 민지" and "❤ 민지" look alike; a name of variation
     # selectors alone shows nothing (the id is shown instead)
     shown = [
@@ -172,13 +173,20 @@ def labels(players: tuple[tuple[str, str | None], ...]) -> dict[str, str]:
         for pid, name in players
     ]
     counts = Counter(_alike(label) for label in shown)
-    found = [
-        label if counts[_alike(label)] == 1 else f"{label} #{i + 1}"
-        for i, label in enumerate(shown)
-    ]
-    if len({_alike(label) for label in found}) < len(found):  # a name that looks like a
-        # numbered one: number all
-        found = [f"{label} #{i + 1}" for i, label in enumerate(shown)]
+    # A number never makes another player's own name ("Kim #2" beside two "Kim"s): every
+    # name shown is reserved, and a shared one takes its place's number, or the next one
+    # that reads as no name and no label given already.
+    reserved = set(counts)
+    found: list[str] = []
+    for place, label in enumerate(shown, start=1):
+        if counts[_alike(label)] == 1:
+            found.append(label)
+            continue
+        number = place
+        while _alike(f"{label} #{number}") in reserved:
+            number += 1
+        found.append(f"{label} #{number}")
+        reserved.add(_alike(found[-1]))
     return {pid: label for (pid, _name), label in zip(players, found, strict=True)}
 
 
