@@ -490,7 +490,13 @@ def _check_log(events: list[dict[str, Any]], version: int, *, now: float) -> Non
     last: datetime | None = None
     for index, event in enumerate(events):
         if event["seq"] != index + 1:
-            refuse(index, "seq", "event_out_of_order", f"event {index} has seq {index + 1}")
+            refuse(
+                index,
+                "seq",
+                "event_out_of_order",
+                f"event {index} has seq {event['seq']}; the log's events are numbered "
+                f"1, 2, 3… in order, so it should be {index + 1}",
+            )
         if (event["type"] == "created") != (index == 0):
             refuse(
                 index,

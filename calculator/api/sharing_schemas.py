@@ -27,6 +27,7 @@ from calculator.api.table_schemas import (
     CreateTableSchema,
     EventOutSchema,
     HandBodyField,
+    ObjectField,
     PersonOutSchema,
     _req,
 )
@@ -127,11 +128,11 @@ class LockedRulesetSchema(StrictSchema):
         required=True,
         metadata={"description": "gostop or balance"},
     )
-    options = HandBodyField(
+    options = ObjectField(
         required=True,
         metadata={"description": "Every option, resolved", "type": "object"},
     )
-    overrides = HandBodyField(
+    overrides = ObjectField(
         metadata={
             "description": "The options that differ from the preset (derived: checked)",
             "type": "object",

@@ -105,11 +105,11 @@ def table_ruleset(value: Any, variant: Variant) -> RulesetSpec:
     return spec
 
 
-class HandBodyField(CodedField):
-    """A hand body (a JSON object), loaded by the table's variant once access is checked."""
+class ObjectField(CodedField):
+    """A JSON object taken as it is (read further by whoever knows its shape)."""
 
     default_error_messages: types.ErrorMessages = {  # noqa: RUF012
-        "invalid": "expected the hand as an object"
+        "invalid": "expected an object"
     }
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
@@ -119,6 +119,14 @@ class HandBodyField(CodedField):
 
     def fast_loader(self) -> Loader:
         return _mapping
+
+
+class HandBodyField(ObjectField):
+    """A hand body (a JSON object), loaded by the table's variant once access is checked."""
+
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
+        "invalid": "expected the hand as an object"
+    }
 
 
 def _as_is(value: Any) -> Any:

@@ -1044,3 +1044,18 @@ def test_any_table_exports_and_imports_to_the_same_table(
     _same_table(lclient, table)
     text = _text(table, "?lang=en")
     assert _parse(lclient, text)["totals"] == table.get("/settlement")["totals"]
+
+
+def test_an_imports_misnumbered_event_and_misshapen_rule_set_are_worded_right(
+    lclient: Any,
+) -> None:
+    """An event numbered 9 at place 2 was "event 2 has seq 3" (the number it should have);
+    a rule set's options given as a list was "expected the hand as an object"."""
+    exported = _export(_night(lclient, steps=4))
+    problem = _import(lclient, _edited(exported, ("events", 2, "seq"), 9), 422)
+    (error,) = [e for e in problem["errors"] if e["pointer"] == "/events/2/seq"]
+    assert error["detail"].startswith("event 2 has seq 9;"), error
+    assert "should be 3" in error["detail"]
+    problem = _import(lclient, _edited(exported, ("ruleset", "options"), []), 422)
+    (error,) = [e for e in problem["errors"] if e["pointer"] == "/ruleset/options"]
+    assert error["detail"] == "expected an object", error
