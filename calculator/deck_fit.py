@@ -388,7 +388,10 @@ def forced(hand: Hand, held: Holdings) -> Forced:
         if not any(h.at for h in kind_held):
             continue
         options = [h.rooms for h in kind_held]
-        if not _fits_any(kind, options):
+        # each holding one way (no other ranges, as a rule): the cuts' slack, once
+        single = all(len(rooms) == 1 for rooms in options)
+        slack = _slack(kind, [rooms[0] for rooms in options]) if single else []
+        if not (slack if single else _fits_any(kind, options)):
             continue
         for n, holding in enumerate(kind_held):
             if holding.at[-1:] != (kind.name,):
@@ -398,15 +401,50 @@ def forced(hand: Hand, held: Holdings) -> Forced:
             for j, (flag, _bits) in enumerate(kind.parts):
                 if flag not in _UNSTATED or getattr(tally, flag):
                     continue
-                # the ranges that may leave the card out, with none of it
-                trial = tuple(
-                    _room(holding.held, (*ranges[:j], (0, 0), *ranges[j + 1 :]))
-                    for ranges in (holding.ranges, *holding.also)
-                    if not ranges[j][0]
-                )
-                if not trial or not _fits_any(kind, [*options[:n], trial, *options[n + 1 :]]):
+                if single:
+                    held_anyway = _needs(holding.rooms[0], j, slack)
+                else:
+                    # the ranges that may leave the card out, with none of it
+                    trial = tuple(
+                        _room(holding.held, (*ranges[:j], (0, 0), *ranges[j + 1 :]))
+                        for ranges in (holding.ranges, *holding.also)
+                        if not ranges[j][0]
+                    )
+                    others = [*options[:n], trial, *options[n + 1 :]]
+                    held_anyway = not trial or not _fits_any(kind, others)
+                if held_anyway:
                     found.setdefault(seat, set()).add(flag)
     return {seat: frozenset(flags) for seat, flags in found.items()}
+
+
+def _needs(holding: _Room, j: int, slack: list[int]) -> bool:
+    """Whether a holding that fits with ``slack`` (:func:`_slack`) must take some of part
+    ``j``: whether it would not fit with none of it, the others as they are.
+
+    With none of part j the holding has its fewest there 0 (none of it at all if that is
+    more) and ``r``, its room in j, less room in every set of parts with j; the deck's
+    cards and the other holdings stay. A cut T with j inside keeps its room outside, and
+    so its slack. A cut without j: the holding places ``min(count, room outside T - r)``
+    outside T rather than ``min(count, room outside T)``, and the difference must go to T,
+    which has ``slack[T]`` to spare. So none of part j fits exactly when every such cut
+    has room to spare for the difference, and the count fits in the room without j."""
+    if holding.lows[j]:
+        return True
+    count: int = holding.unplaced
+    room: tuple[int, ...] = holding.room
+    r: int = room[1 << j]
+    if count > room[-1] - r:
+        return True
+    everything: int = len(room) - 1
+    for cut in range(1, everything + 1):
+        if cut >> j & 1:
+            continue
+        outside: int = room[everything ^ cut]
+        with_j: int = count if count < outside else outside
+        without: int = count if count < outside - r else outside - r
+        if with_j - without > slack[cut]:
+            return True
+    return False
 
 
 def _check_sale(
@@ -465,6 +503,14 @@ def _fits_any(kind: _Kind, options: list[tuple[_Room, ...]]) -> bool:
 def _fit_rooms(kind: _Kind, rooms: list[_Room]) -> bool:
     """Whether holdings fit one deck: :func:`_fits_in`'s test without the words, the room
     of every set of parts summed once (:func:`_room`), not per cut."""
+    return bool(_slack(kind, rooms))
+
+
+def _slack(kind: _Kind, rooms: list[_Room]) -> list[int]:
+    """If the holdings fit one deck, per cut (a set of parts, by its bits) how many more
+    cards the deck has left there than must go there: :func:`_fits_in`'s test without the
+    words, the room of every set of parts summed once (:func:`_room`). Empty if they do
+    not fit."""
     left: list[int] = list(kind.sizes)
     total: int = 0
     fixed: int = 0  # what the holdings with nothing left to place place outside any cut
@@ -473,7 +519,7 @@ def _fit_rooms(kind: _Kind, rooms: list[_Room]) -> bool:
         # a pile's count past the room its own ranges leave: check_most refuses that
         # before check_fit, so only a trial of forced() meets it
         if holding.unplaced > holding.room[-1]:
-            return False
+            return []
         total += holding.unplaced
         for j, lo in enumerate(holding.lows):
             left[j] -= lo
@@ -484,9 +530,10 @@ def _fit_rooms(kind: _Kind, rooms: list[_Room]) -> bool:
     there: list[int] = [0]  # what the deck has left of every set of parts
     for n in left:
         if n < 0:
-            return False  # a part given more cards than the deck has
+            return []  # a part given more cards than the deck has
         there += [t + n for t in there]
     everything: int = len(there) - 1
+    slack: list[int] = [0] * (everything + 1)  # the empty cut: nothing must go there
     for cut in range(1, everything + 1):
         outside: int = everything ^ cut
         placed: int = fixed
@@ -494,9 +541,11 @@ def _fit_rooms(kind: _Kind, rooms: list[_Room]) -> bool:
             unplaced: int = holding.unplaced
             room: int = holding.room[outside]
             placed += unplaced if unplaced < room else room
-        if total - placed > there[cut]:
-            return False
-    return True
+        spare: int = there[cut] - (total - placed)
+        if spare < 0:
+            return []
+        slack[cut] = spare
+    return slack
 
 
 def _fits_in(kind: _Kind, holdings: list[_Holding], problems: Problems) -> bool:

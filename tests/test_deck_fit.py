@@ -5,7 +5,9 @@ problem (:func:`calculator.deck_fit._fits_in`), which sums the room outside ever
 they now ask :func:`~calculator.deck_fit._fits_any`, which sums each holding's room of every
 set of parts once (2026-12-05, 15× faster for a hand with a tally). The loop as it was is
 kept here as the reference: on random holdings of each kind, and on random hands of
-tallies and listed piles, the answers, the forced flags and the problems are the same.
+tallies and listed piles, the answers, the forced flags and the problems are the same;
+forced() now reads which cards are held from the cuts' slack (:func:`_needs`) rather than
+trying each card out, and answers as the trials did.
 """
 
 from __future__ import annotations
@@ -202,6 +204,8 @@ def _hands(draw: st.DrawFn) -> tuple[Hand, GoStopRules, list[Any]]:
             fields = {name: counted[name] for name in Tally._fields if name in counted}
             for flag in sorted(_UNSTATED):
                 fields[flag] = fields[flag] and draw(st.booleans())
+            if draw(st.integers(0, 3)) == 0:  # a chodan claimed: the December ribbon may
+                fields["chodan"] = True  # complete it (bichodan rules), or not
             if draw(st.integers(0, 3)) == 0:  # a miscount
                 name = draw(st.sampled_from(sorted(fields)))
                 if name in _COUNTS:
@@ -244,3 +248,6 @@ def test_forced_and_the_problems_are_as_the_cut_loop_gives_them(
     assert issues == _issues(lambda p: _reference_check_fit(hand, rules, entries, p))
     event(f"forced {sorted(set().union(*found.values()))}" if found else "nothing forced")
     event("refused" if issues else "fits")
+    # forced() reads the cuts' slack, or tries each card out where a holding has other
+    # ranges (a chodan the December ribbon may complete): both ways are met
+    event("other ranges" if any(h.also for kind in held for h in kind) else "one way each")
