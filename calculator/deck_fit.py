@@ -4,7 +4,15 @@ Listed cards are checked card by card (:mod:`calculator.piles`); a tally names n
 its counts and flags are checked here: each count at most what its flags leave room for
 (:func:`check_most`), the piles together at most one deck (:func:`check_deck`), and the
 holdings of each kind of card placeable in one deck, the cards each flag names included
-(:func:`check_fit`, a transport problem), a sitter's sale as well.
+(:func:`check_fit`, a transport problem), a sitter's sale as well. The cards a tally
+leaves unsaid but must hold are read from the same problem (:func:`forced`).
+
+Speed: a hand with a tally asks "do these fit?" a few times per kind (check_fit, then
+forced); each holding's room of every set of parts is summed once (:func:`_room`), so a
+cut costs one lookup per holding (:func:`_slack`), and forced reads what each cut has to
+spare rather than trying each card out (:func:`_needs`). The cut loop that words a
+problem (:func:`_fits_in`) runs only once the answer is no; tests/test_deck_fit.py keeps
+the loop and the trials as they were and checks that the answers are the same.
 """
 
 from __future__ import annotations
@@ -280,11 +288,13 @@ def _holding(
 def _listed(player: str, mask: int, kind: _Kind) -> _Holding:
     """Listed cards: per part, exactly the cards listed; none left to place."""
     lows: list[int] = []
+    ranges: list[tuple[int, int]] = []
     for _flag, bits in kind.parts:
-        lows.append((mask & bits).bit_count())
-    ranges = tuple((n, n) for n in lows)
+        n = (mask & bits).bit_count()
+        lows.append(n)
+        ranges.append((n, n))
     room = _Room(0, tuple(lows), (0,) * (1 << len(lows)))
-    return _Holding(player, (), sum(lows), ranges, (), (room,))
+    return _Holding(player, (), sum(lows), tuple(ranges), (), (room,))
 
 
 def _also_of_tally(tally: Tally, kind: _Kind, rules: GoStopRules) -> tuple[Ranges, ...]:
@@ -418,16 +428,18 @@ def forced(hand: Hand, held: Holdings) -> Forced:
 
 
 def _needs(holding: _Room, j: int, slack: list[int]) -> bool:
-    """Whether a holding that fits with ``slack`` (:func:`_slack`) must take some of part
-    ``j``: whether it would not fit with none of it, the others as they are.
+    """Whether a holding must take some of part ``j``: whether, the other holdings as
+    they are, it no longer fits when it takes none of it (forced()'s trial). ``slack``:
+    :func:`_slack` of the holdings as they are, which fit.
 
-    With none of part j the holding has its fewest there 0 (none of it at all if that is
-    more) and ``r``, its room in j, less room in every set of parts with j; the deck's
-    cards and the other holdings stay. A cut T with j inside keeps its room outside, and
-    so its slack. A cut without j: the holding places ``min(count, room outside T - r)``
-    outside T rather than ``min(count, room outside T)``, and the difference must go to T,
-    which has ``slack[T]`` to spare. So none of part j fits exactly when every such cut
-    has room to spare for the difference, and the count fits in the room without j."""
+    A holding whose fewest of part j are more than none takes some. Otherwise taking none
+    takes ``r``, its room in j, from its room in every set of parts with j; the deck's
+    cards and the other holdings stay. A cut T with j inside keeps the holding's room
+    outside it, and so its slack. A cut without j: the holding places
+    ``min(count, room outside T - r)`` outside T rather than ``min(count, room outside
+    T)``, and the difference must go to T, which has ``slack[T]`` to spare. So taking none
+    of j fits exactly when the count fits the room left (:func:`_slack`'s first test) and
+    every cut without j has the difference to spare."""
     if holding.lows[j]:
         return True
     count: int = holding.unplaced
