@@ -544,6 +544,8 @@ def _slack(kind: _Kind, rooms: list[_Room]) -> list[int]:
         if n < 0:
             return []  # a part given more cards than the deck has
         there += [t + n for t in there]
+    if not free:
+        return there  # nothing left to place: nothing must go anywhere
     everything: int = len(there) - 1
     slack: list[int] = [0] * (everything + 1)  # the empty cut: nothing must go there
     for cut in range(1, everything + 1):
