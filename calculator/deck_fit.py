@@ -4,7 +4,15 @@ Listed cards are checked card by card (:mod:`calculator.piles`); a tally names n
 its counts and flags are checked here: each count at most what its flags leave room for
 (:func:`check_most`), the piles together at most one deck (:func:`check_deck`), and the
 holdings of each kind of card placeable in one deck, the cards each flag names included
-(:func:`check_fit`, a transport problem), a sitter's sale as well.
+(:func:`check_fit`, a transport problem), a sitter's sale as well. The cards a tally
+leaves unsaid but must hold are read from the same problem (:func:`forced`).
+
+Speed: a hand with a tally asks "do these fit?" a few times per kind (check_fit, then
+forced); each holding's room of every set of parts is summed once (:func:`_room`), so a
+cut costs one lookup per holding (:func:`_slack`), and forced reads what each cut has to
+spare rather than trying each card out (:func:`_needs`). The cut loop that words a
+problem (:func:`_fits_in`) runs only once the answer is no; tests/test_deck_fit.py keeps
+the loop and the trials as they were and checks that the answers are the same.
 """
 
 from __future__ import annotations
@@ -96,6 +104,7 @@ class _Kind(NamedTuple):
 
     name: str  # the tally's count of this kind: brights, animals, ribbons
     parts: tuple[tuple[str, int], ...]  # (flag, card bits)
+    sizes: tuple[int, ...]  # per part, the deck's cards
 
 
 def _kinds() -> tuple[_Kind, ...]:
@@ -113,7 +122,7 @@ def _kinds() -> tuple[_Kind, ...]:
             rest &= ~bits
         if rest:
             parts.append(("", rest))
-        found.append(_Kind(count, tuple(parts)))
+        found.append(_Kind(count, tuple(parts), tuple(bits.bit_count() for _f, bits in parts)))
     return tuple(found)
 
 
@@ -121,10 +130,6 @@ _KINDS: Final = _kinds()
 
 Ranges = tuple[tuple[int, int], ...]
 """Per part of a kind, the fewest and the most of its cards a pile holds."""
-
-
-def _ranges_of_mask(mask: int, kind: _Kind) -> Ranges:
-    return tuple(((mask & bits).bit_count(), (mask & bits).bit_count()) for _f, bits in kind.parts)
 
 
 # Flags a tally may leave unset although it holds their card: SPEC §4's tally has none of
@@ -231,15 +236,65 @@ def check_deck(raws: list[tuple[str, Raw]], rules: GoStopRules, problems: Proble
             )
 
 
+class _Room(NamedTuple):
+    """A holding in one of its ranges, for the cut test of :func:`check_fit` without
+    words: its count less the fewest of every part (to place), those fewest, and the room
+    above them of every set of parts (indexed by the set's bits: bit j, part j)."""
+
+    unplaced: int
+    lows: tuple[int, ...]
+    room: tuple[int, ...]
+
+
+def _room(held: int, ranges: Ranges) -> _Room:
+    lows: list[int] = []
+    room: list[int] = [0]
+    for lo, hi in ranges:
+        # the sets with this part are the sets before it, each with its room added
+        extra: int = hi - lo
+        room += [r + extra for r in room]
+        lows.append(lo)
+        held -= lo
+    return _Room(held, tuple(lows), tuple(room))
+
+
 class _Holding(NamedTuple):
     """What one player holds of a kind of card: how many, and per part the fewest and the
-    most (see :func:`check_fit`); ``also``, other ranges it may hold instead."""
+    most (see :func:`check_fit`); ``also``, other ranges it may hold instead; ``rooms``,
+    the holding in each of them for the cut test (built by :func:`_holding`)."""
 
     player: str
     at: tuple[str | int, ...]  # the count's field; () for listed cards
     held: int
     ranges: Ranges
-    also: tuple[Ranges, ...] = ()
+    also: tuple[Ranges, ...]
+    rooms: tuple[_Room, ...]
+
+
+def _holding(
+    player: str,
+    at: tuple[str | int, ...],
+    held: int,
+    ranges: Ranges,
+    also: tuple[Ranges, ...] = (),
+) -> _Holding:
+    if also:
+        return _Holding(
+            player, at, held, ranges, also, tuple(_room(held, r) for r in (ranges, *also))
+        )
+    return _Holding(player, at, held, ranges, also, (_room(held, ranges),))
+
+
+def _listed(player: str, mask: int, kind: _Kind) -> _Holding:
+    """Listed cards: per part, exactly the cards listed; none left to place."""
+    lows: list[int] = []
+    ranges: list[tuple[int, int]] = []
+    for _flag, bits in kind.parts:
+        n = (mask & bits).bit_count()
+        lows.append(n)
+        ranges.append((n, n))
+    room = _Room(0, tuple(lows), (0,) * (1 << len(lows)))
+    return _Holding(player, (), sum(lows), tuple(ranges), (), (room,))
 
 
 def _also_of_tally(tally: Tally, kind: _Kind, rules: GoStopRules) -> tuple[Ranges, ...]:
@@ -249,6 +304,16 @@ def _also_of_tally(tally: Tally, kind: _Kind, rules: GoStopRules) -> tuple[Range
     if stands_in and any(flag == "chodan" for flag, _bits in kind.parts):
         return (_ranges_of_tally(tally._replace(rain_ribbon=True), kind, rules),)
     return ()
+
+
+Holdings = tuple[tuple[_Holding, ...], ...]
+"""Per kind of card a tally counts (brights, animals, ribbons), every player's holding."""
+
+
+def holdings(hand: Hand, rules: GoStopRules, entries: list[Entry | Tally]) -> Holdings:
+    """Every player's holding of each kind of card, for :func:`check_fit` and
+    :func:`forced`: a tally's counts and flags, a listed pile's cards."""
+    return tuple(tuple(_holdings(hand, rules, entries, kind)) for kind in _KINDS)
 
 
 def _holdings(
@@ -264,11 +329,10 @@ def _holdings(
             held = int(getattr(player.tally, kind.name))
             ranges = _ranges_of_tally(player.tally, kind, rules)
             also = _also_of_tally(player.tally, kind, rules)
-            found.append(_Holding(player.id, at, held, ranges, also))
+            found.append(_holding(player.id, at, held, ranges, also))
         elif isinstance(entry, int) or (player.sits_out and player.hand):
             mask = entry if isinstance(entry, int) else sum(map(_BIT, player.hand or ()))
-            held = sum(lo for lo, _hi in _ranges_of_mask(mask, kind))
-            found.append(_Holding(player.id, (), held, _ranges_of_mask(mask, kind)))
+            found.append(_listed(player.id, mask, kind))
         elif (
             player.sits_out
             and player.sold_brights
@@ -287,11 +351,15 @@ def _sold_holding(sold: int, i: int, player: str, kind: _Kind, rules: GoStopRule
         (0, 0 if bits == cards.RAIN_BRIGHT and alone_unsold else bits.bit_count())
         for _flag, bits in kind.parts
     )
-    return _Holding(player, ("players", i, "sold_brights"), sold, ranges)
+    return _holding(player, ("players", i, "sold_brights"), sold, ranges)
 
 
 def check_fit(
-    hand: Hand, rules: GoStopRules, entries: list[Entry | Tally], problems: Problems
+    hand: Hand,
+    rules: GoStopRules,
+    entries: list[Entry | Tally],
+    held: Holdings,
+    problems: Problems,
 ) -> None:
     """The holdings of each kind fit one deck, the cards each flag names included.
 
@@ -299,36 +367,43 @@ def check_fit(
     its fewest and most per part, and no part gives more cards than the deck has. After
     placing the fewest, it is possible exactly when no set T of parts is short (max-flow
     min-cut): the cards that can only go to T, each holding's count less the room it has
-    outside T, are at most what T has left.
+    outside T, are at most what T has left. ``held``: :func:`holdings` of the hand.
     """
-    for kind in _KINDS:
-        holdings = _holdings(hand, rules, entries, kind)
-        if not any(h.at for h in holdings):
+    for kind, kind_held in zip(_KINDS, held, strict=True):
+        if not any(h.at for h in kind_held):
             continue  # listed cards only: already checked card by card
-        piles = [h for h in holdings if h.at[-1:] != ("sold_brights",)]
+        piles = [h for h in kind_held if h.at[-1:] != ("sold_brights",)]
         # the players' piles first: a sale is named only when the piles fit without it
-        if len(piles) == len(holdings) or _fits(kind, piles, problems):
-            _fits(kind, holdings, problems)
+        if len(piles) == len(kind_held) or _fits(kind, piles, problems):
+            _fits(kind, list(kind_held), problems)
     if rules.gwangpal_cards is not GwangpalCards.BRIGHTS and not problems:
-        _check_sale(hand, rules, entries, problems)
+        _check_sale(hand, rules, entries, held, problems)
 
 
 Forced = dict[int, frozenset[str]]
 """Per seat of a tally, the flags of :data:`_UNSTATED` it left false whose card it holds."""
 
 
-def forced(hand: Hand, rules: GoStopRules, entries: list[Entry | Tally]) -> Forced:
+def forced(hand: Hand, held: Holdings) -> Forced:
     """The cards of :data:`_UNSTATED` that a tally leaves unsaid but must hold: every way
     one deck deals the piles (:func:`check_fit`'s transport problem) puts the card in it,
     as its own counts do (nine animals are all of them) or the other piles' do (the
     listed piles hold the eight other animals: one animal tallied is the sake cup).
-    Piles that do not fit one deck (a hand stored before the check) force nothing."""
+    Piles that do not fit one deck (a hand stored before the check) force nothing.
+    ``held``: :func:`holdings` of the hand."""
     found: dict[int, set[str]] = {}
-    for kind in _KINDS:
-        holdings = _holdings(hand, rules, entries, kind)
-        if not any(h.at for h in holdings) or not _fits(kind, holdings, None):
+    for kind, kind_held in zip(_KINDS, held, strict=True):
+        if not any(flag in _UNSTATED for flag, _bits in kind.parts):
+            continue  # brights: nothing to force
+        if not any(h.at for h in kind_held):
             continue
-        for n, holding in enumerate(holdings):
+        options = [h.rooms for h in kind_held]
+        # each holding one way (no other ranges, as a rule): the cuts' slack, once
+        single = all(len(rooms) == 1 for rooms in options)
+        slack = _slack(kind, [rooms[0] for rooms in options]) if single else []
+        if not (slack if single else _fits_any(kind, options)):
+            continue
+        for n, holding in enumerate(kind_held):
             if holding.at[-1:] != (kind.name,):
                 continue  # listed cards, or a sale
             seat = int(holding.at[1])
@@ -336,45 +411,83 @@ def forced(hand: Hand, rules: GoStopRules, entries: list[Entry | Tally]) -> Forc
             for j, (flag, _bits) in enumerate(kind.parts):
                 if flag not in _UNSTATED or getattr(tally, flag):
                     continue
-                # the ranges that may leave the card out, with none of it
-                kept = [
-                    (*ranges[:j], (0, 0), *ranges[j + 1 :])
-                    for ranges in (holding.ranges, *holding.also)
-                    if not ranges[j][0]
-                ]
-                trial = holding._replace(ranges=kept[0], also=tuple(kept[1:])) if kept else None
-                if trial is None or not _fits(
-                    kind, [*holdings[:n], trial, *holdings[n + 1 :]], None
-                ):
+                if single:
+                    held_anyway = _needs(holding.rooms[0], j, slack)
+                else:
+                    # the ranges that may leave the card out, with none of it
+                    trial = tuple(
+                        _room(holding.held, (*ranges[:j], (0, 0), *ranges[j + 1 :]))
+                        for ranges in (holding.ranges, *holding.also)
+                        if not ranges[j][0]
+                    )
+                    others = [*options[:n], trial, *options[n + 1 :]]
+                    held_anyway = not trial or not _fits_any(kind, others)
+                if held_anyway:
                     found.setdefault(seat, set()).add(flag)
     return {seat: frozenset(flags) for seat, flags in found.items()}
 
 
+def _needs(holding: _Room, j: int, slack: list[int]) -> bool:
+    """Whether a holding must take some of part ``j``: whether, the other holdings as
+    they are, it no longer fits when it takes none of it (forced()'s trial). ``slack``:
+    :func:`_slack` of the holdings as they are, which fit.
+
+    A holding whose fewest of part j are more than none takes some. Otherwise taking none
+    takes ``r``, its room in j, from its room in every set of parts with j; the deck's
+    cards and the other holdings stay. A cut T with j inside keeps the holding's room
+    outside it, and so its slack. A cut without j: the holding places
+    ``min(count, room outside T - r)`` outside T rather than ``min(count, room outside
+    T)``, and the difference must go to T, which has ``slack[T]`` to spare. So taking none
+    of j fits exactly when the count fits the room left (:func:`_slack`'s first test) and
+    every cut without j has the difference to spare."""
+    if holding.lows[j]:
+        return True
+    count: int = holding.unplaced
+    room: tuple[int, ...] = holding.room
+    r: int = room[1 << j]
+    if count > room[-1] - r:
+        return True
+    everything: int = len(room) - 1
+    for cut in range(1, everything + 1):
+        if cut >> j & 1:
+            continue
+        outside: int = room[everything ^ cut]
+        with_j: int = count if count < outside else outside
+        without: int = count if count < outside - r else outside - r
+        if with_j - without > slack[cut]:
+            return True
+    return False
+
+
 def _check_sale(
-    hand: Hand, rules: GoStopRules, entries: list[Entry | Tally], problems: Problems
+    hand: Hand,
+    rules: GoStopRules,
+    entries: list[Entry | Tally],
+    held: Holdings,
+    problems: Problems,
 ) -> None:
     """A sale of more than brights (gwangpal_cards: fudawiki) given as a count: at most the
     selling cards the players' piles leave in the deck. A tally's bonus cards are not known,
     so only its brights, sake cup (said, or :func:`forced`) and double junks are counted
     against it."""
     sells = selling_cards(rules) & tables_for(rules).in_deck
-    held = 0
-    unsaid = forced(hand, rules, entries)
+    held_cards = 0
+    unsaid = forced(hand, held)
     for i, player in enumerate(hand.players):
         entry, tally = entries[i], player.tally
         if isinstance(entry, int):
-            held += (entry & sells).bit_count()
+            held_cards += (entry & sells).bit_count()
         elif tally is not None and isinstance(entry, Pile):
             doubles = min(tally.double_junks or 0, cards.DOUBLE_JUNK.bit_count())
             cup = tally.has_gukjin or "has_gukjin" in unsaid.get(i, ())
-            held += tally.brights + int(cup) + doubles
+            held_cards += tally.brights + int(cup) + doubles
     for i, player in enumerate(hand.players):
         sold = player.sold_brights or 0
-        if player.sits_out and sold > sells.bit_count() - held:
+        if player.sits_out and sold > sells.bit_count() - held_cards:
             problems.add(
                 "deck_exceeded",
                 f"sold_brights is {sold}, but of the {sells.bit_count()} cards that sell under "
-                f"this rule set the players' piles hold at least {held}: sell fewer, or "
+                f"this rule set the players' piles hold at least {held_cards}: sell fewer, or "
                 "correct the piles",
                 "players",
                 i,
@@ -385,17 +498,73 @@ def _check_sale(
 def _fits(kind: _Kind, holdings: list[_Holding], problems: Problems | None) -> bool:
     """Whether ``holdings`` fit one deck (see :func:`check_fit`), each in its ranges or
     one of its others; if not, a problem says why (``problems`` None: only whether)."""
-    for chosen in itertools.product(*[(h.ranges, *h.also) for h in holdings]):
-        if _fits_in(kind, [h._replace(ranges=r) for h, r in zip(holdings, chosen, strict=True)]):
-            return True
+    if _fits_any(kind, [h.rooms for h in holdings]):
+        return True
     if problems is not None:
         _fits_in(kind, holdings, problems)  # named in the ranges first given
     return False
 
 
-def _fits_in(kind: _Kind, holdings: list[_Holding], problems: Problems | None = None) -> bool:
+def _fits_any(kind: _Kind, options: list[tuple[_Room, ...]]) -> bool:
+    """Whether the holdings fit one deck, each in one of its ``options``."""
+    if all(len(rooms) == 1 for rooms in options):  # the common case: no other ranges
+        return _fit_rooms(kind, [rooms[0] for rooms in options])
+    return any(_fit_rooms(kind, list(chosen)) for chosen in itertools.product(*options))
+
+
+def _fit_rooms(kind: _Kind, rooms: list[_Room]) -> bool:
+    """Whether holdings fit one deck: :func:`_fits_in`'s test without the words, the room
+    of every set of parts summed once (:func:`_room`), not per cut."""
+    return bool(_slack(kind, rooms))
+
+
+def _slack(kind: _Kind, rooms: list[_Room]) -> list[int]:
+    """If the holdings fit one deck, per cut (a set of parts, by its bits) how many more
+    cards the deck has left there than must go there: :func:`_fits_in`'s test without the
+    words, the room of every set of parts summed once (:func:`_room`). Empty if they do
+    not fit."""
+    left: list[int] = list(kind.sizes)
+    total: int = 0
+    fixed: int = 0  # what the holdings with nothing left to place place outside any cut
+    free: list[_Room] = []
+    for holding in rooms:
+        # a pile's count past the room its own ranges leave: check_most refuses that
+        # before check_fit, so only a trial of forced() meets it
+        if holding.unplaced > holding.room[-1]:
+            return []
+        total += holding.unplaced
+        for j, lo in enumerate(holding.lows):
+            left[j] -= lo
+        if holding.unplaced > 0:
+            free.append(holding)
+        else:  # listed cards: the least of its count and any room is its count
+            fixed += holding.unplaced
+    there: list[int] = [0]  # what the deck has left of every set of parts
+    for n in left:
+        if n < 0:
+            return []  # a part given more cards than the deck has
+        there += [t + n for t in there]
+    if not free:
+        return there  # nothing left to place: nothing must go anywhere
+    everything: int = len(there) - 1
+    slack: list[int] = [0] * (everything + 1)  # the empty cut: nothing must go there
+    for cut in range(1, everything + 1):
+        outside: int = everything ^ cut
+        placed: int = fixed
+        for holding in free:
+            unplaced: int = holding.unplaced
+            room: int = holding.room[outside]
+            placed += unplaced if unplaced < room else room
+        spare: int = there[cut] - (total - placed)
+        if spare < 0:
+            return []
+        slack[cut] = spare
+    return slack
+
+
+def _fits_in(kind: _Kind, holdings: list[_Holding], problems: Problems) -> bool:
     """Whether ``holdings`` fit one deck, each in its ``ranges``; if not, a problem says
-    why (``problems`` None: only whether)."""
+    why. The cut loop the words come from; :func:`_fit_rooms` answers the same faster."""
     left = [bits.bit_count() for _flag, bits in kind.parts]
     counts: list[int] = []
     rooms: list[list[int]] = []
@@ -409,12 +578,7 @@ def _fits_in(kind: _Kind, holdings: list[_Holding], problems: Problems | None = 
         counts.append(count)
         rooms.append(room)
     over = next((j for j, n in enumerate(left) if n < 0), -1)
-    if problems is None:
-        # a pile's count past the room its own ranges leave: check_most refuses that before
-        # check_fit, so only a trial of forced() meets it
-        if over >= 0 or any(c > sum(room) for c, room in zip(counts, rooms, strict=True)):
-            return False
-    elif over >= 0:
+    if over >= 0:
         flag, bits = kind.parts[over]
         takers = [h for h in holdings if h.ranges[over][0]]
         shares = ", ".join(f"{h.player} {h.ranges[over][0]}" for h in takers)
@@ -436,10 +600,9 @@ def _fits_in(kind: _Kind, holdings: list[_Holding], problems: Problems | None = 
         there = sum(left[j] for j in range(len(kind.parts)) if cut >> j & 1)
         must = total - sum(placed)
         if must > there:
-            if problems is not None:
-                inside = [kind.parts[j][0] for j in range(len(kind.parts)) if cut >> j & 1]
-                short = [c > p for c, p in zip(counts, placed, strict=True)]
-                _unfit(kind, holdings, short, inside, must, there, problems)
+            inside = [kind.parts[j][0] for j in range(len(kind.parts)) if cut >> j & 1]
+            short = [c > p for c, p in zip(counts, placed, strict=True)]
+            _unfit(kind, holdings, short, inside, must, there, problems)
             return False
     return True
 

@@ -107,12 +107,13 @@ def _read_tallies(
     problems.raise_if_any(ImpossibleHandError)
     deck_fit.check_deck(raws, rules, problems)
     problems.raise_if_any(ImpossibleHandError)
+    held = deck_fit.holdings(hand, rules, entries)
     if entering:
-        deck_fit.check_fit(hand, rules, entries, problems)
+        deck_fit.check_fit(hand, rules, entries, held, problems)
         problems.raise_if_any(ImpossibleHandError)
     # a card the tally left unsaid (has_gukjin, has_may_animal, rain_ribbon) that the
     # counts force into the pile is held, as the cards would be
-    unsaid = deck_fit.forced(hand, rules, entries)
+    unsaid = deck_fit.forced(hand, held)
     for i, flags in unsaid.items():
         tally = hand.players[i].tally
         assert tally is not None  # forced() names tallies only
