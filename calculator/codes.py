@@ -167,6 +167,9 @@ _ERROR = {
     "events_without_play": Label("진행 없는 사건", "events in a hand that was not played"),
     "dealer_required": Label("선 필요", "these rules need the dealer"),
     "dealer_sits_out": Label("쉬는 사람이 선", "the dealer sat out this hand"),
+    "three_ppuk_ends_hand": Label(
+        "쓰리뻑으로 끝난 판", "a third consecutive ppuk ended the hand: send three_ppuk"
+    ),
     "three_ppuk_played_on": Label(
         "쓰리뻑은 사건으로", "these rules play three ppuk on: send it as an event"
     ),

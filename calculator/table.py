@@ -227,7 +227,7 @@ def _checked_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Tab
         )
     active = tuple(i for i, p in enumerate(players) if not p.sits_out)
     winner = check_outcome(hand, rules, index, problems)
-    check_events(hand, rules, index, problems)
+    check_events(hand, rules, index, problems, entering)
     problems.raise_if_any(InvalidHandError)
     liable, reason, conflict = find_liable(hand, rules, index, active, winner, problems, entering)
     conflicts = () if conflict is None else (conflict,)

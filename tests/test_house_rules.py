@@ -332,3 +332,67 @@ def test_the_ppuk_payout_summary_says_what_a_run_of_three_pays(
     assert [p.points for p in result.payments if p.payer == "B"] == [3 * n for n in prices]
     (spec,) = [s for s in specs(GoStopRules) if s.name == "ppuk_payout"]
     assert said in spec.summary
+
+
+# --- a third consecutive ppuk ends the hand (docs/rules.md §5.4) ----------------------------
+
+_THREE_PPUK_A = [
+    {"type": "first_ppuk", "player": "A"},
+    {"type": "consecutive_ppuk", "player": "A"},
+    {"type": "consecutive_ppuk", "player": "A"},
+]
+
+
+@pytest.mark.parametrize(
+    ("outcome", "at"),
+    [
+        ({"type": "stop", "winner": "B"}, "type"),
+        ({"type": "nagari"}, "type"),
+        ({"type": "three_ppuk", "winner": "B"}, "winner"),
+    ],
+)
+def test_a_third_consecutive_ppuk_then_another_outcome_is_refused(
+    outcome: dict[str, Any], at: str
+) -> None:
+    """Under three_ppuk_mode instant_win (the default) A's third consecutive ppuk ended the
+    hand as A's three_ppuk: a stop, a drawn hand or another's three ppuk came after it."""
+    hand = {
+        "players": [
+            {"id": "A", "cards": ["01-junk-1"]},
+            {"id": "B", "cards": ["01-bright", "03-bright", "08-bright"]},
+            {"id": "C", "cards": ["11-junk-1"]},
+        ],
+        "outcome": outcome,
+        "events": _THREE_PPUK_A,
+    }
+    with pytest.raises(GoStopError) as caught:
+        settle(build_hand(hand), resolve("standard"))
+    (issue,) = caught.value.issues
+    assert (issue.code, issue.location) == ("three_ppuk_ends_hand", ("outcome", at))
+    assert '{"type": "three_ppuk", "winner": "A"}' in issue.detail
+
+
+def test_a_third_consecutive_ppuk_with_its_own_win_or_played_on_is_accepted() -> None:
+    """A's own three_ppuk is the outcome it calls for; under side_payment the third rung is
+    an event and the hand goes on. Both pay the ladder: 3, 6 and 12 (the stop minimum,
+    ×2, ×4, docs/rules.md §5.3) from each of B and C; the win adds 3 from each (§5.4)."""
+    players = [{"id": p, "cards": []} for p in "ABC"]
+    won = {"players": players, "events": _THREE_PPUK_A}
+    won["outcome"] = {"type": "three_ppuk", "winner": "A"}
+    assert dict(settle(build_hand(won), resolve("standard")).net) == {"A": 48, "B": -24, "C": -24}
+    drawn = {**won, "outcome": {"type": "nagari"}}
+    side = resolve("standard", {"three_ppuk_mode": "side_payment"})
+    assert dict(settle(build_hand(drawn), side).net) == {"A": 42, "B": -21, "C": -21}
+
+
+def test_a_stored_third_ppuk_then_a_drawn_hand_is_scored_as_it_was_stored() -> None:
+    """A table hand stored before 2026-12-05 replays (entering False): the ladder alone,
+    3 + 6 + 12 = 21 from each of B and C, and the streak grows."""
+    hand = {
+        "players": [{"id": p, "cards": []} for p in "ABC"],
+        "outcome": {"type": "nagari"},
+        "events": _THREE_PPUK_A,
+    }
+    result = settle(build_hand(hand), resolve("standard"), entering=False)
+    assert dict(result.net) == {"A": 42, "B": -21, "C": -21}
+    assert result.nagari_streak_after == 1
