@@ -396,3 +396,41 @@ def test_a_stored_third_ppuk_then_a_drawn_hand_is_scored_as_it_was_stored() -> N
     result = settle(build_hand(hand), resolve("standard"), entering=False)
     assert dict(result.net) == {"A": 42, "B": -21, "C": -21}
     assert result.nagari_streak_after == 1
+
+
+# --- a floor four played as a drawn hand pays the sitter's sale (docs/rules.md §6.2) ----------
+
+
+def _floor_four_with_a_sale(mode: str) -> tuple[Any, Any]:
+    hand = {
+        "dealer": "A",
+        "players": [{"id": "S", "sits_out": True, "sold_brights": 1}, *_EMPTY3],
+        "outcome": {"type": "floor_four"},
+    }
+    return build_hand(hand), resolve("standard", {"floor_four_of_month": mode})
+
+
+def test_a_floor_four_played_as_a_drawn_hand_pays_the_sitters_sale() -> None:
+    """floor_four_of_month nagari: a drawn hand, and "the sale is paid whatever happens in
+    the hand, drawn hands … included; only a redeal moves nothing" (§6.2, §5.2). One
+    bright at gwangpal_price 2 from each of A, B and C: S +6; the streak grows."""
+    hand, rules = _floor_four_with_a_sale("nagari")
+    result = settle(hand, rules)
+    assert dict(result.net) == {"S": 6, "A": -2, "B": -2, "C": -2}
+    assert [(p.payer, p.reason, p.points) for p in result.payments] == [
+        ("A", "gwangpal", 2),
+        ("B", "gwangpal", 2),
+        ("C", "gwangpal", 2),
+    ]
+    assert result.nagari_streak_after == 1
+    redealt = settle(*_floor_four_with_a_sale("redeal"))
+    assert dict(redealt.net) == {"S": 0, "A": 0, "B": 0, "C": 0}
+    assert redealt.payments == ()
+
+
+def test_a_stored_floor_four_drawn_hand_keeps_its_sale_unpaid() -> None:
+    """A table hand stored before 2026-12-05 replays as it was scored then: no sale."""
+    hand, rules = _floor_four_with_a_sale("nagari")
+    result = settle(hand, rules, entering=False)
+    assert dict(result.net) == {"S": 0, "A": 0, "B": 0, "C": 0}
+    assert result.nagari_streak_after == 1
