@@ -193,6 +193,43 @@ def test_a_declared_meongtta_says_it_was_declared(client: Any) -> None:
     assert batch["results"][0]["result"]["winner_score"]["amount"] == 16
 
 
+def test_a_declared_winners_bak_over_listed_cards_says_declared_not_zero(client: Any) -> None:
+    """A declared winner gives no count of its brights or animals: the 광박 and 멍박 it
+    causes a listed or tallied loser say "declared", as when both sides are declared (a
+    declared winner's 3 points, 광박 ×2 for B without a bright: 6; 멍따 8 × 2 = 16, then
+    멍박 ×2 for B and C without an animal: 32; docs/rules.md §4.4, §4.6)."""
+    brights = {
+        "players": [
+            {"id": "A", "declared": {"points": 3, "scored": ["brights"]}},
+            {"id": "B", "tally": {"junk_value": 6}},
+            {"id": "C", "captured": ["12-bright"]},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    to_b, to_c = _ok(client.post(HANDS + "?lang=all", json=brights))["payments"]
+    assert [(p["from"], p["points"]) for p in (to_b, to_c)] == [("B", 6), ("C", 3)]
+    assert to_b["text"] == {
+        "ko": "3 × 2 (광박: 신고) = 6점",
+        "en": "3 × 2 (bright penalty (gwang-bak): declared) = 6 points",
+    }
+    animals = {
+        "ruleset": {"preset": "standard", "options": {"meongbak_mode": "winner_meongtta"}},
+        "players": [
+            {"id": "A", "declared": {"points": 8, "scored": ["animals"], "meongtta": True}},
+            {"id": "B", "captured": ["12-bright"]},
+            {"id": "C", "tally": {"junk_value": 6}},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    payments = _ok(client.post(HANDS + "?lang=all", json=animals))["payments"]
+    assert [(p["from"], p["points"]) for p in payments] == [("B", 32), ("C", 32)]
+    for payment in payments:
+        assert payment["text"] == {
+            "ko": "16 × 2 (멍박: 신고) = 32점",
+            "en": "16 × 2 (animal penalty (meong-bak): declared) = 32 points",
+        }
+
+
 def _winner_texts(client: Any, body: dict[str, Any]) -> list[dict[str, str]]:
     answer = _ok(client.post(HANDS + "?lang=all", json=_body(body)))
     return [step["text"] for step in answer["winner_score"]["steps"]]
