@@ -472,8 +472,11 @@ def test_a_payment_sentence_reads_as_its_amount(client: Any, options: dict[str, 
 
 def test_the_ppuk_ladder_says_which_ppuk_of_the_run_its_factor_is_for(client: Any) -> None:
     # the 3rd ppuk in a row pays the first ppuk's price × 4; the sentence once said "factor: 3"
+    # (played on: under the default instant_win a third ppuk ends the hand, so A's stop
+    # could not follow it — three_ppuk_ends_hand)
     body = {
         **THREE_BRIGHTS,
+        "ruleset": {"preset": "standard", "options": {"three_ppuk_mode": "side_payment"}},
         "events": [
             {"type": "first_ppuk", "player": "B"},
             {"type": "consecutive_ppuk", "player": "B"},
