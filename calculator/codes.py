@@ -66,7 +66,7 @@ _STEP = {
     "meong_bak": Label("멍박", "animal penalty (meong-bak)"),
     "go_bak": Label("고박", "failed go (go-bak)"),
     "no_capture": Label("먹은 패 없음: 면제", "no cards captured: exempt"),
-    "covers": Label("독박 대납", "pays for another loser (dokbak)"),
+    "covers": Label("대납", "pays for another loser"),
     "covered_by": Label("대납받음", "paid by the liable player"),
     # side payments and instant wins (their first step is the reason itself)
     **_REASON,

@@ -38,7 +38,7 @@ from calculator.multipliers import (
 )
 from calculator.piles import Entry, read_piles
 from calculator.presets import RuleSet, Variant
-from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerScore
+from calculator.result import Facts, HandResult, Payment, PlayerResult, Step, WinnerScore
 from calculator.rules import (
     FloorFour,
     GobakMode2p,
@@ -240,6 +240,10 @@ def _settled(
                 _new(_PLAYER_RESULT, (player.id, score.points, score.items, may_stop, score, None))
             )
     players = tuple(results)
+    liable = table.liable
+    if liable is not None and outcome is not None and outcome.liable is None:
+        # the go-caller the rules make pay for everyone (고박, 역고): echoed as if named
+        outcome = outcome._replace(liable=hand.players[liable].id)
     return _new(
         _HAND_RESULT, (ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
     )
@@ -560,11 +564,13 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
     liable = table.liable
     payments = []
     if liable is not None:  # the liable player's payment first, then the covered ones
+        # why it pays for everyone (고박, 역고 or a named 독박): its sentences say it
+        why: Facts = ((table.liable_reason or "dokbak", 1),)
         points, steps = shares[liable]
         for j, (other, _steps) in shares.items():
             if j != liable:
                 points += other
-                covers = _new(_STEP, ("covers", "add", other, points, None, players[j].id, ()))
+                covers = _new(_STEP, ("covers", "add", other, points, None, players[j].id, why))
                 steps = [*steps, covers]
         if _doubles_the_sum(rules, table):
             points *= 2
@@ -582,7 +588,7 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
                 continue
             steps = [
                 *steps,
-                _new(_STEP, ("covered_by", "add", -points, 0, None, players[liable].id, ())),
+                _new(_STEP, ("covered_by", "add", -points, 0, None, players[liable].id, why)),
             ]
             points = 0
         payments.append(

@@ -230,6 +230,65 @@ def test_a_declared_winners_bak_over_listed_cards_says_declared_not_zero(client:
         }
 
 
+# B stops on 4: cheongdan 3 (06, 09, 10) and five ribbons 1 (docs/rules.md §2.3); A holds
+# three brights but lost, C has two junk. No bak: B scored neither brights nor junk.
+_B_STOPS = {
+    "players": [
+        {"id": "A", "captured": ["01-bright", "03-bright", "08-bright", "04-junk-1"]},
+        {"id": "B", "captured": ["06-ribbon", "09-ribbon", "10-ribbon", "01-ribbon", "02-ribbon"]},
+        {"id": "C", "captured": ["05-junk-1", "06-junk-1"]},
+    ],
+    "outcome": {"type": "stop", "winner": "B"},
+}
+
+
+@pytest.mark.parametrize(
+    ("changes", "options", "owed", "ko", "en"),
+    [
+        # 고박 pay_all (standard, §4.7): A called go and lost, pays 4 + C's 4 = 8
+        ({"A": {"go_count": 1}}, {}, 8, "고박", "go-bak"),
+        # 역고 double_and_dokbak (§4.8): B's go after A's, 4 + 1 go = 5, ×2 = 10 each; A
+        # pays both shares (no 고박 of its own: gobak_mode_3p none)
+        (
+            {"A": {"go_count": 1}, "B": {"go_count": 1, "yeokgo": True}},
+            {"yeokgo_mode": "double_and_dokbak", "gobak_mode_3p": "none"},
+            20,
+            "역고",
+            "reverse go (yeokgo)",
+        ),
+        # a named 독박 (no go): A pays 4 + 4 = 8
+        ({}, {}, 8, "독박", "dokbak"),
+    ],
+)
+def test_the_player_who_pays_for_everyone_is_echoed_with_its_reason(
+    client: Any, changes: dict[str, Any], options: dict[str, Any], owed: int, ko: str, en: str
+) -> None:
+    """Whoever pays for every loser — a go-caller under 고박 pay-all or 역고, or a loser
+    named liable — is the answer's outcome.liable (README, "Reading an answer"), and the
+    covering steps' sentences say why."""
+    body = copy.deepcopy(_B_STOPS)
+    for player in body["players"]:
+        player.update(changes.get(player["id"], {}))
+    body["ruleset"] = {"preset": "standard", "options": options}
+    if ko == "독박":
+        body["outcome"]["liable"] = "A"
+    answer = _ok(client.post(HANDS + "?lang=all", json=body))
+    assert answer["outcome"] == {"type": "stop", "winner": "B", "liable": "A"}
+    a, c = answer["payments"]
+    assert [(a["from"], a["points"]), (c["from"], c["points"])] == [("A", owed), ("C", 0)]
+    share = owed // 2
+    assert a["text"] == {
+        "ko": f"{share} + {share} (대납: {ko}, C) = {owed}점",
+        "en": f"{share} + {share} (pays for another loser: {en}, C) = {owed} points",
+    }
+    assert [s["code"] for s in a["steps"]] == ["covers"]  # the codes are unchanged
+    assert c["text"] == {
+        "ko": f"{share} − {share} (대납받음: {ko}, A) = 0점",
+        "en": f"{share} − {share} (paid by the liable player: {en}, A) = 0 points",
+    }
+    assert [s["code"] for s in c["steps"]] == ["covered_by"]
+
+
 def _winner_texts(client: Any, body: dict[str, Any]) -> list[dict[str, str]]:
     answer = _ok(client.post(HANDS + "?lang=all", json=_body(body)))
     return [step["text"] for step in answer["winner_score"]["steps"]]
