@@ -153,6 +153,7 @@ _ERROR = {
     "bak_not_triggered": Label("박 조건 불충족", "a bak flag the cards do not support"),
     "bak_on_winner": Label("승자의 박", "a bak flag on the winner"),
     "meongtta_not_winner": Label("패자의 멍따", "멍따 set on a loser"),
+    "meongtta_not_played": Label("멍따 없음", "these rules do not play meongtta"),
     "unexpected_field": Label("필요 없는 항목", "a field this outcome does not take"),
     "invalid_holders": Label("잘못된 총통 보유자", "invalid chongtong holders"),
     "chongtong_played_on": Label("총통 계속 진행", "these rules play a chongtong on"),

@@ -605,13 +605,16 @@ def _check_declared_baks(
 ) -> None:
     """A declared loser's bak flags must be possible under the rules and the winner's pile;
     the winner pays no bak, so a flag on its declaration is refused, not ignored. 멍따 is
-    the winner's: declared on a loser it is refused too (it would double nothing) — when
-    ``entering``: a stored hand's, which releases before 2026-12-05 took, is ignored, as
-    it was then (a loser's 멍따 pays nothing)."""
+    the winner's: declared on a loser it is refused too (it would double nothing), and on
+    the winner it must be played and scored (:func:`_check_declared_meongtta`) — when
+    ``entering``: a stored hand's, which releases before 2026-12-05 took, is scored as it
+    was then (a loser's 멍따 pays nothing, a winner's doubles where 멍따 is played)."""
     assert table.winner is not None
     winner = scores[table.winner]
     assert winner is not None
     problems = None
+    if entering and winner.declared_baks is not None and winner.many_animals:
+        problems = _check_declared_meongtta(hand, rules, table.winner, winner)
     for i in table.active:
         scored = scores[i]
         if scored is None or scored.declared_baks is None:
@@ -678,6 +681,33 @@ def _check_declared_baks(
                 )
     if problems:
         problems.raise_if_any(InvalidHandError)
+
+
+def _check_declared_meongtta(
+    hand: Hand, rules: GoStopRules, w: int, winner: Score
+) -> Problems | None:
+    """A declared winner's 멍따 (``meongtta: true``) must be one the rules play, and its
+    animals (7 or more by default, never under 5) always score animals (docs/rules.md
+    §2.2, §4.3): a 멍따 without "animals" in ``scored`` cannot be."""
+    at = ("players", w, "declared", "meongtta")
+    player = hand.players[w].id
+    problems = Problems()
+    if not rules.meongtta_enabled:
+        problems.add(
+            "meongtta_not_played",
+            f"meongtta is set on the winner {player!r} but this rule set has no 멍따 "
+            "(meongtta_enabled is false); remove the flag or change the rules",
+            *at,
+        )
+    elif not winner.scored_animals:
+        problems.add(
+            "impossible_flags",
+            f"meongtta is set on the winner {player!r} but its scored categories lack "
+            f'"animals": 멍따 is {rules.meongtta_threshold} or more animals, which always '
+            'score animals; add "animals" to scored, or remove meongtta',
+            *at,
+        )
+    return problems
 
 
 # --- results ----------------------------------------------------------------------------

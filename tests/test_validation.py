@@ -430,6 +430,30 @@ def test_meongtta_declared_on_a_loser_is_refused_not_ignored() -> None:
     assert settle(build_hand(hand), STANDARD).net == {"A": 24, "B": -12, "C": -12}
 
 
+def test_a_winners_declared_meongtta_must_be_played_and_scored() -> None:
+    """멍따 is 7+ animals (docs/rules.md §4.3), which always score animals (§2.2: five
+    and more); the wikipedia preset has no 멍따 at all. Both used to be taken: the flag
+    doubled a pile that scored only junk (8 × 2 = 16), or was dropped without a word."""
+    hand = {
+        "players": [
+            {"id": "A", "declared": {"points": 8, "scored": ["junk"], "meongtta": True}},
+            {"id": "B", "declared": {}},
+        ],
+        "outcome": STOP_A,
+    }
+    at = ("players", 0, "declared", "meongtta")
+    assert _issues(hand) == [("impossible_flags", at)]
+    hand["players"][0]["declared"]["scored"] = ["animals", "godori"]
+    # scored as animals, it is 멍따: 8 × 2 = 16 (W25's step)
+    assert dict(settle(build_hand(hand), STANDARD).net) == {"A": 16, "B": -16}
+    wikipedia = resolve("wikipedia")
+    assert _issues(hand, wikipedia) == [("meongtta_not_played", at)]
+    # a table hand stored before 2026-12-05 is scored as it was: no 멍따 there, 8 from B
+    assert dict(settle(build_hand(hand), wikipedia, entering=False).net) == {"A": 8, "B": -8}
+    hand["players"][0]["declared"]["scored"] = ["junk"]
+    assert dict(settle(build_hand(hand), STANDARD, entering=False).net) == {"A": 16, "B": -16}
+
+
 def test_events_are_checked() -> None:
     issues = _issues(
         {
