@@ -166,6 +166,8 @@ _ERROR = {
     "impossible_event": Label("불가능한 사건", "an event that cannot have happened"),
     "event_player_sits_out": Label("쉬는 사람의 사건", "an event of a player who sat out"),
     "events_without_play": Label("진행 없는 사건", "events in a hand that was not played"),
+    "flags_without_play": Label("진행 없는 표시", "go, shake or bomb in a hand not played"),
+    "cards_without_play": Label("진행 없는 패", "captured cards in a hand not played"),
     "dealer_required": Label("선 필요", "these rules need the dealer"),
     "dealer_sits_out": Label("쉬는 사람이 선", "the dealer sat out this hand"),
     "three_ppuk_ends_hand": Label(
