@@ -289,6 +289,63 @@ def test_the_player_who_pays_for_everyone_is_echoed_with_its_reason(
     assert [s["code"] for s in c["steps"]] == ["covered_by"]
 
 
+def test_a_previews_comparisons_give_each_players_points_and_may_stop(client: Any) -> None:
+    """A preview settles nothing, so its comparisons gave only zeros; they give what a
+    preview is for: each player's points and may_stop under the compared rule set.
+
+    A: ribbons of January, April, May, July and December — 초단 3 (§2.3) and five ribbons
+    1 — and eight junk with the sake cup, read as double junk (10 junk: 1; §2.5); 5 points.
+    Under wikipedia the December ribbon is left out of the count (four ribbons: 0): 4. B:
+    three brights with the rain man, 2 (§2.1). Two players stop at 7; at 4, A may stop."""
+    ribbons = ["01-ribbon", "04-ribbon", "05-ribbon", "07-ribbon", "12-ribbon"]
+    junk = [f"0{m}-junk-{n}" for m in range(1, 5) for n in (1, 2)]
+    body = {
+        "players": [
+            {"id": "A", "captured": [*ribbons, *junk, "09-animal"]},
+            {"id": "B", "captured": ["01-bright", "03-bright", "12-bright"]},
+        ],
+        "compare_with": [
+            "wikipedia",
+            {"preset": "standard", "options": {"min_points_to_stop_2p": 4}},
+        ],
+    }
+    answer = _ok(client.post(HANDS, json=body))
+    assert [(p["id"], p["points"], p["may_stop"]) for p in answer["players"]] == [
+        ("A", 5, False),
+        ("B", 2, False),
+    ]
+    wikipedia, lower = answer["comparisons"]
+    assert wikipedia["players"] == [
+        {"id": "A", "points": 4, "may_stop": False},
+        {"id": "B", "points": 2, "may_stop": False},
+    ]
+    assert lower["players"] == [
+        {"id": "A", "points": 5, "may_stop": True},
+        {"id": "B", "points": 2, "may_stop": False},
+    ]
+    assert (lower["payments"], lower["net"], lower["difference"]) == (
+        [],
+        {"A": 0, "B": 0},
+        {
+            "A": 0,
+            "B": 0,
+        },
+    )
+    # a hand with an outcome: its comparisons settle it, and carry no players (B stops on
+    # hongdan 3, cheongdan 3 and six ribbons 2: 8)
+    stopped = {
+        "players": [
+            {"id": "A", "captured": ["01-bright", "03-bright", "08-bright"]},
+            {"id": "B", "captured": ["01-ribbon", "02-ribbon", "03-ribbon", "06-ribbon"]},
+        ],
+        "outcome": {"type": "stop", "winner": "B"},
+        "compare_with": ["wikipedia"],
+    }
+    stopped["players"][1]["captured"] += ["09-ribbon", "10-ribbon"]
+    settled = _ok(client.post(HANDS, json=stopped))
+    assert "players" not in settled["comparisons"][0]
+
+
 def _winner_texts(client: Any, body: dict[str, Any]) -> list[dict[str, str]]:
     answer = _ok(client.post(HANDS + "?lang=all", json=_body(body)))
     return [step["text"] for step in answer["winner_score"]["steps"]]
