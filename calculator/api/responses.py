@@ -199,7 +199,10 @@ class OutcomeOutSchema(Schema):
     winner = fields.String(required=True, allow_none=True)
     liable = fields.String(
         allow_none=True,
-        metadata={"description": "The player who pays for everyone (독박); omitted when none"},
+        metadata={
+            "description": "The player who pays for everyone: the loser named liable (독박), "
+            "or the go-caller 고박 pay-all or 역고 makes pay; omitted when none"
+        },
     )
 
 
