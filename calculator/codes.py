@@ -66,7 +66,7 @@ _STEP = {
     "meong_bak": Label("멍박", "animal penalty (meong-bak)"),
     "go_bak": Label("고박", "failed go (go-bak)"),
     "no_capture": Label("먹은 패 없음: 면제", "no cards captured: exempt"),
-    "covers": Label("독박 대납", "pays for another loser (dokbak)"),
+    "covers": Label("대납", "pays for another loser"),
     "covered_by": Label("대납받음", "paid by the liable player"),
     # side payments and instant wins (their first step is the reason itself)
     **_REASON,
@@ -153,6 +153,7 @@ _ERROR = {
     "bak_not_triggered": Label("박 조건 불충족", "a bak flag the cards do not support"),
     "bak_on_winner": Label("승자의 박", "a bak flag on the winner"),
     "meongtta_not_winner": Label("패자의 멍따", "멍따 set on a loser"),
+    "meongtta_not_played": Label("멍따 없음", "these rules do not play meongtta"),
     "unexpected_field": Label("필요 없는 항목", "a field this outcome does not take"),
     "invalid_holders": Label("잘못된 총통 보유자", "invalid chongtong holders"),
     "chongtong_played_on": Label("총통 계속 진행", "these rules play a chongtong on"),
@@ -165,8 +166,13 @@ _ERROR = {
     "impossible_event": Label("불가능한 사건", "an event that cannot have happened"),
     "event_player_sits_out": Label("쉬는 사람의 사건", "an event of a player who sat out"),
     "events_without_play": Label("진행 없는 사건", "events in a hand that was not played"),
+    "flags_without_play": Label("진행 없는 표시", "go, shake or bomb in a hand not played"),
+    "cards_without_play": Label("진행 없는 패", "captured cards in a hand not played"),
     "dealer_required": Label("선 필요", "these rules need the dealer"),
     "dealer_sits_out": Label("쉬는 사람이 선", "the dealer sat out this hand"),
+    "three_ppuk_ends_hand": Label(
+        "쓰리뻑으로 끝난 판", "a third consecutive ppuk ended the hand: send three_ppuk"
+    ),
     "three_ppuk_played_on": Label(
         "쓰리뻑은 사건으로", "these rules play three ppuk on: send it as an event"
     ),

@@ -216,8 +216,19 @@ def _check_holders(hand: Hand, index: dict[str, int], problems: Problems) -> Non
         )
 
 
-def check_events(hand: Hand, rules: GoStopRules, index: dict[str, int], problems: Problems) -> None:
-    """Side events name players in the hand, in an order that can happen at a table."""
+def check_events(
+    hand: Hand,
+    rules: GoStopRules,
+    index: dict[str, int],
+    problems: Problems,
+    entering: bool = True,
+) -> None:
+    """Side events name players in the hand, in an order that can happen at a table.
+
+    Under ``three_ppuk_mode: instant_win`` a player's third consecutive ppuk (first_ppuk
+    and two consecutive_ppuk) ends the hand as its ``three_ppuk`` win (docs/rules.md
+    §5.4): another outcome is refused (``three_ppuk_ends_hand``) — when ``entering``:
+    releases before 2026-12-05 took it, and a stored hand is scored as it was then."""
     seen: Counter[tuple[str, EventType]] = Counter()
     for j, event in enumerate(hand.events):
         at = ("events", j)
@@ -263,6 +274,46 @@ def check_events(hand: Hand, rules: GoStopRules, index: dict[str, int], problems
                 *at,
                 "type",
             )
+    if entering and rules.three_ppuk_mode is ThreePpukMode.INSTANT_WIN:
+        _check_three_ppuk_ended(hand, index, seen, problems)
+
+
+def _check_three_ppuk_ended(
+    hand: Hand,
+    index: dict[str, int],
+    seen: Counter[tuple[str, EventType]],
+    problems: Problems,
+) -> None:
+    """A player whose events hold its third consecutive ppuk won the hand by it: the
+    outcome must be that player's ``three_ppuk`` (a stop or a drawn hand came after the
+    hand had ended). A 총통 or a floor four is refused for its events already, and a
+    fourth ppuk as ``impossible_event``."""
+    outcome = hand.outcome
+    if outcome is None or outcome.type in (OutcomeType.CHONGTONG, OutcomeType.FLOOR_FOUR):
+        return
+    for player in dict.fromkeys(event.player for event in hand.events):
+        if (
+            player not in index
+            or hand.players[index[player]].sits_out
+            or not seen[player, EventType.FIRST_PPUK]
+            or seen[player, EventType.CONSECUTIVE_PPUK] != 2
+        ):
+            continue
+        if outcome.type is OutcomeType.THREE_PPUK:
+            if outcome.winner == player:
+                continue
+            said, at = f"a three_ppuk won by {outcome.winner!r}", "winner"
+        else:
+            said, at = f"a {outcome.type}", "type"
+        problems.add(
+            "three_ppuk_ends_hand",
+            f"the events give {player!r} first_ppuk and two consecutive_ppuk: its third "
+            f"consecutive ppuk ended the hand (three_ppuk_mode instant_win), but the outcome "
+            f'is {said}; send the outcome {{"type": "three_ppuk", "winner": "{player}"}} '
+            "(or correct the events)",
+            "outcome",
+            at,
+        )
 
 
 def _go_bak_doubles(rules: GoStopRules, yeokgo: bool) -> bool:

@@ -102,6 +102,27 @@ def _shake_en(facts: dict[str, int], step: Step) -> str:
     return f"{step.times}×"
 
 
+# Why a liable loser pays for everyone (the fact of its covers / covered_by steps, from
+# calculator.ending.find_liable's reason): 고박, 역고 or a named 독박.
+_LIABLE_REASONS: Final[dict[str, dict[str, str]]] = {
+    "go_bak": {"ko": "고박", "en": "go-bak"},
+    "yeokgo": {"ko": "역고", "en": "reverse go (yeokgo)"},
+    "dokbak": {"ko": "독박", "en": "dokbak"},
+}
+
+
+def _liable_reason(lang: str) -> _Detail:
+    """The covers / covered_by words in ``lang``: the reason, then the player."""
+
+    def said(facts: dict[str, int], step: Step) -> str:
+        for reason, words in _LIABLE_REASONS.items():
+            if reason in facts:
+                return f"{words[lang]}, {step.player}"
+        return step.player or ""
+
+    return said
+
+
 # Step code → language → the words after the label: from the step's facts, its ``times``
 # and ``player``. A code without an entry says its ``times`` or ``player`` if it has one.
 # Plain dicts, private: compiled, a mapping proxy's ``get`` and ``[]`` are generic calls.
@@ -126,6 +147,8 @@ _DETAILS: Final[dict[str, dict[str, _Detail]]] = {
         "en": lambda _f, s: f"{s.times} in a row",
     },
     "no_capture": {"ko": lambda _f, _s: "", "en": lambda _f, _s: ""},
+    "covers": {"ko": _liable_reason("ko"), "en": _liable_reason("en")},
+    "covered_by": {"ko": _liable_reason("ko"), "en": _liable_reason("en")},
     # ``times``: which ppuk of the run this is (the 3rd: ×4 on the usual ladder)
     "ppuk_ladder": {
         "ko": lambda _f, s: f"{s.times}연뻑",

@@ -169,7 +169,12 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> tup
         if loser.rain_bright and not rules.gwangbak_rain_protects:
             protecting -= 1
         if protecting == 0:
-            facts: Facts = (("winner_brights", winner.brights or 0), ("brights", held))
+            # a declared winner (brights None) gives no count: its sentence says "declared"
+            facts: Facts = (
+                _DECLARED
+                if winner.brights is None
+                else (("winner_brights", winner.brights), ("brights", held))
+            )
             found.append(("gwang_bak", facts))
     if winner.scored_junk:
         by_cards = rules.pibak_count is _PIBAK_BY_CARDS
@@ -182,7 +187,11 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> tup
             counted = "junk_cards" if by_cards else "junk_value"
             found.append(("pi_bak", ((counted, junk), ("threshold", pibak_max))))
     if loser.animals == 0 and meongbak_triggered(winner, rules):
-        facts = (("winner_animals", winner.animals or 0), ("animals", 0))
+        facts = (
+            _DECLARED
+            if winner.animals is None
+            else (("winner_animals", winner.animals), ("animals", 0))
+        )
         found.append(("meong_bak", facts))
     return tuple(found)
 

@@ -38,7 +38,7 @@ from calculator.multipliers import (
 )
 from calculator.piles import Entry, read_piles
 from calculator.presets import RuleSet, Variant
-from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerScore
+from calculator.result import Facts, HandResult, Payment, PlayerResult, Step, WinnerScore
 from calculator.rules import (
     FloorFour,
     GobakMode2p,
@@ -143,8 +143,10 @@ def settle(hand: Hand, ruleset: RuleSet, *, entering: bool = True) -> HandResult
     cannot fit one deck (:func:`calculator.piles.read_piles`), a ``gukjin`` the rule set's
     ``gukjin_mode`` overrides (ignored, :func:`calculator.table.check_table`), a loser
     named liable beside a go-caller whose 고박 doubles (billed as a 독박,
-    :func:`calculator.ending.find_liable`) and a loser's 멍따 (dropped,
-    :func:`_check_declared_baks`).
+    :func:`calculator.ending.find_liable`), a loser's 멍따 (dropped,
+    :func:`_check_declared_baks`) and a third consecutive ppuk before another outcome
+    (:func:`calculator.ending.check_events`); and a floor four played as a drawn hand
+    (``floor_four_of_month: nagari``) pays no sitter's sale, as then.
 
     A loser named liable against 고박 (``liable_conflict``) is reported with the problems
     of the cards and the stop, not alone."""
@@ -183,7 +185,10 @@ def _settled(
     streak_after = streak
     if outcome is not None:
         kind = outcome.type
-        # a floor four the dealer does not win voids the hand (the option read only then)
+        # a floor four the dealer does not win ends the hand at the deal (the option read
+        # only then): a redeal moves nothing, a drawn hand pays only the sitter's sale
+        # (docs/rules.md §6.2) — a stored hand, which releases before 2026-12-05 voided
+        # under nagari too, as it was then
         voids = kind is _FLOOR_FOUR and rules.floor_four_of_month is not _FLOOR_FOUR_DEALER_WINS
         streak_after = 0
         if kind is _STOP:
@@ -198,7 +203,9 @@ def _settled(
         else:  # chongtong, three ppuk, or a floor four the dealer wins: an instant win
             winner, hand_payments, streak_after = instant_win(hand, rules, table, minimum)
             payments += hand_payments
-        voided = voids or (kind is _CHONGTONG and winner is None and streak_after == streak)
+        voided = (
+            voids and (not entering or rules.floor_four_of_month is not _FLOOR_FOUR_NAGARI)
+        ) or (kind is _CHONGTONG and winner is None and streak_after == streak)
         if not voided and (hand.events or table.sitter is not None):
             payments += side_payments(hand, rules, table, minimum)
     # Summed by seat in a list, then named. Compiled, ``net[payer] -= chips`` is a generic
@@ -233,6 +240,10 @@ def _settled(
                 _new(_PLAYER_RESULT, (player.id, score.points, score.items, may_stop, score, None))
             )
     players = tuple(results)
+    liable = table.liable
+    if liable is not None and outcome is not None and outcome.liable is None:
+        # the go-caller the rules make pay for everyone (고박, 역고): echoed as if named
+        outcome = outcome._replace(liable=hand.players[liable].id)
     return _new(
         _HAND_RESULT, (ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
     )
@@ -553,11 +564,13 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
     liable = table.liable
     payments = []
     if liable is not None:  # the liable player's payment first, then the covered ones
+        # why it pays for everyone (고박, 역고 or a named 독박): its sentences say it
+        why: Facts = ((table.liable_reason or "dokbak", 1),)
         points, steps = shares[liable]
         for j, (other, _steps) in shares.items():
             if j != liable:
                 points += other
-                covers = _new(_STEP, ("covers", "add", other, points, None, players[j].id, ()))
+                covers = _new(_STEP, ("covers", "add", other, points, None, players[j].id, why))
                 steps = [*steps, covers]
         if _doubles_the_sum(rules, table):
             points *= 2
@@ -575,7 +588,7 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
                 continue
             steps = [
                 *steps,
-                _new(_STEP, ("covered_by", "add", -points, 0, None, players[liable].id, ())),
+                _new(_STEP, ("covered_by", "add", -points, 0, None, players[liable].id, why)),
             ]
             points = 0
         payments.append(
@@ -592,13 +605,16 @@ def _check_declared_baks(
 ) -> None:
     """A declared loser's bak flags must be possible under the rules and the winner's pile;
     the winner pays no bak, so a flag on its declaration is refused, not ignored. 멍따 is
-    the winner's: declared on a loser it is refused too (it would double nothing) — when
-    ``entering``: a stored hand's, which releases before 2026-12-05 took, is ignored, as
-    it was then (a loser's 멍따 pays nothing)."""
+    the winner's: declared on a loser it is refused too (it would double nothing), and on
+    the winner it must be played and scored (:func:`_check_declared_meongtta`) — when
+    ``entering``: a stored hand's, which releases before 2026-12-05 took, is scored as it
+    was then (a loser's 멍따 pays nothing, a winner's doubles where 멍따 is played)."""
     assert table.winner is not None
     winner = scores[table.winner]
     assert winner is not None
     problems = None
+    if entering and winner.declared_baks is not None and winner.many_animals:
+        problems = _check_declared_meongtta(hand, rules, table.winner, winner)
     for i in table.active:
         scored = scores[i]
         if scored is None or scored.declared_baks is None:
@@ -665,6 +681,33 @@ def _check_declared_baks(
                 )
     if problems:
         problems.raise_if_any(InvalidHandError)
+
+
+def _check_declared_meongtta(
+    hand: Hand, rules: GoStopRules, w: int, winner: Score
+) -> Problems | None:
+    """A declared winner's 멍따 (``meongtta: true``) must be one the rules play, and its
+    animals (7 or more by default, never under 5) always score animals (docs/rules.md
+    §2.2, §4.3): a 멍따 without "animals" in ``scored`` cannot be."""
+    at = ("players", w, "declared", "meongtta")
+    player = hand.players[w].id
+    problems = Problems()
+    if not rules.meongtta_enabled:
+        problems.add(
+            "meongtta_not_played",
+            f"meongtta is set on the winner {player!r} but this rule set has no 멍따 "
+            "(meongtta_enabled is false); remove the flag or change the rules",
+            *at,
+        )
+    elif not winner.scored_animals:
+        problems.add(
+            "impossible_flags",
+            f"meongtta is set on the winner {player!r} but its scored categories lack "
+            f'"animals": 멍따 is {rules.meongtta_threshold} or more animals, which always '
+            'score animals; add "animals" to scored, or remove meongtta',
+            *at,
+        )
+    return problems
 
 
 # --- results ----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from calculator import cards
 from calculator.ending import check_events, check_outcome, find_liable
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems
 from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
@@ -43,6 +44,7 @@ class Table(NamedTuple):
 
 
 _TABLE: Final = Table  # named once: compiled, a class is a look-up among the globals
+_PLAIN_TRIPLES: Final = 2  # shakes or bombs that fit any hand: 2 × 3 cards ≤ 7
 
 
 def check_table(hand: Hand, rules: GoStopRules, *, entering: bool = True) -> Table:
@@ -85,6 +87,10 @@ def _plain_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Table
             or p.go_count < 0
             or p.shakes < 0
             or p.bombs < 0
+            # more than two shakes or bombs: the full checks see whether the hand holds
+            # them (two always fit: 2 × 3 cards of the 7 dealt)
+            or p.shakes > _PLAIN_TRIPLES
+            or p.bombs > _PLAIN_TRIPLES
             or (p.captured is None) + (p.tally is None) + (p.declared is None) != 2
             or (p.gukjin is not None and rules.gukjin_mode is not _GUKJIN_CHOICE)
         ):
@@ -211,6 +217,8 @@ def _checked_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Tab
         )
     for i, player in enumerate(players):
         _check_player(player, i, rules, problems, entering)
+    if entering:
+        _check_what_a_hand_allows(hand, rules, len(players) - len(sitters), problems)
     if hand.stake < 1:
         problems.add(
             "invalid_stake", f"stake is {hand.stake}; use a positive whole number", "stake"
@@ -227,11 +235,101 @@ def _checked_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Tab
         )
     active = tuple(i for i, p in enumerate(players) if not p.sits_out)
     winner = check_outcome(hand, rules, index, problems)
-    check_events(hand, rules, index, problems)
+    check_events(hand, rules, index, problems, entering)
     problems.raise_if_any(InvalidHandError)
     liable, reason, conflict = find_liable(hand, rules, index, active, winner, problems, entering)
     conflicts = () if conflict is None else (conflict,)
     return Table(index, active, sitters[0] if sitters else None, winner, liable, reason, conflicts)
+
+
+def hand_size(active: int) -> int:
+    """The cards a player is dealt: 10 with two players, 7 with three (and with four,
+    the sitter too) — reference/rules.md "Deal" (2p 10 each, 3p 7 each; ZeroFriends' four
+    players, 7 each)."""
+    return 10 if active == 2 else 7
+
+
+_DEAL_ENDS: Final = (OutcomeType.CHONGTONG, OutcomeType.FLOOR_FOUR)
+_PLAY_FLAGS: Final = ("go_count", "shakes", "bombs", "bombs_after_shake")
+
+
+def _check_what_a_hand_allows(
+    hand: Hand, rules: GoStopRules, active: int, problems: Problems
+) -> None:
+    """What the cards a player holds allow (checked on hands being entered only, added
+    2026-12-05): a shake shows three cards of a month from the hand and a bomb plays three
+    (docs/rules.md §4.1, §4.2), each of its own month but for a month shaken and then
+    bombed, so ``max(shakes, bombs)`` triples must fit the hand dealt, with the bonus
+    cards the deck holds (each can be replaced by a card from the stock); the sitter's
+    ``hand`` is the hand it was dealt. A 총통 or a floor four ends the hand at the deal
+    (§5.1, §5.2): nobody has called go, shaken, bombed or captured anything but a bonus
+    card (a joker turned up at the deal)."""
+    size = hand_size(active)
+    bonus = len(rules.bonus_values())
+    most = (size + bonus) // 3
+    outcome = hand.outcome
+    ended = str(outcome.type) if outcome is not None and outcome.type in _DEAL_ENDS else None
+    for i, player in enumerate(hand.players):
+        at = ("players", i)
+        if player.sits_out:
+            if player.hand is not None and len(player.hand) > size:
+                problems.add(
+                    "impossible_count",
+                    f"the hand of {player.id!r} has {len(player.hand)} cards; a player is "
+                    f"dealt {size} with {active} players in the hand",
+                    *at,
+                    "hand",
+                )
+            continue
+        if ended is not None:
+            _check_nothing_played(player, i, ended, problems)
+            continue
+        triples = max(player.shakes, player.bombs)
+        if triples > most:
+            name = "shakes" if player.shakes >= player.bombs else "bombs"
+            problems.add(
+                "impossible_count",
+                f"{player.id!r} has {player.shakes} shake(s) and {player.bombs} bomb(s): "
+                f"each takes three cards of a month from the hand, and a hand of {size} "
+                f"cards (with {active} players, and {bonus} bonus card(s) in the deck that "
+                f"may be replaced) holds at most {most} such months",
+                *at,
+                name,
+            )
+
+
+def _check_nothing_played(player: PlayerHand, i: int, ended: str, problems: Problems) -> None:
+    """A player of a hand that ended at the deal (a 총통 or a floor four)."""
+    at = ("players", i)
+    for name in _PLAY_FLAGS:
+        if getattr(player, name):
+            problems.add(
+                "flags_without_play",
+                f"a {ended} ends the hand at the deal, before any play: {player.id!r} "
+                f"cannot have {name} {getattr(player, name)}; remove it",
+                *at,
+                name,
+            )
+    played = None
+    if player.captured is not None:
+        bit = cards.BIT.get
+        if any((bit(card) or cards.BONUS) & ~cards.BONUS for card in player.captured):
+            played = "captured"  # unknown IDs are reported by the card checks
+    elif player.tally is not None:
+        tally = player.tally
+        if tally.brights or tally.animals or tally.ribbons:
+            played = "tally"
+    elif player.declared is not None and (player.declared.points or player.declared.scored):
+        played = "declared"
+    if played is not None:
+        problems.add(
+            "cards_without_play",
+            f"a {ended} ends the hand at the deal, before any play: {player.id!r} captured "
+            "nothing but a bonus card turned up at the deal; send its pile empty (or "
+            "holding only bonus cards)",
+            *at,
+            played,
+        )
 
 
 # How a gukjin_mode other than choice counts the switchable cards: the one player choice

@@ -54,16 +54,31 @@ def _with_sitter(body: dict[str, Any], rng: random.Random) -> dict[str, Any] | N
     return out
 
 
+_PLAY_FLAGS = ("go_count", "shakes", "bombs", "bombs_after_shake", "yeokgo")
+
+
+def _at_the_deal(base: dict[str, Any]) -> dict[str, Any]:
+    """The seating of ``base`` as a hand that ended at the deal (a 총통, a floor four):
+    nothing captured, nothing called, shaken or bombed (refused since 2026-12-05)."""
+    out = copy.deepcopy(base)
+    for player in out["players"]:
+        for name in ("captured", "tally", *_PLAY_FLAGS):
+            player.pop(name, None)
+        player["captured"] = []
+    return out
+
+
 def _variants(body: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
     ids = _ids(body)
     ppuk = rng.choice(ids)  # a consecutive ppuk follows the same player's first
     base = {k: v for k, v in body.items() if k != "outcome"}
+    dealt = _at_the_deal(base)
     found = [
         base,  # a preview
         {**base, "outcome": {"type": "nagari"}},
-        {**base, "outcome": {"type": "chongtong", "winner": rng.choice(ids)}},
+        {**dealt, "outcome": {"type": "chongtong", "winner": rng.choice(ids)}},
         {
-            **base,
+            **dealt,
             "outcome": {
                 "type": "chongtong",
                 "holders": [
@@ -73,7 +88,7 @@ def _variants(body: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
             },
         },
         {**base, "outcome": {"type": "three_ppuk", "winner": rng.choice(ids)}},
-        {**base, "outcome": {"type": "floor_four"}},
+        {**dealt, "outcome": {"type": "floor_four"}},
         {
             **body,
             "events": [

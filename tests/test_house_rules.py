@@ -332,3 +332,105 @@ def test_the_ppuk_payout_summary_says_what_a_run_of_three_pays(
     assert [p.points for p in result.payments if p.payer == "B"] == [3 * n for n in prices]
     (spec,) = [s for s in specs(GoStopRules) if s.name == "ppuk_payout"]
     assert said in spec.summary
+
+
+# --- a third consecutive ppuk ends the hand (docs/rules.md §5.4) ----------------------------
+
+_THREE_PPUK_A = [
+    {"type": "first_ppuk", "player": "A"},
+    {"type": "consecutive_ppuk", "player": "A"},
+    {"type": "consecutive_ppuk", "player": "A"},
+]
+
+
+@pytest.mark.parametrize(
+    ("outcome", "at"),
+    [
+        ({"type": "stop", "winner": "B"}, "type"),
+        ({"type": "nagari"}, "type"),
+        ({"type": "three_ppuk", "winner": "B"}, "winner"),
+    ],
+)
+def test_a_third_consecutive_ppuk_then_another_outcome_is_refused(
+    outcome: dict[str, Any], at: str
+) -> None:
+    """Under three_ppuk_mode instant_win (the default) A's third consecutive ppuk ended the
+    hand as A's three_ppuk: a stop, a drawn hand or another's three ppuk came after it."""
+    hand = {
+        "players": [
+            {"id": "A", "cards": ["01-junk-1"]},
+            {"id": "B", "cards": ["01-bright", "03-bright", "08-bright"]},
+            {"id": "C", "cards": ["11-junk-1"]},
+        ],
+        "outcome": outcome,
+        "events": _THREE_PPUK_A,
+    }
+    with pytest.raises(GoStopError) as caught:
+        settle(build_hand(hand), resolve("standard"))
+    (issue,) = caught.value.issues
+    assert (issue.code, issue.location) == ("three_ppuk_ends_hand", ("outcome", at))
+    assert '{"type": "three_ppuk", "winner": "A"}' in issue.detail
+
+
+def test_a_third_consecutive_ppuk_with_its_own_win_or_played_on_is_accepted() -> None:
+    """A's own three_ppuk is the outcome it calls for; under side_payment the third rung is
+    an event and the hand goes on. Both pay the ladder: 3, 6 and 12 (the stop minimum,
+    ×2, ×4, docs/rules.md §5.3) from each of B and C; the win adds 3 from each (§5.4)."""
+    players = [{"id": p, "cards": []} for p in "ABC"]
+    won = {"players": players, "events": _THREE_PPUK_A}
+    won["outcome"] = {"type": "three_ppuk", "winner": "A"}
+    assert dict(settle(build_hand(won), resolve("standard")).net) == {"A": 48, "B": -24, "C": -24}
+    drawn = {**won, "outcome": {"type": "nagari"}}
+    side = resolve("standard", {"three_ppuk_mode": "side_payment"})
+    assert dict(settle(build_hand(drawn), side).net) == {"A": 42, "B": -21, "C": -21}
+
+
+def test_a_stored_third_ppuk_then_a_drawn_hand_is_scored_as_it_was_stored() -> None:
+    """A table hand stored before 2026-12-05 replays (entering False): the ladder alone,
+    3 + 6 + 12 = 21 from each of B and C, and the streak grows."""
+    hand = {
+        "players": [{"id": p, "cards": []} for p in "ABC"],
+        "outcome": {"type": "nagari"},
+        "events": _THREE_PPUK_A,
+    }
+    result = settle(build_hand(hand), resolve("standard"), entering=False)
+    assert dict(result.net) == {"A": 42, "B": -21, "C": -21}
+    assert result.nagari_streak_after == 1
+
+
+# --- a floor four played as a drawn hand pays the sitter's sale (docs/rules.md §6.2) ----------
+
+
+def _floor_four_with_a_sale(mode: str) -> tuple[Any, Any]:
+    hand = {
+        "dealer": "A",
+        "players": [{"id": "S", "sits_out": True, "sold_brights": 1}, *_EMPTY3],
+        "outcome": {"type": "floor_four"},
+    }
+    return build_hand(hand), resolve("standard", {"floor_four_of_month": mode})
+
+
+def test_a_floor_four_played_as_a_drawn_hand_pays_the_sitters_sale() -> None:
+    """floor_four_of_month nagari: a drawn hand, and "the sale is paid whatever happens in
+    the hand, drawn hands … included; only a redeal moves nothing" (§6.2, §5.2). One
+    bright at gwangpal_price 2 from each of A, B and C: S +6; the streak grows."""
+    hand, rules = _floor_four_with_a_sale("nagari")
+    result = settle(hand, rules)
+    assert dict(result.net) == {"S": 6, "A": -2, "B": -2, "C": -2}
+    assert [(p.payer, p.reason, p.points) for p in result.payments] == [
+        ("A", "gwangpal", 2),
+        ("B", "gwangpal", 2),
+        ("C", "gwangpal", 2),
+    ]
+    assert result.nagari_streak_after == 1
+    redealt = settle(*_floor_four_with_a_sale("redeal"))
+    assert dict(redealt.net) == {"S": 0, "A": 0, "B": 0, "C": 0}
+    assert redealt.payments == ()
+
+
+def test_a_stored_floor_four_drawn_hand_keeps_its_sale_unpaid() -> None:
+    """A table hand stored before 2026-12-05 replays as it was scored then: no sale."""
+    hand, rules = _floor_four_with_a_sale("nagari")
+    result = settle(hand, rules, entering=False)
+    assert dict(result.net) == {"S": 0, "A": 0, "B": 0, "C": 0}
+    assert result.nagari_streak_after == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -428,6 +429,129 @@ def test_meongtta_declared_on_a_loser_is_refused_not_ignored() -> None:
     hand["players"][1]["declared"] = {}
     hand["players"][0]["declared"]["meongtta"] = True  # on the winner: 6 × 2 from each loser
     assert settle(build_hand(hand), STANDARD).net == {"A": 24, "B": -12, "C": -12}
+
+
+def test_a_winners_declared_meongtta_must_be_played_and_scored() -> None:
+    """멍따 is 7+ animals (docs/rules.md §4.3), which always score animals (§2.2: five
+    and more); the wikipedia preset has no 멍따 at all. Both used to be taken: the flag
+    doubled a pile that scored only junk (8 × 2 = 16), or was dropped without a word."""
+    hand = {
+        "players": [
+            {"id": "A", "declared": {"points": 8, "scored": ["junk"], "meongtta": True}},
+            {"id": "B", "declared": {}},
+        ],
+        "outcome": STOP_A,
+    }
+    at = ("players", 0, "declared", "meongtta")
+    assert _issues(hand) == [("impossible_flags", at)]
+    hand["players"][0]["declared"]["scored"] = ["animals", "godori"]
+    # scored as animals, it is 멍따: 8 × 2 = 16 (W25's step)
+    assert dict(settle(build_hand(hand), STANDARD).net) == {"A": 16, "B": -16}
+    wikipedia = resolve("wikipedia")
+    assert _issues(hand, wikipedia) == [("meongtta_not_played", at)]
+    # a table hand stored before 2026-12-05 is scored as it was: no 멍따 there, 8 from B
+    assert dict(settle(build_hand(hand), wikipedia, entering=False).net) == {"A": 8, "B": -8}
+    hand["players"][0]["declared"]["scored"] = ["junk"]
+    assert dict(settle(build_hand(hand), STANDARD, entering=False).net) == {"A": 16, "B": -16}
+
+
+# 7 points: hongdan 3 and five ribbons 1, three brights 3 (a stop with two players too)
+_RIBBONS5 = ["01-ribbon", "02-ribbon", "03-ribbon", "06-ribbon", "09-ribbon"]
+_RIBBONS5 += ["01-bright", "03-bright", "08-bright"]
+
+
+@pytest.mark.parametrize(
+    ("seats", "most"),
+    [
+        # three players: 7 cards dealt, and standard's two bonus cards (bonus-a, bonus-b)
+        # may each be replaced from the stock: 9 cards, three triples
+        (3, 3),
+        # two players: 10 cards dealt + 2 bonus = 12, four triples
+        (2, 4),
+    ],
+)
+def test_shakes_and_bombs_must_fit_the_hand_dealt(seats: int, most: int) -> None:
+    """Each shake shows, each bomb plays, three cards of a month from the hand (docs/rules.md
+    §4.1, §4.2); reference/rules.md's deal gives 10 cards each to two players, 7 to three.
+    Ten shakes used to pay A 5 × 2^10."""
+    players = [{"id": "A", "cards": _RIBBONS5}, {"id": "B", "cards": ["12-bright"]}]
+    players += [{"id": "C", "cards": ["11-bright"]}][: seats - 2]
+    for name in ("shakes", "bombs"):
+        hand = {"players": copy.deepcopy(players), "outcome": STOP_A}
+        hand["players"][0][name] = most + 1
+        assert _issues(hand) == [("impossible_count", ("players", 0, name))]
+        assert dict(settle(build_hand(hand), STANDARD, entering=False).net)["A"] > 0
+        hand["players"][0][name] = most  # as many as fit: accepted
+        settle(build_hand(hand), STANDARD)
+    # a month shaken and then bombed is one triple: three of each fit three players
+    hand = {"players": copy.deepcopy(players), "outcome": STOP_A}
+    hand["players"][0].update(shakes=most, bombs=most)
+    settle(build_hand(hand), STANDARD)
+    # without bonus cards in the deck the hand holds 7 (or 10) cards alone: 2 (or 3)
+    no_bonus = resolve("standard", {"bonus_a_junk_value": 0, "bonus_b_junk_value": 0})
+    hand["players"][0].update(shakes=most, bombs=0)
+    assert _issues(hand, no_bonus) == [("impossible_count", ("players", 0, "shakes"))]
+
+
+def test_a_sitters_hand_is_at_most_the_seven_cards_dealt() -> None:
+    """Four players: 7 cards each (reference/rules.md, ZeroFriends: "7장씩 가져갑니다")."""
+    seven = ["01-bright", "03-bright", "08-bright", "02-animal", "04-animal", "05-animal"]
+    seven.append("06-animal")
+    hand = {
+        "players": [
+            {"id": "S", "sits_out": True, "hand": seven},
+            {"id": "A", "cards": ["11-bright", "12-bright", "06-ribbon", "09-ribbon"]},
+            {"id": "B", "cards": []},
+            {"id": "C", "cards": []},
+        ],
+        "outcome": {"type": "nagari"},
+    }
+    # three brights sold at 2 from each of A, B and C
+    assert dict(settle(build_hand(hand), STANDARD).net) == {"S": 18, "A": -6, "B": -6, "C": -6}
+    hand["players"][0]["hand"] = [*seven, "07-animal"]
+    assert _issues(hand) == [("impossible_count", ("players", 0, "hand"))]
+    assert dict(settle(build_hand(hand), STANDARD, entering=False).net)["S"] == 18
+
+
+@pytest.mark.parametrize("ending", ["chongtong", "floor_four"])
+def test_a_hand_that_ended_at_the_deal_has_no_play(ending: str) -> None:
+    """A 총통 or a floor four ends the hand at the deal (docs/rules.md §5.1, §5.2), as its
+    refused events say: no go, shake or bomb, no capture but a bonus card turned up."""
+    outcome: dict[str, Any] = {"type": ending}
+    ruleset = STANDARD
+    if ending == "chongtong":
+        outcome["winner"] = "A"
+    else:
+        ruleset = resolve("standard", {"floor_four_of_month": "dealer_wins"})
+    hand = {
+        "dealer": "A",
+        "players": [
+            {"id": "A", "cards": ["01-bright", "03-bright"], "go_count": 2, "shakes": 1},
+            {"id": "B", "tally": {"animals": 1}, "bombs": 1},
+            {"id": "C", "declared": {"points": 3}},
+        ],
+        "outcome": outcome,
+    }
+    assert _issues(hand, ruleset) == [
+        ("flags_without_play", ("players", 0, "go_count")),
+        ("flags_without_play", ("players", 0, "shakes")),
+        ("cards_without_play", ("players", 0, "captured")),
+        ("flags_without_play", ("players", 1, "bombs")),
+        ("cards_without_play", ("players", 1, "tally")),
+        ("cards_without_play", ("players", 2, "declared")),
+    ]
+    # stored before 2026-12-05: scored as then, the stop minimum 3 from B and C
+    assert dict(settle(build_hand(hand), ruleset, entering=False).net) == {
+        "A": 6,
+        "B": -3,
+        "C": -3,
+    }
+    hand["players"] = [
+        {"id": "A", "cards": ["bonus-a"]},
+        {"id": "B", "tally": {"junk_value": 3}},
+        {"id": "C", "declared": {}},
+    ]
+    assert dict(settle(build_hand(hand), ruleset).net) == {"A": 6, "B": -3, "C": -3}
 
 
 def test_events_are_checked() -> None:

@@ -199,7 +199,10 @@ class OutcomeOutSchema(Schema):
     winner = fields.String(required=True, allow_none=True)
     liable = fields.String(
         allow_none=True,
-        metadata={"description": "The player who pays for everyone (독박); omitted when none"},
+        metadata={
+            "description": "The player who pays for everyone: the loser named liable (독박), "
+            "or the go-caller 고박 pay-all or 역고 makes pay; omitted when none"
+        },
     )
 
 
@@ -218,10 +221,26 @@ class ComparisonProblemSchema(Schema):
     errors = fields.List(fields.Nested(ErrorEntrySchema), required=True)
 
 
+class ComparisonPlayerSchema(Schema):
+    """A player of a preview, under a compared rule set."""
+
+    id = _req(fields.String(), "The player id")
+    points = _req(fields.Integer(), "Base points of its pile under the compared rule set")
+    may_stop = _req(fields.Boolean(), "Its points reach the compared rule set's stop minimum")
+
+
 class ComparisonSchema(Schema):
     """The hand under another rule set."""
 
     ruleset = _req(fields.Nested(RulesetOutSchema), "The compared rule set")
+    players = fields.List(
+        fields.Nested(ComparisonPlayerSchema),
+        metadata={
+            "description": "A preview (no outcome) only, in request order: each player's "
+            "points and may_stop under the compared rule set (a preview settles nothing: "
+            "its payments are empty and its net and difference 0)"
+        },
+    )
     winner_score = fields.Nested(WinnerScoreSchema, allow_none=True)
     payments = fields.List(fields.Nested(PaymentSchema))
     net = fields.Dict(keys=fields.String(), values=fields.Integer())

@@ -336,7 +336,12 @@ def comparison_json(comparison: Comparison, shape: Shape = DEFAULT_SHAPE) -> dic
             "errors": issues_json(comparison.error.issues),
         }
         return body
-    _add_settlement(body, comparison.result, shape)
+    result = comparison.result
+    if result.outcome is None:  # a preview: what it is for, each player's points and stop
+        body["players"] = [
+            {"id": p.id, "points": p.points, "may_stop": p.may_stop} for p in result.players
+        ]
+    _add_settlement(body, result, shape)
     body["difference"] = comparison.difference
     return body
 

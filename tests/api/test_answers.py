@@ -193,6 +193,159 @@ def test_a_declared_meongtta_says_it_was_declared(client: Any) -> None:
     assert batch["results"][0]["result"]["winner_score"]["amount"] == 16
 
 
+def test_a_declared_winners_bak_over_listed_cards_says_declared_not_zero(client: Any) -> None:
+    """A declared winner gives no count of its brights or animals: the 광박 and 멍박 it
+    causes a listed or tallied loser say "declared", as when both sides are declared (a
+    declared winner's 3 points, 광박 ×2 for B without a bright: 6; 멍따 8 × 2 = 16, then
+    멍박 ×2 for B and C without an animal: 32; docs/rules.md §4.4, §4.6)."""
+    brights = {
+        "players": [
+            {"id": "A", "declared": {"points": 3, "scored": ["brights"]}},
+            {"id": "B", "tally": {"junk_value": 6}},
+            {"id": "C", "captured": ["12-bright"]},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    to_b, to_c = _ok(client.post(HANDS + "?lang=all", json=brights))["payments"]
+    assert [(p["from"], p["points"]) for p in (to_b, to_c)] == [("B", 6), ("C", 3)]
+    assert to_b["text"] == {
+        "ko": "3 × 2 (광박: 신고) = 6점",
+        "en": "3 × 2 (bright penalty (gwang-bak): declared) = 6 points",
+    }
+    animals = {
+        "ruleset": {"preset": "standard", "options": {"meongbak_mode": "winner_meongtta"}},
+        "players": [
+            {"id": "A", "declared": {"points": 8, "scored": ["animals"], "meongtta": True}},
+            {"id": "B", "captured": ["12-bright"]},
+            {"id": "C", "tally": {"junk_value": 6}},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    payments = _ok(client.post(HANDS + "?lang=all", json=animals))["payments"]
+    assert [(p["from"], p["points"]) for p in payments] == [("B", 32), ("C", 32)]
+    for payment in payments:
+        assert payment["text"] == {
+            "ko": "16 × 2 (멍박: 신고) = 32점",
+            "en": "16 × 2 (animal penalty (meong-bak): declared) = 32 points",
+        }
+
+
+# B stops on 4: cheongdan 3 (06, 09, 10) and five ribbons 1 (docs/rules.md §2.3); A holds
+# three brights but lost, C has two junk. No bak: B scored neither brights nor junk.
+_B_STOPS = {
+    "players": [
+        {"id": "A", "captured": ["01-bright", "03-bright", "08-bright", "04-junk-1"]},
+        {"id": "B", "captured": ["06-ribbon", "09-ribbon", "10-ribbon", "01-ribbon", "02-ribbon"]},
+        {"id": "C", "captured": ["05-junk-1", "06-junk-1"]},
+    ],
+    "outcome": {"type": "stop", "winner": "B"},
+}
+
+
+@pytest.mark.parametrize(
+    ("changes", "options", "owed", "ko", "en"),
+    [
+        # 고박 pay_all (standard, §4.7): A called go and lost, pays 4 + C's 4 = 8
+        ({"A": {"go_count": 1}}, {}, 8, "고박", "go-bak"),
+        # 역고 double_and_dokbak (§4.8): B's go after A's, 4 + 1 go = 5, ×2 = 10 each; A
+        # pays both shares (no 고박 of its own: gobak_mode_3p none)
+        (
+            {"A": {"go_count": 1}, "B": {"go_count": 1, "yeokgo": True}},
+            {"yeokgo_mode": "double_and_dokbak", "gobak_mode_3p": "none"},
+            20,
+            "역고",
+            "reverse go (yeokgo)",
+        ),
+        # a named 독박 (no go): A pays 4 + 4 = 8
+        ({}, {}, 8, "독박", "dokbak"),
+    ],
+)
+def test_the_player_who_pays_for_everyone_is_echoed_with_its_reason(
+    client: Any, changes: dict[str, Any], options: dict[str, Any], owed: int, ko: str, en: str
+) -> None:
+    """Whoever pays for every loser — a go-caller under 고박 pay-all or 역고, or a loser
+    named liable — is the answer's outcome.liable (README, "Reading an answer"), and the
+    covering steps' sentences say why."""
+    body = copy.deepcopy(_B_STOPS)
+    for player in body["players"]:
+        player.update(changes.get(player["id"], {}))
+    body["ruleset"] = {"preset": "standard", "options": options}
+    if ko == "독박":
+        body["outcome"]["liable"] = "A"
+    answer = _ok(client.post(HANDS + "?lang=all", json=body))
+    assert answer["outcome"] == {"type": "stop", "winner": "B", "liable": "A"}
+    a, c = answer["payments"]
+    assert [(a["from"], a["points"]), (c["from"], c["points"])] == [("A", owed), ("C", 0)]
+    share = owed // 2
+    assert a["text"] == {
+        "ko": f"{share} + {share} (대납: {ko}, C) = {owed}점",
+        "en": f"{share} + {share} (pays for another loser: {en}, C) = {owed} points",
+    }
+    assert [s["code"] for s in a["steps"]] == ["covers"]  # the codes are unchanged
+    assert c["text"] == {
+        "ko": f"{share} − {share} (대납받음: {ko}, A) = 0점",
+        "en": f"{share} − {share} (paid by the liable player: {en}, A) = 0 points",
+    }
+    assert [s["code"] for s in c["steps"]] == ["covered_by"]
+
+
+def test_a_previews_comparisons_give_each_players_points_and_may_stop(client: Any) -> None:
+    """A preview settles nothing, so its comparisons gave only zeros; they give what a
+    preview is for: each player's points and may_stop under the compared rule set.
+
+    A: ribbons of January, April, May, July and December — 초단 3 (§2.3) and five ribbons
+    1 — and eight junk with the sake cup, read as double junk (10 junk: 1; §2.5); 5 points.
+    Under wikipedia the December ribbon is left out of the count (four ribbons: 0): 4. B:
+    three brights with the rain man, 2 (§2.1). Two players stop at 7; at 4, A may stop."""
+    ribbons = ["01-ribbon", "04-ribbon", "05-ribbon", "07-ribbon", "12-ribbon"]
+    junk = [f"0{m}-junk-{n}" for m in range(1, 5) for n in (1, 2)]
+    body = {
+        "players": [
+            {"id": "A", "captured": [*ribbons, *junk, "09-animal"]},
+            {"id": "B", "captured": ["01-bright", "03-bright", "12-bright"]},
+        ],
+        "compare_with": [
+            "wikipedia",
+            {"preset": "standard", "options": {"min_points_to_stop_2p": 4}},
+        ],
+    }
+    answer = _ok(client.post(HANDS, json=body))
+    assert [(p["id"], p["points"], p["may_stop"]) for p in answer["players"]] == [
+        ("A", 5, False),
+        ("B", 2, False),
+    ]
+    wikipedia, lower = answer["comparisons"]
+    assert wikipedia["players"] == [
+        {"id": "A", "points": 4, "may_stop": False},
+        {"id": "B", "points": 2, "may_stop": False},
+    ]
+    assert lower["players"] == [
+        {"id": "A", "points": 5, "may_stop": True},
+        {"id": "B", "points": 2, "may_stop": False},
+    ]
+    assert (lower["payments"], lower["net"], lower["difference"]) == (
+        [],
+        {"A": 0, "B": 0},
+        {
+            "A": 0,
+            "B": 0,
+        },
+    )
+    # a hand with an outcome: its comparisons settle it, and carry no players (B stops on
+    # hongdan 3, cheongdan 3 and six ribbons 2: 8)
+    stopped = {
+        "players": [
+            {"id": "A", "captured": ["01-bright", "03-bright", "08-bright"]},
+            {"id": "B", "captured": ["01-ribbon", "02-ribbon", "03-ribbon", "06-ribbon"]},
+        ],
+        "outcome": {"type": "stop", "winner": "B"},
+        "compare_with": ["wikipedia"],
+    }
+    stopped["players"][1]["captured"] += ["09-ribbon", "10-ribbon"]
+    settled = _ok(client.post(HANDS, json=stopped))
+    assert "players" not in settled["comparisons"][0]
+
+
 def _winner_texts(client: Any, body: dict[str, Any]) -> list[dict[str, str]]:
     answer = _ok(client.post(HANDS + "?lang=all", json=_body(body)))
     return [step["text"] for step in answer["winner_score"]["steps"]]
@@ -435,8 +588,11 @@ def test_a_payment_sentence_reads_as_its_amount(client: Any, options: dict[str, 
 
 def test_the_ppuk_ladder_says_which_ppuk_of_the_run_its_factor_is_for(client: Any) -> None:
     # the 3rd ppuk in a row pays the first ppuk's price × 4; the sentence once said "factor: 3"
+    # (played on: under the default instant_win a third ppuk ends the hand, so A's stop
+    # could not follow it — three_ppuk_ends_hand)
     body = {
         **THREE_BRIGHTS,
+        "ruleset": {"preset": "standard", "options": {"three_ppuk_mode": "side_payment"}},
         "events": [
             {"type": "first_ppuk", "player": "B"},
             {"type": "consecutive_ppuk", "player": "B"},
