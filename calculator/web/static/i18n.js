@@ -408,12 +408,27 @@ export function codeLabel(list, code) {
   return found ? label(found) : code;
 }
 
+// The facts of an English detail a Korean message keeps (the limit, the count): the
+// detail's pattern → the Korean sentence with its numbers.
+const KO_FACTS = [
+  [/length (\d+); use (\d+) to (\d+) characters/, "{0}자: {1}–{2}자로 쓰세요"],
+  [/(\d+) items; at most (\d+)/, "{0}개: 많아야 {1}개"],
+  [/has (\d+) to (\d+) people/, "{0}–{1}명"],
+];
+
 /** A problem entry ({pointer, code, detail}) for people: in English the API's detail
  * (it names the field and the fix); in Korean the code's name from GET /v1/codes, when
- * known, else that detail. */
+ * known, with the detail's facts (a name in quotes, a limit), else that detail. */
 export function problemText(entry) {
   const found = current === "en" ? null : CODES.get(`error:${entry.code}`);
-  return found ? label(found) : entry.detail;
+  if (!found) return entry.detail;
+  const detail = entry.detail ?? "";
+  for (const [pattern, text] of KO_FACTS) {
+    const match = pattern.exec(detail);
+    if (match) return `${label(found)} (${text.replace(/\{(\d)\}/g, (_, i) => match[Number(i) + 1])})`;
+  }
+  const facts = detail.match(/'[^']*'|"[^"]*"|\d[\d,.]*/g);
+  return facts ? `${label(found)} (${facts.join(", ")})` : label(found);
 }
 
 /** What an API error says, for people: a rate limit with its wait, else each problem. */

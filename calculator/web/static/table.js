@@ -16,6 +16,7 @@ const POLL_MS = 2500;
 // A hand is played by two or three, or by four with one sitting out (광팔기); a bigger roster
 // chooses who plays each hand (a roster member not in the hand did not play it).
 const MAX_HAND_PLAYERS = 4;
+const NAME_MAX = 40; // a player's name, as the API takes it
 
 /** The table screen. `open({id, token, role} | {join})` shows a table. */
 export function createTableView({ mount, presets, rules, cardsFor, cardNames }) {
@@ -50,8 +51,15 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const roundingId = uniqueId("rounding");
     const codeId = uniqueId("code");
     const rulesBox = h("div", {});
-    const roster = h("textarea", { id: rosterId, rows: 4, autocomplete: "off" },
-      (load("roster") ?? ["A", "B", "C"]).join("\n"));
+    // one name a line, each at most NAME_MAX characters (the one-hand inputs' limit)
+    const roster = h("textarea", { id: rosterId, rows: 4, autocomplete: "off",
+      oninput: (e) => {
+        const lines = e.target.value.split("\n");
+        if (lines.some((line) => line.length > NAME_MAX)) {
+          e.target.value = lines.map((line) => line.slice(0, NAME_MAX)).join("\n");
+        }
+      } },
+    (load("roster") ?? ["A", "B", "C"]).join("\n"));
     const rounding = h("select", { id: roundingId },
       [["", t("roundingNone")], ["100", "100"], ["1000", "1,000"]].map(([v, text]) =>
         h("option", { value: v }, text)));
@@ -107,7 +115,15 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       await open({ id: created.id, token: created.scorer_token, role: "scorer",
         join_code: created.join_code, viewer_token: created.viewer_token });
     } catch (error) {
-      const details = error instanceof ApiError ? [errorText(error)] : [t("notSent")];
+      // a problem with one name says which (the Korean text names the code, not the name)
+      const about = (entry) => {
+        const at = /^\/roster\/(\d+)/.exec(entry.pointer ?? "");
+        const text = problemText(entry);
+        const name = at ? names[Number(at[1])] : null;
+        return name && !text.includes(name) ? `${name}: ${text}` : text;
+      };
+      const details = !(error instanceof ApiError) ? [t("notSent")]
+        : error.status === 429 ? [errorText(error)] : error.entries.map(about);
       fill(problems, h("ul", {}, details.map((detail) => h("li", {}, detail))));
     }
   }
