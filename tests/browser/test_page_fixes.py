@@ -761,7 +761,8 @@ def test_open_and_leave_put_the_focus_on_the_heading_at_the_top(page: Page, watc
     create_table(page, watch)
     focused = "[document.activeElement.tagName, document.activeElement.textContent, scrollY]"
     tag, text, scrolled = page.evaluate(focused)
-    assert (tag, scrolled) == ("H2", 0) and "Table night" in text
+    assert (tag, scrolled) == ("H2", 0)
+    assert "Table night" in text
     page.get_by_role("button", name="Leave this table").click()
     tag, text, scrolled = page.evaluate(focused)
     assert (tag, text, scrolled) == ("H2", "Create a table", 0)
