@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, Route, expect
 
 from bench.server import Server
-from tests.browser.test_page import PHONE, api, create_table, player_button, signed
+from tests.browser.test_page import PHONE, api, create_table, fresh, player_button, signed
 
 BRIGHTS = ["01-bright", "03-bright", "08-bright"]
 
@@ -668,3 +668,150 @@ def test_a_side_event_is_entered_and_paid(live_server: Server, page: Page, watch
     assert any(p["reason"] == "first_ppuk" for p in answer["payments"])
     for player, chips in answer["net"].items():
         expect(hand.locator(f'.result [data-net="{player}"] .chips')).to_have_text(signed(chips))
+
+
+def test_a_correction_of_a_hand_voided_meanwhile_ends_and_never_brings_it_back(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """Another phone voids the hand being corrected: the correction ends and says why; a
+    tap on an outcome then is no PUT that would count the voided hand again."""
+    create_table(page, watch)
+    entry = enter_hand(page)
+    table = page.locator("#view-table")
+    table.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
+    table.locator(".correcting").get_by_label("Reason").fill("go count")
+    _status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
+    status, _ = api(
+        live_server,
+        "POST",
+        f"/v1/tables/{entry['id']}/hands/1/void",
+        {"reason": "wrong"},
+        token=entry["token"],
+        key=True,
+        if_match=read["version"],
+    )
+    assert status == 200
+    table.get_by_role("button", name="A stops").click()
+    expect(table.locator("> p.notice")).to_contain_text("Hand 1 was voided")
+    expect(table.locator(".correcting")).to_be_empty()
+    table.get_by_role("button", name="A stops").click()
+    expect(table.locator('[data-hand="1"]')).to_contain_text("void")
+    _status, events = api(
+        live_server, "GET", f"/v1/tables/{entry['id']}/events", token=entry["token"]
+    )
+    assert [e["type"] for e in events["events"]][-1] == "voided", events["events"]
+    # a hand undone away while it is being corrected: the same
+    create_table(page, watch)
+    enter_hand(page)
+    table.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
+    expect(table.locator(".correcting")).to_contain_text("Correcting hand 1")
+    table.get_by_role("button", name="Undo").click()
+    expect(table.locator('[data-hand="1"]')).to_have_count(0)
+    expect(table.locator("> p.notice")).to_contain_text("Hand 1 is no longer on the table")
+    expect(table.locator(".correcting")).to_be_empty()
+
+
+def test_a_table_hands_result_speaks_the_pages_language_and_stays_through_a_switch(
+    page: Page, watch: Any
+) -> None:
+    create_table(page, watch)
+    enter_hand(page)
+    result = page.locator("#view-table .result")
+    expect(result).to_contain_text("three brights 3 pt")
+    expect(result).not_to_contain_text("삼광")
+    page.locator("#lang").click()  # 한국어: the result shown stays, in Korean
+    expect(result).to_contain_text("삼광 3점")
+    page.locator("#lang").click()
+    expect(result).to_contain_text("three brights 3 pt")
+
+
+def test_korean_create_errors_keep_the_name_and_the_limit(page: Page, watch: Any) -> None:
+    watch(page)
+    page.goto("/")
+    page.evaluate("localStorage.clear(); localStorage['gostop.lang'] = '\"ko\"'")
+    page.reload()
+    page.get_by_role("button", name="테이블").click()
+    table = page.locator("#view-table")
+    roster = table.locator("textarea")
+    create = table.get_by_role("button", name="테이블 만들기")
+    roster.fill("가\n가\n나")
+    create.click()
+    expect(table.locator(".errors")).to_contain_text("중복 플레이어 ('가')")
+    roster.fill("\n".join(str(i) for i in range(11)))
+    create.click()
+    expect(table.locator(".errors")).to_contain_text("많아야 10개")
+    roster.fill("x" * 50 + "\nB")
+    assert roster.input_value() == "x" * 40 + "\nB"  # capped as the one-hand inputs are
+
+
+def test_a_sitter_who_sold_nothing_sat_out(page: Page, watch: Any) -> None:
+    fresh(page, watch)
+    hand = page.locator("#view-hand")
+    hand.get_by_role("button", name="Add a player").click()  # D sits out
+    give(hand, "A", BRIGHTS)
+    hand.get_by_role("button", name="A stops").click()
+    sitter = hand.locator('.result [data-player="D"]')
+    expect(sitter).to_contain_text("Sat this hand out (sold nothing)")
+    hand.get_by_role("button", name="one Cards D sells more").click()
+    hand.get_by_role("button", name="A stops").click()
+    expect(sitter).to_contain_text("sold 1 card")
+
+
+def test_open_and_leave_put_the_focus_on_the_heading_at_the_top(page: Page, watch: Any) -> None:
+    create_table(page, watch)
+    focused = "[document.activeElement.tagName, document.activeElement.textContent, scrollY]"
+    tag, text, scrolled = page.evaluate(focused)
+    assert (tag, scrolled) == ("H2", 0)
+    assert "Table night" in text
+    page.get_by_role("button", name="Leave this table").click()
+    tag, text, scrolled = page.evaluate(focused)
+    assert (tag, text, scrolled) == ("H2", "Create a table", 0)
+
+
+def test_no_answer_has_its_own_heading_not_an_input_one(
+    live_server: Server, browser: Browser, watch: Any
+) -> None:
+    context = browser.new_context(base_url=live_server.base, **PHONE)
+    try:
+        page = fresh(context.new_page(), watch)
+        hand = page.locator("#view-hand")
+        give(hand, "A", BRIGHTS)
+        context.set_offline(True)
+        hand.get_by_role("button", name="A stops").click()
+        expect(hand.locator(".errors h3")).to_have_text("No connection")
+        context.set_offline(False)
+    finally:
+        context.close()
+
+
+def test_long_names_keep_the_player_bar_short_and_counts_say_what_they_ask(
+    page: Page, watch: Any
+) -> None:
+    watch(page)
+    page.goto("/")
+    names = [letter * 40 for letter in "ABC"]
+    page.evaluate(f"localStorage.clear(); localStorage['gostop.roster'] = '{json.dumps(names)}'")
+    page.reload()
+    bar = page.locator("#view-hand .player-bar")
+    expect(bar.locator(".player")).to_have_count(3)
+    assert bar.bounding_box()["height"] < 96  # under the cards' scroll-margin-top (6rem)
+    expect(bar.locator(".player").first).to_have_attribute("title", names[0])
+    hand = page.locator("#view-hand")
+    hand.get_by_role("button", name="Counts").click()
+    status = hand.locator("p.hint[role=status]").first
+    expect(status).to_contain_text("For each player below")
+    bar.locator(".player").first.click()
+    expect(status).to_contain_text(f"{names[0]}'s counts")
+
+
+def test_what_if_stays_through_a_language_switch(page: Page, watch: Any) -> None:
+    fresh(page, watch)
+    hand = page.locator("#view-hand")
+    give(hand, "A", BRIGHTS)
+    hand.get_by_role("button", name="A stops").click()
+    hand.locator(".what-if select").select_option("wikipedia")
+    hand.locator(".what-if").get_by_role("button", name="Compare").click()
+    expect(hand.locator('[data-compare="A"]')).to_be_visible()
+    page.locator("#lang").click()
+    expect(hand.locator('[data-compare="A"]')).to_be_visible()
+    expect(hand.locator(".what-if select")).to_have_value("wikipedia")

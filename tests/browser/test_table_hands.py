@@ -327,7 +327,7 @@ def test_a_balance_hand_120_80_60(live_server: Server, page: Page, watch: Any, a
     result = page.locator(".result")
     for player in answer["players"]:
         expect(result.locator(f'[data-player="{player["id"]}"] .points')).to_have_text(
-            f"{player['total']} pt"
+            f"{player['total']:,} pt".replace("-", "−")  # a true minus sign, as every number
         )
     expect(result.locator(".payment .chips")).to_have_text(
         [f"{x['chips']:,} chips" for x in answer["transfers"]]

@@ -64,11 +64,10 @@ function handView(mount) {
       // that gave this result: not whatever the editor holds by then
       const others = page.presets.filter((p) => p.variant === "gostop");
       const preset = page.rules.preset;
-      shown = () => renderResult(answer.data, {
-        names: cardNames(cards),
-        compare: variant === "gostop" ? { presets: others, current: preset,
-          run: (other) => compare(variant, request, other) } : null,
-      });
+      // one "what if" for this result: its last comparison stays through a redraw
+      const whatIf = variant === "gostop" ? { presets: others, current: preset,
+        run: (other) => compare(variant, request, other) } : null;
+      shown = () => renderResult(answer.data, { names: cardNames(cards), compare: whatIf });
       fill(resultBox, shown());
       resultBox.querySelector("h2").focus();
     } catch (error) {

@@ -7,7 +7,7 @@
 import { ApiError, call } from "./api.js";
 import { cardFace, cardName, cardWord } from "./cards.js";
 import { checkbox, fill, h, keepFocus, select, stepper, uniqueId } from "./dom.js";
-import { codeLabel, label, monthName, signed, t } from "./i18n.js";
+import { codeLabel, label, monthName, num, signed, t } from "./i18n.js";
 
 const TALLY_NUMBERS = [["brights", 5], ["animals", 9], ["ribbons", 10], ["junk_value", 60]];
 const TALLY_FLAGS = ["rain_bright", "godori", "rain_ribbon", "hongdan", "cheongdan", "chodan",
@@ -309,7 +309,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
   }
 
   function draw() {
-    parts.status = h("p", { class: "hint", role: "status" }, t("pickHelp"));
+    parts.status = h("p", { class: "hint", role: "status" }, help());
     parts.bar = h("div", { class: "player-bar", role: "group", "aria-label": t("players") });
     parts.pile = h("div", { class: "pile" });
     parts.flags = h("div", { class: "flags" });
@@ -395,7 +395,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
 
   function renderBar() {
     fill(parts.bar, state.names.map((name, i) => i === state.sitter ? null : h("button", {
-      type: "button", class: `player p${i}`, dataset: { player: String(i) },
+      type: "button", class: `player p${i}`, dataset: { player: String(i) }, title: name,
       onclick: () => tapPlayer(i),
     }, h("span", { class: "player-name" }, name), h("span", { class: "player-sub" }))));
     updateBar();
@@ -408,7 +408,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
       const scored = state.preview?.players?.find((p) => p.id === state.names[i]);
       const bits = [];
       if (state.entry === "cards") bits.push(t("cardsShort", { n: state.piles[i].length }));
-      if (scored) bits.push(t("pointsShort", { n: scored.points ?? scored.total }));
+      if (scored) bits.push(t("pointsShort", { n: num(scored.points ?? scored.total) }));
       if (scored?.may_stop) bits.push("✓");
       button.querySelector(".player-sub").textContent = bits.join(" · ");
       button.setAttribute("aria-pressed", String(state.selectedPlayer === i));
@@ -416,7 +416,20 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     });
   }
 
+  /** What the entry asks for: tapping cards, or (counts) setting each player's counts. */
+  function help() {
+    return t(state.entry === "counts" ? "countsHelp" : "pickHelp");
+  }
+
   function tapPlayer(i) {
+    if (state.entry === "counts") {
+      // counts: the player's own steppers, not cards
+      const counts = parts.pile.querySelector(`[data-pointer="/players/${i}/tally"]`);
+      parts.status.textContent = t("countsFor", { id: state.names[i] });
+      counts?.scrollIntoView({ block: "nearest" });
+      counts?.querySelector("button:not(:disabled)")?.focus({ preventScroll: true });
+      return;
+    }
     if (state.entry === "cards" && state.selectedCard) {
       // a card then a player: the card goes to that player alone
       const card = state.selectedCard;
@@ -551,10 +564,10 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
       shown = h("ul", { class: "preview-list" }, answer.players.map((player) => h("li", {
         dataset: { previewPlayer: player.id } },
       h("strong", {}, player.id), " ",
-      h("span", { class: "preview-points" }, t("pointsShort", { n: player.points })), " · ",
+      h("span", { class: "preview-points" }, t("pointsShort", { n: num(player.points) })), " · ",
       player.may_stop ? t("mayStop") : t("mayNotStop"),
       player.items.length ? ` — ${player.items.map((item) =>
-        `${label(item.label)} ${item.points}`).join(", ")}` : "")));
+        `${label(item.label)} ${num(item.points)}`).join(", ")}` : "")));
     }
     fill(parts.preview,
       h("h3", { id: parts.previewId }, t("preview")),
@@ -570,7 +583,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
       h("ul", { class: "preview-list" }, answer.players.map((player) => h("li", {
         dataset: { previewPlayer: player.id } },
       h("strong", {}, player.id), " ",
-      h("span", { class: "preview-points" }, t("pointsShort", { n: player.total })),
+      h("span", { class: "preview-points" }, t("pointsShort", { n: num(player.total) })),
       player.balance === null ? "" : ` · ${t("balanceOf", { n: signed(player.balance) })}`)))];
   }
 
@@ -647,7 +660,9 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
       if (target.after === target.element) target.element.after(message);
       else target.after.append(message);
     }
-    fill(parts.errors, unplaced.length ? [h("h3", {}, t("errors")),
+    // no answer at all (the network) is not a problem with what was entered
+    const offline = error.entries.every((e) => e.code === "no_answer");
+    fill(parts.errors, unplaced.length ? [h("h3", {}, t(offline ? "noAnswerHeading" : "errors")),
       h("ul", {}, unplaced.map((d) => h("li", {}, d)))] : []);
   }
 

@@ -24,6 +24,8 @@ const STRINGS = {
     entryCards: "패로 입력",
     entryCounts: "개수로 입력",
     pickHelp: "플레이어를 누른 뒤 카드를 누르거나, 카드를 누른 뒤 플레이어를 누르세요.",
+    countsHelp: "플레이어마다 아래에 광 · 열끗 · 띠 · 피의 개수와 약을 적으세요.",
+    countsFor: "{id}의 개수: 아래에서 + − 로 적으세요.",
     givingCard: "{card}: 받을 플레이어를 누르세요.",
     givingTo: "{id}의 패: 카드를 눌러 넣거나 빼세요.",
     clearCards: "모든 패 비우기",
@@ -86,6 +88,7 @@ const STRINGS = {
     difference: "차이",
     times: "({n}회)",
     errors: "입력을 확인하세요",
+    noAnswerHeading: "연결 문제",
     tableNight: "테이블 (오늘 밤 전체)",
     createTable: "테이블 만들기",
     roster: "참가자 (한 줄에 한 명, 2–10명)",
@@ -113,7 +116,8 @@ const STRINGS = {
     handPlayersBalance: "이번 판 플레이어 (2–4명)",
     handPlayersFull: "한 판은 4명까지입니다: 다른 사람을 넣으려면 먼저 한 명을 빼세요.",
     sitsOut: "쉬는 사람 (광팔기)",
-    satOut: "이번 판은 쉬고 광을 팔았습니다.",
+    satOut: "이번 판은 쉬었습니다 (판 패 없음).",
+    satOutSold: "이번 판은 쉬고 {n}장을 팔았습니다.",
     balanceHand: "민화투 (120/80/60)",
     balanceMissing: "아직 아무도 갖지 않은 패 {n}장: 패가 모자라면 무효입니다.",
     balanceOf: "기준 대비 {n}",
@@ -148,6 +152,8 @@ const STRINGS = {
     noTransfers: "주고받을 칩이 없습니다.",
     shareText: "공유 문구 복사",
     stale: "다른 기기에서 테이블이 바뀌었습니다. 최신 상태를 불러왔으니 다시 확인하세요.",
+    correctionVoided: "{n}판이 (다른 기기에서) 무효가 되어 수정을 끝냈습니다. 수정은 저장되지 않았습니다.",
+    correctionGone: "{n}판이 더 이상 없어 (되돌리기?) 수정을 끝냈습니다. 수정은 저장되지 않았습니다.",
     readOnly: "보기 전용으로 열었습니다.",
     closed: "닫힌 테이블 (읽기 전용)",
     dealer: "선: {id}",
@@ -192,6 +198,8 @@ const STRINGS = {
     entryCards: "Tap cards",
     entryCounts: "Counts",
     pickHelp: "Tap a player then cards, or a card then a player.",
+    countsHelp: "For each player below, set how many brights, animals, ribbons and junk it took, and its sets.",
+    countsFor: "{id}'s counts: set them below with + and −.",
     givingCard: "{card}: tap the player who took it.",
     givingTo: "{id}'s pile: tap cards to add or remove them.",
     clearCards: "Clear every pile",
@@ -254,6 +262,7 @@ const STRINGS = {
     difference: "difference",
     times: "({n}×)",
     errors: "Please check",
+    noAnswerHeading: "No connection",
     tableNight: "Table night",
     createTable: "Create a table",
     roster: "Roster (one per line, 2–10)",
@@ -281,7 +290,8 @@ const STRINGS = {
     handPlayersBalance: "Playing this hand (2–4)",
     handPlayersFull: "At most four play a hand: take someone out to put someone else in.",
     sitsOut: "Sits out (광팔기)",
-    satOut: "Sat this hand out and sold cards.",
+    satOut: "Sat this hand out (sold nothing).",
+    satOutSold: "Sat this hand out and sold {n} cards.",
     balanceHand: "balance hand (120/80/60)",
     balanceMissing: "{n} cards nobody holds yet: a hand with cards missing is void.",
     balanceOf: "balance {n}",
@@ -316,6 +326,8 @@ const STRINGS = {
     noTransfers: "Nobody owes anything.",
     shareText: "Copy the share text",
     stale: "Another phone changed the table. It is reloaded: check and try again.",
+    correctionVoided: "Hand {n} was voided (on another phone?), so its correction was stopped; nothing was saved.",
+    correctionGone: "Hand {n} is no longer on the table (undone?), so its correction was stopped; nothing was saved.",
     readOnly: "Opened read-only.",
     closed: "Closed table (read-only)",
     dealer: "Dealer: {id}",
@@ -396,12 +408,27 @@ export function codeLabel(list, code) {
   return found ? label(found) : code;
 }
 
+// The facts of an English detail a Korean message keeps (the limit, the count): the
+// detail's pattern → the Korean sentence with its numbers.
+const KO_FACTS = [
+  [/length (\d+); use (\d+) to (\d+) characters/, "{0}자: {1}–{2}자로 쓰세요"],
+  [/(\d+) items; at most (\d+)/, "{0}개: 많아야 {1}개"],
+  [/has (\d+) to (\d+) people/, "{0}–{1}명"],
+];
+
 /** A problem entry ({pointer, code, detail}) for people: in English the API's detail
  * (it names the field and the fix); in Korean the code's name from GET /v1/codes, when
- * known, else that detail. */
+ * known, with the detail's facts (a name in quotes, a limit), else that detail. */
 export function problemText(entry) {
   const found = current === "en" ? null : CODES.get(`error:${entry.code}`);
-  return found ? label(found) : entry.detail;
+  if (!found) return entry.detail;
+  const detail = entry.detail ?? "";
+  for (const [pattern, text] of KO_FACTS) {
+    const match = pattern.exec(detail);
+    if (match) return `${label(found)} (${text.replace(/\{(\d)\}/g, (_, i) => match[Number(i) + 1])})`;
+  }
+  const facts = detail.match(/'[^']*'|"[^"]*"|\d[\d,.]*/g);
+  return facts ? `${label(found)} (${facts.join(", ")})` : label(found);
 }
 
 /** What an API error says, for people: a rate limit with its wait, else each problem. */

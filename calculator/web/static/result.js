@@ -49,13 +49,13 @@ export function renderResult(result, { names, compare } = {}) {
   section.append(h("h3", {}, t("items")), h("div", { class: "scores" },
     result.players.map((player) => h("article", { class: "score", dataset: { player: player.id } },
       h("h4", {}, player.id, " · ", h("span", { class: "points" },
-        t("pointsShort", { n: player.points }))),
+        t("pointsShort", { n: num(player.points) }))),
       player.items.length
         ? h("ul", {}, player.items.map((item) => h("li", {},
-          h("strong", {}, `${label(item.label)} ${t("pointsShort", { n: item.points })}`),
+          h("strong", {}, `${label(item.label)} ${t("pointsShort", { n: num(item.points) })}`),
           item.cards?.length ? h("span", { class: "item-cards" }, ` — ${t("cardsOf",
             { cards: item.cards.map((id) => names?.get(id) ?? id).join(", ") })}`) : null)))
-        : h("p", { class: "hint" }, t(player.sits_out ? "satOut" : "noItems"))))));
+        : h("p", { class: "hint" }, satOut(player))))));
   const score = result.winner_score;
   if (score) {
     const lines = [`${t("base")} ${num(score.base)}`, ...score.steps.map(stepText)];
@@ -96,11 +96,11 @@ function balanceResult(section, result, names) {
   section.append(h("h3", {}, t("items")), h("div", { class: "scores" },
     result.players.map((player) => h("article", { class: "score", dataset: { player: player.id } },
       h("h4", {}, player.id, " · ", h("span", { class: "points" },
-        t("pointsShort", { n: player.total }))),
+        t("pointsShort", { n: num(player.total) }))),
       h("ul", {},
         player.items.map((item) => h("li", {},
-          h("strong", {}, `${label(item.label)} ${item.count} · ${t("pointsShort",
-            { n: item.points })}`),
+          h("strong", {}, `${label(item.label)} ${num(item.count)} · ${t("pointsShort",
+            { n: num(item.points) })}`),
           item.cards.length ? h("span", { class: "item-cards" },
             ` — ${t("cardsOf", { cards: cards(item.cards) })}`) : null)),
         player.set_bonuses.received.map((bonus) => h("li", {}, t("bonusFrom",
@@ -123,31 +123,47 @@ function balanceResult(section, result, names) {
   return section;
 }
 
+/** A player with no points: it sat out (and sold what it sold, if anything), or it
+ * scored nothing. */
+function satOut(player) {
+  if (!player.sits_out) return t("noItems");
+  return player.sold ? t("satOutSold", { n: num(player.sold) }) : t("satOut");
+}
+
 function outcomeText(outcome) {
   if (outcome.type === "nagari") return t("nagari");
   const key = { stop: "stopBy", chongtong: "chongtongBy", three_ppuk: "threePpukBy" }[outcome.type];
   return key ? t(key, { id: outcome.winner }) : outcome.type;
 }
 
-function whatIf(result, { presets, current, run }) {
+/** "What if?": the hand under another preset. The last comparison is kept in `compare`
+ * (its `last`), so a redraw (a language switch) shows it again. */
+function whatIf(result, compare) {
+  const { presets, current, run } = compare;
   const others = presets.filter((p) => p.name !== current);
   const id = uniqueId("whatif");
-  const picker = h("select", { id }, others.map((p) => h("option", { value: p.name },
-    `${p.name} — ${p.title}`)));
+  const picker = h("select", { id }, others.map((p) => h("option", { value: p.name,
+    selected: p.name === compare.last?.preset }, `${p.name} — ${p.title}`)));
   const out = h("div", { class: "compared", "aria-live": "polite" });
   const go = async () => {
     let answer;
+    const preset = picker.value;
     try {
-      answer = await run(picker.value);
+      answer = await run(preset);
     } catch (error) {
+      compare.last = null;
       fill(out, h("p", { class: "inline-error" }, error instanceof ApiError
         ? error.entries.map((e) => e.detail).join("; ") : t("noAnswer")));
       return;
     }
     const comparison = answer?.comparisons?.[0];
     if (!comparison) return;
+    compare.last = { preset, comparison };
+    show(preset, comparison);
+  };
+  const show = (preset, comparison) => {
     if (comparison.net) {
-      fill(out, h("p", {}, t("underPreset", { preset: picker.value })),
+      fill(out, h("p", {}, t("underPreset", { preset })),
         h("table", { class: "compare-table" },
           h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("players")),
             h("th", { scope: "col" }, t("net")), h("th", { scope: "col" }, t("difference")))),
@@ -162,6 +178,7 @@ function whatIf(result, { presets, current, run }) {
         problem?.errors?.map((e) => e.detail).join("; ") || problem?.title || ""));
     }
   };
+  if (compare.last) show(compare.last.preset, compare.last.comparison);
   return h("section", { class: "what-if" }, h("h3", {}, t("whatIf")),
     h("div", { class: "inline" }, h("label", { for: id, class: "visually-hidden" }, t("whatIf")),
       picker, h("button", { type: "button", onclick: go }, t("compare"))), out);

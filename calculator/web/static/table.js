@@ -5,7 +5,7 @@
 import { ApiError, call, newKey } from "./api.js";
 import { fill, h, keepFocus, submitOnEnter, uniqueId } from "./dom.js";
 import { currentBodies } from "./edits.js";
-import { createHandEditor } from "./hand.js";
+import { createHandEditor, handPath } from "./hand.js";
 import { errorText, num, problemText, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
 import { learnFeatures, renderShare } from "./share.js";
@@ -16,6 +16,7 @@ const POLL_MS = 2500;
 // A hand is played by two or three, or by four with one sitting out (광팔기); a bigger roster
 // chooses who plays each hand (a roster member not in the hand did not play it).
 const MAX_HAND_PLAYERS = 4;
+const NAME_MAX = 40; // a player's name, as the API takes it
 
 /** The table screen. `open({id, token, role} | {join})` shows a table. */
 export function createTableView({ mount, presets, rules, cardsFor, cardNames }) {
@@ -35,6 +36,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     pending: null, // a write that got no answer: {signature, key, ifMatch}, kept for its retry
     writing: false, // a write is on its way
     link: "ok", // the last read: "ok", "offline" (no answer) or "gone" (deleted, revoked)
+    shown: null, // the result shown, drawn again in a new language: () => element
+    notice: null, // the notice on top, said again in a new language: () => text
   };
   const box = {};
   let editor = null;
@@ -48,8 +51,15 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const roundingId = uniqueId("rounding");
     const codeId = uniqueId("code");
     const rulesBox = h("div", {});
-    const roster = h("textarea", { id: rosterId, rows: 4, autocomplete: "off" },
-      (load("roster") ?? ["A", "B", "C"]).join("\n"));
+    // one name a line, each at most NAME_MAX characters (the one-hand inputs' limit)
+    const roster = h("textarea", { id: rosterId, rows: 4, autocomplete: "off",
+      oninput: (e) => {
+        const lines = e.target.value.split("\n");
+        if (lines.some((line) => line.length > NAME_MAX)) {
+          e.target.value = lines.map((line) => line.slice(0, NAME_MAX)).join("\n");
+        }
+      } },
+    (load("roster") ?? ["A", "B", "C"]).join("\n"));
     const rounding = h("select", { id: roundingId },
       [["", t("roundingNone")], ["100", "100"], ["1000", "1,000"]].map(([v, text]) =>
         h("option", { value: v }, text)));
@@ -68,7 +78,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         mount.querySelector("h2")?.focus();
       } }, t("forget")) : null,
       h("section", { class: "panel", "aria-labelledby": "create-h" },
-        h("h2", { id: "create-h" }, t("createTable")),
+        h("h2", { id: "create-h", tabindex: "-1" }, t("createTable")),
         h("div", { class: "field", dataset: { pointer: "/roster" } },
           h("label", { for: rosterId }, t("roster")), roster),
         rulesBox,
@@ -105,7 +115,15 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       await open({ id: created.id, token: created.scorer_token, role: "scorer",
         join_code: created.join_code, viewer_token: created.viewer_token });
     } catch (error) {
-      const details = error instanceof ApiError ? [errorText(error)] : [t("notSent")];
+      // a problem with one name says which (the Korean text names the code, not the name)
+      const about = (entry) => {
+        const at = /^\/roster\/(\d+)/.exec(entry.pointer ?? "");
+        const text = problemText(entry);
+        const name = at ? names[Number(at[1])] : null;
+        return name && !text.includes(name) ? `${name}: ${text}` : text;
+      };
+      const details = !(error instanceof ApiError) ? [t("notSent")]
+        : error.status === 429 ? [errorText(error)] : error.entries.map(about);
       fill(problems, h("ul", {}, details.map((detail) => h("li", {}, detail))));
     }
   }
@@ -139,6 +157,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.current = opened;
     s.etag = null;
     s.link = "ok";
+    s.shown = null;
+    s.notice = null;
+    s.correcting = null;
     s.editorBox = h("div", { class: "editor" });
     editor = null;
     const got = await fetchTable();
@@ -161,8 +182,22 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     save("openTable", opened.id); // a reload mid-night comes back here
     s.playing = s.table.roster.slice(0, MAX_HAND_PLAYERS).map((p) => p.id);
     renderTable();
+    toTop(mount.querySelector(".table-head h2"));
     s.stopped = false;
     schedule();
+  }
+
+  /** A new screen (a table opened, or left): its heading has the focus, the page is at its
+   * top (the tap that got here was far down). */
+  function toTop(heading) {
+    heading?.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
+  }
+
+  /** The notice on top: `make()` gives its text, in the language of the moment. */
+  function say(make) {
+    s.notice = make;
+    if (box.notice) box.notice.textContent = make ? make() : "";
   }
 
   /** Put the table first in "Tables on this device". A viewer entry never replaces a
@@ -226,8 +261,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     return s.current.role === "scorer" && !s.table.closed;
   }
 
-  function renderTable(message) {
-    box.notice = h("p", { class: "notice", role: "status" }, message ?? "");
+  function renderTable() {
+    box.notice = h("p", { class: "notice", role: "status" }, s.notice ? s.notice() : "");
     box.share = h("section", { class: "panel" });
     box.totals = h("section", { class: "panel totals-panel", "aria-labelledby": "totals-h" });
     box.entry = h("section", { class: "panel", "aria-labelledby": "entry-h" });
@@ -236,7 +271,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     box.settle = h("section", { class: "panel", "aria-labelledby": "settle-h" });
     fill(mount,
       h("div", { class: "table-head" },
-        h("h2", {}, `${t("tableNight")} · ${t(s.current.role)}`),
+        h("h2", { tabindex: "-1" }, `${t("tableNight")} · ${t(s.current.role)}`),
         h("button", { type: "button", class: "quiet", onclick: leave }, t("leave"))),
       rulesLine(),
       box.notice, box.totals,
@@ -244,6 +279,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       box.history, box.settle, box.share);
     renderShare({ box: box.share, current: s.current, absent: s.absent });
     if (scorer()) renderEntry();
+    fill(box.result, s.shown ? s.shown() : null);
     updateLive();
   }
 
@@ -262,6 +298,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   function updateLive() {
     if (!s.table || !box.totals) return;
     keepFocus(mount, () => {
+      endStaleCorrection();
       renderTotals();
       renderHistory();
       renderSettlement();
@@ -350,6 +387,21 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
 
   // --- entering and correcting hands --------------------------------------------
 
+  /** The hand being corrected is voided now, or no longer there (another phone voided
+   * it, an undo took it away): the correction ends, and the notice says why. Saved, it
+   * would bring a voided hand back (a correction of a voided hand counts it again). */
+  function endStaleCorrection() {
+    const number = s.correcting?.number;
+    if (!number) return;
+    const hand = s.table.hands.find((x) => x.number === number);
+    if (hand && hand.status !== "voided") return;
+    s.correcting = null;
+    s.pending = null;
+    if (box.correcting) fill(box.correcting);
+    editor?.clear({ forget: true });
+    say(() => t(hand ? "correctionVoided" : "correctionGone", { n: number }));
+  }
+
   function renderEntry() {
     const full = h("p", { class: "hint", role: "status" });
     const pickers = h("fieldset", { class: "hand-players" },
@@ -416,13 +468,38 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.correcting = null;
     fill(box.correcting);
     editor.clear({ forget: true });
-    const shown = number ? s.table.hands.find((x) => x.number === number)?.result : answer.result;
-    if (shown) {
-      fill(box.result, renderResult(shown, { names: cardNames(s.cards) }));
+    const item = s.table.hands.find((x) => x.number === (number ?? answer.number));
+    const stored = number ? item?.result : answer.result;
+    if (stored) {
+      const result = await localized(item, hand, stored);
+      const names = cardNames(s.cards);
+      s.shown = () => renderResult(result, { names });
+      fill(box.result, s.shown());
       box.result.querySelector("h2").focus();
     }
     if (answer.changed?.length) {
-      box.notice.textContent = answer.changed.map((c) => t("changed", { n: c.number })).join(", ");
+      say(() => answer.changed.map((c) => t("changed", { n: c.number })).join(", "));
+    }
+  }
+
+  /** A table hand's result in both languages. The ledger stores (and the table read
+   * gives) a result in the service's default language only; the stateless endpoint gives
+   * the same answer for the same hand, rule set, stake, streak and dealer, so it is asked
+   * again with ?lang=all. No answer: the stored result, as it is. */
+  async function localized(item, hand, stored) {
+    if (!item) return stored;
+    const variant = s.table.variant ?? "gostop";
+    const body = { ruleset: { preset: s.table.ruleset.preset,
+      options: s.table.ruleset.options ?? s.table.ruleset.overrides ?? {} },
+    stake: s.table.stake, ...hand };
+    if (variant !== "balance") {
+      body.nagari_streak = item.nagari_streak ?? 0;
+      if (item.dealer) body.dealer = item.dealer;
+    }
+    try {
+      return (await call("POST", `${handPath(variant)}?lang=all`, { body })).data;
+    } catch {
+      return stored;
     }
   }
 
@@ -445,8 +522,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         token: s.current.token, key, ifMatch, body });
       s.pending = null;
       s.link = await fetchTable();
+      say(null);
       updateLive();
-      box.notice.textContent = "";
       return answer.data;
     } catch (error) {
       if (!(error instanceof ApiError)) {
@@ -457,9 +534,10 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       }
       if (error.status !== 409) s.pending = null; // 409: the first is still on its way
       if (error.status === 412) {
+        // the table is read again; a correction of a hand voided or gone meanwhile ends
+        say(() => t("stale"));
         s.link = await fetchTable();
         updateLive();
-        box.notice.textContent = t("stale");
         return null;
       }
       if (field) {
@@ -473,7 +551,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
           editor.body());
         if (forReason.length) fieldError(s.correcting.reason, t("reasonNeeded"));
       } else {
-        box.notice.textContent = errorText(error);
+        say(() => errorText(error));
       }
       return null;
     } finally {
@@ -500,7 +578,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     if (inEditor && editor) {
       editor.showErrors({ entries: [{ pointer: null, code: "no_answer", detail: t("notSent") }] });
     } else {
-      box.notice.textContent = t("notSent");
+      say(() => t("notSent"));
     }
   }
 
@@ -510,8 +588,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       return (await call("GET", `/v1/tables/${s.current.id}${path}`,
         { token: s.current.token })).data;
     } catch (error) {
-      if (error instanceof ApiError) box.notice.textContent = errorText(error);
-      else box.notice.textContent = t("noAnswer");
+      say(error instanceof ApiError ? () => errorText(error) : () => t("noAnswer"));
       return null;
     }
   }
@@ -585,7 +662,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     if (!hand) return;
     const answer = await write("PUT", `/hands/${number}`, { hand, reason }, null, field);
     if (answer?.changed?.length) {
-      box.notice.textContent = answer.changed.map((c) => t("changed", { n: c.number })).join(", ");
+      say(() => answer.changed.map((c) => t("changed", { n: c.number })).join(", "));
     }
   }
 
@@ -594,8 +671,12 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.current = null;
     s.table = null;
     s.etag = null;
+    s.shown = null;
+    s.notice = null;
+    s.correcting = null;
     stop();
     renderStart();
+    toTop(mount.querySelector("h2"));
   }
 
   function stop() {
