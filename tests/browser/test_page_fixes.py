@@ -815,3 +815,21 @@ def test_what_if_stays_through_a_language_switch(page: Page, watch: Any) -> None
     page.locator("#lang").click()
     expect(hand.locator('[data-compare="A"]')).to_be_visible()
     expect(hand.locator(".what-if select")).to_have_value("wikipedia")
+
+
+def test_the_korean_page_names_the_presets_in_korean(page: Page, watch: Any) -> None:
+    """GET /v1/rulesets titles and describes its presets in English; the Korean page had
+    shown "standard — Standard Korean Go-Stop" and an English description."""
+    watch(page)
+    page.goto("/")
+    page.evaluate("localStorage.clear(); localStorage['gostop.lang'] = '\"ko\"'")
+    page.reload()
+    hand = page.locator("#view-hand")
+    picker = hand.locator("select").filter(has=page.locator('option[value="wikipedia"]')).first
+    expect(picker.locator('option[value="standard"]')).to_have_text("standard — 표준 고스톱")
+    expect(picker.locator('option[value="minhwatu"]')).to_have_text("minhwatu — 민화투")
+    expect(hand.get_by_text("흔히 치는 규칙", exact=False)).to_be_attached()
+    page.get_by_role("button", name="English").click()
+    expect(picker.locator('option[value="standard"]')).to_have_text(
+        "standard — Standard Korean Go-Stop"
+    )

@@ -365,6 +365,32 @@ const KINDS = {
     double_junk: "double", bonus: "bonus" },
 };
 
+// The presets in Korean, by name (GET /v1/rulesets gives English titles and descriptions):
+// a preset the page does not know keeps the catalogue's English.
+const PRESETS_KO = {
+  standard: ["표준 고스톱",
+    "흔히 치는 규칙, 모든 옵션이 기본값: 2인 7점·3인 3점 스톱, 고마다 +1점에 3고부터 ×2씩, "
+    + "흔들기·폭탄·멍따 ×2, 광박·피박·고박, 나가리 때마다 ×2, 국진은 유리한 쪽으로."],
+  wikipedia: ["영어 위키백과 규칙 (그대로)",
+    "영어 위키백과 \"Go-Stop\" 문서를 글자 그대로 읽은 규칙: 3고부터 ×(고−1), 3인도 고박 ×2, "
+    + "폭탄은 배수 없음, 멍따 없음, 나가리 다음 판 ×2 한 번."],
+  gamerules: ["gamerules.com 규칙 (그대로)",
+    "gamerules.com 문서를 글자 그대로 읽은 규칙: 고마다 +1점, 3고 넘으면 ×2 한 번, 고박 없음, "
+    + "폭탄은 배수 없음, 멍따·광박·피박 ×2, 총통은 상대마다 5점."],
+  balance: ["화투 120/80/60 (점수 계산)",
+    "광 20, 열끗 10, 띠 5, 피 0점. 홍단·청단 30, 5월 넷 20, 10월 20, 11월 40, 12월 20은 다른 "
+    + "사람들이 딴 사람에게 냅니다. 잔액 = 합계 − 240 ÷ 인원."],
+  minhwatu: ["민화투",
+    "같은 카드 점수에 홍단·청단·초단 30, 5월·10월·11월·12월 넷 20씩. 고도리와 오광(50)은 "
+    + "끄고 시작합니다."],
+};
+
+/** A preset's title and description in the page's language. */
+export function presetText(preset) {
+  const ko = current === "ko" ? PRESETS_KO[preset.name] : undefined;
+  return { title: ko?.[0] ?? preset.title, description: ko?.[1] ?? preset.description };
+}
+
 let current = pick();
 
 function pick() {

@@ -3,7 +3,7 @@
 // chips each player wins or loses. Nothing is computed here: every number is the API's.
 import { ApiError } from "./api.js";
 import { fill, h, uniqueId } from "./dom.js";
-import { codeLabel, label, num, signed, t } from "./i18n.js";
+import { codeLabel, label, num, presetText, signed, t } from "./i18n.js";
 
 /** One step in words: the API's ready sentence when it gives one (`text`), else its
  * label with the numbers, "bright penalty ×2 = 8". */
@@ -143,7 +143,7 @@ function whatIf(result, compare) {
   const others = presets.filter((p) => p.name !== current);
   const id = uniqueId("whatif");
   const picker = h("select", { id }, others.map((p) => h("option", { value: p.name,
-    selected: p.name === compare.last?.preset }, `${p.name} — ${p.title}`)));
+    selected: p.name === compare.last?.preset }, `${p.name} — ${presetText(p).title}`)));
   const out = h("div", { class: "compared", "aria-live": "polite" });
   const go = async () => {
     let answer;

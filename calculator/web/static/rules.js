@@ -1,7 +1,7 @@
 // The rule set: a preset from GET /v1/rulesets, option overrides drawn from the options
 // the API declares (type, allowed values, bounds), and the stake. Remembered on the device.
 import { fill, h, uniqueId } from "./dom.js";
-import { t } from "./i18n.js";
+import { presetText, t } from "./i18n.js";
 import { load, save } from "./store.js";
 
 /** The remembered rule set under `key`: {preset, overrides, stake}. The one-hand tab and
@@ -43,8 +43,8 @@ export function rulesPicker({ mount, presets, rules, onchange, key = "rules" }) 
           render();
           changed();
         } }, presets.map((p) => h("option", { value: p.name, selected: p.name === preset.name },
-          `${p.name} — ${p.title}`)))),
-      h("p", { class: "hint" }, preset.description),
+          `${p.name} — ${presetText(p).title}`)))),
+      h("p", { class: "hint" }, presetText(preset).description),
       h("div", { class: "field" }, h("label", { for: stakeId }, t("stake")),
         h("input", { id: stakeId, type: "number", inputmode: "numeric", min: 1, value: rules.stake,
           onchange: (e) => {

@@ -6,7 +6,7 @@ import { ApiError, call, newKey } from "./api.js";
 import { fill, h, keepFocus, submitOnEnter, uniqueId } from "./dom.js";
 import { currentBodies } from "./edits.js";
 import { createHandEditor, handPath } from "./hand.js";
-import { errorText, num, problemText, signed, t } from "./i18n.js";
+import { errorText, num, presetText, problemText, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
 import { learnFeatures, renderShare } from "./share.js";
 import { rulesetOf, rulesPicker, variantOf } from "./rules.js";
@@ -288,7 +288,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const ruleset = s.table.ruleset ?? {};
     const overrides = Object.entries(ruleset.overrides ?? {});
     return h("p", { class: "hint table-rules", dataset: { rules: ruleset.preset ?? "" } },
-      [t("tableRules", { preset: ruleset.preset ?? "" }),
+      [t("tableRules", { preset: ruleset.preset ? presetText({ name: ruleset.preset,
+        title: ruleset.preset, description: "" }).title : "" }),
         overrides.length ? overrides.map(([name, value]) => `${name} = ${value}`).join(", ") : null,
         t("tableStake", { n: num(s.table.stake) }),
         s.table.rounding ? t("roundedTo", { n: num(s.table.rounding.unit) }) : null]
