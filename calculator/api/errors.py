@@ -188,9 +188,10 @@ def register(app: Flask) -> None:
                 f"there is no {request.path}; every path of the API is described at "
                 "/v1/docs (and /v1/openapi.json)"
             )
-        # The pointer "" is the whole request (RFC 6901): these are not about one field.
+        # The pointer "" is the whole request (RFC 6901): most are not about one field.
+        at = getattr(error, "problem_pointer", "")
         body = problem(
-            status, error.name, detail, errors=[{"pointer": "", "code": code, "detail": detail}]
+            status, error.name, detail, errors=[{"pointer": at, "code": code, "detail": detail}]
         )
         response = json_response(body, status, PROBLEM_JSON)
         for name, value in error.get_headers():

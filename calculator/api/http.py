@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import codecs
 import hashlib
 import logging
 import re
@@ -25,6 +26,7 @@ from werkzeug.exceptions import (
 from werkzeug.http import parse_accept_header
 
 from calculator.api.config import SettingsError
+from calculator.api.json_keys import duplicated, unescape
 from calculator.explain import LANGUAGES
 
 JSON = "application/json"
@@ -47,9 +49,11 @@ _INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
 log = logging.getLogger("gostop.access")
 
 
-def coded(exception: HTTPException, code: str) -> HTTPException:
-    """Tag an HTTP error with the machine-readable code its problem body will carry."""
+def coded(exception: HTTPException, code: str, pointer: str = "") -> HTTPException:
+    """Tag an HTTP error with the machine-readable code its problem body will carry, and
+    the pointer of its error ("", the whole request, unless it is about one value)."""
     exception.problem_code = code  # type: ignore[attr-defined]
+    exception.problem_pointer = pointer  # type: ignore[attr-defined]
     return exception
 
 
@@ -156,10 +160,26 @@ def read_json(max_bytes: int, *, max_tokens: int | None = None) -> Any:
                 ),
                 "body_too_large",
             )
+    # RFC 8259 §8.1: a parser may ignore a leading byte order mark (Windows editors and
+    # PowerShell write one); the CLI's files and HTTP bodies are read alike.
+    data = data.removeprefix(codecs.BOM_UTF8)
     try:
-        return orjson.loads(data)
+        document = orjson.loads(data)
     except orjson.JSONDecodeError as error:
         raise coded(BadRequest(_not_json(data, error)), "malformed_json") from None
+    # orjson keeps the last of two equal names: {"stake": 100, …, "stake": 5} would be
+    # scored at 5. Such a body is refused, naming the name (json_keys: two counts, exact).
+    twice = duplicated(data, document)
+    if twice is not None:
+        name = unescape(twice.rsplit("/", 1)[1])
+        raise coded(
+            BadRequest(
+                f"the body gives {name!r} twice in one object (at {twice}): send each name once"
+            ),
+            "duplicate_key",
+            twice,
+        )
+    return document
 
 
 def _not_json(data: bytes, error: orjson.JSONDecodeError) -> str:
