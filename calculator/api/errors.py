@@ -194,9 +194,17 @@ def register(app: Flask) -> None:
             status, error.name, detail, errors=[{"pointer": at, "code": code, "detail": detail}]
         )
         response = json_response(body, status, PROBLEM_JSON)
+        # A header the error gives twice (two challenges) is sent twice, not the last.
+        given: set[str] = set()
         for name, value in error.get_headers():
-            if name.lower() != "content-type":
+            lower = name.lower()
+            if lower == "content-type":
+                continue
+            if lower in given:
+                response.headers.add(name, value)
+            else:
                 response.headers[name] = value
+                given.add(lower)
         return response
 
     @app.errorhandler(Exception)

@@ -62,6 +62,7 @@ from calculator.api.table_access import (
     mint,
     open_table,
     poll_table,
+    read_if_match,
     stale,
     table_response,
 )
@@ -396,7 +397,7 @@ def delete_table(id: str) -> Response:
     """
     store = _store()
     head, _token = open_table(store, id, write=True)
-    if_match = request.headers.get("If-Match")
+    if_match = read_if_match()
     if if_match is None:
         raise coded(
             PreconditionRequired(

@@ -44,6 +44,7 @@ from calculator.api.table_access import (
     mint,
     open_table,
     poll_table,
+    read_if_match,
     stale,
     table_response,
 )
@@ -325,7 +326,7 @@ def _change(
     status: int,
     append: bool,
 ) -> Response:
-    if_match = request.headers.get("If-Match")
+    if_match = read_if_match()
     if key is None or if_match is None:
         missing = " and ".join(
             name

@@ -1,0 +1,90 @@
+"""The table API's headers and refusals as the document states them: the 401's Bearer
+challenge, If-Match that is not quoted or empty, Retry-After of a key in flight."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any
+
+import pytest
+
+from ledger_support import SCENARIOS
+from tables_support import TableClient, new_key
+
+GOSTOP = SCENARIOS[0]
+HAND = GOSTOP["steps"][0]["hand"]
+
+
+@pytest.fixture
+def lclient(ledger_app: Any) -> Any:
+    return ledger_app.test_client()
+
+
+def _table(lclient: Any) -> TableClient:
+    return TableClient.create(lclient, GOSTOP["table"])
+
+
+def _code(response: Any) -> str:
+    code: str = response.get_json()["errors"][0]["code"]
+    return code
+
+
+def test_a_401_challenges_for_a_bearer_token(lclient: Any) -> None:
+    table = _table(lclient)
+    missing = lclient.get(table.path)
+    assert missing.status_code == 401
+    assert missing.headers.getlist("WWW-Authenticate") == ['Bearer realm="gostop tables"']
+    basic = lclient.get(table.path, headers={"Authorization": "Basic dXNlcjpwYXNz"})
+    assert basic.status_code == 401
+    assert basic.headers.getlist("WWW-Authenticate") == [
+        'Bearer realm="gostop tables", error="invalid_request"'
+    ]
+
+
+def _close(lclient: Any, table: TableClient, if_match: str | None) -> Any:
+    headers = {**table.auth(), "Idempotency-Key": new_key()}
+    if if_match is not None:
+        headers["If-Match"] = if_match
+    return lclient.post(table.path + "/close", headers=headers)
+
+
+def test_an_unquoted_if_match_is_told_to_quote_it(lclient: Any) -> None:
+    table = _table(lclient)
+    bare = _close(lclient, table, "1")
+    assert (bare.status_code, _code(bare)) == (412, "version_mismatch")
+    detail = bare.get_json()["detail"]
+    assert 'send If-Match: "1"' in detail
+    assert "names no version" in detail
+    assert bare.headers["ETag"] == '"1"'
+    # a quoted one of another version is stale, as before
+    stale = _close(lclient, table, '"7"')
+    assert stale.status_code == 412
+    assert 'If-Match is "7", not the table\'s version' in stale.get_json()["detail"]
+
+
+@pytest.mark.parametrize("empty", ["", "   "])
+def test_an_empty_if_match_is_a_missing_one(lclient: Any, empty: str) -> None:
+    table = _table(lclient)
+    for response in (
+        _close(lclient, table, empty),
+        lclient.delete(table.path, headers={**table.auth(), "If-Match": empty}),
+    ):
+        assert (response.status_code, _code(response)) == (428, "precondition_required")
+    assert _close(lclient, table, None).status_code == 428
+
+
+def test_a_key_in_flight_says_when_to_retry(lclient: Any) -> None:
+    table = _table(lclient)
+    store = lclient.application.extensions["gostop_store"]
+    key = new_key()
+    body = b'{"players":[]}'
+    digest = hashlib.sha256(f"POST {table.path}/hands\n".encode() + body).hexdigest()
+    deadline = lclient.application.config["GOSTOP"].request_deadline
+    store.claim(scope=table.id, key=key, request_hash=digest, now=time.time(), deadline=deadline)
+    headers = {**table.auth(), "Idempotency-Key": key, "If-Match": '"1"'}
+    busy = lclient.post(
+        table.path + "/hands", data=body, headers={**headers, "Content-Type": "application/json"}
+    )
+    assert (busy.status_code, _code(busy)) == (409, "key_in_flight")
+    assert busy.headers["Retry-After"] == "2"
