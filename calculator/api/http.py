@@ -197,6 +197,11 @@ def _not_json(data: bytes, error: orjson.JSONDecodeError) -> str:
             f"{column} (byte {bad.start + 1}) is not valid UTF-8 — a Korean Windows editor "
             "may have saved it as CP949 or UTF-16: save it as UTF-8"
         )
+    if error.msg.startswith("number is infinity"):  # orjson's words for 1E400
+        return (
+            f"the number at line {error.lineno}, column {error.colno} is too large to read "
+            "(past 1.7976931348623157e308): send the amount meant, within the field's maximum"
+        )
     return f"the body is not valid JSON: {error}"
 
 

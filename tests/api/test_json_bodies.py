@@ -105,3 +105,47 @@ def test_a_utf8_byte_order_mark_is_skipped_over_http_as_by_the_cli(client: Any) 
     assert response.get_json()["net"]["A"] == 9
     # only one, and only first
     assert _post(client, codecs.BOM_UTF8 * 2 + W13_TEXT.encode()).status_code == 400
+
+
+TWO = '"players": [{"id": "A", "captured": []}, {"id": "B", "captured": []}]'
+
+
+@pytest.mark.parametrize(
+    ("number", "code", "shown"),
+    [
+        ("18446744073709551616", "too_large", "1.8446744073709552e+19 is above the maximum"),
+        ("1e30", "too_large", "1e+30 is above the maximum"),
+        ("999999999999999999999999999999", "too_large", "1e+30 is above the maximum"),
+        ("-1e30", "too_small", "-1e+30 is below the minimum 1"),
+        ("1e13", "too_large", "10000000000000 is above the maximum"),
+    ],
+)
+def test_a_whole_number_past_64_bits_is_too_large_not_the_wrong_type(
+    client: Any, number: str, code: str, shown: str
+) -> None:
+    response = _post(client, '{"stake": ' + number + ", " + TWO + "}")
+    assert response.status_code == 422
+    error = _error(response)
+    assert (error["pointer"], error["code"]) == ("/stake", code)
+    assert error["detail"].startswith(shown)
+    # a fraction is still the wrong type
+    fraction = _error(_post(client, '{"stake": 2.5, ' + TWO + "}"))
+    assert fraction["code"] == "invalid_type"
+
+
+def test_session_chips_past_64_bits_are_too_large(client: Any) -> None:
+    body = '{"hands": [{"net": {"A": 1e30, "B": -1e30}}]}'
+    response = _post(client, body, "/v1/settlements")
+    assert response.status_code == 422
+    found = {(e["pointer"], e["code"]) for e in response.get_json()["errors"]}
+    assert {("/hands/0/net/A", "too_large"), ("/hands/0/net/B", "too_large")} <= found
+
+
+def test_a_number_past_what_a_double_holds_is_said_to_be_too_large(client: Any) -> None:
+    response = _post(client, '{"stake": 1E400, ' + TWO + "}")
+    assert response.status_code == 400
+    error = _error(response)
+    assert error["code"] == "malformed_json"
+    assert error["detail"].startswith("the number at line 1, column 11 is too large to read")
+    assert "infinity" not in error["detail"]
+    assert "double" not in error["detail"]
