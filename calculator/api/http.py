@@ -16,14 +16,14 @@ from typing import Any
 
 import orjson
 from flask import Flask, Request, Response, current_app, g, request
-from werkzeug.datastructures import LanguageAccept
+from werkzeug.datastructures import LanguageAccept, MIMEAccept
 from werkzeug.exceptions import (
     BadRequest,
     HTTPException,
     RequestEntityTooLarge,
     UnsupportedMediaType,
 )
-from werkzeug.http import parse_accept_header
+from werkzeug.http import parse_accept_header, parse_options_header
 
 from calculator.api.config import SettingsError
 from calculator.api.json_keys import duplicated, unescape
@@ -87,14 +87,33 @@ def header_language(header: str) -> str | None:
     return preferred_language(parse_accept_header(header, LanguageAccept))
 
 
+def preferred_media(offered: tuple[str, ...]) -> str | None:
+    """Which of the ``offered`` media types (the first is the default) the request's
+    ``Accept`` ranks highest, by werkzeug's parsing and matching, reading each type
+    without its parameters: ``text/csv;charset=utf-8`` asks for ``text/csv`` (werkzeug
+    matches a type with parameters only to an offer with the same ones). One that
+    names a charset other than UTF-8, the only one answered, is not accepted."""
+    header = current_request().environ.get("HTTP_ACCEPT")
+    if not header:
+        return offered[0]
+    plain = []
+    for value, quality in parse_accept_header(header, MIMEAccept):
+        media, _, parameters = value.partition(";")
+        charset = dict(parse_options_header(f"x;{parameters}")[1]).get("charset", "utf-8")
+        if charset.lower() in ("utf-8", "utf8"):
+            plain.append((media.strip(), quality))
+    found: str | None = MIMEAccept(plain).best_match(offered)
+    return found
+
+
 def preferred_language(accepted: Iterable[tuple[str, float]]) -> str | None:
     """The language of ours that ``Accept-Language`` ranks highest, or None (say nothing,
     or ``*``): by q-value, the header's order breaking ties; ``en-GB`` is ``en``, q=0 is
     "not this one". werkzeug's own ``best_match`` prefers any exact tag to a better-ranked
     regional one (``en-GB;q=0.8, ko;q=0.5`` would give ko), hence this.
 
-    >>> from werkzeug.datastructures import LanguageAccept
-    >>> from werkzeug.http import parse_accept_header
+    >>> from werkzeug.datastructures import LanguageAccept, MIMEAccept
+    >>> from werkzeug.http import parse_accept_header, parse_options_header
     >>> preferred_language(parse_accept_header("fr, en-GB;q=0.8, ko;q=0.5", LanguageAccept))
     'en'
     >>> preferred_language(parse_accept_header("en;q=0, ko-KR;q=0.1", LanguageAccept))

@@ -24,7 +24,7 @@ from werkzeug.exceptions import NotFound
 from calculator.api import ledger_io, serialize
 from calculator.api.config import IMPORT_BYTES_PER_TOKEN
 from calculator.api.fields import fail
-from calculator.api.http import client_language, coded, read_json
+from calculator.api.http import client_language, coded, preferred_media, read_json
 from calculator.api.schemas import RulesetSpec, resolve_spec
 from calculator.api.sharing_schemas import (
     EXPORT_FORMAT,
@@ -243,9 +243,7 @@ def export_table(id: str) -> Response:
     head, _token = open_table(_store(), id, write=False)
     query = _query(_EXPORT_QUERY)
     kind = query["format"] or (
-        "csv"
-        if request.accept_mimetypes.best_match(["application/json", CSV_MEDIA]) == CSV_MEDIA
-        else "json"
+        "csv" if preferred_media(("application/json", CSV_MEDIA)) == CSV_MEDIA else "json"
     )
     unchanged = not_modified(head.version)
     if unchanged is None:

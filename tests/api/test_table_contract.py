@@ -88,3 +88,47 @@ def test_a_key_in_flight_says_when_to_retry(lclient: Any) -> None:
     )
     assert (busy.status_code, _code(busy)) == (409, "key_in_flight")
     assert busy.headers["Retry-After"] == "2"
+
+
+@pytest.mark.parametrize(
+    ("after", "code", "detail"),
+    [
+        ("x", "invalid_type", "expected a whole number (an integer)"),
+        ("2.5", "invalid_type", "expected a whole number (an integer)"),
+        ("٣", "invalid_type", "expected a whole number (an integer)"),
+        ("99999999999999999999999", "too_large", "is above the maximum 2147483647"),
+        ("-1", "negative_count", "-1 is below 0"),
+    ],
+)
+def test_a_bad_query_number_is_said_as_a_json_one_is(
+    lclient: Any, after: str, code: str, detail: str
+) -> None:
+    table = _table(lclient)
+    response = lclient.get(
+        f"{table.path}/events", query_string={"after": after}, headers=table.auth()
+    )
+    assert response.status_code == 422
+    error = response.get_json()["errors"][0]
+    assert error["code"] == code
+    assert detail in error["detail"]
+    assert "Not a valid integer" not in error["detail"]
+
+
+@pytest.mark.parametrize(
+    ("accept", "kind"),
+    [
+        ("text/csv", "text/csv"),
+        ("text/csv;charset=utf-8", "text/csv"),
+        ("text/csv; charset=UTF-8, application/json;q=0.5", "text/csv"),
+        ("application/json, text/csv;q=0.5", "application/json"),
+        ("text/csv;charset=iso-8859-1", "application/json"),
+        ("*/*", "application/json"),
+    ],
+)
+def test_export_reads_the_accepted_media_type_with_its_parameters(
+    lclient: Any, accept: str, kind: str
+) -> None:
+    table = _table(lclient)
+    response = lclient.get(f"{table.path}/export", headers={**table.auth(), "Accept": accept})
+    assert response.status_code == 200
+    assert response.mimetype == kind
