@@ -208,6 +208,7 @@ _ERROR = {
     "last_scorer_token": Label("마지막 기록자 토큰", "the table's last scorer token stays"),
     "too_many_tokens": Label("토큰이 너무 많음", "the table has too many tokens: revoke some"),
     "label_taken": Label("이미 쓰는 이름", "another token of the table has this label"),
+    "reserved_label": Label("예약된 이름", "the service names its own tokens so"),
     # sharing: the share text read back, and imports
     "share_line_missing": Label("요약 줄 없음", "no GS1: compact line in the text"),
     "share_version_unsupported": Label("모르는 요약 버전", "a compact line of another version"),

@@ -132,3 +132,40 @@ def test_export_reads_the_accepted_media_type_with_its_parameters(
     response = lclient.get(f"{table.path}/export", headers={**table.auth(), "Accept": accept})
     assert response.status_code == 200
     assert response.mimetype == kind
+
+
+def _mint(lclient: Any, table: TableClient, label: str) -> Any:
+    return lclient.post(
+        table.path + "/tokens", json={"role": "viewer", "label": label}, headers=table.auth()
+    )
+
+
+@pytest.mark.parametrize(
+    ("label", "code"),
+    [
+        ("  ", "invalid_length"),
+        ("\u3000", "invalid_length"),
+        (" scorer", "reserved_label"),
+        ("Scorer ", "reserved_label"),
+        ("ＳＣＯＲＥＲ", "reserved_label"),
+        ("viewer", "reserved_label"),
+        ("scorer (2)", "reserved_label"),
+        ("Joined 2026-12-05  10:00", "reserved_label"),
+    ],
+)
+def test_a_blank_or_built_in_label_is_refused(lclient: Any, label: str, code: str) -> None:
+    table = _table(lclient)
+    minted = _mint(lclient, table, label)
+    assert minted.status_code == 422, minted.get_json()
+    error = minted.get_json()["errors"][0]
+    assert (error["pointer"], error["code"]) == ("/label", code)
+    join_code = lclient.post("/v1/tables", json=GOSTOP["table"]).get_json()["join_code"]
+    joined = lclient.post("/v1/tables/join", json={"join_code": join_code, "label": label})
+    assert (joined.status_code, _code(joined)) == (422, code)
+
+
+def test_a_label_is_stored_trimmed_and_names_like_the_built_in_ones_pass(lclient: Any) -> None:
+    table = _table(lclient)
+    assert _mint(lclient, table, "  민지's phone ").get_json()["label"] == "민지's phone"
+    for label in ("scorer's phone", "the scorer", "viewer 2"):
+        assert _mint(lclient, table, label).status_code == 201
