@@ -383,6 +383,12 @@ def claim(store: Store, scope: str, key: str) -> Response | None:
         body = claimed.response or "{}"
         response = Response(body, status=claimed.status or 200, mimetype="application/json")
         response.headers["ETag"] = etag(orjson.loads(body)["version"])
-        response.headers["Idempotent-Replayed"] = "true"
-        return response
+        return replayed(response)
     return None
+
+
+def replayed(response: Response) -> Response:
+    """``response``, marked as the answer of a replayed Idempotency-Key (a write's stored
+    answer, or a create's, import's, join's or mint's same table with fresh secrets)."""
+    response.headers["Idempotent-Replayed"] = "true"
+    return response

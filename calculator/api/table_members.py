@@ -64,6 +64,7 @@ from calculator.api.table_access import (
     open_table,
     poll_table,
     read_if_match,
+    replayed,
     stale,
     table_response,
 )
@@ -162,7 +163,7 @@ def join_table() -> Response:
         if replay is not None:  # the same body: the same code and label
             joined = orjson.loads(replay.get_data())
             head = _open_to_join(store, joined["id"])
-            return _joined(head, *_rekeyed(store, head.id, joined.get("token_id", "")))
+            return replayed(_joined(head, *_rekeyed(store, head.id, joined.get("token_id", ""))))
     try:
         data = _body(JoinSchema)
         label = None if data["label"] is None else checked_label(data["label"])
@@ -323,7 +324,7 @@ def mint_token(id: str) -> Response:
     replay = None if key is None else claim(store, head.id, key)
     if replay is not None:
         secret, row = _rekeyed(store, head.id, orjson.loads(replay.get_data()).get("token_id", ""))
-        return _minted(secret, row)
+        return replayed(_minted(secret, row))
     try:
         data = _body(MintTokenSchema)
         secret, row = mint(data["role"], label=checked_label(data["label"]))

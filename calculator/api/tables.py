@@ -45,6 +45,7 @@ from calculator.api.table_access import (
     open_table,
     poll_table,
     read_if_match,
+    replayed,
     stale,
     table_response,
 )
@@ -500,7 +501,7 @@ def created_once(create: Callable[[Store, str | None], Response]) -> Response:
         replay = claim(store, CREATE_SCOPE, key)
         if replay is not None:
             created = orjson.loads(replay.get_data())
-            return _minted(store, created)
+            return replayed(_minted(store, created))
     try:
         return create(store, key)
     except BaseException:

@@ -169,3 +169,32 @@ def test_a_label_is_stored_trimmed_and_names_like_the_built_in_ones_pass(lclient
     assert _mint(lclient, table, "  민지's phone ").get_json()["label"] == "민지's phone"
     for label in ("scorer's phone", "the scorer", "viewer 2"):
         assert _mint(lclient, table, label).status_code == 201
+
+
+def test_every_replayed_key_says_so(lclient: Any) -> None:
+    key = new_key()
+    first = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
+    again = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
+    assert "Idempotent-Replayed" not in first.headers
+    assert again.headers["Idempotent-Replayed"] == "true"
+    table = TableClient(lclient, first.get_json())
+    exported = lclient.get(table.path + "/export", headers=table.auth()).get_json()
+    import_key = new_key()
+    for replay in (False, True):
+        imported = lclient.post(
+            "/v1/tables/import", json=exported, headers={"Idempotency-Key": import_key}
+        )
+        assert imported.status_code == 201, imported.get_json()
+        assert ("Idempotent-Replayed" in imported.headers) is replay
+    join_key, join = new_key(), {"join_code": first.get_json()["join_code"]}
+    for replay in (False, True):
+        joined = lclient.post("/v1/tables/join", json=join, headers={"Idempotency-Key": join_key})
+        assert joined.status_code == 201
+        assert ("Idempotent-Replayed" in joined.headers) is replay
+    mint_key, mint = new_key(), {"role": "viewer", "label": "민지's phone"}
+    for replay in (False, True):
+        minted = lclient.post(
+            table.path + "/tokens", json=mint, headers={**table.auth(), "Idempotency-Key": mint_key}
+        )
+        assert minted.status_code == 201
+        assert ("Idempotent-Replayed" in minted.headers) is replay
