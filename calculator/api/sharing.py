@@ -37,6 +37,7 @@ from calculator.api.sharing_schemas import (
     ShareReadingSchema,
 )
 from calculator.api.table_access import (
+    MIN_SHARED_KEY,
     UNKNOWN_TABLE,
     not_modified,
     open_table,
@@ -48,6 +49,7 @@ from calculator.api.tables import (
     _ETAG,
     _READ_HEADERS,
     _WRITE_HEADERS,
+    SHARED_KEY_SCHEMA,
     _cache,
     _store,
     created_once,
@@ -339,8 +341,10 @@ def _cell(value: str | int | None) -> str | int:
         {
             **_WRITE_HEADERS[0],
             "required": False,
+            "schema": SHARED_KEY_SCHEMA,
             "description": "Optional, as on POST /v1/tables: a replayed import returns the "
-            "same table id with freshly minted tokens",
+            f"same table id with freshly minted tokens. At least {MIN_SHARED_KEY} "
+            "characters, random (send a UUID; 422 `weak_idempotency_key`)",
         }
     ],
     requestBody={"required": True, "content": {"application/json": {"schema": ImportSchema}}},

@@ -198,3 +198,61 @@ def test_every_replayed_key_says_so(lclient: Any) -> None:
         )
         assert minted.status_code == 201
         assert ("Idempotent-Replayed" in minted.headers) is replay
+
+
+def _operations() -> dict[str, dict[str, Any]]:
+    from calculator.api.openapi import openapi_document
+
+    document = openapi_document()
+    return {
+        operation["operationId"]: operation
+        for operations in document["paths"].values()
+        for operation in operations.values()
+        if isinstance(operation, dict) and "operationId" in operation
+    }
+
+
+def test_token_operations_require_the_bearer_scheme() -> None:
+    from calculator.api.openapi import openapi_document
+
+    schemes = openapi_document()["components"]["securitySchemes"]
+    assert schemes["bearer"] == {**schemes["bearer"], "type": "http", "scheme": "bearer"}
+    operations = _operations()
+    protected = {name for name, o in operations.items() if o.get("security")}
+    assert protected == {name for name, o in operations.items() if "401" in o["responses"]}
+    assert {"getTable", "addTableHand", "deleteTable", "mintTableToken"} <= protected
+    assert not {"createTable", "importTable", "joinTable", "scoreHand"} & protected
+    for name in protected:
+        assert operations[name]["security"] == [{"bearer": []}]
+
+
+def test_create_import_and_join_document_the_key_length_they_demand(lclient: Any) -> None:
+    from calculator.api.table_access import MIN_SHARED_KEY
+
+    operations = _operations()
+    for name in ("createTable", "importTable", "joinTable"):
+        (key,) = [p for p in operations[name]["parameters"] if p["name"] == "Idempotency-Key"]
+        assert key["schema"]["minLength"] == MIN_SHARED_KEY == 16
+    short = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": "x" * 15})
+    assert (short.status_code, _code(short)) == (422, "weak_idempotency_key")
+    # writes to a table take any key (their scope is the table)
+    (write_key,) = [
+        p for p in operations["addTableHand"]["parameters"] if p["name"] == "Idempotency-Key"
+    ]
+    assert write_key["schema"]["minLength"] == 1
+
+
+def test_the_headers_sent_are_declared() -> None:
+    operations = _operations()
+
+    def declared(name: str, status: str) -> set[str]:
+        return set(operations[name]["responses"][status].get("headers", {}))
+
+    assert {"Retry-After", "X-Request-ID"} <= declared("joinTable", "429")
+    assert "Retry-After" in declared("scoreHands", "503")
+    assert "Retry-After" in declared("addTableHand", "409")  # key_in_flight
+    assert "ETag" in declared("closeTable", "412")
+    assert {"Content-Language", "Vary"} <= declared("scoreHand", "200")
+    for name, status in (("createTable", "201"), ("joinTable", "201"), ("closeTable", "200")):
+        assert "Idempotent-Replayed" in declared(name, status)
+    assert "WWW-Authenticate" in declared("getTable", "401")
