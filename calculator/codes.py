@@ -214,6 +214,7 @@ _ERROR = {
     "last_scorer_token": Label("마지막 기록자 토큰", "the table's last scorer token stays"),
     "too_many_tokens": Label("토큰이 너무 많음", "the table has too many tokens: revoke some"),
     "label_taken": Label("이미 쓰는 이름", "another token of the table has this label"),
+    "reserved_label": Label("예약된 이름", "the service names its own tokens so"),
     # sharing: the share text read back, and imports
     "share_line_missing": Label("요약 줄 없음", "no GS1: compact line in the text"),
     "share_version_unsupported": Label("모르는 요약 버전", "a compact line of another version"),
@@ -230,8 +231,10 @@ _ERROR = {
     # HTTP
     "bad_request": Label("잘못된 요청", "bad request"),
     "malformed_json": Label("잘못된 JSON", "the body is not valid JSON"),
+    "duplicate_key": Label("중복된 이름", "an object gives the same name twice"),
     "empty_body": Label("빈 요청", "the body is empty"),
     "body_too_large": Label("요청이 너무 큼", "the body is over the size limit"),
+    "answer_too_large": Label("답이 너무 큼", "the batch's answer could pass its size limit"),
     "unsupported_media_type": Label("JSON이 아님", "send application/json"),
     "unsupported_content_encoding": Label("지원하지 않는 압축", "send the body uncompressed"),
     "not_found": Label("없음", "no such path"),

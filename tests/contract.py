@@ -23,6 +23,20 @@ _BASE = "urn:gostop:openapi"
 # Served by the app but not API operations: the documentation page's static files, and
 # the benchmark-only echo endpoint (enabled by a setting, never in production).
 NOT_API = ("/v1/docs/<path:path>", "/v1/bench/")
+# Response headers of the API's own: each one a response sends must be declared on it.
+DECLARED_HEADERS = frozenset(
+    {
+        "x-request-id",
+        "retry-after",
+        "idempotent-replayed",
+        "etag",
+        "www-authenticate",
+        "content-language",
+        "vary",
+        "location",
+        "content-disposition",
+    }
+)
 _RULE_PARAMETER = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 
 
@@ -50,9 +64,18 @@ class Contract:
         return Draft202012Validator(_anchored(schema), registry=self._registry)
 
     def check(
-        self, *, method: str, rule: str | None, status: int, mimetype: str, body: Any
+        self,
+        *,
+        method: str,
+        rule: str | None,
+        status: int,
+        mimetype: str,
+        body: Any,
+        headers: Any = (),
     ) -> None:
-        """Raise AssertionError when the response breaks the document."""
+        """Raise AssertionError when the response breaks the document; ``headers``
+        (names sent) must be declared too, those of :data:`DECLARED_HEADERS`."""
+        self._check_headers(method, rule, status, headers)
         if status == 304:
             return
         if rule is not None and rule.startswith(NOT_API) and status < 400:
@@ -84,6 +107,19 @@ class Contract:
             + "/schema"
         )
         self._validate(pointer, body, where)
+
+    def _check_headers(self, method: str, rule: str | None, status: int, headers: Any) -> None:
+        sent = {name.lower() for name in headers} & DECLARED_HEADERS
+        if not sent or rule is None or rule.startswith(NOT_API):
+            return
+        operation = self.document["paths"].get(openapi_path(rule), {}).get(method.lower())
+        if operation is None or str(status) not in operation["responses"]:
+            return  # said by check
+        declared = {h.lower() for h in operation["responses"][str(status)].get("headers", {})}
+        missing = sent - declared
+        assert not missing, (
+            f"{method} {openapi_path(rule)} {status}: sends {sorted(missing)}, not declared"
+        )
 
     def _validate(self, pointer: str, body: Any, where: str) -> None:
         errors = sorted(self.validator(pointer).iter_errors(body), key=lambda e: list(e.path))

@@ -4,9 +4,11 @@ every answer against them)."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any
 
-from marshmallow import Schema, fields, types
+from marshmallow import Schema, ValidationError, fields, types
 
 from calculator.api.fields import (
     CodedField,
@@ -23,8 +25,40 @@ MAX_LABEL = 64  # the events' "by" column holds a label
 ROLES = ("scorer", "viewer")
 _LABEL_TEXT = (
     "A name for the phone (\"민지's phone\"), unique among the table's tokens: events "
-    "written with the token show it as `by`"
+    "written with the token show it as `by`; trimmed, not blank, and not one the service "
+    'gives its own tokens ("scorer", "viewer", "joined <time>", in any case)'
 )
+
+
+# The labels the service gives tokens itself: the create's "scorer" and "viewer" (the
+# created event's `by` is "scorer"), a join's "joined <UTC time>", each with the suffix a
+# taken label gets (" (2)"). A label read as one of them (trimmed, in any case or width,
+# spaces collapsed) would pass a phone off as the table's own tokens in the audit trail.
+_BUILT_IN_LABEL = re.compile(
+    r"(?:scorer|viewer|joined \d{4}-\d{2}-\d{2} \d{2}:\d{2})(?: \(\d+\))?", re.ASCII
+)
+
+
+def checked_label(label: str) -> str:
+    """A label a client gave (a mint's, a join's), trimmed; a 422 for ``/label`` when
+    it is blank or reads as a label the service gives (:data:`_BUILT_IN_LABEL`)."""
+    trimmed = label.strip()
+    if not trimmed:
+        raise ValidationError(
+            {"label": fail("invalid_length", "the label is blank: name the phone").messages}
+        )
+    read = " ".join(unicodedata.normalize("NFKC", trimmed).casefold().split())
+    if _BUILT_IN_LABEL.fullmatch(read):
+        raise ValidationError(
+            {
+                "label": fail(
+                    "reserved_label",
+                    f"{trimmed!r} reads as a label the service gives its own tokens "
+                    '("scorer", "viewer", "joined <time>"): choose another name',
+                ).messages
+            }
+        )
+    return trimmed
 
 
 class JoinCodeField(CodedField, fields.String):

@@ -71,9 +71,9 @@ def _file_problem(name: str, error: OSError | UnicodeError) -> dict[str, Any]:
 
 def read(name: str, stdin: BinaryIO) -> bytes:
     """The bytes of a file, or of stdin for ``-`` (OSError when it cannot be read,
-    UnicodeError when it is UTF-16), less a
-    UTF-8 byte order mark: Windows editors and PowerShell write one before the JSON, which
-    is the file's encoding, not the document (HTTP bodies have none)."""
+    UnicodeError when it is UTF-16). A UTF-8 byte order mark (Windows editors and
+    PowerShell write one) is left for the service's reader, which skips it in a file and
+    in an HTTP body alike (:func:`calculator.api.http.read_json`)."""
     if name == "-":
         data = stdin.read()
     else:
@@ -81,7 +81,7 @@ def read(name: str, stdin: BinaryIO) -> bytes:
             data = stream.read()
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raise UnicodeError("the file is UTF-16 (as Windows PowerShell writes): save it as UTF-8")
-    return data.removeprefix(codecs.BOM_UTF8)
+    return data
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -188,14 +188,23 @@ def register(app: Flask) -> None:
                 f"there is no {request.path}; every path of the API is described at "
                 "/v1/docs (and /v1/openapi.json)"
             )
-        # The pointer "" is the whole request (RFC 6901): these are not about one field.
+        # The pointer "" is the whole request (RFC 6901): most are not about one field.
+        at = getattr(error, "problem_pointer", "")
         body = problem(
-            status, error.name, detail, errors=[{"pointer": "", "code": code, "detail": detail}]
+            status, error.name, detail, errors=[{"pointer": at, "code": code, "detail": detail}]
         )
         response = json_response(body, status, PROBLEM_JSON)
+        # A header the error gives twice (two challenges) is sent twice, not the last.
+        given: set[str] = set()
         for name, value in error.get_headers():
-            if name.lower() != "content-type":
+            lower = name.lower()
+            if lower == "content-type":
+                continue
+            if lower in given:
+                response.headers.add(name, value)
+            else:
                 response.headers[name] = value
+                given.add(lower)
         return response
 
     @app.errorhandler(Exception)

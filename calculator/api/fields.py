@@ -209,6 +209,13 @@ def whole_number(value: Any) -> int | None:
 _EXACT = 2.0**53  # every integer up to here is exactly a float
 
 
+def too_large_to_read(value: Any) -> bool:
+    """Whether ``value`` is a whole number too large for :func:`whole_number` to say which
+    (a float past 2^53: ``1e30``, or an integer past 64 bits that orjson read as one):
+    above any maximum, and said so, not "expected a whole number"."""
+    return type(value) is float and abs(value) > _EXACT and value - value == 0  # finite
+
+
 class StrictInteger(CodedField, fields.Integer):
     """A JSON integer (2, or 2.0: :func:`whole_number`); 2.5, "2" and true are rejected,
     never truncated."""
@@ -224,6 +231,10 @@ class StrictInteger(CodedField, fields.Integer):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         found = whole_number(value)
         if found is None:
+            if too_large_to_read(value):
+                if value < 0:
+                    raise fail("too_small", f"{value!r} is below the minimum {self.minimum}")
+                raise fail("too_large", f"{value!r} is above the maximum {self.maximum}")
             raise self.make_error("invalid")
         return found
 

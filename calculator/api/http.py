@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import codecs
 import hashlib
 import logging
 import re
@@ -15,16 +16,17 @@ from typing import Any
 
 import orjson
 from flask import Flask, Request, Response, current_app, g, request
-from werkzeug.datastructures import LanguageAccept
+from werkzeug.datastructures import LanguageAccept, MIMEAccept
 from werkzeug.exceptions import (
     BadRequest,
     HTTPException,
     RequestEntityTooLarge,
     UnsupportedMediaType,
 )
-from werkzeug.http import parse_accept_header
+from werkzeug.http import parse_accept_header, parse_options_header
 
 from calculator.api.config import SettingsError
+from calculator.api.json_keys import duplicated, unescape
 from calculator.explain import LANGUAGES
 
 JSON = "application/json"
@@ -47,9 +49,11 @@ _INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
 log = logging.getLogger("gostop.access")
 
 
-def coded(exception: HTTPException, code: str) -> HTTPException:
-    """Tag an HTTP error with the machine-readable code its problem body will carry."""
+def coded(exception: HTTPException, code: str, pointer: str = "") -> HTTPException:
+    """Tag an HTTP error with the machine-readable code its problem body will carry, and
+    the pointer of its error ("", the whole request, unless it is about one value)."""
     exception.problem_code = code  # type: ignore[attr-defined]
+    exception.problem_pointer = pointer  # type: ignore[attr-defined]
     return exception
 
 
@@ -83,14 +87,33 @@ def header_language(header: str) -> str | None:
     return preferred_language(parse_accept_header(header, LanguageAccept))
 
 
+def preferred_media(offered: tuple[str, ...]) -> str | None:
+    """Which of the ``offered`` media types (the first is the default) the request's
+    ``Accept`` ranks highest, by werkzeug's parsing and matching, reading each type
+    without its parameters: ``text/csv;charset=utf-8`` asks for ``text/csv`` (werkzeug
+    matches a type with parameters only to an offer with the same ones). One that
+    names a charset other than UTF-8, the only one answered, is not accepted."""
+    header = current_request().environ.get("HTTP_ACCEPT")
+    if not header:
+        return offered[0]
+    plain = []
+    for value, quality in parse_accept_header(header, MIMEAccept):
+        media, _, parameters = value.partition(";")
+        charset = dict(parse_options_header(f"x;{parameters}")[1]).get("charset", "utf-8")
+        if charset.lower() in ("utf-8", "utf8"):
+            plain.append((media.strip(), quality))
+    found: str | None = MIMEAccept(plain).best_match(offered)
+    return found
+
+
 def preferred_language(accepted: Iterable[tuple[str, float]]) -> str | None:
     """The language of ours that ``Accept-Language`` ranks highest, or None (say nothing,
     or ``*``): by q-value, the header's order breaking ties; ``en-GB`` is ``en``, q=0 is
     "not this one". werkzeug's own ``best_match`` prefers any exact tag to a better-ranked
     regional one (``en-GB;q=0.8, ko;q=0.5`` would give ko), hence this.
 
-    >>> from werkzeug.datastructures import LanguageAccept
-    >>> from werkzeug.http import parse_accept_header
+    >>> from werkzeug.datastructures import LanguageAccept, MIMEAccept
+    >>> from werkzeug.http import parse_accept_header, parse_options_header
     >>> preferred_language(parse_accept_header("fr, en-GB;q=0.8, ko;q=0.5", LanguageAccept))
     'en'
     >>> preferred_language(parse_accept_header("en;q=0, ko-KR;q=0.1", LanguageAccept))
@@ -156,10 +179,26 @@ def read_json(max_bytes: int, *, max_tokens: int | None = None) -> Any:
                 ),
                 "body_too_large",
             )
+    # RFC 8259 §8.1: a parser may ignore a leading byte order mark (Windows editors and
+    # PowerShell write one); the CLI's files and HTTP bodies are read alike.
+    data = data.removeprefix(codecs.BOM_UTF8)
     try:
-        return orjson.loads(data)
+        document = orjson.loads(data)
     except orjson.JSONDecodeError as error:
         raise coded(BadRequest(_not_json(data, error)), "malformed_json") from None
+    # orjson keeps the last of two equal names: {"stake": 100, …, "stake": 5} would be
+    # scored at 5. Such a body is refused, naming the name (json_keys: two counts, exact).
+    twice = duplicated(data, document)
+    if twice is not None:
+        name = unescape(twice.rsplit("/", 1)[1])
+        raise coded(
+            BadRequest(
+                f"the body gives {name!r} twice in one object (at {twice}): send each name once"
+            ),
+            "duplicate_key",
+            twice,
+        )
+    return document
 
 
 def _not_json(data: bytes, error: orjson.JSONDecodeError) -> str:
@@ -176,6 +215,11 @@ def _not_json(data: bytes, error: orjson.JSONDecodeError) -> str:
             f"the body is not UTF-8: byte 0x{data[bad.start]:02X} at line {line}, column "
             f"{column} (byte {bad.start + 1}) is not valid UTF-8 — a Korean Windows editor "
             "may have saved it as CP949 or UTF-16: save it as UTF-8"
+        )
+    if error.msg.startswith("number is infinity"):  # orjson's words for 1E400
+        return (
+            f"the number at line {error.lineno}, column {error.colno} is too large to read "
+            "(past 1.7976931348623157e308): send the amount meant, within the field's maximum"
         )
     return f"the body is not valid JSON: {error}"
 

@@ -27,6 +27,8 @@ def openapi_document(app: Flask | None = None) -> dict[str, Any]:
         return _default_document()
     document: dict[str, Any] = copy.deepcopy(app.extensions["gostop_api"].spec.to_dict())
     _database_down(document)
+    _bearer(document)
+    _response_headers(document)
     _compute_response_examples(app, document)
     return document
 
@@ -59,6 +61,118 @@ def _database_down(document: dict[str, Any]) -> None:
                         }
                     },
                 }
+
+
+BEARER = "bearer"
+
+
+def _bearer(document: dict[str, Any]) -> None:
+    """The table operations that open a table by its token (those that may answer 401)
+    require the bearer scheme: the token that ``POST /v1/tables``, ``/join`` and
+    ``/import`` answer."""
+    document.setdefault("components", {}).setdefault("securitySchemes", {})[BEARER] = {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A table's scorer token (reads and writes) or viewer token (reads), "
+        "as POST /v1/tables, /v1/tables/join and /v1/tables/import answer them",
+    }
+    for operation in _operations(document):
+        if "401" in operation["responses"]:
+            operation["security"] = [{BEARER: []}]
+
+
+# The response headers the service sends, declared once (components.headers).
+HEADERS: dict[str, dict[str, Any]] = {
+    "X-Request-ID": {
+        "description": "The request's id, in the access log too: the client's X-Request-ID "
+        "when it is 1-128 characters of A-Z a-z 0-9 . _ : @ / + = -, else 32 hex digits",
+        "schema": {"type": "string"},
+    },
+    "Retry-After": {
+        "description": "Seconds to wait before retrying",
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "Idempotent-Replayed": {
+        "description": "true when the answer is a replayed Idempotency-Key's: the stored "
+        "answer of a write, or the same table or token with fresh secrets",
+        "schema": {"type": "string", "enum": ["true"]},
+    },
+    "ETag": {
+        "description": 'The version of what is answered (a table\'s: "N"), for If-None-Match; '
+        "a 412's: the table's version now",
+        "schema": {"type": "string"},
+    },
+    "Content-Disposition": {
+        "description": 'The CSV export\'s file name: attachment; filename="table-<id>.csv"',
+        "schema": {"type": "string"},
+    },
+    "WWW-Authenticate": {
+        "description": 'The challenge: Bearer realm="gostop tables" (with '
+        'error="invalid_request" when the Authorization header is not a bearer token)',
+        "schema": {"type": "string"},
+    },
+    "Content-Language": {
+        "description": "The languages of the answer's labels and sentences (ko, en, or both)",
+        "schema": {"type": "string"},
+    },
+    "Vary": {
+        "description": "The request headers the answer depends on (Accept-Language, Accept; "
+        "and Origin when GOSTOP_CORS_ORIGINS is set)",
+        "schema": {"type": "string"},
+    },
+}
+# operationId → what its 200 (and 304) answer varies on, sent always
+_VARY = {
+    "scoreHand": "Accept-Language",
+    "scoreHands": "Accept-Language",
+    "scoreBalanceHand": "Accept-Language",
+    "shareTable": "Accept-Language",
+    "exportTable": "Accept",
+}
+_SPEAKS = ("scoreHand", "scoreHands", "scoreBalanceHand")  # Content-Language
+
+
+def _response_headers(document: dict[str, Any]) -> None:
+    """Declare the headers each answer carries: X-Request-ID on every one; Retry-After on
+    a 429, a 503 and an Idempotency-Key's 409 (``key_in_flight``); Idempotent-Replayed on
+    the success of an operation that takes an Idempotency-Key; the table's ETag on a 412;
+    the challenge on a 401; the language and Vary of the answers that speak one."""
+    document.setdefault("components", {})["headers"] = HEADERS
+    for operation in _operations(document):
+        keyed = any(
+            p.get("in") == "header" and p.get("name") == "Idempotency-Key"
+            for p in operation.get("parameters", [])
+        )
+        name = operation.get("operationId", "")
+        for status, response in operation["responses"].items():
+            declared = ["X-Request-ID"]
+            if status in ("429", "503") or (status == "409" and keyed):
+                declared.append("Retry-After")
+            if status.startswith("2") and keyed:
+                declared.append("Idempotent-Replayed")
+            # a 412 says the table's version; an answer that can be a 304 has a validator
+            if status == "412" or (status in ("200", "304") and "304" in operation["responses"]):
+                declared.append("ETag")
+            if status == "200" and name == "exportTable":
+                declared.append("Content-Disposition")
+            if status == "401":
+                declared.append("WWW-Authenticate")
+            if status in ("200", "304") and name in _VARY:
+                declared.append("Vary")
+                if name in _SPEAKS and status == "200":
+                    declared.append("Content-Language")
+            headers = response.setdefault("headers", {})
+            for header in declared:
+                headers.setdefault(header, {"$ref": f"#/components/headers/{header}"})
+
+
+def _operations(document: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        operation
+        for operations in document["paths"].values()
+        for operation in operations.values()
+        if isinstance(operation, dict) and "responses" in operation
+    ]
 
 
 @cache

@@ -17,6 +17,7 @@ from calculator.api.fields import (
     StrictSchema,
     StrictString,
     fail,
+    too_large_to_read,
     whole_number,
 )
 from calculator.api.schemas import (
@@ -99,7 +100,10 @@ class NetMap(CodedField):
         loaded = {}
         for player, chips in value.items():
             found = loaded[player] = whole_number(chips)
-            if found is None:
+            if found is None and too_large_to_read(chips):
+                detail = f"at most {MAX_SAFE_CHIPS:,} chips (2^53 − 1), as a hand's net"
+                errors[player] = [fail("too_large", detail).messages[0]]
+            elif found is None:
                 errors[player] = [fail("invalid_type", "chips are a whole number").messages[0]]
             elif abs(found) > MAX_SAFE_CHIPS:
                 detail = f"at most {MAX_SAFE_CHIPS:,} chips (2^53 − 1), as a hand's net"

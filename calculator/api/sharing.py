@@ -24,7 +24,7 @@ from werkzeug.exceptions import NotFound
 from calculator.api import ledger_io, serialize
 from calculator.api.config import IMPORT_BYTES_PER_TOKEN
 from calculator.api.fields import fail
-from calculator.api.http import client_language, coded, read_json
+from calculator.api.http import client_language, coded, preferred_media, read_json
 from calculator.api.schemas import RulesetSpec, resolve_spec
 from calculator.api.sharing_schemas import (
     EXPORT_FORMAT,
@@ -37,6 +37,7 @@ from calculator.api.sharing_schemas import (
     ShareReadingSchema,
 )
 from calculator.api.table_access import (
+    MIN_SHARED_KEY,
     UNKNOWN_TABLE,
     not_modified,
     open_table,
@@ -48,6 +49,7 @@ from calculator.api.tables import (
     _ETAG,
     _READ_HEADERS,
     _WRITE_HEADERS,
+    SHARED_KEY_SCHEMA,
     _cache,
     _store,
     created_once,
@@ -243,9 +245,7 @@ def export_table(id: str) -> Response:
     head, _token = open_table(_store(), id, write=False)
     query = _query(_EXPORT_QUERY)
     kind = query["format"] or (
-        "csv"
-        if request.accept_mimetypes.best_match(["application/json", CSV_MEDIA]) == CSV_MEDIA
-        else "json"
+        "csv" if preferred_media(("application/json", CSV_MEDIA)) == CSV_MEDIA else "json"
     )
     unchanged = not_modified(head.version)
     if unchanged is None:
@@ -341,8 +341,10 @@ def _cell(value: str | int | None) -> str | int:
         {
             **_WRITE_HEADERS[0],
             "required": False,
+            "schema": SHARED_KEY_SCHEMA,
             "description": "Optional, as on POST /v1/tables: a replayed import returns the "
-            "same table id with freshly minted tokens",
+            f"same table id with freshly minted tokens. At least {MIN_SHARED_KEY} "
+            "characters, random (send a UUID; 422 `weak_idempotency_key`)",
         }
     ],
     requestBody={"required": True, "content": {"application/json": {"schema": ImportSchema}}},

@@ -33,7 +33,9 @@ if TYPE_CHECKING:
 
 MAX_KEY = 255
 MIN_SHARED_KEY = 16
+IN_FLIGHT_RETRY = 2  # seconds: a key in flight (409) is a write of a few milliseconds
 MAX_TOKENS = 100  # live tokens per table: a table is a handful of phones
+REALM = "gostop tables"  # the WWW-Authenticate challenge's realm (a 401)
 UNKNOWN_TABLE = "no table opens with this token; check the table id and the token"
 
 
@@ -82,6 +84,21 @@ def add_tokens(
     return added.tokens
 
 
+class _Challenge(Unauthorized):
+    """A 401 with its Bearer challenge (RFC 6750 §3): the realm, and ``invalid_request``
+    when an Authorization header was sent but is no bearer token (none for a request
+    without one, as §3.1 asks)."""
+
+    def __init__(self, description: str, *, malformed: bool) -> None:
+        super().__init__(description)
+        self.challenge = f'Bearer realm="{REALM}"' + (
+            ', error="invalid_request"' if malformed else ""
+        )
+
+    def get_headers(self, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
+        return [*super().get_headers(*args, **kwargs), ("WWW-Authenticate", self.challenge)]
+
+
 def open_table(
     store: Store, table_id: str, *, write: bool, known: int = -1
 ) -> tuple[Head, TokenRow]:
@@ -93,9 +110,9 @@ def open_table(
     scheme, _, token = given.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise coded(
-            Unauthorized(
+            _Challenge(
                 "send Authorization: Bearer <token> (the scorer or viewer token of the table)",
-                www_authenticate="Bearer",  # type: ignore[arg-type]
+                malformed=bool(given.strip()),
             ),
             "unauthorized",
         )
@@ -269,10 +286,33 @@ def stale(version: int, why: str) -> HTTPException:
     )
 
 
+def read_if_match() -> str | None:
+    """The request's If-Match, or None when it has none or an empty one (``If-Match:``
+    names no version: the 428 of a missing one, not a 412)."""
+    given = request.headers.get("If-Match")
+    return given if given is not None and given.strip() else None
+
+
 def check_version(version: int, if_match: str) -> None:
-    """412 unless ``if_match`` names the table's ``version`` (compared weakly)."""
-    if str(version) not in versions(if_match):
-        raise stale(version, f"If-Match is {if_match}, not the table's version")
+    """412 unless ``if_match`` names the table's ``version`` (compared weakly). One
+    that names nothing because it is not quoted (``If-Match: 1``) says how to quote it."""
+    named = versions(if_match)
+    if str(version) in named:
+        return
+    shown = if_match.strip()[:40]
+    if not named:
+        bare = shown.removeprefix("W/").strip('"')
+        example = bare if bare.isdigit() else "<version>"
+        raise coded(
+            Stale(
+                version,
+                f"If-Match is {shown}, which names no version: an entity tag is quoted, as "
+                f'the ETag header gives it — send If-Match: "{example}" (the table is at '
+                f"version {version})",
+            ),
+            "version_mismatch",
+        )
+    raise stale(version, f"If-Match is {shown}, not the table's version")
 
 
 def request_hash() -> str:
@@ -307,6 +347,13 @@ def idempotency_key(*, shared: bool = False) -> str | None:
     return key
 
 
+class _InFlight(Conflict):
+    """The 409 of a key whose first request is still running: retry after a moment."""
+
+    def get_headers(self, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
+        return [*super().get_headers(*args, **kwargs), ("Retry-After", str(IN_FLIGHT_RETRY))]
+
+
 def claim(store: Store, scope: str, key: str) -> Response | None:
     """Claim ``key``: None (this request owns it), or the stored answer; 422 / 409."""
     settings = current_app.config["GOSTOP"]
@@ -326,13 +373,22 @@ def claim(store: Store, scope: str, key: str) -> Response | None:
         )
     if claimed.state == "in_flight":
         raise coded(
-            Conflict("a request with this Idempotency-Key is in progress; retry shortly"),
+            _InFlight(
+                "a request with this Idempotency-Key is in progress; retry in "
+                f"{IN_FLIGHT_RETRY} seconds (Retry-After)"
+            ),
             "key_in_flight",
         )
     if claimed.state == "replay":
         body = claimed.response or "{}"
         response = Response(body, status=claimed.status or 200, mimetype="application/json")
         response.headers["ETag"] = etag(orjson.loads(body)["version"])
-        response.headers["Idempotent-Replayed"] = "true"
-        return response
+        return replayed(response)
     return None
+
+
+def replayed(response: Response) -> Response:
+    """``response``, marked as the answer of a replayed Idempotency-Key (a write's stored
+    answer, or a create's, import's, join's or mint's same table with fresh secrets)."""
+    response.headers["Idempotent-Replayed"] = "true"
+    return response

@@ -47,6 +47,7 @@ from calculator.api.access_schemas import (
     MintedSchema,
     MintTokenSchema,
     TokensSchema,
+    checked_label,
 )
 from calculator.api.fields import StrictSchema
 from calculator.api.http import coded, json_response
@@ -62,6 +63,8 @@ from calculator.api.table_access import (
     mint,
     open_table,
     poll_table,
+    read_if_match,
+    replayed,
     stale,
     table_response,
 )
@@ -160,13 +163,14 @@ def join_table() -> Response:
         if replay is not None:  # the same body: the same code and label
             joined = orjson.loads(replay.get_data())
             head = _open_to_join(store, joined["id"])
-            return _joined(head, *_rekeyed(store, head.id, joined.get("token_id", "")))
+            return replayed(_joined(head, *_rekeyed(store, head.id, joined.get("token_id", ""))))
     try:
         data = _body(JoinSchema)
+        label = None if data["label"] is None else checked_label(data["label"])
         table_id = store.table_of_code(data["join_code"])
         if table_id is None:
             raise coded(NotFound(_GONE), "unknown_join_code")
-        return _join(store, table_id, data["label"], key)
+        return _join(store, table_id, label, key)
     except BaseException:
         if key is not None:
             store.release(scope=JOIN_SCOPE, key=key)
@@ -306,7 +310,10 @@ def mint_token(id: str) -> Response:
     """Mint a token (scorer only): another scorer's phone, or a viewer
 
     The label names the phone: every event written with a scorer token records it as
-    `by`, so no two tokens of a table have the same label (409 `label_taken`). A table
+    `by`, so no two tokens of a table have the same label (409 `label_taken`); it is
+    stored trimmed, and a blank one (422 `invalid_length`) or one that reads as a label
+    the service gives its own tokens — `scorer`, `viewer`, `joined <time>`, in any case,
+    with a suffix " (2)" or spaces around — is refused (422 `reserved_label`). A table
     holds at most 100 tokens (409 `too_many_tokens`: revoke unused ones). Tokens are not
     events: the table's version does not change, and no If-Match is needed. The
     Idempotency-Key is optional: a retry with it mints no second token.
@@ -317,10 +324,10 @@ def mint_token(id: str) -> Response:
     replay = None if key is None else claim(store, head.id, key)
     if replay is not None:
         secret, row = _rekeyed(store, head.id, orjson.loads(replay.get_data()).get("token_id", ""))
-        return _minted(secret, row)
+        return replayed(_minted(secret, row))
     try:
         data = _body(MintTokenSchema)
-        secret, row = mint(data["role"], label=data["label"])
+        secret, row = mint(data["role"], label=checked_label(data["label"]))
         row = replace(row, created_at=store.clock())
         record = orjson.dumps({"version": head.version, "token_id": row.token_id}).decode()
         answer = None if key is None else (head.id, key, 201, record)
@@ -396,7 +403,7 @@ def delete_table(id: str) -> Response:
     """
     store = _store()
     head, _token = open_table(store, id, write=True)
-    if_match = request.headers.get("If-Match")
+    if_match = read_if_match()
     if if_match is None:
         raise coded(
             PreconditionRequired(

@@ -3,6 +3,7 @@ schemas that document (and that the tests validate every answer against)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -265,8 +266,27 @@ class CorrectionSchema(StrictSchema):
 MAX_SEQ = 2**31 - 1
 
 
+_QUERY_DIGITS = re.compile(r"-?[0-9]+")
+
+
 class QueryInteger(CodedField, fields.Integer):
-    """A whole number in a query string (text), with coded errors."""
+    """A whole number in a query string (text: ASCII digits, a leading ``-``), refused in
+    the words and codes of a JSON integer (:class:`calculator.api.fields.StrictInteger`):
+    ``x`` and ``2.5`` are ``invalid_type`` "expected a whole number (an integer)"; one
+    of more digits than any bound is ``too_large``."""
+
+    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
+        "invalid": "expected a whole number (an integer)"
+    }
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        text = value.strip() if isinstance(value, str) else ""
+        if not _QUERY_DIGITS.fullmatch(text):
+            raise self.make_error("invalid")
+        if len(text.lstrip("-")) > 18:  # past any bound (and int()'s digit limit)
+            shown = text if len(text) <= 24 else text[:24] + "…"
+            raise fail("too_large", f"{shown} is above the maximum {MAX_SEQ}")
+        return int(text)
 
 
 def _sequence_number(value: int) -> None:

@@ -36,6 +36,7 @@ from calculator.api.join_codes import join_url, new_join_code
 from calculator.api.schemas import resolve_spec
 from calculator.api.table_access import (
     MAX_KEY,
+    MIN_SHARED_KEY,
     TableIdConverter,
     add_tokens,
     check_version,
@@ -44,6 +45,8 @@ from calculator.api.table_access import (
     mint,
     open_table,
     poll_table,
+    read_if_match,
+    replayed,
     stale,
     table_response,
 )
@@ -91,6 +94,9 @@ from calculator.store import DEFAULT_URL, EventRow, Head, Store, TokenRow, with_
 CREATE_SCOPE = "create"
 _TOKEN = {"schema": {"type": "string"}}
 _ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The table version: "N"'}}
+# The Idempotency-Key of a create, an import or a join: keys in one scope for everyone,
+# long enough not to be guessed (table_access.idempotency_key(shared=True)).
+SHARED_KEY_SCHEMA = {"type": "string", "minLength": MIN_SHARED_KEY, "maxLength": MAX_KEY}
 _WRITE_HEADERS = [
     {
         "name": "Idempotency-Key",
@@ -325,7 +331,7 @@ def _change(
     status: int,
     append: bool,
 ) -> Response:
-    if_match = request.headers.get("If-Match")
+    if_match = read_if_match()
     if key is None or if_match is None:
         missing = " and ".join(
             name
@@ -465,8 +471,10 @@ def _changed_json(
         {
             **_WRITE_HEADERS[0],
             "required": False,
+            "schema": SHARED_KEY_SCHEMA,
             "description": "Optional: a replayed create returns the same table id with "
-            "freshly minted tokens",
+            f"freshly minted tokens. At least {MIN_SHARED_KEY} characters, random (send a "
+            "UUID): create keys share one scope (422 `weak_idempotency_key`)",
         }
     ],
     requestBody={
@@ -499,7 +507,7 @@ def created_once(create: Callable[[Store, str | None], Response]) -> Response:
         replay = claim(store, CREATE_SCOPE, key)
         if replay is not None:
             created = orjson.loads(replay.get_data())
-            return _minted(store, created)
+            return replayed(_minted(store, created))
     try:
         return create(store, key)
     except BaseException:

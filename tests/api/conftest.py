@@ -53,7 +53,12 @@ def check_response(app: Any, response: Any) -> None:
     else:
         body = response.data
     service_contract().check(
-        method=request.method, rule=rule, status=response.status_code, mimetype=mimetype, body=body
+        method=request.method,
+        rule=rule,
+        status=response.status_code,
+        mimetype=mimetype,
+        body=body,
+        headers=[name for name, _value in response.headers],
     )
     if mimetype == "application/problem+json":
         assert body["status"] == response.status_code

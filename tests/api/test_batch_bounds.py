@@ -35,6 +35,7 @@ from calculator.api.batch_bounds import (
     too_large,
 )
 from calculator.api.config import Settings
+from contract import service_contract
 from tests_support import W13
 
 BATCH = "/v1/gostop/hands/batch"
@@ -133,6 +134,12 @@ def test_the_answer_limit_at_its_boundary() -> None:
     assert problem["errors"][0]["pointer"] == "/hands"
     assert f"up to {bound} bytes; the limit is {bound - 1} bytes" in problem["detail"]
     assert "(the first 6 fit)" in problem["detail"]
+    # a published code: in GET /v1/codes and the document's ErrorEntry enum
+    service_contract().check(
+        method="POST", rule=BATCH, status=422, mimetype=over.mimetype, body=problem
+    )
+    lists = {found["name"]: found["codes"] for found in _app().get("/v1/codes").get_json()["lists"]}
+    assert "answer_too_large" in {found["code"] for found in lists["error"]}
 
 
 def test_an_item_over_one_hands_body_limit_is_a_413_for_that_item() -> None:

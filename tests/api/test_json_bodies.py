@@ -1,0 +1,151 @@
+"""How a JSON body is read (calculator.api.http.read_json, the CLI's reader as well): a
+name given twice in one object, a byte order mark, numbers too large to read."""
+
+from __future__ import annotations
+
+import codecs
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from calculator.api.cli import main
+from calculator.api.json_keys import duplicate_pointer, duplicated, entry_count
+from calculator.codes import CODES
+from tests_support import W13
+
+HANDS = "/v1/gostop/hands"
+HEADERS = {"Content-Type": "application/json"}
+# W13 as text, with a placeholder where a test adds a member to the top object
+W13_TEXT = orjson.dumps(W13).decode()
+
+
+def _post(client: Any, text: str | bytes, path: str = HANDS) -> Any:
+    data = text.encode() if isinstance(text, str) else text
+    return client.post(path, data=data, headers=HEADERS)
+
+
+def _error(response: Any) -> dict[str, str]:
+    errors: list[dict[str, str]] = response.get_json()["errors"]
+    return errors[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "pointer"),
+    [
+        # the last would win: stake 5 scored for the 100 sent first
+        ('{"stake": 100, ' + W13_TEXT[1:-1] + ', "stake": 5}', "/stake"),
+        (W13_TEXT.replace('"winner":"A"', '"winner":"B","winner":"A"'), "/outcome/winner"),
+        (W13_TEXT.replace('"winner":"A"', '"winner" :"B",\n"winner"\t: "A"'), "/outcome/winner"),
+        # the same name spelt with an escape
+        ('{"stake": 100, ' + W13_TEXT[1:-1] + ', "st\\u0061ke": 5}', "/stake"),
+        (W13_TEXT.replace('"id":"B"', '"id":"B","id":"Z"'), "/players/1/id"),
+        ('{"a/b~": 1, "a/b~": 2}', "/a~1b~0"),
+    ],
+    ids=["stake", "winner", "spaced", "escaped", "nested", "escaped-pointer"],
+)
+def test_a_name_given_twice_is_refused_with_its_pointer(
+    client: Any, text: str, pointer: str
+) -> None:
+    response = _post(client, text)
+    assert response.status_code == 400, response.get_json()
+    error = _error(response)
+    assert (error["code"], error["pointer"]) == ("duplicate_key", pointer)
+    assert "twice" in error["detail"]
+    assert "duplicate_key" in CODES["error"]
+
+
+def test_a_batch_names_the_hand_that_gives_a_name_twice(client: Any) -> None:
+    twice = W13_TEXT.replace('"type":"stop"', '"type":"stop","type":"stop"')
+    body = '{"hands": [' + W13_TEXT + ", " + twice + "]}"
+    for path in (HANDS + "/batch", "/v1/bench/echo"):
+        response = _post(client, body, path)
+        assert response.status_code == 400
+        assert _error(response)["pointer"] == "/hands/1/outcome/type"
+
+
+@pytest.mark.parametrize(
+    "value",
+    ['"a\\":b"', '"12:30"', '"x\\" : y"', '"\\":\\":"'],
+    ids=["quote-colon", "time", "spaced", "many"],
+)
+def test_strings_that_look_like_names_are_no_duplicates(client: Any, value: str) -> None:
+    text = W13_TEXT.replace('"id":"C"', '"id":' + value)
+    response = _post(client, text)
+    # scored, or refused for the player's ID: never for a duplicate name
+    assert response.status_code in (200, 422), response.get_json()
+    assert duplicated(text.encode(), json.loads(text)) is None
+
+
+def test_the_counts_decide_without_a_second_parse() -> None:
+    document = {"hands": [W13] * 3, "x": [[{"a": {}}], 1, "s"]}
+    data = orjson.dumps(document)
+    assert entry_count(document) == data.count(b":") == 3 * (2 + 3 * 2 + 2) + 3
+    assert duplicate_pointer(data) is None
+    assert duplicate_pointer(b'[1, {"a": [{"b": 1, "b": 2}]}, {"c": 1, "c": 1}]') == "/1/a/0/b"
+
+
+def test_the_cli_refuses_a_name_given_twice_as_http_does(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text('{"stake": 100, ' + W13_TEXT[1:-1] + ', "stake": 5}', encoding="utf-8")
+    assert main(["score", str(path)]) == 2
+    problem = json.loads(capsys.readouterr().err)
+    assert (problem["errors"][0]["code"], problem["errors"][0]["pointer"]) == (
+        "duplicate_key",
+        "/stake",
+    )
+
+
+def test_a_utf8_byte_order_mark_is_skipped_over_http_as_by_the_cli(client: Any) -> None:
+    """RFC 8259 §8.1: a parser may ignore one; Windows editors and PowerShell write it."""
+    response = _post(client, codecs.BOM_UTF8 + W13_TEXT.encode())
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["net"]["A"] == 9
+    # only one, and only first
+    assert _post(client, codecs.BOM_UTF8 * 2 + W13_TEXT.encode()).status_code == 400
+
+
+TWO = '"players": [{"id": "A", "captured": []}, {"id": "B", "captured": []}]'
+
+
+@pytest.mark.parametrize(
+    ("number", "code", "shown"),
+    [
+        ("18446744073709551616", "too_large", "1.8446744073709552e+19 is above the maximum"),
+        ("1e30", "too_large", "1e+30 is above the maximum"),
+        ("999999999999999999999999999999", "too_large", "1e+30 is above the maximum"),
+        ("-1e30", "too_small", "-1e+30 is below the minimum 1"),
+        ("1e13", "too_large", "10000000000000 is above the maximum"),
+    ],
+)
+def test_a_whole_number_past_64_bits_is_too_large_not_the_wrong_type(
+    client: Any, number: str, code: str, shown: str
+) -> None:
+    response = _post(client, '{"stake": ' + number + ", " + TWO + "}")
+    assert response.status_code == 422
+    error = _error(response)
+    assert (error["pointer"], error["code"]) == ("/stake", code)
+    assert error["detail"].startswith(shown)
+    # a fraction is still the wrong type
+    fraction = _error(_post(client, '{"stake": 2.5, ' + TWO + "}"))
+    assert fraction["code"] == "invalid_type"
+
+
+def test_session_chips_past_64_bits_are_too_large(client: Any) -> None:
+    body = '{"hands": [{"net": {"A": 1e30, "B": -1e30}}]}'
+    response = _post(client, body, "/v1/settlements")
+    assert response.status_code == 422
+    found = {(e["pointer"], e["code"]) for e in response.get_json()["errors"]}
+    assert {("/hands/0/net/A", "too_large"), ("/hands/0/net/B", "too_large")} <= found
+
+
+def test_a_number_past_what_a_double_holds_is_said_to_be_too_large(client: Any) -> None:
+    response = _post(client, '{"stake": 1E400, ' + TWO + "}")
+    assert response.status_code == 400
+    error = _error(response)
+    assert error["code"] == "malformed_json"
+    assert error["detail"].startswith("the number at line 1, column 11 is too large to read")
+    assert "infinity" not in error["detail"]
+    assert "double" not in error["detail"]

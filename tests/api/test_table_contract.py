@@ -1,0 +1,258 @@
+"""The table API's headers and refusals as the document states them: the 401's Bearer
+challenge, If-Match that is not quoted or empty, Retry-After of a key in flight."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any
+
+import pytest
+
+from ledger_support import SCENARIOS
+from tables_support import TableClient, new_key
+
+GOSTOP = SCENARIOS[0]
+HAND = GOSTOP["steps"][0]["hand"]
+
+
+@pytest.fixture
+def lclient(ledger_app: Any) -> Any:
+    return ledger_app.test_client()
+
+
+def _table(lclient: Any) -> TableClient:
+    return TableClient.create(lclient, GOSTOP["table"])
+
+
+def _code(response: Any) -> str:
+    code: str = response.get_json()["errors"][0]["code"]
+    return code
+
+
+def test_a_401_challenges_for_a_bearer_token(lclient: Any) -> None:
+    table = _table(lclient)
+    missing = lclient.get(table.path)
+    assert missing.status_code == 401
+    assert missing.headers.getlist("WWW-Authenticate") == ['Bearer realm="gostop tables"']
+    basic = lclient.get(table.path, headers={"Authorization": "Basic dXNlcjpwYXNz"})
+    assert basic.status_code == 401
+    assert basic.headers.getlist("WWW-Authenticate") == [
+        'Bearer realm="gostop tables", error="invalid_request"'
+    ]
+
+
+def _close(lclient: Any, table: TableClient, if_match: str | None) -> Any:
+    headers = {**table.auth(), "Idempotency-Key": new_key()}
+    if if_match is not None:
+        headers["If-Match"] = if_match
+    return lclient.post(table.path + "/close", headers=headers)
+
+
+def test_an_unquoted_if_match_is_told_to_quote_it(lclient: Any) -> None:
+    table = _table(lclient)
+    bare = _close(lclient, table, "1")
+    assert (bare.status_code, _code(bare)) == (412, "version_mismatch")
+    detail = bare.get_json()["detail"]
+    assert 'send If-Match: "1"' in detail
+    assert "names no version" in detail
+    assert bare.headers["ETag"] == '"1"'
+    # a quoted one of another version is stale, as before
+    stale = _close(lclient, table, '"7"')
+    assert stale.status_code == 412
+    assert 'If-Match is "7", not the table\'s version' in stale.get_json()["detail"]
+
+
+@pytest.mark.parametrize("empty", ["", "   "])
+def test_an_empty_if_match_is_a_missing_one(lclient: Any, empty: str) -> None:
+    table = _table(lclient)
+    for response in (
+        _close(lclient, table, empty),
+        lclient.delete(table.path, headers={**table.auth(), "If-Match": empty}),
+    ):
+        assert (response.status_code, _code(response)) == (428, "precondition_required")
+    assert _close(lclient, table, None).status_code == 428
+
+
+def test_a_key_in_flight_says_when_to_retry(lclient: Any) -> None:
+    table = _table(lclient)
+    store = lclient.application.extensions["gostop_store"]
+    key = new_key()
+    body = b'{"players":[]}'
+    digest = hashlib.sha256(f"POST {table.path}/hands\n".encode() + body).hexdigest()
+    deadline = lclient.application.config["GOSTOP"].request_deadline
+    store.claim(scope=table.id, key=key, request_hash=digest, now=time.time(), deadline=deadline)
+    headers = {**table.auth(), "Idempotency-Key": key, "If-Match": '"1"'}
+    busy = lclient.post(
+        table.path + "/hands", data=body, headers={**headers, "Content-Type": "application/json"}
+    )
+    assert (busy.status_code, _code(busy)) == (409, "key_in_flight")
+    assert busy.headers["Retry-After"] == "2"
+
+
+@pytest.mark.parametrize(
+    ("after", "code", "detail"),
+    [
+        ("x", "invalid_type", "expected a whole number (an integer)"),
+        ("2.5", "invalid_type", "expected a whole number (an integer)"),
+        ("٣", "invalid_type", "expected a whole number (an integer)"),
+        ("99999999999999999999999", "too_large", "is above the maximum 2147483647"),
+        ("-1", "negative_count", "-1 is below 0"),
+    ],
+)
+def test_a_bad_query_number_is_said_as_a_json_one_is(
+    lclient: Any, after: str, code: str, detail: str
+) -> None:
+    table = _table(lclient)
+    response = lclient.get(
+        f"{table.path}/events", query_string={"after": after}, headers=table.auth()
+    )
+    assert response.status_code == 422
+    error = response.get_json()["errors"][0]
+    assert error["code"] == code
+    assert detail in error["detail"]
+    assert "Not a valid integer" not in error["detail"]
+
+
+@pytest.mark.parametrize(
+    ("accept", "kind"),
+    [
+        ("text/csv", "text/csv"),
+        ("text/csv;charset=utf-8", "text/csv"),
+        ("text/csv; charset=UTF-8, application/json;q=0.5", "text/csv"),
+        ("application/json, text/csv;q=0.5", "application/json"),
+        ("text/csv;charset=iso-8859-1", "application/json"),
+        ("*/*", "application/json"),
+    ],
+)
+def test_export_reads_the_accepted_media_type_with_its_parameters(
+    lclient: Any, accept: str, kind: str
+) -> None:
+    table = _table(lclient)
+    response = lclient.get(f"{table.path}/export", headers={**table.auth(), "Accept": accept})
+    assert response.status_code == 200
+    assert response.mimetype == kind
+
+
+def _mint(lclient: Any, table: TableClient, label: str) -> Any:
+    return lclient.post(
+        table.path + "/tokens", json={"role": "viewer", "label": label}, headers=table.auth()
+    )
+
+
+@pytest.mark.parametrize(
+    ("label", "code"),
+    [
+        ("  ", "invalid_length"),
+        ("\u3000", "invalid_length"),
+        (" scorer", "reserved_label"),
+        ("Scorer ", "reserved_label"),
+        ("ＳＣＯＲＥＲ", "reserved_label"),
+        ("viewer", "reserved_label"),
+        ("scorer (2)", "reserved_label"),
+        ("Joined 2026-12-05  10:00", "reserved_label"),
+    ],
+)
+def test_a_blank_or_built_in_label_is_refused(lclient: Any, label: str, code: str) -> None:
+    table = _table(lclient)
+    minted = _mint(lclient, table, label)
+    assert minted.status_code == 422, minted.get_json()
+    error = minted.get_json()["errors"][0]
+    assert (error["pointer"], error["code"]) == ("/label", code)
+    join_code = lclient.post("/v1/tables", json=GOSTOP["table"]).get_json()["join_code"]
+    joined = lclient.post("/v1/tables/join", json={"join_code": join_code, "label": label})
+    assert (joined.status_code, _code(joined)) == (422, code)
+
+
+def test_a_label_is_stored_trimmed_and_names_like_the_built_in_ones_pass(lclient: Any) -> None:
+    table = _table(lclient)
+    assert _mint(lclient, table, "  민지's phone ").get_json()["label"] == "민지's phone"
+    for label in ("scorer's phone", "the scorer", "viewer 2"):
+        assert _mint(lclient, table, label).status_code == 201
+
+
+def test_every_replayed_key_says_so(lclient: Any) -> None:
+    key = new_key()
+    first = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
+    again = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
+    assert "Idempotent-Replayed" not in first.headers
+    assert again.headers["Idempotent-Replayed"] == "true"
+    table = TableClient(lclient, first.get_json())
+    exported = lclient.get(table.path + "/export", headers=table.auth()).get_json()
+    import_key = new_key()
+    for replay in (False, True):
+        imported = lclient.post(
+            "/v1/tables/import", json=exported, headers={"Idempotency-Key": import_key}
+        )
+        assert imported.status_code == 201, imported.get_json()
+        assert ("Idempotent-Replayed" in imported.headers) is replay
+    join_key, join = new_key(), {"join_code": first.get_json()["join_code"]}
+    for replay in (False, True):
+        joined = lclient.post("/v1/tables/join", json=join, headers={"Idempotency-Key": join_key})
+        assert joined.status_code == 201
+        assert ("Idempotent-Replayed" in joined.headers) is replay
+    mint_key, mint = new_key(), {"role": "viewer", "label": "민지's phone"}
+    for replay in (False, True):
+        minted = lclient.post(
+            table.path + "/tokens", json=mint, headers={**table.auth(), "Idempotency-Key": mint_key}
+        )
+        assert minted.status_code == 201
+        assert ("Idempotent-Replayed" in minted.headers) is replay
+
+
+def _operations() -> dict[str, dict[str, Any]]:
+    from calculator.api.openapi import openapi_document
+
+    document = openapi_document()
+    return {
+        operation["operationId"]: operation
+        for operations in document["paths"].values()
+        for operation in operations.values()
+        if isinstance(operation, dict) and "operationId" in operation
+    }
+
+
+def test_token_operations_require_the_bearer_scheme() -> None:
+    from calculator.api.openapi import openapi_document
+
+    schemes = openapi_document()["components"]["securitySchemes"]
+    assert schemes["bearer"] == {**schemes["bearer"], "type": "http", "scheme": "bearer"}
+    operations = _operations()
+    protected = {name for name, o in operations.items() if o.get("security")}
+    assert protected == {name for name, o in operations.items() if "401" in o["responses"]}
+    assert {"getTable", "addTableHand", "deleteTable", "mintTableToken"} <= protected
+    assert not {"createTable", "importTable", "joinTable", "scoreHand"} & protected
+    for name in protected:
+        assert operations[name]["security"] == [{"bearer": []}]
+
+
+def test_create_import_and_join_document_the_key_length_they_demand(lclient: Any) -> None:
+    from calculator.api.table_access import MIN_SHARED_KEY
+
+    operations = _operations()
+    for name in ("createTable", "importTable", "joinTable"):
+        (key,) = [p for p in operations[name]["parameters"] if p["name"] == "Idempotency-Key"]
+        assert key["schema"]["minLength"] == MIN_SHARED_KEY == 16
+    short = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": "x" * 15})
+    assert (short.status_code, _code(short)) == (422, "weak_idempotency_key")
+    # writes to a table take any key (their scope is the table)
+    (write_key,) = [
+        p for p in operations["addTableHand"]["parameters"] if p["name"] == "Idempotency-Key"
+    ]
+    assert write_key["schema"]["minLength"] == 1
+
+
+def test_the_headers_sent_are_declared() -> None:
+    operations = _operations()
+
+    def declared(name: str, status: str) -> set[str]:
+        return set(operations[name]["responses"][status].get("headers", {}))
+
+    assert {"Retry-After", "X-Request-ID"} <= declared("joinTable", "429")
+    assert "Retry-After" in declared("scoreHands", "503")
+    assert "Retry-After" in declared("addTableHand", "409")  # key_in_flight
+    assert "ETag" in declared("closeTable", "412")
+    assert {"Content-Language", "Vary"} <= declared("scoreHand", "200")
+    for name, status in (("createTable", "201"), ("joinTable", "201"), ("closeTable", "200")):
+        assert "Idempotent-Replayed" in declared(name, status)
+    assert "WWW-Authenticate" in declared("getTable", "401")
