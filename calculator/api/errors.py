@@ -140,16 +140,26 @@ def _unavailable(detail: str, code: str) -> Response:
     return response
 
 
+def _versioned(response: Response) -> Response:
+    """A refusal of a request that opened a table (its token checked) carries the table's
+    ETag, as every table answer does (SPEC §9): a client reads the version without parsing
+    the detail. A 412 has set its own (the version now)."""
+    version = g.get("table_version")
+    if version is not None and "ETag" not in response.headers:
+        response.headers["ETag"] = f'"{version}"'
+    return response
+
+
 def register(app: Flask) -> None:
     """Install the handlers on ``app``."""
 
     @app.errorhandler(ValidationError)
     def _validation(error: ValidationError) -> Response:
-        return json_response(validation_problem(error), 422, PROBLEM_JSON)
+        return _versioned(json_response(validation_problem(error), 422, PROBLEM_JSON))
 
     @app.errorhandler(GoStopError)
     def _domain(error: GoStopError) -> Response:
-        return json_response(domain_problem(error), 422, PROBLEM_JSON)
+        return _versioned(json_response(domain_problem(error), 422, PROBLEM_JSON))
 
     @app.errorhandler(DeadlineExceeded)
     def _deadline(error: DeadlineExceeded) -> Response:
@@ -205,7 +215,7 @@ def register(app: Flask) -> None:
             else:
                 response.headers[name] = value
                 given.add(lower)
-        return response
+        return _versioned(response)
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception) -> Response:

@@ -99,7 +99,8 @@ HEADERS: dict[str, dict[str, Any]] = {
     },
     "ETag": {
         "description": 'The version of what is answered (a table\'s: "N"), for If-None-Match; '
-        "a 412's: the table's version now",
+        "a 412's: the table's version now; a refusal after the token opened the table "
+        "(403, 404 of a hand, 409, 422, 428): the table's version",
         "schema": {"type": "string"},
     },
     "Content-Disposition": {
@@ -130,12 +131,14 @@ _VARY = {
     "exportTable": "Accept",
 }
 _SPEAKS = ("scoreHand", "scoreHands", "scoreBalanceHand")  # Content-Language
+_REFUSALS = ("403", "404", "409", "422", "428")  # of a table the token opened: its ETag
 
 
 def _response_headers(document: dict[str, Any]) -> None:
     """Declare the headers each answer carries: X-Request-ID on every one; Retry-After on
     a 429, a 503 and an Idempotency-Key's 409 (``key_in_flight``); Idempotent-Replayed on
-    the success of an operation that takes an Idempotency-Key; the table's ETag on a 412;
+    the success of an operation that takes an Idempotency-Key; the table's ETag on a 412
+    and on the refusals of an operation that opens a table with its token;
     the challenge on a 401; the language and Vary of the answers that speak one."""
     document.setdefault("components", {})["headers"] = HEADERS
     for operation in _operations(document):
@@ -153,6 +156,8 @@ def _response_headers(document: dict[str, Any]) -> None:
             # a 412 says the table's version; an answer that can be a 304 has a validator
             if status == "412" or (status in ("200", "304") and "304" in operation["responses"]):
                 declared.append("ETag")
+            elif status in _REFUSALS and "401" in operation["responses"]:
+                declared.append("ETag")  # a refusal of an opened table (errors._versioned)
             if status == "200" and name == "exportTable":
                 declared.append("Content-Disposition")
             if status == "401":

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from werkzeug.datastructures import Headers
 from werkzeug.exceptions import (
     Conflict,
@@ -122,6 +122,9 @@ def open_table(
     found = None if head is None else head.token
     if head is None or found is None:
         raise coded(NotFound(UNKNOWN_TABLE), "unknown_table")
+    # a refusal from here on (403, 409, 422, 428…) carries the table's ETag as every table
+    # answer does (SPEC §9): errors.register adds it from here
+    g.table_version = head.version
     if write and found.role != "scorer":
         raise coded(
             Forbidden("a viewer token reads the table; writing needs the scorer token"),

@@ -896,3 +896,28 @@ def test_a_304_with_something_to_call_on_close_calls_it(app: Any) -> None:
     assert called == ["closed"]
     changed.status_code = 200
     assert changed.get_wsgi_response(environ)[1] == "200 OK"
+
+
+def test_a_refused_write_carries_the_tables_etag(lclient: Any) -> None:
+    """Every table answer carries ETag: "<version>" (SPEC §9), the refusals of a table the
+    token opened too: a client reads the version there, not in the detail."""
+    table = _table(lclient)  # version 1
+    scorer = {**table.auth(), "Idempotency-Key": new_key(), "If-Match": '"1"'}
+
+    def refused(status: int, code: str, **request: Any) -> None:
+        response = lclient.open(**request)
+        assert response.status_code == status, response.get_data(as_text=True)
+        assert response.get_json()["errors"][0]["code"] == code
+        assert response.headers["ETag"] == '"1"'
+
+    viewer = {**scorer, **table.auth(table.viewer)}
+    refused(403, "read_only_token", path=table.path + "/undo", method="POST", headers=viewer)
+    missing = {k: v for k, v in scorer.items() if k != "If-Match"}
+    refused(428, "precondition_required", path=table.path + "/undo", method="POST", headers=missing)
+    refused(409, "nothing_to_undo", path=table.path + "/undo", method="POST", headers=scorer)
+    bad = {"players": [{"id": "A", "captured": ["01-bright", "01-bright"]}, {"id": "B"}]}
+    response = lclient.post(table.path + "/hands", json=bad, headers=scorer)
+    assert response.status_code == 422
+    assert response.headers["ETag"] == '"1"'
+    # no token, no table: nothing to tell
+    assert "ETag" not in lclient.post(table.path + "/undo").headers
