@@ -10,6 +10,9 @@ no measured repetition and once with ``--repeat`` of them, so that start-up, imp
 warm-up cancel out in the difference. Workloads:
 
 - ``engine`` — ``settle(hand, standard)`` over the seeded 3-player corpus of bench.engine;
+- ``engine_mixed`` — the same over the mixed corpus (about one pile in five a tally, so
+  about half the hands hold one): what checking tallies against one deck costs
+  (calculator/deck_fit.py), which card lists never pay;
 - ``echo`` — the trivial ``POST /v1/bench/echo`` of bench.http, one hand's body per request,
   through Flask's test client (which costs far more per request than gunicorn does);
 - ``hand`` — ``POST /v1/gostop/hands``, the same requests: ``hand − echo`` is what scoring
@@ -48,6 +51,7 @@ from collections.abc import Callable
 
 WORKLOADS = (
     "engine",
+    "engine_mixed",
     "echo",
     "hand",
     "batch",
@@ -63,12 +67,12 @@ LEDGER = ("healthz", "poll", "append")
 _COLLECTED = re.compile(r"Collected : (\d+)")
 
 
-def _engine(hands: int) -> Callable[[], None]:
+def _engine(hands: int, modes: str = "cards") -> Callable[[], None]:
     from bench.corpus import corpus
     from calculator import resolve, settle
     from calculator.api.schemas import load_hand
 
-    loaded = [load_hand(body) for body in corpus(hands, players=3, modes="cards")]
+    loaded = [load_hand(body) for body in corpus(hands, players=3, modes=modes)]
     ruleset = resolve("standard")
 
     def run() -> None:
@@ -178,6 +182,8 @@ def inner(workload: str, hands: int, repeat: int, fresh: bool = False) -> None:
     """The process valgrind runs: prepare, warm up once, then ``repeat`` measured runs."""
     if workload == "engine":
         run = _engine(hands)
+    elif workload == "engine_mixed":
+        run = _engine(hands, "mixed")
     elif workload in LEDGER:
         run = _ledger(hands, workload)
     else:
