@@ -121,7 +121,9 @@ def test_entry_modes_agree(hand: dict[str, Any], ruleset: Any) -> None:
             player["declared"] = {
                 "points": result.points,
                 "scored": scored,
-                "meongtta": animals >= ruleset.rules.meongtta_threshold,
+                # declared only where the rules play 멍따 (meongtta_not_played otherwise)
+                "meongtta": ruleset.rules.meongtta_enabled
+                and animals >= ruleset.rules.meongtta_threshold,
             }
         else:
             payment = next(p for p in captured.payments if p.payer == player["id"])
