@@ -700,9 +700,15 @@ def test_a_correction_of_a_hand_voided_meanwhile_ends_and_never_brings_it_back(
         live_server, "GET", f"/v1/tables/{entry['id']}/events", token=entry["token"]
     )
     assert [e["type"] for e in events["events"]][-1] == "voided", events["events"]
-    # a hand undone away while it is being corrected: the same
+
+
+def test_a_correction_of_a_hand_undone_meanwhile_ends(page: Page, watch: Any) -> None:
+    """A hand undone away while it is being corrected: the correction ends and says why.
+    (A page of its own: a table left open saves itself as the page unloads, so clearing
+    the storage and reloading may reopen it.)"""
     create_table(page, watch)
     enter_hand(page)
+    table = page.locator("#view-table")
     table.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
     expect(table.locator(".correcting")).to_contain_text("Correcting hand 1")
     table.get_by_role("button", name="Undo").click()
