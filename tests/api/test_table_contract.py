@@ -3,8 +3,6 @@ challenge, If-Match that is not quoted or empty, Retry-After of a key in flight.
 
 from __future__ import annotations
 
-import hashlib
-import time
 from typing import Any
 
 import pytest
@@ -72,22 +70,6 @@ def test_an_empty_if_match_is_a_missing_one(lclient: Any, empty: str) -> None:
     ):
         assert (response.status_code, _code(response)) == (428, "precondition_required")
     assert _close(lclient, table, None).status_code == 428
-
-
-def test_a_key_in_flight_says_when_to_retry(lclient: Any) -> None:
-    table = _table(lclient)
-    store = lclient.application.extensions["gostop_store"]
-    key = new_key()
-    body = b'{"players":[]}'
-    digest = hashlib.sha256(f"POST {table.path}/hands\n".encode() + body).hexdigest()
-    deadline = lclient.application.config["GOSTOP"].request_deadline
-    store.claim(scope=table.id, key=key, request_hash=digest, now=time.time(), deadline=deadline)
-    headers = {**table.auth(), "Idempotency-Key": key, "If-Match": '"1"'}
-    busy = lclient.post(
-        table.path + "/hands", data=body, headers={**headers, "Content-Type": "application/json"}
-    )
-    assert (busy.status_code, _code(busy)) == (409, "key_in_flight")
-    assert busy.headers["Retry-After"] == "2"
 
 
 @pytest.mark.parametrize(

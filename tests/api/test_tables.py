@@ -309,6 +309,7 @@ def test_a_key_in_flight_is_a_409_until_its_deadline(lclient: Any) -> None:
     }
     busy = lclient.post(table.path + "/hands", data=body, headers=headers)
     assert (busy.status_code, busy.get_json()["errors"][0]["code"]) == (409, "key_in_flight")
+    assert busy.headers["Retry-After"] == "2"  # "retry shortly" says when
     # a record older than the request deadline was abandoned: the next request takes it
     with store.engine.begin() as c:
         from calculator.store import schema

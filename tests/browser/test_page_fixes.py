@@ -17,6 +17,15 @@ from tests.browser.test_page import PHONE, api, create_table, fresh, player_butt
 BRIGHTS = ["01-bright", "03-bright", "08-bright"]
 
 
+def korean(page: Page, watch: Any) -> Page:
+    """The page opened in Korean on a device with nothing else remembered."""
+    watch(page)
+    page.goto("/")
+    page.evaluate("localStorage.clear(); localStorage['gostop.lang'] = '\"ko\"'")
+    page.reload()
+    return page
+
+
 def table_of(page: Page) -> dict[str, Any]:
     """The table the page has open, as the device remembers it (id, token, role…)."""
     return page.evaluate("JSON.parse(localStorage['gostop.tables'])[0]")
@@ -732,10 +741,7 @@ def test_a_table_hands_result_speaks_the_pages_language_and_stays_through_a_swit
 
 
 def test_korean_create_errors_keep_the_name_and_the_limit(page: Page, watch: Any) -> None:
-    watch(page)
-    page.goto("/")
-    page.evaluate("localStorage.clear(); localStorage['gostop.lang'] = '\"ko\"'")
-    page.reload()
+    korean(page, watch)
     page.get_by_role("button", name="테이블").click()
     table = page.locator("#view-table")
     roster = table.locator("textarea")
@@ -826,10 +832,7 @@ def test_what_if_stays_through_a_language_switch(page: Page, watch: Any) -> None
 def test_the_korean_page_names_the_presets_in_korean(page: Page, watch: Any) -> None:
     """GET /v1/rulesets titles and describes its presets in English; the Korean page had
     shown "standard — Standard Korean Go-Stop" and an English description."""
-    watch(page)
-    page.goto("/")
-    page.evaluate("localStorage.clear(); localStorage['gostop.lang'] = '\"ko\"'")
-    page.reload()
+    korean(page, watch)
     hand = page.locator("#view-hand")
     picker = hand.locator("select").filter(has=page.locator('option[value="wikipedia"]')).first
     expect(picker.locator('option[value="standard"]')).to_have_text("standard — 표준 고스톱")
