@@ -145,8 +145,8 @@ def settle(hand: Hand, ruleset: RuleSet, *, entering: bool = True) -> HandResult
     named liable beside a go-caller whose 고박 doubles (billed as a 독박,
     :func:`calculator.ending.find_liable`), a loser's 멍따 (dropped,
     :func:`_check_declared_baks`) and a third consecutive ppuk before another outcome
-    (:func:`calculator.ending.check_events`). An amount a release had wrong is right for
-    both (a floor four played as a drawn hand pays the sitter's sale, stored or new).
+    (:func:`calculator.ending.check_events`); and a floor four played as a drawn hand
+    (``floor_four_of_month: nagari``) pays no sitter's sale, as then.
 
     A loser named liable against 고박 (``liable_conflict``) is reported with the problems
     of the cards and the stop, not alone."""
@@ -187,7 +187,8 @@ def _settled(
         kind = outcome.type
         # a floor four the dealer does not win ends the hand at the deal (the option read
         # only then): a redeal moves nothing, a drawn hand pays only the sitter's sale
-        # (docs/rules.md §6.2)
+        # (docs/rules.md §6.2) — a stored hand, which releases before 2026-12-05 voided
+        # under nagari too, as it was then
         voids = kind is _FLOOR_FOUR and rules.floor_four_of_month is not _FLOOR_FOUR_DEALER_WINS
         streak_after = 0
         if kind is _STOP:
@@ -202,9 +203,9 @@ def _settled(
         else:  # chongtong, three ppuk, or a floor four the dealer wins: an instant win
             winner, hand_payments, streak_after = instant_win(hand, rules, table, minimum)
             payments += hand_payments
-        voided = (voids and rules.floor_four_of_month is not _FLOOR_FOUR_NAGARI) or (
-            kind is _CHONGTONG and winner is None and streak_after == streak
-        )
+        voided = (
+            voids and (not entering or rules.floor_four_of_month is not _FLOOR_FOUR_NAGARI)
+        ) or (kind is _CHONGTONG and winner is None and streak_after == streak)
         if not voided and (hand.events or table.sitter is not None):
             payments += side_payments(hand, rules, table, minimum)
     # Summed by seat in a list, then named. Compiled, ``net[payer] -= chips`` is a generic

@@ -428,8 +428,9 @@ def test_a_floor_four_played_as_a_drawn_hand_pays_the_sitters_sale() -> None:
     assert redealt.payments == ()
 
 
-def test_a_stored_floor_four_drawn_hand_pays_the_sale_too() -> None:
-    """An amount a release had wrong is right for stored hands as well (README, `gostop db
-    rebuild`): a table hand replayed pays the sale as a new one does."""
+def test_a_stored_floor_four_drawn_hand_keeps_its_sale_unpaid() -> None:
+    """A table hand stored before 2026-12-05 replays as it was scored then: no sale."""
     hand, rules = _floor_four_with_a_sale("nagari")
-    assert settle(hand, rules, entering=False) == settle(hand, rules)
+    result = settle(hand, rules, entering=False)
+    assert dict(result.net) == {"S": 0, "A": 0, "B": 0, "C": 0}
+    assert result.nagari_streak_after == 1

@@ -26,11 +26,11 @@ from enum import StrEnum
 
 from calculator.balance import BalanceHand, BalancePlayer, BalanceResult, score_balance
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
-from calculator.hand import Hand, PlayerHand
+from calculator.hand import Hand, OutcomeType, PlayerHand
 from calculator.ledger.events import EDITS, Event, EventType, Play, TableSetup
 from calculator.limits import quote
 from calculator.presets import Variant
-from calculator.result import HandResult, winner_of
+from calculator.result import HandResult
 from calculator.session import (
     NetEntry,
     Session,
@@ -569,10 +569,15 @@ def _derive(
         streak_after = scored.nagari_streak_after
         outcome = scored.outcome
         assert outcome is not None  # a table hand always has one (_check_hand)
-        # the winner the answer names (a tie of 총통 holders or a floor four resolved by
-        # the rules included); none after a drawn hand: the dealer stays. Never the biggest
-        # net: a sitter's bright sale can be that.
-        winner = winner_of(scored)
+        winner = None
+        if outcome.type is not OutcomeType.NAGARI:
+            # No winner named: the biggest net, as every release has derived it — also
+            # where the rules chose one (a tie of 총통 holders, a floor four the dealer
+            # wins) and a sitter's bright sale made another the biggest net. Deriving it
+            # from result.winner_of instead would re-derive stored tables' dealers, and
+            # so their later hands (a table could then refuse every write): it waits for
+            # a ledger rule versioned per table (bench/RESULTS.md, thirteenth session).
+            winner = outcome.winner or _top(scored.net)
     else:
         passed = None
         played = replace(hand, stake=setup.stake)

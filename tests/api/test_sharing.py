@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -1059,3 +1060,32 @@ def test_an_imports_misnumbered_event_and_misshapen_rule_set_are_worded_right(
     problem = _import(lclient, _edited(exported, ("ruleset", "options"), []), 422)
     (error,) = [e for e in problem["errors"] if e["pointer"] == "/ruleset/options"]
     assert error["detail"] == "expected an object", error
+
+
+# Exports written by the release before 2026-12-05's fixes (tests/data/previous_release:
+# make_exports.py, run in a checkout of 4e7f1e2), with the totals, dealer and streak that
+# release showed for them. "refused_since" holds hands that checks added since refuse when
+# entered (a 총통 with cards, three shakes of five cards, a declared 멍따 without animals,
+# a stop after a third ppuk) and a floor four played as a drawn hand beside a sale;
+# "dealt_by_net" the deal passed to the biggest net after a tied 총통 and a floor four.
+PREVIOUS_RELEASE = {
+    "refused_since": ({"A": 1710, "B": -1260, "C": -450, "D": 0}, "A", 0),
+    "dealt_by_net": ({"A": 0, "B": -120, "C": -120, "D": 240}, "D", 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PREVIOUS_RELEASE))
+def test_a_table_of_the_previous_release_imports_unchanged_and_takes_hands(
+    lclient: Any, name: str
+) -> None:
+    """Every write replays a table's log: a stored hand that a new check refused, or that a
+    new derivation scored otherwise, would block the table or move its money silently."""
+    path = Path(__file__).parent.parent / "data" / "previous_release" / f"{name}.json"
+    created = _import(lclient, orjson.loads(path.read_bytes()))
+    table = TableClient(lclient, created)
+    state = table.get()
+    totals, dealer, streak = PREVIOUS_RELEASE[name]
+    assert (state["totals"], state["dealer"], state["nagari_streak"]) == (totals, dealer, streak)
+    players = [{"id": p, "declared": {}} for p in "ABC"] + [{"id": "D", "sits_out": True}]
+    table.write("POST", "/hands", {"players": players, "outcome": {"type": "nagari"}}, expect=201)
+    assert table.get()["totals"] == totals
