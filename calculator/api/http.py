@@ -190,14 +190,12 @@ def read_json(max_bytes: int, *, max_tokens: int | None = None) -> Any:
     # scored at 5. Such a body is refused, naming the name (json_keys: two counts, exact).
     twice = duplicated(data, document)
     if twice is not None:
-        name = unescape(twice.rsplit("/", 1)[1])
-        raise coded(
-            BadRequest(
-                f"the body gives {name!r} twice in one object (at {twice}): send each name once"
-            ),
-            "duplicate_key",
-            twice,
-        )
+        if twice:
+            name = unescape(twice.rsplit("/", 1)[1])
+            said = f"the body gives {name!r} twice in one object (at {twice})"
+        else:  # a body past one request's size is not searched (json_keys)
+            said = "an object of the body gives a name twice"
+        raise coded(BadRequest(f"{said}: send each name once"), "duplicate_key", twice)
     return document
 
 

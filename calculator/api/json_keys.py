@@ -1,21 +1,25 @@
-"""Duplicate names in a JSON object, found without a second parse in the common case.
+"""Duplicate names in a JSON object, found by one count; the second parse only names one.
 
 orjson keeps the last of two equal names (``{"stake": 100, "stake": 5}`` reads as stake 5)
 and cannot report them; RFC 8259 §4 leaves such a document's meaning to the reader, so
-the service refuses it (:func:`calculator.api.http.read_json`). The check is exact, and on
-a body that spells no name twice costs orjson writing the parsed value back (about a
-fifth of reading it) and three byte counts (:func:`duplicated`):
+the service refuses it (:func:`calculator.api.http.read_json`). Whether a body gives a name
+twice is decided exactly by counting colons, at the cost of orjson writing the parsed value
+back (about a fifth of reading it) and two byte counts (:func:`duplicated`):
 
-- the body's colons are one per name it spells, plus those inside its strings;
-- the parsed value written back (compact) has one per entry of its objects, plus those
-  inside its strings: the same strings' colons, as long as the body spells none as an
-  escape (``\u003a``), and the strings of a name given twice are gone with it.
+- the body's colons are one per name it spells, plus the colons its strings spell (as a
+  colon, or as the escape ``\\u003a``: :func:`escaped_colons`);
+- the parsed value written back (compact, unescaped) has one per entry of its objects,
+  plus the colons of the same strings, all written as colons; a name given twice is one
+  entry fewer, and the strings of the value it drops are gone with it.
 
-So equal counts mean no name was given twice. Otherwise (or when the value cannot be
-written: nested deeper than orjson writes) the entries are counted by a walk
-(:func:`entry_count`) against the colons after a ``"`` (:func:`name_bound`), and only if
-those still differ — a name given twice, or strings holding ``":`` — is the body parsed
-again by the standard library, which sees every name (:func:`duplicate_pointer`).
+So the two counts are equal exactly when no name is given twice. Only when they differ,
+to name the duplicate's pointer, is the body parsed again by the standard library, which hands every
+name to a hook (:func:`duplicate_pointer`) — for a body of a single request's size at
+most (:data:`POINTER_SEARCH_BYTES`): a larger one is refused without the pointer, so that
+no body makes the refusal cost more than reading it a few times over.
+
+A value nested deeper than orjson writes (254 levels; it reads 1,024) cannot be written
+back: it is left to the schemas, none of which takes a document that deep.
 """
 
 from __future__ import annotations
@@ -26,42 +30,21 @@ from typing import Any, Final
 
 import orjson
 
-_SPACED: Final = re.compile(rb'"[ \t\r\n]+:')
+POINTER_SEARCH_BYTES: Final = 64 * 1024
+"""The largest body whose duplicate name is located (one hand's body limit): a batch or an
+import past it is refused at pointer ``""``, the whole body."""
+
+# \u003a or \u003A whose backslash is no escaped one (after an even run of backslashes)
+_ESCAPED_COLON: Final = re.compile(rb"(?<!\\)(?:\\\\)*\\u003[aA]")
 
 
-def colon_bound(data: bytes) -> int:
-    """How many names ``data`` can spell at most: its colons (one ends each name)."""
-    return data.count(b":")
-
-
-def name_bound(data: bytes) -> int:
-    """How many names ``data`` can spell at most, closer than :func:`colon_bound`: the
-    colons right after a ``"`` (whitespace allowed between), as each name's is."""
-    found = data.count(b'":')
-    if b'" ' in data or b'"\n' in data or b'"\t' in data or b'"\r' in data:
-        found += len(_SPACED.findall(data))
-    return found
-
-
-def entry_count(value: Any) -> int:
-    """The entries of every object in ``value`` (a parsed JSON document), without
-    recursion: orjson reads 1,024 levels, past Python's default recursion limit."""
-    if type(value) is not dict and type(value) is not list:
+def escaped_colons(data: bytes) -> int:
+    """How many colons the strings of ``data`` spell as the escape ``\\u003a``."""
+    if b"\\u003" not in data:
         return 0
-    count = 0
-    stack: list[Any] = [value]
-    while stack:
-        node = stack.pop()
-        if type(node) is dict:
-            count += len(node)
-            for child in node.values():
-                if type(child) is dict or type(child) is list:
-                    stack.append(child)
-        else:
-            for child in node:
-                if type(child) is dict or type(child) is list:
-                    stack.append(child)
-    return count
+    if b"\\\\u003" not in data:  # no escaped backslash before one: each is an escape
+        return data.count(b"\\u003a") + data.count(b"\\u003A")
+    return len(_ESCAPED_COLON.findall(data))
 
 
 class _Object(dict[str, Any]):
@@ -114,16 +97,15 @@ def duplicate_pointer(data: bytes) -> str | None:
 
 
 def duplicated(data: bytes, document: Any) -> str | None:
-    """The pointer of a name given twice in an object of ``data``, which parsed as
-    ``document``; None when every name is given once (the usual case, decided by counts)."""
-    colons = colon_bound(data)
-    if b"\\u003" not in data:  # no escape that could spell a colon (\u003a, \u003A)
-        try:
-            if orjson.dumps(document).count(b":") == colons:
-                return None
-        except orjson.JSONEncodeError:  # nested past what orjson writes
-            pass
-    entries = entry_count(document)
-    if colons == entries or name_bound(data) == entries:
+    """Where an object of ``data`` (parsed as ``document``) gives a name twice: the pointer
+    of the first, ``""`` past :data:`POINTER_SEARCH_BYTES` (the whole body); None when
+    every name is given once (decided by the counts, see the module)."""
+    try:
+        written = orjson.dumps(document)
+    except orjson.JSONEncodeError:  # nested past what orjson writes: see the module
         return None
-    return duplicate_pointer(data)
+    if written.count(b":") == data.count(b":") + escaped_colons(data):
+        return None
+    if len(data) > POINTER_SEARCH_BYTES:
+        return ""
+    return duplicate_pointer(data) or ""
