@@ -167,6 +167,9 @@ def read_json(max_bytes: int, *, max_tokens: int | None = None) -> Any:
             RequestEntityTooLarge(f"the body is over the limit of {max_bytes} bytes"),
             "body_too_large",
         )
+    # RFC 8259 §8.1: a parser may ignore a leading byte order mark (Windows editors and
+    # PowerShell write one); the CLI's files and HTTP bodies are read alike.
+    data = data.removeprefix(codecs.BOM_UTF8)
     if not data.strip():
         raise coded(BadRequest("the body is empty; send a JSON object"), "empty_body")
     if max_tokens is not None:
@@ -179,9 +182,6 @@ def read_json(max_bytes: int, *, max_tokens: int | None = None) -> Any:
                 ),
                 "body_too_large",
             )
-    # RFC 8259 §8.1: a parser may ignore a leading byte order mark (Windows editors and
-    # PowerShell write one); the CLI's files and HTTP bodies are read alike.
-    data = data.removeprefix(codecs.BOM_UTF8)
     try:
         document = orjson.loads(data)
     except orjson.JSONDecodeError as error:

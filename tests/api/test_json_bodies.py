@@ -133,6 +133,8 @@ def test_a_utf8_byte_order_mark_is_skipped_over_http_as_by_the_cli(client: Any) 
     assert response.get_json()["net"]["A"] == 9
     # only one, and only first
     assert _post(client, codecs.BOM_UTF8 * 2 + W13_TEXT.encode()).status_code == 400
+    # a BOM alone is an empty body, as nothing is
+    assert _error(_post(client, codecs.BOM_UTF8))["code"] == "empty_body"
 
 
 TWO = '"players": [{"id": "A", "captured": []}, {"id": "B", "captured": []}]'
