@@ -794,7 +794,12 @@ def test_long_names_keep_the_player_bar_short_and_counts_say_what_they_ask(
     page.reload()
     bar = page.locator("#view-hand .player-bar")
     expect(bar.locator(".player")).to_have_count(3)
-    assert bar.bounding_box()["height"] < 96  # under the cards' scroll-margin-top (6rem)
+    # under the cards' scroll-margin-top (6rem), once laid out (a loaded machine may
+    # measure before the page's styles have applied: waited for, up to the usual timeout)
+    page.wait_for_function(
+        "document.querySelector('#view-hand .player-bar').getBoundingClientRect().height < 96"
+    )
+    assert bar.bounding_box()["height"] < 96
     expect(bar.locator(".player").first).to_have_attribute("title", names[0])
     hand = page.locator("#view-hand")
     hand.get_by_role("button", name="Counts").click()
