@@ -40,6 +40,8 @@ COMPILED = [
     "calculator/api/serialize.py",
     # the size and answer bound of each hand of a batch, measured before any is scored
     "calculator/api/batch_bounds.py",
+    # the entries of every body's objects, counted to find a name given twice (json_keys)
+    "calculator/api/json_counts.py",
 ]
 MANIFEST = Path("calculator/_compiled.json")
 

@@ -50,6 +50,7 @@ import orjson
 
 from calculator.api.config import Settings
 from calculator.api.errors import problem
+from calculator.api.json_counts import NESTING
 from calculator.api.schemas import MAX_COMPARISONS, MAX_EVENTS, MAX_PLAYERS
 
 ITEM_PROBLEMS: Final = 10
@@ -61,10 +62,6 @@ UNBOUNDED: Final = 1 << 62
 """What :func:`json_bound` says of a value orjson.loads never returns or nests past
 :data:`NESTING`: no bound (then the item is measured); the size of an item orjson cannot
 write."""
-
-NESTING: Final = 254
-"""The most levels of containers orjson writes (it reads 1,024): an item nested deeper is
-no hand, and has no size here."""
 
 _I64: Final = -(1 << 63)
 _U64: Final = 1 << 64

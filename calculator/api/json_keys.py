@@ -1,25 +1,32 @@
-"""Duplicate names in a JSON object, found by one count; the second parse only names one.
+"""Duplicate names in a JSON object, found by counts; a second parse only names one.
 
 orjson keeps the last of two equal names (``{"stake": 100, "stake": 5}`` reads as stake 5)
 and cannot report them; RFC 8259 §4 leaves such a document's meaning to the reader, so
 the service refuses it (:func:`calculator.api.http.read_json`). Whether a body gives a name
-twice is decided exactly by counting colons, at the cost of orjson writing the parsed value
-back (about a fifth of reading it) and two byte counts (:func:`duplicated`):
+twice is decided exactly (:func:`duplicated`) from the body's colons: one per name it
+spells, plus the colons its strings spell as a colon (the escape ``\\u003a`` is no colon
+byte).
 
-- the body's colons are one per name it spells, plus the colons its strings spell (as a
-  colon, or as the escape ``\\u003a``: :func:`escaped_colons`);
-- the parsed value written back (compact, unescaped) has one per entry of its objects,
-  plus the colons of the same strings, all written as colons; a name given twice is one
-  entry fewer, and the strings of the value it drops are gone with it.
+- **First, the entries** of the parsed value's objects, counted in one compiled walk
+  (:func:`calculator.api.json_counts.entries`): a name given twice is one entry fewer
+  than the names spelt, so entries equal to colons means that every name was given once
+  and that no string holds a colon. Most bodies are decided here (a hand's strings are
+  IDs and words).
+- **Else, the value written back**: orjson writes the parsed value (compact, unescaped),
+  at about a fifth of the cost of reading it; it has one colon per entry, plus the
+  colons of the same strings, all written as colons (:func:`escaped_colons` counts those
+  the body escaped); a name given twice is one entry fewer, and the strings of the value
+  it drops are gone with it. So the two counts are equal exactly when no name is given
+  twice.
 
-So the two counts are equal exactly when no name is given twice. Only when they differ,
-to name the duplicate's pointer, is the body parsed again by the standard library, which hands every
-name to a hook (:func:`duplicate_pointer`) — for a body of a single request's size at
-most (:data:`POINTER_SEARCH_BYTES`): a larger one is refused without the pointer, so that
-no body makes the refusal cost more than reading it a few times over.
+Only when they differ, to name the duplicate's pointer, is the body parsed again by the
+standard library, which hands every name to a hook (:func:`duplicate_pointer`) — for a
+body of a single request's size at most (:data:`POINTER_SEARCH_BYTES`): a larger one is
+refused without the pointer, so that no body makes the refusal cost more than reading it
+a few times over.
 
-A value nested deeper than orjson writes (254 levels; it reads 1,024) cannot be written
-back: it is left to the schemas, none of which takes a document that deep.
+A value nested deeper than orjson writes (254 levels; it reads 1,024) is neither walked
+nor written back: it is left to the schemas, none of which takes a document that deep.
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ import re
 from typing import Any, Final
 
 import orjson
+
+from calculator.api.json_counts import entries
 
 POINTER_SEARCH_BYTES: Final = 64 * 1024
 """The largest body whose duplicate name is located (one hand's body limit): a batch or an
@@ -100,11 +109,14 @@ def duplicated(data: bytes, document: Any) -> str | None:
     """Where an object of ``data`` (parsed as ``document``) gives a name twice: the pointer
     of the first, ``""`` past :data:`POINTER_SEARCH_BYTES` (the whole body); None when
     every name is given once (decided by the counts, see the module)."""
+    colons = data.count(b":")
+    if entries(document) == colons:
+        return None
     try:
         written = orjson.dumps(document)
     except orjson.JSONEncodeError:  # nested past what orjson writes: see the module
         return None
-    if written.count(b":") == data.count(b":") + escaped_colons(data):
+    if written.count(b":") == colons + escaped_colons(data):
         return None
     if len(data) > POINTER_SEARCH_BYTES:
         return ""

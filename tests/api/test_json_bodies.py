@@ -10,12 +10,15 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from calculator.api import json_keys
 from calculator.api.cli import main
 from calculator.api.json_keys import POINTER_SEARCH_BYTES, duplicate_pointer, duplicated
 from calculator.codes import CODES
-from tests_support import W13
+from tests_support import W13, examples
 
 HANDS = "/v1/gostop/hands"
 HEADERS = {"Content-Type": "application/json"}
@@ -100,6 +103,61 @@ def test_the_counts_decide_without_a_second_parse(monkeypatch: Any) -> None:
         assert json.loads(data) == parsed, data
         assert duplicated(data, orjson.loads(data)) is None
     assert duplicate_pointer(b'[1, {"a": [{"b": 1, "b": 2}]}, {"c": 1, "c": 1}]') == "/1/a/0/b"
+
+
+# A JSON text as a tree whose objects are lists of (name, value) pairs, so that a name
+# may be given twice; strings hold what makes colons hard to count (colons, quotes,
+# backslashes, the text of an escaped colon), each colon written either as itself or
+# escaped (\u003a, \u003A).
+class _Object(list[tuple[str, Any]]):
+    pass
+
+
+_TEXTS = st.text(st.sampled_from(':"\\au0 3'), max_size=6)
+_TREES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-5, 5), _TEXTS),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.lists(st.tuples(st.sampled_from(["a", "b", "a:b", ":"]), inner), max_size=4).map(
+            _Object
+        ),
+    ),
+    max_leaves=12,
+)
+
+
+def _text(tree: Any, escape: Any) -> str:
+    if isinstance(tree, _Object):
+        members = (f"{_text(name, escape)} : {_text(value, escape)}" for name, value in tree)
+        return "{" + ", ".join(members) + "}"
+    if isinstance(tree, list):
+        return "[" + ", ".join(_text(value, escape) for value in tree) + "]"
+    if isinstance(tree, str):
+        spelt = json.dumps(tree)
+        return "".join(escape(("\\u003a", "\\u003A", ":")) if c == ":" else c for c in spelt)
+    return json.dumps(tree)
+
+
+def _twice(tree: Any) -> bool:
+    """Whether an object of the tree gives a name twice (one its parse drops included)."""
+    if isinstance(tree, _Object):
+        names = [name for name, _value in tree]
+        return len(set(names)) < len(names) or any(_twice(value) for _name, value in tree)
+    return isinstance(tree, list) and any(_twice(value) for value in tree)
+
+
+@given(_TREES, st.data())
+@hypothesis_settings(max_examples=examples(600), deadline=None)
+def test_a_name_given_twice_is_found_exactly_whatever_the_strings_spell(
+    tree: Any, data: Any
+) -> None:
+    """The counts (entries against colons first, then the value written back) agree with
+    the tree the text was made from, and the pointer names a name given twice."""
+    text = _text(tree, lambda spellings: data.draw(st.sampled_from(spellings))).encode()
+    found = duplicated(text, orjson.loads(text))
+    assert (found is not None) == _twice(tree), text
+    if found:
+        assert json_keys.unescape(found.rsplit("/", 1)[1]) in ("a", "b", "a:b", ":"), found
 
 
 def test_a_large_body_that_gives_a_name_twice_is_refused_without_a_search(client: Any) -> None:
