@@ -262,11 +262,15 @@ class Resolver:
     calculator.presets.TooManyRulesetsError: too_many_rulesets at ruleset: ...
     """
 
-    __slots__ = ("_seen", "limit")
+    __slots__ = ("_named", "_seen", "limit")
 
     def __init__(self, *, limit: int = MAX_RULESETS) -> None:
         self.limit = limit
         self._seen: dict[Hashable, RuleSet] = {}
+        # a preset named without options (most hands of a batch): by its name alone, with
+        # the variant it was resolved for. The full key is a tuple holding the variant,
+        # whose hash is Enum's, written in Python: two calls a hand for one lookup.
+        self._named: dict[str, tuple[Variant | None, RuleSet]] = {}
 
     def resolve(
         self,
@@ -277,6 +281,11 @@ class Resolver:
     ) -> RuleSet:
         """:func:`resolve`, counted: raises :class:`TooManyRulesetsError` (at ``ruleset``)
         for a new rule set past the limit."""
+        plain = not overrides and type(preset) is str
+        if plain:
+            named = self._named.get(preset)
+            if named is not None and named[0] is variant:
+                return named[1]
         key = _cache_key(preset, overrides, variant)
         found = self._seen.get(key) if key is not None else None
         if found is not None:
@@ -296,6 +305,8 @@ class Resolver:
         found = _cached(key, preset, overrides, variant)
         if key is not None:
             self._seen[key] = found
+        if plain:
+            self._named[preset] = (variant, found)
         return found
 
 

@@ -92,6 +92,9 @@ def test_a_preset_by_name_is_one_rule_set_however_its_absent_options_are_said() 
     for variant in (None, Variant.BALANCE):  # another variant is another key
         with pytest.raises(TooManyRulesetsError):
             resolver.resolve("standard", variant=variant)
-    with pytest.raises(GoStopError) as raised:
-        Resolver().resolve("standard", variant=Variant.BALANCE)
+    resolver = Resolver()
+    assert resolver.resolve("standard", variant=Variant.GOSTOP) is by_name
+    with pytest.raises(GoStopError) as raised:  # a name resolved for another variant
+        resolver.resolve("standard", variant=Variant.BALANCE)
     assert [issue.code for issue in raised.value.issues] == ["wrong_variant"]
+    assert resolver.resolve("standard", variant=Variant.GOSTOP) is by_name
