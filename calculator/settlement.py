@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import Final, NamedTuple
 
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
-from calculator.hand import Hand, OutcomeType, PlayerHand
+from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
 from calculator.instant import instant_win
 from calculator.multipliers import (
     Bak,
@@ -79,6 +79,11 @@ _STEP: Final = Step
 _PAYMENT: Final = Payment
 _PLAYER_RESULT: Final = PlayerResult
 _HAND_RESULT: Final = HandResult
+_OUTCOME: Final = Outcome
+# The liable echo builds an Outcome by position (see _settled): refuse at import if its
+# fields no longer read type, winner, liable, holders.
+if Outcome._fields != ("type", "winner", "liable", "holders"):  # pragma: no cover
+    raise ImportError("calculator.settlement: the liable echo no longer matches Outcome")
 
 MAX_SAFE_CHIPS: Final = 2**53 - 1  # beyond this JSON numbers lose precision in JavaScript clients
 
@@ -242,8 +247,11 @@ def _settled(
     players = tuple(results)
     liable = table.liable
     if liable is not None and outcome is not None and outcome.liable is None:
-        # the go-caller the rules make pay for everyone (고박, 역고): echoed as if named
-        outcome = outcome._replace(liable=hand.players[liable].id)
+        # the go-caller the rules make pay for everyone (고박, 역고): echoed as if named.
+        # Built as the other records are: compiled, ``outcome._replace`` is an interpreted
+        # call with keywords (~7k instructions, in about two hands in five).
+        named = hand.players[liable].id
+        outcome = _new(_OUTCOME, (outcome.type, outcome.winner, named, outcome.holders))
     return _new(
         _HAND_RESULT, (ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
     )
