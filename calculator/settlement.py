@@ -486,6 +486,8 @@ def _owe_all(
     scores[w] = winner
     owed: Shares = {}
     total = 0
+    # read once, not for every loser: compiled, a rules field is a generic attribute read
+    exemption = rules.no_capture_exemption
     for i in table.active:
         if i == w:
             continue
@@ -493,7 +495,7 @@ def _owe_all(
         assert loser is not None
         codes = baks(winner, loser, rules, pibak_max)
         go_bak = players[i].go_count if _go_bak(hand, rules, table, i) else 0
-        exempt = rules.no_capture_exemption and _exempt(loser, rules)
+        exempt = exemption and _exempt(loser, rules)
         found = loser_owes(start, codes, go_bak, exempt, rules)
         readings = auto.get(i)
         entry = entries[i]

@@ -115,10 +115,11 @@ def _plain_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Table
         elif count == 2 or not _loser_called_go(players, winner):
             return _new(_TABLE, (index, active, None, winner, None, None, ()))
         # A named 독박, or a losing go-caller who may pay for everyone (고박): read by
-        # the full checks' own function.
+        # the full checks' own function (with no collector: the problems it raises are
+        # the full checks' to report).
         try:
             liable, reason, conflict = find_liable(
-                hand, rules, index, active, winner, Problems(), entering
+                hand, rules, index, active, winner, None, entering
             )
         except GoStopError:
             return None  # the full checks raise it, with every other problem found
