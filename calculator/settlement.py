@@ -560,6 +560,14 @@ def _doubles_the_sum(rules: GoStopRules, table: Table) -> bool:
     return table.liable_reason == "go_bak" and rules.gobak_mode_3p is _GOBAK_3P_PAY_ALL_DOUBLED
 
 
+# The fact of the covers / covered_by steps for each reason find_liable gives, made at
+# import (facts are immutable): not two tuples built, and freed with the answer, in
+# every hand with a liable loser.
+_LIABLE_FACTS: Final[dict[str, Facts]] = {
+    reason: ((reason, 1),) for reason in ("go_bak", "yeokgo", "dokbak")
+}
+
+
 def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> list[Payment]:
     """One payment per loser; a liable loser pays everyone's amount (the others 0).
 
@@ -575,7 +583,8 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
     payments = []
     if liable is not None:  # the liable player's payment first, then the covered ones
         # why it pays for everyone (고박, 역고 or a named 독박): its sentences say it
-        why: Facts = ((table.liable_reason or "dokbak", 1),)
+        reason = table.liable_reason or "dokbak"
+        why = _LIABLE_FACTS.get(reason) or ((reason, 1),)
         points, steps = shares[liable]
         for j, (other, _steps) in shares.items():
             if j != liable:
