@@ -324,20 +324,27 @@ def _go_bak_doubles(rules: GoStopRules, yeokgo: bool) -> bool:
     )
 
 
+def _collector(problems: Problems | None) -> Problems:
+    """``problems``, or a collector of find_liable's own."""
+    return problems if problems is not None else Problems()
+
+
 def find_liable(
     hand: Hand,
     rules: GoStopRules,
     index: dict[str, int],
     active: tuple[int, ...],
     winner: int | None,
-    problems: Problems,
+    problems: Problems | None,
     entering: bool = True,
 ) -> tuple[int | None, str | None, Issue | None]:
     """The loser who pays for everyone: a go-caller (고박 pay-all, 역고) or a named 독박,
     its reason, and a ``liable_conflict`` (a loser named liable beside a losing go-caller
     whose 고박 comes first), not raised here: the settlement reports it with the problems
     of the cards and the stop (:attr:`calculator.table.Table.conflicts`); with it, nobody
-    is liable. Other problems are raised at once.
+    is liable. Other problems are raised at once, with those of ``problems`` (None: a
+    collector of its own, made only then — the plain-table shortcut's case, which
+    discards them: compiled, making one is an interpreted call of ~1.6k instructions).
 
     ``entering`` False (a stored hand): the conflict under a 고박 that doubles the
     caller's own amount (``gobak_mode_3p: double``, 역고 ``fixed_x4``), which releases
@@ -350,6 +357,7 @@ def find_liable(
     callers = [i for i in active if i != winner and players[i].go_count > 0]
     yeokgo = players[winner].yeokgo
     if yeokgo:
+        problems = _collector(problems)
         if rules.yeokgo_mode is YeokgoMode.OFF:
             problems.add(
                 "yeokgo_not_played",
@@ -370,6 +378,7 @@ def find_liable(
         problems.raise_if_any(InvalidHandError)
     if len(active) == 2:
         if named is not None:
+            problems = _collector(problems)
             problems.add(
                 "invalid_liable",
                 "with two players the only loser pays anyway; remove liable",
@@ -404,6 +413,7 @@ def find_liable(
         return named, ("dokbak" if named is not None else None), None
     if named is None and len(callers) > 1:
         names = " and ".join(repr(players[i].id) for i in callers)
+        problems = _collector(problems)
         problems.add(
             "liable_required",
             f"{names} both called go; name the first caller in outcome.liable — it "

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import Final, NamedTuple
 
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
-from calculator.hand import Hand, OutcomeType, PlayerHand
+from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
 from calculator.instant import instant_win
 from calculator.multipliers import (
     Bak,
@@ -79,6 +79,11 @@ _STEP: Final = Step
 _PAYMENT: Final = Payment
 _PLAYER_RESULT: Final = PlayerResult
 _HAND_RESULT: Final = HandResult
+_OUTCOME: Final = Outcome
+# The liable echo builds an Outcome by position (see _settled): refuse at import if its
+# fields no longer read type, winner, liable, holders.
+if Outcome._fields != ("type", "winner", "liable", "holders"):  # pragma: no cover
+    raise ImportError("calculator.settlement: the liable echo no longer matches Outcome")
 
 MAX_SAFE_CHIPS: Final = 2**53 - 1  # beyond this JSON numbers lose precision in JavaScript clients
 
@@ -242,8 +247,11 @@ def _settled(
     players = tuple(results)
     liable = table.liable
     if liable is not None and outcome is not None and outcome.liable is None:
-        # the go-caller the rules make pay for everyone (고박, 역고): echoed as if named
-        outcome = outcome._replace(liable=hand.players[liable].id)
+        # the go-caller the rules make pay for everyone (고박, 역고): echoed as if named.
+        # Built as the other records are: compiled, ``outcome._replace`` is an interpreted
+        # call with keywords (~7k instructions, in about two hands in five).
+        named = hand.players[liable].id
+        outcome = _new(_OUTCOME, (outcome.type, outcome.winner, named, outcome.holders))
     return _new(
         _HAND_RESULT, (ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
     )
@@ -478,6 +486,8 @@ def _owe_all(
     scores[w] = winner
     owed: Shares = {}
     total = 0
+    # read once, not for every loser: compiled, a rules field is a generic attribute read
+    exemption = rules.no_capture_exemption
     for i in table.active:
         if i == w:
             continue
@@ -485,7 +495,7 @@ def _owe_all(
         assert loser is not None
         codes = baks(winner, loser, rules, pibak_max)
         go_bak = players[i].go_count if _go_bak(hand, rules, table, i) else 0
-        exempt = rules.no_capture_exemption and _exempt(loser, rules)
+        exempt = exemption and _exempt(loser, rules)
         found = loser_owes(start, codes, go_bak, exempt, rules)
         readings = auto.get(i)
         entry = entries[i]
@@ -550,6 +560,14 @@ def _doubles_the_sum(rules: GoStopRules, table: Table) -> bool:
     return table.liable_reason == "go_bak" and rules.gobak_mode_3p is _GOBAK_3P_PAY_ALL_DOUBLED
 
 
+# The fact of the covers / covered_by steps for each reason find_liable gives, made at
+# import (facts are immutable): not two tuples built, and freed with the answer, in
+# every hand with a liable loser.
+_LIABLE_FACTS: Final[dict[str, Facts]] = {
+    reason: ((reason, 1),) for reason in ("go_bak", "yeokgo", "dokbak")
+}
+
+
 def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> list[Payment]:
     """One payment per loser; a liable loser pays everyone's amount (the others 0).
 
@@ -565,7 +583,8 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
     payments = []
     if liable is not None:  # the liable player's payment first, then the covered ones
         # why it pays for everyone (고박, 역고 or a named 독박): its sentences say it
-        why: Facts = ((table.liable_reason or "dokbak", 1),)
+        reason = table.liable_reason or "dokbak"
+        why = _LIABLE_FACTS.get(reason) or ((reason, 1),)
         points, steps = shares[liable]
         for j, (other, _steps) in shares.items():
             if j != liable:

@@ -80,19 +80,20 @@ def _plain_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Table
     if hand.nagari_streak < 0:
         return None
     index = {}
+    # read once: compiled, a rules field is a generic attribute read (~0.16k instructions)
+    reads_gukjin = rules.gukjin_mode is _GUKJIN_CHOICE
     for i, p in enumerate(players):
         if (
             not _defaults(p, _PLAYER_READ, _PLAYER_REST)
             or p.bombs_after_shake
             or p.go_count < 0
-            or p.shakes < 0
-            or p.bombs < 0
-            # more than two shakes or bombs: the full checks see whether the hand holds
-            # them (two always fit: 2 × 3 cards of the 7 dealt)
-            or p.shakes > _PLAIN_TRIPLES
-            or p.bombs > _PLAIN_TRIPLES
+            # a negative count, or more than two shakes or bombs: the full checks see
+            # whether the hand holds them (two always fit: 2 × 3 cards of the 7 dealt).
+            # Chained: compiled, each field is read once.
+            or not 0 <= p.shakes <= _PLAIN_TRIPLES
+            or not 0 <= p.bombs <= _PLAIN_TRIPLES
             or (p.captured is None) + (p.tally is None) + (p.declared is None) != 2
-            or (p.gukjin is not None and rules.gukjin_mode is not _GUKJIN_CHOICE)
+            or (p.gukjin is not None and not reads_gukjin)
         ):
             return None
         index[p.id] = i
@@ -114,10 +115,11 @@ def _plain_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Table
         elif count == 2 or not _loser_called_go(players, winner):
             return _new(_TABLE, (index, active, None, winner, None, None, ()))
         # A named 독박, or a losing go-caller who may pay for everyone (고박): read by
-        # the full checks' own function.
+        # the full checks' own function (with no collector: the problems it raises are
+        # the full checks' to report).
         try:
             liable, reason, conflict = find_liable(
-                hand, rules, index, active, winner, Problems(), entering
+                hand, rules, index, active, winner, None, entering
             )
         except GoStopError:
             return None  # the full checks raise it, with every other problem found
