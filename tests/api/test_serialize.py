@@ -11,7 +11,7 @@ from calculator.api import serialize
 from calculator.api.schemas import load_hand_request
 from calculator.api.serialize import item_json, player_json
 from calculator.cards import DECK
-from calculator.result import HandResult
+from calculator.result import Counts, CountValues, HandResult, count_values
 
 MODES = ("cards", "mixed")  # every pile listed; one in five tallied
 DECLARED = {  # declared piles: no counts
@@ -64,12 +64,31 @@ def test_a_players_counts_are_named_as_the_record_names_them() -> None:
     for result in _results():
         for player in result.players:
             counts = player.counts
-            written = player_json(player)["counts"]
+            written = orjson.loads(orjson.dumps(player_json(player)))["counts"]
             assert written == (None if counts is None else counts._asdict())
             counted += counts is not None
             uncounted += counts is None
     assert counted
     assert uncounted
+
+
+def test_counts_are_written_as_orjson_writes_their_dict() -> None:
+    """The counts are written directly (numbers and nulls): byte for byte what orjson
+    writes for them as a dict, on every player of the corpus and at the edges."""
+    values: list[CountValues | None] = [
+        count_values(player) for result in _results() for player in result.players
+    ]
+    values += [None, (0, 0, 0, 0, 0, 0), (5, 10, 10, 10**6, None, None), (1, 2, 3, -4, 5, 6)]
+    for counts in values:
+        expected = orjson.dumps(None if counts is None else Counts(*counts)._asdict())
+        assert serialize._counts_text(counts).encode() == expected
+
+
+def test_counts_are_kept_by_value() -> None:
+    """Equal counts (another tuple: the next hand's) find the bytes kept for them."""
+    first = serialize._counts_json((2, 5, 3, 10, 10, 20))
+    assert serialize._counts_json(Counts(2, 5, 3, 10, 10, 20)) is first
+    assert serialize._counts_json((2, 5, 3, 10, None, None)) is not first
 
 
 def test_a_table_item_is_found_by_identity_as_its_value_would_find_it() -> None:
