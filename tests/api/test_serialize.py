@@ -149,3 +149,40 @@ def test_a_payments_sentence_is_explain_payment_text() -> None:
                     assert line["text"][lang] == step_text(step, before=before, lang=lang)
                 before = step.total
     assert checked > 100
+
+
+def test_a_payment_of_at_most_one_step_is_kept_by_its_value() -> None:
+    """A payment again — the same hand scored anew, every step another object — finds the
+    bytes kept for it (by its steps' kept fragments) when it has at most one step of its
+    own, the bytes it is written as when nothing is kept; under another stake or language
+    it is written anew. One of more steps is written with the answer, every time."""
+    standard = resolve("standard")
+    bodies = [body for modes in MODES for body in [*corpus(30, players=3, modes=modes), DECLARED]]
+    kept = unkept = 0
+    for body in bodies:
+        first = settle(load_hand_request(body).hand, standard)
+        again = settle(load_hand_request(body).hand, standard)
+        for payment, same in zip(first.payments, again.payments, strict=True):
+            assert same == payment
+            if payment.steps:
+                assert same.steps[-1] is not payment.steps[-1]
+            serialize._PAYMENTS.clear()
+            written = serialize.payment_json(payment, first.stake)
+            found = serialize.payment_json(same, first.stake)
+            assert orjson.dumps(found) == orjson.dumps(written)
+            own, _start = serialize._own_steps(payment.steps)
+            if len(own) > 1:
+                assert isinstance(found, dict)
+                unkept += 1
+                continue
+            assert found is written
+            kept += 1
+            serialize._PAYMENTS.clear()
+            assert orjson.dumps(serialize.payment_json(same, first.stake)) == orjson.dumps(written)
+            assert serialize.payment_json(payment, first.stake + 1) is not written
+            english = serialize.Shape(langs=("en",))
+            assert orjson.dumps(serialize.payment_json(payment, first.stake, english)) != (
+                orjson.dumps(written)
+            )
+    assert kept
+    assert unkept
