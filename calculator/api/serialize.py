@@ -93,8 +93,27 @@ _RULESETS: Final[dict[tuple[str, str, bool], dict[str, Any]]] = {}
 _RULESET_FRAGMENTS: Final[dict[tuple[str, str, bool], orjson.Fragment]] = {}
 
 
+# A resolved rule set is kept (calculator.presets): an answer's is the object of the
+# answers before it under the same rules, found by identity first (~0.3k instructions,
+# where the key by fingerprint reads two fields of a class that is not compiled, a
+# generic lookup each, and hashes a tuple: ~1k). The entry holds the rule set: its ID is
+# only taken for it while it is alive.
+_RULESETS_BY_IDENTITY: Final[dict[int, tuple[RuleSet, bool, orjson.Fragment]]] = {}
+
+
 def _ruleset_fragment(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
     """The rule set echo serialized once (keyed by fingerprint: hashing options is slow)."""
+    kept = _RULESETS_BY_IDENTITY.get(id(ruleset))
+    if kept is not None and kept[0] is ruleset and kept[1] == full:
+        return kept[2]
+    found = _ruleset_by_value(ruleset, full=full)
+    if len(_RULESETS_BY_IDENTITY) > 1024:
+        _RULESETS_BY_IDENTITY.clear()
+    _RULESETS_BY_IDENTITY[id(ruleset)] = (ruleset, full, found)
+    return found
+
+
+def _ruleset_by_value(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
     key = (ruleset.fingerprint, ruleset.preset, full)
     found = _RULESET_FRAGMENTS.get(key)
     if found is None:
@@ -240,15 +259,12 @@ def _counts_text(counts: CountValues | None) -> str:
     if counts is None:
         return "null"
     brights, animals, ribbons, junk_value, junk_cards, cards = counts
+    junk = "null" if junk_cards is None else str(junk_cards)
+    held = "null" if cards is None else str(cards)
     return (
         f'{{"brights":{brights},"animals":{animals},"ribbons":{ribbons},'
-        f'"junk_value":{junk_value},"junk_cards":{_number(junk_cards)},'
-        f'"cards":{_number(cards)}}}'
+        f'"junk_value":{junk_value},"junk_cards":{junk},"cards":{held}}}'
     )
-
-
-def _number(value: int | None) -> str:
-    return "null" if value is None else str(value)
 
 
 def winner_json(
@@ -289,11 +305,8 @@ def payment_json(
     own, before = _own_steps(steps)  # not ``*``: compiled, a star call is generic
     start = before
     entries = []
-    fragments = []
     for step in own:
-        entry = step_entry(step, before, langs)
-        entries.append(entry)
-        fragments.append(entry[0])
+        entries.append(step_entry(step, before, langs))
         before = step.total
     if len(entries) > 1:  # rarely seen again: written with the answer
         return _payment_body(payment, stake, langs, entries)
@@ -308,7 +321,7 @@ def payment_json(
         langs,
         len(steps),  # whether the winner's amount opened them
         start,
-        tuple(fragments),
+        entries[0][0] if entries else None,  # its one step of its own
     )
     found = _PAYMENTS.get(key)
     if found is None:

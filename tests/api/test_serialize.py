@@ -1,7 +1,10 @@
 """The answer's builders read records without their properties (compiled, a property is a
-generic lookup): what they write, on hands where each way is taken."""
+generic lookup): what they write, on hands where each way is taken; and what they keep
+(counts, payments, echoes): found again by value, with the bytes they were written as."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import orjson
 
@@ -186,3 +189,19 @@ def test_a_payment_of_at_most_one_step_is_kept_by_its_value() -> None:
             )
     assert kept
     assert unkept
+
+
+def test_a_rule_set_echo_is_found_by_identity_as_its_value_would_find_it() -> None:
+    """A resolved rule set is kept: the same object again finds its echo by identity, and
+    an equal one (another object) writes the same bytes by value; the full echo is its
+    own."""
+    standard = resolve("standard")
+    compact = serialize._ruleset_fragment(standard, full=False)
+    assert serialize._RULESETS_BY_IDENTITY[id(standard)][2] is compact
+    assert serialize._ruleset_fragment(resolve("standard"), full=False) is compact
+    copy = dataclasses.replace(standard)
+    assert copy is not standard
+    assert orjson.dumps(serialize._ruleset_fragment(copy, full=False)) == orjson.dumps(compact)
+    full = serialize._ruleset_fragment(standard, full=True)
+    assert orjson.loads(orjson.dumps(full))["options"] == standard.options()
+    assert serialize._ruleset_fragment(standard, full=False) is compact
