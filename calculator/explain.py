@@ -226,8 +226,10 @@ def payment_sentence(payment: Payment, operations: list[str], *, stake: int, lan
         result = f"{_n(payment.points)}{point_unit}"
     else:
         result = f"{_n(payment.points)}{point_unit} × {_n(stake)} = {_n(payment.chips)}{chip_unit}"
-    # Not kept by value: on hands not seen before a quarter of the sentences were found,
-    # and hashing every payment's steps for the key cost more than they saved.
+    # Not kept by value here: on hands not seen before a quarter of the sentences were
+    # found, and hashing every payment's steps for the key cost more than they saved. The
+    # answer keeps whole payments, keyed by the fragments it keeps for their steps
+    # (:func:`calculator.api.serialize.payment_json`): a key that costs no hashing.
     parts: list[str] = []  # every piece joined once, not built into strings that are joined again
     # Steps apply in turn: a factor after an addition multiplies the sum so far, so that
     # sum goes in parentheses (the sentence reads as the amount was made, by the usual

@@ -1,7 +1,10 @@
 """The answer's builders read records without their properties (compiled, a property is a
-generic lookup): what they write, on hands where each way is taken."""
+generic lookup): what they write, on hands where each way is taken; and what they keep
+(counts, payments, echoes): found again by value, with the bytes they were written as."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import orjson
 
@@ -11,7 +14,7 @@ from calculator.api import serialize
 from calculator.api.schemas import load_hand_request
 from calculator.api.serialize import item_json, player_json
 from calculator.cards import DECK
-from calculator.result import HandResult
+from calculator.result import Counts, CountValues, HandResult, count_values
 
 MODES = ("cards", "mixed")  # every pile listed; one in five tallied
 DECLARED = {  # declared piles: no counts
@@ -64,12 +67,31 @@ def test_a_players_counts_are_named_as_the_record_names_them() -> None:
     for result in _results():
         for player in result.players:
             counts = player.counts
-            written = player_json(player)["counts"]
+            written = orjson.loads(orjson.dumps(player_json(player)))["counts"]
             assert written == (None if counts is None else counts._asdict())
             counted += counts is not None
             uncounted += counts is None
     assert counted
     assert uncounted
+
+
+def test_counts_are_written_as_orjson_writes_their_dict() -> None:
+    """The counts are written directly (numbers and nulls): byte for byte what orjson
+    writes for them as a dict, on every player of the corpus and at the edges."""
+    values: list[CountValues | None] = [
+        count_values(player) for result in _results() for player in result.players
+    ]
+    values += [None, (0, 0, 0, 0, 0, 0), (5, 10, 10, 10**6, None, None), (1, 2, 3, -4, 5, 6)]
+    for counts in values:
+        expected = orjson.dumps(None if counts is None else Counts(*counts)._asdict())
+        assert serialize._counts_text(counts).encode() == expected
+
+
+def test_counts_are_kept_by_value() -> None:
+    """Equal counts (another tuple: the next hand's) find the bytes kept for them."""
+    first = serialize._counts_json((2, 5, 3, 10, 10, 20))
+    assert serialize._counts_json(Counts(2, 5, 3, 10, 10, 20)) is first
+    assert serialize._counts_json((2, 5, 3, 10, None, None)) is not first
 
 
 def test_a_table_item_is_found_by_identity_as_its_value_would_find_it() -> None:
@@ -130,3 +152,56 @@ def test_a_payments_sentence_is_explain_payment_text() -> None:
                     assert line["text"][lang] == step_text(step, before=before, lang=lang)
                 before = step.total
     assert checked > 100
+
+
+def test_a_payment_of_at_most_one_step_is_kept_by_its_value() -> None:
+    """A payment again — the same hand scored anew, every step another object — finds the
+    bytes kept for it (by its steps' kept fragments) when it has at most one step of its
+    own, the bytes it is written as when nothing is kept; under another stake or language
+    it is written anew. One of more steps is written with the answer, every time."""
+    standard = resolve("standard")
+    bodies = [body for modes in MODES for body in [*corpus(30, players=3, modes=modes), DECLARED]]
+    kept = unkept = 0
+    for body in bodies:
+        first = settle(load_hand_request(body).hand, standard)
+        again = settle(load_hand_request(body).hand, standard)
+        for payment, same in zip(first.payments, again.payments, strict=True):
+            assert same == payment
+            if payment.steps:
+                assert same.steps[-1] is not payment.steps[-1]
+            serialize._PAYMENTS.clear()
+            written = serialize.payment_json(payment, first.stake)
+            found = serialize.payment_json(same, first.stake)
+            assert orjson.dumps(found) == orjson.dumps(written)
+            own, _start = serialize._own_steps(payment.steps)
+            if len(own) > 1:
+                assert isinstance(found, dict)
+                unkept += 1
+                continue
+            assert found is written
+            kept += 1
+            serialize._PAYMENTS.clear()
+            assert orjson.dumps(serialize.payment_json(same, first.stake)) == orjson.dumps(written)
+            assert serialize.payment_json(payment, first.stake + 1) is not written
+            english = serialize.Shape(langs=("en",))
+            assert orjson.dumps(serialize.payment_json(payment, first.stake, english)) != (
+                orjson.dumps(written)
+            )
+    assert kept
+    assert unkept
+
+
+def test_a_rule_set_echo_is_found_by_identity_as_its_value_would_find_it() -> None:
+    """A resolved rule set is kept: the same object again finds its echo by identity, and
+    an equal one (another object) writes the same bytes by value; the full echo is its
+    own."""
+    standard = resolve("standard")
+    compact = serialize._ruleset_fragment(standard, full=False)
+    assert serialize._RULESETS_BY_IDENTITY[id(standard)][2] is compact
+    assert serialize._ruleset_fragment(resolve("standard"), full=False) is compact
+    copy = dataclasses.replace(standard)
+    assert copy is not standard
+    assert orjson.dumps(serialize._ruleset_fragment(copy, full=False)) == orjson.dumps(compact)
+    full = serialize._ruleset_fragment(standard, full=True)
+    assert orjson.loads(orjson.dumps(full))["options"] == standard.options()
+    assert serialize._ruleset_fragment(standard, full=False) is compact
