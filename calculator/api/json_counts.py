@@ -21,23 +21,24 @@ def entries(value: object, depth: int = 1) -> int:
     if isinstance(value, dict):
         if depth > NESTING:
             return -1
-        total = len(value)
-        for entry in value.values():
-            if isinstance(entry, (dict, list)):
-                inner = entries(entry, depth + 1)
-                if inner < 0:
-                    return -1
-                total += inner
-        return total
+        # its values as a list: one loop for both containers (a few objects a hand)
+        inner = _within(list(value.values()), depth)
+        return -1 if inner < 0 else len(value) + inner
     if isinstance(value, list):
         if depth > NESTING:
             return -1
-        total = 0
-        for entry in value:
-            if isinstance(entry, (dict, list)):
-                inner = entries(entry, depth + 1)
-                if inner < 0:
-                    return -1
-                total += inner
-        return total
+        return _within(value, depth)
     return 0
+
+
+def _within(values: list[object], depth: int) -> int:
+    """The entries of the objects in ``values``, the members of a container at ``depth``
+    (-1 past :data:`NESTING`)."""
+    total = 0
+    for entry in values:
+        if isinstance(entry, (dict, list)):
+            inner = entries(entry, depth + 1)
+            if inner < 0:
+                return -1
+            total += inner
+    return total
