@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 
 from setuptools import setup
@@ -70,20 +71,25 @@ class BuildOrFallBack(build_ext):
         MANIFEST.write_text(json.dumps(digests, indent=1) + "\n")
 
 
+# pip runs this file three times for one build: for the build requirements (egg_info), for
+# the metadata (dist_info), then to build. Only the build needs the extensions, and each
+# mypycify type-checks every compiled module (~15 s): the metadata passes skip it.
+METADATA_ONLY = len(sys.argv) > 1 and sys.argv[1] in ("egg_info", "dist_info")
+
 ext_modules = []
-if os.environ.get("GOSTOP_COMPILE") == "1":
+if os.environ.get("GOSTOP_COMPILE") != "1":
+    _remove_compiled()
+elif not METADATA_ONLY:
     try:
         from mypyc.build import mypycify
-    except ImportError:  # pip's first pass asks for the build requirements (mypy among them)
-        print("setup.py: mypyc is not importable yet; building pure Python for now")
+    except ImportError:  # pip installs the build requirements (mypy among them) first
+        print("setup.py: mypyc is not importable; building pure Python")
     else:
         try:
             ext_modules = mypycify(COMPILED, opt_level="3")
         except BaseException as error:
             print(f"setup.py: mypyc could not compile the engine ({error}); using pure Python")
             _remove_compiled()
-else:
-    _remove_compiled()
 
 setup(
     ext_modules=ext_modules,

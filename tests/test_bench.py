@@ -85,12 +85,17 @@ def test_cpu_benchmark_counts_the_workers_cpu_per_request() -> None:
     import json
 
     found = json.loads(run_quick("bench.cpu"))
-    # a hand does everything the echo does and more; a batch answers every hand it parses
-    assert 0 < found["echo_us"] < found["hand_us"]
-    assert 0 < found["echo_batch_us_per_hand"] < found["batch_us_per_hand"]
-    assert 0 < found["ratio"] < 1
-    # a 304 poll does what /healthz does, and opens the table
-    assert 0 < found["healthz_us"] < found["poll_304_us"]
+    # Every figure measured, and each ratio made of its pair. Not which side is cheaper: a
+    # hand costs more than the echo on a quiet machine, but one round of 200 requests on
+    # a loaded one can say otherwise (no timed assertions; RESULTS.md has the figures).
+    for name in ("echo_us", "hand_us", "echo_batch_us_per_hand", "batch_us_per_hand"):
+        assert found[name] > 0, name
+    for name in ("healthz_us", "poll_304_us"):
+        assert found[name] > 0, name
+    assert found["ratio"] == pytest.approx(found["echo_us"] / found["hand_us"], abs=0.002)
+    assert found["poll_ratio"] == pytest.approx(
+        found["healthz_us"] / found["poll_304_us"], abs=0.002
+    )
 
 
 def test_instruction_runs_leave_no_folder_behind(tmp_path: Path) -> None:
