@@ -1,7 +1,7 @@
 """What gzip costs: answers with and without ``Accept-Encoding: gzip``, on loopback.
 
     python -m bench.compression            # 10 s per measurement, each pair measured twice
-    python -m bench.compression --quick    # 2 s, one round, 5 single hands counted
+    python -m bench.compression --quick    # 1 s, one round, 5 single hands counted
     python -m bench.compression --quick --no-count   # wrk only (the test suite)
 
 In one run, against one gunicorn (the repository's config, except that every answer is
@@ -150,7 +150,7 @@ def _table(rows: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="2 s runs, one round (CI)")
+    parser.add_argument("--quick", action="store_true", help="1 s runs, one round (CI)")
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--hands", type=int, default=100, help="single hands counted")
@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     seconds, rounds, hands, batch, repeat = (
-        (2, 1, 5, 0, 1)
+        (1, 1, 5, 0, 1)
         if args.quick
         else (args.seconds, args.rounds, args.hands, BATCH, args.repeat)
     )

@@ -1,7 +1,7 @@
 """HTTP benchmark: real gunicorn (the repository's config) on loopback, loaded by wrk.
 
     python -m bench.http            # 10 s per measurement, each pair measured twice
-    python -m bench.http --quick    # 2 s: checks that it works (CI)
+    python -m bench.http --quick    # 1 s: checks that it works (CI)
 
 In one run, against one server:
 
@@ -91,13 +91,13 @@ def run(seconds: int, rounds: int, connections: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="2 s runs, one round (CI)")
+    parser.add_argument("--quick", action="store_true", help="1 s runs, one round (CI)")
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
-    seconds, rounds = (2, 1) if args.quick else (args.seconds, args.rounds)
+    seconds, rounds = (1, 1) if args.quick else (args.seconds, args.rounds)
     summary = run(seconds, rounds, args.connections)
     for key, value in summary.items():
         print(f"{key:20s} {value}")

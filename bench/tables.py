@@ -2,7 +2,7 @@
 wrk, on SQLite and on PostgreSQL, side by side with the stateless endpoints in one run.
 
     python -m bench.tables            # 10 s per measurement
-    python -m bench.tables --quick    # 2 s: checks that it works (CI)
+    python -m bench.tables --quick    # 1 s: checks that it works (CI)
 
 Against one server per database:
 
@@ -225,12 +225,12 @@ def measure(url: str, seconds: int, connections: int) -> dict[str, dict[str, Any
 def main() -> None:
     """Run both databases and print a markdown table (and the JSON with --json)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="2 s per measurement")
+    parser.add_argument("--quick", action="store_true", help="1 s per measurement (CI)")
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    seconds = 2 if args.quick else args.seconds
+    seconds = 1 if args.quick else args.seconds
     figures: dict[str, dict[str, dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         figures["SQLite"] = measure(f"sqlite:///{tmp}/bench.sqlite3", seconds, args.connections)
