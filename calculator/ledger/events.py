@@ -44,11 +44,12 @@ class DealerRule(StrEnum):
     """
 
     BIGGEST_NET = "biggest_net"
-    """Every table created before 2026-12-05's fix: the one player who nets the most, if
-    any (the sitter, when the sale is the biggest amount of the hand). Kept for those
-    tables: their later hands were scored with the dealers it derived."""
+    """Every table whose setup records no rule — created, or exported, before the release
+    of 2026-12-05 recorded it: the one player who nets the most, if any (the sitter, when
+    the sale is the biggest amount of the hand). Kept for those tables: their later hands
+    were scored with the dealers it derived."""
     WINNER = "winner"
-    """Tables created since: the hand's winner as the answer names it
+    """Tables created since (:data:`NEW_TABLES`): the hand's winner as the answer names it
     (:func:`calculator.result.winner_of`); a hand the rules leave without a winner (a tie
     drawn or cancelled, a floor four drawn or redealt) leaves the dealer, as any drawn
     hand does — never the biggest net, which there is a sitter's sale or a side payment."""
