@@ -171,8 +171,11 @@ def winner_of(result: HandResult) -> str | None:
     names none (a 총통 held by two players, a floor four the dealer wins): the payee of
     the hand's instant-win payments. None for a preview, a drawn hand, a cancelled one.
 
-    The one reading of the winner: the answer's ``outcome.winner`` and ``winner_score``,
-    the table's next dealer and the export's ``winner`` column all take it from here."""
+    The one reading of the winner: the answer's ``outcome.winner`` and ``winner_score``
+    and the export's ``winner`` column take it from here, and so does the next dealer of
+    a table created since 2026-12-05 (``DealerRule.WINNER``); a table created before
+    keeps deriving it from the biggest net where the request names no winner
+    (``DealerRule.BIGGEST_NET``, :mod:`calculator.ledger.events`)."""
     outcome = result.outcome
     if outcome is None:
         return None

@@ -25,13 +25,14 @@ from calculator.ledger import (
     appended,
     apply,
     changes,
+    corrected,
     replay,
     settlement,
     start,
     tip,
 )
 from calculator.ledger import added as added_event
-from calculator.ledger.events import Event, TableSetup
+from calculator.ledger.events import NEW_TABLES, DealerRule, Event, TableSetup
 from calculator.ledger.export import hand_rows
 from calculator.presets import Variant
 from calculator.result import winner_of
@@ -448,7 +449,9 @@ def test_any_sequence_of_changes_keeps_the_books(variant: str, data: st.DataObje
         assert moved == {p: ledger.totals[p] - before.totals[p] for p in moved}
 
 
-def _sitter_table(dealer: str, **options: str) -> TableSetup:
+def _sitter_table(
+    dealer: str, rule: DealerRule = DealerRule.BIGGEST_NET, **options: str
+) -> TableSetup:
     from calculator.api.schemas import RulesetSpec
 
     return TableSetup(
@@ -458,6 +461,7 @@ def _sitter_table(dealer: str, **options: str) -> TableSetup:
         stake=10,
         dealer=dealer,
         unit=None,
+        dealer_rule=rule,
     )
 
 
@@ -469,39 +473,171 @@ def _sold(outcome: dict[str, Any], sold: int) -> Event:
     return step_event("gostop", {"do": "add", "hand": {"players": players, "outcome": outcome}})
 
 
+TIED = [{"player": "A", "month": 11}, {"player": "C", "month": 3}]
+
+
+def test_a_table_set_up_without_a_dealer_rule_keeps_the_old_one() -> None:
+    """A setup read from a stored table or an export that does not record the rule."""
+    setup = TableSetup(
+        roster=("A", "B"), variant=Variant.GOSTOP, ruleset=_sitter_table("A").ruleset
+    )
+    assert setup.dealer_rule is DealerRule.BIGGEST_NET
+    assert NEW_TABLES is DealerRule.WINNER
+
+
 @pytest.mark.parametrize(
-    ("tie", "winner", "dealer"),
+    ("options", "outcome", "winner", "old", "new"),
     [
-        # docs/rules.md §5.3: two holders of 총통 — November beats March; the dealer C holds
-        # one and wins; a nagari tie is a drawn hand. The next dealer stays the biggest
-        # net where the request names no winner, as every release derived it (a stored
-        # table's later hands depend on it): D, the sitter selling brights — a known
-        # defect, left until the ledger's derivation is versioned per table
-        ("higher_month", "A", "D"),
-        ("dealer", "C", "D"),
-        ("nagari", None, "D"),
+        # docs/rules.md §5.1: two holders of 총통, A (November) and the dealer C (March).
+        # higher_month: November beats March, A wins; dealer: the dealer C wins; nagari: a
+        # drawn hand; cancel: redealt, nothing moves (not even the sale: D nets 0). D, the
+        # sitter, sells 3 brights and nets the most wherever anything moves. The old rule
+        # (a table created before it was recorded) gives the deal to the biggest net, D,
+        # wherever one player nets the most; the new rule to the winner the answer names,
+        # the dealer C staying where there is none.
+        ({"chongtong_tie": "higher_month"}, {"type": "chongtong", "holders": TIED}, "A", "D", "A"),
+        ({"chongtong_tie": "dealer"}, {"type": "chongtong", "holders": TIED}, "C", "D", "C"),
+        ({"chongtong_tie": "nagari"}, {"type": "chongtong", "holders": TIED}, None, "D", "C"),
+        ({"chongtong_tie": "cancel"}, {"type": "chongtong", "holders": TIED}, None, "C", "C"),
+        # docs/rules.md §5.2: a floor four — the dealer C wins it under dealer_wins; under
+        # nagari it is a drawn hand that pays the sale (entered now); redeal moves nothing
+        ({"floor_four_of_month": "dealer_wins"}, {"type": "floor_four"}, "C", "D", "C"),
+        ({"floor_four_of_month": "nagari"}, {"type": "floor_four"}, None, "D", "C"),
+        ({"floor_four_of_month": "redeal"}, {"type": "floor_four"}, None, "C", "C"),
     ],
 )
-def test_a_tied_chongtongs_winner_is_named_and_the_dealer_derived_as_stored(
-    tie: str, winner: str | None, dealer: str
+def test_the_next_dealer_after_a_hand_the_rules_decide_follows_the_tables_rule(
+    options: dict[str, str], outcome: dict[str, Any], winner: str | None, old: str, new: str
 ) -> None:
-    holders = [{"player": "A", "month": 11}, {"player": "C", "month": 3}]
-    ledger = replay(
-        _sitter_table("C", chongtong_tie=tie),
-        [_sold({"type": "chongtong", "holders": holders}, 3)],
+    for rule, dealer in ((DealerRule.BIGGEST_NET, old), (DealerRule.WINNER, new)):
+        ledger = replay(_sitter_table("C", rule, **options), [_sold(outcome, 3)])
+        (hand,) = ledger.hands
+        moved = any(hand.result.net.values())
+        assert not moved or max(hand.result.net, key=hand.result.net.__getitem__) == "D"
+        assert winner_of(hand.result) == winner
+        assert (rule, ledger.dealer) == (rule, dealer)
+
+
+def _stop_with_b_selling(points: int) -> dict[str, Any]:
+    """B sits out and sells 2 brights; A, C and D play; C stops with ``points`` (declared:
+    no 박 named, so each loser pays points × stake)."""
+    players: list[dict[str, Any]] = [
+        {"id": "A", "declared": {}},
+        {"id": "B", "sits_out": True, "sold_brights": 2},
+        {"id": "C", "declared": {"points": points}},
+        {"id": "D", "declared": {}},
+    ]
+    return {"players": players, "outcome": {"type": "stop", "winner": "C"}}
+
+
+NIGHT_OPTIONS = {"chongtong_tie": "higher_month", "gwangpal_payers": "non_dealer_active"}
+"""A night whose second hand's money depends on who deals: the sitter is paid by the two
+active players other than the dealer (docs/rules.md §6.1)."""
+
+
+def _night(rule: DealerRule) -> Ledger:
+    """Hand 1: the tied 총통 of A (November) and C (March), A wins (higher_month); the
+    dealer C plays; D sits out selling 3 brights. Hand 2: C stops with 3 points while B
+    sits out selling 2 brights."""
+    events = [
+        _sold({"type": "chongtong", "holders": TIED}, 3),
+        step_event("gostop", {"do": "add", "hand": _stop_with_b_selling(3)}),
+    ]
+    return replay(_sitter_table("C", rule, **NIGHT_OPTIONS), events)
+
+
+# Hand 1, by hand (stake 10; three play, so the stop minimum is 3 and chongtong_points,
+# null, is 3): B and C pay the winner A 3 × 10 = 30 each; D's sale is 3 brights × 2
+# (gwangpal_price) × 10 = 60 from each active player but the dealer C: A and B.
+#   A +60 − 60 = 0, B −30 − 60 = −90, C −30, D +120: D nets the most, A won.
+HAND_1 = {"A": 0, "B": -90, "C": -30, "D": 120}
+# Hand 2: A and D each pay C 3 × 10 = 30; B's sale is 2 × 2 × 10 = 40 from each active
+# player but the dealer.
+#   New rule, A deals (A won hand 1): C and D pay B.
+#     A −30, B +80, C +60 − 40 = +20, D −30 − 40 = −70.
+#   Old rule, D deals (the biggest net of hand 1): A and C pay B.
+#     A −30 − 40 = −70, B +80, C +20, D −30.
+HAND_2 = {
+    DealerRule.WINNER: ("A", {"A": -30, "B": 80, "C": 20, "D": -70}),
+    DealerRule.BIGGEST_NET: ("D", {"A": -70, "B": 80, "C": 20, "D": -30}),
+}
+
+
+@pytest.mark.parametrize("rule", list(DealerRule))
+def test_a_night_after_a_tied_chongtong_pays_the_sale_by_the_tables_dealer(
+    rule: DealerRule,
+) -> None:
+    ledger = _night(rule)
+    first, second = ledger.hands
+    dealer, net = HAND_2[rule]
+    assert dict(first.result.net) == HAND_1
+    assert first.dealer_after == second.dealer == dealer
+    assert dict(second.result.net) == net
+    assert dict(ledger.totals) == {p: HAND_1[p] + net[p] for p in "ABCD"}
+    assert ledger.dealer == "C"  # C won hand 2: the same under both rules
+    # the same night appended one hand at a time (the write path)
+    end = tip(start(ledger.setup))
+    for edit in ledger.edits:
+        _hand, end = appended(end, edit)
+    assert (dict(end.totals), end.dealer) == (dict(ledger.totals), ledger.dealer)
+
+
+@pytest.mark.parametrize("rule", list(DealerRule))
+def test_corrections_and_undo_derive_again_by_the_tables_rule(rule: DealerRule) -> None:
+    """A change re-derives the hands after it with the table's own rule, not another."""
+    ledger = _night(rule)
+    dealer, net = HAND_2[rule]
+    # correcting hand 2 (C stops with 4 points: A and D pay 40) scores it again at its
+    # place, with the same dealer: only the stop's amounts move
+    fixed = apply(
+        ledger,
+        step_event(
+            "gostop",
+            {"do": "correct", "number": 2, "hand": _stop_with_b_selling(4), "reason": "4"},
+        ),
     )
-    (hand,) = ledger.hands
-    assert max(hand.result.net, key=hand.result.net.__getitem__) == "D"  # the sale
-    assert winner_of(hand.result) == winner
-    assert ledger.dealer == dealer
+    assert fixed.hands[1].dealer == dealer
+    assert _changed(ledger, fixed) == [{"number": 2, "delta": {"A": -10, "C": 20, "D": -10}}]
+    # undo takes the correction back, redo makes it again: the same dealers, the same money
+    undone = apply(fixed, step_event("gostop", {"do": "undo"}))
+    assert (undone.hands[1].dealer, dict(undone.totals)) == (dealer, dict(ledger.totals))
+    redone = apply(undone, step_event("gostop", {"do": "redo"}))
+    assert (redone.hands[1].dealer, dict(redone.totals)) == (dealer, dict(fixed.totals))
+    # correcting hand 1 (the months were the other way round: C, November, wins the tie)
+    # derives hand 2 again from it. New rule: C deals hand 2, so A and D pay B's sale —
+    # A −30 − 40 = −70, B +80, C +60, D −70. Old rule: the sale still makes D the biggest
+    # net of hand 1 (A and B pay C 30 and D 60 each, the dealer C no sale: A −90, B −90,
+    # C +60, D +120), so D deals hand 2 as before and its amounts do not move.
+    swapped = [{"player": "A", "month": 3}, {"player": "C", "month": 11}]
+    hand_1 = _sold({"type": "chongtong", "holders": swapped}, 3).hand
+    assert hand_1 is not None
+    moved = apply(ledger, corrected(1, hand_1, reason="months", by="s", at="2026-12-05T16:00Z"))
+    if rule is DealerRule.WINNER:
+        assert moved.hands[1].dealer == "C"
+        assert dict(moved.hands[1].result.net) == {"A": -70, "B": 80, "C": 60, "D": -70}
+    else:
+        assert moved.hands[1].dealer == "D"
+        assert dict(moved.hands[1].result.net) == net
+    assert dict(moved.hands[0].result.net) == {"A": -90, "B": -90, "C": 60, "D": 120}
+    # voiding hand 1 passes on the dealer it was given (C) to hand 2, under both rules
+    voided = apply(ledger, step_event("gostop", {"do": "void", "number": 1, "reason": "x"}))
+    assert voided.hands[1].dealer == "C"
+    # a replay from scratch is the ledger the changes left
+    for changed in (fixed, undone, redone, moved, voided):
+        again = replay(changed.setup, changed.edits)
+        assert (dict(again.totals), again.dealer) == (dict(changed.totals), changed.dealer)
+        assert [h.dealer for h in again.hands] == [h.dealer for h in changed.hands]
 
 
 def test_a_floor_four_the_dealer_wins_is_named_in_its_csv_rows() -> None:
     # floor_four_of_month: dealer_wins (docs/rules.md §5.2): the dealer A wins the hand;
     # D, sitting out, sells 2 brights and nets the most. The CSV's winner column had been
-    # empty: it reads the winner as the answer names it (result.winner_of)
-    ledger = replay(
-        _sitter_table("A", floor_four_of_month="dealer_wins"), [_sold({"type": "floor_four"}, 2)]
-    )
-    names: dict[str, str | None] = dict.fromkeys("ABCD")
-    assert {row.winner for row in hand_rows(ledger, names=names)} == {"A"}
+    # empty: it reads the winner as the answer names it (result.winner_of), whatever the
+    # table's dealer rule
+    for rule in DealerRule:
+        ledger = replay(
+            _sitter_table("A", rule, floor_four_of_month="dealer_wins"),
+            [_sold({"type": "floor_four"}, 2)],
+        )
+        names: dict[str, str | None] = dict.fromkeys("ABCD")
+        assert {row.winner for row in hand_rows(ledger, names=names)} == {"A"}

@@ -23,6 +23,7 @@ from calculator.api.session_schemas import BalanceRequestSchema
 from calculator.balance import BalanceResult
 from calculator.errors import GoStopError, Issue
 from calculator.ledger import (
+    DealerRule,
     Event,
     EventType,
     Ledger,
@@ -125,9 +126,12 @@ def setup_body(
     dealer: str | None,
     unit: int | None,
     name: str | None,
+    dealer_rule: DealerRule,
 ) -> dict[str, Any]:
     """The body of a table's ``created`` event: everything its setup needs, the rule set
-    with every resolved option and its fingerprint (locked), and the table's name."""
+    with every resolved option and its fingerprint (locked), the table's name and its
+    dealer rule (a table stored before the rule was recorded has none: :func:`setup_of`
+    reads the old rule)."""
     return {
         "name": name,
         "roster": roster.json(),
@@ -136,7 +140,14 @@ def setup_body(
         "stake": stake,
         "dealer": dealer,
         "rounding": None if unit is None else {"unit": unit},
+        "dealer_rule": dealer_rule.value,
     }
+
+
+def dealer_rule_of(body: Mapping[str, Any]) -> DealerRule:
+    """The dealer rule a ``created`` event body or an export records: the old rule where
+    it records none (a table created, or an export written, before the rule was)."""
+    return DealerRule(body.get("dealer_rule") or DealerRule.BIGGEST_NET)
 
 
 def setup_of(body: Mapping[str, Any]) -> tuple[TableSetup, Roster]:
@@ -152,6 +163,7 @@ def setup_of(body: Mapping[str, Any]) -> tuple[TableSetup, Roster]:
         stake=body["stake"],
         dealer=body["dealer"],
         unit=(body["rounding"] or {}).get("unit"),
+        dealer_rule=dealer_rule_of(body),
     )
     return setup, roster
 

@@ -235,7 +235,7 @@ def export_table(id: str) -> Response:
     """Export the table: its whole event log (JSON), or its hands (CSV)
 
     JSON: the format and its version, the table's setup (name, variant, roster, locked
-    rule set, stake, rounding, first dealer) and every event in order — what
+    rule set, stake, rounding, first dealer, dealer rule) and every event in order — what
     `POST /v1/tables/import` takes to make the same table again. CSV (`?format=csv` or
     `Accept: text/csv`): one row per hand and player — hand, entered_at, changed_at,
     status, outcome, winner, dealer, nagari_streak, player, name, points, chips (what the
@@ -273,6 +273,7 @@ def _json(table_id: str, version: int) -> Response:
         "stake": setup["stake"],
         "dealer": setup["dealer"],
         "rounding": setup["rounding"],
+        "dealer_rule": ledger_io.dealer_rule_of(setup).value,
         "version": version,
         "events": events,
     }
@@ -418,6 +419,9 @@ def _import(store: Store, key: str | None) -> Response:
         dealer=data["dealer"],
         unit=(data["rounding"] or {}).get("unit"),
         name=data["name"],
+        # the exported table's own rule; an export written before the rule was recorded
+        # is of a table that derived its dealers by the old one
+        dealer_rule=ledger_io.dealer_rule_of(data),
     )
     setup, roster = ledger_io.setup_of(body)
     check_setup(setup)

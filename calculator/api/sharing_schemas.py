@@ -31,7 +31,7 @@ from calculator.api.table_schemas import (
     PersonOutSchema,
     _req,
 )
-from calculator.ledger import MAX_EVENTS
+from calculator.ledger import MAX_EVENTS, DealerRule
 from calculator.ledger.share import Lang
 from calculator.presets import Variant
 
@@ -46,6 +46,15 @@ MAX_IMPORT_EVENTS = MAX_EVENTS  # what a table holds: any export imports
 MAX_LABEL = 64  # the label of the token that wrote an event (the store's column)
 MAX_TIME = 32
 EVENT_TYPES = ("created", "added", "corrected", "voided", "undone", "redone", "closed")
+DEALER_RULES = tuple(rule.value for rule in DealerRule)
+DEALER_RULE = (
+    "How the table derives the next dealer after a hand whose request names no winner "
+    "(a 총통 held by two players, a floor four): winner — the winner the rules choose, the "
+    "dealer staying when there is none (tables created since 2026-12-05); biggest_net — the "
+    "one player who nets the most, a sitter's bright sale included (tables created before). "
+    "Fixed when the table was created; an export without it is of a table that used "
+    "biggest_net"
+)
 FORMATS = ("json", "csv")
 
 
@@ -172,6 +181,13 @@ class ImportSchema(CreateTableSchema):
     )
     # the export's rule set is the locked one (checked against its fingerprint), not a name
     ruleset = StrictNested(LockedRulesetSchema, required=True)  # type: ignore[assignment]
+    dealer_rule = StrictString(
+        max_length=16,
+        choices=DEALER_RULES,
+        # absent: an export written before the rule was recorded, of a table that used it
+        load_default=DealerRule.BIGGEST_NET.value,
+        metadata={"description": DEALER_RULE},
+    )
     version = StrictInteger(
         minimum=1, maximum=MAX_SEQ, required=True, metadata={"description": "The last seq"}
     )
@@ -208,6 +224,7 @@ class ExportSchema(Schema):
         required=True,
         metadata={"description": "The settlement's rounding: {unit} or null", "type": "object"},
     )
+    dealer_rule = _req(fields.String(metadata={"enum": list(DEALER_RULES)}), DEALER_RULE)
     version = _req(fields.Integer(), "The table's version: the last event's seq")
     events = _req(
         fields.List(fields.Nested(EventOutSchema)),

@@ -69,6 +69,7 @@ from calculator.errors import GoStopError
 from calculator.ledger import (
     MAX_EVENTS,
     MAX_REPLAY_COST,
+    NEW_TABLES,
     Event,
     Ledger,
     LedgerError,
@@ -529,6 +530,7 @@ def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
         dealer=data["dealer"],
         unit=(data["rounding"] or {}).get("unit"),
         name=data["name"],
+        dealer_rule=NEW_TABLES,
     )
     setup, roster = ledger_io.setup_of(body)  # read as every replay will read it
     check_setup(setup)

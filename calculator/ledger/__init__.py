@@ -1,7 +1,8 @@
 """The table ledger (SPEC §9): a night of play as append-only events, and the state
 derived from them — pure domain code like the engine, testable without a database.
 
-- :mod:`calculator.ledger.events` — the table's setup and its events;
+- :mod:`calculator.ledger.events` — the table's setup (its dealer rule among it) and its
+  events;
 - :mod:`calculator.ledger.state` — :func:`replay` / :func:`apply`: events in, hands,
   totals, nagari streak and dealer out (:func:`appended`: a hand added at a ledger's
   :class:`Tip`, its end); :func:`changes` says what a change moved;
@@ -13,6 +14,8 @@ around it.
 
 from calculator.ledger.events import (
     EDITS,
+    NEW_TABLES,
+    DealerRule,
     Event,
     EventType,
     Play,
@@ -50,7 +53,9 @@ __all__ = [
     "EDITS",
     "MAX_EVENTS",
     "MAX_REPLAY_COST",
+    "NEW_TABLES",
     "Change",
+    "DealerRule",
     "Entry",
     "Event",
     "EventType",

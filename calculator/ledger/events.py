@@ -31,13 +31,43 @@ class EventType(StrEnum):
     CLOSED = "closed"
 
 
+class DealerRule(StrEnum):
+    """How the ledger derives the next dealer (선) after a Go-Stop hand whose request names
+    no winner — fixed per table when it is created (its values are the wire names).
+
+    Where the request names the winner (a stop, a single 총통, a 쓰리뻑) that winner deals
+    next under either rule, and after a hand drawn as ``nagari`` the dealer stays. They
+    differ only where the rules choose the winner themselves (a 총통 held by two players,
+    a floor four the dealer wins) or find none (such a tie drawn or cancelled, a floor four
+    drawn or redealt), and someone other than that winner nets the most of the hand — a
+    sitter selling brights (광팔기). A balance hand's winner is its biggest net under both.
+    """
+
+    BIGGEST_NET = "biggest_net"
+    """Every table whose setup records no rule — created, or exported, before the release
+    of 2026-12-05 recorded it: the one player who nets the most, if any (the sitter, when
+    the sale is the biggest amount of the hand). Kept for those tables: their later hands
+    were scored with the dealers it derived."""
+    WINNER = "winner"
+    """Tables created since (:data:`NEW_TABLES`): the hand's winner as the answer names it
+    (:func:`calculator.result.winner_of`); a hand the rules leave without a winner (a tie
+    drawn or cancelled, a floor four drawn or redealt) leaves the dealer, as any drawn
+    hand does — never the biggest net, which there is a sitter's sale or a side payment."""
+
+
+NEW_TABLES = DealerRule.WINNER
+"""The dealer rule a table created now gets (one imported keeps its export's)."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableSetup:
     """What a table is created with: fixed for the whole night.
 
     ``roster`` lists everyone who may play (2–10, more than the seats); ``ruleset`` is the
     locked rule set; ``dealer`` the first dealer (선), if known at creation; ``unit`` the
-    rounding unit of the settlement.
+    rounding unit of the settlement; ``dealer_rule`` how the next dealer is derived
+    (:class:`DealerRule`): the old rule unless given, as for a table stored or exported
+    before the rule was recorded — a new table is created with :data:`NEW_TABLES`.
     """
 
     roster: tuple[str, ...]
@@ -46,6 +76,7 @@ class TableSetup:
     stake: int = 1
     dealer: str | None = None
     unit: int | None = None
+    dealer_rule: DealerRule = DealerRule.BIGGEST_NET
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

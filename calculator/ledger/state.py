@@ -12,6 +12,8 @@ with the table's rule set and stake and what the ledger derives:
   dealer is given at creation or named by the first hand. A hand that names its own
   ``dealer`` keeps it (and the next dealer follows from there); otherwise the ledger
   passes its dealer only when that dealer plays the hand (is in it and does not sit out).
+  Who won a hand whose request names no winner follows the table's
+  :class:`~calculator.ledger.events.DealerRule`, fixed when it was created.
 
 A voided hand stays listed with the result it would have at its place, but counts for
 nothing: the streak and the dealer pass over it. Undo takes back the last change (added,
@@ -27,10 +29,10 @@ from enum import StrEnum
 from calculator.balance import BalanceHand, BalancePlayer, BalanceResult, score_balance
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
 from calculator.hand import Hand, OutcomeType, PlayerHand
-from calculator.ledger.events import EDITS, Event, EventType, Play, TableSetup
+from calculator.ledger.events import EDITS, DealerRule, Event, EventType, Play, TableSetup
 from calculator.limits import quote
 from calculator.presets import Variant
-from calculator.result import HandResult
+from calculator.result import HandResult, winner_of
 from calculator.session import (
     NetEntry,
     Session,
@@ -569,14 +571,18 @@ def _derive(
         streak_after = scored.nagari_streak_after
         outcome = scored.outcome
         assert outcome is not None  # a table hand always has one (_check_hand)
-        winner = None
-        if outcome.type is not OutcomeType.NAGARI:
-            # No winner named: the biggest net, as every release has derived it — also
-            # where the rules chose one (a tie of 총통 holders, a floor four the dealer
-            # wins) and a sitter's bright sale made another the biggest net. Deriving it
-            # from result.winner_of instead would re-derive stored tables' dealers, and
-            # so their later hands (a table could then refuse every write): it waits for
-            # a ledger rule versioned per table (bench/RESULTS.md, thirteenth session).
+        # The next dealer follows the table's own rule (DealerRule), fixed when it was
+        # created: a table created since 2026-12-05 takes the winner as the answer names
+        # it — a tie of 총통 holders or a floor four resolved by the rules included; none
+        # after a hand drawn or cancelled, whose biggest net is a sitter's sale or a side
+        # payment: the dealer stays. A table created before keeps the biggest net where
+        # the request names no winner, as every release derived it then: deriving its
+        # dealers anew would re-derive its later hands (a table could refuse every write).
+        if setup.dealer_rule is DealerRule.WINNER:
+            winner = winner_of(scored)
+        elif outcome.type is OutcomeType.NAGARI:
+            winner = None
+        else:
             winner = outcome.winner or _top(scored.net)
     else:
         passed = None

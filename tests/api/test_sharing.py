@@ -573,6 +573,8 @@ _SAME_TIME = "the time of the event it replaces"
         (("version",), 99, "/version", "inconsistent_version"),
         (("roster", 0), "B", "/roster/1", "duplicate_player"),
         (("events",), _DELETE, "/events", "required"),
+        (("dealer_rule",), "newest", "/dealer_rule", "not_allowed"),
+        (("dealer_rule",), None, "/dealer_rule", "null"),
     ],
 )
 def test_a_malformed_import_is_a_422_with_a_pointer(
@@ -1089,3 +1091,192 @@ def test_a_table_of_the_previous_release_imports_unchanged_and_takes_hands(
     players = [{"id": p, "declared": {}} for p in "ABC"] + [{"id": "D", "sits_out": True}]
     table.write("POST", "/hands", {"players": players, "outcome": {"type": "nagari"}}, expect=201)
     assert table.get()["totals"] == totals
+    # the export had no dealer_rule: the table keeps the rule it was played under, and
+    # says so in its own export
+    assert _export(table)["dealer_rule"] == "biggest_net"
+
+
+def test_a_previous_release_table_replayed_by_the_new_rule_would_refuse_its_log(
+    lclient: Any,
+) -> None:
+    """Why a stored table keeps its rule: dealt_by_net's hand 1 is a tied 총통 that A wins
+    while D's sale nets the most, so D dealt hand 2 — a floor four the dealer wins, A sitting
+    out. Dealt to the winner A instead, hand 2 has no dealer who plays: dealer_required."""
+    path = Path(__file__).parent.parent / "data" / "previous_release" / "dealt_by_net.json"
+    exported = orjson.loads(path.read_bytes())
+    assert "dealer_rule" not in exported
+    problem = _import(lclient, {**exported, "dealer_rule": "winner"}, 422)
+    assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [
+        ("/events/2/body/dealer", "dealer_required")
+    ]
+
+
+# --- the dealer rule ---------------------------------------------------------------------
+# After a 총통 held by two players (or a floor four the dealer wins) the rules choose the
+# winner; a sitter selling brights can net more. A table created now deals the next hand to
+# that winner (dealer_rule "winner"); a table created before the rule was recorded keeps the
+# biggest net (dealer_rule "biggest_net"), as its later hands were scored by it.
+
+TIED = [{"player": "A", "month": 11}, {"player": "C", "month": 3}]
+# the sitter is paid by the two active players other than the dealer (docs/rules.md §6.1):
+# who deals decides who pays
+RULE_NIGHT = {
+    "roster": list("ABCD"),
+    "ruleset": {
+        "preset": "standard",
+        "options": {"chongtong_tie": "higher_month", "gwangpal_payers": "non_dealer_active"},
+    },
+    "stake": 10,
+    "dealer": "C",
+}
+# Hand 1: A (November) and the dealer C (March) both hold a 총통: A wins (higher_month); D
+# sits out selling 3 brights. Three play: the stop minimum and so chongtong_points (null)
+# are 3. B and C pay A 3 × 10 = 30 each; A and B (not the dealer C) pay D's sale,
+# 3 × 2 (gwangpal_price) × 10 = 60 each: A 0, B −90, C −30, D +120 — D nets the most.
+TIED_HAND = {
+    "players": [
+        *({"id": p, "declared": {}} for p in "ABC"),
+        {"id": "D", "sits_out": True, "sold_brights": 3},
+    ],
+    "outcome": {"type": "chongtong", "holders": TIED},
+}
+# Hand 2: B sits out selling 2 brights; C stops with 3 points: A and D pay C 30 each; B's
+# sale is 2 × 2 × 10 = 40 from each active player but the dealer.
+STOP_HAND = {
+    "players": [
+        {"id": "A", "declared": {}},
+        {"id": "B", "sits_out": True, "sold_brights": 2},
+        {"id": "C", "declared": {"points": 3}},
+        {"id": "D", "declared": {}},
+    ],
+    "outcome": {"type": "stop", "winner": "C"},
+}
+HAND_1 = {"A": 0, "B": -90, "C": -30, "D": 120}
+RULE_NIGHTS = {
+    # the winner A deals hand 2: C and D pay B — A −30, B +80, C +60 − 40 = 20, D −70
+    "winner": ("A", {"A": -30, "B": 80, "C": 20, "D": -70}),
+    # the biggest net D deals hand 2: A and C pay B — A −70, B +80, C 20, D −30
+    "biggest_net": ("D", {"A": -70, "B": 80, "C": 20, "D": -30}),
+}
+
+
+def _check_rule_night(table: TableClient, rule: str) -> None:
+    """After TIED_HAND and STOP_HAND, the table shows the night ``rule`` derives."""
+    dealer, net = RULE_NIGHTS[rule]
+    state = table.get()
+    first, second = state["hands"]
+    assert first["result"]["net"] == HAND_1
+    assert first["result"]["outcome"]["winner"] == "A"  # named by the rules, either way
+    assert (second["dealer"], second["result"]["net"]) == (dealer, net)
+    assert state["totals"] == {p: HAND_1[p] + net[p] for p in "ABCD"}
+    assert state["dealer"] == "C"  # C won hand 2
+    assert _export(table)["dealer_rule"] == rule
+
+
+def _stored_before_the_rule(
+    ledger_app: Any, monkeypatch: pytest.MonkeyPatch, table_id: str
+) -> None:
+    """Make a table as the previous release stored it: its created event's body without
+    dealer_rule (and no instance holding its ledger)."""
+    from calculator.api import ledger_io
+    from calculator.store import schema
+
+    store = ledger_app.extensions["gostop_store"]
+    where = (schema.events.c.table_id == table_id) & (schema.events.c.seq == 1)
+    with store.engine.begin() as c:
+        body = orjson.loads(c.execute(schema.events.select().where(where)).one().body)
+        assert body.pop("dealer_rule") == "winner"
+        c.execute(schema.events.update().where(where).values(body=orjson.dumps(body).decode()))
+    monkeypatch.setitem(
+        ledger_app.extensions, "gostop_ledgers", ledger_io.LedgerCache(deadline_seconds=10)
+    )
+
+
+def test_a_new_table_deals_to_the_winner_the_rules_choose_not_the_seller(lclient: Any) -> None:
+    table = TableClient.create(lclient, RULE_NIGHT)
+    table.write("POST", "/hands", TIED_HAND, expect=201)
+    assert table.get()["dealer"] == "A"
+    table.write("POST", "/hands", STOP_HAND, expect=201)
+    _check_rule_night(table, "winner")  # its export says the rule last
+
+
+def test_a_table_stored_before_the_rule_keeps_dealing_to_the_biggest_net(
+    lclient: Any, ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from calculator.api import ledger_io
+
+    table = TableClient.create(lclient, RULE_NIGHT)
+    _stored_before_the_rule(ledger_app, monkeypatch, table.id)
+    table.write("POST", "/hands", TIED_HAND, expect=201)
+    assert table.get()["dealer"] == "D"
+    table.write("POST", "/hands", STOP_HAND, expect=201)
+    _check_rule_night(table, "biggest_net")
+    # `gostop db rebuild` derives it again from its events: nothing moves
+    state = table.get()
+    assert ledger_io.rebuild_derived(ledger_app.extensions["gostop_store"], table.id)
+    assert table.get() == state
+    # its export says the rule, and imports as the same table
+    assert _same_table(lclient, table).get()["hands"][1]["dealer"] == "D"
+
+
+@pytest.mark.parametrize("rule", sorted(RULE_NIGHTS))
+def test_a_correction_and_undo_derive_again_by_the_tables_rule(
+    lclient: Any, ledger_app: Any, monkeypatch: pytest.MonkeyPatch, rule: str
+) -> None:
+    from calculator.api import ledger_io
+
+    table = TableClient.create(lclient, RULE_NIGHT)
+    if rule == "biggest_net":
+        _stored_before_the_rule(ledger_app, monkeypatch, table.id)
+    table.write("POST", "/hands", TIED_HAND, expect=201)
+    table.write("POST", "/hands", STOP_HAND, expect=201)
+    before = table.get()
+    # The months were the other way round: C (November) wins the tie. Hand 1 then: A and
+    # B pay C 30 and D 60 each — A −90, B −90, C +60, D +120. Under "winner" C deals hand
+    # 2, so A and D pay B's sale: A −70, B +80, C +60, D −70 (A −40, C +40 on hand 2). Under
+    # "biggest_net" D, still the biggest net, deals hand 2 as before: it does not move.
+    swapped = {
+        **TIED_HAND,
+        "outcome": {
+            "type": "chongtong",
+            "holders": [{"player": "A", "month": 3}, {"player": "C", "month": 11}],
+        },
+    }
+    answer = table.write("PUT", "/hands/1", {"hand": swapped, "reason": "months"})
+    first = {"number": 1, "delta": {"A": -90, "C": 90}}
+    second = {"number": 2, "delta": {"A": -40, "C": 40}}
+    assert answer["changed"] == ([first, second] if rule == "winner" else [first])
+    assert table.get()["hands"][1]["dealer"] == ("C" if rule == "winner" else "D")
+    table.write("POST", "/undo")
+    assert table.get()["hands"] == before["hands"]
+    table.write("POST", "/redo")
+    assert table.get()["hands"][1]["dealer"] == ("C" if rule == "winner" else "D")
+    # an instance that holds nothing of the table replays the log by the same rule
+    monkeypatch.setitem(
+        ledger_app.extensions, "gostop_ledgers", ledger_io.LedgerCache(deadline_seconds=10)
+    )
+    table.write("POST", "/undo")
+    after = table.get()
+    assert (after["hands"], after["totals"]) == (before["hands"], before["totals"])
+    _check_rule_night(table, rule)
+
+
+def test_an_export_carries_its_tables_rule_and_one_without_it_imports_with_the_old(
+    lclient: Any,
+) -> None:
+    table = TableClient.create(lclient, RULE_NIGHT)
+    table.write("POST", "/hands", TIED_HAND, expect=201)
+    exported = _export(table)
+    assert exported["dealer_rule"] == "winner"
+    for body, rule in (
+        (exported, "winner"),
+        (_edited(exported, ("dealer_rule",), "biggest_net"), "biggest_net"),
+        # written before the rule was recorded: a table that dealt to the biggest net
+        (_edited(exported, ("dealer_rule",), _DELETE), "biggest_net"),
+    ):
+        copy = TableClient(lclient, _import(lclient, body))
+        assert copy.get()["dealer"] == RULE_NIGHTS[rule][0]
+        copy.write("POST", "/hands", STOP_HAND, expect=201)
+        _check_rule_night(copy, rule)
+        again = _import(lclient, _export(copy))  # and its export imports with it again
+        assert TableClient(lclient, again).get()["hands"] == copy.get()["hands"]
