@@ -232,6 +232,7 @@ _ERROR = {
     "bad_request": Label("잘못된 요청", "bad request"),
     "malformed_json": Label("잘못된 JSON", "the body is not valid JSON"),
     "duplicate_key": Label("중복된 이름", "an object gives the same name twice"),
+    "duplicate_parameter": Label("중복된 매개변수", "a query parameter is given twice"),
     "empty_body": Label("빈 요청", "the body is empty"),
     "body_too_large": Label("요청이 너무 큼", "the body is over the size limit"),
     "answer_too_large": Label("답이 너무 큼", "the batch's answer could pass its size limit"),

@@ -23,6 +23,7 @@ from werkzeug.exceptions import NotFound
 
 from calculator.api import ledger_io, serialize
 from calculator.api.config import IMPORT_BYTES_PER_TOKEN
+from calculator.api.docs import load_query, parameter_names
 from calculator.api.fields import fail
 from calculator.api.http import client_language, coded, preferred_media, read_json
 from calculator.api.schemas import RulesetSpec, resolve_spec
@@ -75,7 +76,9 @@ from calculator.presets import Resolver, Variant, find_preset
 from calculator.store import EventRow, Store
 
 _SHARE_QUERY = ShareQuerySchema()
+_SHARE_PARAMETERS = parameter_names(_SHARE_QUERY)
 _EXPORT_QUERY = ExportQuerySchema()
+_EXPORT_PARAMETERS = parameter_names(_EXPORT_QUERY)
 _PARSE = ParseShareSchema()
 _IMPORT = ImportSchema()
 CSV_MEDIA = "text/csv"
@@ -94,11 +97,6 @@ _CARRIES = {
     "redone": (False, False, False),
     "closed": (False, False, False),
 }
-
-
-def _query(schema: Any) -> dict[str, Any]:
-    loaded: dict[str, Any] = schema.load(request.args.to_dict())
-    return loaded
 
 
 # --- the share text ----------------------------------------------------------------------
@@ -136,7 +134,7 @@ def share_table(id: str) -> Response:
     separators and no columns: it reads well in KakaoTalk.
     """
     head, _token = open_table(_store(), id, write=False)
-    query = _query(_SHARE_QUERY)
+    query = load_query(_SHARE_QUERY, _SHARE_PARAMETERS)
     lang = Lang(query["lang"] or client_language() or Lang.KO)  # as scoring answers choose
     unchanged = not_modified(head.version)
     if unchanged is None:
@@ -243,7 +241,7 @@ def export_table(id: str) -> Response:
     Korean names; a text cell that starts like a formula is prefixed with `'`.
     """
     head, _token = open_table(_store(), id, write=False)
-    query = _query(_EXPORT_QUERY)
+    query = load_query(_EXPORT_QUERY, _EXPORT_PARAMETERS)
     kind = query["format"] or (
         "csv" if preferred_media(("application/json", CSV_MEDIA)) == CSV_MEDIA else "json"
     )

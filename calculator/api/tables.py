@@ -29,7 +29,7 @@ from werkzeug.exceptions import (
 
 from calculator.api import ledger_io, serialize
 from calculator.api.config import Settings, SettingsError
-from calculator.api.docs import Blueprint
+from calculator.api.docs import Blueprint, load_query, parameter_names
 from calculator.api.fields import StrictSchema
 from calculator.api.http import coded, json_response, read_json
 from calculator.api.join_codes import join_url, new_join_code
@@ -125,6 +125,7 @@ _READ_HEADERS = [
     }
 ]
 _EVENTS_QUERY = EventsQuerySchema()
+_EVENTS_PARAMETERS = parameter_names(_EVENTS_QUERY)
 _AFTER = {
     "name": "after",
     "in": "query",
@@ -755,7 +756,7 @@ def list_events(id: str) -> Response:
     """
     head, unchanged = poll_table(_store(), id)
     # The query is read after the access checks: 401 and 404 come before a 422 (SPEC §9).
-    query = _EVENTS_QUERY.load(request.args.to_dict())
+    query = load_query(_EVENTS_QUERY, _EVENTS_PARAMETERS)
     if unchanged is not None:
         return unchanged
     rows = _store().events(head.id, after=query["after"], upto=head.version)

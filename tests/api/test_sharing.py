@@ -121,6 +121,29 @@ def test_share_access_polling_and_a_bad_language(lclient: Any) -> None:
     assert bad.get_json()["errors"][0]["pointer"] == "/lang"
 
 
+def _get(table: TableClient, suffix: str, **headers: str) -> Any:
+    return table.client.get(table.path + suffix, headers={**table.auth(table.viewer), **headers})
+
+
+@pytest.mark.parametrize(
+    ("suffix", "name"),
+    [("/share?lang=en&lang=ko", "lang"), ("/export?format=csv&format=json", "format")],
+)
+def test_a_query_parameter_given_twice_is_refused_after_the_access_checks(
+    lclient: Any, suffix: str, name: str
+) -> None:
+    """``?format=csv&format=json`` answered the CSV (the first value), silently."""
+    table = _night(lclient, steps=1)
+    assert lclient.get(table.path + suffix).status_code == 401  # the access checks first
+    twice = _get(table, suffix)
+    assert twice.status_code == 422
+    (error,) = twice.get_json()["errors"]
+    assert (error["pointer"], error["code"]) == (f"/{name}", "duplicate_parameter")
+    assert error["detail"].endswith("give each query parameter once")
+    assert twice.headers["ETag"] == f'"{table.version}"'  # a refusal of an opened table
+    assert _get(table, suffix.split("&")[0] + "&_=1&_=2").status_code == 200
+
+
 def _as_created(table: TableClient, token: str) -> dict[str, Any]:
     return {
         "id": table.id,

@@ -1,5 +1,6 @@
 """The table API's headers and refusals as the document states them: the 401's Bearer
-challenge, If-Match that is not quoted or empty, Retry-After of a key in flight."""
+challenge, If-Match that is not quoted or empty, Retry-After of a key in flight, query
+parameters given twice."""
 
 from __future__ import annotations
 
@@ -94,6 +95,22 @@ def test_a_bad_query_number_is_said_as_a_json_one_is(
     assert error["code"] == code
     assert detail in error["detail"]
     assert "Not a valid integer" not in error["detail"]
+
+
+def test_events_refuse_after_given_twice(lclient: Any) -> None:
+    """``?after=1&after=0`` listed the events after 1, silently."""
+    table = _table(lclient)
+    path = f"{table.path}/events?after=1&after=0"
+    assert lclient.get(path).status_code == 401  # the access checks first
+    for headers in ({}, {"If-None-Match": f'"{table.version}"'}):  # the poll's too
+        twice = lclient.get(path, headers={**table.auth(), **headers})
+        assert twice.status_code == 422
+        (error,) = twice.get_json()["errors"]
+        assert (error["pointer"], error["code"]) == ("/after", "duplicate_parameter")
+        assert "2 times ('1', '0')" in error["detail"]
+    assert (
+        lclient.get(f"{table.path}/events?after=0&_=1&_=2", headers=table.auth()).status_code == 200
+    )
 
 
 @pytest.mark.parametrize(
