@@ -208,6 +208,7 @@ _ERROR = {
     "key_in_flight": Label("처리 중인 키", "a request with this key is in progress"),
     "precondition_required": Label("헤더 필요", "send If-Match and Idempotency-Key"),
     "version_mismatch": Label("버전 불일치", "the table changed: stale If-Match"),
+    "malformed_if_match": Label("잘못된 If-Match", 'If-Match is the quoted ETag: "12"'),
     "invalid_join_code": Label("잘못된 참가 코드", "not a join code: 8 characters, 0-9 A-Z"),
     "unknown_join_code": Label("없는 참가 코드", "no open table has this join code"),
     "unknown_token": Label("없는 토큰", "the table has no such token"),

@@ -100,7 +100,7 @@ HEADERS: dict[str, dict[str, Any]] = {
     "ETag": {
         "description": 'The version of what is answered (a table\'s: "N"), for If-None-Match; '
         "a 412's: the table's version now; a refusal after the token opened the table "
-        "(403, 404 of a hand, 409, 422, 428): the table's version",
+        "(400, 403, 404 of a hand, 409, 422, 428): the table's version",
         "schema": {"type": "string"},
     },
     "Content-Disposition": {
@@ -131,7 +131,7 @@ _VARY = {
     "exportTable": "Accept",
 }
 _SPEAKS = ("scoreHand", "scoreHands", "scoreBalanceHand")  # Content-Language
-_REFUSALS = ("403", "404", "409", "422", "428")  # of a table the token opened: its ETag
+_REFUSALS = ("400", "403", "404", "409", "422", "428")  # of a table the token opened: its ETag
 
 
 def _response_headers(document: dict[str, Any]) -> None:

@@ -15,6 +15,7 @@ import orjson
 from flask import Response, current_app, g, request
 from werkzeug.datastructures import Headers
 from werkzeug.exceptions import (
+    BadRequest,
     Conflict,
     Forbidden,
     HTTPException,
@@ -296,26 +297,38 @@ def read_if_match() -> str | None:
     return given if given is not None and given.strip() else None
 
 
+# If-Match's grammar (RFC 9110 §13.1.1): "*" or a comma-separated list of entity tags,
+# each [W/]"…" of visible characters but the quote (empty list elements are allowed).
+_TAG = r'(?:\*|(?:W/)?"[\x21\x23-\x7e\x80-\xff]*")'
+_IF_MATCH = re.compile(rf"[ \t]*(?:{_TAG}[ \t]*)?(?:,[ \t]*(?:{_TAG}[ \t]*)?)*")
+
+
 def check_version(version: int, if_match: str) -> None:
-    """412 unless ``if_match`` names the table's ``version`` (compared weakly). One
-    that names nothing because it is not quoted (``If-Match: 1``) says how to quote it."""
-    named = versions(if_match)
-    if str(version) in named:
-        return
-    shown = if_match.strip()[:40]
-    if not named:
+    """400 ``malformed_if_match`` unless ``if_match`` is a list of entity tags (one
+    not quoted, ``If-Match: 12``, is told how to quote it); 412 ``version_mismatch``
+    unless it names the table's ``version`` (compared weakly).
+
+    A malformed header is a 400, not the 412 of a stale version: a client answers a 412
+    by reading the table again and redoing the change on it (the scorekeeper page does),
+    and would send the same malformed header again; a 400 says the request itself is
+    wrong. Both carry the table's ETag (``errors._versioned``, :class:`Stale`)."""
+    if if_match == etag(version):
+        return  # what every write sends
+    if _IF_MATCH.fullmatch(if_match) is None:
+        shown = if_match.strip()[:40]
         bare = shown.removeprefix("W/").strip('"')
-        example = bare if bare.isdigit() else "<version>"
+        example = bare if bare.isascii() and bare.isdigit() else "<version>"
         raise coded(
-            Stale(
-                version,
-                f"If-Match is {shown}, which names no version: an entity tag is quoted, as "
-                f'the ETag header gives it — send If-Match: "{example}" (the table is at '
-                f"version {version})",
+            BadRequest(
+                f"If-Match is {shown}, which is not an entity tag: send the ETag the "
+                "table's last read returned, quoted as the ETag header gives it — "
+                f'If-Match: "{example}" (the table is at version {version})'
             ),
-            "version_mismatch",
+            "malformed_if_match",
         )
-    raise stale(version, f"If-Match is {shown}, not the table's version")
+    if str(version) in versions(if_match):
+        return
+    raise stale(version, f"If-Match is {if_match.strip()[:40]}, not the table's version")
 
 
 def request_hash() -> str:
