@@ -155,9 +155,14 @@ def _is_table_id(table_id: str) -> bool:
     return _TABLE_ID.fullmatch(table_id) is not None
 
 
-def etag(version: int) -> str:
-    """The ETag of a table version: a strong tag of the number."""
-    return f'"{version}"'
+def etag(version: int, variant: str = "") -> str:
+    """The ETag of a table version: a strong tag of the number. A read answered in more
+    than one representation (the share text's languages, the export's formats) tags each
+    but its first with its own ``variant`` suffix (``"3.en"``, ``"3.csv"``): RFC 9110
+    §8.8.3 gives different representations different tags, so an If-None-Match of one
+    never answers 304 for another. The suffix starts with a dot, never with what a
+    compressing proxy appends (``-`` ``:`` ``;``: :func:`versions` reads past those)."""
+    return f'"{version}{variant}"'
 
 
 def versions(header: str) -> set[str]:
@@ -175,10 +180,10 @@ def versions(header: str) -> set[str]:
     return found
 
 
-def table_response(body: Any, version: int, status: int = 200) -> Response:
-    """A JSON answer about a table, with its ETag."""
+def table_response(body: Any, version: int, status: int = 200, variant: str = "") -> Response:
+    """A JSON answer about a table, with its ETag (of the representation ``variant``)."""
     response = body if isinstance(body, Response) else json_response(body, status)
-    response.headers["ETag"] = etag(version)
+    response.headers["ETag"] = etag(version, variant)
     return response
 
 
@@ -228,19 +233,20 @@ class _NotModified(Response):
         return (), self.status, headers
 
 
-def not_modified(version: int, named: set[str] | None = None) -> Response | None:
+def not_modified(version: int, named: set[str] | None = None, variant: str = "") -> Response | None:
     """The empty 304 when If-None-Match (or the versions it ``named``, parsed already)
-    names ``version`` (compared weakly)."""
+    names ``version`` in the representation ``variant`` (compared weakly): the tag of
+    another representation of the same version is no match (:func:`etag`)."""
     if named is None:
         given = request.headers.get("If-None-Match")
         named = set() if given is None else versions(given)
-    if str(version) in named or "*" in named:
+    if (f"{version}{variant}" if variant else str(version)) in named or "*" in named:
         # Content-Length 0: no body. werkzeug drops it on the way out, as every entity
         # header of a 304; until then the after-request hooks that ask for the length
         # (compression) find it instead of raising and catching a KeyError each. Added
         # one by one: ``Headers`` given a dict tests each value against abstract types.
         headers = Headers()
-        headers.add("ETag", etag(version))
+        headers.add("ETag", etag(version, variant))
         headers.add("Content-Length", "0")
         return _NotModified(status=304, headers=headers)
     return None

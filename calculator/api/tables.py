@@ -6,8 +6,9 @@ that does not open this table (wrong, another table's, or no such table) 404 →
 writing 403 → the ``Idempotency-Key`` (a stored answer is replayed; another body 422; in
 flight 409) → a missing ``Idempotency-Key`` or ``If-Match`` 428 → a stale ``If-Match``
 412 (an If-Match that is no entity tag, ``If-Match: 12``: 400) → the body (422). A
-replay is never a 412. Every answer about a table carries ``ETag: "<version>"``; reads
-answer ``If-None-Match`` with 304.
+replay is never a 412. Every answer about a table carries ``ETag: "<version>"`` (the
+share text in English and the CSV export with a suffix: ``"<version>.en"``,
+``"<version>.csv"``); reads answer ``If-None-Match`` with 304.
 """
 
 from __future__ import annotations
