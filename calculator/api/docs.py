@@ -228,9 +228,13 @@ def parameter_names(schema: Schema) -> frozenset[str]:
 
 def load_query(schema: Schema, known: frozenset[str]) -> dict[str, Any]:
     """The request's query string loaded by ``schema``, whose parameters are ``known``
-    (:func:`parameter_names`): for the views that read it themselves, after their access
-    checks (the table reads); the others take it from :class:`FastParser`."""
-    loaded: dict[str, Any] = schema.load(single_values(request.args, known))
+    (:func:`parameter_names`), checked as :class:`FastParser` checks it (each parameter
+    once, near misses refused): for the views that read it themselves, after their
+    access checks (the table reads)."""
+    query = request.args
+    loaded: dict[str, Any] = schema.load(single_values(query, known))
+    if not known.issuperset(query):
+        refuse_near_misses(query, known)
     return loaded
 
 

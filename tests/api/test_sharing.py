@@ -205,6 +205,24 @@ def test_a_query_parameter_given_twice_is_refused_after_the_access_checks(
     assert _get(table, suffix.split("&")[0] + "&_=1&_=2").status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("suffix", "typo", "meant"),
+    [("/share?lnag=en", "lnag", "lang"), ("/export?formt=csv", "formt", "format")],
+)
+def test_a_near_miss_of_a_query_parameter_is_refused_here_too(
+    lclient: Any, suffix: str, typo: str, meant: str
+) -> None:
+    """``?formt=csv`` answered the JSON export as if it were absent, while the scoring
+    answers refuse such a typo with the name meant (README): the same check here."""
+    table = _night(lclient, steps=1)
+    response = _get(table, suffix)
+    assert response.status_code == 422
+    (error,) = response.get_json()["errors"]
+    assert (error["pointer"], error["code"]) == (f"/{typo}", "unknown_field")
+    assert f"did you mean {meant!r}?" in error["detail"]
+    assert _get(table, suffix.split("?")[0] + "?_=1700000000").status_code == 200
+
+
 def _as_created(table: TableClient, token: str) -> dict[str, Any]:
     return {
         "id": table.id,

@@ -133,7 +133,7 @@ def test_a_bad_query_number_is_said_as_a_json_one_is(
     assert "Not a valid integer" not in error["detail"]
 
 
-def test_events_refuse_after_given_twice(lclient: Any) -> None:
+def test_events_refuse_after_given_twice_and_a_near_miss_of_it(lclient: Any) -> None:
     """``?after=1&after=0`` listed the events after 1, silently."""
     table = _table(lclient)
     path = f"{table.path}/events?after=1&after=0"
@@ -147,6 +147,9 @@ def test_events_refuse_after_given_twice(lclient: Any) -> None:
     assert (
         lclient.get(f"{table.path}/events?after=0&_=1&_=2", headers=table.auth()).status_code == 200
     )
+    typo = lclient.get(f"{table.path}/events?afer=1", headers=table.auth())
+    assert typo.status_code == 422  # a near miss, as on every other query (it listed them all)
+    assert typo.get_json()["errors"][0]["pointer"] == "/afer"
 
 
 @pytest.mark.parametrize(
