@@ -24,6 +24,7 @@ from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
 from marshmallow import Schema, ValidationError, fields
 from webargs.flaskparser import FlaskParser
+from werkzeug.datastructures import MultiDict
 from werkzeug.routing import Rule
 
 from calculator.api import responses, schemas, session_schemas
@@ -188,7 +189,7 @@ class FastParser(FlaskParser):
         if strict is not None and not isinstance(strict, StrictSchema):
             raise TypeError(f"a JSON body is loaded by a StrictSchema, not {schema!r}")
 
-        known = frozenset(f.data_key or name for name, f in schema.fields.items())
+        known = parameter_names(schema)
         # The load of an empty query string, kept once it has succeeded with scalar
         # values alone: most requests send no query, and a marshmallow load of nothing
         # costs about what serializing the answer's players does (cProfile, pure build).
@@ -204,7 +205,7 @@ class FastParser(FlaskParser):
                         loaded = dict(empty[0])
                     else:
                         query = request.args
-                        loaded = schema.load(query.to_dict())
+                        loaded = schema.load(single_values(query, known))
                         if not known.issuperset(query):
                             refuse_near_misses(query, known)
                         # (once: a QUERY_STRING of "&" alone has no arguments either)
@@ -218,6 +219,54 @@ class FastParser(FlaskParser):
             return wrapper  # type: ignore[return-value]
 
         return decorator
+
+
+def parameter_names(schema: Schema) -> frozenset[str]:
+    """The query parameters ``schema`` reads."""
+    return frozenset(f.data_key or name for name, f in schema.fields.items())
+
+
+def load_query(schema: Schema, known: frozenset[str]) -> dict[str, Any]:
+    """The request's query string loaded by ``schema``, whose parameters are ``known``
+    (:func:`parameter_names`), checked as :class:`FastParser` checks it (each parameter
+    once, near misses refused): for the views that read it themselves, after their
+    access checks (the table reads)."""
+    query = request.args
+    loaded: dict[str, Any] = schema.load(single_values(query, known))
+    if not known.issuperset(query):
+        refuse_near_misses(query, known)
+    return loaded
+
+
+def single_values(query: MultiDict[str, str], known: frozenset[str]) -> dict[str, str]:
+    """``query``'s parameters, one value each; a ``known`` one given more than once is
+    refused (422 ``duplicate_parameter`` at the parameter): ``?lang=en&lang=ko`` used to be
+    read as its first value, silently — the one place every query is checked so.
+    Parameters the operation does not read (a cache buster) are not looked at.
+
+    >>> from werkzeug.datastructures import MultiDict
+    >>> single_values(MultiDict([("lang", "en"), ("_", "1"), ("_", "2")]), frozenset({"lang"}))
+    {'lang': 'en', '_': '1'}
+    >>> try:
+    ...     single_values(MultiDict([("lang", "en"), ("lang", "ko")]), frozenset({"lang"}))
+    ... except ValidationError as error:
+    ...     print(error.messages["lang"][0])
+    given 2 times ('en', 'ko'): give each query parameter once
+    """
+    repeated: dict[str, list[str]] = {}
+    for name, given in query.lists():
+        if len(given) > 1 and name in known:
+            shown = ", ".join(repr(value[:20]) for value in given[:4])
+            more = ", …" if len(given) > 4 else ""
+            repeated[name] = [
+                Coded(
+                    f"given {len(given)} times ({shown}{more}): give each query parameter once",
+                    "duplicate_parameter",
+                )
+            ]
+    if repeated:
+        raise ValidationError(repeated)
+    return query.to_dict()
 
 
 MAX_UNKNOWN_PARAMETERS = 10

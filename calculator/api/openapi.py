@@ -98,9 +98,10 @@ HEADERS: dict[str, dict[str, Any]] = {
         "schema": {"type": "string", "enum": ["true"]},
     },
     "ETag": {
-        "description": 'The version of what is answered (a table\'s: "N"), for If-None-Match; '
-        "a 412's: the table's version now; a refusal after the token opened the table "
-        "(403, 404 of a hand, 409, 422, 428): the table's version",
+        "description": 'The version of what is answered (a table\'s: "N"; each language '
+        'of a share text and format of an export its own: "N.en", "N.csv"), for '
+        "If-None-Match; a 412's: the table's version now; a refusal after the token opened "
+        'the table (400, 403, 404 of a hand, 409, 422, 428): the table\'s version, "N"',
         "schema": {"type": "string"},
     },
     "Content-Disposition": {
@@ -118,11 +119,13 @@ HEADERS: dict[str, dict[str, Any]] = {
     },
     "Vary": {
         "description": "The request headers the answer depends on (Accept-Language, Accept; "
-        "and Origin when GOSTOP_CORS_ORIGINS is set)",
+        "and Origin when GOSTOP_CORS_ORIGINS is set). A share text or an export whose "
+        "?lang or ?format is given depends on neither",
         "schema": {"type": "string"},
     },
 }
-# operationId → what its 200 (and 304) answer varies on, sent always
+# operationId → what its 200 (and 304) answer varies on: sent always, but by the share
+# text and the export only when no ?lang or ?format chose for the header
 _VARY = {
     "scoreHand": "Accept-Language",
     "scoreHands": "Accept-Language",
@@ -131,7 +134,7 @@ _VARY = {
     "exportTable": "Accept",
 }
 _SPEAKS = ("scoreHand", "scoreHands", "scoreBalanceHand")  # Content-Language
-_REFUSALS = ("403", "404", "409", "422", "428")  # of a table the token opened: its ETag
+_REFUSALS = ("400", "403", "404", "409", "422", "428")  # of a table the token opened: its ETag
 
 
 def _response_headers(document: dict[str, Any]) -> None:

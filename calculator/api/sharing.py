@@ -2,11 +2,12 @@
 (JSON and CSV) and the import — views on the tables' blueprint, around the pure
 :mod:`calculator.ledger.share` and :mod:`calculator.ledger.export`.
 
-Reads (share, export) take any token of the table, with the same checks and ETag as
-every table read; reading a share text back needs no token (the text is what people
-already pasted into a chat). An import replays the exported events through the ledger —
-the stored results are never taken from the file — and stores the table under a new id,
-join code and tokens.
+Reads (share, export) take any token of the table, with the same checks as every table
+read and its version as ETag, each language and format tagged apart (``"3"``, ``"3.en"``,
+``"3.csv"``: :func:`calculator.api.table_access.etag`); reading a share text back needs
+no token (the text is what people already pasted into a chat). An import replays the
+exported events through the ledger — the stored results are never taken from the file —
+and stores the table under a new id, join code and tokens.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from werkzeug.exceptions import NotFound
 
 from calculator.api import ledger_io, serialize
 from calculator.api.config import IMPORT_BYTES_PER_TOKEN
+from calculator.api.docs import load_query, parameter_names
 from calculator.api.fields import fail
 from calculator.api.http import client_language, coded, preferred_media, read_json
 from calculator.api.schemas import RulesetSpec, resolve_spec
@@ -75,10 +77,39 @@ from calculator.presets import Resolver, Variant, find_preset
 from calculator.store import EventRow, Store
 
 _SHARE_QUERY = ShareQuerySchema()
+_SHARE_PARAMETERS = parameter_names(_SHARE_QUERY)
 _EXPORT_QUERY = ExportQuerySchema()
+_EXPORT_PARAMETERS = parameter_names(_EXPORT_QUERY)
 _PARSE = ParseShareSchema()
 _IMPORT = ImportSchema()
 CSV_MEDIA = "text/csv"
+# Each representation's own ETag (RFC 9110 §8.8.3; table_access.etag): the table's version,
+# then a suffix for all but the first, which keeps the tag every table read has ("N").
+_SHARE_TAGS = {Lang.KO: "", Lang.EN: ".en"}
+_EXPORT_TAGS = {"json": "", "csv": ".csv"}
+_SHARE_ETAG = {
+    "ETag": {
+        "schema": {"type": "string"},
+        "description": 'The table version, per language: "N" (Korean), "N.en" (English)',
+    }
+}
+_EXPORT_ETAG = {
+    "ETag": {
+        "schema": {"type": "string"},
+        "description": 'The table version, per format: "N" (JSON), "N.csv" (CSV)',
+    }
+}
+
+
+def _if_none_match(kind: str) -> dict[str, Any]:
+    """The If-None-Match of a read answered in more than one ``kind`` (language, format)."""
+    return {
+        **_READ_HEADERS[0],
+        "description": f"The ETag of the copy you hold: 304 if the table is still at it and "
+        f"this request asks for the same {kind} (each {kind} has its own ETag)",
+    }
+
+
 # A cell a spreadsheet would run as a formula (CSV injection): names are free text.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # Seconds an imported event's time may be ahead of the service's clock (instances' clocks
@@ -96,11 +127,6 @@ _CARRIES = {
 }
 
 
-def _query(schema: Any) -> dict[str, Any]:
-    loaded: dict[str, Any] = schema.load(request.args.to_dict())
-    return loaded
-
-
 # --- the share text ----------------------------------------------------------------------
 
 
@@ -110,14 +136,14 @@ def _query(schema: Any) -> dict[str, Any]:
     {"type": "string"},
     content_type="text/plain",
     description="The share text (UTF-8), ending with its compact GS1 line",
-    headers=_ETAG,
+    headers=_SHARE_ETAG,
 )
-@tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
+@tables.alt_response(304, description="Not modified (If-None-Match)", headers=_SHARE_ETAG)
 @tables.problems(422, **_ACCESS)
 @tables.doc(
     operationId="shareTable",
     parameters=[
-        *_READ_HEADERS,
+        _if_none_match("language"),
         {
             "name": "lang",
             "in": "query",
@@ -133,12 +159,14 @@ def share_table(id: str) -> Response:
     The table's name and date, each player's total, who sends whom how much (the fewest
     transfers, rounded as the table's settlement is), the rule set and its fingerprint,
     and one compact line that `POST /v1/share/parse` reads back. Short lines, thousands
-    separators and no columns: it reads well in KakaoTalk.
+    separators and no columns: it reads well in KakaoTalk. Each language has its own
+    ETag: `"N"` in Korean, `"N.en"` in English.
     """
     head, _token = open_table(_store(), id, write=False)
-    query = _query(_SHARE_QUERY)
+    query = load_query(_SHARE_QUERY, _SHARE_PARAMETERS)
     lang = Lang(query["lang"] or client_language() or Lang.KO)  # as scoring answers choose
-    unchanged = not_modified(head.version)
+    variant = _SHARE_TAGS[lang]
+    unchanged = not_modified(head.version, variant=variant)
     if unchanged is None:
         summary = orjson.loads(head.summary)
         created = _logged(head.id, 1)[0]
@@ -154,8 +182,9 @@ def share_table(id: str) -> Response:
             transfers=result.transfers,
         )
         response = Response(render(sheet, lang=lang), mimetype="text/plain")
-        unchanged = table_response(response, head.version)
-    unchanged.vary.add("Accept-Language")
+        unchanged = table_response(response, head.version, variant=variant)
+    if query["lang"] is None:  # the language came from Accept-Language
+        unchanged.vary.add("Accept-Language")
     return unchanged
 
 
@@ -203,7 +232,7 @@ def parse_share() -> Response:
 
 
 @tables.get("/tables/<table_id:id>/export")
-@tables.response(200, ExportSchema, description="The whole table (JSON)", headers=_ETAG)
+@tables.response(200, ExportSchema, description="The whole table (JSON)", headers=_EXPORT_ETAG)
 @tables.alt_response(
     200,
     schema={"type": "string", "description": "One row per hand and player (UTF-8 with a BOM)"},
@@ -211,7 +240,7 @@ def parse_share() -> Response:
     description="The whole table (JSON), or one row per hand and player (CSV)",
     success=True,
 )
-@tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
+@tables.alt_response(304, description="Not modified (If-None-Match)", headers=_EXPORT_ETAG)
 @tables.problems(
     422,
     **_ACCESS,
@@ -221,7 +250,7 @@ def parse_share() -> Response:
 @tables.doc(
     operationId="exportTable",
     parameters=[
-        *_READ_HEADERS,
+        _if_none_match("format"),
         {
             "name": "format",
             "in": "query",
@@ -240,20 +269,24 @@ def export_table(id: str) -> Response:
     `Accept: text/csv`): one row per hand and player — hand, entered_at, changed_at,
     status, outcome, winner, dealer, nagari_streak, player, name, points, chips (what the
     hand counts in the totals: 0 when voided) — UTF-8 with a BOM so spreadsheet apps read
-    Korean names; a text cell that starts like a formula is prefixed with `'`.
+    Korean names; a text cell that starts like a formula is prefixed with `'`. Each
+    format has its own ETag: `"N"` for the JSON, `"N.csv"` for the CSV.
     """
     head, _token = open_table(_store(), id, write=False)
-    query = _query(_EXPORT_QUERY)
+    query = load_query(_EXPORT_QUERY, _EXPORT_PARAMETERS)
     kind = query["format"] or (
         "csv" if preferred_media(("application/json", CSV_MEDIA)) == CSV_MEDIA else "json"
     )
-    unchanged = not_modified(head.version)
+    variant = _EXPORT_TAGS[kind]
+    unchanged = not_modified(head.version, variant=variant)
     if unchanged is None:
         unchanged = table_response(
             _csv(head.id, head.version) if kind == "csv" else _json(head.id, head.version),
             head.version,
+            variant=variant,
         )
-    unchanged.vary.add("Accept")
+    if query["format"] is None:  # the format came from Accept
+        unchanged.vary.add("Accept")
     return unchanged
 
 

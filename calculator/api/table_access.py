@@ -15,6 +15,7 @@ import orjson
 from flask import Response, current_app, g, request
 from werkzeug.datastructures import Headers
 from werkzeug.exceptions import (
+    BadRequest,
     Conflict,
     Forbidden,
     HTTPException,
@@ -154,9 +155,14 @@ def _is_table_id(table_id: str) -> bool:
     return _TABLE_ID.fullmatch(table_id) is not None
 
 
-def etag(version: int) -> str:
-    """The ETag of a table version: a strong tag of the number."""
-    return f'"{version}"'
+def etag(version: int, variant: str = "") -> str:
+    """The ETag of a table version: a strong tag of the number. A read answered in more
+    than one representation (the share text's languages, the export's formats) tags each
+    but its first with its own ``variant`` suffix (``"3.en"``, ``"3.csv"``): RFC 9110
+    §8.8.3 gives different representations different tags, so an If-None-Match of one
+    never answers 304 for another. The suffix starts with a dot, never with what a
+    compressing proxy appends (``-`` ``:`` ``;``: :func:`versions` reads past those)."""
+    return f'"{version}{variant}"'
 
 
 def versions(header: str) -> set[str]:
@@ -174,10 +180,10 @@ def versions(header: str) -> set[str]:
     return found
 
 
-def table_response(body: Any, version: int, status: int = 200) -> Response:
-    """A JSON answer about a table, with its ETag."""
+def table_response(body: Any, version: int, status: int = 200, variant: str = "") -> Response:
+    """A JSON answer about a table, with its ETag (of the representation ``variant``)."""
     response = body if isinstance(body, Response) else json_response(body, status)
-    response.headers["ETag"] = etag(version)
+    response.headers["ETag"] = etag(version, variant)
     return response
 
 
@@ -227,19 +233,20 @@ class _NotModified(Response):
         return (), self.status, headers
 
 
-def not_modified(version: int, named: set[str] | None = None) -> Response | None:
+def not_modified(version: int, named: set[str] | None = None, variant: str = "") -> Response | None:
     """The empty 304 when If-None-Match (or the versions it ``named``, parsed already)
-    names ``version`` (compared weakly)."""
+    names ``version`` in the representation ``variant`` (compared weakly): the tag of
+    another representation of the same version is no match (:func:`etag`)."""
     if named is None:
         given = request.headers.get("If-None-Match")
         named = set() if given is None else versions(given)
-    if str(version) in named or "*" in named:
+    if (f"{version}{variant}" if variant else str(version)) in named or "*" in named:
         # Content-Length 0: no body. werkzeug drops it on the way out, as every entity
         # header of a 304; until then the after-request hooks that ask for the length
         # (compression) find it instead of raising and catching a KeyError each. Added
         # one by one: ``Headers`` given a dict tests each value against abstract types.
         headers = Headers()
-        headers.add("ETag", etag(version))
+        headers.add("ETag", etag(version, variant))
         headers.add("Content-Length", "0")
         return _NotModified(status=304, headers=headers)
     return None
@@ -296,26 +303,38 @@ def read_if_match() -> str | None:
     return given if given is not None and given.strip() else None
 
 
+# If-Match's grammar (RFC 9110 §13.1.1): "*" or a comma-separated list of entity tags,
+# each [W/]"…" of visible characters but the quote (empty list elements are allowed).
+_TAG = r'(?:\*|(?:W/)?"[\x21\x23-\x7e\x80-\xff]*")'
+_IF_MATCH = re.compile(rf"[ \t]*(?:{_TAG}[ \t]*)?(?:,[ \t]*(?:{_TAG}[ \t]*)?)*")
+
+
 def check_version(version: int, if_match: str) -> None:
-    """412 unless ``if_match`` names the table's ``version`` (compared weakly). One
-    that names nothing because it is not quoted (``If-Match: 1``) says how to quote it."""
-    named = versions(if_match)
-    if str(version) in named:
-        return
-    shown = if_match.strip()[:40]
-    if not named:
+    """400 ``malformed_if_match`` unless ``if_match`` is a list of entity tags (one
+    not quoted, ``If-Match: 12``, is told how to quote it); 412 ``version_mismatch``
+    unless it names the table's ``version`` (compared weakly).
+
+    A malformed header is a 400, not the 412 of a stale version: a client answers a 412
+    by reading the table again and redoing the change on it (the scorekeeper page does),
+    and would send the same malformed header again; a 400 says the request itself is
+    wrong. Both carry the table's ETag (``errors._versioned``, :class:`Stale`)."""
+    if if_match == etag(version):
+        return  # what every write sends
+    if _IF_MATCH.fullmatch(if_match) is None:
+        shown = if_match.strip()[:40]
         bare = shown.removeprefix("W/").strip('"')
-        example = bare if bare.isdigit() else "<version>"
+        example = bare if bare.isascii() and bare.isdigit() else "<version>"
         raise coded(
-            Stale(
-                version,
-                f"If-Match is {shown}, which names no version: an entity tag is quoted, as "
-                f'the ETag header gives it — send If-Match: "{example}" (the table is at '
-                f"version {version})",
+            BadRequest(
+                f"If-Match is {shown}, which is not an entity tag: send the ETag the "
+                "table's last read returned, quoted as the ETag header gives it — "
+                f'If-Match: "{example}" (the table is at version {version})'
             ),
-            "version_mismatch",
+            "malformed_if_match",
         )
-    raise stale(version, f"If-Match is {shown}, not the table's version")
+    if str(version) in versions(if_match):
+        return
+    raise stale(version, f"If-Match is {if_match.strip()[:40]}, not the table's version")
 
 
 def request_hash() -> str:

@@ -73,6 +73,7 @@ from calculator.api.tables import (
     _ETAG,
     _READ_HEADERS,
     _TOKEN,
+    MALFORMED_IF_MATCH,
     _body,
     _store,
     iso_time,
@@ -387,6 +388,7 @@ def revoke_token(id: str, token_id: str) -> Response:
 @tables.delete("/tables/<table_id:id>")
 @tables.response(204, description="Deleted, with everything about it")
 @tables.problems(
+    s400=MALFORMED_IF_MATCH,
     s412="If-Match is not the table's version: the ETag header gives the current one",
     s428="If-Match is missing",
     **_SCORER,

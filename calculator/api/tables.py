@@ -5,8 +5,10 @@ Every request to a table is checked in this order: no ``Authorization`` 401 → 
 that does not open this table (wrong, another table's, or no such table) 404 → a viewer
 writing 403 → the ``Idempotency-Key`` (a stored answer is replayed; another body 422; in
 flight 409) → a missing ``Idempotency-Key`` or ``If-Match`` 428 → a stale ``If-Match``
-412 → the body (422). A replay is never a 412. Every answer about a table carries
-``ETag: "<version>"``; reads answer ``If-None-Match`` with 304.
+412 (an If-Match that is no entity tag, ``If-Match: 12``: 400) → the body (422). A
+replay is never a 412. Every answer about a table carries ``ETag: "<version>"`` (the
+share text in English and the CSV export with a suffix: ``"<version>.en"``,
+``"<version>.csv"``); reads answer ``If-None-Match`` with 304.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from werkzeug.exceptions import (
 
 from calculator.api import ledger_io, serialize
 from calculator.api.config import Settings, SettingsError
-from calculator.api.docs import Blueprint
+from calculator.api.docs import Blueprint, load_query, parameter_names
 from calculator.api.fields import StrictSchema
 from calculator.api.http import coded, json_response, read_json
 from calculator.api.join_codes import join_url, new_join_code
@@ -125,6 +127,7 @@ _READ_HEADERS = [
     }
 ]
 _EVENTS_QUERY = EventsQuerySchema()
+_EVENTS_PARAMETERS = parameter_names(_EVENTS_QUERY)
 _AFTER = {
     "name": "after",
     "in": "query",
@@ -137,12 +140,17 @@ _ACCESS = {
     "s404": "No table opens with this token (or there is no such table; for a hand: no "
     "such hand number)",
 }
+MALFORMED_IF_MATCH = (
+    'If-Match is not an entity tag (`malformed_if_match`: `12` instead of `"12"`): send '
+    "the ETag the table's last read returned, quoted as given"
+)
 _WRITE = {
     **_ACCESS,
     "s403": "A viewer token cannot write",
     "s409": "A request with this Idempotency-Key is in progress, or the table cannot take "
     "the change (closed, voided hand, nothing to undo, or full: a table holds at most "
     f"{MAX_EVENTS:,} events, the last kept for closing: `table_full`)",
+    "s400": MALFORMED_IF_MATCH,
     "s412": "If-Match is not the table's version: the ETag header gives the current one",
     "s428": "Idempotency-Key or If-Match is missing",
     "s503": "Replaying the table's log (an instance that had not seen it) ran past the "
@@ -164,7 +172,7 @@ _REDERIVED = {
 }
 _CHANGE = {"s422": f"The request is invalid: every problem with a pointer and a code; or {_COSTLY}"}
 _BODY = {
-    "s400": "The body is not valid JSON",
+    "s400": "The body is not valid JSON; or " + MALFORMED_IF_MATCH,
     "s413": "The body is too large",
     "s415": "The body is not application/json",
 }
@@ -621,7 +629,7 @@ def get_table(id: str) -> Response:
 
 @tables.post("/tables/<table_id:id>/hands")
 @tables.response(201, HandAddedSchema, description="The hand, numbered and scored", headers=_ETAG)
-@tables.problems(**_WRITE, **_BODY, **_CHANGE)
+@tables.problems(**{**_WRITE, **_BODY, **_CHANGE})
 @tables.doc(
     operationId="addTableHand",
     parameters=_WRITE_HEADERS,
@@ -664,7 +672,7 @@ def add_hand(id: str) -> Response:
 
 @tables.put("/tables/<table_id:id>/hands/<int:number>")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
-@tables.problems(**_WRITE, **_BODY, **_CHANGE)
+@tables.problems(**{**_WRITE, **_BODY, **_CHANGE})
 @tables.doc(
     operationId="correctTableHand",
     parameters=_WRITE_HEADERS,
@@ -689,7 +697,7 @@ def correct_hand(id: str, number: int) -> Response:
 
 @tables.post("/tables/<table_id:id>/hands/<int:number>/void")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
-@tables.problems(**_WRITE, **_BODY, **_CHANGE)
+@tables.problems(**{**_WRITE, **_BODY, **_CHANGE})
 @tables.doc(
     operationId="voidTableHand",
     parameters=_WRITE_HEADERS,
@@ -755,7 +763,7 @@ def list_events(id: str) -> Response:
     """
     head, unchanged = poll_table(_store(), id)
     # The query is read after the access checks: 401 and 404 come before a 422 (SPEC §9).
-    query = _EVENTS_QUERY.load(request.args.to_dict())
+    query = load_query(_EVENTS_QUERY, _EVENTS_PARAMETERS)
     if unchanged is not None:
         return unchanged
     rows = _store().events(head.id, after=query["after"], upto=head.version)

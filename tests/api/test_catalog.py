@@ -96,6 +96,37 @@ def test_catalogs_have_etag_cache_control_and_304(client: Any) -> None:
         assert again.data == b""
 
 
+def test_each_catalog_representation_has_its_own_etag(client: Any) -> None:
+    """The catalogues speak no language of their own (`/v1/codes` gives both labels) and
+    take no format: their representations are the rule set's cards and the gzipped
+    copies, and each has its own tag (of its bytes; flask-compress suffixes ":gzip"), so
+    the tag of one never gets a 304 for another."""
+    from calculator.presets import presets
+
+    tags: dict[str, bytes] = {}
+    for name in presets():
+        response = client.get(f"/v1/cards?ruleset={name}")
+        assert response.status_code == 200
+        tags.setdefault(response.headers["ETag"], response.get_data())
+        assert tags[response.headers["ETag"]] == response.get_data()  # one tag, one body
+    assert len(set(tags.values())) == len(tags) > 1
+    standard = client.get("/v1/cards").headers["ETag"]
+    other = next(tag for tag in tags if tag != standard)
+    assert client.get("/v1/cards", headers={"If-None-Match": other}).status_code == 200
+    plain = FlaskClient(client.application, client.application.response_class)
+    for path in ("/v1/rulesets", "/v1/codes", "/v1/rules"):
+        identity = plain.get(path)
+        zipped = plain.get(path, headers={"Accept-Encoding": "gzip"})
+        assert zipped.headers.get("Content-Encoding") == "gzip", path
+        assert identity.headers["ETag"] != zipped.headers["ETag"]
+        for response, asked in ((identity, {}), (zipped, {"Accept-Encoding": "gzip"})):
+            held = {"If-None-Match": response.headers["ETag"]}
+            assert plain.get(path, headers={**held, **asked}).status_code == 304
+        crossed = plain.get(path, headers={"If-None-Match": zipped.headers["ETag"]})
+        assert crossed.status_code == 200
+        assert crossed.get_data() == identity.get_data()
+
+
 def test_rulesets_describe_every_option(client: Any) -> None:
     body = client.get("/v1/rulesets").get_json()
     names = [r["name"] for r in body["rulesets"]]

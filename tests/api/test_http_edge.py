@@ -200,6 +200,41 @@ def test_a_near_miss_of_a_query_parameter_is_refused_with_the_name_meant(
     assert f"did you mean {meant!r}?" in error["detail"]
 
 
+@pytest.mark.parametrize(
+    ("path", "name", "shown"),
+    [
+        (HANDS + "?lang=en&lang=ko", "lang", "2 times ('en', 'ko')"),
+        (HANDS + "?full_ruleset=false&full_ruleset=true", "full_ruleset", "2 times"),
+        (HANDS + "/batch?lang=en&lang=en", "lang", "2 times ('en', 'en')"),  # same value too
+        (HANDS + "?lang=en&full_ruleset=true&lang=ko&lang=all", "lang", "3 times"),
+        ("/v1/cards?ruleset=standard&ruleset=wikipedia", "ruleset", "2 times"),
+    ],
+)
+def test_a_query_parameter_given_twice_is_refused_at_it(
+    client: Any, path: str, name: str, shown: str
+) -> None:
+    """``?lang=en&lang=ko`` was read as its first value, silently: the client that meant
+    the second never learnt. Refused as a JSON body's name given twice is (with the 422
+    of the other invalid query parameters), wherever the query is read."""
+    body = {"hands": [W13]} if "/batch" in path else W13
+    for _ in range(2):  # before and after the load of an empty query is kept
+        response = client.open(path, method="GET" if "cards" in path else "POST", json=body)
+        assert response.status_code == 422
+        assert response.mimetype == "application/problem+json"
+        (error,) = response.get_json()["errors"]
+        assert (error["pointer"], error["code"]) == (f"/{name}", "duplicate_parameter")
+        assert shown in error["detail"]
+        assert error["detail"].endswith("give each query parameter once")
+        client.open(HANDS, method="POST", json=W13)
+
+
+def test_a_parameter_the_operation_does_not_read_may_come_twice(client: Any) -> None:
+    """Only the parameters an operation reads are refused twice: a cache buster is not."""
+    plain = client.post(HANDS, json=W13).get_json()
+    assert client.post(HANDS + "?_=1&_=2&lang=ko", json=W13).get_json() == plain
+    assert client.get("/v1/cards?_=1&_=2").status_code == 200
+
+
 def test_query_parameters_far_from_every_known_one_still_pass(client: Any) -> None:
     """A client's cache buster (``?_=…``, ``?t=…``) is not a typo: still ignored."""
     plain = client.post(HANDS, json=W13).get_json()

@@ -54,8 +54,11 @@ def _text(table: TableClient, query: str = "", **headers: str) -> str:
     assert response.status_code == 200, response.get_json()
     assert response.mimetype == "text/plain"
     assert response.mimetype_params["charset"] == "utf-8"
-    assert response.headers["ETag"] == f'"{table.version}"'
     text: str = response.get_data(as_text=True)
+    # each language its own tag: Korean the table's version, English with a suffix
+    korean = "합계" in text.splitlines()
+    assert korean != ("Totals" in text.splitlines())
+    assert response.headers["ETag"] == f'"{table.version}{"" if korean else ".en"}"'
     return text
 
 
@@ -119,6 +122,105 @@ def test_share_access_polling_and_a_bad_language(lclient: Any) -> None:
     bad = lclient.get(path + "?lang=fr", headers=table.auth(table.viewer))
     assert bad.status_code == 422
     assert bad.get_json()["errors"][0]["pointer"] == "/lang"
+
+
+def _get(table: TableClient, suffix: str, **headers: str) -> Any:
+    return table.client.get(table.path + suffix, headers={**table.auth(table.viewer), **headers})
+
+
+def test_each_language_of_the_share_text_has_its_own_etag(lclient: Any) -> None:
+    """Both languages were tagged "N": a client (or a cache) holding the Korean text asked
+    for the English one with If-None-Match and got a 304 — kept showing Korean
+    (RFC 9110 §8.8.3: different representations, different tags)."""
+    table = _night(lclient, steps=2)
+    v = table.version
+    korean = _get(table, "/share")
+    english = _get(table, "/share", **{"Accept-Language": "en"})
+    assert (korean.headers["ETag"], english.headers["ETag"]) == (f'"{v}"', f'"{v}.en"')
+    assert _get(table, "/share?lang=en").headers["ETag"] == f'"{v}.en"'
+    assert _get(table, "/share?lang=ko").headers["ETag"] == f'"{v}"'  # kept: apps hold it
+    for ask, held, fresh in (
+        ({"Accept-Language": "en"}, korean, english),
+        ({}, english, korean),
+        (
+            {"Accept-Language": "en", "If-None-Match": "W/" + korean.headers["ETag"]},
+            korean,
+            english,
+        ),
+    ):
+        other = _get(table, "/share", **{"If-None-Match": held.headers["ETag"], **ask})
+        assert other.status_code == 200
+        assert other.get_data() == fresh.get_data()
+        assert other.headers["ETag"] == fresh.headers["ETag"]
+    for query, ask, held in (
+        ("", {"Accept-Language": "en"}, english),
+        ("?lang=en", {}, english),
+        ("", {}, korean),
+        ("?lang=ko", {"Accept-Language": "en"}, korean),
+    ):
+        same = _get(table, f"/share{query}", **{"If-None-Match": held.headers["ETag"], **ask})
+        assert same.status_code == 304
+        assert same.get_data() == b""
+        assert same.headers["ETag"] == held.headers["ETag"]
+    # a proxy that compressed the text appended to the tag: still that language's
+    same = _get(table, "/share?lang=en", **{"If-None-Match": f'"{v}.en-gzip"'})
+    assert same.status_code == 304
+    assert _get(table, "/share", **{"If-None-Match": f'"{v}-gzip"'}).status_code == 304
+    assert _get(table, "/share?lang=en", **{"If-None-Match": f'"{v}-gzip"'}).status_code == 200
+    # a change makes every language's tag stale
+    table.step(GOSTOP["steps"][2], wire_hand(GOSTOP["steps"][2]["hand"]))
+    for held in (korean, english):
+        lang = "en" if held is english else "ko"
+        after = _get(table, f"/share?lang={lang}", **{"If-None-Match": held.headers["ETag"]})
+        assert after.status_code == 200
+
+
+def test_the_share_text_varies_on_accept_language_only_when_it_chose(lclient: Any) -> None:
+    table = _night(lclient, steps=1)
+    v = table.version
+    for query, varies in (("", True), ("?lang=ko", False), ("?lang=en", False)):
+        tag = f'"{v}.en"' if query == "?lang=en" else f'"{v}"'
+        for headers in ({}, {"If-None-Match": tag}):
+            response = _get(table, f"/share{query}", **headers)
+            assert response.status_code == (304 if headers else 200)
+            assert ("Accept-Language" in response.headers.get("Vary", "")) is varies, query
+
+
+@pytest.mark.parametrize(
+    ("suffix", "name"),
+    [("/share?lang=en&lang=ko", "lang"), ("/export?format=csv&format=json", "format")],
+)
+def test_a_query_parameter_given_twice_is_refused_after_the_access_checks(
+    lclient: Any, suffix: str, name: str
+) -> None:
+    """``?format=csv&format=json`` answered the CSV (the first value), silently."""
+    table = _night(lclient, steps=1)
+    assert lclient.get(table.path + suffix).status_code == 401  # the access checks first
+    twice = _get(table, suffix)
+    assert twice.status_code == 422
+    (error,) = twice.get_json()["errors"]
+    assert (error["pointer"], error["code"]) == (f"/{name}", "duplicate_parameter")
+    assert error["detail"].endswith("give each query parameter once")
+    assert twice.headers["ETag"] == f'"{table.version}"'  # a refusal of an opened table
+    assert _get(table, suffix.split("&")[0] + "&_=1&_=2").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("suffix", "typo", "meant"),
+    [("/share?lnag=en", "lnag", "lang"), ("/export?formt=csv", "formt", "format")],
+)
+def test_a_near_miss_of_a_query_parameter_is_refused_here_too(
+    lclient: Any, suffix: str, typo: str, meant: str
+) -> None:
+    """``?formt=csv`` answered the JSON export as if it were absent, while the scoring
+    answers refuse such a typo with the name meant (README): the same check here."""
+    table = _night(lclient, steps=1)
+    response = _get(table, suffix)
+    assert response.status_code == 422
+    (error,) = response.get_json()["errors"]
+    assert (error["pointer"], error["code"]) == (f"/{typo}", "unknown_field")
+    assert f"did you mean {meant!r}?" in error["detail"]
+    assert _get(table, suffix.split("?")[0] + "?_=1700000000").status_code == 200
 
 
 def _as_created(table: TableClient, token: str) -> dict[str, Any]:
@@ -329,6 +431,55 @@ def test_the_csv_export_is_one_row_per_hand_and_player(lclient: Any) -> None:
         f"{table.path}/export", headers={**table.auth(table.viewer), "Accept": "text/csv"}
     )
     assert by_accept.get_data() == raw
+
+
+def test_each_export_format_has_its_own_etag(lclient: Any) -> None:
+    """JSON and CSV were both tagged "N": a client that held the JSON's tag and asked
+    for the CSV with If-None-Match got a 304 and kept the JSON. The JSON keeps "N"."""
+    table = _night(lclient, steps=2)
+    v = table.version
+    as_json = _get(table, "/export")
+    as_csv = _get(table, "/export?format=csv")
+    assert (as_json.headers["ETag"], as_csv.headers["ETag"]) == (f'"{v}"', f'"{v}.csv"')
+    assert _get(table, "/export", Accept="text/csv").headers["ETag"] == f'"{v}.csv"'
+    assert _get(table, "/export?format=json", Accept="text/csv").headers["ETag"] == f'"{v}"'
+    for suffix, ask, held, fresh in (
+        ("/export?format=csv", {}, as_json, as_csv),
+        ("/export", {"Accept": "text/csv"}, as_json, as_csv),
+        ("/export", {}, as_csv, as_json),
+        ("/export?format=json", {}, as_csv, as_json),
+        ("/export?format=csv", {"If-None-Match": "W/" + as_json.headers["ETag"]}, as_json, as_csv),
+    ):
+        other = _get(table, suffix, **{"If-None-Match": held.headers["ETag"], **ask})
+        assert other.status_code == 200, suffix
+        assert other.mimetype == fresh.mimetype
+        assert other.get_data() == fresh.get_data()
+        assert other.headers["ETag"] == fresh.headers["ETag"]
+    for suffix, ask, held in (
+        ("/export?format=csv", {}, as_csv),
+        ("/export", {"Accept": "text/csv"}, as_csv),
+        ("/export", {}, as_json),
+        ("/export?format=json", {"Accept": "text/csv"}, as_json),
+    ):
+        etag = held.headers["ETag"]
+        for sent in (etag, "W/" + etag, f'"x", {etag}'):
+            same = _get(table, suffix, **{"If-None-Match": sent, **ask})
+            assert same.status_code == 304, (suffix, sent)
+            assert same.headers["ETag"] == etag
+    both = f"{as_json.headers['ETag']}, {as_csv.headers['ETag']}"  # a cache holding both
+    assert _get(table, "/export", **{"If-None-Match": both}).status_code == 304
+    assert _get(table, "/export?format=csv", **{"If-None-Match": both}).status_code == 304
+
+
+def test_the_export_varies_on_accept_only_when_it_chose(lclient: Any) -> None:
+    table = _night(lclient, steps=1)
+    v = table.version
+    for query, varies in (("", True), ("?format=csv", False), ("?format=json", False)):
+        tag = f'"{v}.csv"' if query == "?format=csv" else f'"{v}"'
+        for headers in ({}, {"If-None-Match": tag}):
+            response = _get(table, f"/export{query}", **headers)
+            assert response.status_code == (304 if headers else 200)
+            assert ("Accept" in response.headers.get("Vary", "").split(", ")) is varies, query
 
 
 EMOJI_NAMES = ["👩\u200d💻 민지", "❤\ufe0f\u200d🔥", "🏳\ufe0f\u200d🌈", "🧑🏽\u200d🍳 철수"]

@@ -1,5 +1,6 @@
 """The table API's headers and refusals as the document states them: the 401's Bearer
-challenge, If-Match that is not quoted or empty, Retry-After of a key in flight."""
+challenge, If-Match that is not quoted or empty, Retry-After of a key in flight, query
+parameters given twice."""
 
 from __future__ import annotations
 
@@ -47,18 +48,54 @@ def _close(lclient: Any, table: TableClient, if_match: str | None) -> Any:
     return lclient.post(table.path + "/close", headers=headers)
 
 
-def test_an_unquoted_if_match_is_told_to_quote_it(lclient: Any) -> None:
+@pytest.mark.parametrize(
+    ("if_match", "example"),
+    [
+        ("1", '"1"'),  # unquoted: the review's case
+        ("W/1", '"1"'),
+        ('"1', '"1"'),  # an opening quote alone
+        ('w/"1"', '"<version>"'),  # W/ is upper case
+        ('"1", 2', '"<version>"'),  # one tag of the list unquoted, even beside the version
+        ('"1 2"', '"<version>"'),  # a space inside a tag
+        ("version 1", '"<version>"'),
+    ],
+)
+def test_an_if_match_that_is_no_entity_tag_is_a_400_of_its_own(
+    lclient: Any, if_match: str, example: str
+) -> None:
+    """``If-Match: 12`` was answered with the 412 ``version_mismatch`` of a stale version:
+    a client reads the table again and resends the same header. The header is malformed:
+    a 400 with its own code, saying to send the quoted ETag, on every write."""
     table = _table(lclient)
-    bare = _close(lclient, table, "1")
-    assert (bare.status_code, _code(bare)) == (412, "version_mismatch")
-    detail = bare.get_json()["detail"]
-    assert 'send If-Match: "1"' in detail
-    assert "names no version" in detail
-    assert bare.headers["ETag"] == '"1"'
-    # a quoted one of another version is stale, as before
+    for response in (
+        _close(lclient, table, if_match),
+        lclient.delete(table.path, headers={**table.auth(), "If-Match": if_match}),
+    ):
+        assert (response.status_code, _code(response)) == (400, "malformed_if_match")
+        detail = response.get_json()["detail"]
+        assert f"If-Match is {if_match}, which is not an entity tag" in detail
+        assert "the ETag the table's last read returned, quoted" in detail
+        assert f"If-Match: {example}" in detail
+        assert "version_mismatch" not in response.get_data(as_text=True)
+        assert response.headers["ETag"] == '"1"'  # the table's version, as every refusal
+    assert table.get()["version"] == 1  # nothing was written
+
+
+def test_a_quoted_if_match_of_another_version_is_stale(lclient: Any) -> None:
+    table = _table(lclient)
     stale = _close(lclient, table, '"7"')
-    assert stale.status_code == 412
+    assert (stale.status_code, _code(stale)) == (412, "version_mismatch")
     assert 'If-Match is "7", not the table\'s version' in stale.get_json()["detail"]
+    assert stale.headers["ETag"] == '"1"'
+    # another representation's tag is well formed, and not the table's version
+    csv_tag = _close(lclient, table, '"1.csv"')
+    assert (csv_tag.status_code, _code(csv_tag)) == (412, "version_mismatch")
+
+
+@pytest.mark.parametrize("if_match", ['W/"1"', ' "1" ', '"7", W/"1"', '"1-gzip"', '"7",,"1"'])
+def test_every_well_formed_if_match_naming_the_version_writes(lclient: Any, if_match: str) -> None:
+    table = _table(lclient)
+    assert _close(lclient, table, if_match).status_code == 200
 
 
 @pytest.mark.parametrize("empty", ["", "   "])
@@ -94,6 +131,25 @@ def test_a_bad_query_number_is_said_as_a_json_one_is(
     assert error["code"] == code
     assert detail in error["detail"]
     assert "Not a valid integer" not in error["detail"]
+
+
+def test_events_refuse_after_given_twice_and_a_near_miss_of_it(lclient: Any) -> None:
+    """``?after=1&after=0`` listed the events after 1, silently."""
+    table = _table(lclient)
+    path = f"{table.path}/events?after=1&after=0"
+    assert lclient.get(path).status_code == 401  # the access checks first
+    for headers in ({}, {"If-None-Match": f'"{table.version}"'}):  # the poll's too
+        twice = lclient.get(path, headers={**table.auth(), **headers})
+        assert twice.status_code == 422
+        (error,) = twice.get_json()["errors"]
+        assert (error["pointer"], error["code"]) == ("/after", "duplicate_parameter")
+        assert "2 times ('1', '0')" in error["detail"]
+    assert (
+        lclient.get(f"{table.path}/events?after=0&_=1&_=2", headers=table.auth()).status_code == 200
+    )
+    typo = lclient.get(f"{table.path}/events?afer=1", headers=table.auth())
+    assert typo.status_code == 422  # a near miss, as on every other query (it listed them all)
+    assert typo.get_json()["errors"][0]["pointer"] == "/afer"
 
 
 @pytest.mark.parametrize(
