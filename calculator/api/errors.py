@@ -84,13 +84,36 @@ def problem(
     errors: list[dict[str, str]] | None = None,
 ) -> dict[str, Any]:
     """A problem body; ``kind`` names the problem type (``urn:gostop:problem:<kind>``)."""
+    return problem_body(
+        status,
+        title,
+        detail,
+        instance=request.path,
+        request_id=g.get("request_id", ""),
+        kind=kind,
+        errors=errors,
+    )
+
+
+def problem_body(
+    status: int,
+    title: str,
+    detail: str,
+    *,
+    instance: str,
+    request_id: str,
+    kind: str | None = None,
+    errors: list[dict[str, str]] | None = None,
+) -> dict[str, Any]:
+    """:func:`problem` without a request context: also the body of the refusals gunicorn's
+    worker answers itself, before the app sees the request (calculator/api/worker.py)."""
     body: dict[str, Any] = {
         "type": f"urn:gostop:problem:{kind}" if kind else "about:blank",
         "title": title,
         "status": status,
         "detail": detail,
-        "instance": request.path,
-        "request_id": g.get("request_id", ""),
+        "instance": instance,
+        "request_id": request_id,
     }
     if errors is not None:
         body["errors"] = errors
