@@ -7,14 +7,17 @@ stable ``code`` and a ``detail`` that says how to fix it.
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 from typing import Any
 
 from flask import Flask, Response, g, request
+from gunicorn.http.errors import ParseException
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from calculator.api.fields import pointer_errors
 from calculator.api.http import PROBLEM_JSON, json_response
+from calculator.api.refusals import refusal
 from calculator.api.serialize import issues_json, pointer
 from calculator.errors import (
     AmbiguousHandError,
@@ -208,6 +211,16 @@ def register(app: Flask) -> None:
 
     for kind in DATABASE_DOWN:
         app.register_error_handler(kind, _database_down)
+
+    @app.errorhandler(ParseException)
+    def _unreadable(error: Exception) -> Response:
+        # gunicorn refused the body while a view was reading it (a malformed chunk): the
+        # client's 400, as gunicorn's worker answers a refused head, not an unexpected 500.
+        refused = refusal(error, status=getattr(error, "code", 400), limits=None)
+        detail = refused.detail
+        errors = [{"pointer": "", "code": refused.code, "detail": detail}]
+        body = problem(refused.status, HTTPStatus(refused.status).phrase, detail, errors=errors)
+        return _versioned(json_response(body, refused.status, PROBLEM_JSON))
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> Response:
