@@ -75,6 +75,9 @@ class _Page:
     def gettimeout(self) -> float:
         return 0.0  # util.write_nonblock then writes at once, with sendall
 
+    def setblocking(self, flag: bool) -> None:
+        pass  # (in case a gunicorn release sets it before writing)
+
     def sendall(self, data: bytes) -> None:
         self.written += data
 

@@ -119,9 +119,14 @@ def exchange(port: int, request: bytes) -> tuple[str, dict[str, str], bytes]:
     it: (status line, headers by lower-case name, body). Bounded: 10 s a read."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         sock.sendall(request)
-        answer = b""
-        while chunk := sock.recv(65536):
-            answer += chunk
+        return _read(sock)
+
+
+def _read(sock: socket.socket) -> tuple[str, dict[str, str], bytes]:
+    sock.settimeout(10)
+    answer = b""
+    while chunk := sock.recv(65536):
+        answer += chunk
     head, _, body = answer.partition(b"\r\n\r\n")
     status, *lines = head.decode("latin-1").split("\r\n")
     headers = {}
@@ -220,3 +225,52 @@ def test_the_codes_are_the_proxys_for_the_same_status() -> None:
         if status in proxy:
             assert proxy[status] == code, request[:40]
     assert {400, 431} <= proxy.keys()
+
+
+def _worker() -> Any:
+    """A ProblemWorker as gunicorn's arbiter makes one, without its process: gunicorn's
+    defaults with gunicorn.conf.py's limits, gunicorn's logger."""
+    from gunicorn.config import Config
+    from gunicorn.glogging import Logger
+
+    from calculator.api.worker import ProblemWorker
+
+    cfg = Config()
+    for name, value in (
+        ("limit_request_line", 4094),
+        ("limit_request_fields", 50),
+        ("limit_request_field_size", 8190),
+    ):
+        cfg.set(name, value)
+    worker = ProblemWorker.__new__(ProblemWorker)  # __init__ wants sockets and an app
+    worker.cfg, worker.log = cfg, Logger(cfg)
+    return worker
+
+
+def test_a_failure_while_answering_still_sends_a_problem(monkeypatch: Any) -> None:
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("calculator.api.worker.refusal", broken)
+    client, server = socket.socketpair()
+    with client, server:
+        _worker().handle_error(
+            None, server, ("127.0.0.1", 1), gunicorn_errors.LimitRequestLine(5000, 4094)
+        )
+        server.close()
+        line, headers, body = _read(client)
+    assert line == "HTTP/1.1 500 Internal Server Error"
+    assert headers["content-type"] == PROBLEM_JSON
+    assert json.loads(body)["status"] == 500
+
+
+def test_the_worker_answers_a_refusal_without_a_server() -> None:
+    client, server = socket.socketpair()
+    with client, server:
+        _worker().handle_error(
+            None, server, ("127.0.0.1", 1), gunicorn_errors.LimitRequestLine(5000, 4094)
+        )
+        server.close()
+        answer = _read(client)
+    problem = assert_problem(answer, 414, "uri_too_long")
+    assert problem["instance"] == ""  # no request was read
