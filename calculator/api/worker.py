@@ -21,13 +21,24 @@ from gunicorn import util
 from gunicorn.workers.sync import SyncWorker
 
 from calculator.api.errors import problem_body
-from calculator.api.http import PROBLEM_JSON, SECURITY_HEADERS
+from calculator.api.http import PROBLEM_JSON, REQUEST_ID, SECURITY_HEADERS
 from calculator.api.refusals import Limits, Refusal, refusal
 
 
-def answer(refused: Refusal, *, instance: str = "", with_body: bool = True) -> bytes:
+def request_id(headers: Any) -> str:
+    """The request's ``X-Request-ID`` when gunicorn read the headers before refusing the
+    request (deploy/run's nginx sends its own) and it has the shape the app echoes, else a
+    new one as the app makes it (calculator.api.http)."""
+    for name, value in headers or ():
+        if name == "X-REQUEST-ID" and REQUEST_ID.fullmatch(value):
+            return str(value)
+    return secrets.token_hex(16)
+
+
+def answer(
+    refused: Refusal, *, instance: str = "", request_id: str, with_body: bool = True
+) -> bytes:
     """The whole HTTP answer to a refused request, for a connection that is then closed."""
-    request_id = secrets.token_hex(16)  # as the app makes one (calculator.api.http)
     try:
         title = HTTPStatus(refused.status).phrase
     except ValueError:
@@ -113,6 +124,7 @@ class ProblemWorker(SyncWorker):  # type: ignore[misc]  # gunicorn has no type i
             data = answer(
                 refusal(exc, status=status, limits=limits),
                 instance=path if isinstance(path, str) else "",
+                request_id=request_id(getattr(req, "headers", None)),
                 with_body=getattr(req, "method", None) != "HEAD",
             )
         except Exception:
