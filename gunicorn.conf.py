@@ -12,8 +12,11 @@ import os
 
 bind = os.environ.get("GOSTOP_BIND", "127.0.0.1:8000")
 # Scoring is CPU-bound and short: sync workers, one per core. More workers than cores
-# only time-slice the same CPUs (measured: bench/RESULTS.md); no threads.
-worker_class = "sync"
+# only time-slice the same CPUs (measured: bench/RESULTS.md); no threads. gunicorn's sync
+# worker, except that the requests gunicorn refuses itself (a request line over
+# limit_request_line, too many or too large headers, not HTTP) are answered with the app's
+# problem+json instead of gunicorn's HTML page (calculator/api/worker.py).
+worker_class = "calculator.api.worker.ProblemWorker"
 workers = int(os.environ.get("GOSTOP_WORKERS", multiprocessing.cpu_count()))
 threads = 1
 timeout = 30  # a hand takes well under a millisecond; anything stuck this long is killed
@@ -22,7 +25,7 @@ keepalive = 5
 # Recycle workers now and then so that no slow leak can grow without bound.
 max_requests = 100_000
 max_requests_jitter = 10_000
-# Refuse oversized request lines and headers early.
+# Refuse oversized request lines and headers early (414 uri_too_long, 431 header_too_large).
 limit_request_line = 4094
 limit_request_fields = 50
 limit_request_field_size = 8190

@@ -245,6 +245,13 @@ _ERROR = {
     "weak_idempotency_key": Label("추측 가능한 키", "a create or join key must be long and random"),
     "too_many_problems": Label("문제가 더 있음", "more problems than a problem lists"),
     "deadline_exceeded": Label("처리 시간 초과", "the request took too long: retry later"),
+    # gunicorn's own refusals, before the app (calculator/api/worker.py)
+    "uri_too_long": Label("요청 줄이 너무 김", "the request line is too long"),
+    "http_version_not_supported": Label("지원하지 않는 HTTP 버전", "send HTTP/1.1"),
+    "unsupported_transfer_coding": Label(
+        "지원하지 않는 전송 인코딩", "send a Content-Length or chunked"
+    ),
+    "expectation_failed": Label("지원하지 않는 Expect", "send Expect: 100-continue or none"),
     # the proxy in front (deploy/run)
     "request_timeout": Label("요청 시간 초과", "the request was sent too slowly"),
     "rate_limited": Label("요청이 너무 많음", "too many requests: retry later"),

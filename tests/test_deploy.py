@@ -167,6 +167,16 @@ def test_an_oversized_header_is_a_problem(stack: Stack) -> None:
     assert_problem(status, headers, body, 431, "header_too_large")
 
 
+def test_what_gunicorn_refuses_behind_the_proxy_is_a_problem_too(stack: Stack) -> None:
+    """nginx passes a request line of 4–8 KiB and more than 50 header fields on; gunicorn
+    refuses them itself (gunicorn.conf.py's limits), with its worker's problem, not HTML."""
+    status, headers, body = call(stack, "GET", "/v1/cards?pad=" + "a" * 5000)
+    assert_problem(status, headers, body, 414, "uri_too_long")
+    many = {f"X-Field-{i}": "1" for i in range(60)}
+    status, headers, body = call(stack, "GET", "/v1/cards", headers=many)
+    assert_problem(status, headers, body, 431, "header_too_large")
+
+
 def test_a_request_that_is_not_http_is_a_problem(stack: Stack) -> None:
     with socket.create_connection(("127.0.0.1", stack.port), timeout=10) as sock:
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n")

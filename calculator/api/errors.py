@@ -7,14 +7,17 @@ stable ``code`` and a ``detail`` that says how to fix it.
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 from typing import Any
 
 from flask import Flask, Response, g, request
+from gunicorn.http.errors import ParseException
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from calculator.api.fields import pointer_errors
 from calculator.api.http import PROBLEM_JSON, json_response
+from calculator.api.refusals import refusal
 from calculator.api.serialize import issues_json, pointer
 from calculator.errors import (
     AmbiguousHandError,
@@ -84,13 +87,36 @@ def problem(
     errors: list[dict[str, str]] | None = None,
 ) -> dict[str, Any]:
     """A problem body; ``kind`` names the problem type (``urn:gostop:problem:<kind>``)."""
+    return problem_body(
+        status,
+        title,
+        detail,
+        instance=request.path,
+        request_id=g.get("request_id", ""),
+        kind=kind,
+        errors=errors,
+    )
+
+
+def problem_body(
+    status: int,
+    title: str,
+    detail: str,
+    *,
+    instance: str,
+    request_id: str,
+    kind: str | None = None,
+    errors: list[dict[str, str]] | None = None,
+) -> dict[str, Any]:
+    """:func:`problem` without a request context: also the body of the refusals gunicorn's
+    worker answers itself, before the app sees the request (calculator/api/worker.py)."""
     body: dict[str, Any] = {
         "type": f"urn:gostop:problem:{kind}" if kind else "about:blank",
         "title": title,
         "status": status,
         "detail": detail,
-        "instance": request.path,
-        "request_id": g.get("request_id", ""),
+        "instance": instance,
+        "request_id": request_id,
     }
     if errors is not None:
         body["errors"] = errors
@@ -185,6 +211,16 @@ def register(app: Flask) -> None:
 
     for kind in DATABASE_DOWN:
         app.register_error_handler(kind, _database_down)
+
+    @app.errorhandler(ParseException)
+    def _unreadable(error: Exception) -> Response:
+        # gunicorn refused the body while a view was reading it (a malformed chunk): the
+        # client's 400, as gunicorn's worker answers a refused head, not an unexpected 500.
+        refused = refusal(error, status=getattr(error, "code", 400), limits=None)
+        detail = refused.detail
+        errors = [{"pointer": "", "code": refused.code, "detail": detail}]
+        body = problem(refused.status, HTTPStatus(refused.status).phrase, detail, errors=errors)
+        return _versioned(json_response(body, refused.status, PROBLEM_JSON))
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> Response:
