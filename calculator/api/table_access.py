@@ -310,30 +310,36 @@ _IF_MATCH = re.compile(rf"[ \t]*(?:{_TAG}[ \t]*)?(?:,[ \t]*(?:{_TAG}[ \t]*)?)*")
 
 
 def check_version(version: int, if_match: str) -> None:
-    """400 ``malformed_if_match`` unless ``if_match`` is a list of entity tags (one
-    not quoted, ``If-Match: 12``, is told how to quote it); 412 ``version_mismatch``
-    unless it names the table's ``version`` (compared weakly).
+    """400 ``malformed_if_match`` unless ``if_match`` is a list of entity tags that names
+    a version (one not quoted, ``If-Match: 12``, is told how to quote it; ``*`` and
+    ``""`` name none); 412 ``version_mismatch`` unless it names the table's ``version`` (compared
+    weakly). The tag of any representation of the table names its version: the English
+    share text's ``"3.en"`` and the CSV export's ``"3.csv"`` (:func:`etag`) as ``"3"``.
 
     A malformed header is a 400, not the 412 of a stale version: a client answers a 412
     by reading the table again and redoing the change on it (the scorekeeper page does),
-    and would send the same malformed header again; a 400 says the request itself is
-    wrong. Both carry the table's ETag (``errors._versioned``, :class:`Stale`)."""
+    and would send the same header again; a 400 says the request itself is wrong. Both
+    carry the table's ETag (``errors._versioned``, :class:`Stale`)."""
     if if_match == etag(version):
         return  # what every write sends
-    if _IF_MATCH.fullmatch(if_match) is None:
+    named: set[str] = set()
+    if _IF_MATCH.fullmatch(if_match) is not None:
+        named = {tag.split(".", 1)[0] for tag in versions(if_match)} - {"*", ""}
+        if str(version) in named:
+            return
+    if not named:
         shown = if_match.strip()[:40]
-        bare = shown.removeprefix("W/").strip('"')
+        bare = shown.removeprefix("W/").strip('"').split(".", 1)[0]
         example = bare if bare.isascii() and bare.isdigit() else "<version>"
+        said = "not an entity tag" if _IF_MATCH.fullmatch(if_match) is None else "no version"
         raise coded(
             BadRequest(
-                f"If-Match is {shown}, which is not an entity tag: send the ETag the "
-                "table's last read returned, quoted as the ETag header gives it — "
+                f"If-Match is {shown}, which is {said}: send the ETag the table's last "
+                "read returned, quoted as the ETag header gives it — "
                 f'If-Match: "{example}" (the table is at version {version})'
             ),
             "malformed_if_match",
         )
-    if str(version) in versions(if_match):
-        return
     raise stale(version, f"If-Match is {if_match.strip()[:40]}, not the table's version")
 
 

@@ -141,8 +141,8 @@ _ACCESS = {
     "such hand number)",
 }
 MALFORMED_IF_MATCH = (
-    'If-Match is not an entity tag (`malformed_if_match`: `12` instead of `"12"`): send '
-    "the ETag the table's last read returned, quoted as given"
+    "If-Match is not an entity tag or names no version (`malformed_if_match`: `12` instead "
+    'of `"12"`, or `*`): send the ETag the table\'s last read returned, quoted as given'
 )
 _WRITE = {
     **_ACCESS,
