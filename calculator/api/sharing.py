@@ -62,6 +62,7 @@ from calculator.api.tables import (
 from calculator.errors import GoStopError
 from calculator.ledger import (
     MAX_REPLAY_COST,
+    DealerRule,
     Event,
     EventType,
     TooCostlyError,
@@ -452,9 +453,7 @@ def _import(store: Store, key: str | None) -> Response:
         dealer=data["dealer"],
         unit=(data["rounding"] or {}).get("unit"),
         name=data["name"],
-        # the exported table's own rule; an export written before the rule was recorded
-        # is of a table that derived its dealers by the old one
-        dealer_rule=ledger_io.dealer_rule_of(data),
+        dealer_rule=_dealer_rule(data),
     )
     setup, roster = ledger_io.setup_of(body)
     check_setup(setup)
@@ -592,6 +591,21 @@ def _stamp(at: str) -> datetime | None:
     except (ValueError, OverflowError, OSError):  # not a time, or out of the clock's range
         return None
     return stamp if same else None
+
+
+def _dealer_rule(data: dict[str, Any]) -> DealerRule:
+    """The exported table's own dealer rule. An export of format_version 1 was written
+    before the rule was recorded, of a table that derived its dealers by the biggest net;
+    from version 2 the rule is required: one left out (a client that rewrote the export
+    with the types of the earlier format) would import silently under the other rule."""
+    if data["dealer_rule"] is None and data["format_version"] >= 2:
+        _refuse(
+            ("dealer_rule",),
+            "required",
+            f"an export of format_version {data['format_version']} carries the table's "
+            "dealer_rule (winner or biggest_net): send the export as it was given",
+        )
+    return ledger_io.dealer_rule_of(data)
 
 
 def _refuse(location: tuple[str | int, ...], code: str, detail: str) -> NoReturn:

@@ -36,7 +36,9 @@ from calculator.ledger.share import Lang
 from calculator.presets import Variant
 
 EXPORT_FORMAT = "gostop-table"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2
+"""The export format written now: 2 carries ``dealer_rule`` (2026-12-05); an export of
+version 1, written before, has none and imports with the rule of every table then."""
 # Characters: the longest share text the service writes (10 players with 40-character
 # ids and 60-character names, all outside the BMP) has about 9,800, more with a chat's
 # re-wrapping. POST /v1/share/parse takes a batch-sized body, so any text within the
@@ -171,7 +173,10 @@ class ImportSchema(CreateTableSchema):
         max_length=16, choices=(EXPORT_FORMAT,), required=True, metadata={"description": "Format"}
     )
     format_version = StrictInteger(
-        minimum=1, maximum=EXPORT_VERSION, required=True, metadata={"description": "1"}
+        minimum=1,
+        maximum=EXPORT_VERSION,
+        required=True,
+        metadata={"description": "2 (1: an export written before 2026-12-05, without dealer_rule)"},
     )
     id = StrictString(
         max_length=MAX_ID,
@@ -184,9 +189,11 @@ class ImportSchema(CreateTableSchema):
     dealer_rule = StrictString(
         max_length=16,
         choices=DEALER_RULES,
-        # absent: an export written before the rule was recorded, of a table that used it
-        load_default=DealerRule.BIGGEST_NET.value,
-        metadata={"description": DEALER_RULE},
+        # absent: required from format_version 2; an export of version 1 was written before
+        # the rule was recorded, of a table that used biggest_net (sharing._import)
+        load_default=None,
+        allow_none=False,  # (marshmallow allows null where the default is None)
+        metadata={"description": DEALER_RULE + " (required from format_version 2)"},
     )
     version = StrictInteger(
         minimum=1, maximum=MAX_SEQ, required=True, metadata={"description": "The last seq"}
@@ -206,7 +213,7 @@ class ExportSchema(Schema):
     """``GET …/export``: everything that makes the table, its whole event log included."""
 
     format = _req(fields.String(metadata={"enum": [EXPORT_FORMAT]}), "Always gostop-table")
-    format_version = _req(fields.Integer(metadata={"enum": [EXPORT_VERSION]}), "1")
+    format_version = _req(fields.Integer(metadata={"enum": [EXPORT_VERSION]}), str(EXPORT_VERSION))
     id = _req(fields.String(), "The table id")
     name = fields.String(allow_none=True, required=True, metadata={"description": "Its name"})
     variant = _req(fields.String(metadata={"enum": [v.value for v in Variant]}), "The game")

@@ -393,7 +393,7 @@ def test_the_json_export_holds_the_whole_log(lclient: Any) -> None:
     assert exported == _export(table, table.scorer)
     events = table.get("/events")["events"]
     assert exported["format"] == "gostop-table"
-    assert exported["format_version"] == 1
+    assert exported["format_version"] == 2
     assert exported["version"] == table.version == len(exported["events"])
     assert exported["events"][1:] == events[1:]
     assert exported["events"][0] == {**events[0], "body": None}  # the setup is the top level
@@ -687,7 +687,7 @@ _SAME_TIME = "the time of the event it replaces"
     ("path", "value", "pointer", "code"),
     [
         (("format",), "csv", "/format", "not_allowed"),
-        (("format_version",), 2, "/format_version", "too_large"),
+        (("format_version",), 3, "/format_version", "too_large"),
         (("events", 2, "seq"), 7, "/events/2/seq", "event_out_of_order"),
         (("events", 0, "type"), "added", "/events/0/type", "missing_created"),
         (("events", 1, "body"), None, "/events/1/body", "required"),
@@ -1422,8 +1422,12 @@ def test_an_export_carries_its_tables_rule_and_one_without_it_imports_with_the_o
     for body, rule in (
         (exported, "winner"),
         (_edited(exported, ("dealer_rule",), "biggest_net"), "biggest_net"),
-        # written before the rule was recorded: a table that dealt to the biggest net
-        (_edited(exported, ("dealer_rule",), _DELETE), "biggest_net"),
+        # format 1, written before the rule was recorded: a table that dealt to the
+        # biggest net
+        (
+            _edited(_edited(exported, ("format_version",), 1), ("dealer_rule",), _DELETE),
+            "biggest_net",
+        ),
     ):
         copy = TableClient(lclient, _import(lclient, body))
         assert copy.get()["dealer"] == RULE_NIGHTS[rule][0]
@@ -1431,3 +1435,10 @@ def test_an_export_carries_its_tables_rule_and_one_without_it_imports_with_the_o
         _check_rule_night(copy, rule)
         again = _import(lclient, _export(copy))  # and its export imports with it again
         assert TableClient(lclient, again).get()["hands"] == copy.get()["hands"]
+    # format 2 without the rule: a client that rewrote the export with the earlier
+    # format's types dropped it — refused, not imported under the other rule
+    dropped = lclient.post("/v1/tables/import", json=_edited(exported, ("dealer_rule",), _DELETE))
+    assert dropped.status_code == 422
+    assert [(e["pointer"], e["code"]) for e in dropped.get_json()["errors"]] == [
+        ("/dealer_rule", "required")
+    ]
