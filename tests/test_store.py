@@ -56,13 +56,13 @@ def test_the_migrations_create_the_schema_of_the_code(store: Store) -> None:
     with store.engine.connect() as connection:
         context = MigrationContext.configure(connection)
         assert compare_metadata(context, metadata) == []
-        assert context.get_current_revision() == "0004"
+        assert context.get_current_revision() == "0005"
 
 
 def test_migrating_again_changes_nothing(store: Store) -> None:
     store.migrate()
     with store.engine.connect() as connection:
-        assert MigrationContext.configure(connection).get_current_revision() == "0004"
+        assert MigrationContext.configure(connection).get_current_revision() == "0005"
 
 
 def _create(store: Store, table_id: str, *, created_at: float = 0.0) -> bool:
@@ -693,3 +693,30 @@ def test_only_a_sqlite_database_named_by_its_path_takes_turns_and_keeps_polls() 
     ):
         assert _sqlite_file(other) is None, other
         assert Store(other)._writers is None, other
+
+
+def test_a_release_before_the_dealer_rule_cannot_migrate_a_database_past_it(
+    empty_url: str, tmp_path: Path
+) -> None:
+    """Revision 0005 fences off releases that would derive a new table's dealers by the
+    old rule (they ignore its created event's dealer_rule): their migrations end at 0004,
+    and Alembic refuses a database at a revision it cannot locate."""
+    import shutil
+
+    from alembic import command
+    from alembic.config import Config
+    from alembic.util import CommandError
+
+    from calculator.store.store import _MIGRATIONS
+
+    store = Store(empty_url, idle_seconds=None)
+    store.migrate()  # this release: up to 0005
+    store.dispose()
+    older = tmp_path / "migrations"
+    shutil.copytree(_MIGRATIONS, older, ignore=shutil.ignore_patterns("__pycache__"))
+    (older / "versions" / "v0005_dealer_rule.py").unlink()  # what a release before had
+    config = Config()
+    config.set_main_option("script_location", str(older))
+    config.set_main_option("sqlalchemy.url", empty_url.replace("%", "%%"))
+    with pytest.raises(CommandError, match="Can't locate revision identified by '0005'"):
+        command.upgrade(config, "head")
