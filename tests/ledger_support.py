@@ -8,7 +8,17 @@ from calculator.api.fields import StrictSchema
 from calculator.api.schemas import load_hand, resolve_spec
 from calculator.api.session_schemas import BalanceRequestSchema
 from calculator.cards import MONTH_CARD_IDS
-from calculator.ledger import Event, Play, TableSetup, added, closed, corrected, redone, undone
+from calculator.ledger import (
+    NEW_TABLES,
+    Event,
+    Play,
+    TableSetup,
+    added,
+    closed,
+    corrected,
+    redone,
+    undone,
+)
 from calculator.ledger import voided as voided_event
 from calculator.presets import Variant
 from conftest import load_data
@@ -57,6 +67,7 @@ def setup_of(table: dict[str, Any]) -> TableSetup:
         stake=table.get("stake", 1),
         dealer=table.get("dealer"),
         unit=(table.get("rounding") or {}).get("unit"),
+        dealer_rule=NEW_TABLES,  # what POST /v1/tables creates (the HTTP tests' tables)
     )
 
 
