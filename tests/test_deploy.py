@@ -252,6 +252,18 @@ REFUSED_BY_NGINX = {
         "unsupported_transfer_coding",
         "/v1/cards",
     ),
+    "a newline at the end of the path": (
+        b"TRACE /v1/cards%0A HTTP/1.1\r\nHost: localhost\r\n\r\n",
+        405,
+        "method_not_allowed",
+        "",
+    ),
+    "an unknown Host and a newline in the path": (
+        b"GET /v1/cards%0A HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+        421,
+        "misdirected_request",
+        "",
+    ),
     "the proxy's own pages": (
         b"GET /_problem/400 HTTP/1.1\r\nHost: localhost\r\n\r\n",
         404,
