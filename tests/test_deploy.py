@@ -124,7 +124,8 @@ def test_a_body_at_the_limit_reaches_the_app(stack: Stack) -> None:
 def test_an_unknown_host_is_a_problem_and_never_reaches_the_app(stack: Stack) -> None:
     before = stack.output().count('"path":"/v1/cards"')
     status, headers, body = call(stack, "GET", "/v1/cards", headers={"Host": "evil.example"})
-    assert_problem(status, headers, body, 421, "misdirected_request")
+    problem = assert_problem(status, headers, body, 421, "misdirected_request")
+    assert problem["instance"] == "/v1/cards"
     # nginx writes its log line after the answer: wait for it (bounded), then count
     deadline = time.monotonic() + 5
     while stack.output().count('"path":"/v1/cards"') == before and time.monotonic() < deadline:
@@ -164,7 +165,8 @@ def test_a_clients_request_id_goes_through_and_a_bad_one_is_replaced(stack: Stac
 
 def test_an_oversized_header_is_a_problem(stack: Stack) -> None:
     status, headers, body = call(stack, "GET", "/healthz", headers={"X-Pad": "a" * 9000})
-    assert_problem(status, headers, body, 431, "header_too_large")
+    problem = assert_problem(status, headers, body, 431, "header_too_large")
+    assert problem["instance"] == "/healthz"
 
 
 def test_what_gunicorn_refuses_behind_the_proxy_is_a_problem_too(stack: Stack) -> None:
@@ -187,6 +189,122 @@ def test_a_request_that_is_not_http_is_a_problem(stack: Stack) -> None:
     assert json.loads(body)["errors"][0]["code"] == "bad_request"
 
 
+def raw(stack: Stack, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """``request`` sent as is on a connection of its own, read until nginx closes it (or a
+    keep-alive answer's whole body is in): (status, headers, body). Timeouts throughout."""
+    with socket.create_connection(("127.0.0.1", stack.port), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+            head, _, body = answer.partition(b"\r\n\r\n")
+            sized = [line for line in head.split(b"\r\n") if line.startswith(b"Content-Length:")]
+            if sized and len(body) >= int(sized[0].split(b":")[1]):
+                break
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    assert status_line.startswith("HTTP/1.1 "), answer[:200]
+    headers = dict(line.split(": ", 1) for line in lines)
+    return int(status_line.split(" ")[1]), headers, body
+
+
+# What nginx refuses itself, before any location: some before it has read a path.
+REFUSED_BY_NGINX = {
+    "garbage": (b"GARBAGE\r\n\r\n", 400, "bad_request", ""),
+    "lower-case method": (
+        b"get /v1/cards HTTP/1.1\r\nHost: localhost\r\n\r\n",
+        400,
+        "bad_request",
+        "",
+    ),
+    "bad escape": (b"GET /v1/%zz HTTP/1.1\r\nHost: localhost\r\n\r\n", 400, "bad_request", ""),
+    "TLS on the HTTP port": (
+        b"\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03" + bytes(40),
+        400,
+        "bad_request",
+        "",
+    ),
+    "request line of 9,000 bytes": (
+        b"GET /v1/cards?pad=" + b"a" * 8970 + b" HTTP/1.1\r\nHost: localhost\r\n\r\n",
+        414,
+        "uri_too_long",
+        "",
+    ),
+    "HTTP/2.0": (
+        b"GET /v1/cards HTTP/2.0\r\nHost: localhost\r\n\r\n",
+        505,
+        "http_version_not_supported",
+        "",
+    ),
+    "TRACE": (
+        b"TRACE /v1/cards HTTP/1.1\r\nHost: localhost\r\n\r\n",
+        405,
+        "method_not_allowed",
+        "/v1/cards",
+    ),
+    "Transfer-Encoding: gzip": (
+        b"POST /v1/cards HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip\r\n\r\n",
+        501,
+        "unsupported_transfer_coding",
+        "/v1/cards",
+    ),
+    "a newline at the end of the path": (
+        b"TRACE /v1/cards%0A HTTP/1.1\r\nHost: localhost\r\n\r\n",
+        405,
+        "method_not_allowed",
+        "",
+    ),
+    "an unknown Host and a newline in the path": (
+        b"GET /v1/cards%0A HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+        421,
+        "misdirected_request",
+        "",
+    ),
+    "the proxy's own pages": (
+        b"GET /_problem/400 HTTP/1.1\r\nHost: localhost\r\n\r\n",
+        404,
+        "not_found",
+        "/_problem/400",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", REFUSED_BY_NGINX)
+def test_what_nginx_refuses_itself_is_a_problem(stack: Stack, name: str) -> None:
+    """nginx's error pages were named locations, which nginx cannot redirect a request to
+    before it has read its path: a garbage request line, one over 8 KiB or HTTP/2.0 got
+    nginx's HTML 500 (or its HTML 414, 505). Each is the problem of the same refusal by
+    gunicorn (calculator/api/refusals.py), with the security headers."""
+    request, expected, code, instance = REFUSED_BY_NGINX[name]
+    status, headers, body = raw(stack, request)
+    assert b"<html" not in body.lower()
+    problem = assert_problem(status, headers, body, expected, code)
+    assert problem["instance"] == instance
+    assert headers["Server"] == "nginx"
+
+
+def test_the_proxys_log_line_names_the_path_and_method_asked_for(stack: Stack) -> None:
+    """nginx's own answers are internal redirects to its problem pages: its log line still
+    names the client's method and path, and the page's instance the path; a request line
+    nginx could not read no longer fails the redirect ("empty URI")."""
+    assert raw(stack, b"GARBAGE\r\n\r\n")[0] == 400
+    size = SETTINGS.max_batch_bytes + 1
+    status, headers, body = call(stack, "POST", "/v1/settlements?x=1", padded(size))
+    problem = assert_problem(status, headers, body, 413, "body_too_large")
+    assert problem["instance"] == "/v1/settlements"
+    assert f"limit of {SETTINGS.max_batch_bytes} bytes" in problem["detail"]
+    line = f'"request_id":"{headers["X-Request-ID"]}","method":"POST","path":"/v1/settlements"'
+    deadline = time.monotonic() + 5
+    while line not in stack.output() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert line in stack.output()
+    assert "empty URI in redirect" not in stack.output()
+
+
 def test_rate_limits_answer_429_problems_and_leave_healthz_alone() -> None:
     require("nginx", "apt-get install nginx")
     with Stack({"GOSTOP_RATE_LIMIT": "1", "GOSTOP_RATE_BURST": "5"}) as stack:
@@ -201,7 +319,8 @@ def test_rate_limits_answer_429_problems_and_leave_healthz_alone() -> None:
     # 30 requests in far less than the 24 s the limit would need: most are refused.
     assert statuses.count(429) >= 10, statuses
     assert statuses[0] == 200
-    assert_problem(status, headers, body, 429, "rate_limited")
+    problem = assert_problem(status, headers, body, 429, "rate_limited")
+    assert problem["instance"] == "/v1/cards"
     assert headers["Retry-After"] == "1"
     assert health == [200] * 40
     assert ready == [200] * 40

@@ -3,12 +3,12 @@
 nginx starts in milliseconds with the configuration deploy/run renders (here for the Host
 names ``gostop.example`` and ``localhost``) and no gunicorn behind it, plus one test
 location per status that answers it with nginx's ``return``: every status the proxy may
-answer itself (400, 413, 429, 431, 502, 503, 504) comes back as the app's problem+json
-shape, with its code, the security headers, ``Retry-After`` where it helps, no server
-version and the connection kept alive; a 408 closes the connection instead (nginx never
-sends it). A real 502 (no instance listening) and
-the configured Host names are checked too. tests/test_deploy.py triggers the others for
-real with gunicorn behind.
+answer itself (400, 404, 405, 413, 414, 429, 431, 500, 501, 502, 503, 504, 505) comes back
+as the app's problem+json shape, with its code, the security headers, ``Retry-After`` where
+it helps, no server version and the connection kept alive; a 408 closes the connection
+instead (nginx never sends it). A real 502 (no instance listening) and the configured Host
+names are checked too. tests/test_deploy.py triggers the others for real with gunicorn
+behind, the request lines nginx cannot read included.
 """
 
 from __future__ import annotations
@@ -149,6 +149,8 @@ def test_each_answer_of_the_proxy_is_a_problem(proxy: Proxy, status: int) -> Non
 
 def test_every_status_the_issue_names_has_a_problem_page() -> None:
     assert {400, 408, 413, 429, 502, 503, 504} <= set(STATUSES)
+    # what nginx refuses before it has read a path (tests/test_deploy.py sends each)
+    assert {414, 431, 505} <= set(STATUSES)
 
 
 def test_a_request_timeout_closes_the_connection_without_an_answer(proxy: Proxy) -> None:
