@@ -52,6 +52,90 @@ def _quoted(value: object) -> str:
     return repr(str(value)[:40])
 
 
+# The refusals whose answer is one sentence, with at most one value of the error (the
+# attribute named; "{}" in the detail): gunicorn's error class names, the status, the
+# code and the detail.
+_REFUSALS: tuple[tuple[tuple[str, ...], int, str, str | None, str], ...] = (
+    (
+        ("InvalidRequestMethod",),
+        400,
+        "bad_request",
+        "method",
+        "the method {} is not valid: send it in capitals (GET, POST, PUT, DELETE…)",
+    ),
+    (
+        ("InvalidRequestLine",),
+        400,
+        "bad_request",
+        None,
+        "the request line is not valid HTTP: send METHOD /path HTTP/1.1, one space apart, "
+        "the path percent-encoded, ending in CRLF",
+    ),
+    (
+        ("ObsoleteFolding",),
+        400,
+        "bad_request",
+        "hdr",
+        "the header {} goes on over several lines (obsolete line folding): send each "
+        "header on one line",
+    ),
+    (
+        ("InvalidHeaderName",),
+        400,
+        "bad_request",
+        "hdr",
+        "the header name {} is not valid: send names of letters, digits and hyphens, each "
+        "followed by a colon",
+    ),
+    (
+        ("InvalidChunkSize", "ChunkMissingTerminator", "InvalidChunkExtension"),
+        400,
+        "bad_request",
+        None,
+        "the chunked body is malformed: send each chunk as its size in hex, CRLF, the "
+        "bytes, CRLF, and 0 CRLF CRLF last — or send a Content-Length instead",
+    ),
+    (
+        ("UnsupportedTransferCoding",),
+        501,
+        "unsupported_transfer_coding",
+        "hdr",
+        "Transfer-Encoding {} is not supported: send the body with a Content-Length, or "
+        "Transfer-Encoding: chunked",
+    ),
+    (
+        ("ExpectationFailed",),
+        417,
+        "expectation_failed",
+        "expect",
+        "Expect {} is not supported: send Expect: 100-continue or no Expect header",
+    ),
+    (
+        ("InvalidSchemeHeaders",),
+        400,
+        "bad_request",
+        None,
+        "the headers that give the scheme (X-Forwarded-Proto…) contradict each other: send one",
+    ),
+    (
+        # gunicorn answers a 500 for a PROXY protocol header: the client's (proxy's) fault
+        ("InvalidProxyLine", "InvalidProxyHeader"),
+        400,
+        "bad_request",
+        None,
+        "the PROXY protocol header is not valid: check the proxy in front",
+    ),
+    (
+        # gunicorn's 403s: a PROXY header from an address not allowed to send one
+        ("ForbiddenProxyRequest",),
+        403,
+        "http_error",
+        None,
+        "this address may not send a PROXY protocol header: check the proxy in front",
+    ),
+)
+
+
 def refusal(error: BaseException, *, status: int, limits: Limits | None) -> Refusal:
     """The answer to a request gunicorn refused with ``error``, gunicorn having chosen
     ``status``: the same status unless it is wrong, the code nginx's own page gives the same
@@ -98,34 +182,6 @@ def refusal(error: BaseException, *, status: int, limits: Limits | None) -> Refu
             code="bad_request",
             detail=f"the HTTP version {_quoted(version)} is not valid: send HTTP/1.1",
         )
-    elif _is(error, "InvalidRequestMethod"):
-        return Refusal(
-            status=400,
-            code="bad_request",
-            detail=f"the method {_quoted(getattr(error, 'method', ''))} is not valid: send it "
-            "in capitals (GET, POST, PUT, DELETE…)",
-        )
-    elif _is(error, "InvalidRequestLine"):
-        return Refusal(
-            status=400,
-            code="bad_request",
-            detail="the request line is not valid HTTP: send METHOD /path HTTP/1.1, one "
-            "space apart, the path percent-encoded, ending in CRLF",
-        )
-    elif _is(error, "ObsoleteFolding"):
-        return Refusal(
-            status=400,
-            code="bad_request",
-            detail=f"the header {_quoted(getattr(error, 'hdr', ''))} goes on over several "
-            "lines (obsolete line folding): send each header on one line",
-        )
-    elif _is(error, "InvalidHeaderName"):
-        return Refusal(
-            status=400,
-            code="bad_request",
-            detail=f"the header name {_quoted(getattr(error, 'hdr', ''))} is not valid: "
-            "send names of letters, digits and hyphens, each followed by a colon",
-        )
     elif _is(error, "InvalidHeader"):
         header = str(getattr(error, "hdr", ""))
         if header.upper() == "CONTENT-LENGTH":
@@ -144,42 +200,15 @@ def refusal(error: BaseException, *, status: int, limits: Limits | None) -> Refu
                 "Name: value on its own line ending in CRLF, with no control characters"
             )
         return Refusal(status=400, code="bad_request", detail=detail)
-    elif _is(error, "InvalidChunkSize", "ChunkMissingTerminator", "InvalidChunkExtension"):
-        return Refusal(
-            status=400,
-            code="bad_request",
-            detail="the chunked body is malformed: send each chunk as its size in hex, CRLF, "
-            "the bytes, CRLF, and 0 CRLF CRLF last — or send a Content-Length instead",
-        )
-    elif _is(error, "UnsupportedTransferCoding"):
-        return Refusal(
-            status=501,
-            code="unsupported_transfer_coding",
-            detail=f"Transfer-Encoding {_quoted(getattr(error, 'hdr', ''))} is not supported: "
-            "send the body with a Content-Length, or Transfer-Encoding: chunked",
-        )
-    elif _is(error, "ExpectationFailed"):
-        return Refusal(
-            status=417,
-            code="expectation_failed",
-            detail=f"Expect {_quoted(getattr(error, 'expect', ''))} is not supported: send "
-            "Expect: 100-continue or no Expect header",
-        )
-    elif _is(error, "InvalidSchemeHeaders"):
-        return Refusal(
-            status=400,
-            code="bad_request",
-            detail="the headers that give the scheme (X-Forwarded-Proto…) contradict each "
-            "other: send one",
-        )
-    elif _is(error, "InvalidProxyLine", "InvalidProxyHeader"):  # gunicorn: a 500 for a header
-        return Refusal(
-            status=400,
-            code="bad_request",
-            detail="the PROXY protocol header is not valid: check the proxy in front",
-        )
+    else:
+        for names, status_given, code, attribute, said in _REFUSALS:
+            if _is(error, *names):
+                shown = _quoted(getattr(error, attribute, "")) if attribute else ""
+                return Refusal(status=status_given, code=code, detail=said.format(shown))
     if status >= 500:
         detail = "the server failed to handle this request; it has been logged"
+    elif status == 403:  # gunicorn's own: a PROXY header or TLS it does not accept
+        detail = "the server does not accept this connection: check the proxy or TLS in front"
     else:
         detail = "the request is not valid HTTP; check its request line and headers"
     return Refusal(
