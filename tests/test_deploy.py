@@ -113,6 +113,16 @@ def test_every_route_has_the_apps_body_limit(stack: Stack) -> None:
                 assert problem["instance"] == path
 
 
+@pytest.mark.parametrize("path", ["/healthz", "/readyz", "/assets/page.css"])
+def test_a_route_that_reads_no_body_names_its_own_limit(stack: Stack, path: str) -> None:
+    """The 413 of /healthz, /readyz and /assets/ names their 1 KiB limit, not the 64 KiB
+    of the other routes (its detail had named the default limit)."""
+    status, headers, body = call(stack, "POST", path, padded(2048))
+    problem = assert_problem(status, headers, body, 413, "body_too_large")
+    assert "limit of 1024 bytes" in problem["detail"]
+    assert problem["instance"] == path
+
+
 def test_a_body_at_the_limit_reaches_the_app(stack: Stack) -> None:
     status, _headers, body = call(
         stack, "POST", "/v1/gostop/hands", padded(SETTINGS.max_body_bytes)
