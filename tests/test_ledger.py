@@ -476,13 +476,17 @@ def _sold(outcome: dict[str, Any], sold: int) -> Event:
 TIED = [{"player": "A", "month": 11}, {"player": "C", "month": 3}]
 
 
-def test_a_table_set_up_without_a_dealer_rule_keeps_the_old_one() -> None:
-    """A setup read from a stored table or an export that does not record the rule."""
-    setup = TableSetup(
-        roster=("A", "B"), variant=Variant.GOSTOP, ruleset=_sitter_table("A").ruleset
-    )
-    assert setup.dealer_rule is DealerRule.BIGGEST_NET
+def test_a_table_stored_without_a_dealer_rule_keeps_the_old_one() -> None:
+    """A created event's body (or an export) that does not record the rule: a table of
+    the releases before it, which dealt to the biggest net; a new table records WINNER."""
+    from calculator.api.ledger_io import dealer_rule_of
+
+    assert dealer_rule_of({}) is DealerRule.BIGGEST_NET
+    assert dealer_rule_of({"dealer_rule": None}) is DealerRule.BIGGEST_NET
+    assert dealer_rule_of({"dealer_rule": "winner"}) is DealerRule.WINNER
     assert NEW_TABLES is DealerRule.WINNER
+    with pytest.raises(TypeError, match="dealer_rule"):  # the domain takes no default
+        TableSetup(roster=("A", "B"), variant=Variant.GOSTOP, ruleset=_sitter_table("A").ruleset)  # type: ignore[call-arg]
 
 
 @pytest.mark.parametrize(

@@ -66,8 +66,9 @@ class TableSetup:
     ``roster`` lists everyone who may play (2–10, more than the seats); ``ruleset`` is the
     locked rule set; ``dealer`` the first dealer (선), if known at creation; ``unit`` the
     rounding unit of the settlement; ``dealer_rule`` how the next dealer is derived
-    (:class:`DealerRule`): the old rule unless given, as for a table stored or exported
-    before the rule was recorded — a new table is created with :data:`NEW_TABLES`.
+    (:class:`DealerRule`), always said: a new table is created with :data:`NEW_TABLES`, a
+    table stored or exported before the rule was recorded reads as ``BIGGEST_NET``
+    (calculator.api.ledger_io.dealer_rule_of).
     """
 
     roster: tuple[str, ...]
@@ -76,7 +77,7 @@ class TableSetup:
     stake: int = 1
     dealer: str | None = None
     unit: int | None = None
-    dealer_rule: DealerRule = DealerRule.BIGGEST_NET
+    dealer_rule: DealerRule
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
