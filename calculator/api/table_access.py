@@ -311,8 +311,8 @@ _IF_MATCH = re.compile(rf"[ \t]*(?:{_TAG}[ \t]*)?(?:,[ \t]*(?:{_TAG}[ \t]*)?)*")
 
 def check_version(version: int, if_match: str) -> None:
     """400 ``malformed_if_match`` unless ``if_match`` is a list of entity tags that names
-    a version (one not quoted, ``If-Match: 12``, is told how to quote it; ``*`` and
-    ``""`` name none); 412 ``version_mismatch`` unless it names the table's ``version`` (compared
+    a version (one not quoted, ``If-Match: 12``, is told how to quote it; ``*`` and ``""``
+    name none); 412 ``version_mismatch`` unless it names the table's ``version`` (compared
     weakly). The tag of any representation of the table names its version: the English
     share text's ``"3.en"`` and the CSV export's ``"3.csv"`` (:func:`etag`) as ``"3"``.
 
@@ -322,25 +322,25 @@ def check_version(version: int, if_match: str) -> None:
     carry the table's ETag (``errors._versioned``, :class:`Stale`)."""
     if if_match == etag(version):
         return  # what every write sends
-    named: set[str] = set()
-    if _IF_MATCH.fullmatch(if_match) is not None:
-        named = {tag.split(".", 1)[0] for tag in versions(if_match)} - {"*", ""}
-        if str(version) in named:
-            return
-    if not named:
-        shown = if_match.strip()[:40]
-        bare = shown.removeprefix("W/").strip('"').split(".", 1)[0]
-        example = bare if bare.isascii() and bare.isdigit() else "<version>"
-        said = "not an entity tag" if _IF_MATCH.fullmatch(if_match) is None else "no version"
-        raise coded(
-            BadRequest(
-                f"If-Match is {shown}, which is {said}: send the ETag the table's last "
-                "read returned, quoted as the ETag header gives it — "
-                f'If-Match: "{example}" (the table is at version {version})'
-            ),
-            "malformed_if_match",
-        )
-    raise stale(version, f"If-Match is {if_match.strip()[:40]}, not the table's version")
+    well_formed = _IF_MATCH.fullmatch(if_match) is not None
+    named = {tag.split(".", 1)[0] for tag in versions(if_match)} if well_formed else set()
+    named -= {"*", ""}
+    if str(version) in named:
+        return
+    shown = if_match.strip()[:40]
+    if named:
+        raise stale(version, f"If-Match is {shown}, not the table's version")
+    bare = shown.removeprefix("W/").strip('"').split(".", 1)[0]
+    example = bare if bare.isascii() and bare.isdigit() else "<version>"
+    said = "no version" if well_formed else "not an entity tag"
+    raise coded(
+        BadRequest(
+            f"If-Match is {shown}, which is {said}: "
+            "send the ETag the table's last read returned, quoted as the ETag header gives "
+            f'it — If-Match: "{example}" (the table is at version {version})'
+        ),
+        "malformed_if_match",
+    )
 
 
 def request_hash() -> str:
