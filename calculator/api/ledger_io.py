@@ -332,18 +332,21 @@ class LedgerCache:
 # --- derived rows ------------------------------------------------------------------------
 
 
-def result_json(hand: LedgerHand) -> dict[str, Any]:
-    """A hand's result: the stateless endpoint's answer."""
+def result_json(
+    hand: LedgerHand, shape: serialize.Shape = serialize.DEFAULT_SHAPE
+) -> dict[str, Any]:
+    """A hand's result: the stateless endpoint's answer, shaped as ``shape`` says (the
+    default: Korean, what the derived rows store)."""
     result = hand.result
     if isinstance(result, BalanceResult):
-        return serialize.balance_json(result)
-    return serialize.hand_json(result)
+        return serialize.balance_json(result, shape)
+    return serialize.hand_json(result, (), shape)
 
 
-def result_text(hand: LedgerHand) -> str:
+def result_text(hand: LedgerHand, shape: serialize.Shape = serialize.DEFAULT_SHAPE) -> str:
     """A hand's result as JSON text (serialized once per write: for its row and the
     answer)."""
-    return orjson.dumps(result_json(hand)).decode()
+    return orjson.dumps(result_json(hand, shape)).decode()
 
 
 def hand_item(hand: LedgerHand, result: str | None = None) -> str:

@@ -338,15 +338,20 @@ class QueryBoolean(CodedField):
         raise self.make_error("invalid")
 
 
-class AnswerQuerySchema(Schema):
-    """The query of the scoring endpoints: how the answer is shaped."""
+ANSWER_LANGS: Final = (*LANGUAGES, "all")
+"""What ``?lang`` takes: a language of ours, or all of them."""
+
+
+class LangQuerySchema(Schema):
+    """The query of an answer that speaks a language (a table read, an appended hand):
+    the language of its ``label`` and ``text`` fields."""
 
     class Meta:
         unknown = EXCLUDE  # a query string may carry a client's cache buster
 
     lang = StrictString(
         max_length=8,
-        choices=(*LANGUAGES, "all"),
+        choices=ANSWER_LANGS,
         metadata={
             "description": "The language of the label and text fields: ko or en, or all "
             "for both. Without it, the request's Accept-Language header picks ko or en by "
@@ -354,6 +359,12 @@ class AnswerQuerySchema(Schema):
             "Content-Language"
         },
     )
+
+
+class AnswerQuerySchema(LangQuerySchema):
+    """The query of the scoring endpoints: how the answer is shaped (its language, and
+    how much of the rule set it echoes)."""
+
     full_ruleset = QueryBoolean(
         load_default=False,
         metadata={

@@ -49,12 +49,12 @@ from calculator.api.table_schemas import TableCreatedSchema
 from calculator.api.tables import (
     _ACCESS,
     _ETAG,
-    _READ_HEADERS,
     _WRITE_HEADERS,
     SHARED_KEY_SCHEMA,
     _cache,
     _store,
     created_once,
+    if_none_match,
     insert_table,
     iso_time,
     tables,
@@ -102,15 +102,6 @@ _EXPORT_ETAG = {
 }
 
 
-def _if_none_match(kind: str) -> dict[str, Any]:
-    """The If-None-Match of a read answered in more than one ``kind`` (language, format)."""
-    return {
-        **_READ_HEADERS[0],
-        "description": f"The ETag of the copy you hold: 304 if the table is still at it and "
-        f"this request asks for the same {kind} (each {kind} has its own ETag)",
-    }
-
-
 # A cell a spreadsheet would run as a formula (CSV injection): names are free text.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # Seconds an imported event's time may be ahead of the service's clock (instances' clocks
@@ -144,7 +135,7 @@ _CARRIES = {
 @tables.doc(
     operationId="shareTable",
     parameters=[
-        _if_none_match("language"),
+        if_none_match("language"),
         {
             "name": "lang",
             "in": "query",
@@ -251,7 +242,7 @@ def parse_share() -> Response:
 @tables.doc(
     operationId="exportTable",
     parameters=[
-        _if_none_match("format"),
+        if_none_match("format"),
         {
             "name": "format",
             "in": "query",

@@ -252,22 +252,28 @@ def not_modified(version: int, named: set[str] | None = None, variant: str = "")
     return None
 
 
-def poll_table(store: Store, table_id: str) -> tuple[Head, Response | None]:
+def poll_table(store: Store, table_id: str, variant: str = "") -> tuple[Head, Response | None]:
     """A read of a table: :func:`open_table`'s checks (401, 404), then the 304 if
-    If-None-Match names the table's version. The head's summary is not read when the
-    answer is that 304 (it is empty then); otherwise it is the table's."""
+    If-None-Match names the table's version in the representation ``variant``
+    (:func:`etag`). The head's summary is not read when the answer is that 304 (it is
+    empty then); otherwise it is the table's."""
     given = request.environ.get("HTTP_IF_NONE_MATCH")  # as in open_table
     named = set() if given is None else versions(given)
-    head, _token = open_table(store, table_id, write=False, known=_known(named))
-    return head, not_modified(head.version, named)
+    head, _token = open_table(store, table_id, write=False, known=_known(named, variant))
+    return head, not_modified(head.version, named, variant)
 
 
-def _known(named: set[str]) -> int:
-    """The one version a poll names, -1 if not exactly one: the store skips the summary
-    when the table is at it (every idle poll), so it must be a version exactly when
-    :func:`not_modified` answers 304 for it — "03", "٣" or "*" are none."""
+def _known(named: set[str], variant: str = "") -> int:
+    """The one version a poll names in the representation ``variant``, -1 if not exactly
+    one: the store skips the summary when the table is at it (every idle poll), so it
+    must be a version exactly when :func:`not_modified` answers 304 for it — "03", "٣",
+    "*" or another representation's tag are none."""
     if len(named) == 1:
         (tag,) = named
+        if variant:
+            if not tag.endswith(variant):
+                return -1
+            tag = tag[: -len(variant)]
         if 0 < len(tag) <= 9 and tag.isascii() and tag.isdigit() and str(int(tag)) == tag:
             return int(tag)
     return -1

@@ -22,6 +22,7 @@ from typing import Any
 import orjson
 import sqlalchemy
 from flask import Flask, Response, current_app, request
+from marshmallow import ValidationError
 from werkzeug.exceptions import (
     Conflict,
     HTTPException,
@@ -33,9 +34,9 @@ from calculator.api import ledger_io, serialize
 from calculator.api.config import Settings, SettingsError
 from calculator.api.docs import Blueprint, load_query, parameter_names
 from calculator.api.fields import StrictSchema
-from calculator.api.http import coded, json_response, read_json
+from calculator.api.http import coded, current_request, json_response, read_json
 from calculator.api.join_codes import join_url, new_join_code
-from calculator.api.schemas import resolve_spec
+from calculator.api.schemas import ANSWER_LANGS, LangQuerySchema, resolve_spec
 from calculator.api.table_access import (
     MAX_KEY,
     MIN_SHARED_KEY,
@@ -66,8 +67,9 @@ from calculator.api.table_schemas import (
     VersionSchema,
     table_ruleset,
 )
-from calculator.api.views import bench
+from calculator.api.views import answer_shape, bench
 from calculator.errors import GoStopError
+from calculator.explain import LANGUAGES
 from calculator.ledger import (
     MAX_EVENTS,
     MAX_REPLAY_COST,
@@ -126,6 +128,40 @@ _READ_HEADERS = [
         "description": "The ETag of the copy you hold: 304 if the table is still at it",
     }
 ]
+
+
+def if_none_match(kind: str) -> dict[str, Any]:
+    """The If-None-Match of a read answered in more than one ``kind`` (language, format)."""
+    return {
+        **_READ_HEADERS[0],
+        "description": f"The ETag of the copy you hold: 304 if the table is still at it and "
+        f"this request asks for the same {kind} (each {kind} has its own ETag)",
+    }
+
+
+_LANG_QUERY = LangQuerySchema()
+_LANG_PARAMETERS = parameter_names(_LANG_QUERY)
+# Each language's own ETag (RFC 9110 §8.8.3, table_access.etag): Korean, the language of
+# the derived rows, keeps the tag every table answer has ("N").
+_LANG_TAGS: dict[tuple[str, ...], str] = {
+    (LANGUAGES[0],): "",
+    **{(lang,): f".{lang}" for lang in LANGUAGES[1:]},
+    LANGUAGES: ".all",
+}
+_LANG_ETAG = {
+    "ETag": {
+        "schema": {"type": "string"},
+        "description": 'The table version, per language of the results: "N" (Korean), '
+        '"N.en" (English), "N.all" (both)',
+    }
+}
+_LANG = {
+    "name": "lang",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string", "enum": list(ANSWER_LANGS)},
+    "description": _LANG_QUERY.fields["lang"].metadata["description"],
+}
 _EVENTS_QUERY = EventsQuerySchema()
 _EVENTS_PARAMETERS = parameter_names(_EVENTS_QUERY)
 _AFTER = {
@@ -302,7 +338,9 @@ def _stamp(store: Store, head: Head) -> str:
 
 
 Make = Callable[[TableSetup, str, str], tuple[Event, Any, tuple[str, ...]]]
-Answer = Callable[[Ledger | None, Ledger | None, dict[int, str]], dict[str, Any]]
+Answer = Callable[
+    [Ledger | None, Ledger | None, dict[int, str], Sequence[LedgerHand]], dict[str, Any]
+]
 
 
 def _write(
@@ -311,8 +349,9 @@ def _write(
     """One change to a table, checked in the contract's order, written in one transaction.
 
     ``make(setup, by, at)`` loads the body and returns the event and the body to store;
-    ``answer(before, after, results)`` is the response body (without the version);
-    ``results`` holds the result text of every hand the change derived again, by number.
+    ``answer(before, after, results, derived)`` is the response body (without the
+    version); ``derived`` holds every hand the change derived again, ``results`` their
+    result text (as stored: the default shape), by number.
     An ``append`` (an added hand, whose answer reads ``results`` alone) may be made at
     the table's end without its ledger: then ``before`` and ``after`` are None.
     """
@@ -390,7 +429,9 @@ def _change(
         raise
     results = {h.number: ledger_io.result_text(h) for h in derived}
     items = [ledger_io.hand_item(h, results[h.number]) for h in derived]
-    text = orjson.dumps({**answer(before, after, results), "version": state.version}).decode()
+    text = orjson.dumps(
+        {**answer(before, after, results, derived), "version": state.version}
+    ).decode()
     written = store.write(
         table_id=head.id,
         expected=head.version,
@@ -449,7 +490,10 @@ def _body(schema: type[StrictSchema]) -> Any:
 
 
 def _changed_json(
-    before: Ledger | None, after: Ledger | None, _results: dict[int, str]
+    before: Ledger | None,
+    after: Ledger | None,
+    _results: dict[int, str],
+    _derived: Sequence[LedgerHand],
 ) -> dict[str, Any]:
     assert before is not None
     assert after is not None
@@ -606,11 +650,28 @@ def _created_response(answer: dict[str, Any], scorer: str, viewer: str) -> Respo
     return response
 
 
+def _asked_shape() -> tuple[serialize.Shape, bool, ValidationError | None]:
+    """The shape a table's results are asked in: ``?lang``, else the best of
+    ``Accept-Language``, else Korean (as the scoring endpoints choose); whether ``?lang``
+    said it; and the query's refusal, for the caller to raise after the access checks
+    (SPEC §9's order: a 401 or 404 before a 422)."""
+    environ = current_request().environ
+    if not environ.get("QUERY_STRING"):  # every poll: no query to load
+        if not environ.get("HTTP_ACCEPT_LANGUAGE"):
+            return serialize.DEFAULT_SHAPE, False, None
+        return answer_shape({}), False, None
+    try:
+        query = load_query(_LANG_QUERY, _LANG_PARAMETERS)
+    except ValidationError as refused:
+        return serialize.DEFAULT_SHAPE, True, refused
+    return answer_shape(query), "lang" in query, None
+
+
 @tables.get("/tables/<table_id:id>")
-@tables.response(200, TableSchema, description="The table", headers=_ETAG)
-@tables.alt_response(304, description="Not modified (If-None-Match)", headers=_ETAG)
-@tables.problems(**_ACCESS)
-@tables.doc(operationId="getTable", parameters=_READ_HEADERS)
+@tables.response(200, TableSchema, description="The table", headers=_LANG_ETAG)
+@tables.alt_response(304, description="Not modified (If-None-Match)", headers=_LANG_ETAG)
+@tables.problems(422, **_ACCESS)
+@tables.doc(operationId="getTable", parameters=[if_none_match("language"), _LANG])
 def get_table(id: str) -> Response:
     """Read a table: totals, hands, nagari streak, dealer
 
@@ -618,13 +679,38 @@ def get_table(id: str) -> Response:
     this every 2–3 seconds with If-None-Match: while the table is unchanged the answer is
     an empty 304, which costs about what /healthz does. `join_code` and `join_url` let
     another phone join (POST /v1/tables/join) while the table is open.
+
+    Each hand's `result` is the stateless answer, in the language asked for as there
+    (`?lang`, else `Accept-Language`, else Korean). Each language has its own ETag: `"N"`
+    in Korean, `"N.en"` in English, `"N.all"` in both; a write takes any of them.
     """
-    head, unchanged = poll_table(_store(), id)
-    if unchanged is not None:
-        return unchanged
-    access = {"join_code": head.join_code, "join_url": join_url(request.host_url, head.join_code)}
-    body = ledger_io.table_body(head.summary, _store().hand_items(head.id), extra=access)
-    return table_response(Response(body, mimetype="application/json"), head.version)
+    shape, said, refused = _asked_shape()
+    variant = _LANG_TAGS[shape.langs]
+    store = _store()
+    head, response = poll_table(store, id, variant)
+    if refused is not None:
+        raise refused
+    if response is None:
+        access = {
+            "join_code": head.join_code,
+            "join_url": join_url(request.host_url, head.join_code),
+        }
+        if shape == serialize.DEFAULT_SHAPE:  # what the derived rows hold
+            items: Sequence[str] = store.hand_items(head.id)
+        else:
+            ledger, _roster = _cache().ledger(store, head.id, head.version)
+            items = [ledger_io.hand_item(h, ledger_io.result_text(h, shape)) for h in ledger.hands]
+        body = ledger_io.table_body(head.summary, items, extra=access)
+        response = table_response(
+            Response(body, mimetype="application/json"), head.version, variant=variant
+        )
+        response.headers.add("Content-Language", ", ".join(shape.langs))
+    # Added: the answer is new, without a Vary yet (``vary.add`` would parse the header
+    # into a set and write it back: a tenth of a poll). On the 304 too, as its 200 says
+    # it (RFC 9110 §15.4.5); not when ?lang chose (the header changes nothing then).
+    if not said:
+        response.headers.add("Vary", "Accept-Language")
+    return response
 
 
 @tables.post("/tables/<table_id:id>/hands")
@@ -632,7 +718,7 @@ def get_table(id: str) -> Response:
 @tables.problems(**{**_WRITE, **_BODY, **_CHANGE})
 @tables.doc(
     operationId="addTableHand",
-    parameters=_WRITE_HEADERS,
+    parameters=[*_WRITE_HEADERS, _LANG],
     requestBody={
         "required": True,
         "content": {
@@ -655,19 +741,35 @@ def add_hand(id: str) -> Response:
 
     Players must be on the roster (a roster member not in the hand did not play it). The
     ledger supplies the table's rule set and stake, the nagari streak carried from the
-    hands before and the dealer (passed only when the dealer plays this hand).
+    hands before and the dealer (passed only when the dealer plays this hand). The
+    `result` is in the language asked for (`?lang`, else `Accept-Language`, else Korean),
+    as the stateless answer is; a replay (the same Idempotency-Key) answers as the first
+    time did.
     """
+    asked: list[serialize.Shape] = []
 
     def make(setup: TableSetup, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
+        shape, _said, refused = _asked_shape()
+        if refused is not None:
+            raise refused
+        asked.append(shape)
         body = read_json(current_app.config["GOSTOP"].max_body_bytes)
         hand = ledger_io.load_play(setup.variant, body)
         return added(hand, by=by, at=at), body, ()
 
-    def answer(_before: Any, _after: Any, results: dict[int, str]) -> dict[str, Any]:
-        (number,) = results  # an append derives its own hand alone
-        return {"number": number, "result": orjson.Fragment(results[number])}
+    def answer(
+        _before: Any, _after: Any, results: dict[int, str], derived: Sequence[LedgerHand]
+    ) -> dict[str, Any]:
+        (hand,) = derived  # an append derives its own hand alone
+        (shape,) = asked
+        text = results[hand.number]
+        if shape != serialize.DEFAULT_SHAPE:
+            text = ledger_io.result_text(hand, shape)
+        return {"number": hand.number, "result": orjson.Fragment(text)}
 
-    return _write(id, make, answer, 201, append=True)
+    response = _write(id, make, answer, 201, append=True)
+    response.vary.add("Accept-Language")
+    return response
 
 
 @tables.put("/tables/<table_id:id>/hands/<int:number>")
@@ -744,7 +846,7 @@ def redo(id: str) -> Response:
 @tables.doc(operationId="closeTable", parameters=_WRITE_HEADERS)
 def close_table(id: str) -> Response:
     """Close the table: it can still be read, never changed"""
-    return _write(id, _bodiless(closed), lambda before, after, results: {})
+    return _write(id, _bodiless(closed), lambda _before, _after, _results, _derived: {})
 
 
 @tables.get("/tables/<table_id:id>/events")

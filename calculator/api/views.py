@@ -83,9 +83,10 @@ def budgeted(wsgi_app: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
 def answer_shape(query: Mapping[str, Any]) -> serialize.Shape:
     """The shape the client asked for: ``?lang`` (ko, en or all), else the best of ko and
     en by ``Accept-Language`` (werkzeug parses its q-values), else Korean; and whether the
-    rule set echo lists every option (``?full_ruleset=true``)."""
+    rule set echo lists every option (``?full_ruleset=true``; a table's answers echo it
+    as the table stores it: its query has no ``full_ruleset``)."""
     lang = query.get("lang") or client_language() or LANGUAGES[0]
-    return _SHAPES[lang, query["full_ruleset"]]
+    return _SHAPES[lang, query.get("full_ruleset", False)]
 
 
 # Every shape a request can ask for (lang is one of ours or "all", by the query's schema

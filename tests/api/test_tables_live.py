@@ -248,4 +248,5 @@ def test_the_readme_night_runs_as_written(tmp_path: Any) -> None:
     assert '"version": 8' in out
     assert "\n304\n" in out
     assert '"from": "D"' in out
+    assert "\n4 points × 100 = 400 chips\n" in out  # the English read
     assert out.rstrip().endswith('{"version":9}')

@@ -216,7 +216,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
    * opens it) or "offline" (no answer: what is shown stays, the next poll retries). */
   async function fetchTable() {
     try {
-      const answer = await call("GET", `/v1/tables/${s.current.id}`,
+      // ?lang=ko: the stored rows as they are, whatever the browser's Accept-Language
+      // (a result is shown in the page's language by localized())
+      const answer = await call("GET", `/v1/tables/${s.current.id}?lang=ko`,
         { token: s.current.token, ifNoneMatch: s.etag });
       if (answer.status === 304) return "ok";
       s.table = answer.data;
@@ -483,10 +485,11 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     }
   }
 
-  /** A table hand's result in both languages. The ledger stores (and the table read
-   * gives) a result in the service's default language only; the stateless endpoint gives
-   * the same answer for the same hand, rule set, stake, streak and dealer, so it is asked
-   * again with ?lang=all. No answer: the stored result, as it is. */
+  /** A table hand's result in both languages. The page polls the table in the service's
+   * default language (the stored rows: the cheapest read; `?lang=all` would answer every
+   * hand in both, from the ledger, at each change); the stateless endpoint gives the same
+   * answer for the same hand, rule set, stake, streak and dealer, so the one hand shown is
+   * asked again with ?lang=all. No answer: the stored result, as it is. */
   async function localized(item, hand, stored) {
     if (!item) return stored;
     const variant = s.table.variant ?? "gostop";
