@@ -670,7 +670,7 @@ def _asked_shape() -> tuple[serialize.Shape, bool, ValidationError | None]:
 @tables.get("/tables/<table_id:id>")
 @tables.response(200, TableSchema, description="The table", headers=_LANG_ETAG)
 @tables.alt_response(304, description="Not modified (If-None-Match)", headers=_LANG_ETAG)
-@tables.problems(422, **_ACCESS)
+@tables.problems(422, **_ACCESS, s503=_WRITE["s503"])
 @tables.doc(operationId="getTable", parameters=[if_none_match("language"), _LANG])
 def get_table(id: str) -> Response:
     """Read a table: totals, hands, nagari streak, dealer

@@ -224,3 +224,24 @@ def test_an_english_read_follows_another_instances_writes(
             h["result"]["net"] for h in korean.get_json()["hands"]
         ]
     other.extensions["gostop_store"].dispose()
+
+
+def test_an_english_read_that_cannot_replay_in_time_is_a_503_the_korean_one_is_not(
+    ledger_app: Any, database_url: str
+) -> None:
+    """Another language comes from the table's ledger: on an instance that has not seen
+    the table, replaying its log past the request deadline is a 503 with Retry-After (as
+    a write's is); the Korean read is the stored rows and needs no replay."""
+    from calculator.api import create_app
+
+    table = TableClient.create(ledger_app.test_client(), GOSTOP["table"])
+    table.write("POST", "/hands", wire_hand(HAND), expect=201)
+    late = create_app({"access_log": False, "database_url": database_url, "request_deadline": 0})
+    late.test_client_class = ledger_app.test_client_class
+    client = late.test_client()
+    refused = client.get(table.path + "?lang=en", headers=table.auth())
+    assert refused.status_code == 503
+    assert refused.mimetype == "application/problem+json"
+    assert int(refused.headers["Retry-After"]) >= 1
+    assert client.get(table.path, headers=table.auth()).status_code == 200
+    late.extensions["gostop_store"].dispose()
