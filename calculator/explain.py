@@ -52,7 +52,8 @@ def _pi_bak_ko(facts: dict[str, int], _step: Step) -> str:
 
 def _pi_bak_en(facts: dict[str, int], _step: Step) -> str:
     if "junk_cards" in facts:
-        return f"{facts['junk_cards']} junk cards ≤ {facts['threshold']}"
+        cards = facts["junk_cards"]
+        return f"{cards} junk card{'' if cards == 1 else 's'} ≤ {facts['threshold']}"
     return f"{facts['junk_value']} junk ≤ {facts['threshold']}"
 
 
@@ -156,7 +157,9 @@ _DETAILS: Final[dict[str, dict[str, _Detail]]] = {
     },
 }
 _DECLARED: Final[dict[str, str]] = {"ko": "신고", "en": "declared"}
+# (points, chips) in each language, and English's singulars: "1 point", "1 chip"
 _UNITS: Final[dict[str, tuple[str, str]]] = {"ko": ("점", "칩"), "en": (" points", " chips")}
+_ONE: Final[dict[str, tuple[str, str]]] = {"ko": ("점", "칩"), "en": (" point", " chip")}
 
 
 def detail(step: Step, lang: str) -> str:
@@ -219,13 +222,15 @@ def payment_sentence(payment: Payment, operations: list[str], *, stake: int, lan
     (``operations[i]`` is that of ``payment.steps[i]``): the answer keeps them with each
     step's JSON, so that a step is looked up once for both."""
     steps = payment.steps
-    point_unit, chip_unit = _UNITS[lang]
+    points, chips = payment.points, payment.chips
+    point_unit = (_ONE if points == 1 else _UNITS)[lang][0]
+    chip_unit = (_ONE if chips == 1 else _UNITS)[lang][1]
     if payment.priced_in == "chips":
-        result = f"{_n(payment.chips)}{chip_unit}"
+        result = f"{_n(chips)}{chip_unit}"
     elif stake == 1:
-        result = f"{_n(payment.points)}{point_unit}"
+        result = f"{_n(points)}{point_unit}"
     else:
-        result = f"{_n(payment.points)}{point_unit} × {_n(stake)} = {_n(payment.chips)}{chip_unit}"
+        result = f"{_n(points)}{point_unit} × {_n(stake)} = {_n(chips)}{chip_unit}"
     # Not kept by value here: on hands not seen before a quarter of the sentences were
     # found, and hashing every payment's steps for the key cost more than they saved. The
     # answer keeps whole payments, keyed by the fragments it keeps for their steps

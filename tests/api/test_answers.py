@@ -783,3 +783,30 @@ def test_bench_sizes_puts_back_each_left_out_field() -> None:
     rows = omitted(30)
     assert [r["field left out"] for r in rows] == [name for name, _ in OMITTED]
     assert all(r["mean bytes saved"] > 0 for r in rows), rows
+
+
+def test_english_sentences_say_one_point_one_chip_and_one_junk_card(client: Any) -> None:
+    """Derived by hand: A stops with 3 brights and 10 junk (4 points); B holds one junk
+    card (피박 with ``pibak_count: cards``, threshold 5) and no bright (광박): 4 × 2 × 2 = 16;
+    C's first-turn ppuk pays 1 point to each other player."""
+    hand = {
+        "ruleset": {
+            "preset": "standard",
+            "options": {"first_ppuk_points": 1, "pibak_count": "cards"},
+        },
+        "players": [
+            {"id": "A", "tally": {"brights": 3, "junk_value": 10, "junk_cards": 10}},
+            {"id": "B", "tally": {"junk_value": 1, "junk_cards": 1}},
+            {"id": "C", "tally": {"brights": 1, "junk_value": 12, "junk_cards": 12}},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+        "events": [{"type": "first_ppuk", "player": "C"}],
+    }
+    said = {}
+    for stake in (1, 100):
+        answer = client.post("/v1/gostop/hands?lang=en", json={**hand, "stake": stake})
+        assert answer.status_code == 200
+        said[stake] = [p["text"]["en"] for p in answer.get_json()["payments"]]
+    assert said[1][0].endswith("× 2 (junk penalty (pi-bak): 1 junk card ≤ 5) = 16 points")
+    assert said[1][2:] == ["first-turn ppuk 1 point"] * 2
+    assert said[100][2:] == ["first-turn ppuk 1 point × 100 = 100 chips"] * 2
