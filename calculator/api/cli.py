@@ -52,10 +52,33 @@ def run(path: str, data: bytes) -> tuple[int, dict[str, Any]]:
     response = client.post(path, data=data, content_type="application/json")
     body: dict[str, Any] = orjson.loads(response.data)
     if response.status_code == 200:
+        # a batch's refused hands carry the problem a request would, path and id too
+        for item in body.get("results", ()) if path.startswith(BATCH) else ():
+            if "status" in item:
+                _strip_http(item)
         return 0, body
-    for key in _HTTP_ONLY:
-        body.pop(key, None)
+    _strip_http(body)
+    hands_given = any(error.get("pointer") == "/hands" for error in body.get("errors", ()))
+    if hands_given and path.partition("?")[0] == ENDPOINTS["score"][0]:
+        body["detail"] += "; the input is a batch? gostop score --batch"
     return 2, body
+
+
+def _strip_http(problem: dict[str, Any]) -> None:
+    """A problem without what only HTTP has: the request's path and id."""
+    for key in _HTTP_ONLY:
+        problem.pop(key, None)
+
+
+def _port(text: str) -> int:
+    """A TCP port, 1 to 65535 (argparse's ``type``)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (1 to 65535)")
+    return port
 
 
 def _file_problem(name: str, error: OSError | UnicodeError) -> dict[str, Any]:
@@ -185,7 +208,7 @@ def _command(argv: list[str] | None) -> int:
             sub.add_argument("--batch", action="store_true", help="the input is a batch")
     serve = commands.add_parser("serve", help="run the development server")
     serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to reach it from a phone")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_port, default=8000)
     database = commands.add_parser("db", help="the tables' database (GOSTOP_DATABASE_URL)")
     database.add_argument(
         "action",

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from calculator.api.cli import main, run
 from tests_support import W13
 
@@ -169,6 +171,30 @@ def test_batch(tmp_path: Path, capsys: Any) -> None:
     path.write_text(json.dumps({"hands": [W13, W13]}), encoding="utf-8")
     assert main(["score", "--batch", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["succeeded"] == 2
+
+
+def test_a_batchs_refused_hand_and_a_batch_without_batch_say_nothing_of_http(
+    tmp_path: Path, capsys: Any
+) -> None:
+    path = tmp_path / "hands.json"
+    path.write_text(json.dumps({"hands": [W13, {"players": []}]}), encoding="utf-8")
+    assert main(["score", "--batch", str(path)]) == 0
+    refused = json.loads(capsys.readouterr().out)["results"][1]
+    assert refused["status"] == 422
+    assert "instance" not in refused
+    assert "request_id" not in refused
+    assert main(["score", str(path)]) == 2  # a batch given as a hand
+    problem = json.loads(capsys.readouterr().err)
+    assert problem["detail"].endswith("the input is a batch? gostop score --batch")
+    assert "instance" not in problem
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1", "http"])
+def test_serve_refuses_a_port_that_is_none(port: str, capsys: Any) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", "--port", port])
+    assert stopped.value.code == 2
+    assert "is not a port (1 to 65535)" in capsys.readouterr().err
 
 
 def test_the_language_and_the_full_ruleset(tmp_path: Path, capsys: Any) -> None:
