@@ -279,19 +279,29 @@ def refuse_near_misses(parameters: Iterable[str], known: frozenset[str]) -> None
     client would never notice (``?full_rulset=true`` answers as if it were absent).
     Parameters far from every known one (a client's cache buster, ``?_=1700000000``) pass.
 
+    Names are compared in lower case, and a name that spells a known one out (``language``
+    for ``lang``) is a near miss too: ``?LANG=en`` or ``?language=en`` would otherwise be
+    read as absent, an answer in Korean that the client did not ask for.
+
     >>> refuse_near_misses(["_", "lang"], frozenset({"lang", "full_ruleset"}))
-    >>> try:
-    ...     refuse_near_misses(["Lang"], frozenset({"lang", "full_ruleset"}))
-    ... except ValidationError as error:
-    ...     print(error.messages["Lang"][0][:45])
-    unknown query parameter; did you mean 'lang'?
+    >>> for name in ("Lang", "LANG", "language", "FULL_RULESET"):
+    ...     try:
+    ...         refuse_near_misses([name], frozenset({"lang", "full_ruleset"}))
+    ...     except ValidationError as error:
+    ...         print(error.messages[name][0][:53])
+    unknown query parameter; did you mean 'lang'? (the pa
+    unknown query parameter; did you mean 'lang'? (the pa
+    unknown query parameter; did you mean 'lang'? (the pa
+    unknown query parameter; did you mean 'full_ruleset'?
     """
     errors: dict[str, list[str]] = {}
     allowed = ", ".join(sorted(known))
     for name in list(parameters)[:MAX_UNKNOWN_PARAMETERS]:
         if name in known:
             continue
-        close = difflib.get_close_matches(name, known, n=1, cutoff=0.7)
+        lower = name.lower()
+        close = [k for k in sorted(known) if len(k) >= 3 and lower.startswith(k)]
+        close = close or difflib.get_close_matches(lower, known, n=1, cutoff=0.7)
         if close:
             errors[name] = [
                 Coded(

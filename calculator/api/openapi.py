@@ -135,7 +135,8 @@ _VARY = {
     "shareTable": "Accept-Language",
     "exportTable": "Accept",
 }
-_SPEAKS = ("scoreHand", "scoreHands", "scoreBalanceHand", "getTable")  # Content-Language
+# Content-Language (an appended hand's: not on a replay, which answers as stored)
+_SPEAKS = ("scoreHand", "scoreHands", "scoreBalanceHand", "getTable", "addTableHand")
 _REFUSALS = ("400", "403", "404", "409", "422", "428")  # of a table the token opened: its ETag
 
 
@@ -169,7 +170,7 @@ def _response_headers(document: dict[str, Any]) -> None:
                 declared.append("WWW-Authenticate")
             if status in ("200", "201", "304") and name in _VARY:
                 declared.append("Vary")
-                if name in _SPEAKS and status == "200":
+                if name in _SPEAKS and status in ("200", "201"):
                     declared.append("Content-Language")
             headers = response.setdefault("headers", {})
             for header in declared:

@@ -33,7 +33,7 @@ from werkzeug.exceptions import (
 from calculator.api import ledger_io, serialize
 from calculator.api.config import Settings, SettingsError
 from calculator.api.docs import Blueprint, load_query, parameter_names
-from calculator.api.fields import StrictSchema
+from calculator.api.fields import Coded, StrictSchema
 from calculator.api.http import coded, current_request, json_response, read_json
 from calculator.api.join_codes import join_url, new_join_code
 from calculator.api.schemas import ANSWER_LANGS, LangQuerySchema, resolve_spec
@@ -140,6 +140,11 @@ def if_none_match(kind: str) -> dict[str, Any]:
 
 
 _LANG_QUERY = LangQuerySchema()
+_FULL_RULESET_HERE = Coded(
+    "not taken by a table's answers: the table's `ruleset` (GET /v1/tables/{id}) lists "
+    "every option of its locked rule set, and each result echoes it compact",
+    "unknown_field",
+)
 _LANG_PARAMETERS = parameter_names(_LANG_QUERY)
 # Each language's own ETag (RFC 9110 §8.8.3, table_access.etag): Korean, the language of
 # the derived rows, keeps the tag every table answer has ("N").
@@ -662,6 +667,8 @@ def _asked_shape() -> tuple[serialize.Shape, bool, ValidationError | None]:
         return answer_shape({}), False, None
     try:
         query = load_query(_LANG_QUERY, _LANG_PARAMETERS)
+        if "full_ruleset" in request.args:  # the scoring endpoints' other parameter
+            raise ValidationError({"full_ruleset": [_FULL_RULESET_HERE]})
     except ValidationError as refused:
         return serialize.DEFAULT_SHAPE, True, refused
     return answer_shape(query), "lang" in query, None
@@ -769,6 +776,8 @@ def add_hand(id: str) -> Response:
 
     response = _write(id, make, answer, 201, append=True)
     response.vary.add("Accept-Language")
+    if asked:  # answered now, not a replay of what an earlier request stored
+        response.headers["Content-Language"] = ", ".join(asked[0].langs)
     return response
 
 

@@ -183,6 +183,9 @@ def test_a_request_without_a_query_string_does_not_parse_one(app: Any) -> None:
     [
         (HANDS + "?full_rulset=true", "full_rulset", "full_ruleset"),
         (HANDS + "?Lang=en", "Lang", "lang"),
+        (HANDS + "?LANG=en", "LANG", "lang"),  # all capitals: read as absent before
+        (HANDS + "?language=en", "language", "lang"),  # the name spelt out
+        (HANDS + "?FULL_RULESET=true", "FULL_RULESET", "full_ruleset"),
         (HANDS + "/batch?lagn=en", "lagn", "lang"),
         ("/v1/cards?rules=wikipedia", "rules", "ruleset"),
     ],

@@ -160,6 +160,7 @@ def test_an_appended_hand_answers_in_the_language_asked_and_a_replay_as_first(
     added = lclient.post(table.path + "/hands", json=body, headers=headers)
     assert added.status_code == 201
     assert "Accept-Language" in added.headers["Vary"]
+    assert added.headers["Content-Language"] == "en"
     result = added.get_json()["result"]
     stored = table.get()["hands"][0]
     assert result == _stateless(lclient, GOSTOP, stored, body, "?lang=en")
@@ -170,6 +171,7 @@ def test_an_appended_hand_answers_in_the_language_asked_and_a_replay_as_first(
     )
     assert (again.status_code, again.data) == (201, added.data)
     assert again.headers["Idempotent-Replayed"] == "true"
+    assert "Content-Language" not in again.headers  # it answers as stored, in whichever
     # ?lang on a write
     both = lclient.post(
         table.path + "/hands?lang=all",
@@ -191,6 +193,11 @@ def test_a_bad_lang_is_a_422_after_the_access_checks(lclient: Any) -> None:
         assert refused.get_json()["errors"][0]["code"] == code, refused.get_json()
     twice = lclient.get(table.path + "?lang=en&lang=ko", headers=table.auth())
     assert twice.get_json()["errors"][0]["code"] == "duplicate_parameter"
+    # the scoring endpoints' other parameter, and their names in capitals, are no silence
+    for query, pointer in (("?full_ruleset=true", "/full_ruleset"), ("?LANG=en", "/LANG")):
+        refused = lclient.get(table.path + query, headers=table.auth())
+        assert refused.status_code == 422, query
+        assert refused.get_json()["errors"][0]["pointer"] == pointer
     # a write's query is checked with its body, after the version (SPEC §9's order)
     headers = {**table.auth(), "Idempotency-Key": new_key(), "If-Match": '"9"'}
     assert lclient.post(table.path + "/hands?lang=fr", json={}, headers=headers).status_code == 412
