@@ -179,8 +179,8 @@ class PaymentSchema(Schema):
         },
     )
     text = _localized(
-        "The payment in one line, ready to show: `B → A: 승자 점수 24 × 2 (피박: 피 3 ≤ 5) "
-        "= 48점 × 100 = 4,800칩`"
+        "The payment in one line, ready to show: `24 × 2 (피박: 피 3 ≤ 5) = 48점 × 100 = "
+        "4,800칩` (a side payment starts with its name: `첫뻑 3점 × 100 = 300칩`)"
     )
     steps = fields.List(
         fields.Nested(StepSchema),
