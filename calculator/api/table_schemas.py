@@ -19,6 +19,8 @@ from calculator.api.fields import (
     StrictSchema,
     StrictString,
     fail,
+    too_large_to_read,
+    whole_number,
 )
 from calculator.api.responses import RoundingOutSchema, TransferSchema
 from calculator.api.schemas import MAX_ID, RulesetField, RulesetSpec
@@ -267,13 +269,16 @@ MAX_SEQ = 2**31 - 1
 
 
 _QUERY_DIGITS = re.compile(r"-?[0-9]+")
+# Any other JSON number (``1.0``, ``1e0``): read as a body's number is, whole or not
+_QUERY_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 
 
 class QueryInteger(CodedField, fields.Integer):
-    """A whole number in a query string (text: ASCII digits, a leading ``-``), refused in
-    the words and codes of a JSON integer (:class:`calculator.api.fields.StrictInteger`):
-    ``x`` and ``2.5`` are ``invalid_type`` "expected a whole number (an integer)"; one
-    of more digits than any bound is ``too_large``."""
+    """A whole number in a query string, taken and refused as a JSON integer is
+    (:class:`calculator.api.fields.StrictInteger`): ASCII digits with a leading ``-``, or
+    any JSON number whose value is whole (``1.0``, ``1e0``: 1); ``x`` and ``2.5`` are
+    ``invalid_type`` "expected a whole number (an integer)"; one of more digits than any
+    bound, or a whole number too large to read exactly (``1e30``), is ``too_large``."""
 
     default_error_messages: types.ErrorMessages = {  # noqa: RUF012
         "invalid": "expected a whole number (an integer)"
@@ -282,6 +287,12 @@ class QueryInteger(CodedField, fields.Integer):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         text = value.strip() if isinstance(value, str) else ""
         if not _QUERY_DIGITS.fullmatch(text):
+            number = float(text) if _QUERY_NUMBER.fullmatch(text) else None
+            found = whole_number(number)
+            if found is not None:
+                return found
+            if too_large_to_read(number):
+                raise fail("too_large", f"{number!r} is above the maximum {MAX_SEQ}")
             raise self.make_error("invalid")
         if len(text.lstrip("-")) > 18:  # past any bound (and int()'s digit limit)
             shown = text if len(text) <= 24 else text[:24] + "…"
@@ -291,7 +302,7 @@ class QueryInteger(CodedField, fields.Integer):
 
 def _sequence_number(value: int) -> None:
     if value < 0:
-        raise fail("negative_count", f"{value} is below 0")
+        raise fail("negative_count", f"{value} is below the minimum 0")
     if value > MAX_SEQ:
         raise fail("too_large", f"{value} is above the maximum {MAX_SEQ}")
 

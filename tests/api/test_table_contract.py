@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ledger_support import SCENARIOS
+from ledger_support import SCENARIOS, wire_hand
 from tables_support import TableClient, new_key
 
 GOSTOP = SCENARIOS[0]
@@ -133,7 +133,11 @@ def test_an_empty_if_match_is_a_missing_one(lclient: Any, empty: str) -> None:
         ("2.5", "invalid_type", "expected a whole number (an integer)"),
         ("٣", "invalid_type", "expected a whole number (an integer)"),
         ("99999999999999999999999", "too_large", "is above the maximum 2147483647"),
-        ("-1", "negative_count", "-1 is below 0"),
+        ("-1", "negative_count", "-1 is below the minimum 0"),  # a body's words
+        ("-1.0", "negative_count", "-1 is below the minimum 0"),
+        ("1e30", "too_large", "1e+30 is above the maximum 2147483647"),
+        ("1.5e0", "invalid_type", "expected a whole number (an integer)"),
+        ("1.", "invalid_type", "expected a whole number (an integer)"),
     ],
 )
 def test_a_bad_query_number_is_said_as_a_json_one_is(
@@ -148,6 +152,19 @@ def test_a_bad_query_number_is_said_as_a_json_one_is(
     assert error["code"] == code
     assert detail in error["detail"]
     assert "Not a valid integer" not in error["detail"]
+
+
+@pytest.mark.parametrize("after", ["2", "2.0", "2e0", "0.2e1", " 2"])
+def test_a_whole_query_number_is_taken_however_it_is_written(lclient: Any, after: str) -> None:
+    """As a JSON integer is (``2.0`` is 2): the events after the second."""
+    table = _table(lclient)
+    table.write("POST", "/hands", wire_hand(HAND), expect=201)
+    table.write("POST", "/hands", wire_hand(HAND), expect=201)
+    events = lclient.get(
+        f"{table.path}/events", query_string={"after": after}, headers=table.auth()
+    )
+    assert events.status_code == 200, events.get_json()
+    assert [e["seq"] for e in events.get_json()["events"]] == [3]
 
 
 def test_events_refuse_after_given_twice_and_a_near_miss_of_it(lclient: Any) -> None:
