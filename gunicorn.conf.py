@@ -43,7 +43,9 @@ def pre_fork(server, worker):  # gunicorn calls it in the master before each for
     the pages those objects share with the master (copy-on-write): after a big batch and
     its full collection a worker kept ~34 MB private instead of ~60 (bench/RESULTS.md,
     sixteenth session), and that collection walks only the worker's own objects (22 ms
-    less in a warm app). Garbage the master held at the fork stays, once, frozen."""
+    less in a warm app). gunicorn forks again to replace a worker (max_requests, a
+    crash): what the master allocated since is frozen then, garbage included; it
+    allocates little between forks (its Worker objects hold no cycles)."""
     gc.freeze()
 
 

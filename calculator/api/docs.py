@@ -274,14 +274,19 @@ MAX_UNKNOWN_PARAMETERS = 10
 4 KiB at most: gunicorn's ``limit_request_line``)."""
 
 
+# What clients call a parameter of ours by another name (refused with the name meant)
+_OTHER_NAMES = {"language": "lang", "locale": "lang"}
+
+
 def refuse_near_misses(parameters: Iterable[str], known: frozenset[str]) -> None:
     """Refuse an unknown query parameter that is a near miss of a known one: a typo the
     client would never notice (``?full_rulset=true`` answers as if it were absent).
     Parameters far from every known one (a client's cache buster, ``?_=1700000000``) pass.
 
-    Names are compared in lower case, and a name that spells a known one out (``language``
-    for ``lang``) is a near miss too: ``?LANG=en`` or ``?language=en`` would otherwise be
-    read as absent, an answer in Korean that the client did not ask for.
+    Names are compared in lower case, and the usual other names of a known one
+    (``language`` or ``locale`` for ``lang``) are near misses too: ``?LANG=en`` or
+    ``?language=en`` would otherwise be read as absent, an answer in Korean that the
+    client did not ask for.
 
     >>> refuse_near_misses(["_", "lang"], frozenset({"lang", "full_ruleset"}))
     >>> for name in ("Lang", "LANG", "language", "FULL_RULESET"):
@@ -300,7 +305,8 @@ def refuse_near_misses(parameters: Iterable[str], known: frozenset[str]) -> None
         if name in known:
             continue
         lower = name.lower()
-        close = [k for k in sorted(known) if len(k) >= 3 and lower.startswith(k)]
+        alias = _OTHER_NAMES.get(lower)
+        close = [alias] if alias in known else []
         close = close or difflib.get_close_matches(lower, known, n=1, cutoff=0.7)
         if close:
             errors[name] = [

@@ -119,19 +119,17 @@ HEADERS: dict[str, dict[str, Any]] = {
     },
     "Vary": {
         "description": "The request headers the answer depends on (Accept-Language, Accept; "
-        "and Origin when GOSTOP_CORS_ORIGINS is set). A table read, a share text or an "
-        "export whose ?lang or ?format is given depends on neither",
+        "and Origin when GOSTOP_CORS_ORIGINS is set). A share text or an export whose "
+        "?lang or ?format is given depends on neither",
         "schema": {"type": "string"},
     },
 }
-# operationId → what its success (and 304) answer varies on: sent always, but by a table
-# read, the share text and the export only when no ?lang or ?format chose for the header
+# operationId → what its success (and 304) answer varies on: sent always, but by the share
+# text and the export only when no ?lang or ?format chose for the header
 _VARY = {
     "scoreHand": "Accept-Language",
     "scoreHands": "Accept-Language",
     "scoreBalanceHand": "Accept-Language",
-    "getTable": "Accept-Language",
-    "addTableHand": "Accept-Language",
     "shareTable": "Accept-Language",
     "exportTable": "Accept",
 }
@@ -168,10 +166,10 @@ def _response_headers(document: dict[str, Any]) -> None:
                 declared.append("Content-Disposition")
             if status == "401":
                 declared.append("WWW-Authenticate")
-            if status in ("200", "201", "304") and name in _VARY:
+            if status in ("200", "304") and name in _VARY:
                 declared.append("Vary")
-                if name in _SPEAKS and status in ("200", "201"):
-                    declared.append("Content-Language")
+            if name in _SPEAKS and status in ("200", "201"):
+                declared.append("Content-Language")
             headers = response.setdefault("headers", {})
             for header in declared:
                 headers.setdefault(header, {"$ref": f"#/components/headers/{header}"})

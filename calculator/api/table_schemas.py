@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from math import inf
 from typing import Any, NamedTuple
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, types
@@ -291,8 +292,11 @@ class QueryInteger(CodedField, fields.Integer):
             found = whole_number(number)
             if found is not None:
                 return found
-            if too_large_to_read(number):
-                raise fail("too_large", f"{number!r} is above the maximum {MAX_SEQ}")
+            if number is not None and (too_large_to_read(number) or abs(number) == inf):
+                shown = text if len(text) <= 24 else text[:24] + "…"  # as the client wrote it
+                if number < 0:
+                    raise fail("negative_count", f"{shown} is below the minimum 0")
+                raise fail("too_large", f"{shown} is above the maximum {MAX_SEQ}")
             raise self.make_error("invalid")
         if len(text.lstrip("-")) > 18:  # past any bound (and int()'s digit limit)
             shown = text if len(text) <= 24 else text[:24] + "…"

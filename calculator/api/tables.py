@@ -165,7 +165,9 @@ _LANG = {
     "in": "query",
     "required": False,
     "schema": {"type": "string", "enum": list(ANSWER_LANGS)},
-    "description": _LANG_QUERY.fields["lang"].metadata["description"],
+    "description": "The language of the results' label and text fields: ko (the default, as "
+    "the table stores them), en, or all for both. Accept-Language does not choose here: "
+    "a table answer's ETag stays the version for a client that does not ask",
 }
 _EVENTS_QUERY = EventsQuerySchema()
 _EVENTS_PARAMETERS = parameter_names(_EVENTS_QUERY)
@@ -655,23 +657,22 @@ def _created_response(answer: dict[str, Any], scorer: str, viewer: str) -> Respo
     return response
 
 
-def _asked_shape() -> tuple[serialize.Shape, bool, ValidationError | None]:
-    """The shape a table's results are asked in: ``?lang``, else the best of
-    ``Accept-Language``, else Korean (as the scoring endpoints choose); whether ``?lang``
-    said it; and the query's refusal, for the caller to raise after the access checks
-    (SPEC §9's order: a 401 or 404 before a 422)."""
-    environ = current_request().environ
-    if not environ.get("QUERY_STRING"):  # every poll: no query to load
-        if not environ.get("HTTP_ACCEPT_LANGUAGE"):
-            return serialize.DEFAULT_SHAPE, False, None
-        return answer_shape({}), False, None
+def _asked_shape() -> tuple[serialize.Shape, ValidationError | None]:
+    """The shape a table's results are asked in: ``?lang``, else Korean, what the rows
+    store; and the query's refusal, for the caller to raise after the access checks
+    (SPEC §9's order: a 401 or 404 before a 422). Not ``Accept-Language``: phones and
+    browsers send one unasked, and a table answer's ETag is its version (``"N"``, SPEC
+    §9) for every client that does not ask for another language by name."""
+    if not current_request().environ.get("QUERY_STRING"):  # every poll: no query to load
+        return serialize.DEFAULT_SHAPE, None
     try:
         query = load_query(_LANG_QUERY, _LANG_PARAMETERS)
-        if "full_ruleset" in request.args:  # the scoring endpoints' other parameter
+        if any(name.lower() == "full_ruleset" for name in request.args):
             raise ValidationError({"full_ruleset": [_FULL_RULESET_HERE]})
     except ValidationError as refused:
-        return serialize.DEFAULT_SHAPE, True, refused
-    return answer_shape(query), "lang" in query, None
+        return serialize.DEFAULT_SHAPE, refused
+    lang = query.get("lang") or LANGUAGES[0]
+    return answer_shape({"lang": lang}), None
 
 
 @tables.get("/tables/<table_id:id>")
@@ -687,11 +688,12 @@ def get_table(id: str) -> Response:
     an empty 304, which costs about what /healthz does. `join_code` and `join_url` let
     another phone join (POST /v1/tables/join) while the table is open.
 
-    Each hand's `result` is the stateless answer, in the language asked for as there
-    (`?lang`, else `Accept-Language`, else Korean). Each language has its own ETag: `"N"`
-    in Korean, `"N.en"` in English, `"N.all"` in both; a write takes any of them.
+    Each hand's `result` is the stateless answer in Korean, or in the language `?lang`
+    names (`en`, or `all` for both; `Accept-Language` does not choose here: the answer's
+    ETag stays the version for every client that does not ask). Each language has its own
+    ETag: `"N"` in Korean, `"N.en"` in English, `"N.all"` in both; a write takes any.
     """
-    shape, said, refused = _asked_shape()
+    shape, refused = _asked_shape()
     variant = _LANG_TAGS[shape.langs]
     store = _store()
     head, response = poll_table(store, id, variant)
@@ -712,11 +714,6 @@ def get_table(id: str) -> Response:
             Response(body, mimetype="application/json"), head.version, variant=variant
         )
         response.headers.add("Content-Language", ", ".join(shape.langs))
-    # Added: the answer is new, without a Vary yet (``vary.add`` would parse the header
-    # into a set and write it back: a tenth of a poll). On the 304 too, as its 200 says
-    # it (RFC 9110 §15.4.5); not when ?lang chose (the header changes nothing then).
-    if not said:
-        response.headers.add("Vary", "Accept-Language")
     return response
 
 
@@ -749,14 +746,13 @@ def add_hand(id: str) -> Response:
     Players must be on the roster (a roster member not in the hand did not play it). The
     ledger supplies the table's rule set and stake, the nagari streak carried from the
     hands before and the dealer (passed only when the dealer plays this hand). The
-    `result` is in the language asked for (`?lang`, else `Accept-Language`, else Korean),
-    as the stateless answer is; a replay (the same Idempotency-Key) answers as the first
-    time did.
+    `result` is in Korean, or in the language `?lang` names, as the table read's; a
+    replay (the same Idempotency-Key) answers as the first time did.
     """
     asked: list[serialize.Shape] = []
 
     def make(setup: TableSetup, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
-        shape, _said, refused = _asked_shape()
+        shape, refused = _asked_shape()
         if refused is not None:
             raise refused
         asked.append(shape)
@@ -775,7 +771,6 @@ def add_hand(id: str) -> Response:
         return {"number": hand.number, "result": orjson.Fragment(text)}
 
     response = _write(id, make, answer, 201, append=True)
-    response.vary.add("Accept-Language")
     if asked:  # answered now, not a replay of what an earlier request stored
         response.headers["Content-Language"] = ", ".join(asked[0].langs)
     return response

@@ -1,7 +1,8 @@
 """A table's results in the language asked for (SPEC §4: labels and sentences come in the
 language the client asks for; SPEC §9: a table hand's ``result`` is the stateless answer):
-``GET /v1/tables/{id}`` and an appended hand's ``result`` take ``?lang`` and
-``Accept-Language`` as the scoring endpoints do, each language with its own ETag."""
+``GET /v1/tables/{id}`` and an appended hand's ``result`` take ``?lang`` as the scoring
+endpoints do, each language with its own ETag. Not ``Accept-Language``: phones send one
+unasked, and a table answer's ETag is its version (SPEC §9) unless a client asks."""
 
 from __future__ import annotations
 
@@ -55,11 +56,10 @@ def _stateless(
     ("query", "headers", "language"),
     [
         ("?lang=en", {}, "en"),
-        ("", {"Accept-Language": "en-US,en;q=0.9,ko;q=0.8"}, "en"),
         ("?lang=all", {"Accept-Language": "en"}, "ko, en"),
         ("?lang=ko", {"Accept-Language": "en"}, "ko"),
     ],
-    ids=["lang=en", "accept-language", "lang=all", "lang-wins"],
+    ids=["lang=en", "lang=all", "lang=ko"],
 )
 def test_each_result_is_the_stateless_answer_in_the_language_asked(
     lclient: Any, scenario: dict[str, Any], query: str, headers: dict[str, str], language: str
@@ -93,8 +93,7 @@ def test_each_language_has_its_own_etag_and_a_write_takes_any(lclient: Any) -> N
     for query, tag in tags.items():
         first = lclient.get(table.path + query, headers=auth)
         assert first.headers["ETag"] == tag
-        # ?lang chose: the answer does not depend on Accept-Language
-        assert ("Accept-Language" in first.headers.get("Vary", "")) is (query == "")
+        assert "Accept-Language" not in first.headers.get("Vary", "")
         for other_query, other_tag in tags.items():
             again = lclient.get(table.path + query, headers={**auth, "If-None-Match": other_tag})
             if other_tag == tag:
@@ -103,12 +102,13 @@ def test_each_language_has_its_own_etag_and_a_write_takes_any(lclient: Any) -> N
             else:  # another language's copy is no match
                 assert again.status_code == 200, (query, other_query)
                 assert again.data == first.data
-    # Accept-Language alone picks the tag too, and Vary says so on the 304 as well
-    english = {**auth, "Accept-Language": "en"}
-    assert lclient.get(table.path, headers=english).headers["ETag"] == '"2.en"'
-    unchanged = lclient.get(table.path, headers={**english, "If-None-Match": '"2.en"'})
+    # Accept-Language (a phone's, sent unasked) changes nothing: Korean, the version's tag
+    english = {**auth, "Accept-Language": "en-US,en;q=0.9"}
+    korean = lclient.get(table.path, headers=english)
+    assert (korean.headers["ETag"], korean.headers["Content-Language"]) == ('"2"', "ko")
+    assert korean.data == lclient.get(table.path, headers=auth).data
+    unchanged = lclient.get(table.path, headers={**english, "If-None-Match": '"2"'})
     assert unchanged.status_code == 304
-    assert "Accept-Language" in unchanged.headers["Vary"]
     # a weak tag (a compressing proxy) is the same copy
     weak = lclient.get(table.path + "?lang=en", headers={**auth, "If-None-Match": 'W/"2.en"'})
     assert weak.status_code == 304
@@ -138,9 +138,7 @@ def test_an_english_poll_after_a_korean_one_is_not_answered_from_the_korean_tag(
     table = TableClient.create(lclient, GOSTOP["table"])
     table.write("POST", "/hands", wire_hand(HAND), expect=201)
     korean = lclient.get(table.path, headers=table.auth())
-    english = lclient.get(
-        table.path, headers={**table.auth(), "Accept-Language": "en", "If-None-Match": '"2"'}
-    )
+    english = lclient.get(table.path + "?lang=en", headers={**table.auth(), "If-None-Match": '"2"'})
     assert english.status_code == 200
     assert english.get_json()["totals"] == korean.get_json()["totals"]
     assert english.get_json()["hands"][0]["result"]["payments"][0]["text"].keys() == {"en"}
@@ -155,20 +153,16 @@ def test_an_appended_hand_answers_in_the_language_asked_and_a_replay_as_first(
         **table.auth(),
         "Idempotency-Key": "append-in-english",
         "If-Match": f'"{table.version}"',
-        "Accept-Language": "en",
     }
-    added = lclient.post(table.path + "/hands", json=body, headers=headers)
+    added = lclient.post(table.path + "/hands?lang=en", json=body, headers=headers)
     assert added.status_code == 201
-    assert "Accept-Language" in added.headers["Vary"]
     assert added.headers["Content-Language"] == "en"
     result = added.get_json()["result"]
     stored = table.get()["hands"][0]
     assert result == _stateless(lclient, GOSTOP, stored, body, "?lang=en")
     assert stored["result"] == _stateless(lclient, GOSTOP, stored, body, "")  # kept in Korean
     # the same key again, asked in Korean: the stored answer, byte for byte
-    again = lclient.post(
-        table.path + "/hands", json=body, headers={**headers, "Accept-Language": "ko"}
-    )
+    again = lclient.post(table.path + "/hands?lang=ko", json=body, headers=headers)
     assert (again.status_code, again.data) == (201, added.data)
     assert again.headers["Idempotent-Replayed"] == "true"
     assert "Content-Language" not in again.headers  # it answers as stored, in whichever
@@ -193,8 +187,12 @@ def test_a_bad_lang_is_a_422_after_the_access_checks(lclient: Any) -> None:
         assert refused.get_json()["errors"][0]["code"] == code, refused.get_json()
     twice = lclient.get(table.path + "?lang=en&lang=ko", headers=table.auth())
     assert twice.get_json()["errors"][0]["code"] == "duplicate_parameter"
-    # the scoring endpoints' other parameter, and their names in capitals, are no silence
-    for query, pointer in (("?full_ruleset=true", "/full_ruleset"), ("?LANG=en", "/LANG")):
+    # the scoring endpoints' other parameter, and names in capitals, are no silence
+    for query, pointer in (
+        ("?full_ruleset=true", "/full_ruleset"),
+        ("?FULL_RULESET=true", "/full_ruleset"),
+        ("?LANG=en", "/LANG"),
+    ):
         refused = lclient.get(table.path + query, headers=table.auth())
         assert refused.status_code == 422, query
         assert refused.get_json()["errors"][0]["pointer"] == pointer
@@ -219,11 +217,10 @@ def test_an_english_read_follows_another_instances_writes(
     other.test_client_class = ledger_app.test_client_class
     clients = [ledger_app.test_client(), other.test_client()]
     table = TableClient.create(clients[0], GOSTOP["table"])
-    english = {**table.auth(), "Accept-Language": "en"}
     for i, step in enumerate(GOSTOP["steps"][:10]):
         table.client = clients[i % 2]
         table.step(step, step.get("hand"))
-        read = clients[0].get(table.path, headers=english)
+        read = clients[0].get(table.path + "?lang=en", headers=table.auth())
         assert read.headers["ETag"] == f'"{table.version}.en"'
         state, korean = read.get_json(), clients[1].get(table.path, headers=table.auth())
         assert state["totals"] == korean.get_json()["totals"]

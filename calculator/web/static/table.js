@@ -216,9 +216,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
    * opens it) or "offline" (no answer: what is shown stays, the next poll retries). */
   async function fetchTable() {
     try {
-      // ?lang=ko: the stored rows as they are, whatever the browser's Accept-Language
-      // (a result is shown in the page's language by localized())
-      const answer = await call("GET", `/v1/tables/${s.current.id}?lang=ko`,
+      const answer = await call("GET", `/v1/tables/${s.current.id}`,
         { token: s.current.token, ifNoneMatch: s.etag });
       if (answer.status === 304) return "ok";
       s.table = answer.data;
