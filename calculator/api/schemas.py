@@ -13,7 +13,7 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, Final, NamedTuple, TypeVar
 
-from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, types
+from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, pre_load, types
 
 from calculator import options as option_specs
 from calculator.api.fields import (
@@ -342,7 +342,20 @@ ANSWER_LANGS: Final = (*LANGUAGES, "all")
 """What ``?lang`` takes: a language of ours, or all of them."""
 
 
-class LangQuerySchema(Schema):
+class LanguageTagQuery(Schema):
+    """A query with a ``lang``, read as ``Accept-Language``'s tags are: in any case, a
+    region named or not (``EN``, ``en-US`` and ``en_GB`` are ``en``, ``ALL`` is ``all``)."""
+
+    @pre_load
+    def _language_tag(self, data: Mapping[str, Any], **_kwargs: Any) -> Mapping[str, Any]:
+        given = data.get("lang")
+        if type(given) is not str:
+            return data
+        primary = given.strip().replace("_", "-").partition("-")[0].lower()
+        return {**data, "lang": primary or given}
+
+
+class LangQuerySchema(LanguageTagQuery):
     """The query of an answer that speaks a language (a table read, an appended hand):
     the language of its ``label`` and ``text`` fields."""
 
@@ -354,9 +367,9 @@ class LangQuerySchema(Schema):
         choices=ANSWER_LANGS,
         metadata={
             "description": "The language of the label and text fields: ko or en, or all "
-            "for both. Without it, the request's Accept-Language header picks ko or en by "
-            "its q-values; neither (or no header): ko. The answer says which in "
-            "Content-Language"
+            "for both (in any case; a region is ignored: en-US is en). Without it, the "
+            "request's Accept-Language header picks ko or en by its q-values; neither (or "
+            "no header): ko. The answer says which in Content-Language"
         },
     )
 

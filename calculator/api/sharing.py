@@ -141,7 +141,8 @@ _CARRIES = {
             "in": "query",
             "required": False,
             "schema": {"type": "string", "enum": [lang.value for lang in Lang]},
-            "description": "ko or en; without it, the best of Accept-Language, else ko",
+            "description": "ko or en (in any case; a region is ignored: en-US is en); "
+            "without it, the best of Accept-Language, else ko",
         },
     ],
 )

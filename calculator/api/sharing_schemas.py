@@ -19,7 +19,7 @@ from calculator.api.fields import (
     fail,
 )
 from calculator.api.responses import TransferSchema
-from calculator.api.schemas import MAX_ID
+from calculator.api.schemas import MAX_ID, LanguageTagQuery
 from calculator.api.table_schemas import (
     CHIPS_MAP,
     MAX_REASON,
@@ -60,7 +60,7 @@ DEALER_RULE = (
 FORMATS = ("json", "csv")
 
 
-class ShareQuerySchema(Schema):
+class ShareQuerySchema(LanguageTagQuery):
     """``GET …/share``: the language (default: Accept-Language, else Korean)."""
 
     class Meta:
@@ -70,7 +70,10 @@ class ShareQuerySchema(Schema):
         max_length=2,
         choices=tuple(lang.value for lang in Lang),
         load_default=None,
-        metadata={"description": "ko or en (default: Accept-Language, else ko)"},
+        metadata={
+            "description": "ko or en, in any case, a region ignored (default: "
+            "Accept-Language, else ko)"
+        },
     )
 
 

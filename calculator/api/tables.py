@@ -166,7 +166,8 @@ _LANG = {
     "required": False,
     "schema": {"type": "string", "enum": list(ANSWER_LANGS)},
     "description": "The language of the results' label and text fields: ko (the default, as "
-    "the table stores them), en, or all for both. Accept-Language does not choose here: "
+    "the table stores them), en, or all for both (in any case; a region is ignored: en-US "
+    "is en). Accept-Language does not choose here: "
     "a table answer's ETag stays the version for a client that does not ask",
 }
 _EVENTS_QUERY = EventsQuerySchema()

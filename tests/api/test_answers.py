@@ -674,6 +674,21 @@ def test_an_unknown_lang_is_a_422(client: Any) -> None:
     assert [e["code"] for e in response.get_json()["errors"]] == ["invalid_type"]
 
 
+@pytest.mark.parametrize(
+    ("given", "langs"),
+    [("EN", {"en"}), ("en-US", {"en"}), ("en_GB", {"en"}), ("Ko", {"ko"}), ("ALL", {"ko", "en"})],
+)
+def test_lang_is_read_as_a_language_tag_in_any_case_and_region(
+    client: Any, given: str, langs: set[str]
+) -> None:
+    """As Accept-Language's tags are (and as a client may write them): ``?lang=EN`` was a
+    422 while ``Accept-Language: EN-us`` gave English."""
+    answer = client.post(HANDS + f"?lang={given}", json=BAKS)
+    assert answer.status_code == 200, answer.get_json()
+    assert set(answer.get_json()["payments"][0]["text"]) == langs
+    assert set(answer.headers["Content-Language"].split(", ")) == langs
+
+
 def test_the_balance_answer_speaks_the_language_too(client: Any) -> None:
     from calculator.api.examples import BALANCE_EXAMPLES
 

@@ -122,6 +122,8 @@ def test_share_access_polling_and_a_bad_language(lclient: Any) -> None:
     bad = lclient.get(path + "?lang=fr", headers=table.auth(table.viewer))
     assert bad.status_code == 422
     assert bad.get_json()["errors"][0]["pointer"] == "/lang"
+    english = lclient.get(path + "?lang=EN-us", headers=table.auth(table.viewer))
+    assert (english.status_code, english.headers["ETag"]) == (200, f'"{table.version}.en"')
 
 
 def _get(table: TableClient, suffix: str, **headers: str) -> Any:

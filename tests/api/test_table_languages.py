@@ -58,8 +58,9 @@ def _stateless(
         ("?lang=en", {}, "en"),
         ("?lang=all", {"Accept-Language": "en"}, "ko, en"),
         ("?lang=ko", {"Accept-Language": "en"}, "ko"),
+        ("?lang=EN-us", {}, "en"),  # a language tag, in any case, its region ignored
     ],
-    ids=["lang=en", "lang=all", "lang=ko"],
+    ids=["lang=en", "lang=all", "lang=ko", "lang=EN-us"],
 )
 def test_each_result_is_the_stateless_answer_in_the_language_asked(
     lclient: Any, scenario: dict[str, Any], query: str, headers: dict[str, str], language: str
