@@ -293,15 +293,18 @@ class QueryInteger(CodedField, fields.Integer):
             if found is not None:
                 return found
             if number is not None and (too_large_to_read(number) or abs(number) == inf):
-                shown = text if len(text) <= 24 else text[:24] + "…"  # as the client wrote it
                 if number < 0:
-                    raise fail("negative_count", f"{shown} is below the minimum 0")
-                raise fail("too_large", f"{shown} is above the maximum {MAX_SEQ}")
+                    raise fail("negative_count", f"{_as_written(text)} is below the minimum 0")
+                raise fail("too_large", f"{_as_written(text)} is above the maximum {MAX_SEQ}")
             raise self.make_error("invalid")
         if len(text.lstrip("-")) > 18:  # past any bound (and int()'s digit limit)
-            shown = text if len(text) <= 24 else text[:24] + "…"
-            raise fail("too_large", f"{shown} is above the maximum {MAX_SEQ}")
+            raise fail("too_large", f"{_as_written(text)} is above the maximum {MAX_SEQ}")
         return int(text)
+
+
+def _as_written(text: str) -> str:
+    """A query's number as the client wrote it, cut at 24 characters."""
+    return text if len(text) <= 24 else text[:24] + "…"
 
 
 def _sequence_number(value: int) -> None:
