@@ -111,3 +111,26 @@ def test_instruction_runs_leave_no_folder_behind(tmp_path: Path) -> None:
     environ = {**os.environ, "TMPDIR": str(tmp_path), "GOSTOP_ACCESS_LOG": "0"}
     subprocess.run([sys.executable, "-c", script], check=True, env=environ, cwd=ROOT)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_http_figures_across_servers_are_medians_with_each_servers_ratio() -> None:
+    """``bench.http --servers``: each server's ratios kept, the median reported."""
+    from bench.http import across
+
+    runs = [
+        {"engine": "compiled", "ratio": 0.75, "batch_ratio": 0.2, "echo_rps": 100, "errors": 0},
+        {"engine": "compiled", "ratio": 0.84, "batch_ratio": 0.18, "echo_rps": 90, "errors": 1},
+        {"engine": "compiled", "ratio": 0.73, "batch_ratio": 0.19, "echo_rps": 95, "errors": 0},
+    ]
+    assert across(runs) == {
+        "engine": "compiled",
+        "ratio_per_server": "0.750 0.840 0.730",
+        "ratio_range": "0.730–0.840",
+        "ratio": 0.75,
+        "batch_ratio_per_server": "0.200 0.180 0.190",
+        "batch_ratio_range": "0.180–0.200",
+        "batch_ratio": 0.19,
+        "echo_rps": 95,
+        "errors": 1,
+        "servers": 3,
+    }
