@@ -326,16 +326,22 @@ class CardsQuerySchema(Schema):
 
 
 class QueryBoolean(CodedField):
-    """``true`` or ``false`` in a query string (text)."""
+    """``true`` or ``false`` in a query string (text), in any case, or ``1`` / ``0``: what
+    HTTP clients write for a boolean (Python's requests sends ``True``; PHP and many form
+    encoders ``1``). Anything else (``yes``, an empty value) is refused, not guessed."""
 
     default_error_messages: types.ErrorMessages = {  # noqa: RUF012
-        "invalid": "expected true or false"
+        "invalid": "expected true or false (or 1 or 0)"
     }
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
-        if value in ("true", "false"):
-            return bool(value == "true")
-        raise self.make_error("invalid")
+        meaning = _QUERY_BOOLEANS.get(value.lower()) if isinstance(value, str) else None
+        if meaning is None:
+            raise self.make_error("invalid")
+        return meaning
+
+
+_QUERY_BOOLEANS: Final = {"true": True, "1": True, "false": False, "0": False}
 
 
 ANSWER_LANGS: Final = (*LANGUAGES, "all")
@@ -381,7 +387,7 @@ class AnswerQuerySchema(LangQuerySchema):
     full_ruleset = QueryBoolean(
         load_default=False,
         metadata={
-            "description": "true: the rule set echo also lists every resolved option "
+            "description": "true (or True, 1): the rule set echo also lists every resolved option "
             "(`options`); by default it gives the preset, the fingerprint and the options "
             "that differ from the preset (`overrides`). In a batch, the full rule sets come "
             "once each, in `rulesets`",

@@ -670,8 +670,27 @@ def test_the_header_is_read_only_when_present_and_each_value_parsed_once(app: An
 def test_an_unknown_lang_is_a_422(client: Any) -> None:
     response = client.post(HANDS + "?lang=fr", json=BAKS)
     assert [e["code"] for e in response.get_json()["errors"]] == ["not_allowed"]
-    response = client.post(HANDS + "?full_ruleset=yes", json=BAKS)
-    assert [e["code"] for e in response.get_json()["errors"]] == ["invalid_type"]
+    for refused in ("yes", "", "tru", "2"):
+        response = client.post(HANDS + f"?full_ruleset={refused}", json=BAKS)
+        assert [e["code"] for e in response.get_json()["errors"]] == ["invalid_type"]
+        assert response.get_json()["errors"][0]["detail"] == "expected true or false (or 1 or 0)"
+
+
+@pytest.mark.parametrize(
+    ("given", "full"),
+    [
+        *[("true", True), ("True", True), ("TRUE", True), ("1", True)],
+        *[("false", False), ("False", False), ("0", False)],
+    ],
+)
+def test_full_ruleset_takes_the_booleans_http_clients_write(
+    client: Any, given: str, full: bool
+) -> None:
+    """Python's requests writes ``params={"full_ruleset": True}`` as ``True``; form
+    encoders write ``1``: both were 422s."""
+    answer = client.post(HANDS + f"?full_ruleset={given}", json=BAKS)
+    assert answer.status_code == 200, answer.get_json()
+    assert ("options" in answer.get_json()["ruleset"]) is full
 
 
 @pytest.mark.parametrize(
