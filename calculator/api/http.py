@@ -40,7 +40,8 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
-    # JSON answers load nothing and may not be framed; /v1/docs has its own (docs_policy).
+    # JSON answers load nothing and may not be framed; /v1/docs has its own (docs_policy),
+    # and so has the rules document's HTML page (rules_document.POLICY).
     "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
 }
 # (name, lower-case name, value): added once per response, each unless already set.

@@ -132,6 +132,7 @@ _VARY = {
     "scoreBalanceHand": "Accept-Language",
     "shareTable": "Accept-Language",
     "exportTable": "Accept",
+    "getRules": "Accept",
 }
 # Content-Language (an appended hand's: not on a replay, which answers as stored)
 _SPEAKS = ("scoreHand", "scoreHands", "scoreBalanceHand", "getTable", "addTableHand")

@@ -20,7 +20,14 @@ from calculator.api import batch_bounds, responses, rules_document, serialize
 from calculator.api.docs import Blueprint
 from calculator.api.errors import domain_problem, validation_problem
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
-from calculator.api.http import PROBLEM_JSON, client_language, coded, json_response, read_json
+from calculator.api.http import (
+    PROBLEM_JSON,
+    client_language,
+    coded,
+    json_response,
+    preferred_media,
+    read_json,
+)
 from calculator.api.schemas import (
     AnswerQuerySchema,
     BatchRequestSchema,
@@ -383,6 +390,10 @@ def get_ruleset(name: str) -> Response:
     return cached_json(f"ruleset:{preset.name}", lambda: serialize.preset_json(preset))
 
 
+# Markdown first: the answer to no Accept, */*, and to any type not offered (no 406)
+_RULES_MEDIA = (rules_document.MEDIA_TYPE, rules_document.HTML_MEDIA_TYPE)
+
+
 @catalog.get("/rules")
 @catalog.response(
     200,
@@ -391,17 +402,37 @@ def get_ruleset(name: str) -> Response:
     description="The rules document (Markdown)",
     headers=_CACHED,
 )
+@catalog.alt_response(
+    200,
+    schema={"type": "string", "description": "The same document as an HTML page"},
+    content_type=rules_document.HTML_MEDIA_TYPE,
+    description="The rules document (Markdown; an HTML page for a client that prefers it)",
+    success=True,
+)
 @catalog.alt_response(304, description="Not modified (If-None-Match)")
 @catalog.doc(operationId="getRules")
 def get_rules() -> Response:
     """The rules document: every rule, option, preset and worked example, with sources
 
     The project's docs/rules.md, as Markdown. Each option in `GET /v1/rulesets` has a
-    `link` to its section here (`/v1/rules#45-피박-pi-bak`).
+    `link` to its section here (`/v1/rules#45-피박-pi-bak`). A client whose `Accept`
+    prefers `text/html` (a browser following such a link) gets the same document as an
+    HTML page, each heading's `id` the link's fragment; every other client gets the
+    Markdown. Each has its own ETag.
     """
-    return cached_body(
-        "rules", lambda: rules_document.text().encode("utf-8"), rules_document.MEDIA_TYPE
-    )
+    if preferred_media(_RULES_MEDIA) == rules_document.HTML_MEDIA_TYPE:
+        response = cached_body(
+            "rules.html",
+            lambda: rules_document.page(rules_document.text()).encode("utf-8"),
+            rules_document.HTML_MEDIA_TYPE,
+        )
+        response.headers["Content-Security-Policy"] = rules_document.POLICY
+    else:
+        response = cached_body(
+            "rules", lambda: rules_document.text().encode("utf-8"), rules_document.MEDIA_TYPE
+        )
+    response.vary.add("Accept")
+    return response
 
 
 @catalog.get("/codes")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +15,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from calculator import CARDS
+from calculator.api import rules_document
 from calculator.api.openapi import openapi_document
 from calculator.api.rules_document import anchor, headings
 from calculator.cards import BONUS_IDS
@@ -172,6 +176,140 @@ def test_the_rules_document_is_served_with_its_sections(client: Any) -> None:
         for option in preset["options"]:
             path, _, fragment = option["link"].partition("#")
             assert (path, fragment in anchors) == ("/v1/rules", True), option
+
+
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8"
+
+
+class _Elements(HTMLParser):
+    """Every start tag of a page with its attributes, and the text of its style elements."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.styles: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_style = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_style:
+            self.styles.append(data)
+
+
+def _elements(page: str) -> _Elements:
+    parser = _Elements()
+    parser.feed(page)
+    return parser
+
+
+@pytest.mark.parametrize(
+    "accept",
+    [
+        None,
+        "*/*",
+        "text/markdown",
+        "text/plain",
+        "application/json",
+        "text/*",
+        "text/html;q=0.5, text/markdown",
+        "text/html;charset=latin-1",
+    ],
+)
+def test_the_rules_are_markdown_for_any_client_that_does_not_prefer_html(
+    client: Any, accept: str | None
+) -> None:
+    """Apps read the Markdown byte for byte; nothing gets a 406."""
+    response = client.get("/v1/rules", headers={"Accept": accept} if accept else {})
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "text/markdown; charset=utf-8"
+    assert response.get_data() == (ROOT / "docs" / "rules.md").read_bytes()
+    assert "Accept" in response.headers["Vary"]
+    assert response.headers["ETag"] == client.get("/v1/rules").headers["ETag"]
+
+
+def test_a_browser_gets_the_rules_as_a_page_with_every_linked_section(client: Any) -> None:
+    response = client.get("/v1/rules", headers={"Accept": BROWSER})
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "text/html; charset=utf-8"
+    assert response.headers["Cache-Control"] == "public, max-age=3600"
+    assert "Accept" in response.headers["Vary"]
+    page = response.get_data(as_text=True)
+    assert page.startswith('<!doctype html>\n<html lang="en">')
+    assert '<meta charset="utf-8">' in page
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    assert "<title>The rules this service plays</title>" in page
+    elements = _elements(page)
+    ids = [attrs["id"] for _tag, attrs in elements.tags if "id" in attrs]
+    assert len(ids) == len(set(ids))
+    # the headings' ids are the anchors the links are made with, every heading has one
+    assert set(ids) == {anchor(h) for h in headings(rules_document.text())}
+    assert set(rules_document.sections().values()) <= set(ids)
+    presets = client.get("/v1/rulesets").get_json()["rulesets"]
+    named = [client.get(f"/v1/rulesets/{p['name']}").get_json() for p in presets]
+    links = {o["link"] for preset in presets + named for o in preset["options"]}
+    assert "/v1/rules#45-피박-pi-bak" in links
+    for link in links:
+        path, _, fragment = link.partition("#")
+        assert (path, fragment in ids) == ("/v1/rules", True), link
+    # the tables are tables, and the page runs nothing
+    assert any(tag == "table" for tag, _attrs in elements.tags)
+    assert not any(tag == "script" for tag, _attrs in elements.tags)
+
+
+def test_the_rules_page_allows_its_one_style_by_hash_and_nothing_else(client: Any) -> None:
+    response = client.get("/v1/rules", headers={"Accept": BROWSER})
+    policy = dict(
+        part.strip().split(" ", 1)
+        for part in response.headers["Content-Security-Policy"].split(";")
+    )
+    styles = _elements(response.get_data(as_text=True)).styles
+    assert len(styles) == 1
+    digest = base64.b64encode(hashlib.sha256(styles[0].encode()).digest()).decode()
+    assert policy == {
+        "default-src": "'none'",
+        "style-src": f"'sha256-{digest}'",
+        "base-uri": "'none'",
+        "form-action": "'none'",
+        "frame-ancestors": "'none'",
+    }
+    # the Markdown keeps the API's own policy
+    markdown = client.get("/v1/rules")
+    assert markdown.headers["Content-Security-Policy"] == (
+        "default-src 'none'; frame-ancestors 'none'"
+    )
+
+
+def test_each_representation_of_the_rules_has_its_own_etag(client: Any) -> None:
+    markdown = client.get("/v1/rules")
+    page = client.get("/v1/rules", headers={"Accept": BROWSER})
+    assert markdown.headers["ETag"] != page.headers["ETag"]
+    for accept, tag in (("*/*", markdown.headers["ETag"]), (BROWSER, page.headers["ETag"])):
+        again = client.get("/v1/rules", headers={"Accept": accept, "If-None-Match": tag})
+        assert again.status_code == 304, accept
+        assert "Accept" in again.headers["Vary"]
+        assert again.headers["Cache-Control"] == "public, max-age=3600"
+    crossed = client.get(
+        "/v1/rules", headers={"Accept": BROWSER, "If-None-Match": markdown.headers["ETag"]}
+    )
+    assert crossed.status_code == 200
+    assert crossed.get_data() == page.get_data()
+
+
+def test_the_rules_page_passes_no_raw_html_through() -> None:
+    page = rules_document.page(
+        "# Title\n\n<script>alert(1)</script>\n\nText <img src=x onerror=alert(1)>\n\n"
+        "[click](javascript:alert(1))\n"
+    )
+    elements = _elements(page)
+    assert [tag for tag, _attrs in elements.tags if tag in ("script", "img", "a")] == []
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
 
 
 @pytest.mark.parametrize(
