@@ -22,6 +22,7 @@ import re
 import threading
 import unicodedata
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from functools import cache
 from typing import Any, ClassVar
 
@@ -216,6 +217,32 @@ def too_large_to_read(value: Any) -> bool:
     return type(value) is float and abs(value) > _EXACT and value - value == 0  # finite
 
 
+def said_whole(value: float) -> str:
+    """A whole number :func:`too_large_to_read` said as the integer the client wrote, as
+    far as a double can tell, never in a float's notation the client did not write
+    (``1.8446744073709552e+19``): by the shortest digits that read as the same double
+    when those are at most 15 significant digits (a number written with so few is always
+    read back exactly, so these are the client's), else the integer the double holds
+    (exact for one written to be: 2^64 is). Past 40 digits, its first 24 and how many
+    (a problem's detail stays short: 1e308 is 309 digits).
+
+    >>> said_whole(1e30), said_whole(-1.5e20)
+    ('1000000000000000000000000000000', '-150000000000000000000')
+    >>> said_whole(18446744073709551616.0), said_whole(1e300)
+    ('18446744073709551616', '100000000000000000000000… (301 digits)')
+    """
+    shortest = Decimal(repr(value))
+    if len(shortest.normalize().as_tuple().digits) <= _DIGITS_KEPT:
+        said = f"{shortest:f}"
+    else:
+        said = str(int(value))
+    digits = len(said.lstrip("-"))
+    return said if digits <= 40 else f"{said[: 24 + (value < 0)]}… ({digits} digits)"
+
+
+_DIGITS_KEPT = 15  # DBL_DIG: a decimal of so many significant digits survives a double
+
+
 class StrictInteger(CodedField, fields.Integer):
     """A JSON integer (2, or 2.0: :func:`whole_number`); 2.5, "2" and true are rejected,
     never truncated."""
@@ -233,8 +260,10 @@ class StrictInteger(CodedField, fields.Integer):
         if found is None:
             if too_large_to_read(value):
                 if value < 0:
-                    raise fail("too_small", f"{value!r} is below the minimum {self.minimum}")
-                raise fail("too_large", f"{value!r} is above the maximum {self.maximum}")
+                    raise fail(
+                        "too_small", f"{said_whole(value)} is below the minimum {self.minimum}"
+                    )
+                raise fail("too_large", f"{said_whole(value)} is above the maximum {self.maximum}")
             raise self.make_error("invalid")
         return found
 

@@ -198,14 +198,24 @@ def test_a_utf8_byte_order_mark_is_skipped_over_http_as_by_the_cli(client: Any) 
 TWO = '"players": [{"id": "A", "captured": []}, {"id": "B", "captured": []}]'
 
 
+E30 = "1" + "0" * 30
+
+
 @pytest.mark.parametrize(
     ("number", "code", "shown"),
     [
-        ("18446744073709551616", "too_large", "1.8446744073709552e+19 is above the maximum"),
-        ("1e30", "too_large", "1e+30 is above the maximum"),
-        ("999999999999999999999999999999", "too_large", "1e+30 is above the maximum"),
-        ("-1e30", "too_small", "-1e+30 is below the minimum 1"),
+        # said as the client wrote it, an integer: never a float it did not write
+        # ("1.8446744073709552e+19"): 2^64 is held exactly, a round number by its digits
+        ("18446744073709551616", "too_large", "18446744073709551616 is above the maximum"),
+        ("-18446744073709551616", "too_small", "-18446744073709551616 is below the minimum 1"),
+        ("1e30", "too_large", f"{E30} is above the maximum"),
+        ("1E+30", "too_large", f"{E30} is above the maximum"),
+        ("1.5e30", "too_large", f"15{E30[2:]} is above the maximum"),
+        ("-1e30", "too_small", f"-{E30} is below the minimum 1"),
+        # more digits than a double keeps: the whole number it was read as
+        ("999999999999999999999999999999", "too_large", f"{E30} is above the maximum"),
         ("1e13", "too_large", "10000000000000 is above the maximum"),
+        ("1e300", "too_large", f"{E30[:24]}… (301 digits) is above the maximum"),  # kept short
     ],
 )
 def test_a_whole_number_past_64_bits_is_too_large_not_the_wrong_type(
@@ -216,9 +226,29 @@ def test_a_whole_number_past_64_bits_is_too_large_not_the_wrong_type(
     error = _error(response)
     assert (error["pointer"], error["code"]) == ("/stake", code)
     assert error["detail"].startswith(shown)
+    assert "e+" not in error["detail"]
     # a fraction is still the wrong type
     fraction = _error(_post(client, '{"stake": 2.5, ' + TWO + "}"))
     assert fraction["code"] == "invalid_type"
+
+
+def test_a_nested_number_past_64_bits_is_said_as_an_integer_in_a_hand_and_a_batch(
+    client: Any,
+) -> None:
+    """Every strict integer of a body says it so (one field class decides), a batch's
+    hands too."""
+    player = '{"id": "A", "captured": [], "go_count": 18446744073709551616}'
+    hand = '{"players": [' + player + ', {"id": "B", "captured": []}]}'
+    for path, text, pointer in (
+        (HANDS, hand, "/players/0/go_count"),
+        (HANDS + "/batch", '{"hands": [' + hand + "]}", "/hands/0/players/0/go_count"),
+    ):
+        response = _post(client, text, path)
+        body = response.get_json()
+        problem = body if response.status_code == 422 else body["results"][0]["problem"]
+        error = problem["errors"][0]
+        assert (error["pointer"], error["code"]) == (pointer, "too_large")
+        assert error["detail"].startswith("18446744073709551616 is above the maximum ")
 
 
 def test_session_chips_past_64_bits_are_too_large(client: Any) -> None:
