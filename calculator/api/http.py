@@ -108,29 +108,57 @@ def preferred_media(offered: tuple[str, ...]) -> str | None:
 
 
 def preferred_language(accepted: Iterable[tuple[str, float]]) -> str | None:
-    """The language of ours that ``Accept-Language`` ranks highest, or None (say nothing,
-    or ``*``): by q-value, the header's order breaking ties; ``en-GB`` is ``en``, q=0 is
-    "not this one". werkzeug's own ``best_match`` prefers any exact tag to a better-ranked
+    """The language of ours that ``Accept-Language`` ranks highest, or None (none of ours
+    is acceptable, or no header). Each of ours takes the best q of the ranges that name
+    it, its own tag (``en``) or a regional one (``en-GB``: we speak one English), unless
+    its own tag says q=0 ("not this one", whatever a region says); one the header does
+    not name takes the q of ``*``, which stands for every language not named otherwise
+    (RFC 9110 §12.5.4). The highest q wins; a tie goes to the range that came first
+    (werkzeug lists ranges by specificity, then q, then the header's order), then to
+    Korean. werkzeug's own ``best_match`` prefers any exact tag to a better-ranked
     regional one (``en-GB;q=0.8, ko;q=0.5`` would give ko), hence this.
 
-    >>> from werkzeug.datastructures import LanguageAccept, MIMEAccept
-    >>> from werkzeug.http import parse_accept_header, parse_options_header
-    >>> preferred_language(parse_accept_header("fr, en-GB;q=0.8, ko;q=0.5", LanguageAccept))
-    'en'
-    >>> preferred_language(parse_accept_header("en;q=0, ko-KR;q=0.1", LanguageAccept))
-    'ko'
+    >>> from werkzeug.datastructures import LanguageAccept
+    >>> from werkzeug.http import parse_accept_header
+    >>> def best(header):
+    ...     return preferred_language(parse_accept_header(header, LanguageAccept))
+    >>> best("fr, en-GB;q=0.8, ko;q=0.5"), best("en;q=0, ko-KR;q=0.1")
+    ('en', 'ko')
+    >>> best("*;q=0.9, ko;q=0.1"), best("*"), best("en;q=0, en-GB"), best("fr")
+    ('en', 'ko', None, None)
     """
-    ranked = sorted(
-        ((quality, -i, value) for i, (value, quality) in enumerate(accepted) if quality > 0),
-        reverse=True,
-    )
-    for _quality, _order, value in ranked:
-        primary = value.replace("_", "-").split("-")[0].lower()
-        if primary in LANGUAGES:
-            return primary
-        if primary == "*":
-            return None
-    return None
+    # (q, -position) of the range that ranks each of ours, and of the first "*"
+    named: dict[str, tuple[float, int]] = {}
+    refused: set[str] = set()
+    wildcard: tuple[float, int] | None = None
+    for position, (value, quality) in enumerate(accepted):
+        tag = value.lower()
+        if tag == "*":
+            if wildcard is None:  # werkzeug's first: the best q
+                wildcard = (quality, -position)
+            continue
+        primary = tag.replace("_", "-").split("-")[0]
+        if primary not in LANGUAGES:
+            continue
+        if quality <= 0:
+            if tag == primary:
+                refused.add(primary)
+            continue
+        ranked = (quality, -position)
+        before = named.get(primary)
+        if before is None or ranked > before:
+            named[primary] = ranked
+    best: tuple[float, int, int] | None = None
+    found = None
+    for order, language in enumerate(LANGUAGES):
+        if language in refused:
+            continue
+        by = named.get(language) or wildcard
+        if by is not None and by[0] > 0:
+            candidate = (by[0], by[1], -order)
+            if best is None or candidate > best:
+                best, found = candidate, language
+    return found
 
 
 def read_json(max_bytes: int, *, max_tokens: int | None = None) -> Any:

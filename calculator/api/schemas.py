@@ -374,8 +374,9 @@ class LangQuerySchema(LanguageTagQuery):
         metadata={
             "description": "The language of the label and text fields: ko or en, or all "
             "for both (in any case; a region is ignored: en-US is en). Without it, the "
-            "request's Accept-Language header picks ko or en by its q-values; neither (or "
-            "no header): ko. The answer says which in Content-Language"
+            "request's Accept-Language header picks ko or en by its q-values, * standing "
+            "for every language it does not name (*;q=0.9, ko;q=0.1 is en); neither "
+            "acceptable (or no header): ko. The answer says which in Content-Language"
         },
     )
 

@@ -625,7 +625,23 @@ def test_the_ppuk_ladder_says_which_ppuk_of_the_run_its_factor_is_for(client: An
         ("", "fr, de", ["ko"]),
         ("", "*", ["ko"]),
         ("", "", ["ko"]),  # an empty header is no header
-        ("", "*;q=0.5, en;q=0.1", ["ko"]),  # the wildcard ranks first: say nothing
+        # RFC 9110 §12.5.4: "*" gives its q to every language the header does not name
+        ("", "*;q=0.5, en;q=0.1", ["ko"]),  # ko 0.5 (by "*"), en 0.1
+        ("", "*;q=0.9, ko;q=0.1", ["en"]),  # en 0.9 (by "*"), ko 0.1
+        ("", "fr, *;q=0.5, ko;q=0.1", ["en"]),
+        ("", "ko;q=0, *", ["en"]),  # ko refused, en by "*"
+        ("", "en;q=0, *", ["ko"]),
+        ("", "*;q=0, en", ["en"]),  # "*;q=0": only the languages named
+        ("", "*;q=0, ko;q=0.2", ["ko"]),
+        ("", "en;q=0", ["ko"]),  # English refused: the default
+        ("", "en;q=0, en-GB", ["ko"]),  # its own tag decides over a region's
+        ("", "en-GB;q=0.1, en;q=0.9, ko;q=0.5", ["en"]),
+        ("", "ko;q=0, en;q=0", ["ko"]),  # neither acceptable: the default still
+        # ties: the header's order, then Korean (as before)
+        ("", "en, ko", ["en"]),
+        ("", "ko, en", ["ko"]),
+        ("", "*;q=0.5, en;q=0.5", ["en"]),
+        ("", "ko;q=0.5, *;q=0.5", ["ko"]),
         ("?lang=ko", "en", ["ko"]),  # the query wins over the header
     ],
 )

@@ -83,6 +83,8 @@ def test_the_share_text_reads_back_to_the_tables_settlement(lclient: Any) -> Non
     assert _text(table, **{"Accept-Language": "fr"}) == korean  # else Korean
     # ranked by q-value as scoring answers are (werkzeug's best_match took the exact "ko")
     assert _text(table, **{"Accept-Language": "fr, en-GB;q=0.8, ko;q=0.5"}) == english
+    # and "*" gives its q to every language not named (RFC 9110 §12.5.4): en 0.9 here
+    assert _text(table, **{"Accept-Language": "*;q=0.9, ko;q=0.1"}) == english
     for text in (korean, english):
         read = _parse(lclient, text)
         assert read["totals"] == settled["totals"]
