@@ -102,6 +102,13 @@ def _compress(app: Flask, min_bytes: int) -> None:
     Not the tables' answers: their ETag is the table's version (SPEC §9), which
     flask-compress would rewrite ("3:gzip"); the proxy in front compresses them and only
     weakens the tag (W/"3"), which the tables accept.
+
+    Every answer that may be gzipped says ``Vary: Accept-Encoding``, to the clients that
+    take gzip and to the others (RFC 9110 §12.5.5: else a cache may keep the identity
+    copy for every client); so does its 304, which flask-compress would not see
+    (§15.4.5). Decided here alone, by what flask-compress looks at: the media type, the
+    size (a 304 from :func:`~calculator.api.views.cached_body` still holds its 200's
+    body here), a success or a 304, not already encoded.
     """
     from flask_compress import Compress
 
@@ -109,7 +116,7 @@ def _compress(app: Flask, min_bytes: int) -> None:
         COMPRESS_ALGORITHM=["gzip"],
         COMPRESS_LEVEL=6,
         COMPRESS_MIN_SIZE=min_bytes,
-        COMPRESS_MIMETYPES=[http.JSON, http.PROBLEM_JSON, "text/markdown"],
+        COMPRESS_MIMETYPES=list(http.COMPRESSED_TYPES),
         COMPRESS_REGISTER=False,
     )
     compress = Compress(app)
@@ -117,11 +124,18 @@ def _compress(app: Flask, min_bytes: int) -> None:
     @app.after_request
     def _compressed(response: Response) -> Response:
         length = response.content_length
-        # Small answers, and clients that take no gzip, skip flask-compress's header work
-        # (an identity answer is right for every client, so it needs no Vary).
+        # Small answers (most) are never gzipped: nothing to say, no header work
         if (
             (length is not None and length < min_bytes)
-            or request.blueprint == "tables"
+            or response.mimetype not in http.COMPRESSED_TYPES
+            or not (200 <= response.status_code < 300 or response.status_code == 304)
+            or request.blueprint in http.UNCOMPRESSED_BLUEPRINTS
+            or "Content-Encoding" in response.headers
+        ):
+            return response
+        response.vary.add("Accept-Encoding")
+        if (
+            response.status_code == 304
             or "Accept-Encoding" not in request.headers
             or not _takes_gzip(request.accept_encodings)
         ):

@@ -31,6 +31,10 @@ from calculator.explain import LANGUAGES
 
 JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
+# What the service gzips (GOSTOP_COMPRESS_MIN_BYTES and more, for a client that takes it),
+# and the blueprints whose answers it never does (calculator.api._compress says why)
+COMPRESSED_TYPES = frozenset({JSON, PROBLEM_JSON, "text/markdown"})
+UNCOMPRESSED_BLUEPRINTS = frozenset({"tables"})
 # A client's X-Request-ID is echoed only when it has this shape (deploy/run's proxy applies
 # the same pattern), so it can go into logs and JSON unescaped.
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:@/+=-]{1,128}")

@@ -20,6 +20,8 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
+from calculator.api.http import COMPRESSED_TYPES, UNCOMPRESSED_BLUEPRINTS
+
 
 def openapi_document(app: Flask | None = None) -> dict[str, Any]:
     """The document of ``app`` (by default, an app with the default settings)."""
@@ -119,8 +121,10 @@ HEADERS: dict[str, dict[str, Any]] = {
     },
     "Vary": {
         "description": "The request headers the answer depends on (Accept-Language, Accept; "
-        "and Origin when GOSTOP_CORS_ORIGINS is set). A share text or an export whose "
-        "?lang or ?format is given depends on neither",
+        "Accept-Encoding on an answer that may be gzipped, to every client, and on its 304: "
+        "JSON or Markdown of GOSTOP_COMPRESS_MIN_BYTES or more, outside /v1/tables; and "
+        "Origin when GOSTOP_CORS_ORIGINS is set). A share text or an export whose ?lang or "
+        "?format is given depends on neither Accept-Language nor Accept",
         "schema": {"type": "string"},
     },
 }
@@ -144,7 +148,8 @@ def _response_headers(document: dict[str, Any]) -> None:
     a 429, a 503 and an Idempotency-Key's 409 (``key_in_flight``); Idempotent-Replayed on
     the success of an operation that takes an Idempotency-Key; the table's ETag on a 412
     and on the refusals of an operation that opens a table with its token;
-    the challenge on a 401; the language and Vary of the answers that speak one."""
+    the challenge on a 401; the language and Vary of the answers that speak one, and
+    Vary of the answers that may be gzipped (calculator.api._compress)."""
     document.setdefault("components", {})["headers"] = HEADERS
     for operation in _operations(document):
         keyed = any(
@@ -152,6 +157,12 @@ def _response_headers(document: dict[str, Any]) -> None:
             for p in operation.get("parameters", [])
         )
         name = operation.get("operationId", "")
+        gzipped = not UNCOMPRESSED_BLUEPRINTS.intersection(operation.get("tags", ())) and any(
+            media in COMPRESSED_TYPES
+            for status, response in operation["responses"].items()
+            if status.startswith("2")
+            for media in response.get("content", {})
+        )
         for status, response in operation["responses"].items():
             declared = ["X-Request-ID"]
             if status in ("429", "503") or (status == "409" and keyed):
@@ -167,7 +178,9 @@ def _response_headers(document: dict[str, Any]) -> None:
                 declared.append("Content-Disposition")
             if status == "401":
                 declared.append("WWW-Authenticate")
-            if status in ("200", "304") and name in _VARY:
+            if (status in ("200", "304") and name in _VARY) or (
+                gzipped and (status.startswith("2") or status == "304")
+            ):
                 declared.append("Vary")
             if name in _SPEAKS and status in ("200", "201"):
                 declared.append("Content-Language")

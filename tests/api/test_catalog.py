@@ -334,6 +334,63 @@ def test_answers_are_gzipped_only_for_clients_that_take_gzip(
     assert (response.headers.get("Content-Encoding") == "gzip") is gzipped
 
 
+def _varies(response: Any) -> list[str]:
+    """The names of a response's Vary, each as sent (every Vary header, split)."""
+    names = ", ".join(response.headers.getlist("Vary")).split(",")
+    return [name.strip() for name in names if name.strip()]
+
+
+GZIPPED = ("/v1/cards", "/v1/rulesets", "/v1/rulesets/standard", "/v1/codes", "/v1/rules")
+
+
+@pytest.mark.parametrize("path", [*GZIPPED, "/v1/openapi.json"])
+def test_an_answer_that_may_be_gzipped_varies_on_accept_encoding_for_every_client(
+    client: Any, path: str
+) -> None:
+    """RFC 9110 §12.5.5: the identity copy said nothing, so a shared cache could keep it
+    as the answer for every client (and the gzipped one's Vary told it otherwise). Each
+    copy says it, and so does each 304 (§15.4.5: the Vary its 200 would carry)."""
+    plain = FlaskClient(client.application, client.application.response_class)
+    zipped = plain.get(path, headers={"Accept-Encoding": "gzip"})
+    assert zipped.headers.get("Content-Encoding") == "gzip"  # compressed for some clients
+    varies = ["Accept", "Accept-Encoding"] if path == "/v1/rules" else ["Accept-Encoding"]
+    for asked in ({}, {"Accept-Encoding": "gzip;q=0"}, {"Accept-Encoding": "br"}, {}):
+        first = plain.get(path, headers=asked)
+        assert "Content-Encoding" not in first.headers
+        again = plain.get(path, headers={**asked, "If-None-Match": first.headers["ETag"]})
+        assert again.status_code == 304
+        assert _varies(first) == _varies(again) == varies, asked
+    held = {"Accept-Encoding": "gzip", "If-None-Match": zipped.headers["ETag"]}
+    assert _varies(zipped) == _varies(plain.get(path, headers=held)) == varies
+    assert client.get(path).status_code == 200  # the document declares it (CheckingClient)
+
+
+def test_only_an_answer_that_may_be_gzipped_varies_on_accept_encoding(client: Any) -> None:
+    """By what the compressor looks at: the media type, the size and the status. A small
+    answer, a page and a problem are never gzipped: their Vary stays as it was."""
+    from tests_support import W13
+
+    gzip_ok = {"Accept-Encoding": "gzip"}
+    plain = FlaskClient(client.application, client.application.response_class)
+    small = plain.post("/v1/gostop/hands", json=W13, headers=gzip_ok)
+    assert "Content-Encoding" not in small.headers
+    assert _varies(small) == ["Accept-Language"]
+    assert _varies(plain.get("/healthz", headers=gzip_ok)) == []
+    script = plain.get("/assets/table.js", headers=gzip_ok)  # the page's: not gzipped here
+    assert len(script.data) > 4096
+    assert "Content-Encoding" not in script.headers
+    assert "Accept-Encoding" not in _varies(script)
+    # a batch's answer is JSON and large: a candidate, for the clients that take gzip
+    # and for the others
+    batch = {"hands": [W13] * 8}
+    for asked in ({}, gzip_ok):
+        large = plain.post("/v1/gostop/hands/batch", json=batch, headers=asked)
+        assert large.status_code == 200
+        assert ("Content-Encoding" in large.headers) is bool(asked)
+        assert _varies(large) == ["Accept-Language", "Accept-Encoding"]
+    assert client.post("/v1/gostop/hands/batch", json=batch).status_code == 200  # declared
+
+
 def test_unknown_ruleset_is_a_404_problem(client: Any) -> None:
     response = client.get("/v1/rulesets/kitchen")
     assert response.status_code == 404

@@ -250,3 +250,23 @@ def test_an_english_read_that_cannot_replay_in_time_is_a_503_the_korean_one_is_n
     assert int(refused.headers["Retry-After"]) >= 1
     assert client.get(table.path, headers=table.auth()).status_code == 200
     late.extensions["gostop_store"].dispose()
+
+
+def test_a_table_answer_is_never_gzipped_here_so_it_does_not_vary_on_accept_encoding(
+    lclient: Any,
+) -> None:
+    """The service leaves a table's answers to the proxy (their ETag is the version): as
+    large as a catalogue or not, plain for every client, and its Vary says nothing of
+    Accept-Encoding, the 304's neither."""
+    table, _bodies = _played(lclient, GOSTOP)
+    asked = {**table.auth(), "Accept-Encoding": "gzip"}
+    read = lclient.get(table.path + "?lang=all", headers=asked)
+    assert read.status_code == 200
+    assert len(read.data) > lclient.application.config["GOSTOP"].compress_min_bytes
+    again = lclient.get(
+        table.path + "?lang=all", headers={**asked, "If-None-Match": read.headers["ETag"]}
+    )
+    assert again.status_code == 304
+    for response in (read, again):
+        assert "Content-Encoding" not in response.headers
+        assert "Accept-Encoding" not in response.headers.get("Vary", "")
