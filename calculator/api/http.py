@@ -33,7 +33,9 @@ JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
 # What the service gzips (GOSTOP_COMPRESS_MIN_BYTES and more, for a client that takes it),
 # and the blueprints whose answers it never does (calculator.api._compress says why)
-COMPRESSED_TYPES = frozenset({JSON, PROBLEM_JSON, "text/markdown"})
+# (text/html: the rules page, 93 kB; the page's own files are served as streamed files,
+# which the proxy in front compresses)
+COMPRESSED_TYPES = frozenset({JSON, PROBLEM_JSON, "text/markdown", "text/html"})
 UNCOMPRESSED_BLUEPRINTS = frozenset({"tables"})
 # A client's X-Request-ID is echoed only when it has this shape (deploy/run's proxy applies
 # the same pattern), so it can go into logs and JSON unescaped.

@@ -170,6 +170,11 @@ def test_the_rules_document_is_served_with_its_sections(client: Any) -> None:
     packed = plain.get("/v1/rules", headers={"Accept-Encoding": "gzip"})
     assert packed.headers["Content-Encoding"] == "gzip"
     assert gzip.decompress(packed.data).decode("utf-8") == text
+    # and its HTML page for a browser (93 kB, ~28 kB gzipped)
+    browser = {"Accept": "text/html,*/*;q=0.8", "Accept-Encoding": "gzip, deflate, br"}
+    page = plain.get("/v1/rules", headers=browser)
+    assert (page.mimetype, page.headers["Content-Encoding"]) == ("text/html", "gzip")
+    assert gzip.decompress(page.data).startswith(b"<!doctype html>")
     # every option's link names a heading of the document served here
     anchors = {anchor(h) for h in headings(text)}
     for preset in client.get("/v1/rulesets").get_json()["rulesets"]:
