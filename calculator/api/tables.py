@@ -705,11 +705,11 @@ def get_table(id: str) -> Response:
             "join_code": head.join_code,
             "join_url": join_url(request.host_url, head.join_code),
         }
+        items: Sequence[str] | bytes
         if shape == serialize.DEFAULT_SHAPE:  # what the derived rows hold
-            items: Sequence[str] = store.hand_items(head.id)
-        else:
-            ledger, _roster = _cache().ledger(store, head.id, head.version)
-            items = [ledger_io.hand_item(h, ledger_io.result_text(h, shape)) for h in ledger.hands]
+            items = store.hand_items(head.id)
+        else:  # rendered from the ledger, once per version and language (kept a while)
+            items = _cache().rendered(store, head.id, head.version, shape)
         body = ledger_io.table_body(head.summary, items, extra=access)
         response = table_response(
             Response(body, mimetype="application/json"), head.version, variant=variant
