@@ -483,7 +483,9 @@ def summary(
     name: str | None,
 ) -> str:
     """A table's derived summary: ``GET /v1/tables/{id}`` without its hands (of a
-    ledger, or of its end: the same fields)."""
+    ledger, or of its end: the same fields). Its ``dealer_rule`` comes last: a summary
+    stored before it was (2026-12-05) gets it in the same place on a read
+    (:func:`lacks_dealer_rule`)."""
     setup = ledger.setup
     return orjson.dumps(
         {
@@ -501,8 +503,20 @@ def summary(
             "dealer": ledger.dealer,
             "can_undo": ledger.can_undo,
             "can_redo": ledger.can_redo,
+            "dealer_rule": setup.dealer_rule.value,
         }
     ).decode()
+
+
+_WITH_DEALER_RULE = tuple(f',"dealer_rule":"{rule.value}"}}' for rule in DealerRule)
+
+
+def lacks_dealer_rule(summary_text: str) -> bool:
+    """Whether a stored summary was written before summaries carried the table's dealer
+    rule (2026-12-05: its ``created`` event has it, :func:`dealer_rule_of`); the table's
+    next write, or ``gostop db rebuild``, stores it. A JSON string inside the summary
+    cannot end it (its closing quote ends the string, not the summary's object)."""
+    return not summary_text.endswith(_WITH_DEALER_RULE)
 
 
 def table_body(

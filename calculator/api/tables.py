@@ -40,6 +40,7 @@ from calculator.api.schemas import ANSWER_LANGS, LangQuerySchema, resolve_spec
 from calculator.api.table_access import (
     MAX_KEY,
     MIN_SHARED_KEY,
+    UNKNOWN_TABLE,
     TableIdConverter,
     add_tokens,
     check_version,
@@ -693,6 +694,9 @@ def get_table(id: str) -> Response:
     names (`en`, or `all` for both; `Accept-Language` does not choose here: the answer's
     ETag stays the version for every client that does not ask). Each language has its own
     ETag: `"N"` in Korean, `"N.en"` in English, `"N.all"` in both; a write takes any.
+
+    `dealer_rule` is how the table deals after a hand whose request names no winner,
+    fixed when it was created (its export carries it too).
     """
     shape, refused = _asked_shape()
     variant = _LANG_TAGS[shape.langs]
@@ -701,10 +705,11 @@ def get_table(id: str) -> Response:
     if refused is not None:
         raise refused
     if response is None:
-        access = {
-            "join_code": head.join_code,
-            "join_url": join_url(request.host_url, head.join_code),
-        }
+        access: dict[str, Any] = {}
+        if ledger_io.lacks_dealer_rule(head.summary):  # where a newer summary says it
+            access["dealer_rule"] = _dealer_rule(store, head.id)
+        access["join_code"] = head.join_code
+        access["join_url"] = join_url(request.host_url, head.join_code)
         items: Sequence[str] | bytes
         if shape == serialize.DEFAULT_SHAPE:  # what the derived rows hold
             items = store.hand_items(head.id)
@@ -716,6 +721,15 @@ def get_table(id: str) -> Response:
         )
         response.headers.add("Content-Language", ", ".join(shape.langs))
     return response
+
+
+def _dealer_rule(store: Store, table_id: str) -> str:
+    """The table's dealer rule, as its ``created`` event records it (a 404 when the table
+    was deleted after its head was read, as if it had never been found)."""
+    rows = store.events(table_id, upto=1)
+    if not rows:
+        raise coded(NotFound(UNKNOWN_TABLE), "unknown_table")
+    return ledger_io.dealer_rule_of(orjson.loads(rows[0].body or "{}")).value
 
 
 @tables.post("/tables/<table_id:id>/hands")
