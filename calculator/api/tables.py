@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any
+from typing import Any, NoReturn
 
 import orjson
 import sqlalchemy
@@ -714,7 +714,10 @@ def get_table(id: str) -> Response:
         if shape == serialize.DEFAULT_SHAPE:  # what the derived rows hold
             items = store.hand_items(head.id)
         else:  # rendered from the ledger, once per version and language (kept a while)
-            items = _cache().rendered(store, head.id, head.version, shape)
+            try:
+                items = _cache().rendered(store, head.id, head.version, shape)
+            except ledger_io.TableGoneError:
+                _gone()
         body = ledger_io.table_body(head.summary, items, extra=access)
         response = table_response(
             Response(body, mimetype="application/json"), head.version, variant=variant
@@ -728,8 +731,13 @@ def _dealer_rule(store: Store, table_id: str) -> str:
     was deleted after its head was read, as if it had never been found)."""
     rows = store.events(table_id, upto=1)
     if not rows:
-        raise coded(NotFound(UNKNOWN_TABLE), "unknown_table")
+        _gone()
     return ledger_io.dealer_rule_of(orjson.loads(rows[0].body or "{}")).value
+
+
+def _gone() -> NoReturn:
+    """A table deleted after its head was read: a 404, as if it had never been found."""
+    raise coded(NotFound(UNKNOWN_TABLE), "unknown_table")
 
 
 @tables.post("/tables/<table_id:id>/hands")

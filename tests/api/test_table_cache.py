@@ -196,3 +196,22 @@ def test_readers_in_threads_read_what_rendering_from_scratch_gives(ledger_app: A
         expected = fresh.rendered(store, table.id, version, LANGS["en"])
         assert {body for v, body in answers if v == version} == {expected}, version
     assert len(answers) >= 4
+
+
+@pytest.mark.parametrize("lang", ["en", "all"])
+def test_a_table_deleted_while_it_is_read_in_another_language_is_a_404(
+    ledger_app: Any, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """The table is deleted between the read of its head and of its log (an instance
+    that holds nothing of it): a 404, as a read after the delete answers."""
+    from calculator.store import Store
+
+    table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
+    table.write("POST", "/hands", wire_hand(SCENARIOS[0]["steps"][0]["hand"]), expect=201)
+    monkeypatch.setitem(
+        ledger_app.extensions, "gostop_ledgers", ledger_io.LedgerCache(deadline_seconds=60)
+    )
+    monkeypatch.setattr(Store, "events", lambda *_args, **_kwargs: [])
+    gone = ledger_app.test_client().get(f"{table.path}?lang={lang}", headers=table.auth())
+    assert gone.status_code == 404
+    assert gone.get_json()["errors"][0]["code"] == "unknown_table"
