@@ -417,11 +417,12 @@ def _render(
     """``hands`` rendered in ``shape``, the item of each hand that is the same object as a
     hand of ``before`` taken from it."""
     old = before.hands if before is not None else ()
-    pieces: list[bytes] = []
+    kept = memoryview(before.body) if before is not None else memoryview(b"")
+    pieces: list[bytes | memoryview] = []  # views into ``before``: copied once, by the join
     for index, hand in enumerate(hands):
         if index < len(old) and old[index] is hand:
             assert before is not None
-            pieces.append(before.body[before.starts[index] : before.starts[index + 1] - 1])
+            pieces.append(kept[before.starts[index] : before.starts[index + 1] - 1])
         else:
             pieces.append(_item(hand, orjson.dumps(result_json(hand, shape))))
     starts = [0]
