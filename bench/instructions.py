@@ -29,7 +29,14 @@ warm-up cancel out in the difference. Workloads:
 - ``healthz``, ``poll`` and ``append`` — the table benchmark's requests (bench.tables) on a
   SQLite file: ``GET /healthz``; ``GET /v1/tables/{id}`` answered 304 (If-None-Match);
   ``POST /v1/tables/{id}/hands`` of bench.tables' hand, a fresh key and If-Match each time
-  (counted per request instead of per hand).
+  (counted per request instead of per hand);
+- ``read``, ``read_en`` and ``append_read_en`` — a table of :data:`TABLE_HANDS` hands (that
+  hand, appended before the warm-up) read whole, as a phone that holds an older version
+  reads it after a change: ``GET /v1/tables/{id}`` answered 200 in Korean (the stored rows),
+  the same with ``?lang=en`` (the results rendered from the ledger) at a version the
+  instance has read before, and an append followed by that English read (``append_read_en −
+  append`` is the English read after one new hand). Counted per request (per pair); not in
+  the default run (asked for with ``--workload``).
 
 Instructions are not time (memory stalls and branch misses are not in them), but a change
 that removes instructions from the same workload makes it faster on every machine.
@@ -59,12 +66,17 @@ WORKLOADS = (
     "healthz",
     "poll",
     "append",
+    "read",
+    "read_en",
+    "append_read_en",
     "hand_gzip",
     "batch_gzip",
 )
 FRESH_SETS = 4  # --fresh: hands for the warm-up and up to 3 repetitions, the same in both runs
 GZIP = ("hand_gzip", "batch_gzip")  # only when asked for (bench.compression)
-LEDGER = ("healthz", "poll", "append")
+READS = ("read", "read_en", "append_read_en")  # only when asked for: a 200-hand table each
+LEDGER = ("healthz", "poll", "append", "read", "read_en", "append_read_en")
+TABLE_HANDS = 200  # read, read_en, append_read_en: a night's hands
 _COLLECTED = re.compile(r"Collected : (\d+)")
 
 
@@ -147,11 +159,29 @@ def _ledger(requests: int, workload: str) -> Callable[[], None]:
     folder = _database_folder()
     app = create_app({"access_log": False, "database_url": f"sqlite:///{folder}/i.sqlite3"})
     client = app.test_client()
-    created = client.post("/v1/tables", json=TABLE).get_json()
+    night = _night() if workload in READS else []
+    table, hand = (TABLE, HAND) if not night else _seated(TABLE, HAND)
+    created = client.post("/v1/tables", json=table).get_json()
     path = f"/v1/tables/{created['id']}"
     auth = {"Authorization": f"Bearer {created['scorer_token']}"}
     state = {"version": created["version"], "key": 0}
-    body = json.dumps(HAND).encode()
+    body = json.dumps(hand).encode()
+
+    def append(data: bytes = body) -> int:
+        state["key"] += 1
+        headers = {**auth, "Idempotency-Key": str(state["key"])}
+        headers["If-Match"] = f'"{state["version"]}"'
+        answer = client.post(
+            path + "/hands", data=data, content_type="application/json", headers=headers
+        )
+        state["version"] = answer.get_json()["version"]
+        return answer.status_code
+
+    def read(query: str) -> int:
+        answer = client.get(path + query, headers=auth)
+        if answer.headers["ETag"].strip('"').split(".")[0] != str(state["version"]):
+            raise SystemExit(f"{workload} read another version")  # pragma: no cover
+        return answer.status_code
 
     def one() -> int:
         if workload == "healthz":
@@ -159,16 +189,19 @@ def _ledger(requests: int, workload: str) -> Callable[[], None]:
         if workload == "poll":
             tag = {"If-None-Match": f'"{state["version"]}"'}
             return client.get(path, headers={**auth, **tag}).status_code
-        state["key"] += 1
-        headers = {**auth, "Idempotency-Key": str(state["key"])}
-        headers["If-Match"] = f'"{state["version"]}"'
-        answer = client.post(
-            path + "/hands", data=body, content_type="application/json", headers=headers
-        )
-        state["version"] = answer.get_json()["version"]
-        return answer.status_code
+        if workload == "read":
+            return read("")
+        if workload == "read_en":
+            return read("?lang=en")
+        status = append()
+        if workload == "append_read_en" and status == 201:
+            return read("?lang=en")
+        return status
 
-    expected = {"healthz": 200, "poll": 304, "append": 201}[workload]
+    for played in night:
+        if append(json.dumps(played).encode()) != 201:  # pragma: no cover - a valid corpus
+            raise SystemExit("the night's hand was refused")
+    expected = {"healthz": 200, "poll": 304, "append": 201}.get(workload, 200)
 
     def run() -> None:
         for _ in range(requests):
@@ -177,6 +210,28 @@ def _ledger(requests: int, workload: str) -> Callable[[], None]:
                 raise SystemExit(f"{workload} answered {status}")
 
     return run
+
+
+def _night() -> list[dict[str, object]]:
+    """:data:`TABLE_HANDS` hands of bench.engine's seeded corpus as a table's hands (a
+    night of different hands: the serializers' memos by value find what a night repeats,
+    not one hand 200 times): without the rule set, stake and streak the table sets."""
+    from bench.corpus import corpus
+
+    table_sets = ("ruleset", "stake", "nagari_streak")
+    return [
+        {k: v for k, v in hand.items() if k not in table_sets}
+        for hand in corpus(TABLE_HANDS, players=3, modes="cards")
+    ]
+
+
+def _seated(table: dict[str, object], hand: dict[str, object]) -> tuple[dict, dict]:
+    """bench.tables' table and hand with the corpus's players (player-0, -1, -2)."""
+    seat = {"A": "player-0", "B": "player-1", "C": "player-2"}
+    text = json.dumps(hand)
+    for was, now in seat.items():
+        text = text.replace(f'"{was}"', f'"{now}"')
+    return {**table, "roster": list(seat.values()), "dealer": seat["A"]}, json.loads(text)
 
 
 def inner(workload: str, hands: int, repeat: int, fresh: bool = False) -> None:
@@ -269,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
-    workloads = args.workload or [w for w in WORKLOADS if w not in GZIP]
+    workloads = args.workload or [w for w in WORKLOADS if w not in GZIP + READS]
     hands, repeat = args.hands, args.repeat
     if args.quick:
         workloads, hands, repeat = (args.workload or ["engine"]), 20, 1

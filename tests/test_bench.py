@@ -62,6 +62,37 @@ def test_fresh_instruction_runs_score_hands_of_their_own(monkeypatch: pytest.Mon
     assert posted[:2] == posted[2:]  # without --fresh: the same hands every run
 
 
+def test_table_read_workloads_read_a_night_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``read``, ``read_en`` and ``append_read_en``: a table of TABLE_HANDS different hands
+    read whole (200, every hand), in the language each names, at the table's version."""
+    from flask.testing import FlaskClient
+
+    from bench import instructions
+
+    read: list[Any] = []
+    get = FlaskClient.get
+
+    def recording(self: FlaskClient, *args: Any, **kwargs: Any) -> Any:
+        answer = get(self, *args, **kwargs)
+        read.append(answer)
+        return answer
+
+    monkeypatch.setattr(FlaskClient, "get", recording)
+    for workload, language, hands in (
+        ("read", "ko", instructions.TABLE_HANDS),
+        ("read_en", "en", instructions.TABLE_HANDS),
+        ("append_read_en", "en", instructions.TABLE_HANDS + 1),
+    ):
+        read.clear()
+        instructions._ledger(1, workload)()
+        (answer,) = read
+        assert answer.status_code == 200
+        assert answer.headers["Content-Language"] == language
+        results = [hand["result"] for hand in answer.get_json()["hands"]]
+        assert len(results) == hands
+        assert len({str(result["net"]) for result in results}) > 10  # a night, not one hand
+
+
 def test_table_benchmark_runs_on_both_databases() -> None:
     require("wrk", "apt-get install wrk")
     from bench.postgres import find_bin

@@ -8,8 +8,10 @@ answer for the same hand, rule set, stake, streak and dealer.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +61,12 @@ def _in_a_table(schema: StrictSchema) -> tuple[str, Coded]:
 
 _UNKNOWN = {Variant.GOSTOP: _in_a_table(HAND_SCHEMA), Variant.BALANCE: _in_a_table(_BALANCE)}
 CACHED_LEDGERS = 64  # a ledger holds its hands scored: ~3 KB a hand (declared piles)
+CACHED_RENDERED_BYTES = 16 * 1024 * 1024
+"""Most bytes of hands rendered in another language (:meth:`LedgerCache.rendered`) an
+instance keeps, over all its tables: a night of 200 hands is ~0.5 MB in English, ~0.6 MB
+in both languages, so ~30 such renderings. A rendering refers to the hands it rendered, its
+table's ledger's (kept only while that ledger is: :data:`CACHED_LEDGERS`); after a change
+it holds the hands the ledger derived again until the table is read again."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -252,9 +260,15 @@ class LedgerCache:
     leaves the ledger where it was, to catch up when a change needs the hands
     (:meth:`ledger`)."""
 
-    def __init__(self, *, deadline_seconds: float) -> None:
+    def __init__(
+        self, *, deadline_seconds: float, rendered_bytes: int = CACHED_RENDERED_BYTES
+    ) -> None:
         self._items: OrderedDict[str, tuple[Ledger, Roster, Tip]] = OrderedDict()
         self._seconds = deadline_seconds
+        self._rendered: OrderedDict[tuple[str, serialize.Shape], Rendered] = OrderedDict()
+        self._rendered_bytes = 0
+        self._rendered_bound = rendered_bytes
+        self._rendering = threading.Lock()  # the renderings and their count of bytes
 
     def ledger(self, store: Store, table_id: str, version: int) -> tuple[Ledger, Roster]:
         """The table's ledger at ``version``; past the request deadline (counted from
@@ -326,7 +340,100 @@ class LedgerCache:
         self._items[table_id] = item
         self._items.move_to_end(table_id)
         while len(self._items) > CACHED_LEDGERS:
-            self._items.popitem(last=False)
+            gone, _item = self._items.popitem(last=False)
+            self._forget_rendered(gone)
+
+    def rendered(self, store: Store, table_id: str, version: int, shape: serialize.Shape) -> bytes:
+        """The table's hands at ``version`` with each ``result`` in ``shape`` (another
+        language than the stored rows'): the items of ``GET /v1/tables/{id}``'s ``hands``,
+        joined by commas, exactly as rendering every hand of the table's ledger anew gives
+        them (:func:`hand_item` of :func:`result_text`).
+
+        Kept per table and shape at the latest version read (at most
+        :data:`CACHED_RENDERED_BYTES` over all tables, the least recently read dropped
+        first, and only while the table's ledger is kept), so that another read of that
+        version renders nothing, and a read of a later one renders only the hands that are
+        not the same objects as those rendered: :attr:`Ledger.rederived_from`'s promise,
+        that an event leaves the hands before the first it derives again as they were,
+        makes an append render one hand and a correction of hand k the hands from k on. A
+        table's version names its events, which never change: what a version renders to
+        never changes either (within one release)."""
+        key = (table_id, shape)
+        with self._rendering:
+            found = self._rendered.get(key)
+            if found is not None and found.version == version:
+                self._rendered.move_to_end(key)
+                with suppress(KeyError):  # its ledger stays while it is read (if kept)
+                    self._items.move_to_end(table_id)
+                return found.body
+        ledger, _roster = self.ledger(store, table_id, version)
+        made = _render(ledger.hands, shape, found, version)
+        with self._rendering:
+            kept = self._rendered.get(key)
+            if (kept is None or kept.version < version) and table_id in self._items:
+                self._keep(key, made, kept)
+        return made.body
+
+    def _keep(
+        self, key: tuple[str, serialize.Shape], made: Rendered, kept: Rendered | None
+    ) -> None:
+        """Keep a rendering in place of ``kept`` (under the lock), within the bound."""
+        if kept is not None:
+            self._rendered_bytes -= len(kept.body)
+        self._rendered[key] = made
+        self._rendered.move_to_end(key)
+        self._rendered_bytes += len(made.body)
+        while self._rendered_bytes > self._rendered_bound and self._rendered:
+            _key, dropped = self._rendered.popitem(last=False)
+            self._rendered_bytes -= len(dropped.body)
+
+    def _forget_rendered(self, table_id: str) -> None:
+        """Drop a table's renderings (its ledger was dropped: they would keep its hands)."""
+        with self._rendering:
+            for key in [key for key in self._rendered if key[0] == table_id]:
+                self._rendered_bytes -= len(self._rendered.pop(key).body)
+
+    def rendered_bytes(self) -> int:
+        """The bytes of renderings kept (:data:`CACHED_RENDERED_BYTES` at most)."""
+        return self._rendered_bytes
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rendered:
+    """A table's hands rendered in one shape at one version: the ledger's hands (the
+    objects, so that a later version reuses the items of the hands it shares), the items
+    joined (``body``) and where each item starts in it (``starts``, one more: the end of
+    ``body`` plus the comma that would follow it)."""
+
+    version: int
+    hands: tuple[LedgerHand, ...]
+    body: bytes
+    starts: tuple[int, ...]
+
+
+def _render(
+    hands: tuple[LedgerHand, ...], shape: serialize.Shape, before: Rendered | None, version: int
+) -> Rendered:
+    """``hands`` rendered in ``shape``, the item of each hand that is the same object as a
+    hand of ``before`` taken from it."""
+    old = before.hands if before is not None else ()
+    kept = memoryview(before.body) if before is not None else memoryview(b"")
+    pieces: list[bytes | memoryview] = []  # views into ``before``: copied once, by the join
+    for index, hand in enumerate(hands):
+        if index < len(old) and old[index] is hand:
+            assert before is not None
+            pieces.append(kept[before.starts[index] : before.starts[index + 1] - 1])
+        else:
+            pieces.append(_item(hand, orjson.dumps(result_json(hand, shape))))
+    starts = [0]
+    for piece in pieces:
+        starts.append(starts[-1] + len(piece) + 1)
+    return Rendered(
+        version=version,
+        hands=hands,
+        body=b",".join(pieces),
+        starts=tuple(starts),
+    )
 
 
 # --- derived rows ------------------------------------------------------------------------
@@ -352,15 +459,20 @@ def result_text(hand: LedgerHand, shape: serialize.Shape = serialize.DEFAULT_SHA
 def hand_item(hand: LedgerHand, result: str | None = None) -> str:
     """A hand's derived row: its entry of the table's ``hands`` (``result``: its
     :func:`result_text`, when already made)."""
+    return _item(hand, result if result is not None else result_text(hand)).decode()
+
+
+def _item(hand: LedgerHand, result: str | bytes) -> bytes:
+    """:func:`hand_item` as bytes, of its result's JSON text."""
     return orjson.dumps(
         {
             "number": hand.number,
             "status": hand.status.value,
             "nagari_streak": hand.nagari_streak,
             "dealer": hand.dealer,
-            "result": orjson.Fragment(result if result is not None else result_text(hand)),
+            "result": orjson.Fragment(result),
         }
-    ).decode()
+    )
 
 
 def summary(
@@ -372,7 +484,9 @@ def summary(
     name: str | None,
 ) -> str:
     """A table's derived summary: ``GET /v1/tables/{id}`` without its hands (of a
-    ledger, or of its end: the same fields)."""
+    ledger, or of its end: the same fields). Its ``dealer_rule`` comes last: a summary
+    stored before it was (2026-12-05) gets it in the same place on a read
+    (:func:`lacks_dealer_rule`)."""
     setup = ledger.setup
     return orjson.dumps(
         {
@@ -390,19 +504,33 @@ def summary(
             "dealer": ledger.dealer,
             "can_undo": ledger.can_undo,
             "can_redo": ledger.can_redo,
+            "dealer_rule": setup.dealer_rule.value,
         }
     ).decode()
 
 
+_WITH_DEALER_RULE = tuple(f',"dealer_rule":"{rule.value}"}}' for rule in DealerRule)
+
+
+def lacks_dealer_rule(summary_text: str) -> bool:
+    """Whether a stored summary was written before summaries carried the table's dealer
+    rule (2026-12-05: its ``created`` event has it, :func:`dealer_rule_of`); the table's
+    next write, or ``gostop db rebuild``, stores it. A JSON string inside the summary
+    cannot end it (its closing quote ends the string, not the summary's object)."""
+    return not summary_text.endswith(_WITH_DEALER_RULE)
+
+
 def table_body(
-    summary_text: str, items: Iterable[str], *, extra: Mapping[str, Any] | None = None
+    summary_text: str, items: Iterable[str] | bytes, *, extra: Mapping[str, Any] | None = None
 ) -> bytes:
-    """``GET /v1/tables/{id}``: the stored summary with ``extra`` fields and the stored
-    hands spliced in (no parsing: the read costs what the answer carries)."""
+    """``GET /v1/tables/{id}``: the stored summary with ``extra`` fields and the hands
+    spliced in — their items, or those items already joined by commas (bytes:
+    :meth:`LedgerCache.rendered`); no parsing: the read costs what the answer carries."""
     head = summary_text.encode()[:-1]
     if extra:
         head += b"," + orjson.dumps(extra)[1:-1]
-    return head + b',"hands":[' + ",".join(items).encode() + b"]}"
+    hands = items if isinstance(items, bytes) else ",".join(items).encode()
+    return b"".join((head, b',"hands":[', hands, b"]}"))
 
 
 def settled(summary_json: Mapping[str, Any]) -> SessionResult:

@@ -22,6 +22,8 @@ from calculator.api.responses import TransferSchema
 from calculator.api.schemas import MAX_ID, LanguageTagQuery
 from calculator.api.table_schemas import (
     CHIPS_MAP,
+    DEALER_RULE,
+    DEALER_RULES,
     MAX_REASON,
     MAX_SEQ,
     CreateTableSchema,
@@ -31,7 +33,7 @@ from calculator.api.table_schemas import (
     PersonOutSchema,
     _req,
 )
-from calculator.ledger import MAX_EVENTS, DealerRule
+from calculator.ledger import MAX_EVENTS
 from calculator.ledger.share import Lang
 from calculator.presets import Variant
 
@@ -48,15 +50,6 @@ MAX_IMPORT_EVENTS = MAX_EVENTS  # what a table holds: any export imports
 MAX_LABEL = 64  # the label of the token that wrote an event (the store's column)
 MAX_TIME = 32
 EVENT_TYPES = ("created", "added", "corrected", "voided", "undone", "redone", "closed")
-DEALER_RULES = tuple(rule.value for rule in DealerRule)
-DEALER_RULE = (
-    "How the table derives the next dealer after a hand whose request names no winner "
-    "(a 총통 held by two players, a floor four): winner — the winner the rules choose, the "
-    "dealer staying when there is none (tables created since 2026-12-05); biggest_net — the "
-    "one player who nets the most, a sitter's bright sale included (tables created before). "
-    "Fixed when the table was created; an export without it is of a table that used "
-    "biggest_net"
-)
 FORMATS = ("json", "csv")
 
 

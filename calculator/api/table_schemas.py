@@ -25,6 +25,7 @@ from calculator.api.fields import (
 )
 from calculator.api.responses import RoundingOutSchema, TransferSchema
 from calculator.api.schemas import MAX_ID, RulesetField, RulesetSpec
+from calculator.ledger import DealerRule
 from calculator.presets import Variant
 
 MAX_ROSTER = 10
@@ -43,6 +44,15 @@ RESULT: dict[str, Any] = {
     "description": RESULT_TEXT,
 }
 CHIPS_MAP: dict[str, Any] = {"type": "object", "additionalProperties": {"type": "integer"}}
+DEALER_RULES = tuple(rule.value for rule in DealerRule)
+DEALER_RULE = (
+    "How the table derives the next dealer after a hand whose request names no winner "
+    "(a 총통 held by two players, a floor four): winner — the winner the rules choose, the "
+    "dealer staying when there is none (tables created since 2026-12-05); biggest_net — the "
+    "one player who nets the most, a sitter's bright sale included (tables created before). "
+    "Fixed when the table was created; an export without it is of a table that used "
+    "biggest_net"
+)
 JOIN_URL = (
     "The join link (<service root>/?join=<code>): the scorekeeper page joins the table; "
     "GET /v1/tables/{id}/qr draws it as a QR code. Relative (/?join=<code>) when the "
@@ -400,6 +410,7 @@ class TableSchema(Schema):
     )
     can_undo = _req(fields.Boolean(), "There is a change to undo")
     can_redo = _req(fields.Boolean(), "There is an undone change to redo")
+    dealer_rule = _req(fields.String(metadata={"enum": list(DEALER_RULES)}), DEALER_RULE)
     join_code = _req(fields.String(), "8 characters to join the table with (POST /v1/tables/join)")
     join_url = _req(fields.String(), JOIN_URL)
     hands = _req(fields.List(fields.Nested(TableHandSchema)), "Every hand, voided ones too")

@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any
+from typing import Any, NoReturn
 
 import orjson
 import sqlalchemy
@@ -40,6 +40,7 @@ from calculator.api.schemas import ANSWER_LANGS, LangQuerySchema, resolve_spec
 from calculator.api.table_access import (
     MAX_KEY,
     MIN_SHARED_KEY,
+    UNKNOWN_TABLE,
     TableIdConverter,
     add_tokens,
     check_version,
@@ -693,6 +694,9 @@ def get_table(id: str) -> Response:
     names (`en`, or `all` for both; `Accept-Language` does not choose here: the answer's
     ETag stays the version for every client that does not ask). Each language has its own
     ETag: `"N"` in Korean, `"N.en"` in English, `"N.all"` in both; a write takes any.
+
+    `dealer_rule` is how the table deals after a hand whose request names no winner,
+    fixed when it was created (its export carries it too).
     """
     shape, refused = _asked_shape()
     variant = _LANG_TAGS[shape.langs]
@@ -701,21 +705,39 @@ def get_table(id: str) -> Response:
     if refused is not None:
         raise refused
     if response is None:
-        access = {
-            "join_code": head.join_code,
-            "join_url": join_url(request.host_url, head.join_code),
-        }
+        access: dict[str, Any] = {}
+        if ledger_io.lacks_dealer_rule(head.summary):  # where a newer summary says it
+            access["dealer_rule"] = _dealer_rule(store, head.id)
+        access["join_code"] = head.join_code
+        access["join_url"] = join_url(request.host_url, head.join_code)
+        items: Sequence[str] | bytes
         if shape == serialize.DEFAULT_SHAPE:  # what the derived rows hold
-            items: Sequence[str] = store.hand_items(head.id)
-        else:
-            ledger, _roster = _cache().ledger(store, head.id, head.version)
-            items = [ledger_io.hand_item(h, ledger_io.result_text(h, shape)) for h in ledger.hands]
+            items = store.hand_items(head.id)
+        else:  # rendered from the ledger, once per version and language (kept a while)
+            try:
+                items = _cache().rendered(store, head.id, head.version, shape)
+            except ledger_io.TableGoneError:
+                _gone()
         body = ledger_io.table_body(head.summary, items, extra=access)
         response = table_response(
             Response(body, mimetype="application/json"), head.version, variant=variant
         )
         response.headers.add("Content-Language", ", ".join(shape.langs))
     return response
+
+
+def _dealer_rule(store: Store, table_id: str) -> str:
+    """The table's dealer rule, as its ``created`` event records it (a 404 when the table
+    was deleted after its head was read, as if it had never been found)."""
+    rows = store.events(table_id, upto=1)
+    if not rows:
+        _gone()
+    return ledger_io.dealer_rule_of(orjson.loads(rows[0].body or "{}")).value
+
+
+def _gone() -> NoReturn:
+    """A table deleted after its head was read: a 404, as if it had never been found."""
+    raise coded(NotFound(UNKNOWN_TABLE), "unknown_table")
 
 
 @tables.post("/tables/<table_id:id>/hands")

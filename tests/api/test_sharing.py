@@ -1325,14 +1325,15 @@ def _check_rule_night(table: TableClient, rule: str) -> None:
     assert (second["dealer"], second["result"]["net"]) == (dealer, net)
     assert state["totals"] == {p: HAND_1[p] + net[p] for p in "ABCD"}
     assert state["dealer"] == "C"  # C won hand 2
+    assert state["dealer_rule"] == table.get("?lang=en")["dealer_rule"] == rule
     assert _export(table)["dealer_rule"] == rule
 
 
 def _stored_before_the_rule(
     ledger_app: Any, monkeypatch: pytest.MonkeyPatch, table_id: str
 ) -> None:
-    """Make a table as the previous release stored it: its created event's body without
-    dealer_rule (and no instance holding its ledger)."""
+    """Make a table as the previous release stored it: its created event's body and its
+    summary without dealer_rule (and no instance holding its ledger)."""
     from calculator.api import ledger_io
     from calculator.store import schema
 
@@ -1342,9 +1343,57 @@ def _stored_before_the_rule(
         body = orjson.loads(c.execute(schema.events.select().where(where)).one().body)
         assert body.pop("dealer_rule") == "winner"
         c.execute(schema.events.update().where(where).values(body=orjson.dumps(body).decode()))
+    _summary_before_the_rule(ledger_app, table_id)
     monkeypatch.setitem(
         ledger_app.extensions, "gostop_ledgers", ledger_io.LedgerCache(deadline_seconds=10)
     )
+
+
+def _summary_before_the_rule(ledger_app: Any, table_id: str) -> None:
+    """Store a table's summary as a release before 2026-12-05 wrote it: without
+    dealer_rule (the rows a table keeps until its next write or a rebuild)."""
+    from calculator.store import schema
+
+    where = schema.tables.c.id == table_id
+    with ledger_app.extensions["gostop_store"].engine.begin() as c:
+        summary = orjson.loads(c.execute(schema.tables.select().where(where)).one().summary)
+        summary.pop("dealer_rule")
+        c.execute(
+            schema.tables.update().where(where).values(summary=orjson.dumps(summary).decode())
+        )
+
+
+@pytest.mark.parametrize("rule", sorted(RULE_NIGHTS))
+def test_the_table_read_says_its_dealer_rule_for_a_summary_stored_before_it_too(
+    lclient: Any, ledger_app: Any, monkeypatch: pytest.MonkeyPatch, rule: str
+) -> None:
+    """GET /v1/tables/{id} gives the table's dealer_rule beside its ruleset and stake. A
+    summary stored before it carried the rule reads the rule from the table's created
+    event, in the same place: its read is byte for byte the read of the rows that a
+    rebuild (or the next write) derives, in every language, with the same ETag."""
+    from calculator.api import ledger_io
+
+    table = TableClient.create(lclient, RULE_NIGHT)
+    if rule == "biggest_net":
+        _stored_before_the_rule(ledger_app, monkeypatch, table.id)
+    table.write("POST", "/hands", TIED_HAND, expect=201)
+    _summary_before_the_rule(ledger_app, table.id)
+    reads = {}
+    for query in ("", "?lang=en", "?lang=all"):
+        read = lclient.get(table.path + query, headers=table.auth())
+        assert read.get_json()["dealer_rule"] == rule
+        reads[query] = (read.data, read.headers["ETag"])
+    assert ledger_io.rebuild_derived(ledger_app.extensions["gostop_store"], table.id)
+    for query, (body, etag) in reads.items():
+        read = lclient.get(table.path + query, headers=table.auth())
+        assert (read.data, read.headers["ETag"]) == (body, etag), query
+    # the next write stores the summary with the rule: no look into the log on a read
+    _summary_before_the_rule(ledger_app, table.id)
+    table.write("POST", "/hands", STOP_HAND, expect=201)
+    stored = ledger_app.extensions["gostop_store"].head(table.id).summary
+    assert not ledger_io.lacks_dealer_rule(stored)
+    assert orjson.loads(stored)["dealer_rule"] == rule
+    _check_rule_night(table, rule)
 
 
 def test_a_new_table_deals_to_the_winner_the_rules_choose_not_the_seller(lclient: Any) -> None:

@@ -1,0 +1,217 @@
+"""The table read in another language is kept per version (ledger_io.LedgerCache.rendered):
+a read answers exactly what rendering every hand anew answers — after appends, a
+correction of an early hand, a void, undo and redo, another instance's writes, with a
+small bound or from several threads — while a second read of a version renders nothing
+and a read after an append renders the new hand alone."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from calculator.api import ledger_io, serialize
+from ledger_support import SCENARIOS, wire_hand
+from tables_support import TableClient
+
+LANGS = {"en": serialize.Shape(langs=("en",)), "all": serialize.Shape(langs=("ko", "en"))}
+
+
+@pytest.fixture
+def other(ledger_app: Any, database_url: str) -> Iterator[Any]:
+    """A second instance on the same database, with a ledger cache of its own."""
+    from calculator.api import create_app
+
+    made = create_app({"access_log": False, "database_url": database_url})
+    made.test_client_class = ledger_app.test_client_class
+    yield made
+    made.extensions["gostop_store"].dispose()
+
+
+@pytest.fixture
+def rendering(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The numbers of the hands rendered in another language, in order."""
+    rendered: list[int] = []
+    result_json = ledger_io.result_json
+
+    def counted(hand: Any, shape: serialize.Shape = serialize.DEFAULT_SHAPE) -> Any:
+        if shape != serialize.DEFAULT_SHAPE:
+            rendered.append(hand.number)
+        return result_json(hand, shape)
+
+    monkeypatch.setattr(ledger_io, "result_json", counted)
+    return rendered
+
+
+def _from_scratch(app: Any, table: TableClient, lang: str) -> bytes:
+    """The read as an instance that holds nothing of the table answers it: every hand
+    rendered anew from the table's whole log."""
+    cache = app.extensions["gostop_ledgers"]
+    app.extensions["gostop_ledgers"] = ledger_io.LedgerCache(deadline_seconds=60)
+    try:
+        answer = app.test_client().get(f"{table.path}?lang={lang}", headers=table.auth())
+    finally:
+        app.extensions["gostop_ledgers"] = cache
+    assert answer.status_code == 200
+    return bytes(answer.data)
+
+
+def _read(client: Any, table: TableClient, lang: str) -> bytes:
+    answer = client.get(f"{table.path}?lang={lang}", headers=table.auth())
+    assert answer.status_code == 200
+    assert answer.headers["ETag"] == f'"{table.version}.{lang}"'
+    return bytes(answer.data)
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s["name"] for s in SCENARIOS])
+def test_a_kept_read_is_the_read_rendered_from_scratch(
+    ledger_app: Any, other: Any, scenario: dict[str, Any], lang: str
+) -> None:
+    """Every step of the scenario (appends, a correction, a void, undo, redo), written by
+    one instance or the other, then hand 1 corrected: each instance's reads, kept or not,
+    are byte for byte the read of an instance that renders every hand anew."""
+    scratch = other  # its cache is swapped for an empty one for each comparison
+    clients = [ledger_app.test_client(), other.test_client()]
+    table = TableClient.create(clients[0], scenario["table"])
+    again = {"do": "correct", "number": 1, "reason": "hand 1 was another"}
+    steps = [*scenario["steps"], {**again, "hand": scenario["steps"][1]["hand"]}]
+    for i, step in enumerate(steps):
+        table.client = clients[int(i % 3 == 2)]  # every third change by the other instance
+        table.step(step, wire_hand(step["hand"]) if "hand" in step else None)
+        expected = _from_scratch(scratch, table, lang)
+        for client in clients:
+            assert _read(client, table, lang) == expected, (i, step["do"])
+            assert _read(client, table, lang) == expected, (i, step["do"])  # kept
+
+
+def test_a_read_renders_what_changed_and_nothing_again(
+    ledger_app: Any, other: Any, rendering: list[int]
+) -> None:
+    """A second read of a version renders nothing; after an append only the new hand;
+    after a correction of hand 2 the hands from 2 on (the ledger derives them again);
+    after another instance's appends, the hands it added."""
+    scenario = SCENARIOS[0]
+    client = ledger_app.test_client()
+    table = TableClient.create(client, scenario["table"])
+    adds = [wire_hand(s["hand"]) for s in scenario["steps"] if s["do"] == "add"]
+    for hand in adds[:5]:
+        table.write("POST", "/hands", hand, expect=201)
+    _read(client, table, "en")
+    assert rendering == [1, 2, 3, 4, 5]
+    rendering.clear()
+    _read(client, table, "en")
+    _read(other.test_client(), table, "en")  # the other instance renders its own copy
+    assert rendering == [1, 2, 3, 4, 5]
+    rendering.clear()
+    _read(client, table, "en")
+    assert rendering == []
+    table.write("POST", "/hands", adds[5], expect=201)
+    _read(client, table, "en")
+    assert rendering == [6]
+    rendering.clear()
+    table.write("PUT", "/hands/2", {"hand": adds[0], "reason": "typo"})
+    _read(client, table, "en")
+    assert rendering == [2, 3, 4, 5, 6]
+    rendering.clear()
+    table.client = other.test_client()
+    table.write("POST", "/hands", adds[6], expect=201)
+    table.write("POST", "/hands", adds[7], expect=201)
+    _read(client, table, "en")
+    assert rendering == [7, 8]
+    rendering.clear()
+    _read(client, table, "all")  # each language its own
+    assert rendering == [1, 2, 3, 4, 5, 6, 7, 8]
+
+
+def test_the_renderings_stay_within_their_bound(ledger_app: Any, rendering: list[int]) -> None:
+    """Past the bound the least recently read table's rendering is dropped (and rendered
+    again when asked for); the answers do not change."""
+    scenario = SCENARIOS[0]
+    client = ledger_app.test_client()
+    hand = wire_hand(scenario["steps"][0]["hand"])
+    tables = []
+    for _ in range(3):
+        table = TableClient.create(client, scenario["table"])
+        for _ in range(4):
+            table.write("POST", "/hands", hand, expect=201)
+        tables.append(table)
+    expected = [_from_scratch(ledger_app, table, "en") for table in tables]
+    one = len(expected[0].split(b',"hands":[', 1)[1]) - 2  # a table's hands, rendered
+    cache = ledger_io.LedgerCache(deadline_seconds=60, rendered_bytes=2 * one)
+    saved = ledger_app.extensions["gostop_ledgers"]
+    ledger_app.extensions["gostop_ledgers"] = cache
+    try:
+        rendering.clear()
+        for table, answer in zip(tables, expected, strict=True):
+            assert _read(client, table, "en") == answer
+            assert cache.rendered_bytes() <= 2 * one
+        assert len(rendering) == 12
+        assert _read(client, tables[2], "en") == expected[2]  # kept
+        assert _read(client, tables[1], "en") == expected[1]  # kept
+        assert len(rendering) == 12
+        assert _read(client, tables[0], "en") == expected[0]  # dropped: rendered again
+        assert len(rendering) == 16
+        assert cache.rendered_bytes() == 2 * one
+    finally:
+        ledger_app.extensions["gostop_ledgers"] = saved
+
+
+def test_readers_in_threads_read_what_rendering_from_scratch_gives(ledger_app: Any) -> None:
+    """Threads reading one table in English while it takes appends and a correction (one
+    instance, one cache): every answer is its version's hands rendered from scratch."""
+    scenario = SCENARIOS[0]
+    adds = [wire_hand(s["hand"]) for s in scenario["steps"] if s["do"] == "add"]
+    table = TableClient.create(ledger_app.test_client(), scenario["table"])
+    for hand in adds[:3]:
+        table.write("POST", "/hands", hand, expect=201)
+    answers: list[tuple[int, bytes]] = []
+    done = threading.Event()
+
+    def reader() -> None:
+        client = ledger_app.test_client()
+        while not done.is_set():
+            answer = client.get(f"{table.path}?lang=en", headers=table.auth())
+            assert answer.status_code == 200
+            version = int(answer.headers["ETag"].strip('"').split(".")[0])
+            answers.append((version, bytes(answer.data).split(b',"hands":[', 1)[1][:-2]))
+
+    readers = [threading.Thread(target=reader) for _ in range(4)]
+    for thread in readers:
+        thread.start()
+    try:
+        for hand in adds[3:9]:
+            table.write("POST", "/hands", hand, expect=201)
+        table.write("PUT", "/hands/1", {"hand": adds[1], "reason": "another hand"})
+        table.write("POST", "/hands", adds[9], expect=201)
+    finally:
+        done.set()
+        for thread in readers:
+            thread.join()
+    store = ledger_app.extensions["gostop_store"]
+    for version in sorted({version for version, _body in answers}):
+        fresh = ledger_io.LedgerCache(deadline_seconds=60)
+        expected = fresh.rendered(store, table.id, version, LANGS["en"])
+        assert {body for v, body in answers if v == version} == {expected}, version
+    assert len(answers) >= 4
+
+
+@pytest.mark.parametrize("lang", ["en", "all"])
+def test_a_table_deleted_while_it_is_read_in_another_language_is_a_404(
+    ledger_app: Any, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """The table is deleted between the read of its head and of its log (an instance
+    that holds nothing of it): a 404, as a read after the delete answers."""
+    from calculator.store import Store
+
+    table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
+    table.write("POST", "/hands", wire_hand(SCENARIOS[0]["steps"][0]["hand"]), expect=201)
+    monkeypatch.setitem(
+        ledger_app.extensions, "gostop_ledgers", ledger_io.LedgerCache(deadline_seconds=60)
+    )
+    monkeypatch.setattr(Store, "events", lambda *_args, **_kwargs: [])
+    gone = ledger_app.test_client().get(f"{table.path}?lang={lang}", headers=table.auth())
+    assert gone.status_code == 404
+    assert gone.get_json()["errors"][0]["code"] == "unknown_table"
