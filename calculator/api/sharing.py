@@ -20,13 +20,12 @@ from typing import Any, NoReturn
 import orjson
 from flask import Response, current_app, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import NotFound
 
 from calculator.api import ledger_io, serialize
 from calculator.api.config import IMPORT_BYTES_PER_TOKEN
 from calculator.api.docs import load_query, parameter_names
 from calculator.api.fields import fail
-from calculator.api.http import client_language, coded, preferred_media, read_json
+from calculator.api.http import client_language, preferred_media, read_json
 from calculator.api.schemas import RulesetSpec, resolve_spec
 from calculator.api.sharing_schemas import (
     EXPORT_FORMAT,
@@ -40,7 +39,6 @@ from calculator.api.sharing_schemas import (
 )
 from calculator.api.table_access import (
     MIN_SHARED_KEY,
-    UNKNOWN_TABLE,
     not_modified,
     open_table,
     table_response,
@@ -307,10 +305,7 @@ def _json(table_id: str, version: int) -> Response:
 
 
 def _csv(table_id: str, version: int) -> Response:
-    try:
-        ledger, roster = _cache().ledger(_store(), table_id, version)
-    except ledger_io.TableGoneError:
-        _gone()
+    ledger, roster = _cache().ledger(_store(), table_id, version)  # gone: a 404 (tables._gone)
     out = io.StringIO()
     out.write("\ufeff")  # the BOM: spreadsheet apps then read the file as UTF-8
     writer = csv.writer(out)
@@ -323,16 +318,12 @@ def _csv(table_id: str, version: int) -> Response:
 
 
 def _logged(table_id: str, version: int) -> list[EventRow]:
-    """The table's events up to ``version``; 404 when it was deleted after its head was
-    read (as if it had never been found)."""
+    """The table's events up to ``version``; a 404 when it was deleted after its head was
+    read (calculator.api.tables._gone)."""
     rows = _store().events(table_id, upto=version)
     if not rows:
-        _gone()
+        raise ledger_io.TableGoneError("the table has no events: it was deleted meanwhile")
     return rows
-
-
-def _gone() -> NoReturn:
-    raise coded(NotFound(UNKNOWN_TABLE), "unknown_table")
 
 
 def _cell(value: str | int | None) -> str | int:

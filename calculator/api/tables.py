@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any, NoReturn
+from typing import Any
 
 import orjson
 import sqlalchemy
@@ -453,6 +453,8 @@ def _change(
     )
     if not written:
         current = store.head(head.id)
+        if current is None:  # deleted since its head was read
+            raise ledger_io.TableGoneError("the table was deleted meanwhile")
         raise stale(
             current.version if current is not None else head.version, "the table changed meanwhile"
         )
@@ -714,10 +716,7 @@ def get_table(id: str) -> Response:
         if shape == serialize.DEFAULT_SHAPE:  # what the derived rows hold
             items = store.hand_items(head.id)
         else:  # rendered from the ledger, once per version and language (kept a while)
-            try:
-                items = _cache().rendered(store, head.id, head.version, shape)
-            except ledger_io.TableGoneError:
-                _gone()
+            items = _cache().rendered(store, head.id, head.version, shape)
         body = ledger_io.table_body(head.summary, items, extra=access)
         response = table_response(
             Response(body, mimetype="application/json"), head.version, variant=variant
@@ -727,17 +726,21 @@ def get_table(id: str) -> Response:
 
 
 def _dealer_rule(store: Store, table_id: str) -> str:
-    """The table's dealer rule, as its ``created`` event records it (a 404 when the table
-    was deleted after its head was read, as if it had never been found)."""
+    """The table's dealer rule, as its ``created`` event records it (:func:`_gone` when
+    the table was deleted after its head was read)."""
     rows = store.events(table_id, upto=1)
     if not rows:
-        _gone()
+        raise ledger_io.TableGoneError("the table has no events: it was deleted meanwhile")
     return ledger_io.dealer_rule_of(orjson.loads(rows[0].body or "{}")).value
 
 
-def _gone() -> NoReturn:
-    """A table deleted after its head was read: a 404, as if it had never been found."""
-    raise coded(NotFound(UNKNOWN_TABLE), "unknown_table")
+@tables.app_errorhandler(ledger_io.TableGoneError)
+def _gone(_error: ledger_io.TableGoneError) -> Response:
+    """A table deleted after a request read its head, found by its emptied log (a read,
+    a write, an export): a 404, as a request made after the delete answers — never a
+    500. Every endpoint of the tables and their sharing, from this one handler."""
+    refused = coded(NotFound(UNKNOWN_TABLE), "unknown_table")
+    return current_app.make_response(current_app.handle_http_exception(refused))
 
 
 @tables.post("/tables/<table_id:id>/hands")

@@ -767,3 +767,59 @@ def test_a_table_that_stored_hands_todays_checks_refuse_takes_every_change(
     assert [h["result"]["net"] for h in copy["hands"]] == [
         h["result"]["net"] for h in state["hands"]
     ]
+
+
+@pytest.mark.parametrize(
+    ("method", "suffix", "body"),
+    [
+        ("POST", "/hands", "hand"),  # an append: at the end, or by the ledger
+        ("PUT", "/hands/1", "hand"),  # a correction: the ledger, rebuilt from the log
+        ("POST", "/hands/1/void", {"reason": "misdealt"}),
+    ],
+)
+def test_a_table_deleted_while_it_is_written_is_a_404(
+    ledger_app: Any, monkeypatch: pytest.MonkeyPatch, method: str, suffix: str, body: Any
+) -> None:
+    """Deleted by another phone between the write's read of the head and of the log (an
+    instance that holds nothing of the table: it rebuilds from the emptied log): a 404,
+    as a write after the delete answers. It was a 500 (TableGoneError unhandled)."""
+    import importlib
+
+    from calculator.api import ledger_io
+
+    tables = importlib.import_module("calculator.api.tables")  # the module, not the blueprint
+    table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
+    hand = wire_hand(SCENARIOS[0]["steps"][0]["hand"])
+    table.write("POST", "/hands", hand, expect=201)
+    fresh = ledger_io.LedgerCache(deadline_seconds=60)
+    monkeypatch.setitem(ledger_app.extensions, "gostop_ledgers", fresh)
+    opened = tables.open_table
+
+    def deleted_once_opened(store: Any, table_id: str, **kwargs: Any) -> Any:
+        head, token = opened(store, table_id, **kwargs)
+        assert store.delete_table(table_id, expected=head.version)
+        return head, token
+
+    monkeypatch.setattr(tables, "open_table", deleted_once_opened)
+    answer = table.write(method, suffix, hand if body == "hand" else body, expect=404)
+    assert answer["errors"][0]["code"] == "unknown_table"
+
+
+def test_a_write_that_finds_its_table_deleted_at_commit_is_a_404(
+    ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deleted after the write scored its hand, before it committed: the store refuses
+    the write and finds no head — a 404, not a 412 "changed meanwhile"."""
+    from calculator.store import Store
+
+    table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
+    hand = wire_hand(SCENARIOS[0]["steps"][0]["hand"])
+    write = Store.write
+
+    def deleted_first(store: Store, **kwargs: Any) -> bool:
+        assert store.delete_table(kwargs["table_id"], expected=kwargs["expected"])
+        return write(store, **kwargs)
+
+    monkeypatch.setattr(Store, "write", deleted_first)
+    answer = table.write("POST", "/hands", hand, expect=404)
+    assert answer["errors"][0]["code"] == "unknown_table"
