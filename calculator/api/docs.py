@@ -76,7 +76,6 @@ COMPONENTS: tuple[tuple[str, type[Schema]], ...] = (
     ("HandResult", responses.HandResultSchema),
     ("Problem", responses.ProblemSchema),
     ("BatchItem", responses.BatchItemSchema),
-    ("BatchRuleset", responses.BatchRulesetSchema),
     ("BatchResult", responses.BatchResultSchema),
     ("Card", responses.CardSchema),
     ("Catalog", responses.CatalogSchema),

@@ -307,27 +307,14 @@ class BatchItemSchema(Schema):
     problem = fields.Nested(ProblemSchema)
 
 
-class BatchRulesetSchema(RulesetOutSchema):
-    """A rule set of a batch's results, listed once for all the results that use it."""
-
-    presets = _req(
-        fields.List(fields.String()),
-        "Every preset the batch's hands reached this rule set from, in order: hands may "
-        "name different presets (standard with wikipedia's options, and wikipedia) that "
-        "resolve to the same options. preset and overrides state it as the first of them "
-        "did (send them back: the same rule set); a result's own ruleset names its preset",
-    )
-
-
 class BatchResultSchema(Schema):
     """The response of ``POST /v1/gostop/hands/batch``."""
 
     results = _req(fields.List(fields.Nested(BatchItemSchema)), "In request order")
     rulesets = _req(
-        fields.Dict(keys=fields.String(), values=fields.Nested(BatchRulesetSchema)),
-        "Each distinct rule set of the results once, by fingerprint, with every preset it "
-        "was reached from (with every option under ?full_ruleset=true): a result's "
-        "ruleset.fingerprint is its key",
+        fields.Dict(keys=fields.String(), values=fields.Nested(RulesetOutSchema)),
+        "Each distinct rule set of the results once, by fingerprint (with every option "
+        "under ?full_ruleset=true): a result's ruleset.fingerprint is its key",
     )
     succeeded = _req(fields.Integer(), "Hands scored")
     failed = _req(fields.Integer(), "Hands refused")

@@ -132,11 +132,10 @@ def score_request(
     *,
     resolver: Resolver | None = None,
     shape: serialize.Shape = serialize.DEFAULT_SHAPE,
-    seen: dict[tuple[str, str], RuleSet] | None = None,
+    seen: dict[str, RuleSet] | None = None,
 ) -> dict[str, Any]:
     """Score one loaded hand request; raises GoStopError. ``seen`` collects the rule
-    sets of the answer by fingerprint and preset, in order (a batch lists each rule set
-    once, with every preset it was reached from: :func:`batch_rulesets`)."""
+    sets of the answer by fingerprint (a batch lists each once)."""
     resolver = resolver or Resolver()
     ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",), resolver=resolver)
     # A loop, not a comprehension (a function call of its own): most requests compare none.
@@ -147,9 +146,9 @@ def score_request(
     result = settle(hand, ruleset)
     comparisons = compare(hand, result, others) if others else ()
     if seen is not None:
-        seen.setdefault((ruleset.fingerprint, ruleset.preset), ruleset)
+        seen.setdefault(ruleset.fingerprint, ruleset)
         for other in others:
-            seen.setdefault((other.fingerprint, other.preset), other)
+            seen.setdefault(other.fingerprint, other)
     return serialize.hand_json(result, comparisons, shape)
 
 
@@ -188,9 +187,8 @@ def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
     answer could pass the answer limit (estimated from its hands, players, events and
     `compare_with`, before any hand is scored) is refused whole: 422 `answer_too_large`,
     saying the limit and how many of the hands fit. Each distinct rule
-    set is listed once, in `rulesets` by fingerprint (in full with `?full_ruleset=true`),
-    with every preset the hands reached it from (`presets`); each result's
-    `ruleset.fingerprint` finds its own there, and its `ruleset.preset` is among them.
+    set is listed once, in `rulesets` by fingerprint (in full with `?full_ruleset=true`);
+    each result's `ruleset.fingerprint` finds its own there.
     """
     settings = current_app.config["GOSTOP"]
     items = loaded["hands"]
@@ -202,7 +200,7 @@ def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
     resolver = Resolver()  # one for the whole batch: it caps the distinct rule sets
     shape = answer_shape(query)
     item_shape = shape._replace(full_ruleset=False)  # the full options once, in rulesets
-    seen: dict[tuple[str, str], RuleSet] = {}
+    seen: dict[str, RuleSet] = {}
     check_deadline = deadline(settings.request_deadline)
     largest = settings.max_body_bytes
     for index, item in enumerate(items):
@@ -225,32 +223,17 @@ def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
             failed += 1
             problem = batch_bounds.cut(domain_problem(error, f"/hands/{index}"))
             results.append(_batch_entry(index, 422, "problem", problem))
+    rulesets = {
+        fingerprint: serialize.ruleset_json(ruleset, full=shape.full_ruleset)
+        for fingerprint, ruleset in seen.items()
+    }
     body = {
         "results": results,
-        "rulesets": batch_rulesets(seen, full=shape.full_ruleset),
+        "rulesets": rulesets,
         "succeeded": len(results) - failed,
         "failed": failed,
     }
     return shaped(body, shape)
-
-
-def batch_rulesets(seen: Mapping[tuple[str, str], RuleSet], *, full: bool) -> dict[str, Any]:
-    """A batch's ``rulesets``: each rule set once, by fingerprint, in the order the hands
-    first used it. Hands may reach one rule set from different presets (``standard`` with
-    wikipedia's options, and ``wikipedia``): its entry states it as the first did (its
-    ``preset`` and ``overrides``, to send back) and lists in ``presets`` every preset it
-    was reached from, so that each hand's own echo names one of them."""
-    rulesets: dict[str, Any] = {}
-    for (fingerprint, preset), ruleset in seen.items():
-        entry = rulesets.get(fingerprint)
-        if entry is None:
-            rulesets[fingerprint] = {
-                **serialize.ruleset_json(ruleset, full=full),
-                "presets": [preset],
-            }
-        else:
-            entry["presets"].append(preset)
-    return rulesets
 
 
 def _batch_entry(index: int, status: int, name: str, answer: Any) -> orjson.Fragment:

@@ -129,34 +129,6 @@ def test_a_batch_lists_each_distinct_ruleset_once(client: Any) -> None:
         assert echo["fingerprint"] == fingerprint
 
 
-def test_a_batch_ruleset_reached_from_two_presets_names_both(client: Any) -> None:
-    """Two hands whose rule sets resolve to the same options share one fingerprint, so one
-    entry of ``rulesets``: it named only the first hand's preset (``standard`` with ten
-    overrides) for the second hand too, which named ``wikipedia``. The entry lists every
-    preset the batch reached it from; each hand's own echo names its own."""
-    wikipedia, standard = resolve("wikipedia"), resolve("standard")
-    differ = {k: v for k, v in wikipedia.options().items() if standard.options()[k] != v}
-    spelled_out = {"preset": "standard", "options": differ}
-    hands = [{**W13, "ruleset": spelled_out}, {**W13, "ruleset": "wikipedia"}, W13]
-    hands.append({**W13, "ruleset": "seed_es"})  # an alias: the preset it names
-    for query in ("", "?full_ruleset=true"):
-        answer = _ok(client.post(BATCH + query, json={"hands": hands}))
-        echoes = [r["result"]["ruleset"] for r in answer["results"]]
-        assert [e["preset"] for e in echoes] == ["standard", "wikipedia", "standard", "wikipedia"]
-        assert echoes[0]["fingerprint"] == echoes[1]["fingerprint"] == wikipedia.fingerprint
-        assert list(answer["rulesets"]) == [wikipedia.fingerprint, standard.fingerprint]
-        shared = answer["rulesets"][wikipedia.fingerprint]
-        assert shared["presets"] == ["standard", "wikipedia"]
-        assert answer["rulesets"][standard.fingerprint]["presets"] == ["standard"]
-        for echo in echoes:  # each preset of the entry's is one a hand named
-            assert echo["preset"] in answer["rulesets"][echo["fingerprint"]]["presets"]
-        # the entry is still a rule set to send back: its preset and overrides are the
-        # first hand's, and resolve to the same options
-        assert (shared["preset"], shared["overrides"]) == ("standard", differ)
-        if query:
-            assert shared["options"] == wikipedia.options()
-
-
 def test_a_batch_of_refusals_has_no_rulesets(client: Any) -> None:
     answer = _ok(client.post(BATCH, json={"hands": [{"x": 1}, None]}))
     assert answer["rulesets"] == {}
