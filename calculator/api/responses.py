@@ -314,7 +314,11 @@ class BatchResultSchema(Schema):
     rulesets = _req(
         fields.Dict(keys=fields.String(), values=fields.Nested(RulesetOutSchema)),
         "Each distinct rule set of the results once, by fingerprint (with every option "
-        "under ?full_ruleset=true): a result's ruleset.fingerprint is its key",
+        "under ?full_ruleset=true): a result's ruleset.fingerprint is its key. An entry is "
+        "a rule set echo, to send back as a request's ruleset: it says the rule set as the "
+        "first hand that used it named it (its preset and overrides). Hands may reach the "
+        "same options from another preset (standard with wikipedia's options, and "
+        "wikipedia): each result's own ruleset says the preset that hand named",
     )
     succeeded = _req(fields.Integer(), "Hands scored")
     failed = _req(fields.Integer(), "Hands refused")
