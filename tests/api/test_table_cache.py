@@ -215,3 +215,32 @@ def test_a_table_deleted_while_it_is_read_in_another_language_is_a_404(
     gone = ledger_app.test_client().get(f"{table.path}?lang={lang}", headers=table.auth())
     assert gone.status_code == 404
     assert gone.get_json()["errors"][0]["code"] == "unknown_table"
+
+
+def test_a_rendering_goes_with_its_tables_ledger(
+    ledger_app: Any, monkeypatch: pytest.MonkeyPatch, rendering: list[int]
+) -> None:
+    """A rendering is kept only while its table's ledger is (it holds that ledger's
+    hands): when the ledger is dropped, so is the rendering and its bytes, and the next
+    read renders the table again (review 2026-12-05: no test failed with
+    _forget_rendered a no-op)."""
+    monkeypatch.setattr(ledger_io, "CACHED_LEDGERS", 2)
+    cache = ledger_io.LedgerCache(deadline_seconds=60)
+    monkeypatch.setitem(ledger_app.extensions, "gostop_ledgers", cache)
+    scenario = SCENARIOS[0]
+    client = ledger_app.test_client()
+    hand = wire_hand(scenario["steps"][0]["hand"])
+    tables = []
+    for _ in range(3):
+        table = TableClient.create(client, scenario["table"])
+        table.write("POST", "/hands", hand, expect=201)
+        tables.append(table)
+    bodies = []
+    for table in tables:  # the third's ledger drops the first's
+        bodies.append(_read(client, table, "en"))
+    one = len(bodies[0].split(b',"hands":[', 1)[1]) - 2
+    assert cache.rendered_bytes() == 2 * one  # the first table's is gone with its ledger
+    rendering.clear()
+    assert _read(client, tables[0], "en") == bodies[0]
+    assert rendering == [1]  # rendered again
+    assert cache.rendered_bytes() == 2 * one  # and the second table's went with its ledger
