@@ -118,6 +118,9 @@ def _compress(app: Flask, min_bytes: int) -> None:
         COMPRESS_MIN_SIZE=min_bytes,
         COMPRESS_MIMETYPES=list(http.COMPRESSED_TYPES),
         COMPRESS_REGISTER=False,
+        # gzip only, and not a streamed answer (flask-compress would pick brotli or zstd
+        # for one, by its own list): the page's files are the proxy's to compress
+        COMPRESS_STREAMS=False,
     )
     compress = Compress(app)
 
@@ -131,6 +134,7 @@ def _compress(app: Flask, min_bytes: int) -> None:
             or not (200 <= response.status_code < 300 or response.status_code == 304)
             or request.blueprint in http.UNCOMPRESSED_BLUEPRINTS
             or "Content-Encoding" in response.headers
+            or response.is_streamed  # a sent file: never compressed here (COMPRESS_STREAMS)
         ):
             return response
         response.vary.add("Accept-Encoding")

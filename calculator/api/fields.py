@@ -222,7 +222,8 @@ def said_whole(value: float) -> str:
     far as a double can tell, never in a float's notation the client did not write
     (``1.8446744073709552e+19``): by the shortest digits that read as the same double
     when those are at most 15 significant digits (a number written with so few is always
-    read back exactly, so these are the client's), else the integer the double holds
+    read back exactly; one written with more, thirty 9s, reads as the same double as 1e30
+    and is said so), else the integer the double holds
     (exact for one written to be: 2^64 is). Past 40 digits, its first 24 and how many
     (a problem's detail stays short: 1e308 is 309 digits).
 

@@ -122,7 +122,8 @@ HEADERS: dict[str, dict[str, Any]] = {
     "Vary": {
         "description": "The request headers the answer depends on (Accept-Language, Accept; "
         "Accept-Encoding on an answer that may be gzipped, to every client, and on its 304: "
-        "JSON or Markdown of GOSTOP_COMPRESS_MIN_BYTES or more, outside /v1/tables; and "
+        "JSON, Markdown or HTML of GOSTOP_COMPRESS_MIN_BYTES or more, except under "
+        "/v1/tables and /v1/share/parse; and "
         "Origin when GOSTOP_CORS_ORIGINS is set). A share text or an export whose ?lang or "
         "?format is given depends on neither Accept-Language nor Accept",
         "schema": {"type": "string"},

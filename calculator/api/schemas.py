@@ -388,7 +388,8 @@ class AnswerQuerySchema(LangQuerySchema):
     full_ruleset = QueryBoolean(
         load_default=False,
         metadata={
-            "description": "true (or True, 1): the rule set echo also lists every resolved option "
+            "description": "true (in any case, or 1; false or 0 is the default): the rule "
+            "set echo also lists every resolved option "
             "(`options`); by default it gives the preset, the fingerprint and the options "
             "that differ from the preset (`overrides`). In a batch, the full rule sets come "
             "once each, in `rulesets`",

@@ -557,3 +557,27 @@ def test_the_house_rules_of_issue_16_are_in_the_catalogue_and_the_document(clien
     document = client.get("/v1/openapi.json").get_json()
     properties = document["components"]["schemas"]["GoStopOptions"]["properties"]
     assert {"ppuk_payout", "three_ppuk_mode", "gwangpal_chips"} <= set(properties)
+
+
+def test_a_sent_file_is_never_compressed_nor_said_to_vary() -> None:
+    """A streamed answer (a sent file) of a type the service gzips: flask-compress would
+    pick brotli or zstd for it by its own list, and our hook said Vary for a copy it did
+    not compress (review, 2026-12-05). Streams are the proxy's to compress."""
+    import io
+
+    from flask import send_file
+
+    from calculator.api import create_app
+
+    app = create_app({"access_log": False})  # its own: a route is added before any request
+    app.add_url_rule(
+        "/test/sent.html",
+        "sent",
+        lambda: send_file(io.BytesIO(b"<p>" + b"x" * 9000), mimetype="text/html"),
+    )
+    plain = FlaskClient(app, app.response_class)
+    for accepted in ("gzip", "gzip, br, zstd"):
+        sent = plain.get("/test/sent.html", headers={"Accept-Encoding": accepted})
+        assert sent.status_code == 200
+        assert "Content-Encoding" not in sent.headers
+        assert "Accept-Encoding" not in _varies(sent)
