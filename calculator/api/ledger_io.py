@@ -336,6 +336,13 @@ class LedgerCache:
         if found is not None and found[2].version < end.version:
             self._remember(table_id, (found[0], found[1], end))
 
+    def forget(self, table_id: str) -> None:
+        """Drop what this instance keeps of a table it deleted: its ledger, its end and
+        its renderings (another instance's copies age out: no request finds them, a
+        deleted table's reads and writes are 404s first)."""
+        self._items.pop(table_id, None)
+        self._forget_rendered(table_id)
+
     def _remember(self, table_id: str, item: tuple[Ledger, Roster, Tip]) -> None:
         self._items[table_id] = item
         self._items.move_to_end(table_id)

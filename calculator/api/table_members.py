@@ -75,6 +75,7 @@ from calculator.api.tables import (
     _TOKEN,
     MALFORMED_IF_MATCH,
     _body,
+    _cache,
     _store,
     iso_time,
     tables,
@@ -420,4 +421,5 @@ def delete_table(id: str) -> Response:
         if current is None:
             raise coded(NotFound("the table was deleted meanwhile"), "unknown_table")
         raise stale(current.version, "the table changed meanwhile")
+    _cache().forget(head.id)  # its ledger and renderings: memory no request can use
     return Response(status=204)

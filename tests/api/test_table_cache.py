@@ -244,3 +244,21 @@ def test_a_rendering_goes_with_its_tables_ledger(
     assert _read(client, tables[0], "en") == bodies[0]
     assert rendering == [1]  # rendered again
     assert cache.rendered_bytes() == 2 * one  # and the second table's went with its ledger
+
+
+def test_a_deleted_table_leaves_nothing_in_its_instance(
+    ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its ledger and its English rendering were kept until they aged out."""
+    table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
+    table.write("POST", "/hands", wire_hand(SCENARIOS[0]["steps"][0]["hand"]), expect=201)
+    cache = ledger_io.LedgerCache(deadline_seconds=60)
+    monkeypatch.setitem(ledger_app.extensions, "gostop_ledgers", cache)
+    client = ledger_app.test_client()
+    assert client.get(f"{table.path}?lang=en", headers=table.auth()).status_code == 200
+    assert cache.rendered_bytes() > 0
+    version = table.version
+    gone = client.delete(table.path, headers={**table.auth(), "If-Match": f'"{version}"'})
+    assert gone.status_code == 204
+    assert cache.rendered_bytes() == 0
+    assert cache.end(None, table.id, version, {}) is None  # no ledger kept: no store asked
