@@ -135,27 +135,30 @@ class LedgerModel(RuleBasedStateMachine):
 
     # --- the model -----------------------------------------------------------------------
 
-    def stateless(self, hand: dict[str, Any], streak: int, dealer: str | None) -> Any:
-        """The stateless answer for a table hand at its place."""
+    def stateless(
+        self, hand: dict[str, Any], streak: int, dealer: str | None, lang: str = "ko"
+    ) -> Any:
+        """The stateless answer for a table hand at its place (in ``lang``)."""
         body = {**hand, "ruleset": PRESET[self.variant], "stake": self.stake}
         if self.variant == "gostop":
             body |= {"nagari_streak": streak} | ({} if dealer is None else {"dealer": dealer})
-        path = f"/v1/{self.variant}/hands"
-        key = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+        path = f"/v1/{self.variant}/hands" + ("" if lang == "ko" else f"?lang={lang}")
+        key = lang.encode() + orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
         if key not in self.answers:
             response = self.clients[0].post(path, json=body)
             assert response.status_code == 200, response.get_json()
             self.answers[key] = response.get_json()
         return self.answers[key]
 
-    def derived(self) -> tuple[list[dict[str, Any]], int, str | None]:
-        """Each hand as the table should list it, and the streak and dealer after them."""
+    def derived(self, lang: str = "ko") -> tuple[list[dict[str, Any]], int, str | None]:
+        """Each hand as the table should list it (its result in ``lang``), and the streak
+        and dealer after them."""
         hands = []
         streak, dealer = 0, self.first_dealer
         for number, (hand, voided) in enumerate(self.entries, 1):
             status = "voided" if voided else "active"
             if self.variant == "balance":
-                result = self.stateless(hand, 0, None)
+                result = self.stateless(hand, 0, None, lang)
                 hands.append(
                     {
                         "number": number,
@@ -172,7 +175,7 @@ class LedgerModel(RuleBasedStateMachine):
                 continue
             plays = any(p["id"] == dealer and not p.get("sits_out") for p in hand["players"])
             passed = hand.get("dealer") or (dealer if plays else None)
-            result = self.stateless(hand, streak, passed)
+            result = self.stateless(hand, streak, passed, lang)
             hands.append(
                 {
                     "number": number,
@@ -344,6 +347,21 @@ class LedgerModel(RuleBasedStateMachine):
         assert table["closed"] is self.closed
         assert table["can_undo"] is (bool(self.edits) and not self.closed)
         assert table["can_redo"] is (bool(self.undone) and not self.closed)
+
+    @invariant()
+    def its_reads_in_other_languages_are_the_model_in_them(self) -> None:
+        """Each instance's read in English or both languages — kept per version and
+        rendered again only where the ledger changed (ledger_io.LedgerCache.rendered) —
+        lists each hand with the stateless answer in that language."""
+        lang = ("en", "all")[len(self.entries) % 2]
+        hands = self.derived(lang)[0]
+        fields = ("number", "status", "nagari_streak", "dealer", "result")
+        for client in self.clients:
+            read = client.get(f"{self.table.path}?lang={lang}", headers=self.table.auth())
+            assert read.status_code == 200
+            assert read.headers["ETag"] == f'"{self.table.version}.{lang}"'
+            listed = read.get_json()["hands"]
+            assert [{name: h[name] for name in fields} for h in listed] == hands, lang
 
     @invariant()
     def its_export_and_share_text_read_back(self) -> None:
