@@ -140,7 +140,7 @@ _VARY = {
     "getRules": "Accept",
 }
 # Content-Language (an appended hand's: not on a replay, which answers as stored)
-_SPEAKS = ("scoreHand", "scoreHands", "scoreBalanceHand", "getTable", "addTableHand")
+_SPEAKS = ("scoreHand", "scoreHands", "scoreBalanceHand", "getTable", "addTableHand", "shareTable")
 _REFUSALS = ("400", "403", "404", "409", "422", "428")  # of a table the token opened: its ETag
 
 

@@ -191,6 +191,21 @@ def test_the_share_text_varies_on_accept_language_only_when_it_chose(lclient: An
 
 
 @pytest.mark.parametrize(
+    ("query", "headers", "said"),
+    [("", {}, "ko"), ("?lang=en", {}, "en"), ("", {"Accept-Language": "en"}, "en")],
+)
+def test_the_share_text_says_its_language(
+    lclient: Any, query: str, headers: dict[str, str], said: str
+) -> None:
+    """Content-Language, as the scoring answers and the table read say theirs (a new
+    user's trial: the English text came without it)."""
+    table = _night(lclient, steps=1)
+    response = _get(table, f"/share{query}", **headers)
+    assert response.status_code == 200
+    assert response.headers["Content-Language"] == said
+
+
+@pytest.mark.parametrize(
     ("suffix", "name"),
     [("/share?lang=en&lang=ko", "lang"), ("/export?format=csv&format=json", "format")],
 )
