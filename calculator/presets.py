@@ -14,6 +14,7 @@ result a fingerprint so that a table can lock a rule set and a client can tell t
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -22,7 +23,7 @@ from typing import Any
 
 from calculator import options
 from calculator.errors import InvalidRulesError, Issue
-from calculator.limits import quote
+from calculator.limits import Suggestions, quote
 from calculator.options import OptionValue
 from calculator.rules import (
     GobakMode2p,
@@ -310,20 +311,28 @@ class Resolver:
         return found
 
 
+def _unknown(preset: object, variant: Variant | None) -> str:
+    """What an unknown preset name's problem says: the presets of ``variant``, and the
+    name or alias it is closest to (``kr_gostp`` → ``kr_gostop``, an alias of standard),
+    within the request's "did you mean" budget."""
+    presets = [p for p in _REGISTRY.values() if variant is None or p.variant is variant]
+    said = f"there is no preset {quote(preset)}; use one of {', '.join(p.name for p in presets)}"
+    names = {name: p.name for p in presets for name in (p.name, *p.aliases)}
+    close: list[str] = []
+    if isinstance(preset, str) and len(preset) <= options.MAX_NAME and Suggestions().take():
+        close = difflib.get_close_matches(preset, names, n=1)
+    if not close:
+        return said
+    meant = close[0]
+    alias = "" if names[meant] == meant else f", an alias of {names[meant]}"
+    return f"{said} (did you mean {meant!r}{alias}?)"
+
+
 def _resolve(preset: str, overrides: dict[str, object], variant: Variant | None) -> RuleSet:
     found = find_preset(preset) if isinstance(preset, str) else None
     if found is None:
-        names = ", ".join(
-            p.name for p in _REGISTRY.values() if variant is None or p.variant is variant
-        )
         raise InvalidRulesError(
-            [
-                Issue(
-                    "unknown_preset",
-                    f"there is no preset {quote(preset)}; use one of {names}",
-                    ("ruleset", "preset"),
-                )
-            ]
+            [Issue("unknown_preset", _unknown(preset, variant), ("ruleset", "preset"))]
         )
     if variant is not None and found.variant is not variant:
         raise InvalidRulesError(

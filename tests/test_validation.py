@@ -18,6 +18,7 @@ from calculator import (
 )
 from calculator.hand import Hand, PlayerHand, Tally
 from calculator.limits import MAX_PROBLEMS
+from calculator.presets import Variant
 from calculator.settlement import compare
 from handbuilder import build_hand
 
@@ -678,6 +679,28 @@ def test_ruleset_errors() -> None:
     with pytest.raises(InvalidRulesError) as caught:
         resolve("kitchen-table")
     assert caught.value.issues[0].code == "unknown_preset"
+    assert "did you mean" not in caught.value.issues[0].detail  # nothing close
+
+
+@pytest.mark.parametrize(
+    ("given", "variant", "hint"),
+    [
+        ("standart", Variant.GOSTOP, "(did you mean 'standard'?)"),
+        ("kr_gostp", Variant.GOSTOP, "(did you mean 'kr_gostop', an alias of standard?)"),
+        ("seed_e", None, "(did you mean 'seed_es', an alias of wikipedia?)"),
+        ("minhwatoo", Variant.BALANCE, "(did you mean 'minhwatu'?)"),
+        ("balanse", Variant.GOSTOP, None),  # a preset of the other variant is not offered
+    ],
+)
+def test_an_unknown_preset_says_the_name_or_alias_it_is_closest_to(
+    given: str, variant: Variant | None, hint: str | None
+) -> None:
+    with pytest.raises(InvalidRulesError) as caught:
+        resolve(given, variant=variant)
+    (issue,) = caught.value.issues
+    assert issue.code == "unknown_preset"
+    assert issue.detail.startswith(f"there is no preset '{given}'; use one of ")
+    assert issue.detail.endswith(hint) if hint else "did you mean" not in issue.detail
 
 
 def test_counts_name_each_category_by_its_own_count() -> None:
