@@ -58,6 +58,19 @@ def _from_scratch(app: Any, table: TableClient, lang: str) -> bytes:
     return bytes(answer.data)
 
 
+def _tables(client: Any, count: int, *, hands: int) -> list[TableClient]:
+    """``count`` tables of the first scenario, each with ``hands`` times its first hand."""
+    scenario = SCENARIOS[0]
+    hand = wire_hand(scenario["steps"][0]["hand"])
+    made = []
+    for _ in range(count):
+        table = TableClient.create(client, scenario["table"])
+        for _ in range(hands):
+            table.write("POST", "/hands", hand, expect=201)
+        made.append(table)
+    return made
+
+
 def _read(client: Any, table: TableClient, lang: str) -> bytes:
     answer = client.get(f"{table.path}?lang={lang}", headers=table.auth())
     assert answer.status_code == 200
@@ -129,15 +142,8 @@ def test_a_read_renders_what_changed_and_nothing_again(
 def test_the_renderings_stay_within_their_bound(ledger_app: Any, rendering: list[int]) -> None:
     """Past the bound the least recently read table's rendering is dropped (and rendered
     again when asked for); the answers do not change."""
-    scenario = SCENARIOS[0]
     client = ledger_app.test_client()
-    hand = wire_hand(scenario["steps"][0]["hand"])
-    tables = []
-    for _ in range(3):
-        table = TableClient.create(client, scenario["table"])
-        for _ in range(4):
-            table.write("POST", "/hands", hand, expect=201)
-        tables.append(table)
+    tables = _tables(client, 3, hands=4)
     expected = [_from_scratch(ledger_app, table, "en") for table in tables]
     one = len(expected[0].split(b',"hands":[', 1)[1]) - 2  # a table's hands, rendered
     cache = ledger_io.LedgerCache(deadline_seconds=60, rendered_bytes=2 * one)
@@ -227,14 +233,8 @@ def test_a_rendering_goes_with_its_tables_ledger(
     monkeypatch.setattr(ledger_io, "CACHED_LEDGERS", 2)
     cache = ledger_io.LedgerCache(deadline_seconds=60)
     monkeypatch.setitem(ledger_app.extensions, "gostop_ledgers", cache)
-    scenario = SCENARIOS[0]
     client = ledger_app.test_client()
-    hand = wire_hand(scenario["steps"][0]["hand"])
-    tables = []
-    for _ in range(3):
-        table = TableClient.create(client, scenario["table"])
-        table.write("POST", "/hands", hand, expect=201)
-        tables.append(table)
+    tables = _tables(client, 3, hands=1)
     bodies = []
     for table in tables:  # the third's ledger drops the first's
         bodies.append(_read(client, table, "en"))
