@@ -823,3 +823,20 @@ def test_a_write_that_finds_its_table_deleted_at_commit_is_a_404(
     monkeypatch.setattr(Store, "write", deleted_first)
     answer = table.write("POST", "/hands", hand, expect=404)
     assert answer["errors"][0]["code"] == "unknown_table"
+
+
+@pytest.mark.parametrize("after", [0, 1])
+def test_a_table_deleted_while_its_events_are_read_is_a_404(
+    ledger_app: Any, monkeypatch: pytest.MonkeyPatch, after: int
+) -> None:
+    """Deleted between the read of the head (version 2) and of the log: a 404, as a read
+    after the delete answers — not a 200 of version 2 with no events (hunt18)."""
+    from calculator.store import Store
+
+    table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
+    table.write("POST", "/hands", wire_hand(SCENARIOS[0]["steps"][0]["hand"]), expect=201)
+    monkeypatch.setattr(Store, "events", lambda *_args, **_kwargs: [])
+    path = f"{table.path}/events?after={after}"
+    gone = ledger_app.test_client().get(path, headers=table.auth())
+    assert gone.status_code == 404, gone.get_json()
+    assert gone.get_json()["errors"][0]["code"] == "unknown_table"
