@@ -899,6 +899,8 @@ def list_events(id: str) -> Response:
     if unchanged is not None:
         return unchanged
     rows = _store().events(head.id, after=query["after"], upto=head.version)
+    if not rows and query["after"] < head.version:  # there were some: the log was emptied
+        raise ledger_io.TableGoneError("the table has no events: it was deleted meanwhile")
     body = {"version": head.version, "events": [ledger_io.event_json(r) for r in rows]}
     return table_response(body, head.version)
 
