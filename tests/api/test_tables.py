@@ -840,3 +840,24 @@ def test_a_table_deleted_while_its_events_are_read_is_a_404(
     gone = ledger_app.test_client().get(path, headers=table.auth())
     assert gone.status_code == 404, gone.get_json()
     assert gone.get_json()["errors"][0]["code"] == "unknown_table"
+
+
+def test_a_table_deleted_while_it_is_read_in_korean_is_a_404(
+    ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deleted between the read of the head and of the hands' rows: a 404, not the
+    head's totals with no hands (hunt18)."""
+    from calculator.store import Store
+
+    table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
+    table.write("POST", "/hands", wire_hand(SCENARIOS[0]["steps"][0]["hand"]), expect=201)
+    hand_items = Store.hand_items
+
+    def deleted_first(store: Store, table_id: str) -> list[str]:
+        assert store.delete_table(table_id, expected=table.version)
+        return hand_items(store, table_id)
+
+    monkeypatch.setattr(Store, "hand_items", deleted_first)
+    gone = ledger_app.test_client().get(table.path, headers=table.auth())
+    assert gone.status_code == 404, gone.get_json()
+    assert gone.get_json()["errors"][0]["code"] == "unknown_table"
