@@ -715,6 +715,8 @@ def get_table(id: str) -> Response:
         items: Sequence[str] | bytes
         if shape == serialize.DEFAULT_SHAPE:  # what the derived rows hold
             items = store.hand_items(head.id)
+            if not items and store.head(head.id) is None:  # deleted since: not "no hands"
+                raise ledger_io.TableGoneError("the table was deleted meanwhile")
         else:  # rendered from the ledger, once per version and language (kept a while)
             items = _cache().rendered(store, head.id, head.version, shape)
         body = ledger_io.table_body(head.summary, items, extra=access)
