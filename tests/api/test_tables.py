@@ -861,3 +861,23 @@ def test_a_table_deleted_while_it_is_read_in_korean_is_a_404(
     gone = ledger_app.test_client().get(table.path, headers=table.auth())
     assert gone.status_code == 404, gone.get_json()
     assert gone.get_json()["errors"][0]["code"] == "unknown_table"
+
+
+def test_a_table_deleted_while_its_tokens_are_listed_is_a_404(
+    ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deleted between the read of the head and of its tokens: a 404, not a 200 listing
+    no tokens, not even the one that asked (hunt18)."""
+    from calculator.store import Store
+
+    table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
+    tokens = Store.tokens
+
+    def deleted_first(store: Store, table_id: str) -> Any:
+        assert store.delete_table(table_id, expected=table.version)
+        return tokens(store, table_id)
+
+    monkeypatch.setattr(Store, "tokens", deleted_first)
+    gone = ledger_app.test_client().get(f"{table.path}/tokens", headers=table.auth())
+    assert gone.status_code == 404, gone.get_json()
+    assert gone.get_json()["errors"][0]["code"] == "unknown_table"
