@@ -51,6 +51,7 @@ from calculator.api.access_schemas import (
 )
 from calculator.api.fields import StrictSchema
 from calculator.api.http import coded, json_response
+from calculator.api.ledger_io import TableGoneError
 from calculator.api.join_codes import join_url
 from calculator.api.rate_limits import client_address, join_limit, rate_key
 from calculator.api.table_access import (
@@ -282,6 +283,9 @@ def table_qr(id: str) -> Response:
 def list_tokens(id: str) -> Response:
     """The tokens that open the table (never their secrets), which one is yours"""
     head, yours = open_table(_store(), id, write=False)
+    rows = _store().tokens(head.id)
+    if not rows:  # a table keeps a scorer token: deleted since its head was read
+        raise TableGoneError("the table was deleted meanwhile")
     tokens = [
         {
             "token_id": t.token_id,
@@ -290,7 +294,7 @@ def list_tokens(id: str) -> Response:
             "created_at": iso_time(t.created_at),
             "yours": t.token_id == yours.token_id,
         }
-        for t in _store().tokens(head.id)
+        for t in rows
     ]
     return json_response({"tokens": tokens})
 
