@@ -881,3 +881,42 @@ def test_a_table_deleted_while_its_tokens_are_listed_is_a_404(
     gone = ledger_app.test_client().get(f"{table.path}/tokens", headers=table.auth())
     assert gone.status_code == 404, gone.get_json()
     assert gone.get_json()["errors"][0]["code"] == "unknown_table"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="hunt18: the Korean read takes the head's summary and the hands' rows in two "
+    "queries; a write between them puts the next version's hands under this version's "
+    "totals and ETag (a fix reads both in one transaction)",
+)
+def test_a_korean_read_during_an_append_is_one_version(
+    ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another phone appends hand 2 between the read of the head (version 2) and of the
+    hands' rows: the answer must be version 2 whole (one hand), or version 3 whole."""
+    from calculator.store import Store
+
+    steps = SCENARIOS[0]["steps"]
+    table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
+    table.write("POST", "/hands", wire_hand(steps[0]["hand"]), expect=201)
+    other = TableClient(
+        ledger_app.test_client(),
+        {
+            "id": table.id,
+            "version": table.version,
+            "scorer_token": table.scorer,
+            "viewer_token": table.viewer,
+        },
+    )
+    hand_items = Store.hand_items
+
+    def appended_first(store: Store, table_id: str) -> list[str]:
+        monkeypatch.setattr(Store, "hand_items", hand_items)
+        other.write("POST", "/hands", wire_hand(steps[1]["hand"]), expect=201)
+        return hand_items(store, table_id)
+
+    monkeypatch.setattr(Store, "hand_items", appended_first)
+    read = ledger_app.test_client().get(table.path, headers=table.auth())
+    body = read.get_json()
+    assert (read.headers["ETag"], body["version"]) == ('"2"', 2)
+    assert len(body["hands"]) == 1, [hand["number"] for hand in body["hands"]]
