@@ -920,3 +920,27 @@ def test_a_korean_read_during_an_append_is_one_version(
     body = read.get_json()
     assert (read.headers["ETag"], body["version"]) == ('"2"', 2)
     assert len(body["hands"]) == 1, [hand["number"] for hand in body["hands"]]
+
+
+def test_a_table_deleted_while_a_token_is_revoked_is_a_404_of_the_table(
+    ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deleted between the revoke's read of the head and its transaction: the table is
+    gone (unknown_table), as a revoke after the delete answers — not "the table has no
+    token" (unknown_token), which tells the client to fix the token id (hunt18)."""
+    from calculator.store import Store
+
+    client = ledger_app.test_client()
+    table = TableClient.create(client, SCENARIOS[0]["table"])
+    tokens = client.get(f"{table.path}/tokens", headers=table.auth()).get_json()["tokens"]
+    viewer = next(t["token_id"] for t in tokens if t["role"] == "viewer")
+    revoke = Store.revoke
+
+    def deleted_first(store: Store, table_id: str, token_id: str) -> str:
+        assert store.delete_table(table_id, expected=table.version)
+        return revoke(store, table_id, token_id)
+
+    monkeypatch.setattr(Store, "revoke", deleted_first)
+    gone = client.delete(f"{table.path}/tokens/{viewer}", headers=table.auth())
+    assert gone.status_code == 404, gone.get_json()
+    assert gone.get_json()["errors"][0]["code"] == "unknown_table"
