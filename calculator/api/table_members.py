@@ -374,6 +374,8 @@ def revoke_token(id: str, token_id: str) -> Response:
     store = _store()
     head, _token = open_table(store, id, write=True)
     outcome = store.revoke(head.id, token_id)
+    if outcome == "gone":  # deleted since its head was read
+        raise TableGoneError("the table was deleted meanwhile")
     if outcome == "unknown":
         raise coded(NotFound(f"the table has no token {token_id!r}"), "unknown_token")
     if outcome == "last_scorer":

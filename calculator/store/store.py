@@ -577,15 +577,18 @@ class Store:
         }
 
     def revoke(self, table_id: str, token_id: str) -> str:
-        """Delete a token: ``revoked``, ``unknown`` (no such token at this table) or
+        """Delete a token: ``revoked``, ``unknown`` (no such token at this table),
         ``last_scorer`` (it is the table's only scorer token: kept, so that someone can
-        still write, close and delete the table)."""
+        still write, close and delete the table) or ``gone`` (the table has no tokens: it
+        was deleted)."""
         with self._transaction() as cursor:
             # The table's row is locked first: two revokes of its last two scorer tokens
             # cannot both see the other one.
             cursor.execute(self._sql(_LOCK_TABLE), {"id": table_id})
             cursor.execute(self._sql(_TOKEN_ROLES), {"id": table_id})
             roles = dict(cursor.fetchall())
+            if not roles:  # a table keeps a scorer token
+                return "gone"
             if token_id not in roles:
                 return "unknown"
             if roles[token_id] == "scorer" and list(roles.values()).count("scorer") == 1:
