@@ -51,8 +51,8 @@ from calculator.api.access_schemas import (
 )
 from calculator.api.fields import StrictSchema
 from calculator.api.http import coded, json_response
-from calculator.api.ledger_io import TableGoneError
 from calculator.api.join_codes import join_url
+from calculator.api.ledger_io import TableGoneError
 from calculator.api.rate_limits import client_address, join_limit, rate_key
 from calculator.api.table_access import (
     MAX_KEY,
