@@ -94,6 +94,7 @@ from calculator.ledger import (
     undone,
     voided,
 )
+from calculator.limits import DeadlineExceeded
 from calculator.presets import Resolver, Variant
 from calculator.store import DEFAULT_URL, EventRow, Head, Store, TokenRow, with_driver
 
@@ -707,24 +708,43 @@ def get_table(id: str) -> Response:
     if refused is not None:
         raise refused
     if response is None:
+        items: Sequence[str] | bytes
+        if shape == serialize.DEFAULT_SHAPE:  # what the derived rows hold
+            head, items = _hand_rows(store, head)
+        else:  # rendered from the ledger, once per version and language (kept a while)
+            items = _cache().rendered(store, head.id, head.version, shape)
         access: dict[str, Any] = {}
         if ledger_io.lacks_dealer_rule(head.summary):  # where a newer summary says it
             access["dealer_rule"] = _dealer_rule(store, head.id)
         access["join_code"] = head.join_code
         access["join_url"] = join_url(request.host_url, head.join_code)
-        items: Sequence[str] | bytes
-        if shape == serialize.DEFAULT_SHAPE:  # what the derived rows hold
-            items = store.hand_items(head.id)
-            if not items and store.head(head.id) is None:  # deleted since: not "no hands"
-                raise ledger_io.TableGoneError("the table was deleted meanwhile")
-        else:  # rendered from the ledger, once per version and language (kept a while)
-            items = _cache().rendered(store, head.id, head.version, shape)
         body = ledger_io.table_body(head.summary, items, extra=access)
         response = table_response(
             Response(body, mimetype="application/json"), head.version, variant=variant
         )
         response.headers.add("Content-Language", ", ".join(shape.langs))
     return response
+
+
+HAND_ROWS_ATTEMPTS = 5  # reads of the hands' rows a busy table may take before a 503
+
+
+def _hand_rows(store: Store, head: Head) -> tuple[Head, list[str]]:
+    """The table's stored hand items, and the head of the version they are: the head
+    and the rows are two queries, and a write between them (another phone's append)
+    would put the next version's hands under this version's totals and ETag. The head
+    read again after the rows names the version they are (a write commits both at once),
+    else they are read again (a table that keeps changing: a 503 to retry); no head any
+    more is a table deleted meanwhile."""
+    for _ in range(HAND_ROWS_ATTEMPTS):
+        items = store.hand_items(head.id)
+        again = store.head(head.id, known=head.version)  # the same: no summary fetched
+        if again is None:
+            raise ledger_io.TableGoneError("the table was deleted meanwhile")
+        if again.version == head.version:
+            return head, items
+        head = again
+    raise DeadlineExceeded("the table kept changing while it was read")
 
 
 def _dealer_rule(store: Store, table_id: str) -> str:
