@@ -883,6 +883,19 @@ def test_a_table_deleted_while_its_tokens_are_listed_is_a_404(
     assert gone.get_json()["errors"][0]["code"] == "unknown_table"
 
 
+def _second_phone(app: Any, table: TableClient) -> TableClient:
+    """Another phone at ``table``, with the same tokens, at its version."""
+    return TableClient(
+        app.test_client(),
+        {
+            "id": table.id,
+            "version": table.version,
+            "scorer_token": table.scorer,
+            "viewer_token": table.viewer,
+        },
+    )
+
+
 def test_a_korean_read_during_an_append_is_one_version(
     ledger_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -895,15 +908,7 @@ def test_a_korean_read_during_an_append_is_one_version(
     steps = SCENARIOS[0]["steps"]
     table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
     table.write("POST", "/hands", wire_hand(steps[0]["hand"]), expect=201)
-    other = TableClient(
-        ledger_app.test_client(),
-        {
-            "id": table.id,
-            "version": table.version,
-            "scorer_token": table.scorer,
-            "viewer_token": table.viewer,
-        },
-    )
+    other = _second_phone(ledger_app, table)
     hand_items = Store.hand_items
 
     def appended_first(store: Store, table_id: str) -> list[str]:
@@ -955,15 +960,7 @@ def test_a_korean_read_of_a_table_that_keeps_changing_is_a_503(
     hand = wire_hand(steps[0]["hand"])
     table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
     table.write("POST", "/hands", hand, expect=201)
-    other = TableClient(
-        ledger_app.test_client(),
-        {
-            "id": table.id,
-            "version": table.version,
-            "scorer_token": table.scorer,
-            "viewer_token": table.viewer,
-        },
-    )
+    other = _second_phone(ledger_app, table)
     hand_items = Store.hand_items
     reads = []
 
