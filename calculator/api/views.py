@@ -136,7 +136,8 @@ def score_request(
 ) -> dict[str, Any]:
     """Score one loaded hand request; raises GoStopError. ``seen`` collects the rule
     sets of the answer by fingerprint (a batch lists each once)."""
-    resolver = resolver or Resolver()
+    if resolver is None and hand_request.compare_with:  # one rule set alone needs none
+        resolver = Resolver()
     ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",), resolver=resolver)
     # A loop, not a comprehension (a function call of its own): most requests compare none.
     others: list[RuleSet] = []
