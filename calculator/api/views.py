@@ -24,6 +24,7 @@ from calculator.api.http import (
     PROBLEM_JSON,
     client_language,
     coded,
+    current_settings,
     json_response,
     preferred_media,
     read_json,
@@ -191,7 +192,7 @@ def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
     set is listed once, in `rulesets` by fingerprint (in full with `?full_ruleset=true`);
     each result's `ruleset.fingerprint` finds its own there.
     """
-    settings = current_app.config["GOSTOP"]
+    settings = current_settings()
     items = loaded["hands"]
     sizes, refused = batch_bounds.refusal(items, settings)  # before any work
     if refused is not None:
