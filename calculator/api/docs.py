@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from flask import Response, current_app, request
+from flask import Response, request
 from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
 from marshmallow import Schema, ValidationError, fields
@@ -29,7 +29,7 @@ from werkzeug.routing import Rule
 
 from calculator.api import responses, schemas, session_schemas
 from calculator.api.fields import Coded, StrictInteger, StrictList, StrictSchema, StrictString
-from calculator.api.http import PROBLEM_JSON, current_request, read_json
+from calculator.api.http import PROBLEM_JSON, current_request, current_settings, read_json
 from calculator.codes import CODE_LISTS
 from calculator.presets import Variant, presets
 
@@ -212,7 +212,7 @@ class FastParser(FlaskParser):
                         if not query and not empty and _scalars(loaded):
                             empty.append(dict(loaded))
                 else:
-                    settings = current_app.config["GOSTOP"]
+                    settings = current_settings()
                     loaded = strict.load_fast(read_json(getattr(settings, limit)))
                 return view(loaded, *args, **kw)
 

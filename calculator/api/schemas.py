@@ -47,7 +47,7 @@ from calculator.hand import (
     Tally,
 )
 from calculator.limits import quote
-from calculator.presets import Resolver, RuleSet, Variant, presets
+from calculator.presets import Resolver, RuleSet, Variant, presets, resolve
 from calculator.rules import GoStopRules, GukjinChoice
 
 MAX_PLAYERS = 8  # more is refused before any work; the rules then say how many may play
@@ -279,7 +279,10 @@ def resolve_spec(
     distinct rule sets; a request with one rule set needs none); domain errors point into
     the request at ``at``."""
     try:
-        found = (resolver or Resolver()).resolve(spec.preset, spec.options, variant=variant)
+        if resolver is None:  # one rule set: within any limit (Resolver's first is resolve)
+            found = resolve(spec.preset, spec.options, variant=variant)
+        else:
+            found = resolver.resolve(spec.preset, spec.options, variant=variant)
     except InvalidRulesError as error:
         issues = []
         for issue in error.issues:

@@ -24,6 +24,7 @@ from calculator.api.http import (
     PROBLEM_JSON,
     client_language,
     coded,
+    current_settings,
     json_response,
     preferred_media,
     read_json,
@@ -136,7 +137,8 @@ def score_request(
 ) -> dict[str, Any]:
     """Score one loaded hand request; raises GoStopError. ``seen`` collects the rule
     sets of the answer by fingerprint (a batch lists each once)."""
-    resolver = resolver or Resolver()
+    if resolver is None and hand_request.compare_with:  # one rule set alone needs none
+        resolver = Resolver()
     ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",), resolver=resolver)
     # A loop, not a comprehension (a function call of its own): most requests compare none.
     others: list[RuleSet] = []
@@ -190,7 +192,7 @@ def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
     set is listed once, in `rulesets` by fingerprint (in full with `?full_ruleset=true`);
     each result's `ruleset.fingerprint` finds its own there.
     """
-    settings = current_app.config["GOSTOP"]
+    settings = current_settings()
     items = loaded["hands"]
     sizes, refused = batch_bounds.refusal(items, settings)  # before any work
     if refused is not None:
