@@ -312,7 +312,7 @@ def post_settlement(data: dict[str, Any]) -> Response:
         unit=rounding.get("unit"),
         absorber=rounding.get("absorber"),
     )
-    check_deadline = deadline(current_app.config["GOSTOP"].request_deadline)
+    check_deadline = deadline(current_settings().request_deadline)
     return json_response(
         serialize.session_json(settle_session(session, check_deadline=check_deadline))
     )
@@ -457,6 +457,7 @@ bench = FlaskBlueprint("bench", __name__, url_prefix="/v1/bench")
 def post_echo() -> Response:
     """Benchmark baseline (not part of the API): parse the same JSON body, return a small
     fixed JSON. A batch's body too (SPEC §8 compares batches with parsing their body), so
-    up to the batch limit."""
-    read_json(current_app.config["GOSTOP"].max_batch_bytes)
+    up to the batch limit. It reads the settings as the scoring endpoints do
+    (:func:`~calculator.api.http.current_settings`): the baseline is not made slower than them."""
+    read_json(current_settings().max_batch_bytes)
     return json_response({"ok": True})
