@@ -279,7 +279,8 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> tup
         ):
             counted = "junk_cards" if by_cards else "junk_value"
             found.append(("pi_bak", ((counted, junk), ("threshold", pibak_max))))
-    if loser.animals == 0 and _meongbak(winner, r.meongbak_mode):
+    # (``is not None`` first: compiled, ``==`` on an int-or-None is a generic comparison)
+    if loser.animals is not None and loser.animals == 0 and _meongbak(winner, r.meongbak_mode):
         facts = (
             _DECLARED
             if winner.animals is None

@@ -197,17 +197,15 @@ def _settled(
         voids = kind is _FLOOR_FOUR and floor_four is not _FLOOR_FOUR_DEALER_WINS
         streak_after = 0
         if kind is _STOP:
-            winner, hand_payments, scores = _stop(
+            winner, payments, scores = _stop(
                 hand, rules, table, scores, auto, entries, minimum, entering
             )
-            payments += hand_payments
         elif kind is _NAGARI:
             streak_after = streak + 1
         elif voids:
             streak_after = streak + 1 if floor_four is _FLOOR_FOUR_NAGARI else streak
         else:  # chongtong, three ppuk, or a floor four the dealer wins: an instant win
-            winner, hand_payments, streak_after = instant_win(hand, rules, table, minimum)
-            payments += hand_payments
+            winner, payments, streak_after = instant_win(hand, rules, table, minimum)
         voided = (voids and (not entering or floor_four is not _FLOOR_FOUR_NAGARI)) or (
             kind is _CHONGTONG and winner is None and streak_after == streak
         )
