@@ -111,6 +111,26 @@ class StopRules:
         self.gobak_mode_3p: GobakMode3p = rules.gobak_mode_3p
         self.floor_four_of_month: FloorFour = rules.floor_four_of_month
         self.gukjin_default: GukjinChoice = rules.gukjin_default
+        # the facts of a 피박 step for each junk count at or below each table's threshold
+        # (at most 31 each), made once: facts are immutable, and a 피박 step in about
+        # every other loser's payment built its three tuples, to be freed with the answer
+        counted = "junk_cards" if self.pibak_by_cards else "junk_value"
+        self._pi_bak_2p = _pi_bak_facts(counted, self.pibak_max_2p)
+        self._pi_bak_3p = _pi_bak_facts(counted, self.pibak_max_3p)
+
+    def pi_bak_facts(self, junk: int, pibak_max: int) -> Facts:
+        """The facts of a 피박 step: the loser's junk, at or below ``pibak_max``."""
+        if 0 <= junk <= pibak_max:
+            if pibak_max == self.pibak_max_3p:
+                return self._pi_bak_3p[junk]
+            if pibak_max == self.pibak_max_2p:
+                return self._pi_bak_2p[junk]
+        counted = "junk_cards" if self.pibak_by_cards else "junk_value"
+        return ((counted, junk), ("threshold", pibak_max))
+
+
+def _pi_bak_facts(counted: str, pibak_max: int) -> tuple[Facts, ...]:
+    return tuple(((counted, junk), ("threshold", pibak_max)) for junk in range(pibak_max + 1))
 
 
 # Rule sets are few and long-lived (presets.resolve caches them): keyed by the rules
@@ -277,8 +297,7 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> tup
             and junk <= pibak_max
             and not (r.pibak_zero_exempt and junk == 0)  # 면박: no junk at all escapes
         ):
-            counted = "junk_cards" if by_cards else "junk_value"
-            found.append(("pi_bak", ((counted, junk), ("threshold", pibak_max))))
+            found.append(("pi_bak", r.pi_bak_facts(junk, pibak_max)))
     # (``is not None`` first: compiled, ``==`` on an int-or-None is a generic comparison)
     if loser.animals is not None and loser.animals == 0 and _meongbak(winner, r.meongbak_mode):
         facts = (
@@ -341,6 +360,12 @@ def loser_owes(
     return total, steps
 
 
+_GO_FACTS: Final[tuple[Facts, ...]] = tuple((("go_count", n),) for n in range(16))
+
+
 def go_facts(go_count: int) -> Facts:
-    """The fact of a 고박 step: how many times the loser called go."""
+    """The fact of a 고박 step: how many times the loser called go (the usual counts made
+    once, at import: facts are immutable, and two tuples fewer to build and free)."""
+    if 0 <= go_count < len(_GO_FACTS):
+        return _GO_FACTS[go_count]
     return (("go_count", go_count),)
