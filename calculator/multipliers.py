@@ -118,6 +118,14 @@ class StopRules:
         self._pi_bak_2p = _pi_bak_facts(counted, self.pibak_max_2p)
         self._pi_bak_3p = _pi_bak_facts(counted, self.pibak_max_3p)
 
+    def stop_minimum(self, active: int) -> int:
+        """The stop minimum for a table of ``active`` players (4 play as 3)."""
+        return self.min_stop_2p if active == 2 else self.min_stop_3p
+
+    def pibak_threshold(self, active: int) -> int:
+        """The 피박 threshold for a table of ``active`` players (4 play as 3)."""
+        return self.pibak_max_2p if active == 2 else self.pibak_max_3p
+
     def pi_bak_facts(self, junk: int, pibak_max: int) -> Facts:
         """The facts of a 피박 step: the loser's junk, at or below ``pibak_max``."""
         if 0 <= junk <= pibak_max:

@@ -180,7 +180,7 @@ def _settled(
     entries = read_piles(hand, rules, entering=entering)
     active = len(table.active)
     r = stop_rules(rules)
-    minimum = r.min_stop_2p if active == 2 else r.min_stop_3p  # stop_minimum
+    minimum = r.stop_minimum(active)
     scores, auto = _place_switchables(hand, rules, entries, minimum)
     outcome = hand.outcome
     streak = hand.nagari_streak
@@ -480,7 +480,7 @@ def _owe_all(
     )
     start = winner_amount(won.amount)
     r = stop_rules(rules)
-    pibak_max = r.pibak_max_2p if len(table.active) == 2 else r.pibak_max_3p  # pibak_threshold
+    pibak_max = r.pibak_threshold(len(table.active))
     scores = list(scores_placed)
     scores[w] = winner
     owed: Shares = {}
@@ -519,14 +519,12 @@ def stop_minimum(rules: GoStopRules, active: int) -> int:
     """The stop minimum for a table of ``active`` players (4 play as 3). A function of
     this compiled module, not a method of the rules (a plain dataclass, whose methods
     compiled code calls as interpreted functions, ~0.7k instructions each)."""
-    r = stop_rules(rules)
-    return r.min_stop_2p if active == 2 else r.min_stop_3p
+    return stop_rules(rules).stop_minimum(active)
 
 
 def pibak_threshold(rules: GoStopRules, active: int) -> int:
     """The 피박 threshold for a table of ``active`` players (as :func:`stop_minimum`)."""
-    r = stop_rules(rules)
-    return r.pibak_max_2p if active == 2 else r.pibak_max_3p
+    return stop_rules(rules).pibak_threshold(active)
 
 
 def _owes_pi_bak(owed: tuple[Bak, ...]) -> bool:
