@@ -6,14 +6,17 @@ explain it, built as the arithmetic happens.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 from calculator.hand import PlayerHand
 from calculator.result import Facts, Step, WinnerScore
 from calculator.rules import (
+    FloorFour,
+    GobakMode2p,
+    GobakMode3p,
     GoFormula,
     GoStopRules,
+    GukjinChoice,
     GwangbakEffect,
     MeongbakMode,
     OrderOfOperations,
@@ -37,19 +40,129 @@ _MEONGBAK_WINNER_SCORED_ANIMALS: Final = MeongbakMode.WINNER_SCORED_ANIMALS
 _MEONGBAK_WINNER_MEONGTTA: Final = MeongbakMode.WINNER_MEONGTTA
 _MEONGBAK_WINNER_GODORI: Final = MeongbakMode.WINNER_GODORI
 _GWANGBAK_PLUS2: Final = GwangbakEffect.PLUS2
+_GOBAK_2P_DOUBLE: Final = GobakMode2p.DOUBLE
 # The same for the records built here: a class is a look-up among the globals at each use.
 _STEP: Final = Step
 _WINNER_SCORE: Final = WinnerScore
 
-# The go multiplier for n gos, per formula (docs/rules.md §3.2). The +n go points are added
-# before it (or not, when the multiplier applies and go_points_with_multiplier is off).
-GO_MULTIPLIERS: Final[dict[GoFormula, Callable[[int], int]]] = {
-    GoFormula.KOREAN_POW2: lambda n: 2 ** (n - 2) if n >= 3 else 1,
-    GoFormula.SEED_ES_LINEAR: lambda n: n - 1 if n >= 3 else 1,
-    GoFormula.SEED_RO: lambda n: 2 if n >= 4 else 1,
-    GoFormula.TIMES_N: lambda n: n if n >= 2 else 1,
-    GoFormula.FLAT_DOUBLE_3PLUS: lambda n: 2 if n >= 3 else 1,
-}
+_KOREAN_POW2: Final = GoFormula.KOREAN_POW2
+_SEED_ES_LINEAR: Final = GoFormula.SEED_ES_LINEAR
+_SEED_RO: Final = GoFormula.SEED_RO
+_TIMES_N: Final = GoFormula.TIMES_N
+
+
+def go_multiplier(formula: GoFormula, n: int) -> int:
+    """The go multiplier for ``n`` gos under ``formula`` (docs/rules.md §3.2). The +n go
+    points are added before it (or not, when the multiplier applies and
+    go_points_with_multiplier is off).
+
+    A compiled function, not a table of lambdas: compiled, calling a lambda of the table
+    was an interpreted call (~0.5k instructions a winner).
+
+    >>> [go_multiplier(GoFormula.KOREAN_POW2, n) for n in range(1, 6)]
+    [1, 1, 2, 4, 8]
+    """
+    if formula is _KOREAN_POW2:
+        return 1 << (n - 2) if n >= 3 else 1  # 2 ** (n − 2)
+    if formula is _SEED_ES_LINEAR:
+        return n - 1 if n >= 3 else 1
+    if formula is _SEED_RO:
+        return 2 if n >= 4 else 1
+    if formula is _TIMES_N:
+        return n if n >= 2 else 1
+    return 2 if n >= 3 else 1  # FLAT_DOUBLE_3PLUS
+
+
+class StopRules:
+    """The options that settling a stop reads, read once per rule set (:func:`stop_rules`).
+
+    Compiled, ``rules.option`` on the rules dataclass is a generic attribute read (~160
+    instructions, about twenty a hand); a field of this class, compiled here, is read from
+    its struct. Derived from the rules alone and never changed: a cache, not a record."""
+
+    def __init__(self, rules: GoStopRules) -> None:
+        self.rules = rules
+        self.shake_first = rules.order_of_operations is _SHAKE_BEFORE_GO
+        self.go_formula: GoFormula = rules.go_formula
+        self.go_points_with_multiplier: bool = rules.go_points_with_multiplier
+        self.yeokgo_fixed_x4 = rules.yeokgo_mode is _YEOKGO_FIXED_X4
+        self.yeokgo_doubles = rules.yeokgo_mode is _YEOKGO_DOUBLE_AND_DOKBAK
+        self.shake_cap: int | None = rules.shake_cap
+        self.shake_multiplier: int = rules.shake_multiplier
+        self.bomb_multiplier: int = rules.bomb_multiplier
+        self.bomb_after_shake_once = rules.shake_then_bomb_same_month is _SHAKE_THEN_BOMB_ONCE
+        self.meongtta_enabled: bool = rules.meongtta_enabled
+        self.meongtta_threshold: int = rules.meongtta_threshold
+        self.meongbak_mode: MeongbakMode = rules.meongbak_mode
+        self.gwangbak_enabled: bool = rules.gwangbak_enabled
+        self.gwangbak_rain_protects: bool = rules.gwangbak_rain_protects
+        self.gwangbak_plus2 = rules.gwangbak_effect is _GWANGBAK_PLUS2
+        self.pibak_by_cards = rules.pibak_count is _PIBAK_BY_CARDS
+        self.pibak_zero_exempt: bool = rules.pibak_zero_exempt
+        self.pibak_max_2p: int = rules.pibak_max_pi_2p
+        self.pibak_max_3p: int = rules.pibak_max_pi_3p
+        self.min_stop_2p: int = rules.min_points_to_stop_2p
+        self.min_stop_3p: int = rules.min_points_to_stop_3p
+        self.no_capture_exemption: bool = rules.no_capture_exemption
+        self.nagari_multiplier: int = rules.nagari_multiplier
+        self.nagari_stacking: bool = rules.nagari_stacking
+        self.nagari_max_multiplier: int | None = rules.nagari_max_multiplier
+        self.gobak_2p_double = rules.gobak_mode_2p is _GOBAK_2P_DOUBLE
+        self.gobak_mode_3p: GobakMode3p = rules.gobak_mode_3p
+        self.floor_four_of_month: FloorFour = rules.floor_four_of_month
+        self.gukjin_default: GukjinChoice = rules.gukjin_default
+        # the facts of a 피박 step for each junk count at or below each table's threshold
+        # (at most 31 each), made once: facts are immutable, and a 피박 step in about
+        # every other loser's payment built its three tuples, to be freed with the answer
+        counted = "junk_cards" if self.pibak_by_cards else "junk_value"
+        self._pi_bak_2p = _pi_bak_facts(counted, self.pibak_max_2p)
+        self._pi_bak_3p = _pi_bak_facts(counted, self.pibak_max_3p)
+
+    def stop_minimum(self, active: int) -> int:
+        """The stop minimum for a table of ``active`` players (4 play as 3)."""
+        return self.min_stop_2p if active == 2 else self.min_stop_3p
+
+    def pibak_threshold(self, active: int) -> int:
+        """The 피박 threshold for a table of ``active`` players (4 play as 3)."""
+        return self.pibak_max_2p if active == 2 else self.pibak_max_3p
+
+    def pi_bak_facts(self, junk: int, pibak_max: int) -> Facts:
+        """The facts of a 피박 step: the loser's junk, at or below ``pibak_max``."""
+        if 0 <= junk <= pibak_max:
+            if pibak_max == self.pibak_max_3p:
+                return self._pi_bak_3p[junk]
+            if pibak_max == self.pibak_max_2p:
+                return self._pi_bak_2p[junk]
+        counted = "junk_cards" if self.pibak_by_cards else "junk_value"
+        return ((counted, junk), ("threshold", pibak_max))
+
+
+def _pi_bak_facts(counted: str, pibak_max: int) -> tuple[Facts, ...]:
+    return tuple(((counted, junk), ("threshold", pibak_max)) for junk in range(pibak_max + 1))
+
+
+# Rule sets are few and long-lived (presets.resolve caches them): keyed by the rules
+# object's id, holding the object so that the id cannot be reused while the entry lives.
+_STOP_RULES: Final[dict[int, StopRules]] = {}
+_STOP_RULES_SIZE: Final = 256
+_last_stop_rules: StopRules | None = None
+
+
+def stop_rules(rules: GoStopRules) -> StopRules:
+    """The :class:`StopRules` of ``rules``, built on its first use (the common case costs
+    one identity test: the same rules as the last call)."""
+    global _last_stop_rules
+    last = _last_stop_rules
+    if last is not None and last.rules is rules:
+        return last
+    found = _STOP_RULES.get(id(rules))
+    if found is None or found.rules is not rules:
+        found = StopRules(rules)
+        if len(_STOP_RULES) >= _STOP_RULES_SIZE:
+            _STOP_RULES.clear()  # simpler than LRU order and safe across threads
+        _STOP_RULES[id(rules)] = found
+    _last_stop_rules = found
+    return found
 
 
 def winner_score(
@@ -74,17 +187,18 @@ def winner_score(
     """
     steps: list[Step] = []
     total = base
-    shake_first = rules.order_of_operations is _SHAKE_BEFORE_GO
+    r = stop_rules(rules)
+    shake_first = r.shake_first
     if shake_first and (player.shakes or player.bombs):
-        total = _shakes_and_bombs(total, player, rules, steps)
+        total = _shakes_and_bombs(total, player, r, steps)
     n = player.go_count
     if n:
-        factor = GO_MULTIPLIERS[rules.go_formula](n)
+        factor = go_multiplier(r.go_formula, n)
         go_facts_: Facts = ()
-        if player.yeokgo and rules.yeokgo_mode is _YEOKGO_FIXED_X4:
+        if player.yeokgo and r.yeokgo_fixed_x4:
             factor = 4
             go_facts_ = _YEOKGO_FIXED  # the sentence says where the ×4 comes from
-        if factor == 1 or rules.go_points_with_multiplier:
+        if factor == 1 or r.go_points_with_multiplier:
             total += n
             steps.append(_new(_STEP, ("go_bonus", "add", n, total, n, None, ())))
         if factor != 1:
@@ -93,20 +207,20 @@ def winner_score(
                 _new(_STEP, ("go_multiplier", "multiply", factor, total, n, None, go_facts_))
             )
     if not shake_first and (player.shakes or player.bombs):
-        total = _shakes_and_bombs(total, player, rules, steps)
-    if many_animals and rules.meongtta_enabled:
+        total = _shakes_and_bombs(total, player, r, steps)
+    if many_animals and r.meongtta_enabled:
         total *= 2
         facts = (
             _DECLARED
             if animals is None
-            else (("animals", animals), ("threshold", rules.meongtta_threshold))
+            else (("animals", animals), ("threshold", r.meongtta_threshold))
         )
         steps.append(_new(_STEP, ("meongtta", "multiply", 2, total, None, None, facts)))
-    if player.yeokgo and rules.yeokgo_mode is _YEOKGO_DOUBLE_AND_DOKBAK:
+    if player.yeokgo and r.yeokgo_doubles:
         total *= 2
         steps.append(_new(_STEP, ("yeokgo", "multiply", 2, total, None, None, ())))
     if nagari_streak:
-        factor = nagari_factor(nagari_streak, rules)
+        factor = _nagari_factor(nagari_streak, r)
         if factor != 1:
             total *= factor
             steps.append(
@@ -115,22 +229,23 @@ def winner_score(
     return _new(_WINNER_SCORE, (base, tuple(steps), total))
 
 
-def _shakes_and_bombs(total: int, player: PlayerHand, rules: GoStopRules, steps: list[Step]) -> int:
+def _shakes_and_bombs(total: int, player: PlayerHand, r: StopRules, steps: list[Step]) -> int:
     """Shakes then bombs, each ×factor^count (with the cap and the same-month rule)."""
     shakes = player.shakes
     facts: Facts = ()
-    if rules.shake_cap is not None and shakes > rules.shake_cap:
-        shakes = rules.shake_cap
+    cap = r.shake_cap
+    if cap is not None and shakes > cap:
+        shakes = cap
         facts = (("shakes", player.shakes), ("cap", shakes))  # the sentence says the cap
     if shakes:
-        factor: int = rules.shake_multiplier**shakes
+        factor: int = r.shake_multiplier**shakes
         total *= factor
         steps.append(_new(_STEP, ("shake", "multiply", factor, total, shakes, None, facts)))
     bombs = player.bombs
-    if rules.shake_then_bomb_same_month is _SHAKE_THEN_BOMB_ONCE:
+    if r.bomb_after_shake_once:
         bombs -= player.bombs_after_shake  # that month already doubled as a shake
     if bombs:
-        factor = rules.bomb_multiplier**bombs
+        factor = r.bomb_multiplier**bombs
         total *= factor
         steps.append(_new(_STEP, ("bomb", "multiply", factor, total, bombs, None, ())))
     return total
@@ -138,11 +253,16 @@ def _shakes_and_bombs(total: int, player: PlayerHand, rules: GoStopRules, steps:
 
 def nagari_factor(streak: int, rules: GoStopRules) -> int:
     """The factor carried by ``streak`` consecutive drawn hands (docs/rules.md §4.9)."""
+    return _nagari_factor(streak, stop_rules(rules))
+
+
+def _nagari_factor(streak: int, r: StopRules) -> int:
     if not streak:
         return 1
-    factor: int = rules.nagari_multiplier ** (streak if rules.nagari_stacking else 1)
-    if rules.nagari_max_multiplier is not None:
-        factor = min(factor, rules.nagari_max_multiplier)
+    factor: int = r.nagari_multiplier ** (streak if r.nagari_stacking else 1)
+    most = r.nagari_max_multiplier
+    if most is not None:
+        factor = min(factor, most)
     return factor
 
 
@@ -163,10 +283,11 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> tup
         declared = loser.declared_baks
         return tuple([(code, _DECLARED) for code in _BAKS if code in declared])
     found: list[Bak] = []
-    if winner.scored_brights and rules.gwangbak_enabled:
+    r = stop_rules(rules)
+    if winner.scored_brights and r.gwangbak_enabled:
         held = loser.brights or 0
         protecting = held
-        if loser.rain_bright and not rules.gwangbak_rain_protects:
+        if loser.rain_bright and not r.gwangbak_rain_protects:
             protecting -= 1
         if protecting == 0:
             # a declared winner (brights None) gives no count: its sentence says "declared"
@@ -177,16 +298,16 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> tup
             )
             found.append(("gwang_bak", facts))
     if winner.scored_junk:
-        by_cards = rules.pibak_count is _PIBAK_BY_CARDS
+        by_cards = r.pibak_by_cards
         junk = loser.junk_cards if by_cards else loser.junk_value
         if (
             junk is not None
             and junk <= pibak_max
-            and not (rules.pibak_zero_exempt and junk == 0)  # 면박: no junk at all escapes
+            and not (r.pibak_zero_exempt and junk == 0)  # 면박: no junk at all escapes
         ):
-            counted = "junk_cards" if by_cards else "junk_value"
-            found.append(("pi_bak", ((counted, junk), ("threshold", pibak_max))))
-    if loser.animals == 0 and meongbak_triggered(winner, rules):
+            found.append(("pi_bak", r.pi_bak_facts(junk, pibak_max)))
+    # (``is not None`` first: compiled, ``==`` on an int-or-None is a generic comparison)
+    if loser.animals is not None and loser.animals == 0 and _meongbak(winner, r.meongbak_mode):
         facts = (
             _DECLARED
             if winner.animals is None
@@ -203,7 +324,10 @@ _BAKS: Final = ("gwang_bak", "pi_bak", "meong_bak")
 
 def meongbak_triggered(winner: Score, rules: GoStopRules) -> bool:
     """Whether the winner's pile makes a loser with no animals 멍박 under ``rules``."""
-    mode = rules.meongbak_mode
+    return _meongbak(winner, rules.meongbak_mode)
+
+
+def _meongbak(winner: Score, mode: MeongbakMode) -> bool:
     return (
         (mode is _MEONGBAK_WINNER_SCORED_ANIMALS and winner.scored_animals)
         or (mode is _MEONGBAK_WINNER_MEONGTTA and winner.many_animals)
@@ -229,7 +353,7 @@ def loser_owes(
     total = start.total
     steps = [start]
     for code, facts in owed:
-        if code == "gwang_bak" and rules.gwangbak_effect is _GWANGBAK_PLUS2:
+        if code == "gwang_bak" and stop_rules(rules).gwangbak_plus2:
             total += 2
             steps.append(_new(_STEP, (code, "add", 2, total, None, None, facts)))
         else:
@@ -244,6 +368,12 @@ def loser_owes(
     return total, steps
 
 
+_GO_FACTS: Final[tuple[Facts, ...]] = tuple((("go_count", n),) for n in range(16))
+
+
 def go_facts(go_count: int) -> Facts:
-    """The fact of a 고박 step: how many times the loser called go."""
+    """The fact of a 고박 step: how many times the loser called go (the usual counts made
+    once, at import: facts are immutable, and two tuples fewer to build and free)."""
+    if 0 <= go_count < len(_GO_FACTS):
+        return _GO_FACTS[go_count]
     return (("go_count", go_count),)

@@ -29,10 +29,12 @@ from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
 from calculator.instant import instant_win
 from calculator.multipliers import (
     Bak,
+    StopRules,
     baks,
     go_facts,
     loser_owes,
     meongbak_triggered,
+    stop_rules,
     winner_amount,
     winner_score,
 )
@@ -41,12 +43,10 @@ from calculator.presets import RuleSet, Variant
 from calculator.result import Facts, HandResult, Payment, PlayerResult, Step, WinnerScore
 from calculator.rules import (
     FloorFour,
-    GobakMode2p,
     GobakMode3p,
     GoStopRules,
     GukjinChoice,
     GukjinMode,
-    YeokgoMode,
 )
 from calculator.scoring import Pile, Score, score_declared, score_mask, score_pile
 from calculator.side import side_payments, sold_cards
@@ -68,8 +68,6 @@ _FLOOR_FOUR_NAGARI: Final = FloorFour.NAGARI
 _GUKJIN_JUNK: Final = GukjinChoice.JUNK
 _GUKJIN_AUTO: Final = GukjinChoice.AUTO
 _GUKJIN_CHOICE_MODE: Final = GukjinMode.CHOICE
-_YEOKGO_FIXED_X4: Final = YeokgoMode.FIXED_X4
-_GOBAK_2P_DOUBLE: Final = GobakMode2p.DOUBLE
 _GOBAK_3P_DOUBLE: Final = GobakMode3p.DOUBLE
 _GOBAK_3P_PAY_ALL_AND_DOUBLE: Final = GobakMode3p.PAY_ALL_AND_DOUBLE
 _GOBAK_3P_PAY_ALL_DOUBLED: Final = GobakMode3p.PAY_ALL_DOUBLED
@@ -181,7 +179,8 @@ def _settled(
     """:func:`settle` once the table is checked."""
     entries = read_piles(hand, rules, entering=entering)
     active = len(table.active)
-    minimum = stop_minimum(rules, active)
+    r = stop_rules(rules)
+    minimum = r.stop_minimum(active)
     scores, auto = _place_switchables(hand, rules, entries, minimum)
     outcome = hand.outcome
     streak = hand.nagari_streak
@@ -194,23 +193,22 @@ def _settled(
         # only then): a redeal moves nothing, a drawn hand pays only the sitter's sale
         # (docs/rules.md §6.2) — a stored hand, which releases before 2026-12-05 voided
         # under nagari too, as it was then
-        voids = kind is _FLOOR_FOUR and rules.floor_four_of_month is not _FLOOR_FOUR_DEALER_WINS
+        floor_four = r.floor_four_of_month
+        voids = kind is _FLOOR_FOUR and floor_four is not _FLOOR_FOUR_DEALER_WINS
         streak_after = 0
         if kind is _STOP:
-            winner, hand_payments, scores = _stop(
+            winner, payments, scores = _stop(
                 hand, rules, table, scores, auto, entries, minimum, entering
             )
-            payments += hand_payments
         elif kind is _NAGARI:
             streak_after = streak + 1
         elif voids:
-            streak_after = streak + 1 if rules.floor_four_of_month is _FLOOR_FOUR_NAGARI else streak
+            streak_after = streak + 1 if floor_four is _FLOOR_FOUR_NAGARI else streak
         else:  # chongtong, three ppuk, or a floor four the dealer wins: an instant win
-            winner, hand_payments, streak_after = instant_win(hand, rules, table, minimum)
-            payments += hand_payments
-        voided = (
-            voids and (not entering or rules.floor_four_of_month is not _FLOOR_FOUR_NAGARI)
-        ) or (kind is _CHONGTONG and winner is None and streak_after == streak)
+            winner, payments, streak_after = instant_win(hand, rules, table, minimum)
+        voided = (voids and (not entering or floor_four is not _FLOOR_FOUR_NAGARI)) or (
+            kind is _CHONGTONG and winner is None and streak_after == streak
+        )
         if not voided and (hand.events or table.sitter is not None):
             payments += side_payments(hand, rules, table, minimum)
     # Summed by seat in a list, then named. Compiled, ``net[payer] -= chips`` is a generic
@@ -330,7 +328,7 @@ def _place_switchables(
             continue
         bits = 0
         if switchable:
-            choice = players[i].gukjin or rules.gukjin_default
+            choice = players[i].gukjin or stop_rules(rules).gukjin_default
             if choice is _GUKJIN_JUNK:
                 bits = switchable
             elif choice is _GUKJIN_AUTO:
@@ -481,21 +479,21 @@ def _owe_all(
         animals=winner.animals,
     )
     start = winner_amount(won.amount)
-    pibak_max = pibak_threshold(rules, len(table.active))
+    r = stop_rules(rules)
+    pibak_max = r.pibak_threshold(len(table.active))
     scores = list(scores_placed)
     scores[w] = winner
     owed: Shares = {}
     total = 0
-    # read once, not for every loser: compiled, a rules field is a generic attribute read
-    exemption = rules.no_capture_exemption
+    exemption = r.no_capture_exemption
     for i in table.active:
         if i == w:
             continue
         loser = scores[i]
         assert loser is not None
         codes = baks(winner, loser, rules, pibak_max)
-        go_bak = players[i].go_count if _go_bak(hand, rules, table, i) else 0
-        exempt = exemption and _exempt(loser, rules)
+        go_bak = players[i].go_count if _go_bak(hand, r, table, i) else 0
+        exempt = exemption and _exempt(loser, r)
         found = loser_owes(start, codes, go_bak, exempt, rules)
         readings = auto.get(i)
         entry = entries[i]
@@ -507,7 +505,7 @@ def _owe_all(
                     start,
                     baks(winner, other, rules, pibak_max),
                     go_bak,
-                    _exempt(other, rules),
+                    _exempt(other, r),
                     rules,
                 )
                 if cheaper[0] < found[0]:
@@ -521,43 +519,43 @@ def stop_minimum(rules: GoStopRules, active: int) -> int:
     """The stop minimum for a table of ``active`` players (4 play as 3). A function of
     this compiled module, not a method of the rules (a plain dataclass, whose methods
     compiled code calls as interpreted functions, ~0.7k instructions each)."""
-    return rules.min_points_to_stop_2p if active == 2 else rules.min_points_to_stop_3p
+    return stop_rules(rules).stop_minimum(active)
 
 
 def pibak_threshold(rules: GoStopRules, active: int) -> int:
     """The 피박 threshold for a table of ``active`` players (as :func:`stop_minimum`)."""
-    return rules.pibak_max_pi_2p if active == 2 else rules.pibak_max_pi_3p
+    return stop_rules(rules).pibak_threshold(active)
 
 
 def _owes_pi_bak(owed: tuple[Bak, ...]) -> bool:
     return any(code == "pi_bak" for code, _facts in owed)
 
 
-def _exempt(loser: Score, rules: GoStopRules) -> bool:
-    return rules.no_capture_exemption and (loser.cards == 0 or loser.no_cards)
+def _exempt(loser: Score, r: StopRules) -> bool:
+    return r.no_capture_exemption and (loser.cards == 0 or loser.no_cards)
 
 
-def _go_bak(hand: Hand, rules: GoStopRules, table: Table, i: int) -> bool:
+def _go_bak(hand: Hand, r: StopRules, table: Table, i: int) -> bool:
     """Whether loser ``i``'s own share carries 고박 ×2."""
     if hand.players[i].go_count == 0:
         return False
     assert table.winner is not None
-    if table.liable == i and _doubles_the_sum(rules, table):
+    if table.liable == i and _doubles_the_sum(r, table):
         return False  # its 고박 doubles the whole sum it pays, once (see _payments)
     winner = hand.players[table.winner]
-    if winner.yeokgo and rules.yeokgo_mode is _YEOKGO_FIXED_X4:
+    if winner.yeokgo and r.yeokgo_fixed_x4:
         return True
     if len(table.active) == 2:
-        return rules.gobak_mode_2p is _GOBAK_2P_DOUBLE
-    mode = rules.gobak_mode_3p
+        return r.gobak_2p_double
+    mode = r.gobak_mode_3p
     if mode is _GOBAK_3P_DOUBLE:
         return True
     return mode is _GOBAK_3P_PAY_ALL_AND_DOUBLE and table.liable == i
 
 
-def _doubles_the_sum(rules: GoStopRules, table: Table) -> bool:
+def _doubles_the_sum(r: StopRules, table: Table) -> bool:
     """고박 ``pay_all_doubled``: the liable go-caller's whole sum is doubled."""
-    return table.liable_reason == "go_bak" and rules.gobak_mode_3p is _GOBAK_3P_PAY_ALL_DOUBLED
+    return table.liable_reason == "go_bak" and r.gobak_mode_3p is _GOBAK_3P_PAY_ALL_DOUBLED
 
 
 # The fact of the covers / covered_by steps for each reason find_liable gives, made at
@@ -591,7 +589,7 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
                 points += other
                 covers = _new(_STEP, ("covers", "add", other, points, None, players[j].id, why))
                 steps = [*steps, covers]
-        if _doubles_the_sum(rules, table):
+        if _doubles_the_sum(stop_rules(rules), table):
             points *= 2
             facts = go_facts(players[liable].go_count)
             steps = [*steps, _new(_STEP, ("go_bak", "multiply", 2, points, None, None, facts))]

@@ -8,7 +8,7 @@ Problems are collected so that one response names all of them.
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
 from calculator import cards
 from calculator.ending import check_events, check_outcome, find_liable
@@ -25,25 +25,60 @@ from calculator.rules import (
 
 MAX_SOLD: Final = {GwangpalCards.BRIGHTS: 5, GwangpalCards.FUDAWIKI: 10}
 
-_new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
 _STOP: Final = OutcomeType.STOP  # an enum member named once (see calculator.settlement)
 
 
-class Table(NamedTuple):
-    """The checked seating: indices into ``hand.players``."""
+class Table:
+    """The checked seating: indices into ``hand.players``.
 
-    seat: dict[str, int]  # player id → seat
-    active: tuple[int, ...]  # the players in the hand (not sitting out)
-    sitter: int | None
-    winner: int | None  # the stop / three_ppuk / single chongtong winner
-    liable: int | None  # the loser who pays for every loser, if any
-    liable_reason: str | None  # go_bak, dokbak or yeokgo
-    # problems the settlement reports with those of the cards and the stop (a loser named
-    # liable against 고박: liable_conflict); the hand is refused whenever there is one
-    conflicts: tuple[Issue, ...]
+    The settlement's own working value, never part of an answer: a plain class, which
+    compiled is a native struct, built by a direct call (as a named tuple, through
+    ``tuple.__new__``: ~1.3k instructions with its argument tuples, and ~0.4k to free).
+    Its fields are Final: set once, here; equal by value (a property test compares
+    the plain-table shortcut's with the full checks')."""
+
+    def __init__(
+        self,
+        *,
+        seat: dict[str, int],
+        active: tuple[int, ...],
+        sitter: int | None,
+        winner: int | None,
+        liable: int | None,
+        liable_reason: str | None,
+        conflicts: tuple[Issue, ...],
+    ) -> None:
+        self.seat: Final = seat  # player id → seat
+        self.active: Final = active  # the players in the hand (not sitting out)
+        self.sitter: Final = sitter
+        self.winner: Final = winner  # the stop / three_ppuk / single chongtong winner
+        self.liable: Final = liable  # the loser who pays for every loser, if any
+        self.liable_reason: Final = liable_reason  # go_bak, dokbak or yeokgo
+        # problems the settlement reports with those of the cards and the stop (a loser
+        # named liable against 고박: liable_conflict); the hand is refused whenever there is one
+        self.conflicts: Final = conflicts
+
+    def _values(self) -> tuple[object, ...]:
+        return (
+            self.seat,
+            self.active,
+            self.sitter,
+            self.winner,
+            self.liable,
+            self.liable_reason,
+            self.conflicts,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Table) and self._values() == other._values()
+
+    def __repr__(self) -> str:
+        names = ("seat", "active", "sitter", "winner", "liable", "liable_reason", "conflicts")
+        values = self._values()
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(names, values, strict=True))
+        return f"Table({shown})"
 
 
-_TABLE: Final = Table  # named once: compiled, a class is a look-up among the globals
 _PLAIN_TRIPLES: Final = 2  # shakes or bombs that fit any hand: 2 × 3 cards ≤ 7
 
 
@@ -113,7 +148,7 @@ def _plain_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Table
             if named is None or named == winner:
                 return None  # check_outcome names the problem
         elif count == 2 or not _loser_called_go(players, winner):
-            return _new(_TABLE, (index, active, None, winner, None, None, ()))
+            return _plain(index, active, winner, None, None)
         # A named 독박, or a losing go-caller who may pay for everyone (고박): read by
         # the full checks' own function (with no collector: the problems it raises are
         # the full checks' to report).
@@ -125,8 +160,27 @@ def _plain_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Table
             return None  # the full checks raise it, with every other problem found
         if conflict is not None:
             return None  # the full checks report it, with every other problem found
-        return _new(_TABLE, (index, active, None, winner, liable, reason, ()))
-    return _new(_TABLE, (index, active, None, winner, None, None, ()))
+        return _plain(index, active, winner, liable, reason)
+    return _plain(index, active, winner, None, None)
+
+
+def _plain(
+    seat: dict[str, int],
+    active: tuple[int, ...],
+    winner: int | None,
+    liable: int | None,
+    reason: str | None,
+) -> Table:
+    """The table of a plain hand: no sitter, no conflict."""
+    return Table(
+        seat=seat,
+        active=active,
+        sitter=None,
+        winner=winner,
+        liable=liable,
+        liable_reason=reason,
+        conflicts=(),
+    )
 
 
 def _loser_called_go(players: tuple[PlayerHand, ...], winner: int) -> bool:
@@ -241,7 +295,15 @@ def _checked_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Tab
     problems.raise_if_any(InvalidHandError)
     liable, reason, conflict = find_liable(hand, rules, index, active, winner, problems, entering)
     conflicts = () if conflict is None else (conflict,)
-    return Table(index, active, sitters[0] if sitters else None, winner, liable, reason, conflicts)
+    return Table(
+        seat=index,
+        active=active,
+        sitter=sitters[0] if sitters else None,
+        winner=winner,
+        liable=liable,
+        liable_reason=reason,
+        conflicts=conflicts,
+    )
 
 
 def hand_size(active: int) -> int:
