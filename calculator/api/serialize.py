@@ -38,7 +38,7 @@ from calculator.result import (
     gukjin_of,
     winner_of,
 )
-from calculator.scoring import Item, Score, item_cards
+from calculator.scoring import Item, item_cards
 from calculator.session import Rounding, SessionResult, Transfer, minimal_transfers
 from calculator.settlement import Comparison
 from calculator.tables import tables_for
@@ -153,7 +153,8 @@ def _step_entry(step: Step, before: int, langs: tuple[str, ...]) -> _StepEntry:
 # Steps repeat a lot (a few hundred values over thousands of hands), each a new object:
 # kept by value in a plain dict, not an ``lru_cache`` (compiled, calling one is a generic
 # call that builds an argument tuple, then a key tuple of its own, and moves the entry to
-# the front: ~1.4k instructions a found step, where this lookup costs ~0.6k).
+# the front: ~2.9k instructions a found step in the corpus's hot loop, where this lookup
+# costs ~1.1k).
 _STEP_ENTRIES: Final[dict[tuple[Step, int, tuple[str, ...]], _StepEntry]] = {}
 _STEPS_KEPT: Final = 16384
 
@@ -191,10 +192,11 @@ def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[
 # given languages: found by identity after that), and one made for its hand (its IDs not
 # known in advance) as a dict, which orjson writes with the answer. Those behind cards of
 # their own hand (junk, ribbon counts) are rarely held again: none of 3,800 of fresh hands
-# was found, and serializing each on its own cost ~12k instructions a hand (a ``dumps``
-# call and a fragment); kept as a dict, a miss costs the key alone, and the same hand
-# again (a table read again in another language) finds them. A plain dict, not an
-# ``lru_cache`` (compiled, calling one is a generic call: see step_entry).
+# was found, and serializing each on its own cost ~14k instructions a fresh hand (a
+# ``dumps`` call and a fragment), ~9k as a dict; kept as a dict, the same hand answered
+# again (a table read in English, rendered from its ledger at each read) finds them. A
+# plain dict, not an ``lru_cache`` (compiled, calling one is a generic call: see
+# step_entry).
 _ITEMS: Final[dict[tuple[Item, tuple[str, ...]], orjson.Fragment | dict[str, Any]]] = {}
 _ITEMS_KEPT: Final = 16384
 
@@ -270,7 +272,9 @@ def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str,
         "id": player.id,
         "points": player.points,
         "items": [item_json(item, langs) for item in player.items],
-        "counts": _player_counts(player, score),
+        # not the properties (compiled, a generic lookup each), nor a Counts record: its
+        # values as a plain tuple, built natively
+        "counts": _counts_json(count_values(player)),
     }
     if score is not None and score.switchable:  # most hold none: no empty dict built for them
         gukjin_as = gukjin_of(player)
@@ -283,45 +287,15 @@ def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str,
     return found
 
 
-# A player's counts, kept by value: six small numbers that repeat from hand to hand (about
-# half of a fresh hand's players find theirs), where a dict of six entries cost ~1.5k
-# instructions to build and ~1.2k for orjson to walk. Keyed by the numbers themselves,
-# boxed as ``count_values`` made them (a narrowed tuple is unboxed, then boxed again).
+# A player's counts, kept by value: six small numbers that repeat from hand to hand, where
+# a dict of six entries cost ~1.5k instructions to build and ~1.2k for orjson to walk.
+# Keyed by the numbers themselves, boxed as ``count_values`` made them (a narrowed tuple is
+# unboxed, then boxed again; packed into one integer instead, a found key cost only 10 %
+# less). Up to 16,384 of them: 8,000 hands of the 3-player corpus hold ~8,700 distinct
+# counts; after 3,000 hands, that many find 73 % of the players' counts, where 4,096
+# (cleared when full) found 43 %.
 _COUNTS: Final[dict[CountValues | None, orjson.Fragment]] = {}
-_COUNTS_KEPT: Final = 4096
-
-
-# The same fragments found by a player's numbers packed into one integer, a byte each
-# (each below 255: all but odd tallies), read from its score: count_values' tuple cost
-# ~1k instructions a player to build, box and hash, where this key costs ~0.3k.
-# Up to 16,384 of them: 8,000 hands of the 3-player corpus hold ~8,700 distinct counts;
-# after 3,000 hands, this finds 73 % of the players' counts, where 4,096 (cleared when
-# full) found 43 %.
-_PACKED_COUNTS: Final[dict[int, orjson.Fragment]] = {}
-_PACKED_KEPT: Final = 16384
-_NULL_COUNTS: Final = _Fragment(b"null")
-
-
-def _player_counts(player: PlayerResult, score: Score | None) -> orjson.Fragment:
-    """A player's ``counts`` (``score`` is its score): :func:`_counts_json` of its
-    :func:`~calculator.result.count_values`, kept by value."""
-    if score is None or score.brights is None:  # it sits out, or declared its points
-        return _NULL_COUNTS
-    # count_values' reading: a missing number is 0, the cards are said with junk_cards
-    brights, junk_cards = score.brights, score.junk_cards
-    animals, ribbons = score.animals or 0, score.ribbons or 0
-    junk_value, cards = score.junk_value or 0, score.cards or 0
-    if not 0 <= brights | animals | ribbons | junk_value | (junk_cards or 0) | cards < 255:
-        return _counts_json(count_values(player))
-    key = brights | animals << 8 | ribbons << 16 | junk_value << 24
-    if junk_cards is not None:  # each + 1: 0 says there are none
-        key |= (junk_cards + 1) << 32 | (cards + 1) << 40
-    found = _PACKED_COUNTS.get(key)
-    if found is None:
-        if len(_PACKED_COUNTS) >= _PACKED_KEPT:
-            _PACKED_COUNTS.clear()
-        found = _PACKED_COUNTS[key] = _Fragment(_counts_text(count_values(player)))
-    return found
+_COUNTS_KEPT: Final = 16384
 
 
 def _counts_json(counts: CountValues | None) -> orjson.Fragment:
@@ -350,8 +324,8 @@ def _counts_text(counts: CountValues | None) -> str:
 
 
 # The winner's part, kept whole by value: on hands not seen before, 3 in 4 found theirs
-# (one hash of its steps, where each step looked up on its own cost ~0.7k, then a dict and
-# a list to build and for orjson to walk).
+# (one hash of its steps, where each step was looked up on its own, then a dict and a list
+# built for orjson to walk: ~4.2k instructions a hand in the corpus's hot loop, now ~1.7k).
 _WINNERS: Final[dict[tuple[str | None, WinnerScore, tuple[str, ...]], orjson.Fragment]] = {}
 _WINNERS_KEPT: Final = 4096
 
@@ -380,8 +354,9 @@ def winner_json(
 
 # Payments serialized once: the same payment again (all of it, its steps included) finds
 # its bytes, sentence and all, where building them cost ~8k instructions. Keyed by the
-# payment itself (its steps hashed once: ~0.5k for a payment of two steps, where looking
-# its step up first and keying it by that step's fragment cost ~1.6k). Only payments of at
+# payment itself, its steps hashed once (they were looked up one by one first, and keyed
+# by the fragment found for the step of its own: payment_json, its sentences aside, cost
+# ~3.9k instructions a payment in the corpus's hot loop, now ~2.8k). Only payments of at
 # most one step of their own are kept: on hands not seen before, 3 in 4 of those with none
 # were found and 1 in 3 of those with one, but 1 in 13 with two and 1 in 80 with three,
 # where a miss costs ~3.5k (a key, two lookups, a ``dumps`` call of its own).
