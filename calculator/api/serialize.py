@@ -123,9 +123,11 @@ def _ruleset_by_value(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
     return found
 
 
-def _step_entry(
-    step: Step, before: int, langs: tuple[str, ...]
-) -> tuple[orjson.Fragment, tuple[str, ...]]:
+_StepEntry = tuple[orjson.Fragment, tuple[str, ...]]
+"""A step's line, serialized, and what it does in its payment's sentence, per language."""
+
+
+def _step_entry(step: Step, before: int, langs: tuple[str, ...]) -> _StepEntry:
     """One explanation line, serialized (``before`` is the running value it starts from,
     for its sentence), and what it does in a payment's sentence in each of ``langs``
     (:func:`calculator.explain.operation`): a payment's step is looked up once for both."""
@@ -148,20 +150,33 @@ def _step_entry(
     return _Fragment(_dumps(found)), operations
 
 
-# The caches of what repeats a lot, held as Final names: compiled, a call of a decorated
-# function looks its name up in the module's dict first (a Final is read natively).
-step_entry: Final = lru_cache(maxsize=16384)(_step_entry)
-"""One explanation line, serialized, and its sentence parts (steps repeat a lot):
-:func:`_step_entry`."""
+# Steps repeat a lot (a few hundred values over thousands of hands), each a new object:
+# kept by value in a plain dict, not an ``lru_cache`` (compiled, calling one is a generic
+# call that builds an argument tuple, then a key tuple of its own, and moves the entry to
+# the front: ~2.9k instructions a found step in the corpus's hot loop, where this lookup
+# costs ~1.1k).
+_STEP_ENTRIES: Final[dict[tuple[Step, int, tuple[str, ...]], _StepEntry]] = {}
+_STEPS_KEPT: Final = 16384
 
 
-def _own_steps(steps: tuple[Step, ...]) -> tuple[tuple[Step, ...], int]:
-    """A loser's own steps and the amount they start from: the winner's amount that opens
-    them in the domain is ``winner_score.amount``, said once on the wire (it was a tenth
-    of every answer)."""
+def step_entry(step: Step, before: int, langs: tuple[str, ...]) -> _StepEntry:
+    """One explanation line, serialized, and its sentence parts: :func:`_step_entry`, kept."""
+    key = (step, before, langs)
+    found = _STEP_ENTRIES.get(key)
+    if found is None:
+        if len(_STEP_ENTRIES) >= _STEPS_KEPT:
+            _STEP_ENTRIES.clear()
+        found = _STEP_ENTRIES[key] = _step_entry(step, before, langs)
+    return found
+
+
+def _own_steps(steps: tuple[Step, ...]) -> tuple[int, int]:
+    """Where a loser's own steps begin in ``steps``, and the amount they start from: the
+    winner's amount that opens them in the domain is ``winner_score.amount``, said once on
+    the wire (it was a tenth of every answer). An index, not the steps: no slice to build."""
     if steps and steps[0].code == "winner_amount":
-        return steps[1:], steps[0].total
-    return steps, 0
+        return 1, steps[0].total
+    return 0, 0
 
 
 def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[orjson.Fragment]:
@@ -173,39 +188,76 @@ def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[
     return found
 
 
-def _item_fragment(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
-    """One scoring item, serialized."""
-    return _Fragment(
-        _dumps(
-            {
-                "code": item.code,
-                "points": item.points,
-                "cards": item_cards(item),  # not ``item.cards``: a property is a generic lookup
-                "label": _label(item.code, langs),
-            }
-        )
-    )
+# Items kept by value: an item of the score tables serialized (on its first hand under
+# given languages: found by identity after that), and one made for its hand (its IDs not
+# known in advance) as a dict, which orjson writes with the answer. Those behind cards of
+# their own hand (junk, ribbon counts) are rarely held again: none of 3,800 of fresh hands
+# was found, and serializing each on its own cost ~14k instructions a fresh hand (a
+# ``dumps`` call and a fragment), ~9k as a dict; kept as a dict, the same hand answered
+# again (a table read in English, rendered from its ledger at each read) finds them. A
+# plain dict, not an ``lru_cache`` (compiled, calling one is a generic call: see
+# step_entry).
+_ITEMS: Final[dict[tuple[Item, tuple[str, ...]], orjson.Fragment | dict[str, Any]]] = {}
+_ITEMS_KEPT: Final = 16384
 
 
-_item_json: Final = lru_cache(maxsize=16384)(_item_fragment)
+def _item_by_value(item: Item, langs: tuple[str, ...]) -> orjson.Fragment | dict[str, Any]:
+    key = (item, langs)
+    found = _ITEMS.get(key)
+    if found is None:
+        if len(_ITEMS) >= _ITEMS_KEPT:
+            _ITEMS.clear()
+        body = _item_body(item, langs)
+        found = _ITEMS[key] = body if item.ids is None else _Fragment(_dumps(body))
+    return found
+
+
+def _item_body(item: Item, langs: tuple[str, ...]) -> dict[str, Any]:
+    """One scoring item as a dict."""
+    return {
+        "code": item.code,
+        "points": item.points,
+        "cards": item_cards(item),  # not ``item.cards``: a property is a generic lookup
+        "label": _label_json(item.code, langs),
+    }
+
+
+# An item's label, serialized: the same few codes in every answer.
+_LABEL_FRAGMENTS: Final[dict[tuple[str, tuple[str, ...]], orjson.Fragment]] = {}
+
+
+def _label_json(code: str, langs: tuple[str, ...]) -> orjson.Fragment:
+    key = (code, langs)
+    found = _LABEL_FRAGMENTS.get(key)
+    if found is None:
+        if len(_LABEL_FRAGMENTS) >= 1024:
+            _LABEL_FRAGMENTS.clear()
+        found = _LABEL_FRAGMENTS[key] = _Fragment(_dumps(_label(code, langs)))
+    return found
+
+
 # An item of the score tables (calculator.tables: those that know their IDs in advance)
 # is the same object in every hand under its rules: found by identity first, which hashes
 # nothing (hashing an item and comparing it with the kept key cost ~1k a lookup). The
 # entry holds the item and the languages it was made for (compared by value: the hand
 # endpoint's ("ko",) and the ledger's are other tuples): an ID is only taken for them while
 # they are alive, and anything else goes on to the cache by value.
-_BY_IDENTITY: Final[dict[int, tuple[Item, tuple[str, ...], orjson.Fragment]]] = {}
+_BY_IDENTITY: Final[dict[int, tuple[Item, tuple[str, ...], orjson.Fragment | dict[str, Any]]]] = {}
 _IDENTITIES_KEPT: Final = 4096
 
 
-def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
-    """One scoring item, serialized (items repeat a lot): :func:`_item_fragment`, kept."""
+def item_json(
+    item: Item, langs: tuple[str, ...] = LANGUAGES[:1]
+) -> orjson.Fragment | dict[str, Any]:
+    """One scoring item, serialized (items repeat a lot), kept; one made for its hand
+    (with no IDs) as a dict."""
     if item.ids is None:  # made for its hand: only its value can be found again
-        return _item_json(item, langs)
+        return _item_by_value(item, langs)
     kept = _BY_IDENTITY.get(id(item))
-    if kept is not None and kept[0] is item and kept[1] == langs:
+    # ``is`` first: the same Shape's tuple, most of the time (``==`` is a generic compare)
+    if kept is not None and kept[0] is item and (kept[1] is langs or kept[1] == langs):
         return kept[2]
-    found = _item_json(item, langs)
+    found = _item_by_value(item, langs)
     if len(_BY_IDENTITY) >= _IDENTITIES_KEPT:
         _BY_IDENTITY.clear()
     _BY_IDENTITY[id(item)] = (item, langs, found)
@@ -214,32 +266,36 @@ def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Frag
 
 def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
     """A player's itemized points (``gukjin_as`` only when it holds a switchable card)."""
-    # not the properties (compiled, a generic lookup each), nor a Counts record: its
-    # values as a plain tuple, built natively
-    counts = count_values(player)
     langs = shape.langs
+    score = player.score
     found: dict[str, Any] = {
         "id": player.id,
         "points": player.points,
         "items": [item_json(item, langs) for item in player.items],
-        "counts": _counts_json(counts),
+        # not the properties (compiled, a generic lookup each), nor a Counts record: its
+        # values as a plain tuple, built natively
+        "counts": _counts_json(count_values(player)),
     }
-    gukjin_as = gukjin_of(player)
-    if gukjin_as:
-        found["gukjin_as"] = gukjin_as
+    if score is not None and score.switchable:  # most hold none: no empty dict built for them
+        gukjin_as = gukjin_of(player)
+        if gukjin_as:
+            found["gukjin_as"] = gukjin_as
     found["may_stop"] = player.may_stop
-    if player.score is None:  # it sits out
+    if score is None:  # it sits out
         found["sits_out"] = True
         found["sold"] = player.sold
     return found
 
 
-# A player's counts, kept by value: six small numbers that repeat from hand to hand (about
-# half of a fresh hand's players find theirs), where a dict of six entries cost ~1.5k
-# instructions to build and ~1.2k for orjson to walk. Keyed by the numbers themselves,
-# boxed as ``count_values`` made them (a narrowed tuple is unboxed, then boxed again).
+# A player's counts, kept by value: six small numbers that repeat from hand to hand, where
+# a dict of six entries cost ~1.5k instructions to build and ~1.2k for orjson to walk.
+# Keyed by the numbers themselves, boxed as ``count_values`` made them (a narrowed tuple is
+# unboxed, then boxed again; packed into one integer instead, a found key cost only 10 %
+# less). Up to 16,384 of them: 8,000 hands of the 3-player corpus hold ~8,700 distinct
+# counts; after 3,000 hands, that many find 73 % of the players' counts, where 4,096
+# (cleared when full) found 43 %.
 _COUNTS: Final[dict[CountValues | None, orjson.Fragment]] = {}
-_COUNTS_KEPT: Final = 4096
+_COUNTS_KEPT: Final = 16384
 
 
 def _counts_json(counts: CountValues | None) -> orjson.Fragment:
@@ -267,31 +323,44 @@ def _counts_text(counts: CountValues | None) -> str:
     )
 
 
+# The winner's part, kept whole by value: on hands not seen before, 3 in 4 found theirs
+# (one hash of its steps, where each step was looked up on its own, then a dict and a list
+# built for orjson to walk: ~4.2k instructions a hand in the corpus's hot loop, now ~1.7k).
+_WINNERS: Final[dict[tuple[str | None, WinnerScore, tuple[str, ...]], orjson.Fragment]] = {}
+_WINNERS_KEPT: Final = 4096
+
+
 def winner_json(
     winner: WinnerScore | None, winner_id: str | None, shape: Shape = DEFAULT_SHAPE
-) -> dict[str, Any] | None:
-    """The winner's base points and the steps to its amount."""
+) -> orjson.Fragment | None:
+    """The winner's base points and the steps to its amount, serialized."""
     if winner is None:
         return None
-    return {
-        "winner": winner_id,
-        "base": winner.base,
-        "steps": _steps(winner.steps, winner.base, shape.langs),
-        "amount": winner.amount,
-    }
+    langs = shape.langs
+    key = (winner_id, winner, langs)
+    found = _WINNERS.get(key)
+    if found is None:
+        if len(_WINNERS) >= _WINNERS_KEPT:
+            _WINNERS.clear()
+        body = {
+            "winner": winner_id,
+            "base": winner.base,
+            "steps": _steps(winner.steps, winner.base, langs),
+            "amount": winner.amount,
+        }
+        found = _WINNERS[key] = _Fragment(_dumps(body))
+    return found
 
 
 # Payments serialized once: the same payment again (all of it, its steps included) finds
-# its bytes, sentence and all, where building them cost ~8k instructions. Its steps are in
-# the key as the fragments that ``step_entry`` keeps for them: a fragment is made once for
-# its step's value and the running value before it (the key holds it, so no other object
-# takes its identity), so equal fragments mean equal steps, and hashing them costs
-# nothing (hashing the steps again, after ``step_entry`` has, cost more than a found
-# sentence saved). Only payments of at most one step of their own are kept: on hands not
-# seen before, 3 in 4 of those with none were found and 1 in 3 of those with one, but 1 in
-# 13 with two and 1 in 80 with three, where a miss costs ~3.5k (a key, two lookups, a
-# ``dumps`` call of its own).
-_PAYMENTS: Final[dict[tuple[Any, ...], orjson.Fragment]] = {}
+# its bytes, sentence and all, where building them cost ~8k instructions. Keyed by the
+# payment itself, its steps hashed once (they were looked up one by one first, and keyed
+# by the fragment found for the step of its own: payment_json, its sentences aside, cost
+# ~3.9k instructions a payment in the corpus's hot loop, now ~2.8k). Only payments of at
+# most one step of their own are kept: on hands not seen before, 3 in 4 of those with none
+# were found and 1 in 3 of those with one, but 1 in 13 with two and 1 in 80 with three,
+# where a miss costs ~3.5k (a key, two lookups, a ``dumps`` call of its own).
+_PAYMENTS: Final[dict[tuple[Payment, int, tuple[str, ...]], orjson.Fragment]] = {}
 _PAYMENTS_KEPT: Final = 4096
 
 
@@ -302,32 +371,29 @@ def payment_json(
     ``steps`` only when it has some (the reason's label: ``GET /v1/codes``)."""
     langs = shape.langs
     steps = payment.steps
-    own, before = _own_steps(steps)  # not ``*``: compiled, a star call is generic
-    start = before
-    entries = []
-    for step in own:
-        entries.append(step_entry(step, before, langs))
-        before = step.total
-    if len(entries) > 1:  # rarely seen again: written with the answer
-        return _payment_body(payment, stake, langs, entries)
-    key = (
-        payment.payer,
-        payment.payee,
-        payment.points,
-        payment.chips,
-        payment.reason,
-        payment.priced_in,
-        stake,
-        langs,
-        len(steps),  # whether the winner's amount opened them
-        start,
-        entries[0][0] if entries else None,  # its one step of its own
-    )
+    first, start = _own_steps(steps)
+    if len(steps) - first > 1:  # rarely seen again: written with the answer
+        return _payment_body(payment, stake, langs, _entries(steps, first, start, langs))
+    key = (payment, stake, langs)
     found = _PAYMENTS.get(key)
     if found is None:
         if len(_PAYMENTS) >= _PAYMENTS_KEPT:
             _PAYMENTS.clear()
+        entries = _entries(steps, first, start, langs)
         found = _PAYMENTS[key] = _Fragment(_dumps(_payment_body(payment, stake, langs, entries)))
+    return found
+
+
+def _entries(
+    steps: tuple[Step, ...], first: int, before: int, langs: tuple[str, ...]
+) -> list[_StepEntry]:
+    """The ``step_entry`` of each of a payment's own steps, ``steps[first:]``, in order
+    (``before``: the amount they start from)."""
+    found = []
+    for i in range(first, len(steps)):
+        step = steps[i]
+        found.append(step_entry(step, before, langs))
+        before = step.total
     return found
 
 
@@ -335,7 +401,7 @@ def _payment_body(
     payment: Payment,
     stake: int,
     langs: tuple[str, ...],
-    entries: list[tuple[orjson.Fragment, tuple[str, ...]]],
+    entries: list[_StepEntry],
 ) -> dict[str, Any]:
     """:func:`payment_json`'s dict, from its own steps' ``step_entry`` (in order)."""
     steps = payment.steps
@@ -373,7 +439,10 @@ def _add_settlement(body: dict[str, Any], result: HandResult, shape: Shape) -> d
     stake = result.stake
     body["winner_score"] = winner_json(result.winner_score, winner_of(result), shape)
     body["payments"] = [payment_json(p, stake, shape) for p in result.payments]
-    body["net"] = dict(result.net)
+    net = result.net
+    # the engine's own dict (it builds one for each hand), not a copy: orjson writes a
+    # dict, not any other mapping
+    body["net"] = net if isinstance(net, dict) else dict(net)
     body["nagari_streak_after"] = result.nagari_streak_after
     return body
 
