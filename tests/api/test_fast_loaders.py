@@ -71,9 +71,7 @@ def test_a_schema_of_other_fields_is_not_compiled() -> None:
     ],
 )
 def test_the_compiled_loader_falls_back_as_the_interpreted_one(body: object) -> None:
-    for schema in (PlayerSchema(), PlayerSchema(exclude=()), HAND_SCHEMA):
-        with pytest.raises(Fallback):
-            if schema is HAND_SCHEMA:
-                schema.fast_load({"players": [body]})
-            else:
-                schema.fast_load(body)
+    with pytest.raises(Fallback):
+        PlayerSchema().fast_load(body)
+    with pytest.raises(Fallback):
+        HAND_SCHEMA.fast_load({"players": [body]})
