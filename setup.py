@@ -43,6 +43,8 @@ COMPILED = [
     "calculator/api/batch_bounds.py",
     # the entries of every body's objects, counted to find a name given twice (json_keys)
     "calculator/api/json_counts.py",
+    # the fast loaders of a hand's schemas, generated from them (calculator/api/fields.py)
+    "calculator/api/fast_loaders.py",
 ]
 MANIFEST = Path("calculator/_compiled.json")
 

@@ -13,10 +13,18 @@ caller runs the full ``load``, which produces the detailed errors. The fast path
 writes an error itself, and property tests (boundary values and random mutations) hold
 the two paths to exactly the same answers: the same value, or a fallback where ``load``
 refuses. What the compiler cannot translate, it refuses when the schema is made.
+
+The loaders of a hand's schemas (:data:`NATIVE_SCHEMAS`) are also written, by the same
+generator, into ``calculator/api/fast_loaders.py``, which the compiled build compiles
+with mypyc: there a schema loads by its compiled loader while that loader's source is
+still the one the schema generates (``StrictSchema._native``; a test holds the file to
+the schemas); interpreted, it loads by the loaders made here at import.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import inspect
 import re
 import threading
@@ -24,11 +32,13 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from functools import cache
+from pathlib import Path
 from typing import Any, ClassVar
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, missing, post_load, types
 from marshmallow.decorators import POST_DUMP, POST_LOAD, PRE_DUMP, VALIDATES_SCHEMA
 
+from calculator.api import fast_loaders
 from calculator.limits import MAX_PROBLEMS, quote
 
 Loader = Callable[[Any], Any]
@@ -72,6 +82,23 @@ def _is_emoji(char: str) -> bool:
 
 MAX_SHAPES = 16
 """The most shapes (keys in order) of an object whose own loader a record schema keeps."""
+
+NATIVE_SCHEMAS = (
+    "calculator.api.schemas.HandRequestSchema",
+    "calculator.api.schemas.PlayerSchema",
+    "calculator.api.schemas.TallySchema",
+    "calculator.api.schemas.DeclaredSchema",
+    "calculator.api.schemas.OutcomeSchema",
+    "calculator.api.schemas.HolderSchema",
+    "calculator.api.schemas.EventSchema",
+)
+"""The record schemas whose loaders :func:`native_module` writes into
+``calculator/api/fast_loaders.py``, which the compiled build compiles with mypyc: a hand's
+(the hot path of both scoring endpoints). An interpreted loader pays a dictionary look-up
+for each name it reads; compiled, it reads them from its own object's slots, calls its
+nested objects' loaders directly, and looks each key up once (a shape's loader then buys
+nothing: see :meth:`StrictSchema._native`)."""
+NATIVE_MODULE = "calculator/api/fast_loaders.py"
 
 
 class Fallback(Exception):  # noqa: N818 - a signal to take the slow path, not an error
@@ -605,6 +632,8 @@ class StrictSchema(Schema):
             "type": Coded("expected a JSON object", "invalid_type"),
         }
         self.fast_shapes = {}  # a record schema's: filled as it learns (see _shaped)
+        self.native_source: str | None = None  # a record schema's compiled loader, as
+        self.fast_native: Any = None  # generated (_native), and its object if compiled
         self.fast_load = self._compile()
 
     def load(self, data: Any, **kwargs: Any) -> Any:
@@ -703,6 +732,7 @@ class StrictSchema(Schema):
         if not record:
             lines.append("    out = {}")
         targets: dict[str, str] = {}  # record mode: field name → its local
+        nested: dict[str, Schema] = {}  # the names of nested schemas' loaders: their schemas
         blocks: list[tuple[str, list[str], list[str]]] = []  # record mode: per field, its
         # key, the lines when it is present and when it is not (indented as in an ``if``)
         first = len(lines)  # the fields' checks: lines[first:last]
@@ -728,6 +758,12 @@ class StrictSchema(Schema):
                 if namespace.setdefault(constant, value) != value:
                     raise self._refuse(f"two values of {constant} in fast checks", name)
             namespace[f"L{i}"] = field.fast_loader()
+            if isinstance(field, StrictNested):
+                nested[f"L{i}"] = field.schema
+            elif isinstance(field, StrictList) and isinstance(field.inner, StrictNested):
+                each = field._each()
+                if each is not None:
+                    nested[each] = field.inner.schema
             null = "            " + (f"{target} = None" if field.allow_none else "raise Fallback")
             if check is not None:  # the common case inline, before null; the rest below
                 # (as it is: a list is copied, as its loader and marshmallow do, unless the
@@ -787,7 +823,8 @@ class StrictSchema(Schema):
                 make = "new(R, ({},))"
             else:
                 make = "R({})"
-            return self._shaped(lines, first, last, namespace, blocks, make, values)
+            shaped = self._shaped(lines, first, last, namespace, blocks, make, values)
+            return self._native(namespace, blocks, make, values, nested) or shaped
         if not strict:
             lines += ["    for key in data.keys() - allowed:", "        out[key] = data[key]"]
         if validators:
@@ -887,6 +924,43 @@ class StrictSchema(Schema):
         loader.source = source  # type: ignore[attr-defined]
         return loader
 
+    def _native(
+        self,
+        namespace: dict[str, Any],
+        blocks: list[tuple[str, list[str], list[str]]],
+        make: str,
+        values: list[str],
+        nested: dict[str, Schema],
+    ) -> Loader | None:
+        """The compiled loader of this schema (``calculator/api/fast_loaders.py``), if the
+        build compiled it and its source there is still the one generated here; else None
+        (the interpreted loaders of :meth:`_shaped` serve).
+
+        The source (:attr:`native_source`, a class) is the general loader's, for mypyc: the
+        names the interpreted loader reads from its namespace are attributes of an object
+        made with those values; each key is looked up once (``get``, with a sentinel) and
+        the keys found are counted, so that an unknown key, which the count misses, falls
+        back as ``keys_allowed`` does; a nested schema of :data:`NATIVE_SCHEMAS` is called
+        by its object's ``load``, without a Python call.
+        """
+        name = f"{type(self).__module__}.{type(self).__qualname__}"
+        if name not in NATIVE_SCHEMAS:
+            return None
+        self.native_source = source = _native_class(name, namespace, blocks, make, values, nested)
+        if not fast_loaders.__file__ or fast_loaders.__file__.endswith(".py"):
+            return None  # interpreted: the shapes' loaders are faster
+        if fast_loaders.SOURCES.get(name) != _digest(source):
+            return None  # out of date (tests/api/test_fast_loaders.py says so)
+        constants = dict(namespace)
+        for attribute, schema in nested.items():
+            if _qualified(schema) in NATIVE_SCHEMAS:  # called natively, by its object
+                if not isinstance(schema, StrictSchema) or schema.fast_native is None:
+                    return None  # it loads interpreted (out of date): so does this one
+                constants[attribute] = schema.fast_native
+        self.fast_native = fast_loaders.CLASSES[name](constants)
+        loader: Loader = self.fast_native.load
+        return loader
+
     def _check_record(self, record: Callable[..., Any], hooks: list[str]) -> None:
         """Refuse a :attr:`record` the load could not build from the fields alone."""
         if isinstance(record, type) and not hasattr(record, "_make"):
@@ -933,6 +1007,142 @@ class StrictSchema(Schema):
 
 
 _FIXED = re.compile(r" +(f\d+) = (D\d+)")  # a field's constant default, in a generated line
+# a name in generated code, or a string literal (a key, whose text is not a name)
+_NAME_OR_STRING = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\b[A-Za-z_]\w*\b""")
+_MAP = re.compile(r"(list|tuple)\(map\((\w+), v\)\)")  # a list of nested objects, loaded
+
+
+def _native_class(
+    name: str,
+    namespace: dict[str, Any],
+    blocks: list[tuple[str, list[str], list[str]]],
+    make: str,
+    values: list[str],
+    nested: dict[str, Schema],
+) -> str:
+    """The source of the compiled loader (a class) of the record schema ``name``, from the
+    blocks of :meth:`StrictSchema._compile` (see :meth:`StrictSchema._native`)."""
+    natives = {a for a, schema in nested.items() if _qualified(schema) in NATIVE_SCHEMAS}
+    body = [
+        "        if type(data) is not dict:",
+        "            raise Fallback",
+        "        found = 0",
+        "        try:",
+    ]
+    for key, given, left_out in blocks:
+        body += [
+            f"            v = data.get({key!r}, MISSING)",
+            "            if v is not MISSING:",
+            "                found += 1",
+        ]
+        body += ["        " + line for line in given[1:]]  # less ``v = data[key]``
+        if left_out:
+            body += ["            else:", *("        " + line for line in left_out)]
+    if not blocks:
+        body.append("            pass")
+    body += [
+        "        except TypeError:",
+        "            raise Fallback from None",
+        "        if found != len(data):  # a key no field has",
+        "            raise Fallback",
+        f"        return {make.format(', '.join(values))}",
+    ]
+    text = "\n".join(body)
+    text = _MAP.sub(
+        lambda m: (
+            f"{'' if m[1] == 'list' else 'tuple'}([{m[2]}(x) for x in v])"
+            if m[2] in natives
+            else m[0]
+        ),
+        text,
+    )
+    used: set[str] = set()
+
+    def attribute(match: re.Match[str]) -> str:
+        word = match[0]
+        if word[0] in "'\"" or word not in namespace or word.startswith("__") or word == "load":
+            return word
+        used.add(word)
+        return f"self.{word}.load" if word in natives else f"self.{word}"
+
+    text = _NAME_OR_STRING.sub(attribute, text)
+    locals_ = sorted(set(re.findall(r"\b(f\d+)\b", text)), key=lambda f: int(f[1:]))
+    cls = _native_name(name)
+    lines = [f"class {cls}:", f'    """The loader of {name} (compiled)."""', ""]
+    for word in sorted(used):
+        kind = _native_name(_qualified(nested[word])) if word in natives else "Any"
+        lines.append(f"    {word}: {kind}")
+    lines += ["", "    def __init__(self, constants: dict[str, Any]) -> None:"]
+    lines += [f"        self.{word} = constants[{word!r}]" for word in sorted(used)]
+    lines += ["", "    def load(self, data: Any) -> Any:", "        v: Any"]
+    lines += [f"        {local}: Any" for local in locals_]
+    return "\n".join([*lines, text, ""])
+
+
+def _qualified(schema: Schema) -> str:
+    return f"{type(schema).__module__}.{type(schema).__qualname__}"
+
+
+def _native_name(name: str) -> str:
+    """The class of the schema ``name``'s compiled loader."""
+    return "Load" + name.rpartition(".")[2]
+
+
+def _digest(source: str) -> str:
+    return hashlib.sha256(source.encode()).hexdigest()
+
+
+def native_module() -> str:
+    """The source of ``calculator/api/fast_loaders.py``: the compiled loaders of
+    :data:`NATIVE_SCHEMAS`, as their schemas generate them now (``write_native_module``
+    writes it; tests/api/test_fast_loaders.py holds the file to it)."""
+    classes, digests = [], []
+    for name in NATIVE_SCHEMAS:
+        module, _, qualname = name.rpartition(".")
+        schema = getattr(importlib.import_module(module), qualname)()
+        source = schema.native_source
+        assert source is not None, name
+        classes.append(source)
+        digests.append(f"    {name!r}: {_digest(source)!r},")
+    table = [f"    {name!r}: {_native_name(name)}," for name in NATIVE_SCHEMAS]
+    return "\n".join(
+        [
+            '"""The compiled fast loaders of the hand\'s schemas. GENERATED: do not edit.',
+            "",
+            "Written by calculator.api.fields.write_native_module() from the schemas, which use",
+            "a class here only in the compiled build (setup.py), and only while its source is",
+            "the one they generate (SOURCES holds its digest): see StrictSchema._native.",
+            '"""',
+            "",
+            "# ruff: noqa",
+            "# fmt: off",
+            "from __future__ import annotations",
+            "",
+            "from typing import Any, Final",
+            "",
+            "",
+            "class _Missing:",
+            '    """The value of a key left out."""',
+            "",
+            "",
+            "MISSING: Final = _Missing()",
+            "",
+            "",
+            *(f"{c}\n" for c in classes),
+            "CLASSES: Final[dict[str, Any]] = {",
+            *table,
+            "}",
+            "SOURCES: Final[dict[str, str]] = {",
+            *digests,
+            "}",
+            "",
+        ]
+    )
+
+
+def write_native_module() -> None:
+    """Write ``calculator/api/fast_loaders.py`` (:func:`native_module`), then rebuild."""
+    Path(__file__).parent.joinpath("fast_loaders.py").write_text(native_module())
 
 
 def _empty_made(default: Callable[[], Any], convert: Loader | None) -> Any:

@@ -1,0 +1,1020 @@
+"""The compiled fast loaders of the hand's schemas. GENERATED: do not edit.
+
+Written by calculator.api.fields.write_native_module() from the schemas, which use
+a class here only in the compiled build (setup.py), and only while its source is
+the one they generate (SOURCES holds its digest): see StrictSchema._native.
+"""
+
+# ruff: noqa
+# fmt: off
+from __future__ import annotations
+
+from typing import Any, Final
+
+
+class _Missing:
+    """The value of a key left out."""
+
+
+MISSING: Final = _Missing()
+
+
+class LoadHandRequestSchema:
+    """The loader of calculator.api.schemas.HandRequestSchema (compiled)."""
+
+    C4: Any
+    C6: Any
+    C7: Any
+    D0: Any
+    D1: Any
+    D2: Any
+    D3: Any
+    D5: Any
+    D6: Any
+    D7: Any
+    Fallback: Any
+    L0: Any
+    L1: Any
+    L2: Any
+    L3: Any
+    L4: Any
+    L5: LoadOutcomeSchema
+    L6: Any
+    L7: Any
+    R: Any
+    RulesetSpec: Any
+    each_events: LoadEventSchema
+    each_players: LoadPlayerSchema
+    tuple_new: Any
+
+    def __init__(self, constants: dict[str, Any]) -> None:
+        self.C4 = constants['C4']
+        self.C6 = constants['C6']
+        self.C7 = constants['C7']
+        self.D0 = constants['D0']
+        self.D1 = constants['D1']
+        self.D2 = constants['D2']
+        self.D3 = constants['D3']
+        self.D5 = constants['D5']
+        self.D6 = constants['D6']
+        self.D7 = constants['D7']
+        self.Fallback = constants['Fallback']
+        self.L0 = constants['L0']
+        self.L1 = constants['L1']
+        self.L2 = constants['L2']
+        self.L3 = constants['L3']
+        self.L4 = constants['L4']
+        self.L5 = constants['L5']
+        self.L6 = constants['L6']
+        self.L7 = constants['L7']
+        self.R = constants['R']
+        self.RulesetSpec = constants['RulesetSpec']
+        self.each_events = constants['each_events']
+        self.each_players = constants['each_players']
+        self.tuple_new = constants['tuple_new']
+
+    def load(self, data: Any) -> Any:
+        v: Any
+        f0: Any
+        f1: Any
+        f2: Any
+        f3: Any
+        f4: Any
+        f5: Any
+        f6: Any
+        f7: Any
+        if type(data) is not dict:
+            raise self.Fallback
+        found = 0
+        try:
+            v = data.get('ruleset', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is str and len(v) <= 64:
+                    f0 = self.tuple_new(self.RulesetSpec, (v, {}, True, None))
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f0 = self.L0(v)
+            else:
+                f0 = self.D0()
+            v = data.get('stake', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 1 <= v <= 1000000000000:
+                    f1 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f1 = self.L1(v)
+            else:
+                f1 = self.D1
+            v = data.get('nagari_streak', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 0 <= v <= 64:
+                    f2 = v
+                elif v is None:
+                    f2 = None
+                else:
+                    f2 = self.L2(v)
+            else:
+                f2 = self.D2
+            v = data.get('dealer', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                    f3 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f3 = self.L3(v)
+            else:
+                f3 = self.D3
+            v = data.get('players', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is list and len(v) <= 8:
+                    f4 = tuple([self.each_players.load(x) for x in v])
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f4 = self.C4(self.L4(v))
+            else:
+                raise self.Fallback
+            v = data.get('outcome', MISSING)
+            if v is not MISSING:
+                found += 1
+                if v is None:
+                    f5 = None
+                else:
+                    f5 = self.L5.load(v)
+            else:
+                f5 = self.D5
+            v = data.get('events', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is list and len(v) <= 16:
+                    f6 = tuple([self.each_events.load(x) for x in v])
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f6 = self.C6(self.L6(v))
+            else:
+                f6 = self.D6
+            v = data.get('compare_with', MISSING)
+            if v is not MISSING:
+                found += 1
+                if v is None:
+                    raise self.Fallback
+                else:
+                    f7 = self.C7(self.L7(v))
+            else:
+                f7 = self.D7
+        except TypeError:
+            raise self.Fallback from None
+        if found != len(data):  # a key no field has
+            raise self.Fallback
+        return self.R(f0, f1, f2, f4, f5, f6, f7, f3)
+
+
+class LoadPlayerSchema:
+    """The loader of calculator.api.schemas.PlayerSchema (compiled)."""
+
+    C1: Any
+    C12: Any
+    C8: Any
+    D1: Any
+    D10: Any
+    D11: Any
+    D12: Any
+    D2: Any
+    D3: Any
+    D4: Any
+    D5: Any
+    D6: Any
+    D7: Any
+    D8: Any
+    D9: Any
+    Fallback: Any
+    L0: Any
+    L1: Any
+    L10: Any
+    L11: Any
+    L12: Any
+    L2: LoadTallySchema
+    L3: LoadDeclaredSchema
+    L4: Any
+    L5: Any
+    L6: Any
+    L7: Any
+    L8: Any
+    L9: Any
+    R: Any
+    all_known: Any
+    new: Any
+
+    def __init__(self, constants: dict[str, Any]) -> None:
+        self.C1 = constants['C1']
+        self.C12 = constants['C12']
+        self.C8 = constants['C8']
+        self.D1 = constants['D1']
+        self.D10 = constants['D10']
+        self.D11 = constants['D11']
+        self.D12 = constants['D12']
+        self.D2 = constants['D2']
+        self.D3 = constants['D3']
+        self.D4 = constants['D4']
+        self.D5 = constants['D5']
+        self.D6 = constants['D6']
+        self.D7 = constants['D7']
+        self.D8 = constants['D8']
+        self.D9 = constants['D9']
+        self.Fallback = constants['Fallback']
+        self.L0 = constants['L0']
+        self.L1 = constants['L1']
+        self.L10 = constants['L10']
+        self.L11 = constants['L11']
+        self.L12 = constants['L12']
+        self.L2 = constants['L2']
+        self.L3 = constants['L3']
+        self.L4 = constants['L4']
+        self.L5 = constants['L5']
+        self.L6 = constants['L6']
+        self.L7 = constants['L7']
+        self.L8 = constants['L8']
+        self.L9 = constants['L9']
+        self.R = constants['R']
+        self.all_known = constants['all_known']
+        self.new = constants['new']
+
+    def load(self, data: Any) -> Any:
+        v: Any
+        f0: Any
+        f1: Any
+        f2: Any
+        f3: Any
+        f4: Any
+        f5: Any
+        f6: Any
+        f7: Any
+        f8: Any
+        f9: Any
+        f10: Any
+        f11: Any
+        f12: Any
+        if type(data) is not dict:
+            raise self.Fallback
+        found = 0
+        try:
+            v = data.get('id', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                    f0 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f0 = self.L0(v)
+            else:
+                raise self.Fallback
+            v = data.get('captured', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is list and len(v) <= 60 and self.all_known(v):
+                    f1 = self.C1(v)
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f1 = self.C1(self.L1(v))
+            else:
+                f1 = self.D1
+            v = data.get('tally', MISSING)
+            if v is not MISSING:
+                found += 1
+                if v is None:
+                    raise self.Fallback
+                else:
+                    f2 = self.L2.load(v)
+            else:
+                f2 = self.D2
+            v = data.get('declared', MISSING)
+            if v is not MISSING:
+                found += 1
+                if v is None:
+                    raise self.Fallback
+                else:
+                    f3 = self.L3.load(v)
+            else:
+                f3 = self.D3
+            v = data.get('go_count', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 0 <= v <= 20:
+                    f4 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f4 = self.L4(v)
+            else:
+                f4 = self.D4
+            v = data.get('shakes', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 0 <= v <= 12:
+                    f5 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f5 = self.L5(v)
+            else:
+                f5 = self.D5
+            v = data.get('bombs', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 0 <= v <= 12:
+                    f6 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f6 = self.L6(v)
+            else:
+                f6 = self.D6
+            v = data.get('bombs_after_shake', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 0 <= v <= 12:
+                    f7 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f7 = self.L7(v)
+            else:
+                f7 = self.D7
+            v = data.get('gukjin', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is str and v in {'animal', 'auto', 'junk'}:
+                    f8 = self.C8[v]
+                elif v is None:
+                    f8 = None
+                else:
+                    f8 = self.C8[self.L8(v)]
+            else:
+                f8 = self.D8
+            v = data.get('yeokgo', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f9 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f9 = self.L9(v)
+            else:
+                f9 = self.D9
+            v = data.get('sits_out', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f10 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f10 = self.L10(v)
+            else:
+                f10 = self.D10
+            v = data.get('sold_brights', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 0 <= v <= 12:
+                    f11 = v
+                elif v is None:
+                    f11 = None
+                else:
+                    f11 = self.L11(v)
+            else:
+                f11 = self.D11
+            v = data.get('hand', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is list and len(v) <= 12 and self.all_known(v):
+                    f12 = self.C12(v)
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f12 = self.C12(self.L12(v))
+            else:
+                f12 = self.D12
+        except TypeError:
+            raise self.Fallback from None
+        if found != len(data):  # a key no field has
+            raise self.Fallback
+        return self.new(self.R, (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12,))
+
+
+class LoadTallySchema:
+    """The loader of calculator.api.schemas.TallySchema (compiled)."""
+
+    D0: Any
+    D1: Any
+    D10: Any
+    D11: Any
+    D12: Any
+    D13: Any
+    D2: Any
+    D3: Any
+    D4: Any
+    D5: Any
+    D6: Any
+    D7: Any
+    D8: Any
+    D9: Any
+    Fallback: Any
+    L0: Any
+    L1: Any
+    L10: Any
+    L11: Any
+    L12: Any
+    L13: Any
+    L2: Any
+    L3: Any
+    L4: Any
+    L5: Any
+    L6: Any
+    L7: Any
+    L8: Any
+    L9: Any
+    R: Any
+    new: Any
+
+    def __init__(self, constants: dict[str, Any]) -> None:
+        self.D0 = constants['D0']
+        self.D1 = constants['D1']
+        self.D10 = constants['D10']
+        self.D11 = constants['D11']
+        self.D12 = constants['D12']
+        self.D13 = constants['D13']
+        self.D2 = constants['D2']
+        self.D3 = constants['D3']
+        self.D4 = constants['D4']
+        self.D5 = constants['D5']
+        self.D6 = constants['D6']
+        self.D7 = constants['D7']
+        self.D8 = constants['D8']
+        self.D9 = constants['D9']
+        self.Fallback = constants['Fallback']
+        self.L0 = constants['L0']
+        self.L1 = constants['L1']
+        self.L10 = constants['L10']
+        self.L11 = constants['L11']
+        self.L12 = constants['L12']
+        self.L13 = constants['L13']
+        self.L2 = constants['L2']
+        self.L3 = constants['L3']
+        self.L4 = constants['L4']
+        self.L5 = constants['L5']
+        self.L6 = constants['L6']
+        self.L7 = constants['L7']
+        self.L8 = constants['L8']
+        self.L9 = constants['L9']
+        self.R = constants['R']
+        self.new = constants['new']
+
+    def load(self, data: Any) -> Any:
+        v: Any
+        f0: Any
+        f1: Any
+        f2: Any
+        f3: Any
+        f4: Any
+        f5: Any
+        f6: Any
+        f7: Any
+        f8: Any
+        f9: Any
+        f10: Any
+        f11: Any
+        f12: Any
+        f13: Any
+        if type(data) is not dict:
+            raise self.Fallback
+        found = 0
+        try:
+            v = data.get('brights', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 0 <= v <= 5:
+                    f0 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f0 = self.L0(v)
+            else:
+                f0 = self.D0
+            v = data.get('rain_bright', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f1 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f1 = self.L1(v)
+            else:
+                f1 = self.D1
+            v = data.get('animals', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 0 <= v <= 9:
+                    f2 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f2 = self.L2(v)
+            else:
+                f2 = self.D2
+            v = data.get('godori', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f3 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f3 = self.L3(v)
+            else:
+                f3 = self.D3
+            v = data.get('ribbons', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 0 <= v <= 10:
+                    f4 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f4 = self.L4(v)
+            else:
+                f4 = self.D4
+            v = data.get('rain_ribbon', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f5 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f5 = self.L5(v)
+            else:
+                f5 = self.D5
+            v = data.get('hongdan', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f6 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f6 = self.L6(v)
+            else:
+                f6 = self.D6
+            v = data.get('cheongdan', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f7 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f7 = self.L7(v)
+            else:
+                f7 = self.D7
+            v = data.get('chodan', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f8 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f8 = self.L8(v)
+            else:
+                f8 = self.D8
+            v = data.get('junk_value', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 0 <= v <= 60:
+                    f9 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f9 = self.L9(v)
+            else:
+                f9 = self.D9
+            v = data.get('junk_cards', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 0 <= v <= 40:
+                    f10 = v
+                elif v is None:
+                    f10 = None
+                else:
+                    f10 = self.L10(v)
+            else:
+                f10 = self.D10
+            v = data.get('double_junks', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 0 <= v <= 3:
+                    f11 = v
+                elif v is None:
+                    f11 = None
+                else:
+                    f11 = self.L11(v)
+            else:
+                f11 = self.D11
+            v = data.get('has_gukjin', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f12 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f12 = self.L12(v)
+            else:
+                f12 = self.D12
+            v = data.get('has_may_animal', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f13 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f13 = self.L13(v)
+            else:
+                f13 = self.D13
+        except TypeError:
+            raise self.Fallback from None
+        if found != len(data):  # a key no field has
+            raise self.Fallback
+        return self.new(self.R, (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13,))
+
+
+class LoadDeclaredSchema:
+    """The loader of calculator.api.schemas.DeclaredSchema (compiled)."""
+
+    C1: Any
+    D0: Any
+    D1: Any
+    D2: Any
+    D3: Any
+    D4: Any
+    D5: Any
+    D6: Any
+    Fallback: Any
+    L0: Any
+    L1: Any
+    L2: Any
+    L3: Any
+    L4: Any
+    L5: Any
+    L6: Any
+    R: Any
+    new: Any
+
+    def __init__(self, constants: dict[str, Any]) -> None:
+        self.C1 = constants['C1']
+        self.D0 = constants['D0']
+        self.D1 = constants['D1']
+        self.D2 = constants['D2']
+        self.D3 = constants['D3']
+        self.D4 = constants['D4']
+        self.D5 = constants['D5']
+        self.D6 = constants['D6']
+        self.Fallback = constants['Fallback']
+        self.L0 = constants['L0']
+        self.L1 = constants['L1']
+        self.L2 = constants['L2']
+        self.L3 = constants['L3']
+        self.L4 = constants['L4']
+        self.L5 = constants['L5']
+        self.L6 = constants['L6']
+        self.R = constants['R']
+        self.new = constants['new']
+
+    def load(self, data: Any) -> Any:
+        v: Any
+        f0: Any
+        f1: Any
+        f2: Any
+        f3: Any
+        f4: Any
+        f5: Any
+        f6: Any
+        if type(data) is not dict:
+            raise self.Fallback
+        found = 0
+        try:
+            v = data.get('points', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 0 <= v <= 10000:
+                    f0 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f0 = self.L0(v)
+            else:
+                f0 = self.D0
+            v = data.get('scored', MISSING)
+            if v is not MISSING:
+                found += 1
+                if v is None:
+                    raise self.Fallback
+                else:
+                    f1 = self.C1(self.L1(v))
+            else:
+                f1 = self.D1
+            v = data.get('meongtta', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f2 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f2 = self.L2(v)
+            else:
+                f2 = self.D2
+            v = data.get('pi_bak', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f3 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f3 = self.L3(v)
+            else:
+                f3 = self.D3
+            v = data.get('gwang_bak', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f4 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f4 = self.L4(v)
+            else:
+                f4 = self.D4
+            v = data.get('meong_bak', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f5 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f5 = self.L5(v)
+            else:
+                f5 = self.D5
+            v = data.get('no_cards', MISSING)
+            if v is not MISSING:
+                found += 1
+                if (v is True or v is False):
+                    f6 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f6 = self.L6(v)
+            else:
+                f6 = self.D6
+        except TypeError:
+            raise self.Fallback from None
+        if found != len(data):  # a key no field has
+            raise self.Fallback
+        return self.new(self.R, (f0, f1, f2, f3, f4, f5, f6,))
+
+
+class LoadOutcomeSchema:
+    """The loader of calculator.api.schemas.OutcomeSchema (compiled)."""
+
+    C0: Any
+    C3: Any
+    D1: Any
+    D2: Any
+    D3: Any
+    Fallback: Any
+    L0: Any
+    L1: Any
+    L2: Any
+    L3: Any
+    R: Any
+    each_holders: LoadHolderSchema
+    new: Any
+
+    def __init__(self, constants: dict[str, Any]) -> None:
+        self.C0 = constants['C0']
+        self.C3 = constants['C3']
+        self.D1 = constants['D1']
+        self.D2 = constants['D2']
+        self.D3 = constants['D3']
+        self.Fallback = constants['Fallback']
+        self.L0 = constants['L0']
+        self.L1 = constants['L1']
+        self.L2 = constants['L2']
+        self.L3 = constants['L3']
+        self.R = constants['R']
+        self.each_holders = constants['each_holders']
+        self.new = constants['new']
+
+    def load(self, data: Any) -> Any:
+        v: Any
+        f0: Any
+        f1: Any
+        f2: Any
+        f3: Any
+        if type(data) is not dict:
+            raise self.Fallback
+        found = 0
+        try:
+            v = data.get('type', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is str and v in {'chongtong', 'floor_four', 'nagari', 'stop', 'three_ppuk'}:
+                    f0 = self.C0[v]
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f0 = self.C0[self.L0(v)]
+            else:
+                raise self.Fallback
+            v = data.get('winner', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                    f1 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f1 = self.L1(v)
+            else:
+                f1 = self.D1
+            v = data.get('liable', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                    f2 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f2 = self.L2(v)
+            else:
+                f2 = self.D2
+            v = data.get('holders', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is list and len(v) <= 4:
+                    f3 = tuple([self.each_holders.load(x) for x in v])
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f3 = self.C3(self.L3(v))
+            else:
+                f3 = self.D3
+        except TypeError:
+            raise self.Fallback from None
+        if found != len(data):  # a key no field has
+            raise self.Fallback
+        return self.new(self.R, (f0, f1, f2, f3,))
+
+
+class LoadHolderSchema:
+    """The loader of calculator.api.schemas.HolderSchema (compiled)."""
+
+    Fallback: Any
+    L0: Any
+    L1: Any
+    R: Any
+    new: Any
+
+    def __init__(self, constants: dict[str, Any]) -> None:
+        self.Fallback = constants['Fallback']
+        self.L0 = constants['L0']
+        self.L1 = constants['L1']
+        self.R = constants['R']
+        self.new = constants['new']
+
+    def load(self, data: Any) -> Any:
+        v: Any
+        f0: Any
+        f1: Any
+        if type(data) is not dict:
+            raise self.Fallback
+        found = 0
+        try:
+            v = data.get('player', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                    f0 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f0 = self.L0(v)
+            else:
+                raise self.Fallback
+            v = data.get('month', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is int and 1 <= v <= 12:
+                    f1 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f1 = self.L1(v)
+            else:
+                raise self.Fallback
+        except TypeError:
+            raise self.Fallback from None
+        if found != len(data):  # a key no field has
+            raise self.Fallback
+        return self.new(self.R, (f0, f1,))
+
+
+class LoadEventSchema:
+    """The loader of calculator.api.schemas.EventSchema (compiled)."""
+
+    C0: Any
+    Fallback: Any
+    L0: Any
+    L1: Any
+    R: Any
+    new: Any
+
+    def __init__(self, constants: dict[str, Any]) -> None:
+        self.C0 = constants['C0']
+        self.Fallback = constants['Fallback']
+        self.L0 = constants['L0']
+        self.L1 = constants['L1']
+        self.R = constants['R']
+        self.new = constants['new']
+
+    def load(self, data: Any) -> Any:
+        v: Any
+        f0: Any
+        f1: Any
+        if type(data) is not dict:
+            raise self.Fallback
+        found = 0
+        try:
+            v = data.get('type', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is str and v in {'consecutive_ppuk', 'first_ppuk', 'first_ttadak'}:
+                    f0 = self.C0[v]
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f0 = self.C0[self.L0(v)]
+            else:
+                raise self.Fallback
+            v = data.get('player', MISSING)
+            if v is not MISSING:
+                found += 1
+                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                    f1 = v
+                elif v is None:
+                    raise self.Fallback
+                else:
+                    f1 = self.L1(v)
+            else:
+                raise self.Fallback
+        except TypeError:
+            raise self.Fallback from None
+        if found != len(data):  # a key no field has
+            raise self.Fallback
+        return self.new(self.R, (f0, f1,))
+
+
+CLASSES: Final[dict[str, Any]] = {
+    'calculator.api.schemas.HandRequestSchema': LoadHandRequestSchema,
+    'calculator.api.schemas.PlayerSchema': LoadPlayerSchema,
+    'calculator.api.schemas.TallySchema': LoadTallySchema,
+    'calculator.api.schemas.DeclaredSchema': LoadDeclaredSchema,
+    'calculator.api.schemas.OutcomeSchema': LoadOutcomeSchema,
+    'calculator.api.schemas.HolderSchema': LoadHolderSchema,
+    'calculator.api.schemas.EventSchema': LoadEventSchema,
+}
+SOURCES: Final[dict[str, str]] = {
+    'calculator.api.schemas.HandRequestSchema': '0e505ab0fdb81658c5a76bcea05288c4f2199dd3e3ac83a79e4a3e8e9d2d8e62',
+    'calculator.api.schemas.PlayerSchema': 'c99d9368384a1143f16b2f7080b58a6a45d933346ee976b0e2c90d46062c8b65',
+    'calculator.api.schemas.TallySchema': 'ca360c66a8a864c5a65a20068ac70884a353a716147f111f84604ea89c850e0d',
+    'calculator.api.schemas.DeclaredSchema': 'c9969e98556cd840b7755255d4a7fdeb4bb18a1afd9b8654a5b59f6ca425f2f4',
+    'calculator.api.schemas.OutcomeSchema': 'd26301e5a3e6a257e5af68f25b808fcf09722e4a00c04ed8e0618c6f719a2ee9',
+    'calculator.api.schemas.HolderSchema': '78e6ba5cabda445b96e9e4dfc8f9ca0f09afcadb4b96a4bb2330d2475ca2b8d7',
+    'calculator.api.schemas.EventSchema': '38bd2bfdfcb4058eb6bbe0db07490f40de0c04daccca94e5a52d10bfa19305d5',
+}

@@ -1,0 +1,77 @@
+"""The compiled fast loaders (calculator/api/fast_loaders.py) are the ones the schemas
+generate, and a schema uses one only while it is (calculator/api/fields.py, _native)."""
+
+from __future__ import annotations
+
+import copy
+from collections import OrderedDict
+from pathlib import Path
+
+import pytest
+
+from bench.corpus import corpus
+from calculator.api import fast_loaders
+from calculator.api.fields import NATIVE_MODULE, NATIVE_SCHEMAS, Fallback, native_module
+from calculator.api.schemas import HAND_SCHEMA, HandRequestSchema, PlayerSchema
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPILED = not fast_loaders.__file__.endswith(".py")
+compiled_only = pytest.mark.skipif(not COMPILED, reason="the pure-Python build")
+
+
+def test_the_module_is_the_one_the_schemas_generate() -> None:
+    written = (ROOT / NATIVE_MODULE).read_text(encoding="utf-8")
+    assert written == native_module(), (
+        "calculator/api/fast_loaders.py is out of date: run python -c 'from "
+        "calculator.api.fields import write_native_module; write_native_module()', "
+        "then rebuild (GOSTOP_COMPILE=1 pip install -e .)"
+    )
+
+
+def test_the_build_compiles_it() -> None:
+    assert f'"{NATIVE_MODULE}",' in (ROOT / "setup.py").read_text(encoding="utf-8")
+
+
+@compiled_only
+def test_the_hand_schemas_load_by_their_compiled_loaders() -> None:
+    player = HAND_SCHEMA.fields["players"].inner.schema  # type: ignore[attr-defined]
+    for schema in (HAND_SCHEMA, player, HandRequestSchema(), PlayerSchema()):
+        assert schema.fast_native is not None
+        assert schema.fast_load == schema.fast_native.load
+    assert len(NATIVE_SCHEMAS) == len(fast_loaders.CLASSES)
+
+
+@compiled_only
+def test_an_out_of_date_loader_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A schema whose generated source no longer matches (edited without regenerating)
+    loads by the interpreted loaders, and so does a schema that nests it."""
+    monkeypatch.setitem(fast_loaders.SOURCES, "calculator.api.schemas.PlayerSchema", "0" * 64)
+    assert PlayerSchema().fast_native is None
+    schema = HandRequestSchema()
+    assert schema.fast_native is None
+    for body in corpus(20, players=3, modes="cards"):
+        assert schema.fast_load(copy.deepcopy(body)) == HAND_SCHEMA.fast_load(body)
+
+
+def test_a_schema_of_other_fields_is_not_compiled() -> None:
+    schema = PlayerSchema(exclude=("hand",))
+    assert schema.fast_native is None
+    assert schema.fast_load({"id": "A"}) == PlayerSchema().load({"id": "A"})
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"id": "A", "unknown": 1},  # a key no field has: counted, not found
+        {"id": "A", 1: 2},
+        OrderedDict(id="A"),  # not a dict itself
+        {"captured": []},  # a required field left out
+        {"id": "A", "tally": {"brights": 1, "extra": True}},  # in a nested object
+        ["id"],
+    ],
+)
+def test_the_compiled_loader_falls_back_as_the_interpreted_one(body: object) -> None:
+    with pytest.raises(Fallback):
+        PlayerSchema().fast_load(body)
+    with pytest.raises(Fallback):
+        HAND_SCHEMA.fast_load({"players": [body]})
