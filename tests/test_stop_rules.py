@@ -1,0 +1,120 @@
+"""multipliers.StopRules: the options a stop reads, copied once per rule set.
+
+A copy of the rules is a second place an option is read: these tests hold each copied
+value to the option it stands for, for every preset and for changed options, and hold
+the cache to the rules object it was made from (keyed by ``id``, which Python reuses).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+
+import pytest
+
+from calculator.multipliers import StopRules, stop_rules
+from calculator.presets import presets
+from calculator.rules import (
+    GobakMode2p,
+    GoStopRules,
+    GwangbakEffect,
+    OrderOfOperations,
+    PibakCount,
+    ShakeThenBomb,
+    YeokgoMode,
+)
+
+# StopRules' fields named after the option they copy
+SAME_NAME = (
+    "go_formula",
+    "go_points_with_multiplier",
+    "shake_cap",
+    "shake_multiplier",
+    "bomb_multiplier",
+    "meongtta_enabled",
+    "meongtta_threshold",
+    "meongbak_mode",
+    "gwangbak_enabled",
+    "gwangbak_rain_protects",
+    "pibak_zero_exempt",
+    "no_capture_exemption",
+    "nagari_multiplier",
+    "nagari_stacking",
+    "nagari_max_multiplier",
+    "gobak_mode_3p",
+    "floor_four_of_month",
+    "gukjin_default",
+)
+
+CHANGED = (
+    {},
+    {"pibak_count": PibakCount.CARDS, "pibak_max_pi_3p": 7, "pibak_max_pi_2p": 4},
+    {"order_of_operations": OrderOfOperations.SHAKE_BEFORE_GO, "shake_cap": 2},
+    {"yeokgo_mode": YeokgoMode.FIXED_X4, "gobak_mode_2p": GobakMode2p.DOUBLE},
+    {"yeokgo_mode": YeokgoMode.DOUBLE_AND_DOKBAK, "gwangbak_effect": GwangbakEffect.PLUS2},
+    {"shake_then_bomb_same_month": ShakeThenBomb.ONCE, "min_points_to_stop_2p": 5},
+    {"min_points_to_stop_3p": 5, "nagari_max_multiplier": 8},
+)
+
+
+def _all_rules() -> list[GoStopRules]:
+    found = []
+    for preset in presets().values():
+        if not isinstance(preset.rules, GoStopRules):
+            continue  # the balance variant's
+        for changes in CHANGED:
+            found.append(dataclasses.replace(preset.rules, **changes))
+    return found
+
+
+@pytest.mark.parametrize("rules", _all_rules())
+def test_each_copied_option_is_the_rules_own(rules: GoStopRules) -> None:
+    stop = StopRules(rules)
+    for name in SAME_NAME:
+        assert getattr(stop, name) == getattr(rules, name), name
+    assert stop.shake_first == (rules.order_of_operations is OrderOfOperations.SHAKE_BEFORE_GO)
+    assert stop.yeokgo_fixed_x4 == (rules.yeokgo_mode is YeokgoMode.FIXED_X4)
+    assert stop.yeokgo_doubles == (rules.yeokgo_mode is YeokgoMode.DOUBLE_AND_DOKBAK)
+    assert stop.bomb_after_shake_once == (rules.shake_then_bomb_same_month is ShakeThenBomb.ONCE)
+    assert stop.gwangbak_plus2 == (rules.gwangbak_effect is GwangbakEffect.PLUS2)
+    assert stop.pibak_by_cards == (rules.pibak_count is PibakCount.CARDS)
+    assert stop.gobak_2p_double == (rules.gobak_mode_2p is GobakMode2p.DOUBLE)
+    # 2 players read the 2-player options; 3 players, and 4 with one sitting out, the others
+    assert stop.stop_minimum(2) == rules.min_points_to_stop_2p
+    assert stop.pibak_threshold(2) == rules.pibak_max_pi_2p
+    for active in (3, 4):
+        assert stop.stop_minimum(active) == rules.min_points_to_stop_3p
+        assert stop.pibak_threshold(active) == rules.pibak_max_pi_3p
+
+
+@pytest.mark.parametrize("rules", _all_rules()[:7])
+def test_pi_bak_facts_made_once_equal_those_made_each_time(rules: GoStopRules) -> None:
+    stop = StopRules(rules)
+    counted = "junk_cards" if rules.pibak_count is PibakCount.CARDS else "junk_value"
+    for threshold in (rules.pibak_max_pi_2p, rules.pibak_max_pi_3p, 40):
+        for junk in range(-1, threshold + 3):
+            made = ((counted, junk), ("threshold", threshold))
+            assert stop.pi_bak_facts(junk, threshold) == made
+
+
+def test_the_same_rules_find_the_same_copy_and_other_rules_their_own() -> None:
+    standard = GoStopRules()
+    equal = GoStopRules()  # equal by value, another object
+    changed = dataclasses.replace(standard, shake_multiplier=3)
+    assert stop_rules(standard) is stop_rules(standard)
+    assert stop_rules(standard).rules is standard
+    assert stop_rules(equal).rules is equal
+    assert stop_rules(changed).shake_multiplier == 3
+    assert stop_rules(standard).shake_multiplier == standard.shake_multiplier
+
+
+def test_a_reused_id_never_finds_another_rules_copy() -> None:
+    """Rules made and dropped by the thousand (past the cache's bound, so it clears
+    too): each is read as itself, whatever object had its ``id`` before."""
+    for k in range(2000):
+        rules = dataclasses.replace(GoStopRules(), shake_multiplier=2 + k % 5)
+        assert stop_rules(rules).shake_multiplier == 2 + k % 5
+        assert stop_rules(rules).rules is rules
+        del rules
+        if k % 500 == 0:
+            gc.collect()
