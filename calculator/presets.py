@@ -323,20 +323,22 @@ class Resolver:
         return found
 
 
-def _unknown(preset: object, variant: Variant | None) -> str:
-    """What an unknown preset name's problem says: the presets of ``variant``, and the
-    name or alias it is closest to (``kr_gostp`` → ``kr_gostop``, an alias of standard),
-    within the request's "did you mean" budget."""
+def unknown_preset(preset: object, variant: Variant | None = None) -> str:
+    """What an unknown preset name's problem says: the presets of ``variant`` (of every
+    variant for None), and the name or alias it is closest to (``kr_gostp`` →
+    ``kr_gostop``, an alias of standard; ``STANDARD`` → ``standard``: names are matched
+    whatever their case, and only the exact name is accepted), within the request's "did
+    you mean" budget."""
     presets = [p for p in _REGISTRY.values() if variant is None or p.variant is variant]
     said = f"there is no preset {quote(preset)}; use one of {', '.join(p.name for p in presets)}"
-    names = {name: p.name for p in presets for name in (p.name, *p.aliases)}
+    names = {name.lower(): (name, p.name) for p in presets for name in (p.name, *p.aliases)}
     close: list[str] = []
     if isinstance(preset, str) and len(preset) <= options.MAX_NAME and Suggestions().take():
-        close = difflib.get_close_matches(preset, names, n=1)
+        close = difflib.get_close_matches(preset.lower(), names, n=1)
     if not close:
         return said
-    meant = close[0]
-    alias = "" if names[meant] == meant else f", an alias of {names[meant]}"
+    meant, name = names[close[0]]
+    alias = "" if name == meant else f", an alias of {name}"
     return f"{said} (did you mean {meant!r}{alias}?)"
 
 
@@ -344,7 +346,7 @@ def _resolve(preset: str, overrides: dict[str, object], variant: Variant | None)
     found = find_preset(preset) if isinstance(preset, str) else None
     if found is None:
         raise InvalidRulesError(
-            [Issue("unknown_preset", _unknown(preset, variant), ("ruleset", "preset"))]
+            [Issue("unknown_preset", unknown_preset(preset, variant), ("ruleset", "preset"))]
         )
     if variant is not None and found.variant is not variant:
         raise InvalidRulesError(

@@ -690,6 +690,8 @@ def test_ruleset_errors() -> None:
         ("seed_e", None, "(did you mean 'seed_es', an alias of wikipedia?)"),
         ("minhwatoo", Variant.BALANCE, "(did you mean 'minhwatu'?)"),
         ("balanse", Variant.GOSTOP, None),  # a preset of the other variant is not offered
+        ("STANDARD", Variant.GOSTOP, "(did you mean 'standard'?)"),  # whatever the case
+        ("KR_GoStop", None, "(did you mean 'kr_gostop', an alias of standard?)"),
     ],
 )
 def test_an_unknown_preset_says_the_name_or_alias_it_is_closest_to(

@@ -47,7 +47,15 @@ from calculator.balance import score_balance
 from calculator.errors import GoStopError
 from calculator.explain import LANGUAGES
 from calculator.limits import close_scope, deadline, open_scope
-from calculator.presets import Preset, Resolver, RuleSet, Variant, find_preset, resolve
+from calculator.presets import (
+    Preset,
+    Resolver,
+    RuleSet,
+    Variant,
+    find_preset,
+    resolve,
+    unknown_preset,
+)
 from calculator.session import BalanceEntry, Entry, GoStopEntry, NetEntry, Session, settle_session
 from calculator.settlement import compare, settle
 
@@ -338,11 +346,8 @@ def cached_body(key: str, build: Callable[[], bytes], mimetype: str) -> Response
 
 def _preset(name: str) -> Preset:
     preset = find_preset(name)
-    if preset is None:
-        raise coded(
-            NotFound(f"there is no rule set {name!r}; see GET /v1/rulesets for the names"),
-            "unknown_preset",
-        )
+    if preset is None:  # said as a scoring request's unknown preset is, did you mean and all
+        raise coded(NotFound(f"{unknown_preset(name)}; see GET /v1/rulesets"), "unknown_preset")
     return preset
 
 

@@ -403,6 +403,26 @@ def test_unknown_ruleset_is_a_404_problem(client: Any) -> None:
     assert "kitchen" in response.get_json()["detail"]
 
 
+@pytest.mark.parametrize(
+    ("path", "hint"),
+    [
+        ("/v1/cards?ruleset=kr_gostp", "did you mean 'kr_gostop', an alias of standard?"),
+        ("/v1/rulesets/STANDARD", "did you mean 'standard'?"),
+        ("/v1/rulesets/Minhwatu", "did you mean 'minhwatu'?"),
+    ],
+)
+def test_an_unknown_ruleset_in_the_catalogue_says_the_name_it_is_closest_to(
+    client: Any, path: str, hint: str
+) -> None:
+    """As a scoring request's unknown preset does (presets.unknown_preset): one message."""
+    response = client.get(path)
+    assert response.status_code == 404
+    problem = response.get_json()
+    assert [e["code"] for e in problem["errors"]] == ["unknown_preset"]
+    assert hint in problem["detail"]
+    assert problem["detail"].endswith("; see GET /v1/rulesets")
+
+
 def test_health(client: Any) -> None:
     assert client.get("/healthz").get_json()["status"] == "ok"
     assert client.get("/readyz").get_json()["status"] == "ready"
