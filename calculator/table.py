@@ -59,24 +59,27 @@ class Table:
         self.conflicts: Final = conflicts
 
     def _values(self) -> tuple[object, ...]:
-        return (
-            self.seat,
-            self.active,
-            self.sitter,
-            self.winner,
-            self.liable,
-            self.liable_reason,
-            self.conflicts,
-        )
+        """Its fields' values, in :data:`_TABLE_FIELDS`' order (equality and repr: tests
+        and messages, never the hot path)."""
+        return tuple(getattr(self, name) for name in _TABLE_FIELDS)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Table) and self._values() == other._values()
 
     def __repr__(self) -> str:
-        names = ("seat", "active", "sitter", "winner", "liable", "liable_reason", "conflicts")
-        values = self._values()
-        shown = ", ".join(f"{name}={value!r}" for name, value in zip(names, values, strict=True))
-        return f"Table({shown})"
+        pairs = zip(_TABLE_FIELDS, self._values(), strict=True)
+        return f"Table({', '.join(f'{name}={value!r}' for name, value in pairs)})"
+
+
+_TABLE_FIELDS: Final = (
+    "seat",
+    "active",
+    "sitter",
+    "winner",
+    "liable",
+    "liable_reason",
+    "conflicts",
+)
 
 
 _PLAIN_TRIPLES: Final = 2  # shakes or bombs that fit any hand: 2 × 3 cards ≤ 7
