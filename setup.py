@@ -22,6 +22,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 COMPILED = [
+    "calculator/records.py",
     "calculator/cards.py",
     "calculator/hand.py",
     "calculator/scoring.py",

@@ -26,8 +26,6 @@ from calculator.rules import (
 )
 from calculator.scoring import Score
 
-_new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
-
 # Enum members named once, at import: compiled, ``YeokgoMode.FIXED_X4`` is a look-up of the
 # class among the module's globals, then a read through the enum metaclass's __getattr__
 # (Python 3.11), ~0.7k instructions each time (see calculator.settlement).
@@ -41,9 +39,6 @@ _MEONGBAK_WINNER_MEONGTTA: Final = MeongbakMode.WINNER_MEONGTTA
 _MEONGBAK_WINNER_GODORI: Final = MeongbakMode.WINNER_GODORI
 _GWANGBAK_PLUS2: Final = GwangbakEffect.PLUS2
 _GOBAK_2P_DOUBLE: Final = GobakMode2p.DOUBLE
-# The same for the records built here: a class is a look-up among the globals at each use.
-_STEP: Final = Step
-_WINNER_SCORE: Final = WinnerScore
 
 _KOREAN_POW2: Final = GoFormula.KOREAN_POW2
 _SEED_ES_LINEAR: Final = GoFormula.SEED_ES_LINEAR
@@ -200,12 +195,10 @@ def winner_score(
             go_facts_ = _YEOKGO_FIXED  # the sentence says where the ×4 comes from
         if factor == 1 or r.go_points_with_multiplier:
             total += n
-            steps.append(_new(_STEP, ("go_bonus", "add", n, total, n, None, ())))
+            steps.append(Step("go_bonus", "add", n, total, n, None, ()))
         if factor != 1:
             total *= factor
-            steps.append(
-                _new(_STEP, ("go_multiplier", "multiply", factor, total, n, None, go_facts_))
-            )
+            steps.append(Step("go_multiplier", "multiply", factor, total, n, None, go_facts_))
     if not shake_first and (player.shakes or player.bombs):
         total = _shakes_and_bombs(total, player, r, steps)
     if many_animals and r.meongtta_enabled:
@@ -215,18 +208,16 @@ def winner_score(
             if animals is None
             else (("animals", animals), ("threshold", r.meongtta_threshold))
         )
-        steps.append(_new(_STEP, ("meongtta", "multiply", 2, total, None, None, facts)))
+        steps.append(Step("meongtta", "multiply", 2, total, None, None, facts))
     if player.yeokgo and r.yeokgo_doubles:
         total *= 2
-        steps.append(_new(_STEP, ("yeokgo", "multiply", 2, total, None, None, ())))
+        steps.append(Step("yeokgo", "multiply", 2, total, None, None, ()))
     if nagari_streak:
         factor = _nagari_factor(nagari_streak, r)
         if factor != 1:
             total *= factor
-            steps.append(
-                _new(_STEP, ("nagari", "multiply", factor, total, nagari_streak, None, ()))
-            )
-    return _new(_WINNER_SCORE, (base, tuple(steps), total))
+            steps.append(Step("nagari", "multiply", factor, total, nagari_streak, None, ()))
+    return WinnerScore(base, tuple(steps), total)
 
 
 def _shakes_and_bombs(total: int, player: PlayerHand, r: StopRules, steps: list[Step]) -> int:
@@ -240,14 +231,14 @@ def _shakes_and_bombs(total: int, player: PlayerHand, r: StopRules, steps: list[
     if shakes:
         factor: int = r.shake_multiplier**shakes
         total *= factor
-        steps.append(_new(_STEP, ("shake", "multiply", factor, total, shakes, None, facts)))
+        steps.append(Step("shake", "multiply", factor, total, shakes, None, facts))
     bombs = player.bombs
     if r.bomb_after_shake_once:
         bombs -= player.bombs_after_shake  # that month already doubled as a shake
     if bombs:
         factor = r.bomb_multiplier**bombs
         total *= factor
-        steps.append(_new(_STEP, ("bomb", "multiply", factor, total, bombs, None, ())))
+        steps.append(Step("bomb", "multiply", factor, total, bombs, None, ()))
     return total
 
 
@@ -339,7 +330,7 @@ def winner_amount(amount: int) -> Step:
     """The step every loser's amount starts from: the winner's amount. One record serves
     every loser of a hand (records are immutable): one object fewer per loser to build,
     keep and collect."""
-    return _new(_STEP, ("winner_amount", "start", amount, amount, None, None, ()))
+    return Step("winner_amount", "start", amount, amount, None, None, ())
 
 
 def loser_owes(
@@ -355,16 +346,16 @@ def loser_owes(
     for code, facts in owed:
         if code == "gwang_bak" and stop_rules(rules).gwangbak_plus2:
             total += 2
-            steps.append(_new(_STEP, (code, "add", 2, total, None, None, facts)))
+            steps.append(Step(code, "add", 2, total, None, None, facts))
         else:
             total *= 2
-            steps.append(_new(_STEP, (code, "multiply", 2, total, None, None, facts)))
+            steps.append(Step(code, "multiply", 2, total, None, None, facts))
     if go_bak:
         total *= 2
-        steps.append(_new(_STEP, ("go_bak", "multiply", 2, total, None, None, go_facts(go_bak))))
+        steps.append(Step("go_bak", "multiply", 2, total, None, None, go_facts(go_bak)))
     if exempt:
         total = 0
-        steps.append(_new(_STEP, ("no_capture", "multiply", 0, 0, None, None, (("cards", 0),))))
+        steps.append(Step("no_capture", "multiply", 0, 0, None, None, (("cards", 0),)))
     return total, steps
 
 

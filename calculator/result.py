@@ -7,34 +7,59 @@ the same code that computes the money (SPEC §4, response side).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final, NamedTuple
+from typing import ClassVar, Final, final
 
 from calculator import cards
 from calculator.hand import Outcome
 from calculator.presets import RuleSet
+from calculator.records import Record
 from calculator.scoring import Item, Score
 
 
-class Counts(NamedTuple):
+@final
+class Counts(Record):
     """How much of each category a pile holds, after its switchable cards are placed."""
 
-    brights: int
-    animals: int
-    ribbons: int
-    junk_value: int
-    junk_cards: int | None
-    cards: int | None  # None: a tally that gives no junk_cards cannot say
+    _fields: ClassVar = ("brights", "animals", "ribbons", "junk_value", "junk_cards", "cards")
+
+    def __init__(
+        self,
+        brights: int,
+        animals: int,
+        ribbons: int,
+        junk_value: int,
+        junk_cards: int | None,
+        cards: int | None,
+    ) -> None:
+        self.brights: Final = brights
+        self.animals: Final = animals
+        self.ribbons: Final = ribbons
+        self.junk_value: Final = junk_value
+        self.junk_cards: Final = junk_cards
+        self.cards: Final = cards  # None: a tally that gives no junk_cards cannot say
 
 
-class PlayerResult(NamedTuple):
+@final
+class PlayerResult(Record):
     """One player's itemized points (zero and no items for a player who sits out)."""
 
-    id: str
-    points: int
-    items: tuple[Item, ...]
-    may_stop: bool  # its points reach the stop minimum
-    score: Score | None  # everything scored about its pile (None: it sits out)
-    sold: int | None = None  # a sitter: how many cards it sold (광팔기)
+    _fields: ClassVar = ("id", "points", "items", "may_stop", "score", "sold")
+
+    def __init__(
+        self,
+        id: str,
+        points: int,
+        items: tuple[Item, ...],
+        may_stop: bool,
+        score: Score | None,
+        sold: int | None = None,
+    ) -> None:
+        self.id: Final = id
+        self.points: Final = points
+        self.items: Final = items
+        self.may_stop: Final = may_stop  # its points reach the stop minimum
+        self.score: Final = score  # everything scored about its pile (None: it sits out)
+        self.sold: Final = sold  # a sitter: how many cards it sold (광팔기)
 
     @property
     def sits_out(self) -> bool:
@@ -108,7 +133,8 @@ Facts = tuple[tuple[str, int], ...]
 ``(("junk_value", 3), ("threshold", 5))`` for a 피박 — see :mod:`calculator.explain`."""
 
 
-class Step(NamedTuple):
+@final
+class Step(Record):
     """One line of an explanation: ``total`` is the running value after this step.
 
     ``op`` is ``start`` (the amount begins at ``value``), ``add`` (``value`` is added) or
@@ -118,24 +144,81 @@ class Step(NamedTuple):
     scored, a go-caller's go count…), read by the sentences of :mod:`calculator.explain`.
     """
 
-    code: str
-    op: str
-    value: int
-    total: int
-    times: int | None = None
-    player: str | None = None
-    facts: Facts = ()
+    _fields: ClassVar = ("code", "op", "value", "total", "times", "player", "facts")
+
+    def __init__(
+        self,
+        code: str,
+        op: str,
+        value: int,
+        total: int,
+        times: int | None = None,
+        player: str | None = None,
+        facts: Facts = (),
+    ) -> None:
+        self.code: Final = code
+        self.op: Final = op
+        self.value: Final = value
+        self.total: Final = total
+        self.times: Final = times
+        self.player: Final = player
+        self.facts: Final = facts
+
+    def _values(self) -> tuple[str, str, int, int, int | None, str | None, Facts]:
+        # written out: the answer keeps steps by value (a hash and a compare each)
+        return (self.code, self.op, self.value, self.total, self.times, self.player, self.facts)
+
+    def __eq__(self, other: object) -> bool:
+        # field by field, natively: no tuple of each side's values to build and compare
+        return self is other or (
+            isinstance(other, Step)
+            and self.total == other.total
+            and self.value == other.value
+            and self.code == other.code
+            and self.op == other.op
+            and self.times == other.times
+            and self.player == other.player
+            and self.facts == other.facts
+        )
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
 
-class WinnerScore(NamedTuple):
+@final
+class WinnerScore(Record):
     """The winner's base points and the steps to the amount each loser starts from."""
 
-    base: int
-    steps: tuple[Step, ...]
-    amount: int
+    _fields: ClassVar = ("base", "steps", "amount")
+
+    def __init__(
+        self,
+        base: int,
+        steps: tuple[Step, ...],
+        amount: int,
+    ) -> None:
+        self.base: Final = base
+        self.steps: Final = steps
+        self.amount: Final = amount
+
+    def _values(self) -> tuple[int, tuple[Step, ...], int]:
+        # written out: the answer keeps the winner's part by value
+        return (self.base, self.steps, self.amount)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            isinstance(other, WinnerScore)
+            and self.amount == other.amount
+            and self.base == other.base
+            and self.steps == other.steps
+        )
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
 
-class Payment(NamedTuple):
+@final
+class Payment(Record):
     """What one player pays another, why, and how the amount came about.
 
     A payment is priced in points (``chips`` = ``points`` × stake, the steps count points)
@@ -144,26 +227,89 @@ class Payment(NamedTuple):
     the price whatever the stake, and the steps count chips.
     """
 
-    payer: str
-    payee: str
-    points: int
-    chips: int  # points × stake, or the chip price
-    reason: str  # stop, chongtong, three_ppuk, first_ppuk, consecutive_ppuk, first_ttadak, gwangpal
-    steps: tuple[Step, ...]
-    priced_in: str = "points"  # or "chips"
+    _fields: ClassVar = ("payer", "payee", "points", "chips", "reason", "steps", "priced_in")
+
+    def __init__(
+        self,
+        payer: str,
+        payee: str,
+        points: int,
+        chips: int,
+        reason: str,
+        steps: tuple[Step, ...],
+        priced_in: str = "points",
+    ) -> None:
+        self.payer: Final = payer
+        self.payee: Final = payee
+        self.points: Final = points
+        self.chips: Final = chips  # points × stake, or the chip price
+        # stop, chongtong, three_ppuk, first_ppuk, consecutive_ppuk, first_ttadak, gwangpal
+        self.reason: Final = reason
+        self.steps: Final = steps
+        self.priced_in: Final = priced_in  # or "chips"
+
+    def _values(self) -> tuple[str, str, int, int, str, tuple[Step, ...], str]:
+        # written out: the answer keeps payments by value
+        return (
+            self.payer,
+            self.payee,
+            self.points,
+            self.chips,
+            self.reason,
+            self.steps,
+            self.priced_in,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            isinstance(other, Payment)
+            and self.points == other.points
+            and self.chips == other.chips
+            and self.payer == other.payer
+            and self.payee == other.payee
+            and self.reason == other.reason
+            and self.priced_in == other.priced_in
+            and self.steps == other.steps
+        )
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
 
-class HandResult(NamedTuple):
+@final
+class HandResult(Record):
     """A scored hand. ``net`` sums to zero; ``winner_score`` is None unless someone won."""
 
-    ruleset: RuleSet
-    outcome: Outcome | None
-    stake: int
-    players: tuple[PlayerResult, ...]
-    winner_score: WinnerScore | None
-    payments: tuple[Payment, ...]
-    net: Mapping[str, int]
-    nagari_streak_after: int
+    _fields: ClassVar = (
+        "ruleset",
+        "outcome",
+        "stake",
+        "players",
+        "winner_score",
+        "payments",
+        "net",
+        "nagari_streak_after",
+    )
+
+    def __init__(
+        self,
+        ruleset: RuleSet,
+        outcome: Outcome | None,
+        stake: int,
+        players: tuple[PlayerResult, ...],
+        winner_score: WinnerScore | None,
+        payments: tuple[Payment, ...],
+        net: Mapping[str, int],
+        nagari_streak_after: int,
+    ) -> None:
+        self.ruleset: Final = ruleset
+        self.outcome: Final = outcome
+        self.stake: Final = stake
+        self.players: Final = players
+        self.winner_score: Final = winner_score
+        self.payments: Final = payments
+        self.net: Final = net
+        self.nagari_streak_after: Final = nagari_streak_after
 
 
 def winner_of(result: HandResult) -> str | None:

@@ -20,16 +20,16 @@ items' sum.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Final, final
 
 from calculator import cards
+from calculator.records import Record
 
 if TYPE_CHECKING:
     from calculator.hand import Declared
     from calculator.rules import GoStopRules
     from calculator.tables import CardTables
 
-_new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
 _BRIGHTS: Final[int] = cards.BRIGHTS
 _RIBBONS: Final[int] = cards.RIBBONS
 _SINGLE_JUNK: Final[int] = cards.SINGLE_JUNK
@@ -67,13 +67,36 @@ def count_bits(bits: int) -> int:
     return bits & 0x7F
 
 
-class Item(NamedTuple):
+@final
+class Item(Record):
     """One scoring combination of a pile: its code, points, and the cards behind it."""
 
-    code: str
-    points: int
-    mask: int  # the cards behind it (0 when the pile was tallied, not listed)
-    ids: tuple[str, ...] | None = None  # the same cards as IDs, when known in advance
+    _fields: ClassVar = ("code", "points", "mask", "ids")
+
+    def __init__(
+        self, code: str, points: int, mask: int, ids: tuple[str, ...] | None = None
+    ) -> None:
+        self.code: Final = code
+        self.points: Final = points
+        self.mask: Final = mask  # the cards behind it (0 when the pile was tallied, not listed)
+        self.ids: Final = ids  # the same cards as IDs, when known in advance
+
+    def _values(self) -> tuple[str, int, int, tuple[str, ...] | None]:
+        # written out: the answer keeps its items by value (a hash and a compare each)
+        return (self.code, self.points, self.mask, self.ids)
+
+    def __eq__(self, other: object) -> bool:
+        # field by field, natively: no tuple of each side's values to build and compare
+        return self is other or (
+            isinstance(other, Item)
+            and self.mask == other.mask
+            and self.points == other.points
+            and self.code == other.code
+            and self.ids == other.ids
+        )
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -154,29 +177,65 @@ def chodan_complete(mask: int, rules: GoStopRules) -> bool:
 # --- scored piles ---------------------------------------------------------------------------
 
 
-class Pile(NamedTuple):
+@final
+class Pile(Record):
     """A pile given as counts (a tally), before its switchable animals are placed.
 
     Switchable animals are left out of ``animals`` and the junk counts; ``switchable``
     holds their bits so that each reading can place them.
     """
 
-    brights: int
-    rain_bright: bool
-    animals: int
-    godori: bool
-    ribbons: int  # counted toward the five-ribbon total under the rules
-    hongdan: bool
-    cheongdan: bool
-    chodan: bool
-    junk_value: int
-    junk_cards: int | None  # None when the tally did not say
-    double_junks: int | None  # of 11-/12-double-junk and a sake cup fixed as junk
-    switchable: int  # bits of the switchable animals held
-    cards: int  # how many cards the pile holds (at least)
+    _fields: ClassVar = (
+        "brights",
+        "rain_bright",
+        "animals",
+        "godori",
+        "ribbons",
+        "hongdan",
+        "cheongdan",
+        "chodan",
+        "junk_value",
+        "junk_cards",
+        "double_junks",
+        "switchable",
+        "cards",
+    )
+
+    def __init__(
+        self,
+        brights: int,
+        rain_bright: bool,
+        animals: int,
+        godori: bool,
+        ribbons: int,
+        hongdan: bool,
+        cheongdan: bool,
+        chodan: bool,
+        junk_value: int,
+        junk_cards: int | None,
+        double_junks: int | None,
+        switchable: int,
+        cards: int,
+    ) -> None:
+        self.brights: Final = brights
+        self.rain_bright: Final = rain_bright
+        self.animals: Final = animals
+        self.godori: Final = godori
+        self.ribbons: Final = ribbons  # counted toward the five-ribbon total under the rules
+        self.hongdan: Final = hongdan
+        self.cheongdan: Final = cheongdan
+        self.chodan: Final = chodan
+        self.junk_value: Final = junk_value
+        self.junk_cards: Final = junk_cards  # None when the tally did not say
+        self.double_junks: Final = (
+            double_junks  # of 11-/12-double-junk and a sake cup fixed as junk
+        )
+        self.switchable: Final = switchable  # bits of the switchable animals held
+        self.cards: Final = cards  # how many cards the pile holds (at least)
 
 
-class Score(NamedTuple):
+@final
+class Score(Record):
     """A pile scored under one reading of its switchable animals — or declared points.
 
     Everything the settlement reads about a player: its points and items, what it holds
@@ -185,31 +244,71 @@ class Score(NamedTuple):
     the player declared.
     """
 
-    points: int
-    stop_points: int  # the points that count toward the stop minimum
-    items: tuple[Item, ...]
-    brights: int | None
-    rain_bright: bool
-    animals: int | None
-    ribbons: int | None
-    junk_value: int | None
-    junk_cards: int | None
-    cards: int | None
-    switchable: int  # the switchable animals held
-    junk_bits: int  # … of which read as double junk
-    scored_brights: bool  # a bright combination worth points: 광박 may apply
-    scored_animals: bool  # the animal count (5+ animals): 멍박 may apply
-    scored_godori: bool
-    scored_junk: bool  # junk points (junk value 10+): 피박 may apply
-    many_animals: bool  # at or above the 멍따 threshold
-    declared_baks: frozenset[str] | None = None  # a declared loser's own bak flags
-    no_cards: bool = False
+    _fields: ClassVar = (
+        "points",
+        "stop_points",
+        "items",
+        "brights",
+        "rain_bright",
+        "animals",
+        "ribbons",
+        "junk_value",
+        "junk_cards",
+        "cards",
+        "switchable",
+        "junk_bits",
+        "scored_brights",
+        "scored_animals",
+        "scored_godori",
+        "scored_junk",
+        "many_animals",
+        "declared_baks",
+        "no_cards",
+    )
 
-
-# The records score_mask builds, named once: compiled, a named tuple's class is a look-up
-# among the module's globals at every use (a Final name is read from a native static).
-_ITEM: Final = Item
-_SCORE: Final = Score
+    def __init__(
+        self,
+        points: int,
+        stop_points: int,
+        items: tuple[Item, ...],
+        brights: int | None,
+        rain_bright: bool,
+        animals: int | None,
+        ribbons: int | None,
+        junk_value: int | None,
+        junk_cards: int | None,
+        cards: int | None,
+        switchable: int,
+        junk_bits: int,
+        scored_brights: bool,
+        scored_animals: bool,
+        scored_godori: bool,
+        scored_junk: bool,
+        many_animals: bool,
+        declared_baks: frozenset[str] | None = None,
+        no_cards: bool = False,
+    ) -> None:
+        self.points: Final = points
+        self.stop_points: Final = stop_points  # the points that count toward the stop minimum
+        self.items: Final = items
+        self.brights: Final = brights
+        self.rain_bright: Final = rain_bright
+        self.animals: Final = animals
+        self.ribbons: Final = ribbons
+        self.junk_value: Final = junk_value
+        self.junk_cards: Final = junk_cards
+        self.cards: Final = cards
+        self.switchable: Final = switchable  # the switchable animals held
+        self.junk_bits: Final = junk_bits  # … of which read as double junk
+        self.scored_brights: Final = (
+            scored_brights  # a bright combination worth points: 광박 may apply
+        )
+        self.scored_animals: Final = scored_animals  # the animal count (5+ animals): 멍박 may apply
+        self.scored_godori: Final = scored_godori
+        self.scored_junk: Final = scored_junk  # junk points (junk value 10+): 피박 may apply
+        self.many_animals: Final = many_animals  # at or above the 멍따 threshold
+        self.declared_baks: Final = declared_baks  # a declared loser's own bak flags
+        self.no_cards: Final = no_cards
 
 
 def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
@@ -255,38 +354,35 @@ def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
     points = bright_entry[1] + animal_entry[1] + ribbon_entry[1]
     if junk_value >= 10:
         junk_mask = mask & junk_cards_mask | bonus | switched
-        items += (_new(_ITEM, ("junk", junk_value - 9, junk_mask, None)),)
+        items += (Item("junk", junk_value - 9, junk_mask),)
         points += junk_value - 9
     stop_points = points
     if extra:  # the three-double-junk bonus
         doubles_held = mask & fixed_double & _THREE_DOUBLES | switched & cards.GUKJIN
         if count_bits(doubles_held) >= 3:
-            items += (_new(_ITEM, ("three_double_junk", extra, doubles_held, None)),)
+            items += (Item("three_double_junk", extra, doubles_held),)
             points += extra
     animals = animal_entry[2]
-    return _new(
-        _SCORE,
-        (
-            points,
-            stop_points,
-            items,
-            bright_entry[2],
-            bool(mask & cards.RAIN_BRIGHT),
-            animals,
-            ribbon_entry[2],
-            junk_value,
-            junk_cards,
-            count_bits(mask),
-            switchable,
-            junk_bits,
-            bright_entry[1] > 0,  # scored with brights (see score_pile)
-            animals >= 5,
-            animal_entry[3],
-            junk_value >= 10,
-            animals >= threshold,
-            None,
-            False,
-        ),
+    return Score(
+        points,
+        stop_points,
+        items,
+        bright_entry[2],
+        bool(mask & cards.RAIN_BRIGHT),
+        animals,
+        ribbon_entry[2],
+        junk_value,
+        junk_cards,
+        count_bits(mask),
+        switchable,
+        junk_bits,
+        bright_entry[1] > 0,  # scored with brights (see score_pile)
+        animals >= 5,
+        animal_entry[3],
+        junk_value >= 10,
+        animals >= threshold,
+        None,
+        False,
     )
 
 

@@ -71,12 +71,8 @@ _GUKJIN_CHOICE_MODE: Final = GukjinMode.CHOICE
 _GOBAK_3P_DOUBLE: Final = GobakMode3p.DOUBLE
 _GOBAK_3P_PAY_ALL_AND_DOUBLE: Final = GobakMode3p.PAY_ALL_AND_DOUBLE
 _GOBAK_3P_PAY_ALL_DOUBLED: Final = GobakMode3p.PAY_ALL_DOUBLED
-# The records built here, named once too: compiled, a named tuple's class is a look-up
-# among the module's globals at every use; a Final name is read from a native static.
-_STEP: Final = Step
-_PAYMENT: Final = Payment
-_PLAYER_RESULT: Final = PlayerResult
-_HAND_RESULT: Final = HandResult
+# Outcome is a named tuple, named once too: compiled, its class is a look-up among the
+# module's globals at every use; a Final name is read from a native static.
 _OUTCOME: Final = Outcome
 # The liable echo builds an Outcome by position (see _settled): refuse at import if its
 # fields no longer read type, winner, liable, holders.
@@ -240,7 +236,7 @@ def _settled(
         else:
             may_stop = _may_stop(score, minimum)
             results.append(
-                _new(_PLAYER_RESULT, (player.id, score.points, score.items, may_stop, score, None))
+                PlayerResult(player.id, score.points, score.items, may_stop, score, None)
             )
     players = tuple(results)
     liable = table.liable
@@ -250,9 +246,7 @@ def _settled(
         # call with keywords (~7k instructions, in about two hands in five).
         named = hand.players[liable].id
         outcome = _new(_OUTCOME, (outcome.type, outcome.winner, named, outcome.holders))
-    return _new(
-        _HAND_RESULT, (ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
-    )
+    return HandResult(ruleset, outcome, stake, players, winner, tuple(payments), net, streak_after)
 
 
 def compare(hand: Hand, result: HandResult, others: Iterable[RuleSet]) -> tuple[Comparison, ...]:
@@ -587,16 +581,15 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
         for j, (other, _steps) in shares.items():
             if j != liable:
                 points += other
-                covers = _new(_STEP, ("covers", "add", other, points, None, players[j].id, why))
+                covers = Step("covers", "add", other, points, None, players[j].id, why)
                 steps = [*steps, covers]
         if _doubles_the_sum(stop_rules(rules), table):
             points *= 2
             facts = go_facts(players[liable].go_count)
-            steps = [*steps, _new(_STEP, ("go_bak", "multiply", 2, points, None, None, facts))]
+            steps = [*steps, Step("go_bak", "multiply", 2, points, None, None, facts)]
         payments.append(
-            _new(
-                _PAYMENT,
-                (players[liable].id, payee, points, points * stake, "stop", tuple(steps), "points"),
+            Payment(
+                players[liable].id, payee, points, points * stake, "stop", tuple(steps), "points"
             )
         )
     for i, (points, steps) in shares.items():
@@ -605,14 +598,11 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
                 continue
             steps = [
                 *steps,
-                _new(_STEP, ("covered_by", "add", -points, 0, None, players[liable].id, why)),
+                Step("covered_by", "add", -points, 0, None, players[liable].id, why),
             ]
             points = 0
         payments.append(
-            _new(
-                _PAYMENT,
-                (players[i].id, payee, points, points * stake, "stop", tuple(steps), "points"),
-            )
+            Payment(players[i].id, payee, points, points * stake, "stop", tuple(steps), "points")
         )
     return payments
 
@@ -732,7 +722,7 @@ def _check_declared_meongtta(
 
 def _sitter_result(player: PlayerHand, rules: GoStopRules) -> PlayerResult:
     """The player who sits out: no points; how many cards it sold."""
-    return _new(_PLAYER_RESULT, (player.id, 0, (), False, None, sold_cards(player, rules)[0]))
+    return PlayerResult(player.id, 0, (), False, None, sold_cards(player, rules)[0])
 
 
 def _active_words(hand: Hand) -> str:

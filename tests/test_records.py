@@ -90,9 +90,11 @@ def _record(module: str, name: str) -> Any:
 
 
 def test_the_calls_are_found() -> None:
-    assert len(CALLS) >= 20
+    # the engine's own records are native classes now (calculator.records), built by a
+    # direct call: what is left are the request's records and the echoed Outcome
+    assert len(CALLS) >= 3
     built = {_record(module, name).__name__ for module, _, name, _ in CALLS}
-    assert built >= {"Step", "Payment", "Score", "HandResult"}
+    assert built >= {"Hand", "Outcome"}
 
 
 def test_every_record_built_with_tuple_new_gets_each_field_in_its_place() -> None:

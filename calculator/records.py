@@ -1,0 +1,61 @@
+"""The base of the domain's records: immutable values, equal and hashed by their fields.
+
+A record names its fields once more in ``_fields`` (its constructor's parameters, in
+order) and gives their values in that order from ``_values``. Compiled (mypyc), a record
+is a native class: built by a direct call and read from its struct, where a named tuple
+was built through ``tuple.__new__``, a generic call (~0.9k instructions with its argument
+tuple; bench/RESULTS.md, twentieth session), and freed at a tuple's cost. Records that key
+a cache on the hot path (the answer's steps, items and payments) spell ``_values`` out;
+the others read their fields by name.
+
+>>> from calculator.result import Step
+>>> step = Step("go_bonus", "add", 2, 9, 2)
+>>> step == Step("go_bonus", "add", 2, 9, 2), step._replace(total=10).total
+(True, 10)
+>>> step
+Step(code='go_bonus', op='add', value=2, total=9, times=2, player=None, facts=())
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Self
+
+
+class Record:
+    """A value record (see the module). Subclasses set ``_fields`` and build every field
+    in ``__init__``, whose parameters are ``_fields`` in order."""
+
+    _fields: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self) -> tuple[object, ...]:
+        """The fields' values, in ``_fields``' order."""
+        return tuple([getattr(self, name) for name in self._fields])
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        # of the same class alone (a named tuple was also equal to a plain tuple)
+        return type(other) is type(self) and self._values() == other._values()
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        pairs = zip(self._fields, self._values(), strict=True)
+        return f"{type(self).__name__}({', '.join(f'{name}={value!r}' for name, value in pairs)})"
+
+    def _replace(self, **changes: Any) -> Self:
+        """A copy with ``changes`` (field name → value), as a named tuple's ``_replace``."""
+        unknown = changes.keys() - set(self._fields)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
+        values = dict(zip(self._fields, self._values(), strict=True))
+        values.update(changes)
+        return type(self)(**values)
+
+    def _asdict(self) -> dict[str, Any]:
+        """Field name → value, in order."""
+        return dict(zip(self._fields, self._values(), strict=True))

@@ -1,0 +1,119 @@
+"""The engine's records (:class:`calculator.records.Record`) behave as the named tuples
+they replaced did, for everything the code and the answer caches rely on: equal and
+hashed by their fields, a copy by ``_replace``, a readable ``repr``.
+
+Each record names its fields in ``_fields`` and, for the ones the answer keeps by value,
+gives their values in ``_values`` by hand: these tests hold both to the constructor, on
+every record a corpus of real hands produces (listed and tallied piles, 2 and 3 players);
+the golden and snapshot tests hold the answers built from them byte for byte.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+
+import pytest
+
+from bench.corpus import corpus
+from calculator.api.schemas import load_hand_request
+from calculator.presets import resolve
+from calculator.records import Record
+from calculator.result import Counts, HandResult, Payment, PlayerResult, Step, WinnerScore
+from calculator.scoring import Item, Pile, Score
+from calculator.settlement import settle
+
+RECORDS = (Counts, HandResult, Item, Payment, Pile, PlayerResult, Score, Step, WinnerScore)
+
+
+def _results() -> list[HandResult]:
+    standard = resolve("standard")
+    return [
+        settle(load_hand_request(body).hand, standard)
+        for players in (2, 3)
+        for modes in ("cards", "mixed")
+        for body in corpus(40, players=players, modes=modes, seed=players)
+    ]
+
+
+def _walk(value: object) -> Iterator[Record]:
+    """Every record in ``value``, nested ones included."""
+    if isinstance(value, Record):
+        yield value
+        for field in value._values():
+            yield from _walk(field)
+    elif isinstance(value, tuple | list):
+        for element in value:
+            yield from _walk(element)
+
+
+FOUND = [record for result in _results() for record in _walk(result)]
+
+
+def test_the_corpus_reaches_every_record() -> None:
+    reached = {type(record) for record in FOUND}
+    assert reached >= set(RECORDS) - {Counts, Pile}  # built elsewhere: below
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda r: r.__name__)
+def test_fields_are_the_constructors_parameters(record: type[Record]) -> None:
+    try:
+        signature = inspect.signature(record)
+    except ValueError:  # pragma: no cover - a compiled class may not say its signature
+        pytest.skip("the compiled class gives no signature (the pure-Python run checks it)")
+    assert tuple(signature.parameters) == record._fields
+
+
+def test_values_are_the_fields_in_order() -> None:
+    for record in FOUND:
+        named = tuple(getattr(record, name) for name in record._fields)
+        assert record._values() == named, type(record).__name__
+
+
+def test_a_copy_is_equal_hashed_alike_and_another_object() -> None:
+    for record in FOUND:
+        if isinstance(record, HandResult):  # it holds the net, a dict: not hashable
+            assert record._replace() == record
+            continue
+        copy = record._replace()
+        assert copy == record
+        assert (copy != record) is False  # __ne__ too
+        assert copy is not record
+        assert hash(copy) == hash(record)
+
+
+def test_any_field_changed_makes_another_value() -> None:
+    step = Step("pi_bak", "multiply", 2, 36, None, None, (("junk_value", 4), ("threshold", 5)))
+    # another value of the field's own type (compiled, a record checks the types)
+    changed = {"code": "go_bak", "op": "add", "value": 3, "total": 37, "times": 1, "player": "C"}
+    for name in step._fields:
+        other = step._replace(**{name: changed.get(name, ())})
+        assert other != step, name
+        assert (other == step) is False, name
+    assert step != tuple(step._values())  # not a tuple any more: of its own class alone
+    payment = Payment("B", "A", 36, 360, "stop", (step,))
+    assert payment._replace(steps=(step._replace(total=37),)) != payment
+
+
+def test_replace_refuses_an_unknown_field_as_a_named_tuple_did() -> None:
+    with pytest.raises(TypeError, match="no field 'pionts'"):
+        Item("junk", 1, 0)._replace(pionts=2)
+
+
+def test_repr_and_asdict_name_the_fields() -> None:
+    item = Item("junk", 2, 0)
+    assert repr(item) == "Item(code='junk', points=2, mask=0, ids=None)"
+    assert item._asdict() == {"code": "junk", "points": 2, "mask": 0, "ids": None}
+    counts = Counts(1, 2, 3, 4, None, None)
+    assert counts._asdict()["junk_cards"] is None
+    assert WinnerScore(3, (), 3)._replace(amount=6).amount == 6
+
+
+def test_player_results_properties_read_their_score() -> None:
+    sitting = PlayerResult("D", 0, (), False, None, 2)
+    assert sitting.sits_out
+    assert sitting.counts is None
+    assert sitting.gukjin_as == {}
+    scored = next(r for r in FOUND if isinstance(r, PlayerResult) and r.score is not None)
+    assert not scored.sits_out
+    assert isinstance(scored.score, Score)
