@@ -3,9 +3,10 @@
 Each player describes its pile in exactly one of three entry modes — ``captured`` card
 IDs, a ``tally`` of counts, or ``declared`` points and bak flags — plus the hand flags
 that only the table knows (go calls, shakes, bombs…). The HTTP layer builds these
-records from JSON; tests and scripts build them directly. Like the result records they
-are named tuples: immutable, and several times cheaper to build than frozen dataclasses
-(a batch builds thousands of them).
+records from JSON; tests and scripts build them directly. They are named tuples:
+immutable, and several times cheaper to build than frozen dataclasses (a batch builds
+thousands of them); the HTTP layer's generated loaders build them with ``tuple.__new__``.
+(The engine's own records are native classes: :mod:`calculator.records`.)
 
 >>> hand = Hand(players=(
 ...     PlayerHand(id="A", captured=("01-bright", "03-bright", "08-bright")),

@@ -5,8 +5,9 @@ order) and gives their values in that order from ``_values``. Compiled (mypyc), 
 is a native class: built by a direct call and read from its struct, where a named tuple
 was built through ``tuple.__new__``, a generic call (~0.9k instructions with its argument
 tuple; bench/RESULTS.md, twentieth session), and freed at a tuple's cost. Records that key
-a cache on the hot path (the answer's steps, items and payments) spell ``_values`` out;
-the others read their fields by name.
+a cache on the hot path (the answer's steps, items and payments) spell ``_values`` out
+and compare field by field; the others read their fields by name. Compiled, every field
+is read-only (``Final``); interpreted, mypy holds the code to that.
 
 >>> from calculator.result import Step
 >>> step = Step("go_bonus", "add", 2, 9, 2)

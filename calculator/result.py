@@ -84,9 +84,9 @@ _SWITCHABLE_IDS: Final[tuple[tuple[int, str], ...]] = (
 )
 
 
-# The properties' work, as functions: compiled code reads a named tuple's property through a
-# generic attribute lookup, and calls a function of this module natively (the answer reads
-# both for every player of every hand).
+# The properties' work, as functions: the answer reads both for every player of every hand,
+# and calls these natively (compiled, from other modules, a property is an attribute lookup
+# through its class; a module's function is called directly).
 
 
 def counts_of(player: PlayerResult) -> Counts | None:
@@ -100,8 +100,8 @@ CountValues = tuple[int, int, int, int, int | None, int | None]
 
 
 def count_values(player: PlayerResult) -> CountValues | None:
-    """:func:`counts_of`'s values as a plain tuple: compiled, built natively, where a
-    named tuple costs a generic call (the answer reads them for every player)."""
+    """:func:`counts_of`'s values as a plain tuple, the answer's key for its counts (it
+    reads them for every player: no record to build and read back)."""
     s = player.score
     if s is None or s.brights is None:
         return None
