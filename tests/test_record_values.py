@@ -82,6 +82,31 @@ def test_a_copy_is_equal_hashed_alike_and_another_object() -> None:
         assert hash(copy) == hash(record)
 
 
+def test_a_record_differs_by_any_of_its_fields() -> None:
+    """Two values a field takes in the corpus: the record with the one is not equal to
+    the record with the other (an ``__eq__`` written out must name every field)."""
+    checked = set()
+    for record_type in RECORDS:
+        samples = [r for r in FOUND if type(r) is record_type]
+        for name in record_type._fields:
+            seen: dict[str, object] = {}
+            for sample in samples:
+                seen.setdefault(repr(getattr(sample, name)), getattr(sample, name))
+                if len(seen) == 2:
+                    break
+            else:
+                continue  # one value only in the corpus: see the test below
+            one, other = seen.values()
+            record = next(r for r in samples if getattr(r, name) == one)
+            assert record._replace(**{name: other}) != record, f"{record_type.__name__}.{name}"
+            checked.add(f"{record_type.__name__}.{name}")
+    written_out = {
+        f"{r.__name__}.{name}" for r in (Step, Payment, WinnerScore, Item) for name in r._fields
+    }
+    # the corpus pays only stops, in points, to its one winner, player-0: below
+    assert written_out - checked == {"Payment.payee", "Payment.reason", "Payment.priced_in"}
+
+
 def test_any_field_changed_makes_another_value() -> None:
     step = Step("pi_bak", "multiply", 2, 36, None, None, (("junk_value", 4), ("threshold", 5)))
     # another value of the field's own type (compiled, a record checks the types)
@@ -93,6 +118,9 @@ def test_any_field_changed_makes_another_value() -> None:
     assert step != tuple(step._values())  # not a tuple any more: of its own class alone
     payment = Payment("B", "A", 36, 360, "stop", (step,))
     assert payment._replace(steps=(step._replace(total=37),)) != payment
+    assert payment._replace(payee="C") != payment
+    assert payment._replace(reason="first_ppuk") != payment
+    assert payment._replace(priced_in="chips") != payment
 
 
 def test_replace_refuses_an_unknown_field_as_a_named_tuple_did() -> None:
