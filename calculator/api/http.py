@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 from flask import Flask, Request, Response, current_app, g, request
-from werkzeug.datastructures import LanguageAccept, MIMEAccept
+from werkzeug.datastructures import Headers, LanguageAccept, MIMEAccept
 from werkzeug.exceptions import (
     BadRequest,
     HTTPException,
@@ -272,6 +272,39 @@ def _not_json(data: bytes, error: orjson.JSONDecodeError) -> str:
 def json_response(body: Any, status: int = 200, mimetype: str = JSON) -> Response:
     """A UTF-8 JSON response (Korean text unescaped)."""
     return Response(orjson.dumps(body), status=status, mimetype=mimetype)
+
+
+class AnswerResponse(Response):
+    """A scoring answer (:func:`calculator.api.views.shaped`), sent with its own headers
+    when werkzeug would send a copy of them unchanged.
+
+    werkzeug's ``get_wsgi_headers`` copies the headers before adjusting them for the
+    server: the copy adds each header again (checking its value for newlines once more,
+    with every ``isinstance`` of ``Headers.extend``), ~50k instructions for an answer's ten
+    headers (callgrind, 2026-12-06), the most of any step a hand's answer goes through
+    after scoring. It adjusts only a ``Location`` or ``Content-Location`` (made absolute),
+    a status without a body (1xx, 204, 304) and a missing ``Content-Length``, none of
+    which a scoring answer has; a response that has any of them (a later hook could add
+    one) gets werkzeug's own copy. Nothing changes the headers after this call: the list
+    sent is the one the copy would hold, in the same order.
+    """
+
+    def get_wsgi_headers(self, environ: Any) -> Headers:
+        status = self.status_code
+        headers = self.headers
+        if 200 <= status < 300 and status != 204:
+            length = False
+            for name, _value in headers:
+                lower = name.lower()
+                if lower == "content-length":
+                    length = True
+                elif lower == "location" or lower == "content-location":
+                    break
+            else:
+                if length:
+                    return headers
+        copied: Headers = super().get_wsgi_headers(environ)
+        return copied
 
 
 def docs_policy(response: Response) -> Response:
