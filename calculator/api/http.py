@@ -10,7 +10,7 @@ import re
 import secrets
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -26,6 +26,7 @@ from werkzeug.exceptions import (
 from werkzeug.http import parse_accept_header, parse_options_header
 
 from calculator.api.config import Settings, SettingsError
+from calculator.api.json_counts import entries
 from calculator.api.json_keys import duplicated, unescape
 from calculator.explain import LANGUAGES
 
@@ -177,11 +178,14 @@ def preferred_language(accepted: Iterable[tuple[str, float]]) -> str | None:
     return found
 
 
-def read_json(max_bytes: int, *, max_tokens: int | None = None) -> Any:
+def read_json(
+    max_bytes: int, *, max_tokens: int | None = None, count: Callable[[Any], int] = entries
+) -> Any:
     """The request body parsed as JSON, or a 400/413/415 problem. ``max_tokens`` bounds
     the separators in the body (``{``, ``[``, ``,`` and ``:``, or those characters in
     strings): a large body of tiny values (``[{},{},…]``, ``[0.0,0.0,…]``) would take
-    10–40 times its size in memory once parsed."""
+    10–40 times its size in memory once parsed. ``count`` counts the entries of the
+    parsed body for the check of names given twice (:func:`json_keys.duplicated`)."""
     current = current_request()  # four reads: through the proxy each would cost ~8k
     encoding = current.headers.get("Content-Encoding", "").strip()
     if encoding.lower() not in ("", "identity"):
@@ -235,7 +239,7 @@ def read_json(max_bytes: int, *, max_tokens: int | None = None) -> Any:
         raise coded(BadRequest(_not_json(data, error)), "malformed_json") from None
     # orjson keeps the last of two equal names: {"stake": 100, …, "stake": 5} would be
     # scored at 5. Such a body is refused, naming the name (json_keys: two counts, exact).
-    twice = duplicated(data, document)
+    twice = duplicated(data, document, count)
     if twice is not None:
         if twice:
             name = unescape(twice.rsplit("/", 1)[1])

@@ -186,11 +186,14 @@ def post_hand(hand_request: HandRequest, query: dict[str, Any]) -> Response:
 @gostop.arguments(
     BatchRequestSchema,
     limit="max_batch_bytes",
+    walk=batch_bounds.Walk,  # the body's entries and its items' bounds in one walk
     example={"hands": [HAND_EXAMPLES["cards_3p"]["value"]]},
 )
 @gostop.response(200, responses.BatchResultSchema, description="One entry per hand, in order")
 @gostop.problems(400, 413, 415, 422, 503, operation_id="scoreHands")
-def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
+def post_batch(
+    loaded: dict[str, Any], query: dict[str, Any], *, walk: batch_bounds.Walk
+) -> Response:
     """Score up to 1,000 hands; each result is a hand result or a problem
 
     One bad hand does not fail the others: it gets the problem a single request would
@@ -204,7 +207,7 @@ def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
     """
     settings = current_settings()
     items = loaded["hands"]
-    sizes, refused = batch_bounds.refusal(items, settings)  # before any work
+    sizes, refused = batch_bounds.refusal(items, settings, walk.bounds)  # before any work
     if refused is not None:
         return json_response(refused, 422, PROBLEM_JSON)
     results = []
