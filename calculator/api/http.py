@@ -293,6 +293,24 @@ class AnswerResponse(Response):
     sent is the one the copy would hold, in the same order.
     """
 
+    @classmethod
+    def of(cls, body: bytes) -> AnswerResponse:
+        """``AnswerResponse(body, mimetype=JSON)``, made without werkzeug's ``__init__``
+        chain (``Response.__init__`` and its base's: the mimetype's charset, the status
+        parsed, a header looked for before each is set), which costs about as much again
+        as the attributes it ends with (timeit, 2026-12-06): the same attributes, the
+        same headers in the same order (checked once at import, below)."""
+        response = cls.__new__(cls)
+        headers = response.headers = Headers()
+        headers.add("Content-Type", JSON)
+        headers.add("Content-Length", str(len(body)))
+        response._status = "200 OK"
+        response._status_code = 200
+        response.direct_passthrough = False
+        response._on_close = []
+        response.response = [body]
+        return response
+
     def get_wsgi_headers(self, environ: Any) -> Headers:
         status = self.status_code
         headers = self.headers
@@ -309,6 +327,16 @@ class AnswerResponse(Response):
                     return headers
         copied: Headers = super().get_wsgi_headers(environ)
         return copied
+
+
+def _made_alike(body: bytes) -> bool:
+    """Whether :meth:`AnswerResponse.of` makes what werkzeug's ``__init__`` makes."""
+    made, initialized = AnswerResponse.of(body), AnswerResponse(body, mimetype=JSON)
+    return vars(made) == vars(initialized) and made.headers == initialized.headers
+
+
+if not _made_alike(b'{"ok":true}'):  # pragma: no cover - a werkzeug that builds otherwise
+    raise ImportError("calculator.api.http: AnswerResponse.of no longer makes a Response alike")
 
 
 def docs_policy(response: Response) -> Response:

@@ -306,3 +306,27 @@ def test_an_answer_response_werkzeug_would_adjust_gets_werkzeugs_copy(change: st
     assert sent is not response.headers
     assert sent.to_wsgi_list() == Response.get_wsgi_headers(response, environ).to_wsgi_list()
     assert sent.to_wsgi_list() != response.headers.to_wsgi_list()  # adjusted, as werkzeug does
+
+
+@pytest.mark.parametrize("body", [b"", b'{"ok":true}', "한국어 {}".encode() * 500])
+def test_an_answer_made_without_werkzeugs_init_is_the_response_init_makes(body: bytes) -> None:
+    from calculator.api.http import JSON, AnswerResponse
+
+    made, initialized = AnswerResponse.of(body), AnswerResponse(body, mimetype=JSON)
+    assert vars(made) == vars(initialized)
+    assert made.headers.to_wsgi_list() == initialized.headers.to_wsgi_list()
+    assert (made.status, made.get_data(), made.is_sequence) == ("200 OK", body, True)
+
+
+def test_a_scoring_answer_is_made_without_werkzeugs_init(
+    app: Any, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from calculator.api.http import AnswerResponse
+
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("AnswerResponse.__init__ called")
+
+    monkeypatch.setattr(AnswerResponse, "__init__", refused)
+    assert client.post(HANDS, json=W13).status_code == 200
+    batch = client.post(HANDS + "/batch", json={"hands": [W13]})
+    assert batch.status_code == 200
