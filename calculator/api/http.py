@@ -285,12 +285,12 @@ class AnswerResponse(Response):
     werkzeug's ``get_wsgi_headers`` copies the headers before adjusting them for the
     server: the copy adds each header again (checking its value for newlines once more,
     with every ``isinstance`` of ``Headers.extend``), ~50k instructions for an answer's ten
-    headers (callgrind, 2026-12-06), the most of any step a hand's answer goes through
-    after scoring. It adjusts only a ``Location`` or ``Content-Location`` (made absolute),
-    a status without a body (1xx, 204, 304) and a missing ``Content-Length``, none of
-    which a scoring answer has; a response that has any of them (a later hook could add
-    one) gets werkzeug's own copy. Nothing changes the headers after this call: the list
-    sent is the one the copy would hold, in the same order.
+    headers (callgrind, 2026-12-06). It adjusts only a ``Location`` or
+    ``Content-Location`` (made absolute), a status without a body (1xx, 204, 304) and a
+    missing ``Content-Length``, none of which a scoring answer has; a response that has
+    any of them (a later hook could add one) gets werkzeug's own copy. Nothing changes
+    the headers after this call: the list sent is the one the copy would hold, in the
+    same order.
     """
 
     @classmethod
