@@ -15,7 +15,7 @@ import difflib
 from collections.abc import Callable, Iterable
 from functools import wraps
 from http import HTTPStatus
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
@@ -165,6 +165,13 @@ def _custom_fields(converter: Any, field: fields.Field[Any], **kwargs: Any) -> d
     return {}
 
 
+class Counter(Protocol):
+    """What counts a body's entries for :func:`~calculator.api.http.read_json` (its
+    ``count``), measuring more on the way for the view (batch_bounds.Walk)."""
+
+    def entries(self, document: object) -> int: ...
+
+
 class FastParser(FlaskParser):
     """Loads a request the service's way, for flask-smorest's ``arguments`` decorator.
 
@@ -172,6 +179,8 @@ class FastParser(FlaskParser):
     limit — ``limit`` names the setting — and malformed JSON, each its own problem) and
     loaded by the schema's fast path; query strings are loaded by the schema. Errors are
     raised as they are (``ValidationError``, domain errors) for the one error module.
+    With ``walk``, a new :class:`Counter` counts each body's entries (one walk for what
+    the view measures too) and is passed to the view as ``walk``.
     """
 
     def use_args(  # type: ignore[override]
@@ -181,6 +190,7 @@ class FastParser(FlaskParser):
         *,
         location: str | None = None,
         limit: str = "max_body_bytes",
+        walk: Callable[[], Counter] | None = None,
         **kwargs: Any,
     ) -> Callable[[F], F]:
         schema = argmap() if isinstance(argmap, type) else argmap
@@ -211,9 +221,14 @@ class FastParser(FlaskParser):
                         # (once: a QUERY_STRING of "&" alone has no arguments either)
                         if not query and not empty and _scalars(loaded):
                             empty.append(dict(loaded))
-                else:
+                elif walk is None:
                     settings = current_settings()
                     loaded = strict.load_fast(read_json(getattr(settings, limit)))
+                else:  # the body counted by a walk of the view's, which it is given
+                    settings = current_settings()
+                    counter = kw["walk"] = walk()
+                    body = read_json(getattr(settings, limit), count=counter.entries)
+                    loaded = strict.load_fast(body)
                 return view(loaded, *args, **kw)
 
             return wrapper  # type: ignore[return-value]
@@ -389,6 +404,7 @@ class Blueprint(SmorestBlueprint):  # type: ignore[misc]
         *,
         location: str = "json",
         limit: str = "max_body_bytes",
+        walk: Callable[[], Counter] | None = None,
         **documented: Any,
     ) -> Callable[[F], F]:
         """flask-smorest's ``arguments``: one loader layer (:class:`FastParser`) and the
@@ -396,7 +412,7 @@ class Blueprint(SmorestBlueprint):  # type: ignore[misc]
         document = _documenting_only(
             super().arguments(schema, location=location, limit=limit, **documented)
         )
-        load = self.ARGUMENTS_PARSER.use_args(schema, location=location, limit=limit)
+        load = self.ARGUMENTS_PARSER.use_args(schema, location=location, limit=limit, walk=walk)
 
         def decorator(view: F) -> F:
             loader = load(view)

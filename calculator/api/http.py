@@ -10,13 +10,13 @@ import re
 import secrets
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
 import orjson
 from flask import Flask, Request, Response, current_app, g, request
-from werkzeug.datastructures import LanguageAccept, MIMEAccept
+from werkzeug.datastructures import Headers, LanguageAccept, MIMEAccept
 from werkzeug.exceptions import (
     BadRequest,
     HTTPException,
@@ -26,6 +26,7 @@ from werkzeug.exceptions import (
 from werkzeug.http import parse_accept_header, parse_options_header
 
 from calculator.api.config import Settings, SettingsError
+from calculator.api.json_counts import entries
 from calculator.api.json_keys import duplicated, unescape
 from calculator.explain import LANGUAGES
 
@@ -177,11 +178,14 @@ def preferred_language(accepted: Iterable[tuple[str, float]]) -> str | None:
     return found
 
 
-def read_json(max_bytes: int, *, max_tokens: int | None = None) -> Any:
+def read_json(
+    max_bytes: int, *, max_tokens: int | None = None, count: Callable[[Any], int] = entries
+) -> Any:
     """The request body parsed as JSON, or a 400/413/415 problem. ``max_tokens`` bounds
     the separators in the body (``{``, ``[``, ``,`` and ``:``, or those characters in
     strings): a large body of tiny values (``[{},{},…]``, ``[0.0,0.0,…]``) would take
-    10–40 times its size in memory once parsed."""
+    10–40 times its size in memory once parsed. ``count`` counts the entries of the
+    parsed body for the check of names given twice (:func:`json_keys.duplicated`)."""
     current = current_request()  # four reads: through the proxy each would cost ~8k
     encoding = current.headers.get("Content-Encoding", "").strip()
     if encoding.lower() not in ("", "identity"):
@@ -235,7 +239,7 @@ def read_json(max_bytes: int, *, max_tokens: int | None = None) -> Any:
         raise coded(BadRequest(_not_json(data, error)), "malformed_json") from None
     # orjson keeps the last of two equal names: {"stake": 100, …, "stake": 5} would be
     # scored at 5. Such a body is refused, naming the name (json_keys: two counts, exact).
-    twice = duplicated(data, document)
+    twice = duplicated(data, document, count)
     if twice is not None:
         if twice:
             name = unescape(twice.rsplit("/", 1)[1])
@@ -272,6 +276,67 @@ def _not_json(data: bytes, error: orjson.JSONDecodeError) -> str:
 def json_response(body: Any, status: int = 200, mimetype: str = JSON) -> Response:
     """A UTF-8 JSON response (Korean text unescaped)."""
     return Response(orjson.dumps(body), status=status, mimetype=mimetype)
+
+
+class AnswerResponse(Response):
+    """A scoring answer (:func:`calculator.api.views.shaped`), sent with its own headers
+    when werkzeug would send a copy of them unchanged.
+
+    werkzeug's ``get_wsgi_headers`` copies the headers before adjusting them for the
+    server: the copy adds each header again (checking its value for newlines once more,
+    with every ``isinstance`` of ``Headers.extend``), ~50k instructions for an answer's ten
+    headers (callgrind, 2026-12-06). It adjusts only a ``Location`` or
+    ``Content-Location`` (made absolute), a status without a body (1xx, 204, 304) and a
+    missing ``Content-Length``, none of which a scoring answer has; a response that has
+    any of them (a later hook could add one) gets werkzeug's own copy. Nothing changes
+    the headers after this call: the list sent is the one the copy would hold, in the
+    same order.
+    """
+
+    @classmethod
+    def of(cls, body: bytes) -> AnswerResponse:
+        """``AnswerResponse(body, mimetype=JSON)``, made without werkzeug's ``__init__``
+        chain (``Response.__init__`` and its base's: the mimetype's charset, the status
+        parsed, a header looked for before each is set), which costs about as much again
+        as the attributes it ends with (timeit, 2026-12-06): the same attributes, the
+        same headers in the same order (checked once at import, below)."""
+        response = cls.__new__(cls)
+        headers = response.headers = Headers()
+        headers.add("Content-Type", JSON)
+        headers.add("Content-Length", str(len(body)))
+        response._status = "200 OK"
+        response._status_code = 200
+        response.direct_passthrough = False
+        response._on_close = []
+        response.response = [body]
+        return response
+
+    def get_wsgi_headers(self, environ: Any) -> Headers:
+        status = self.status_code
+        headers = self.headers
+        if 200 <= status < 300 and status != 204:
+            length = False
+            for name, _value in headers:
+                lower = name.lower()
+                if lower == "content-length":
+                    length = True
+                elif lower == "location" or lower == "content-location":
+                    break
+            else:
+                if length:
+                    return headers
+        copied: Headers = super().get_wsgi_headers(environ)
+        return copied
+
+
+def _made_alike(body: bytes) -> bool:
+    """Whether :meth:`AnswerResponse.of` makes what werkzeug's ``__init__`` makes."""
+    made, initialized = AnswerResponse.of(body), AnswerResponse(body, mimetype=JSON)
+    return vars(made) == vars(initialized) and made.headers == initialized.headers
+
+
+if not _made_alike(b'{"ok":true}'):  # pragma: no cover - a werkzeug that builds otherwise
+    raise ImportError("calculator.api.http: AnswerResponse.of no longer makes a Response alike")
 
 
 def docs_policy(response: Response) -> Response:

@@ -22,6 +22,7 @@ from calculator.api.errors import domain_problem, validation_problem
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
 from calculator.api.http import (
     PROBLEM_JSON,
+    AnswerResponse,
     client_language,
     coded,
     current_settings,
@@ -117,7 +118,7 @@ _SHAPES: dict[tuple[str, bool], serialize.Shape] = {
 def shaped(body: Any, shape: serialize.Shape) -> Response:
     """A scoring answer: the JSON, with the language it speaks (``Content-Language``); a
     cache keeps answers apart by ``Accept-Language``."""
-    response = json_response(body)
+    response = AnswerResponse.of(orjson.dumps(body))
     # Added: the response is new, without either header yet (setting one looks for it
     # first, and ``vary.add`` would parse the header into a set and write it back).
     headers = response.headers
@@ -184,11 +185,14 @@ def post_hand(hand_request: HandRequest, query: dict[str, Any]) -> Response:
 @gostop.arguments(
     BatchRequestSchema,
     limit="max_batch_bytes",
+    walk=batch_bounds.Walk,  # the body's entries and its items' bounds in one walk
     example={"hands": [HAND_EXAMPLES["cards_3p"]["value"]]},
 )
 @gostop.response(200, responses.BatchResultSchema, description="One entry per hand, in order")
 @gostop.problems(400, 413, 415, 422, 503, operation_id="scoreHands")
-def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
+def post_batch(
+    loaded: dict[str, Any], query: dict[str, Any], *, walk: batch_bounds.Walk
+) -> Response:
     """Score up to 1,000 hands; each result is a hand result or a problem
 
     One bad hand does not fail the others: it gets the problem a single request would
@@ -202,7 +206,7 @@ def post_batch(loaded: dict[str, Any], query: dict[str, Any]) -> Response:
     """
     settings = current_settings()
     items = loaded["hands"]
-    sizes, refused = batch_bounds.refusal(items, settings)  # before any work
+    sizes, refused = batch_bounds.refusal(items, settings, walk.bounds)  # before any work
     if refused is not None:
         return json_response(refused, 422, PROBLEM_JSON)
     results = []

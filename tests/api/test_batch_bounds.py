@@ -26,6 +26,7 @@ from calculator.api.batch_bounds import (
     ITEM_PROBLEMS,
     NESTING,
     UNBOUNDED,
+    Walk,
     answer_bound,
     item_bound,
     item_sizes,
@@ -35,6 +36,7 @@ from calculator.api.batch_bounds import (
     too_large,
 )
 from calculator.api.config import Settings
+from calculator.api.json_counts import entries
 from contract import service_contract
 from tests_support import W13
 
@@ -347,3 +349,79 @@ def test_refusal_decides_as_the_sizes_do(items: list[Any], largest: int, limit: 
         assert size >= measured
         assert (size > largest) == (measured > largest)
         assert size == measured or size <= largest  # an oversized item's size is its own
+
+
+# --- one walk of a batch body for its entries and its items' bounds (Walk) ----------------
+
+
+def _walked(document: Any) -> tuple[int, list[int] | None]:
+    walk = Walk()
+    return walk.entries(document), walk.bounds
+
+
+def _as_entries_and_bounds(document: Any) -> tuple[int, list[int] | None]:
+    """What Walk must answer: json_counts.entries, and json_bound of each item of a
+    batch's shape (None for another shape)."""
+    batch = type(document) is dict and list(document) == ["hands"]
+    batch = batch and isinstance(document["hands"], list)
+    return entries(document), [json_bound(i) for i in document["hands"]] if batch else None
+
+
+@given(st.lists(_JSON, max_size=8))
+@hypothesis_settings(max_examples=300, deadline=None)
+def test_a_walk_of_a_batch_counts_as_entries_and_bounds_as_json_bound(items: list[Any]) -> None:
+    document = {"hands": items}
+    assert _walked(document) == _as_entries_and_bounds(document)
+
+
+@given(_JSON)
+@hypothesis_settings(max_examples=200, deadline=None)
+def test_a_walk_of_any_other_body_counts_as_entries(document: Any) -> None:
+    assert _walked(document) == _as_entries_and_bounds(document)
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        [_nested(depth) for depth in range(NESTING - 4, NESTING + 2)],
+        [{"a": _nested(depth), "b": [{"c": "d"}]} for depth in range(NESTING - 5, NESTING + 1)],
+        [W13, _nested(NESTING - 2), W13],  # one item deep enough to make entries -1
+        [(1, 2), 2**64, {1: "a"}, {"k": -(2**63) - 1}, type("F", (float,), {})(1.5), b"x"],
+        [W13, None, "x" * 50, 3, [], {}],
+        [],
+    ],
+    ids=["deep", "deep-in-objects", "one-deep", "unbounded", "scalars", "empty"],
+)
+def test_a_walk_is_exact_where_either_count_stops(items: list[Any]) -> None:
+    """Near NESTING (entries stops two levels before json_bound does, the items being two
+    levels down), and on values json_bound does not bound: each function's answer."""
+    for document in ({"hands": items}, {"hands": items, "other": 1}, [items], items):
+        assert _walked(document) == _as_entries_and_bounds(document)
+
+
+def test_the_batch_endpoint_decides_on_the_walks_bounds(monkeypatch: Any) -> None:
+    """The batch's refusal gets the bounds measured while its entries were counted (the
+    shortcut is taken), and they are each item's json_bound."""
+    from calculator.api import batch_bounds
+
+    given: list[Any] = []
+    real = batch_bounds.refusal
+
+    def spy(items: list[Any], settings: Settings, bounds: list[int] | None = None) -> Any:
+        given.append((items, bounds))
+        return real(items, settings, bounds)
+
+    monkeypatch.setattr(batch_bounds, "refusal", spy)
+    items = [W13, {**W13, "x": "a" * 3000}, None, [1, {"a": "b"}]]
+    answer = _app().post(BATCH, json={"hands": items})
+    assert answer.status_code == 200
+    ((seen, bounds),) = given
+    assert seen == items
+    assert bounds == [json_bound(item) for item in items]
+
+
+def test_a_name_given_twice_in_a_batch_is_still_refused_at_it() -> None:
+    text = '{"hands": [' + json.dumps(W13) + ', {"stake": 1, "players": [], "stake": 2}]}'
+    answer = _app().post(BATCH, data=text, content_type="application/json")
+    assert answer.status_code == 400
+    assert answer.get_json()["errors"][0]["pointer"] == "/hands/1/stake"

@@ -243,3 +243,90 @@ def test_query_parameters_far_from_every_known_one_still_pass(client: Any) -> No
     plain = client.post(HANDS, json=W13).get_json()
     assert client.post(HANDS + "?_=1700000000&t=5", json=W13).get_json() == plain
     assert client.get("/v1/cards?_=1").status_code == 200
+
+
+def _sent_headers(app: Any, path: str, body: Any, headers: dict[str, str]) -> tuple[Any, Any]:
+    """A finished response of ``app`` (after every hook) and the request's environ."""
+    with app.test_request_context(path, method="POST", json=body, headers=headers) as context:
+        response = app.full_dispatch_request()
+        return response, context.request.environ
+
+
+@pytest.mark.parametrize(
+    ("config", "path", "headers"),
+    [
+        ({}, HANDS + "?lang=all", {"Accept-Language": "en"}),
+        ({"compress_min_bytes": 1}, HANDS, {"Accept-Encoding": "gzip"}),
+        ({"cors_origins": "https://app.example"}, HANDS, {"Origin": "https://app.example"}),
+        ({}, HANDS + "/batch", {"Accept-Encoding": "gzip"}),
+    ],
+)
+def test_a_scoring_answer_sends_the_headers_werkzeug_would_copy_without_the_copy(
+    config: dict[str, Any], path: str, headers: dict[str, str]
+) -> None:
+    """AnswerResponse skips werkzeug's copy of the headers (a scoring answer has nothing
+    it adjusts): the list sent is the one werkzeug's own get_wsgi_headers makes, in order,
+    with gzip, CORS and every hook; and the shortcut is taken."""
+    from flask import Response
+
+    from calculator.api.http import AnswerResponse
+
+    app = create_app({"access_log": False, **config})
+    body = {"hands": [W13, W13]} if path.endswith("/batch") else W13
+    response, environ = _sent_headers(app, path, body, headers)
+    assert type(response) is AnswerResponse
+    assert response.status_code == 200
+    werkzeugs = Response.get_wsgi_headers(response, environ).to_wsgi_list()
+    sent = response.get_wsgi_headers(environ)
+    assert sent is response.headers  # no copy
+    assert sent.to_wsgi_list() == werkzeugs
+    assert "Accept-Language" in dict(werkzeugs)["Vary"]
+
+
+@pytest.mark.parametrize("change", ["location", "content-location", "no length", "204", "304"])
+def test_an_answer_response_werkzeug_would_adjust_gets_werkzeugs_copy(change: str) -> None:
+    """Fail closed: a Location or Content-Location to make absolute, a status without a
+    body, a missing Content-Length — AnswerResponse sends werkzeug's own copy."""
+    from flask import Response
+    from werkzeug.test import EnvironBuilder
+
+    from calculator.api.http import AnswerResponse
+
+    environ = EnvironBuilder("/v1/gostop/hands", base_url="http://example.org/").get_environ()
+    response = AnswerResponse(b'{"ok":true}', mimetype="application/json")
+    if change == "location":
+        response.headers["Location"] = "/v1/tables/é"  # werkzeug quotes it
+    elif change == "content-location":
+        response.headers["Content-Location"] = "/v1/tables/é"
+    elif change == "no length":
+        del response.headers["Content-Length"]
+    else:
+        response.status_code = int(change)
+    sent = response.get_wsgi_headers(environ)
+    assert sent is not response.headers
+    assert sent.to_wsgi_list() == Response.get_wsgi_headers(response, environ).to_wsgi_list()
+    assert sent.to_wsgi_list() != response.headers.to_wsgi_list()  # adjusted, as werkzeug does
+
+
+@pytest.mark.parametrize("body", [b"", b'{"ok":true}', "한국어 {}".encode() * 500])
+def test_an_answer_made_without_werkzeugs_init_is_the_response_init_makes(body: bytes) -> None:
+    from calculator.api.http import JSON, AnswerResponse
+
+    made, initialized = AnswerResponse.of(body), AnswerResponse(body, mimetype=JSON)
+    assert vars(made) == vars(initialized)
+    assert made.headers.to_wsgi_list() == initialized.headers.to_wsgi_list()
+    assert (made.status, made.get_data(), made.is_sequence) == ("200 OK", body, True)
+
+
+def test_a_scoring_answer_is_made_without_werkzeugs_init(
+    app: Any, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from calculator.api.http import AnswerResponse
+
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("AnswerResponse.__init__ called")
+
+    monkeypatch.setattr(AnswerResponse, "__init__", refused)
+    assert client.post(HANDS, json=W13).status_code == 200
+    batch = client.post(HANDS + "/batch", json={"hands": [W13]})
+    assert batch.status_code == 200
