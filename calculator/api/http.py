@@ -274,13 +274,20 @@ def _not_json(data: bytes, error: orjson.JSONDecodeError) -> str:
 
 
 def json_response(body: Any, status: int = 200, mimetype: str = JSON) -> Response:
-    """A UTF-8 JSON response (Korean text unescaped)."""
-    return Response(orjson.dumps(body), status=status, mimetype=mimetype)
+    """A UTF-8 JSON response (Korean text unescaped). A 200 JSON answer is an
+    :class:`AnswerResponse`, made and sent without werkzeug's copies: every endpoint's
+    alike, the benchmarks' echo included (SPEC §8 compares the scoring endpoints with it:
+    a faster path for them alone would flatter the ratio, not make scoring cheaper)."""
+    data = orjson.dumps(body)
+    if status == 200 and mimetype == JSON:
+        return AnswerResponse.of(data)
+    return Response(data, status=status, mimetype=mimetype)
 
 
 class AnswerResponse(Response):
-    """A scoring answer (:func:`calculator.api.views.shaped`), sent with its own headers
-    when werkzeug would send a copy of them unchanged.
+    """A 200 JSON answer (:func:`json_response`: the scoring answers and every other JSON
+    answer, the echo baseline included), sent with its own headers when werkzeug would send
+    a copy of them unchanged.
 
     werkzeug's ``get_wsgi_headers`` copies the headers before adjusting them for the
     server: the copy adds each header again (checking its value for newlines once more,
@@ -288,9 +295,9 @@ class AnswerResponse(Response):
     headers (callgrind, 2026-12-06). It adjusts only a ``Location`` or
     ``Content-Location`` (made absolute), a status without a body (1xx, 204, 304) and a
     missing ``Content-Length``, none of which a scoring answer has; a response that has
-    any of them (a later hook could add one) gets werkzeug's own copy. Nothing changes
-    the headers after this call: the list sent is the one the copy would hold, in the
-    same order.
+    any of them (a later hook could add one, a view its Location) gets werkzeug's own
+    copy. Nothing changes the headers after this call: the list sent is the one the copy
+    would hold, in the same order.
     """
 
     @classmethod

@@ -22,7 +22,6 @@ from calculator.api.errors import domain_problem, validation_problem
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
 from calculator.api.http import (
     PROBLEM_JSON,
-    AnswerResponse,
     client_language,
     coded,
     current_settings,
@@ -118,7 +117,7 @@ _SHAPES: dict[tuple[str, bool], serialize.Shape] = {
 def shaped(body: Any, shape: serialize.Shape) -> Response:
     """A scoring answer: the JSON, with the language it speaks (``Content-Language``); a
     cache keeps answers apart by ``Accept-Language``."""
-    response = AnswerResponse.of(orjson.dumps(body))
+    response = json_response(body)  # an AnswerResponse: made and sent without werkzeug's copies
     # Added: the response is new, without either header yet (setting one looks for it
     # first, and ``vary.add`` would parse the header into a set and write it back).
     headers = response.headers

@@ -330,3 +330,17 @@ def test_a_scoring_answer_is_made_without_werkzeugs_init(
     assert client.post(HANDS, json=W13).status_code == 200
     batch = client.post(HANDS + "/batch", json={"hands": [W13]})
     assert batch.status_code == 200
+
+
+def test_the_echo_baseline_answers_by_the_scoring_answers_path() -> None:
+    """SPEC §8 compares the scoring endpoints with the echo: every 200 JSON answer is made
+    and sent the same way (json_response's AnswerResponse), the echo's too; a faster path
+    for the scoring answers alone would flatter the ratio."""
+    from calculator.api.http import AnswerResponse, json_response
+
+    app = create_app({"access_log": False, "bench_endpoint": True})
+    for path in ("/v1/bench/echo", HANDS):
+        response, _environ = _sent_headers(app, path, W13, {})
+        assert type(response) is AnswerResponse, path
+    assert type(json_response({"ok": True})) is AnswerResponse
+    assert type(json_response({"ok": True}, 201)) is not AnswerResponse  # werkzeug's own
