@@ -57,6 +57,11 @@ class Record:
         values.update(changes)
         return type(self)(**values)
 
+    def __reduce__(self) -> tuple[type[Self], tuple[object, ...]]:
+        # copy and pickle rebuild it from its values (compiled, a native class has no
+        # other way: its __init__ takes every field)
+        return (type(self), self._values())
+
     def _asdict(self) -> dict[str, Any]:
         """Field name → value, in order."""
         return dict(zip(self._fields, self._values(), strict=True))

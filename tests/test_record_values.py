@@ -145,3 +145,13 @@ def test_player_results_properties_read_their_score() -> None:
     scored = next(r for r in FOUND if isinstance(r, PlayerResult) and r.score is not None)
     assert not scored.sits_out
     assert isinstance(scored.score, Score)
+
+
+def test_a_record_copies_and_pickles_to_an_equal_one() -> None:
+    import copy
+    import pickle
+
+    for record in FOUND[:200]:
+        for again in (copy.copy(record), copy.deepcopy(record), pickle.loads(pickle.dumps(record))):
+            assert type(again) is type(record)
+            assert again == record
