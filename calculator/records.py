@@ -4,7 +4,7 @@ A record names its fields once more in ``_fields`` (its constructor's parameters
 order) and gives their values in that order from ``_values``. Compiled (mypyc), a record
 is a native class: built by a direct call and read from its struct, where a named tuple
 was built through ``tuple.__new__``, a generic call (~0.9k instructions with its argument
-tuple; bench/RESULTS.md, twentieth session), and freed at a tuple's cost. Records that key
+tuple; bench/RESULTS.md, nineteenth session), and freed at a tuple's cost. Records that key
 a cache on the hot path (the answer's steps, items and payments) spell ``_values`` out
 and compare field by field; the others read their fields by name. Compiled, every field
 is read-only (``Final``); interpreted, mypy holds the code to that.
