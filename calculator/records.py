@@ -6,7 +6,9 @@ is a native class: built by a direct call and read from its struct, where a name
 was built through ``tuple.__new__``, a generic call (~0.9k instructions with its argument
 tuple; bench/RESULTS.md, nineteenth session), and freed at a tuple's cost. Records that key
 a cache on the hot path (the answer's steps, items and payments) spell ``_values`` out
-and compare field by field; the others read their fields by name. Compiled, every field
+and compare field by field; the others read their fields by name. A class that writes
+its own ``__eq__`` writes ``__hash__`` again too, the same as the base's: Python drops an
+inherited ``__hash__`` from a class that defines ``__eq__``. Compiled, every field
 is read-only (``Final``); interpreted, mypy holds the code to that.
 
 >>> from calculator.result import Step
