@@ -45,13 +45,21 @@ def tally_of(cards: list[str], bonus_values: Mapping[str, int] = BONUS_VALUES) -
     }
 
 
+SITTER_HAND = 7  # a four-player deal: 7 cards each (reference/rules.md §6.1)
+
+
 def _deal(rng: random.Random, players: int, modes: str) -> dict[str, Any]:
-    weights = [0, 0, 0, 0, 1, 1, 2, -1] if players == 3 else [0, 0, 0, 0, 1, 1, -1, -1]
+    """One hand of ``players`` (2–4): with four, three play as three do and the fourth sits
+    out (광팔기), holding up to seven of the cards no one captured."""
+    active = min(players, 3)
+    weights = [0, 0, 0, 0, 1, 1, 2, -1] if active == 3 else [0, 0, 0, 0, 1, 1, -1, -1]
     piles: list[list[str]] = [[] for _ in range(players)]
     for card in DEAL:
         owner = rng.choice(weights)
-        if owner >= 0 and owner < players:
+        if owner >= 0:
             piles[owner].append(card)
+        elif players == 4 and len(piles[3]) < SITTER_HAND:
+            piles[3].append(card)
     seats = list(range(players))
     rng.shuffle(seats)
     body: dict[str, Any] = {
@@ -64,6 +72,11 @@ def _deal(rng: random.Random, players: int, modes: str) -> dict[str, Any]:
         pile = piles[seat]
         rng.shuffle(pile)
         player: dict[str, Any] = {"id": f"player-{seat}"}
+        if seat == 3:  # the sitter: what it holds (what it sells is counted from it)
+            player["sits_out"] = True
+            player["hand"] = pile
+            body["players"].append(player)
+            continue
         if modes == "cards" or rng.random() < 0.8:
             player["captured"] = pile
         else:
@@ -77,7 +90,7 @@ def _deal(rng: random.Random, players: int, modes: str) -> dict[str, Any]:
         player["gukjin"] = rng.choice(["auto", "auto", "animal", "junk"])
         body["players"].append(player)
     body["outcome"] = {"type": "stop", "winner": "player-0"}
-    callers = [p["id"] for p in body["players"] if p["id"] != "player-0" and p["go_count"]]
+    callers = [p["id"] for p in body["players"] if p["id"] != "player-0" and p.get("go_count")]
     if len(callers) > 1:
         body["outcome"]["liable"] = callers[0]
     return body
@@ -88,8 +101,11 @@ def corpus(
 ) -> list[dict[str, Any]]:
     """``size`` valid hand request bodies, the same for the same arguments.
 
-    ``modes``: "cards" lists every pile; "mixed" tallies about one pile in five.
+    ``players``: 2, 3 or 4 (one of them sitting out), else 2 or 3 at random. ``modes``:
+    "cards" lists every pile; "mixed" tallies about one pile in five.
     """
+    if players not in (None, 2, 3, 4):
+        raise ValueError(f"players: 2, 3 or 4 (Go-Stop's tables), not {players}")
     from calculator import settle
     from calculator.api.schemas import load_hand  # the wire → domain mapping
 

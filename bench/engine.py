@@ -1,6 +1,6 @@
 """Engine benchmark: a seeded corpus of hands, from card lists to settlement.
 
-    python -m bench.engine            # full run (2 000 hands × 3 players, and 2 players)
+    python -m bench.engine            # full run (2 000 hands × 3 players, 2 and 4 players)
     python -m bench.engine --quick    # a few hundred hands: checks that it works
 
 Each hand is settled ``--repeat`` times in a row and its time is the median of those runs;
@@ -69,12 +69,13 @@ def report(label: str, times: list[float]) -> dict[str, Any]:
 
 
 def run(size: int, repeat: int) -> list[dict[str, Any]]:
-    """Benchmark 3-player and 2-player corpora; returns the report rows."""
+    """Benchmark 3-, 2- and 4-player corpora (four: one sits out); returns the report rows."""
     rows = []
     for players, modes, label in (
         (3, "cards", "3 players, card lists"),
         (2, "cards", "2 players, card lists"),
         (3, "mixed", "3 players, mixed modes"),
+        (4, "cards", "4 players, one sits out"),
     ):
         hands = [load_hand(body) for body in corpus(size, players=players, modes=modes)]
         measure(hands[:50], 3)  # warm up

@@ -19,6 +19,7 @@ pytestmark = pytest.mark.slow
 def test_engine_benchmark_runs() -> None:
     out = run_quick("bench.engine")
     assert "3 players, card lists" in out
+    assert "4 players, one sits out" in out
     assert "hands/s" in out
 
 
