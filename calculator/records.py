@@ -7,8 +7,13 @@ was built through ``tuple.__new__``, a generic call (~0.9k instructions with its
 tuple; bench/RESULTS.md, nineteenth session), and freed at a tuple's cost. Records that key
 a cache on the hot path (the answer's steps, items and payments) spell ``_values`` out
 and compare field by field; the others read their fields by name. A class that writes
-its own ``__eq__`` writes ``__hash__`` again too, the same as the base's: Python drops an
-inherited ``__hash__`` from a class that defines ``__eq__``. Compiled, every field
+its own ``__eq__`` writes ``__hash__`` again too (Python drops an inherited ``__hash__``
+from a class that defines ``__eq__``), of a few of its fields: equal records have equal
+hashes whatever fields the hash leaves out, and records that differ only in those share a
+bucket, where equality tells them apart. A step's ``facts``, a payment's or a winner's
+steps and an item's IDs are tuples of their own, hashed anew each time: hashing every
+field cost a hand ~13k instructions in the answer's cache look-ups (bench/RESULTS.md,
+twentieth session). Compiled, every field
 is read-only (``Final``); interpreted, mypy holds the code to that.
 
 >>> from calculator.result import Step

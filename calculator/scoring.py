@@ -96,7 +96,7 @@ class Item(Record):
         )
 
     def __hash__(self) -> int:
-        return hash(self._values())
+        return hash((self.code, self.points, self.mask))  # not its IDs (records.py)
 
     @property
     def cards(self) -> tuple[str, ...]:

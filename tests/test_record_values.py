@@ -123,6 +123,31 @@ def test_any_field_changed_makes_another_value() -> None:
     assert payment._replace(priced_in="chips") != payment
 
 
+def test_records_that_differ_only_where_the_hash_does_not_look_are_kept_apart() -> None:
+    """The records the answer keys its caches on hash a few of their fields (records.py):
+    two that differ in another field alone share a hash and stay two keys, each finding
+    its own value (equality tells them apart)."""
+    step = Step("pi_bak", "multiply", 2, 36, None, None, (("junk_value", 4), ("threshold", 5)))
+    item = Item("junk", 1, 0b1111111111, ("01-junk-1",))
+    payment = Payment("B", "A", 36, 360, "stop", (step,))
+    winner = WinnerScore(18, (step,), 36)
+    pairs = [
+        (step, step._replace(facts=(("junk_value", 3), ("threshold", 5)))),
+        (step, step._replace(player="C")),
+        (step, step._replace(op="add")),
+        (item, item._replace(ids=("01-junk-2",))),
+        (payment, payment._replace(reason="first_ppuk")),
+        (payment, payment._replace(steps=(step._replace(times=2),))),
+        (winner, winner._replace(steps=(step, step))),
+    ]
+    for one, other in pairs:
+        assert hash(one) == hash(other)
+        assert one != other
+        kept = {one: "one", other: "other"}
+        assert (kept[one], kept[other], len(kept)) == ("one", "other", 2)
+        assert kept[one._replace()] == "one"  # found by value, another object
+
+
 def test_replace_refuses_an_unknown_field_as_a_named_tuple_did() -> None:
     with pytest.raises(TypeError, match="no field 'pionts'"):
         Item("junk", 1, 0)._replace(pionts=2)
