@@ -383,7 +383,7 @@ def _finish(response: Response) -> Response:
     for name, lower, value in _STATIC_HEADERS:
         if lower not in present:
             headers.add(name, value)
-    settings = current_app.config["GOSTOP"]
+    settings = current_settings()
     if settings.cors_origins:
         # The answer depends on Origin (CORS headers or none), also when a request has no
         # Origin or one that is not allowed: a cache must not serve it to another origin.
