@@ -389,7 +389,8 @@ def _check(hand: BalanceHand, rules: BalanceRules) -> list[int]:
     if not 2 <= len(players) <= 4:
         problems.add(
             "player_count",
-            f"{len(players)} players: the balance variant is played by 2, 3 or 4",
+            f"{len(players)} player{'' if len(players) == 1 else 's'}: the balance variant is "
+            "played by 2, 3 or 4",
             "players",
         )
     seen: dict[str, int] = {}

@@ -67,8 +67,12 @@ def _gwang_bak_en(facts: dict[str, int], _step: Step) -> str:
     return f"winner scored {facts['winner_brights']} brights, {held}"
 
 
+def _go_calls_en(go_count: int | None) -> str:
+    return f"{go_count} go call{'' if go_count == 1 else 's'}"
+
+
 def _go_bak_en(go_count: int) -> str:
-    return f"lost after {go_count} go call{'' if go_count == 1 else 's'}"
+    return f"lost after {_go_calls_en(go_count)}"
 
 
 def _meongtta_ko(facts: dict[str, int], _step: Step) -> str:
@@ -87,8 +91,11 @@ def _go_multiplier_ko(facts: dict[str, int], step: Step) -> str:
 
 def _go_multiplier_en(facts: dict[str, int], step: Step) -> str:
     if "yeokgo_fixed" in facts:
-        return f"{step.times} go, fixed at ×{facts['yeokgo_fixed']} by the reverse go (yeokgo)"
-    return f"{step.times} go"
+        return (
+            f"{_go_calls_en(step.times)}, fixed at ×{facts['yeokgo_fixed']} by the reverse "
+            "go (yeokgo)"
+        )
+    return _go_calls_en(step.times)
 
 
 def _shake_ko(facts: dict[str, int], step: Step) -> str:
@@ -139,7 +146,7 @@ _DETAILS: Final[dict[str, dict[str, _Detail]]] = {
         "en": lambda f, _s: _go_bak_en(f["go_count"]),
     },
     "meongtta": {"ko": _meongtta_ko, "en": _meongtta_en},
-    "go_bonus": {"ko": lambda _f, s: f"{s.times}고", "en": lambda _f, s: f"{s.times} go"},
+    "go_bonus": {"ko": lambda _f, s: f"{s.times}고", "en": lambda _f, s: _go_calls_en(s.times)},
     "go_multiplier": {"ko": _go_multiplier_ko, "en": _go_multiplier_en},
     "shake": {"ko": _shake_ko, "en": _shake_en},
     "bomb": {"ko": lambda _f, s: f"{s.times}번", "en": lambda _f, s: f"{s.times}×"},

@@ -172,7 +172,8 @@ def outcome_required(hand: Hand, what: str) -> Issue | None:
         return None
     return Issue(
         "outcome_required",
-        f"{what} needs its outcome (a stop, nagari, chongtong or three_ppuk); without one it "
+        f"{what} needs its outcome (a stop, nagari, chongtong, three_ppuk or floor_four); "
+        "without one it "
         "is a preview, which moves nothing: previews are for POST /v1/gostop/hands",
         ("outcome",),
     )

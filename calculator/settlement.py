@@ -375,7 +375,8 @@ def _check_stop(hand: Hand, w: int, scored: Score | None, minimum: int) -> None:
         [
             _issue(
                 "below_stop_minimum",
-                f"winner {player.id!r} has {points} point(s) toward the stop minimum{why}; "
+                f"winner {player.id!r} has {points} point{'' if points == 1 else 's'} toward the "
+                f"stop minimum{why}; "
                 f"stopping needs at least {minimum} with {_active_words(hand)}",
                 "outcome",
                 "winner",

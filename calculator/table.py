@@ -248,7 +248,8 @@ def _checked_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Tab
     if not 2 <= len(players) <= 4:
         problems.add(
             "player_count",
-            f"{len(players)} players: Go-Stop is played by 2 or 3, or by 4 with one sitting out",
+            f"{len(players)} player{'' if len(players) == 1 else 's'}: Go-Stop is played by 2 "
+            "or 3, or by 4 with one sitting out",
             "players",
         )
     sitters = [i for i, p in enumerate(players) if p.sits_out]

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from calculator import GoStopError, settle
 from calculator.api.schemas import resolve_spec
+from calculator.hand import OutcomeType
 from calculator.ledger import (
     Ledger,
     LedgerError,
@@ -143,6 +144,8 @@ def test_refusals_name_the_problem() -> None:
     with pytest.raises(GoStopError) as outcome:
         apply(ledger, added_event(domain_hand("gostop", preview), by="s", at="t"))
     assert outcome.value.issues[0].code == "outcome_required"
+    for kind in OutcomeType:  # the message names every outcome there is
+        assert kind.value in outcome.value.issues[0].detail
     one = apply(ledger, step_event("gostop", adds[0]))
     one = apply(one, step_event("gostop", {"do": "void", "number": 1, "reason": "x"}))
     with pytest.raises(LedgerError) as void_again:

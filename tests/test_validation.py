@@ -190,7 +190,7 @@ def test_a_preview_with_no_reading_that_may_stop_shows_the_best_points() -> None
     (issue,) = error.issues
     assert issue.code == "below_stop_minimum"
     # the best reading's points toward the minimum, and why the bonus does not count
-    assert "has 2 point(s) toward the stop minimum" in issue.detail
+    assert "has 2 points toward the stop minimum" in issue.detail
     assert "the 3 for three double junks do not count" in issue.detail
     assert "at least 3" in issue.detail
 
@@ -255,10 +255,12 @@ def test_more_than_one_sitter() -> None:
     assert ("too_many_sitters", ("players", 1, "sits_out")) in issues
 
 
-@pytest.mark.parametrize("count", [1, 5])
-def test_player_count_the_rules_do_not_allow(count: int) -> None:
+@pytest.mark.parametrize(("count", "said"), [(1, "1 player: "), (5, "5 players: ")])
+def test_player_count_the_rules_do_not_allow(count: int, said: str) -> None:
     players = [{"id": f"P{i}", "cards": []} for i in range(count)]
     assert ("player_count", ("players",)) in _issues({"players": players})
+    (issue,) = [i for i in _error({"players": players}).issues if i.code == "player_count"]
+    assert issue.detail.startswith(said)
 
 
 def test_four_players_need_a_sitter_and_observe_tables_sell_nothing() -> None:

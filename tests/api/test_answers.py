@@ -408,10 +408,10 @@ def test_the_go_multiplier_of_yeokgo_fixed_x4_says_where_the_x4_comes_from(clien
         "outcome": {"type": "stop", "winner": "A"},
     }
     assert _winner_texts(client, body) == [
-        {"ko": "6 + 1 (고 점수: 1고) = 7", "en": "6 + 1 (go points: 1 go) = 7"},
+        {"ko": "6 + 1 (고 점수: 1고) = 7", "en": "6 + 1 (go points: 1 go call) = 7"},
         {
             "ko": "7 × 4 (고 배수: 1고, 역고로 ×4 고정) = 28",
-            "en": "7 × 4 (go multiplier: 1 go, fixed at ×4 by the reverse go (yeokgo)) = 28",
+            "en": "7 × 4 (go multiplier: 1 go call, fixed at ×4 by the reverse go (yeokgo)) = 28",
         },
     ]
 

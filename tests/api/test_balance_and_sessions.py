@@ -85,7 +85,9 @@ def test_balance_errors(client: Any) -> None:
         ("/ruleset", "wrong_variant")
     ]
     one = {"players": [{"id": "A", "captured": list(MONTH_CARD_IDS)}]}
-    assert _codes(client.post(BALANCE, json=one)) == [("/players", "player_count")]
+    refused = client.post(BALANCE, json=one)
+    assert _codes(refused) == [("/players", "player_count")]
+    assert refused.get_json()["errors"][0]["detail"].startswith("1 player: ")
 
 
 def test_minhwatu_preset_over_http(client: Any) -> None:
