@@ -137,7 +137,9 @@ def _custom_fields(converter: Any, field: fields.Field[Any], **kwargs: Any) -> d
             ]
         }
     if isinstance(field, StrictList):
-        return {"maxItems": field.max_items}
+        # the list's own bound, unless its documentation names a tighter one that the rules
+        # check after it (the players of a hand: 2 to 4, read up to 8)
+        return {"maxItems": field.metadata.get("maxItems", field.max_items)}
     if isinstance(field, StrictInteger):
         return {"minimum": field.minimum, "maximum": field.maximum}
     if isinstance(field, StrictString):

@@ -598,7 +598,14 @@ class HandRequestSchema(StrictSchema):
         max_items=MAX_PLAYERS,
         required=True,
         convert=tuple,
-        metadata={"description": "2–3 players, or 4 with one sitting out"},
+        metadata={
+            "description": "2–3 players, or 4 with one sitting out (another count is a 422 "
+            "player_count saying why; past 8 the list is not read)",
+            # what the rules allow, for clients that check a body before sending it; the
+            # schema reads up to MAX_PLAYERS and leaves the refusal to the rules' message
+            "minItems": 2,
+            "maxItems": 4,
+        },
     )
     outcome = StrictNested(
         OutcomeSchema,

@@ -75,7 +75,12 @@ class BalanceRequestSchema(StrictSchema):
         StrictNested(BalancePlayerSchema),
         max_items=8,
         required=True,
-        metadata={"description": "2, 3 or 4 players"},
+        metadata={
+            "description": "2, 3 or 4 players (another count is a 422 player_count saying "
+            "why; past 8 the list is not read)",
+            "minItems": 2,
+            "maxItems": 4,
+        },
     )
 
     @post_load

@@ -532,6 +532,21 @@ def test_every_query_parameter_has_its_real_schema() -> None:
     assert {"standard", "balance", "minhwatu", "wikipedia"} <= set(ruleset["schema"]["enum"])
 
 
+@pytest.mark.parametrize("schema", ["HandRequest", "BalanceRequest"])
+def test_the_document_gives_the_player_counts_the_rules_allow(client: Any, schema: str) -> None:
+    """The helper's new-user pass: the document said ``maxItems: 8`` and no minimum, so a
+    client checking bodies against it sent one player or five. It says 2 to 4 now; the
+    service reads up to 8 and refuses any other count with the rules' own problem."""
+    players = openapi_document()["components"]["schemas"][schema]["properties"]["players"]
+    assert (players["minItems"], players["maxItems"]) == (2, 4)
+    path = "/v1/gostop/hands" if schema == "HandRequest" else "/v1/balance/hands"
+    for count in (1, 5, 8):
+        body = {"players": [{"id": f"P{i}", "captured": []} for i in range(count)]}
+        answer = client.post(path, json=body)
+        assert answer.status_code == 422
+        assert "player_count" in [error["code"] for error in answer.get_json()["errors"]]
+
+
 def test_codes_list_every_code_with_labels(client: Any) -> None:
     body = client.get("/v1/codes").get_json()
     lists = {entry["name"]: entry for entry in body["lists"]}
