@@ -131,7 +131,8 @@ _GOSTOP_PRESETS = (
             'The Romanian seed (gamerules.com "Go Stop") read literally: +1 per go and a '
             "single ×2 above 3 gos, no 고박, bombs do not multiply, 멍따 (7+ animals) ×2, 광박 "
             "×2, 피박 at ≤5 junk for 2 and 3 players with no zero-junk exemption, the December "
-            "ribbon counted, only the sake cup switchable, 총통 = 5 from each opponent, one ×2 "
+            "ribbon counted, only the sake cup switchable, 총통 = 5 points from each opponent "
+            "(the seed counts in chips, one a point), one ×2 "
             "after a drawn hand, a fourth player only watches."
         ),
         rules=replace(
