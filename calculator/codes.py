@@ -71,6 +71,7 @@ _STEP = {
     # side payments and instant wins (their first step is the reason itself)
     **_REASON,
     "ppuk_ladder": Label("연뻑 배수", "consecutive ppuk factor"),
+    "chongtong_chips": Label("총통 값 (칩)", "chongtong price in chips (not × stake)"),
     "ppuk_chips": Label("뻑 값 (칩)", "ppuk price in chips (not × stake)"),
     "ttadak_chips": Label("따닥 값 (칩)", "ttadak price in chips (not × stake)"),
     "floor_four": Label("바닥 총통 (선)", "four of a month on the table: the dealer's"),

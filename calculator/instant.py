@@ -60,7 +60,9 @@ def instant_win(
         code = "chongtong"
     if seat is None:
         return None, [], streak_after
-    points = points_or_minimum(rules.chongtong_points, minimum)
+    chips = rules.chongtong_chips
+    if chips is not None:  # a price in chips, whatever the stake (the winner's part too)
+        code = "chongtong_chips"
     factor = nagari_factor(hand.nagari_streak, rules) if rules.chongtong_apply_multipliers else 1
     winner, payments = _collect(
         hand,
@@ -68,9 +70,10 @@ def instant_win(
         seat=seat,
         reason="chongtong",
         code=code,
-        points=points,
+        points=points_or_minimum(rules.chongtong_points, minimum) if chips is None else chips,
         factor=factor,
         bonus=0,
+        in_chips=chips is not None,
     )
     return winner, payments, streak_after
 
@@ -115,11 +118,14 @@ def _collect(
     points: int,
     factor: int,
     bonus: int,
+    in_chips: bool = False,
 ) -> tuple[WinnerScore, list[Payment]]:
-    """Every other active player pays the seat ``(points + bonus) × factor``.
+    """Every other active player pays the seat ``(points + bonus) × factor``: points × the
+    stake, or, ``in_chips``, chips as they are (``points`` is then the chip price, and the
+    winner's part counts chips, as a side payment's steps do).
 
     ``code`` names the payment's explanation (``floor_four`` for a floor four paid as a
-    총통, whose ``reason`` is ``chongtong``).
+    총통, whose ``reason`` is ``chongtong``; ``chongtong_chips`` for a price in chips).
     """
     steps: list[Step] = []
     total = points
@@ -133,7 +139,9 @@ def _collect(
     payee = hand.players[seat].id
     explained = (Step(code, "start", total, total),)
     payments = [
-        Payment(hand.players[i].id, payee, total, total * hand.stake, reason, explained)
+        Payment(hand.players[i].id, payee, 0, total, reason, explained, "chips")
+        if in_chips
+        else Payment(hand.players[i].id, payee, total, total * hand.stake, reason, explained)
         for i in table.active
         if i != seat
     ]

@@ -224,9 +224,9 @@ class Payment(Record):
     """What one player pays another, why, and how the amount came about.
 
     A payment is priced in points (``chips`` = ``points`` × stake, the steps count points)
-    or, for a side payment whose rule set gives a price in chips (``ppuk_chips``,
-    ``ttadak_chips``, ``gwangpal_chips``), in chips: then ``points`` is 0, ``chips`` is
-    the price whatever the stake, and the steps count chips.
+    or, for a side payment or a 총통 whose rule set gives a price in chips (``ppuk_chips``,
+    ``ttadak_chips``, ``gwangpal_chips``, ``chongtong_chips``), in chips: then ``points`` is
+    0, ``chips`` is the price whatever the stake, and the steps count chips.
     """
 
     _fields: ClassVar = ("payer", "payee", "points", "chips", "reason", "steps", "priced_in")

@@ -461,6 +461,17 @@ class GoStopRules:
         maximum=1000,
         null_means="the stop minimum",
     )
+    chongtong_chips: int | None = option(
+        None,
+        summary="A 총통's price in chips, paid by each opponent (instead of "
+        "chongtong_points; a floor four the dealer wins too). A chip price is not multiplied "
+        "by the stake: such a payment has points 0 and priced_in chips, and the winner's "
+        "part counts chips.",
+        section=_DOC + "5.1",
+        minimum=0,
+        maximum=_MAX_CHIPS,
+        null_means="priced in points: chongtong_points × stake",
+    )
     chongtong_apply_multipliers: bool = option(
         False,
         summary="The nagari factor applies to a 총통 payout.",

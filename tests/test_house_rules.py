@@ -42,6 +42,7 @@ HOUSE_VALUES: dict[str, list[Any]] = {
     "ppuk_chips": [None, 0, 500],
     "ttadak_chips": [None, 300],
     "gwangpal_chips": [None, 1000],
+    "chongtong_chips": [None, 300],
     "min_points_to_stop_2p": [0, 7],
     "min_points_to_stop_3p": [0, 3],
 }
@@ -148,7 +149,8 @@ def test_pay_all_doubled_doubles_what_pay_all_collects(hand: dict[str, Any], pre
 def test_chip_prices_do_not_follow_the_stake(
     hand: dict[str, Any], preset: str, options: dict[str, Any]
 ) -> None:
-    ruleset = resolve(preset, {**options, "ppuk_chips": 500, "gwangpal_chips": 1000})
+    chips = {"ppuk_chips": 500, "gwangpal_chips": 1000, "chongtong_chips": 300}
+    ruleset = resolve(preset, {**options, **chips})
     low = _settle({**hand, "stake": 1}, ruleset)
     high = _settle({**hand, "stake": 100}, ruleset)
     if isinstance(low, set):

@@ -143,7 +143,10 @@ class WinnerScoreSchema(Schema):
     """The winner's base points and the steps to each loser's starting amount."""
 
     winner = _req(fields.String(), "The winner")
-    base = _req(fields.Integer(), "Base points (or an instant win's points)")
+    base = _req(
+        fields.Integer(),
+        "Base points (or an instant win's points; its chips under chongtong_chips)",
+    )
     steps = _req(
         fields.List(fields.Nested(StepSchema)), "In order: go, shakes, bombs, 멍따, 역고, nagari"
     )
@@ -162,9 +165,10 @@ class PaymentSchema(Schema):
     )
     priced_in = fields.String(
         metadata={
-            "description": "chips when the rule set prices this side payment in chips "
-            "(ppuk_chips, ttadak_chips, gwangpal_chips): not multiplied by the stake, and "
-            "its steps count chips; absent when priced in points",
+            "description": "chips when the rule set prices this side payment or 총통 in "
+            "chips (ppuk_chips, ttadak_chips, gwangpal_chips, chongtong_chips): not "
+            "multiplied by the stake, and its steps count chips; absent when priced in "
+            "points",
             "enum": ["chips"],
         }
     )

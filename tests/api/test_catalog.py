@@ -584,7 +584,7 @@ def test_the_house_rules_of_issue_16_are_in_the_catalogue_and_the_document(clien
     assert "dealer_wins" in by_name["floor_four_of_month"]["allowed"]
     assert by_name["three_ppuk_apply_multipliers"]["value"] is False
     assert by_name["gwangpal_counts_sets"]["type"] == "boolean"
-    for name in ("ppuk_chips", "ttadak_chips", "gwangpal_chips"):
+    for name in ("ppuk_chips", "ttadak_chips", "gwangpal_chips", "chongtong_chips"):
         assert (by_name[name]["nullable"], by_name[name]["default"]) == (True, None)
         assert "not multiplied by the stake" in by_name[name]["summary"]
     assert by_name["min_points_to_stop_2p"]["minimum"] == 0

@@ -420,6 +420,46 @@ def test_compare_with_the_house_rules_of_issue_16(client: Any) -> None:
     assert "priced_in" not in got["payments"][0]
 
 
+@pytest.mark.parametrize(
+    ("options", "outcome", "winner"),
+    [
+        ({}, {"type": "chongtong", "winner": "A"}, "A"),
+        # a tie the dealer wins: the winner is read from the payments (winner_of)
+        (
+            {"chongtong_tie": "dealer"},
+            {
+                "type": "chongtong",
+                "holders": [{"player": "B", "month": 1}, {"player": "C", "month": 2}],
+            },
+            "B",
+        ),
+        ({"floor_four_of_month": "dealer_wins"}, {"type": "floor_four"}, "B"),
+    ],
+)
+def test_a_chongtong_priced_in_chips_is_paid_in_chips_whatever_the_stake(
+    client: Any, options: dict[str, Any], outcome: dict[str, Any], winner: str
+) -> None:
+    """chongtong_chips (NONG, ZF: a fixed sum of money): each opponent pays the price in
+    chips at any stake, as a side payment priced in chips is paid."""
+    body = {
+        "ruleset": {"preset": "standard", "options": {"chongtong_chips": 300, **options}},
+        "stake": 100,
+        "dealer": "B",
+        "players": [{"id": p, "captured": []} for p in "ABC"],
+        "outcome": outcome,
+    }
+    got = client.post(HANDS + "?lang=en", json=body).get_json()
+    assert got["outcome"]["winner"] == winner
+    assert got["winner_score"]["amount"] == 300
+    assert len(got["payments"]) == 2
+    for payment in got["payments"]:
+        assert (payment["to"], payment["points"], payment["chips"]) == (winner, 0, 300)
+        assert (payment["reason"], payment["priced_in"]) == ("chongtong", "chips")
+        assert [s["code"] for s in payment["steps"]] == ["chongtong_chips"]
+        assert payment["text"]["en"] == "chongtong price in chips (not × stake) 300 chips"
+    assert got["net"][winner] == 600
+
+
 @pytest.mark.parametrize("dealer", [None, "A"])
 def test_a_stop_with_chongtong_holders_is_refused_with_or_without_a_dealer(
     client: Any, dealer: str | None
