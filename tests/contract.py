@@ -78,6 +78,8 @@ class Contract:
         self._check_headers(method, rule, status, headers)
         if status == 304:
             return
+        if method == "OPTIONS" and status == 204 and not body:
+            return  # HTTP's own answer on any route (RFC 9110 §9.3.7): Allow, no body
         if rule is not None and rule.startswith(NOT_API) and status < 400:
             return
         operation = None

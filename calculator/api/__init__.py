@@ -34,7 +34,7 @@ DOCS_PATH = "/v1/docs"
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """A configured app. ``config`` overrides settings (see :mod:`calculator.api.config`)."""
     settings = Settings.load(config)
-    app = Flask(__name__)
+    app = http.App(__name__)
     app.config["GOSTOP"] = settings
     # the import's own limit is set on its request alone (sharing.import_table)
     app.config["MAX_CONTENT_LENGTH"] = max(settings.max_body_bytes, settings.max_batch_bytes)

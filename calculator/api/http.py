@@ -284,6 +284,19 @@ def json_response(body: Any, status: int = 200, mimetype: str = JSON) -> Respons
     return Response(data, status=status, mimetype=mimetype)
 
 
+class App(Flask):
+    """Flask, whose automatic answer to ``OPTIONS`` (a route's, and a browser's CORS
+    preflight) is a 204 with the allowed methods in ``Allow``: no body, so no media type.
+    Flask's own is an empty 200 said to be ``text/html``, the one answer of the service
+    that was neither JSON nor problem+json (a new user's pass, 2026-12-06)."""
+
+    def make_default_options_response(self) -> Response:
+        response = super().make_default_options_response()
+        response.status_code = 204
+        del response.headers["Content-Type"]
+        return response
+
+
 class AnswerResponse(Response):
     """A 200 JSON answer (:func:`json_response`: the scoring answers and every other JSON
     answer, the echo baseline included), sent with its own headers when werkzeug would send

@@ -29,6 +29,30 @@ def test_with_cors_on_every_answer_varies_on_origin() -> None:
         assert "Origin" in response.headers["Vary"]
 
 
+@pytest.mark.parametrize("path", [HANDS, "/v1/cards", "/v1/tables/join"])
+def test_options_answers_204_with_the_allowed_methods_and_no_body(client: Any, path: str) -> None:
+    """Flask's automatic OPTIONS answer was an empty 200 said to be text/html."""
+    response = client.options(path)
+    assert response.status_code == 204
+    assert "Content-Type" not in response.headers
+    assert response.data == b""
+    assert "OPTIONS" in {m.strip() for m in response.headers["Allow"].split(",")}
+
+
+def test_a_cors_preflight_is_a_204_that_allows_the_origin() -> None:
+    client = create_app({"access_log": False, "cors_origins": "https://app.example"}).test_client()
+    asked = {
+        "Origin": "https://app.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "Content-Type",
+    }
+    response = client.options(HANDS, headers=asked)
+    assert response.status_code == 204
+    assert response.headers["Access-Control-Allow-Origin"] == "https://app.example"
+    assert "POST" in response.headers["Access-Control-Allow-Methods"]
+    assert "Content-Type" not in response.headers
+
+
 def test_with_cors_off_nothing_varies_on_origin(client: Any) -> None:
     response = client.post(HANDS, json=W13, headers={"Origin": "https://app.example"})
     assert "Origin" not in response.headers.get("Vary", "")
