@@ -61,7 +61,7 @@ def instant_win(
     if seat is None:
         return None, [], streak_after
     chips = rules.chongtong_chips
-    if chips is not None:  # a price in chips, whatever the stake (the winner's part too)
+    if chips is not None and code == "chongtong":  # a floor four's says floor_four still
         code = "chongtong_chips"
     factor = nagari_factor(hand.nagari_streak, rules) if rules.chongtong_apply_multipliers else 1
     winner, payments = _collect(
@@ -122,10 +122,12 @@ def _collect(
 ) -> tuple[WinnerScore, list[Payment]]:
     """Every other active player pays the seat ``(points + bonus) × factor``: points × the
     stake, or, ``in_chips``, chips as they are (``points`` is then the chip price, and the
-    winner's part counts chips, as a side payment's steps do).
+    winner's part counts chips).
 
     ``code`` names the payment's explanation (``floor_four`` for a floor four paid as a
-    총통, whose ``reason`` is ``chongtong``; ``chongtong_chips`` for a price in chips).
+    총통, whose ``reason`` is ``chongtong``; ``chongtong_chips`` for a price in chips). A
+    payment in points starts from the winner's amount, as a stop's does; one in chips
+    from the price, then the steps to the amount, as a side payment priced in chips does.
     """
     steps: list[Step] = []
     total = points
@@ -137,7 +139,10 @@ def _collect(
         steps.append(Step("nagari", "multiply", factor, total, hand.nagari_streak))
     winner = WinnerScore(points, tuple(steps), total)
     payee = hand.players[seat].id
-    explained = (Step(code, "start", total, total),)
+    if in_chips:
+        explained = (Step(code, "start", points, points), *steps)
+    else:
+        explained = (Step(code, "start", total, total),)
     payments = [
         Payment(hand.players[i].id, payee, 0, total, reason, explained, "chips")
         if in_chips

@@ -428,8 +428,8 @@ class GoStopRules:
         FloorFour.REDEAL,
         summary="Four cards of a month dealt to the table: redeal (nothing changes), nagari "
         "(a drawn hand: the streak grows) or dealer_wins (the dealer wins it as a 총통: "
-        "chongtong_points from each opponent, chongtong_apply_multipliers too; the hand "
-        "must name its dealer).",
+        "chongtong_points, or chongtong_chips, from each opponent, "
+        "chongtong_apply_multipliers too; the hand must name its dealer).",
         section=_DOC + "5.2",
     )
     order_of_operations: OrderOfOperations = option(

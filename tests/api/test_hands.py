@@ -421,9 +421,14 @@ def test_compare_with_the_house_rules_of_issue_16(client: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("options", "outcome", "winner"),
+    ("options", "outcome", "winner", "said"),
     [
-        ({}, {"type": "chongtong", "winner": "A"}, "A"),
+        (
+            {},
+            {"type": "chongtong", "winner": "A"},
+            "A",
+            "chongtong price in chips (not × stake) 300 chips",
+        ),
         # a tie the dealer wins: the winner is read from the payments (winner_of)
         (
             {"chongtong_tie": "dealer"},
@@ -432,12 +437,19 @@ def test_compare_with_the_house_rules_of_issue_16(client: Any) -> None:
                 "holders": [{"player": "B", "month": 1}, {"player": "C", "month": 2}],
             },
             "B",
+            "chongtong price in chips (not × stake) 300 chips",
         ),
-        ({"floor_four_of_month": "dealer_wins"}, {"type": "floor_four"}, "B"),
+        # a floor four the dealer wins says so, priced in chips or not
+        (
+            {"floor_four_of_month": "dealer_wins"},
+            {"type": "floor_four"},
+            "B",
+            "four of a month on the table: the dealer's 300 chips",
+        ),
     ],
 )
 def test_a_chongtong_priced_in_chips_is_paid_in_chips_whatever_the_stake(
-    client: Any, options: dict[str, Any], outcome: dict[str, Any], winner: str
+    client: Any, options: dict[str, Any], outcome: dict[str, Any], winner: str, said: str
 ) -> None:
     """chongtong_chips (NONG, ZF: a fixed sum of money): each opponent pays the price in
     chips at any stake, as a side payment priced in chips is paid."""
@@ -455,9 +467,62 @@ def test_a_chongtong_priced_in_chips_is_paid_in_chips_whatever_the_stake(
     for payment in got["payments"]:
         assert (payment["to"], payment["points"], payment["chips"]) == (winner, 0, 300)
         assert (payment["reason"], payment["priced_in"]) == ("chongtong", "chips")
-        assert [s["code"] for s in payment["steps"]] == ["chongtong_chips"]
-        assert payment["text"]["en"] == "chongtong price in chips (not × stake) 300 chips"
+        code = "floor_four" if outcome["type"] == "floor_four" else "chongtong_chips"
+        assert [s["code"] for s in payment["steps"]] == [code]
+        assert payment["text"]["en"] == said
     assert got["net"][winner] == 600
+
+
+def test_a_sitter_pays_no_chongtong_priced_in_chips_and_is_paid_its_sale(client: Any) -> None:
+    """Four at the table, D sits out holding one bright; A's 총통 at 300 chips: B and C
+    pay it (300 chips each, whatever the stake), D does not; D's sale is 2 points a card
+    × 100 from each of A, B and C (the standard 광팔기). By hand: A +600 − 200 = +400,
+    B and C −300 − 200 = −500, D +600."""
+    body = {
+        "ruleset": {"preset": "standard", "options": {"chongtong_chips": 300}},
+        "stake": 100,
+        "players": [
+            *({"id": p, "captured": []} for p in "ABC"),
+            {"id": "D", "sits_out": True, "hand": ["01-bright"]},
+        ],
+        "outcome": {"type": "chongtong", "winner": "A"},
+    }
+    got = client.post(HANDS, json=body).get_json()
+    paid = [(p["from"], p["to"], p["points"], p["chips"], p["reason"]) for p in got["payments"]]
+    assert paid == [
+        ("B", "A", 0, 300, "chongtong"),
+        ("C", "A", 0, 300, "chongtong"),
+        ("A", "D", 2, 200, "gwangpal"),
+        ("B", "D", 2, 200, "gwangpal"),
+        ("C", "D", 2, 200, "gwangpal"),
+    ]
+    assert got["net"] == {"A": 400, "B": -500, "C": -500, "D": 600}
+
+
+def test_a_chongtong_priced_in_chips_explains_the_nagari_factor_after_its_price(
+    client: Any,
+) -> None:
+    """Under chongtong_apply_multipliers the payment starts at the price, as a side
+    payment priced in chips does, then says the factor: not the doubled price as the
+    price (the review of 2026-12-06)."""
+    options = {"chongtong_chips": 300, "chongtong_apply_multipliers": True}
+    body = {
+        "ruleset": {"preset": "standard", "options": options},
+        "stake": 100,
+        "nagari_streak": 1,
+        "players": [{"id": p, "captured": []} for p in "ABC"],
+        "outcome": {"type": "chongtong", "winner": "A"},
+    }
+    got = client.post(HANDS + "?lang=en", json=body).get_json()
+    for payment in got["payments"]:
+        assert (payment["points"], payment["chips"]) == (0, 600)
+        steps = [(s["code"], s["op"], s["total"]) for s in payment["steps"]]
+        assert steps == [("chongtong_chips", "start", 300), ("nagari", "multiply", 600)]
+        assert payment["text"]["en"] == (
+            "chongtong price in chips (not × stake) 300 × 2 "
+            "(drawn hands before (nagari): 1 in a row) = 600 chips"
+        )
+    assert got["net"] == {"A": 1200, "B": -600, "C": -600}
 
 
 @pytest.mark.parametrize("dealer", [None, "A"])

@@ -835,3 +835,31 @@ def test_the_korean_page_names_the_presets_in_korean(page: Page, watch: Any) -> 
     expect(picker.locator('option[value="standard"]')).to_have_text(
         "standard — Standard Korean Go-Stop"
     )
+
+
+def test_a_chongtong_priced_in_chips_says_its_base_in_chips(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """chongtong_chips (a 총통 priced in money): the winner's part counts chips, and the
+    page called its first line "base points" (the review of 2026-12-06)."""
+    fresh(page, watch)
+    hand: dict[str, Any] = {
+        "stake": 10,
+        "players": [{"id": p, "captured": []} for p in "ABC"],
+        "outcome": {"type": "chongtong", "winner": "A"},
+    }
+    shown = []
+    for options in ({"chongtong_chips": 300}, {}):
+        hand["ruleset"] = {"preset": "standard", "options": options}
+        status, answer = api(live_server, "POST", "/v1/gostop/hands?lang=all", hand)
+        assert status == 200
+        shown.append(
+            page.evaluate(
+                """async (answer) => {
+                  const { renderResult } = await import("/assets/result.js");
+                  return renderResult(answer).querySelector(".winner-steps li").textContent;
+                }""",
+                answer,
+            )
+        )
+    assert shown == ["base chips 300", "base points 3"]

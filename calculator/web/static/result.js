@@ -58,7 +58,10 @@ export function renderResult(result, { names, compare } = {}) {
         : h("p", { class: "hint" }, satOut(player))))));
   const score = result.winner_score;
   if (score) {
-    const lines = [`${t("base")} ${num(score.base)}`, ...score.steps.map(stepText)];
+    // a 총통 priced in chips (chongtong_chips): the winner's part counts chips
+    const inChips = result.payments.some((p) => p.reason === "chongtong" && p.priced_in === "chips");
+    const lines = [`${t(inChips ? "baseChips" : "base")} ${num(score.base)}`,
+      ...score.steps.map(stepText)];
     section.append(h("h3", {}, t("winnerAmount", { id: score.winner })),
       h("ol", { class: "steps winner-steps" }, lines.map((s) => h("li", {}, s))));
   }
