@@ -60,10 +60,16 @@ def setup_of(table: dict[str, Any]) -> TableSetup:
     from calculator.api.schemas import RulesetSpec
 
     variant = Variant(table.get("variant", "gostop"))
+    asked = table["ruleset"]  # a preset's name, or {preset, options}
+    spec = (
+        RulesetSpec(asked, {}, True)
+        if isinstance(asked, str)
+        else RulesetSpec(asked["preset"], asked.get("options", {}), False)
+    )
     return TableSetup(
         roster=tuple(table["roster"]),
         variant=variant,
-        ruleset=resolve_spec(RulesetSpec(table["ruleset"], {}, True), variant, ("ruleset",)),
+        ruleset=resolve_spec(spec, variant, ("ruleset",)),
         stake=table.get("stake", 1),
         dealer=table.get("dealer"),
         unit=(table.get("rounding") or {}).get("unit"),
