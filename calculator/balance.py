@@ -29,6 +29,7 @@ from calculator.errors import (
     Issue,
     Problems,
     ZeroSumError,
+    counted,
 )
 from calculator.limits import Suggestions
 from calculator.options import option
@@ -389,8 +390,7 @@ def _check(hand: BalanceHand, rules: BalanceRules) -> list[int]:
     if not 2 <= len(players) <= 4:
         problems.add(
             "player_count",
-            f"{len(players)} player{'' if len(players) == 1 else 's'}: the balance variant is "
-            "played by 2, 3 or 4",
+            f"{counted(len(players), 'player')}: the balance variant is played by 2, 3 or 4",
             "players",
         )
     seen: dict[str, int] = {}

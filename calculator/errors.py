@@ -75,11 +75,20 @@ class AmbiguousHandError(GoStopError):
 _MORE = "too_many_problems"
 
 
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless one, as an English message says them.
+
+    >>> counted(1, "problem"), counted(3, "more problem"), counted(0, "player")
+    ('1 problem', '3 more problems', '0 players')
+    """
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def more_problems(count: int) -> Issue:
     """The last issue of a list cut at :data:`~calculator.limits.MAX_PROBLEMS`."""
     return Issue(
         _MORE,
-        f"and {count} more problem(s), not listed: fix these and send the request again",
+        f"and {counted(count, 'more problem')}, not listed: fix these and send the request again",
     )
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple, cast
 
 from calculator import cards, deck_fit
-from calculator.errors import ImpossibleHandError, Problems
+from calculator.errors import ImpossibleHandError, Problems, counted
 from calculator.hand import Declared, Hand, OutcomeType, Tally
 from calculator.limits import Suggestions
 from calculator.rules import GoStopRules, PibakCount
@@ -284,7 +284,8 @@ def _pile_of_tally(
     need(
         3 * sets <= usable,
         "ribbons",
-        f"{sets} ribbon set(s) need {3 * sets} ribbons of their months, and ribbons is "
+        f"{counted(sets, 'ribbon set')} {'needs' if sets == 1 else 'need'} {3 * sets} "
+        f"ribbons of their months, and ribbons is "
         f"{tally.ribbons}" + (" with the December ribbon in it" if tally.rain_ribbon else ""),
     )
     if entering:
@@ -403,9 +404,9 @@ def _junk_unfit(tally: Tally, rules: GoStopRules) -> str:
     """Why no pile of junk cards has the tally's junk counts, and what the deck offers."""
     given = f"junk_value {tally.junk_value}"
     if tally.junk_cards is not None:
-        given += f" in {tally.junk_cards} card(s)"
+        given += f" in {counted(tally.junk_cards, 'card')}"
     if tally.double_junks is not None:
-        given += f" with {tally.double_junks} double junk(s)"
+        given += f" with {counted(tally.double_junks, 'double junk')}"
     bonus = [str(value) for _bit, value in tables_for(rules).bonus_values]
     offer = (
         f"{cards.SINGLE_JUNK.bit_count()} single junk worth 1, "

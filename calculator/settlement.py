@@ -24,7 +24,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, NamedTuple
 
-from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
+from calculator.errors import (
+    GoStopError,
+    InvalidHandError,
+    Issue,
+    Problems,
+    ZeroSumError,
+    counted,
+)
 from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
 from calculator.instant import instant_win
 from calculator.multipliers import (
@@ -375,8 +382,8 @@ def _check_stop(hand: Hand, w: int, scored: Score | None, minimum: int) -> None:
         [
             _issue(
                 "below_stop_minimum",
-                f"winner {player.id!r} has {points} point{'' if points == 1 else 's'} toward the "
-                f"stop minimum{why}; "
+                f"winner {player.id!r} has {counted(points, 'point')} toward the stop "
+                f"minimum{why}; "
                 f"stopping needs at least {minimum} with {_active_words(hand)}",
                 "outcome",
                 "winner",

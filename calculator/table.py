@@ -12,7 +12,7 @@ from typing import Final
 
 from calculator import cards
 from calculator.ending import check_events, check_outcome, find_liable
-from calculator.errors import GoStopError, InvalidHandError, Issue, Problems
+from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, counted
 from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
 from calculator.rules import (
     GoStopRules,
@@ -248,8 +248,8 @@ def _checked_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Tab
     if not 2 <= len(players) <= 4:
         problems.add(
             "player_count",
-            f"{len(players)} player{'' if len(players) == 1 else 's'}: Go-Stop is played by 2 "
-            "or 3, or by 4 with one sitting out",
+            f"{counted(len(players), 'player')}: Go-Stop is played by 2 or 3, or by 4 with one "
+            "sitting out",
             "players",
         )
     sitters = [i for i, p in enumerate(players) if p.sits_out]
@@ -357,10 +357,11 @@ def _check_what_a_hand_allows(
             name = "shakes" if player.shakes >= player.bombs else "bombs"
             problems.add(
                 "impossible_count",
-                f"{player.id!r} has {player.shakes} shake(s) and {player.bombs} bomb(s): "
-                f"each takes three cards of a month from the hand, and a hand of {size} "
-                f"cards (with {active} players, and {bonus} bonus card(s) in the deck that "
-                f"may be replaced) holds at most {most} such months",
+                f"{player.id!r} has {counted(player.shakes, 'shake')} and "
+                f"{counted(player.bombs, 'bomb')}: each takes three cards of a month from "
+                f"the hand, and a hand of {size} cards (with {active} players, and "
+                f"{counted(bonus, 'bonus card')} in the deck that may be replaced) holds at "
+                f"most {most} such months",
                 *at,
                 name,
             )
@@ -525,7 +526,7 @@ def _check_player(
         problems.add(
             "impossible_flags",
             f"bombs_after_shake is {player.bombs_after_shake} but the player shook "
-            f"{player.shakes} and bombed {player.bombs} time(s)",
+            f"{player.shakes} and bombed {counted(player.bombs, 'time')}",
             *at,
             "bombs_after_shake",
         )

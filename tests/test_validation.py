@@ -907,4 +907,4 @@ def test_liable_conflict_beside_more_problems_than_are_listed_keeps_the_count() 
     assert codes == ["liable_conflict"] + ["unknown_card"] * (MAX_PROBLEMS - 1) + [
         "too_many_problems"
     ]
-    assert error.issues[-1].detail.startswith("and 11 more problem(s)")
+    assert error.issues[-1].detail.startswith("and 11 more problems")

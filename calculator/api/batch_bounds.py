@@ -52,6 +52,7 @@ from calculator.api.config import Settings
 from calculator.api.errors import problem
 from calculator.api.json_counts import NESTING, entries
 from calculator.api.schemas import MAX_COMPARISONS, MAX_EVENTS, MAX_PLAYERS
+from calculator.errors import counted
 
 ITEM_PROBLEMS: Final = 10
 """Most errors a batch item's problem lists (a single request lists 50): a bad item's
@@ -378,7 +379,7 @@ def cut(problem_body: dict[str, Any]) -> dict[str, Any]:
         "pointer": _item(errors[0]),
         "code": "too_many_problems",
         "detail": (
-            f"and {more} more problem(s) or more, not listed in a batch: send this hand "
+            f"and {counted(more, 'more problem')} or more, not listed in a batch: send this hand "
             "alone (POST /v1/gostop/hands) to see up to 50"
         ),
     }

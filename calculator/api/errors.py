@@ -25,6 +25,7 @@ from calculator.errors import (
     ImpossibleHandError,
     InvalidHandError,
     InvalidRulesError,
+    counted,
     more_problems,
 )
 from calculator.ledger import TooCostlyError
@@ -136,7 +137,7 @@ def validation_problem(error: ValidationError, prefix: str = "") -> dict[str, An
     return problem(
         422,
         "The request does not match the schema",
-        f"{len(errors)} problem(s); first at {first['pointer'] or '/'}: {first['detail']}",
+        f"{counted(len(errors), 'problem')}; first at {first['pointer'] or '/'}: {first['detail']}",
         kind="invalid-request",
         errors=errors,
     )
@@ -149,7 +150,7 @@ def domain_problem(error: GoStopError, prefix: str = "") -> dict[str, Any]:
     return problem(
         422,
         error.title,
-        f"{len(errors)} problem(s); first at {first['pointer'] or '/'}: {first['detail']}",
+        f"{counted(len(errors), 'problem')}; first at {first['pointer'] or '/'}: {first['detail']}",
         kind=_TYPES.get(type(error), "invalid-hand"),
         errors=errors,
     )

@@ -88,6 +88,7 @@ def test_balance_errors(client: Any) -> None:
     refused = client.post(BALANCE, json=one)
     assert _codes(refused) == [("/players", "player_count")]
     assert refused.get_json()["errors"][0]["detail"].startswith("1 player: ")
+    assert refused.get_json()["detail"].startswith("1 problem; first at /players: 1 player: ")
 
 
 def test_minhwatu_preset_over_http(client: Any) -> None:
