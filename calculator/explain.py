@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from calculator.errors import counted
 from calculator.labels import label_in
 from calculator.result import Payment, Step
 
@@ -68,7 +69,7 @@ def _gwang_bak_en(facts: dict[str, int], _step: Step) -> str:
 
 
 def _go_calls_en(go_count: int | None) -> str:
-    return f"{go_count} go call{'' if go_count == 1 else 's'}"
+    return counted(go_count or 0, "go call")  # a go step always says how many
 
 
 def _go_bak_en(go_count: int) -> str:
