@@ -39,10 +39,10 @@ from calculator.ledger import (
     start,
     tip,
 )
-from calculator.limits import deadline
+from calculator.limits import DeadlineExceeded, deadline
 from calculator.presets import Variant, resolve
 from calculator.session import SessionResult
-from calculator.store import EventRow, Store
+from calculator.store import EventRow, Head, Store
 
 # A table hand takes the table's rule set, stake and the derived streak: a body that
 # gives them is refused rather than silently overridden. compare_with is left to the
@@ -350,6 +350,39 @@ class LedgerCache:
             gone, _item = self._items.popitem(last=False)
             self._forget_rendered(gone)
 
+    def hands(self, store: Store, head: Head, shape: serialize.Shape) -> tuple[Head, bytes]:
+        """The items of ``GET /v1/tables/{id}``'s ``hands`` in ``shape``, joined by commas,
+        and the head of the version they are: in the default shape the stored rows
+        (:meth:`stored`), in another the ledger's hands rendered (:meth:`rendered`)."""
+        if shape == serialize.DEFAULT_SHAPE:
+            return self.stored(store, head)
+        return head, self.rendered(store, head.id, head.version, shape)
+
+    def stored(self, store: Store, head: Head) -> tuple[Head, bytes]:
+        """The table's stored hand items (the derived rows: Korean, what a write stored),
+        joined by commas, and the head of the version they are (:func:`hand_rows`: a
+        later one when a write came between the head and the rows).
+
+        Kept per table at the latest version read, beside the renderings and within their
+        bound, so that the phones that read a table after a change fetch its rows once: a
+        version names events that never change, and the rows a write derived from them
+        commit with the version, so the rows of a version read once are its rows (another
+        instance's write makes another version, which the head read first names). After
+        appends alone only the new hands' rows are fetched. They hold no ledger, so unlike
+        the renderings they stay while this instance holds no ledger of the table."""
+        key = (head.id, serialize.DEFAULT_SHAPE)
+        with self._rendering:
+            found = self._rendered.get(key)
+            if found is not None and found.version == head.version:
+                self._rendered.move_to_end(key)
+                return head, found.body
+        head, made = hand_rows(store, head, found)
+        with self._rendering:
+            kept = self._rendered.get(key)
+            if kept is None or kept.version < made.version:
+                self._keep(key, made, kept)
+        return head, made.body
+
     def rendered(self, store: Store, table_id: str, version: int, shape: serialize.Shape) -> bytes:
         """The table's hands at ``version`` with each ``result`` in ``shape`` (another
         language than the stored rows'): the items of ``GET /v1/tables/{id}``'s ``hands``,
@@ -405,12 +438,65 @@ class LedgerCache:
         return self._rendered_bytes
 
 
+HAND_ROWS_ATTEMPTS = 5  # reads of the hands' rows a busy table may take before a 503
+
+
+def hand_rows(store: Store, head: Head, before: Rendered | None = None) -> tuple[Head, Rendered]:
+    """The table's stored hand items (joined, as a :class:`Rendered` with no hands), and
+    the head of the version they are: the head and the rows are two queries, and a write
+    between them (another phone's append) would put the next version's hands under this
+    version's totals and ETag. The head read again after the rows names the version they
+    are (a write commits both at once), else they are read again (a table that keeps
+    changing: a 503 to retry); no head any more is a table deleted meanwhile.
+
+    ``before``: the rows of an earlier version, kept. When every event since it added a
+    hand, its rows are this version's first ones (an append changes no other hand's row)
+    and only the hands past them are fetched."""
+    for _ in range(HAND_ROWS_ATTEMPTS):
+        made = _rows_at(store, head, before)
+        again = store.head(head.id, known=head.version)  # the same: no summary fetched
+        if again is None:
+            raise TableGoneError("the table was deleted meanwhile")
+        if again.version == head.version:
+            return head, made
+        head = again
+    raise DeadlineExceeded("the table kept changing while it was read")
+
+
+def _rows_at(store: Store, head: Head, before: Rendered | None) -> Rendered:
+    """:func:`hand_rows`' one attempt: the rows as the store holds them now, meant to be
+    those of ``head.version``."""
+    if before is not None and before.version < head.version:
+        since = store.events(head.id, after=before.version, upto=head.version)
+        if len(since) == head.version - before.version and all(
+            row.type == "added" for row in since
+        ):
+            known = len(before.starts) - 1
+            added = store.hand_items(head.id, after=known)
+            if len(added) == len(since):
+                return _joined(head.version, before, added)
+    return _joined(head.version, None, store.hand_items(head.id))
+
+
+def _joined(version: int, before: Rendered | None, items: list[str]) -> Rendered:
+    """``before``'s rows (none: the first) followed by ``items``, at ``version``."""
+    pieces = [item.encode() for item in items]
+    starts = list(before.starts) if before is not None else [0]
+    for piece in pieces:
+        starts.append(starts[-1] + len(piece) + 1)
+    body = b",".join(pieces)
+    if before is not None and before.body:
+        body = before.body + b"," + body if body else before.body
+    return Rendered(version=version, hands=(), body=body, starts=tuple(starts))
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rendered:
     """A table's hands rendered in one shape at one version: the ledger's hands (the
     objects, so that a later version reuses the items of the hands it shares), the items
     joined (``body``) and where each item starts in it (``starts``, one more: the end of
-    ``body`` plus the comma that would follow it)."""
+    ``body`` plus the comma that would follow it). A version's stored rows
+    (:meth:`LedgerCache.stored`) are kept as one with no hands."""
 
     version: int
     hands: tuple[LedgerHand, ...]
@@ -532,7 +618,7 @@ def table_body(
 ) -> bytes:
     """``GET /v1/tables/{id}``: the stored summary with ``extra`` fields and the hands
     spliced in — their items, or those items already joined by commas (bytes:
-    :meth:`LedgerCache.rendered`); no parsing: the read costs what the answer carries."""
+    :meth:`LedgerCache.hands`); no parsing: the read costs what the answer carries."""
     head = summary_text.encode()[:-1]
     if extra:
         head += b"," + orjson.dumps(extra)[1:-1]

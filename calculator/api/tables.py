@@ -94,7 +94,6 @@ from calculator.ledger import (
     undone,
     voided,
 )
-from calculator.limits import DeadlineExceeded
 from calculator.presets import Resolver, Variant
 from calculator.store import DEFAULT_URL, EventRow, Head, Store, TokenRow, with_driver
 
@@ -708,11 +707,7 @@ def get_table(id: str) -> Response:
     if refused is not None:
         raise refused
     if response is None:
-        items: Sequence[str] | bytes
-        if shape == serialize.DEFAULT_SHAPE:  # what the derived rows hold
-            head, items = _hand_rows(store, head)
-        else:  # rendered from the ledger, once per version and language (kept a while)
-            items = _cache().rendered(store, head.id, head.version, shape)
+        head, items = _cache().hands(store, head, shape)  # once per version and language
         access: dict[str, Any] = {}
         if ledger_io.lacks_dealer_rule(head.summary):  # where a newer summary says it
             access["dealer_rule"] = _dealer_rule(store, head.id)
@@ -724,27 +719,6 @@ def get_table(id: str) -> Response:
         )
         response.headers.add("Content-Language", ", ".join(shape.langs))
     return response
-
-
-HAND_ROWS_ATTEMPTS = 5  # reads of the hands' rows a busy table may take before a 503
-
-
-def _hand_rows(store: Store, head: Head) -> tuple[Head, list[str]]:
-    """The table's stored hand items, and the head of the version they are: the head
-    and the rows are two queries, and a write between them (another phone's append)
-    would put the next version's hands under this version's totals and ETag. The head
-    read again after the rows names the version they are (a write commits both at once),
-    else they are read again (a table that keeps changing: a 503 to retry); no head any
-    more is a table deleted meanwhile."""
-    for _ in range(HAND_ROWS_ATTEMPTS):
-        items = store.hand_items(head.id)
-        again = store.head(head.id, known=head.version)  # the same: no summary fetched
-        if again is None:
-            raise ledger_io.TableGoneError("the table was deleted meanwhile")
-        if again.version == head.version:
-            return head, items
-        head = again
-    raise DeadlineExceeded("the table kept changing while it was read")
 
 
 def _dealer_rule(store: Store, table_id: str) -> str:

@@ -459,10 +459,10 @@ class Store:
             for r in rows
         ]
 
-    def hand_items(self, table_id: str) -> list[str]:
-        """The derived item of each hand, in order (JSON text)."""
+    def hand_items(self, table_id: str, *, after: int = 0) -> list[str]:
+        """The derived item of each hand numbered past ``after``, in order (JSON text)."""
         with self._alone() as cursor:
-            cursor.execute(self._sql(_HAND_ITEMS), {"id": table_id})
+            cursor.execute(self._sql(_HAND_ITEMS), {"id": table_id, "after": after})
             return [r[0] for r in cursor.fetchall()]
 
     # --- writes ------------------------------------------------------------------------
@@ -1004,7 +1004,9 @@ _EVENTS = (
     'SELECT seq, type, number, body, reason, "by", at FROM ledger_events '
     "WHERE table_id = %(id)s AND seq > %(after)s AND seq <= %(upto)s ORDER BY seq"
 )
-_HAND_ITEMS = "SELECT item FROM ledger_hands WHERE table_id = %(id)s ORDER BY number"
+_HAND_ITEMS = (
+    "SELECT item FROM ledger_hands WHERE table_id = %(id)s AND number > %(after)s ORDER BY number"
+)
 _INSERT_TABLE = (
     "INSERT INTO ledger_tables (id, version, join_code, created_at, active_at, last_at, "
     "summary) VALUES (%(id)s, %(version)s, %(join_code)s, %(created_at)s, %(active_at)s, "

@@ -1,8 +1,10 @@
-"""The table read in another language is kept per version (ledger_io.LedgerCache.rendered):
-a read answers exactly what rendering every hand anew answers — after appends, a
-correction of an early hand, a void, undo and redo, another instance's writes, with a
-small bound or from several threads — while a second read of a version renders nothing
-and a read after an append renders the new hand alone."""
+"""The table read is kept per version and language (ledger_io.LedgerCache.hands): in
+another language than the stored rows' a read answers exactly what rendering every hand
+anew answers — after appends, a correction of an early hand, a void, undo and redo, another
+instance's writes, with a small bound or from several threads — while a second read of a
+version renders nothing and a read after an append renders the new hand alone; in Korean a
+read answers what fetching the stored rows answers, and a second read of a version fetches
+none."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
 import pytest
 
 from calculator.api import ledger_io, serialize
@@ -74,18 +77,36 @@ def _tables(client: Any, count: int, *, hands: int) -> list[TableClient]:
 def _read(client: Any, table: TableClient, lang: str) -> bytes:
     answer = client.get(f"{table.path}?lang={lang}", headers=table.auth())
     assert answer.status_code == 200
-    assert answer.headers["ETag"] == f'"{table.version}.{lang}"'
+    tag = "" if lang == "ko" else f".{lang}"
+    assert answer.headers["ETag"] == f'"{table.version}{tag}"'
     return bytes(answer.data)
 
 
-@pytest.mark.parametrize("lang", list(LANGS))
+@pytest.fixture
+def fetching(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """The stored hand rows fetched, in order: the table and the number they follow."""
+    from calculator.store import Store
+
+    fetched: list[tuple[str, int]] = []
+    hand_items = Store.hand_items
+
+    def counted(store: Store, table_id: str, *, after: int = 0) -> list[str]:
+        fetched.append((table_id, after))
+        return hand_items(store, table_id, after=after)
+
+    monkeypatch.setattr(Store, "hand_items", counted)
+    return fetched
+
+
+@pytest.mark.parametrize("lang", ["ko", *LANGS])
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s["name"] for s in SCENARIOS])
 def test_a_kept_read_is_the_read_rendered_from_scratch(
     ledger_app: Any, other: Any, scenario: dict[str, Any], lang: str
 ) -> None:
     """Every step of the scenario (appends, a correction, a void, undo, redo), written by
     one instance or the other, then hand 1 corrected: each instance's reads, kept or not,
-    are byte for byte the read of an instance that renders every hand anew."""
+    are byte for byte the read of an instance that renders every hand anew (in Korean:
+    that fetches the stored rows)."""
     scratch = other  # its cache is swapped for an empty one for each comparison
     clients = [ledger_app.test_client(), other.test_client()]
     table = TableClient.create(clients[0], scenario["table"])
@@ -137,6 +158,50 @@ def test_a_read_renders_what_changed_and_nothing_again(
     rendering.clear()
     _read(client, table, "all")  # each language its own
     assert rendering == [1, 2, 3, 4, 5, 6, 7, 8]
+
+
+def test_a_korean_read_fetches_the_rows_of_a_version_once(
+    ledger_app: Any, other: Any, fetching: list[tuple[str, int]]
+) -> None:
+    """The phones that read a table after a change fetch its stored rows once per
+    instance; after appends alone (by either instance) only the new hands' rows, after a
+    correction every row again; each answer is what fetching every row gives, and a table
+    deleted by the other instance is a 404 however its rows were kept."""
+    scenario = SCENARIOS[0]
+    client, elsewhere = ledger_app.test_client(), other.test_client()
+    table = TableClient.create(client, scenario["table"])
+    adds = [wire_hand(s["hand"]) for s in scenario["steps"] if s["do"] == "add"]
+    for hand in adds[:2]:
+        table.write("POST", "/hands", hand, expect=201)
+    fetching.clear()
+    first = _read(client, table, "ko")
+    assert fetching == [(table.id, 0)]
+    assert [_read(client, table, "ko") for _ in range(3)] == [first] * 3
+    assert fetching == [(table.id, 0)]  # kept
+
+    def read_again(rows: list[tuple[str, int]]) -> bytes:
+        fetching.clear()
+        body = _read(client, table, "ko")
+        assert fetching == rows
+        assert body == _from_scratch(ledger_app, table, "ko")
+        return body
+
+    table.client = elsewhere
+    for hand in adds[2:4]:  # the other instance's appends
+        table.write("POST", "/hands", hand, expect=201)
+    second = read_again([(table.id, 2)])  # hands 3 and 4 alone
+    assert [h["number"] for h in orjson.loads(second)["hands"]] == [1, 2, 3, 4]
+    table.write("PUT", "/hands/2", {"hand": adds[0], "reason": "typo"})
+    read_again([(table.id, 0)])  # a correction: every row
+    table.write("POST", "/hands", adds[4], expect=201)
+    read_again([(table.id, 4)])
+    table.write("POST", "/hands/5/void", {"reason": "misdeal"})
+    read_again([(table.id, 0)])
+    gone = elsewhere.delete(table.path, headers={**table.auth(), "If-Match": f'"{table.version}"'})
+    assert gone.status_code == 204
+    read = client.get(table.path, headers=table.auth())
+    assert read.status_code == 404
+    assert read.get_json()["errors"][0]["code"] == "unknown_table"
 
 
 def test_the_renderings_stay_within_their_bound(ledger_app: Any, rendering: list[int]) -> None:

@@ -853,9 +853,9 @@ def test_a_table_deleted_while_it_is_read_in_korean_is_a_404(
     table.write("POST", "/hands", wire_hand(SCENARIOS[0]["steps"][0]["hand"]), expect=201)
     hand_items = Store.hand_items
 
-    def deleted_first(store: Store, table_id: str) -> list[str]:
+    def deleted_first(store: Store, table_id: str, **kwargs: Any) -> list[str]:
         assert store.delete_table(table_id, expected=table.version)
-        return hand_items(store, table_id)
+        return hand_items(store, table_id, **kwargs)
 
     monkeypatch.setattr(Store, "hand_items", deleted_first)
     gone = ledger_app.test_client().get(table.path, headers=table.auth())
@@ -902,7 +902,7 @@ def test_a_korean_read_during_an_append_is_one_version(
     """Another phone appends hand 2 between the read of the head (version 2) and of the
     hands' rows: the answer must be version 2 whole (one hand), or version 3 whole. It
     was version 2's totals and ETag over version 3's hands (hunt18): the head is read
-    again after the rows, and the rows again when it moved (tables._hand_rows)."""
+    again after the rows, and the rows again when it moved (ledger_io.hand_rows)."""
     from calculator.store import Store
 
     steps = SCENARIOS[0]["steps"]
@@ -911,10 +911,10 @@ def test_a_korean_read_during_an_append_is_one_version(
     other = _second_phone(ledger_app, table)
     hand_items = Store.hand_items
 
-    def appended_first(store: Store, table_id: str) -> list[str]:
+    def appended_first(store: Store, table_id: str, **kwargs: Any) -> list[str]:
         monkeypatch.setattr(Store, "hand_items", hand_items)
         other.write("POST", "/hands", wire_hand(steps[1]["hand"]), expect=201)
-        return hand_items(store, table_id)
+        return hand_items(store, table_id, **kwargs)
 
     monkeypatch.setattr(Store, "hand_items", appended_first)
     read = ledger_app.test_client().get(table.path, headers=table.auth())
@@ -953,7 +953,7 @@ def test_a_korean_read_of_a_table_that_keeps_changing_is_a_503(
 ) -> None:
     """Another phone appends each time the hands' rows are read: after HAND_ROWS_ATTEMPTS
     reads the answer is a 503 to retry, never a mix of versions."""
-    from calculator.api.tables import HAND_ROWS_ATTEMPTS
+    from calculator.api.ledger_io import HAND_ROWS_ATTEMPTS
     from calculator.store import Store
 
     steps = SCENARIOS[0]["steps"]
@@ -964,10 +964,10 @@ def test_a_korean_read_of_a_table_that_keeps_changing_is_a_503(
     hand_items = Store.hand_items
     reads = []
 
-    def appended_each_time(store: Store, table_id: str) -> list[str]:
+    def appended_each_time(store: Store, table_id: str, **kwargs: Any) -> list[str]:
         reads.append(table_id)
         other.write("POST", "/hands", hand, expect=201)
-        return hand_items(store, table_id)
+        return hand_items(store, table_id, **kwargs)
 
     monkeypatch.setattr(Store, "hand_items", appended_each_time)
     read = ledger_app.test_client().get(table.path, headers=table.auth())
