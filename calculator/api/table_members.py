@@ -65,6 +65,7 @@ from calculator.api.table_access import (
     open_table,
     poll_table,
     read_if_match,
+    rekeyed,
     replayed,
     stale,
     table_response,
@@ -166,7 +167,8 @@ def join_table() -> Response:
         if replay is not None:  # the same body: the same code and label
             joined = orjson.loads(replay.get_data())
             head = _open_to_join(store, joined["id"])
-            return replayed(_joined(head, *_rekeyed(store, head.id, joined.get("token_id", ""))))
+            ((secret, row),) = rekeyed(store, head.id, joined.get("token_id", ""))
+            return replayed(_joined(head, secret, row))
     try:
         data = _body(JoinSchema)
         label = None if data["label"] is None else checked_label(data["label"])
@@ -212,21 +214,6 @@ def _joined(head: Head, secret: str, row: TokenRow) -> Response:
     response = table_response(body, head.version, 201)
     response.headers["Location"] = f"/v1/tables/{head.id}"
     return response
-
-
-def _rekeyed(store: Store, table_id: str, token_id: str) -> tuple[str, TokenRow]:
-    """A replay's answer: the token the first request minted, with a fresh secret."""
-    secret, fresh = mint("viewer")
-    row = store.rekey(table_id, token_id=token_id, token_hash=fresh.hash)
-    if row is None:
-        raise coded(
-            NotFound(
-                "the token this Idempotency-Key minted was revoked; send the request "
-                "again with a new key"
-            ),
-            "unknown_token",
-        )
-    return secret, row
 
 
 @tables.get("/tables/<id>/qr")
@@ -329,7 +316,9 @@ def mint_token(id: str) -> Response:
     key = idempotency_key()
     replay = None if key is None else claim(store, head.id, key)
     if replay is not None:
-        secret, row = _rekeyed(store, head.id, orjson.loads(replay.get_data()).get("token_id", ""))
+        ((secret, row),) = rekeyed(
+            store, head.id, orjson.loads(replay.get_data()).get("token_id", "")
+        )
         return replayed(_minted(secret, row))
     try:
         data = _body(MintTokenSchema)
