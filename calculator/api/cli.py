@@ -32,6 +32,7 @@ from urllib.parse import urlencode
 import orjson
 
 from calculator.api.config import SettingsError
+from calculator.errors import counted
 
 # command → (endpoint, help)
 ENDPOINTS = {
@@ -143,10 +144,10 @@ def _database_command(action: str) -> int:
     down: tuple[type[BaseException], ...] = (*DOWN, DatabaseError, sqlite3.DatabaseError, OSError)
     try:
         if action == "purge":
-            print(f"purged {purge_database()} idle tables")
+            print(f"purged {counted(purge_database(), 'idle table')}")
         elif action == "rebuild":
             rebuilt, refused = rebuild_database()
-            print(f"rebuilt {rebuilt} tables")
+            print(f"rebuilt {counted(rebuilt, 'table')}")
             for table_id, why in refused.items():
                 print(f"gostop: table {table_id} left as it was: {why}", file=sys.stderr)
             return 2 if refused else 0

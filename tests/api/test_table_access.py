@@ -699,6 +699,10 @@ def test_gostop_db_purge_prints_how_many(tmp_path: Any, monkeypatch: Any, capsys
     assert capsys.readouterr().out.strip() == "purged 2 idle tables"
     assert main(["db", "purge"]) == 0
     assert capsys.readouterr().out.strip() == "purged 0 idle tables"
+    monkeypatch.setenv("GOSTOP_TABLE_TTL_DAYS", "5")  # "b"'s 6 days: one table, said so
+    assert main(["db", "purge"]) == 0
+    assert capsys.readouterr().out.strip() == "purged 1 idle table"
+    monkeypatch.setenv("GOSTOP_TABLE_TTL_DAYS", "7")
     monkeypatch.setenv("GOSTOP_TABLE_TTL_DAYS", "0")  # 0: tables never expire
     assert main(["db", "purge"]) == 0
     assert capsys.readouterr().out.strip() == "purged 0 idle tables"
