@@ -187,7 +187,8 @@ def _require_ttl(environ: Mapping[str, str]) -> None:
     if not environ.get("GOSTOP_TABLE_TTL_DAYS", "").strip():
         raise SettingsError(
             "gostop db purge needs GOSTOP_TABLE_TTL_DAYS, the service's own (0: tables never "
-            "expire): run it with the service's environment file (README.md, Purging)"
+            "expire): run it with the service's environment file "
+            '(README.md, "Deleting and expiry")'
         )
 
 
