@@ -472,7 +472,13 @@ class EventOutSchema(Schema):
         "When (UTC, ISO 8601): the writing instance's clock, never before the event before "
         "it (instances' clocks differ), so the log's times never go back",
     )
-    number = fields.Integer(allow_none=True, metadata={"description": "The hand it is about"})
+    number = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "The hand a correction or a void is about, as the log stores it "
+            "(null for the other events; GET /v1/tables/{id}/events gives each event's hand)"
+        },
+    )
     reason = fields.String(allow_none=True, metadata={"description": "Why"})
     body = fields.Raw(
         allow_none=True,
@@ -480,11 +486,25 @@ class EventOutSchema(Schema):
     )
 
 
+class LogEventSchema(EventOutSchema):
+    """One event of the log, as ``GET …/events`` gives it: with the hand it is about."""
+
+    number = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "The hand it is about: the hand added, corrected or voided; for "
+            "undone and redone, the hand of the change taken back or made again (undo takes "
+            "back the last add, correction or void in effect). Null for created and closed, "
+            "which are about no hand"
+        },
+    )
+
+
 class EventsSchema(Schema):
     """The log after ``after``, in order."""
 
     version = _req(fields.Integer(), "The table's version")
-    events = _req(fields.List(fields.Nested(EventOutSchema)), "In order")
+    events = _req(fields.List(fields.Nested(LogEventSchema)), "In order")
 
 
 class TableSettlementSchema(Schema):

@@ -89,6 +89,7 @@ from calculator.ledger import (
     check_setup,
     closed,
     corrected,
+    hands_about,
     redone,
     start,
     undone,
@@ -927,17 +928,25 @@ def list_events(id: str) -> Response:
     (a phone syncs what it has not seen). The ETag is the table's version: poll every
     2–3 seconds with `?after=<the last seq you hold>` and If-None-Match, and the answer
     is an empty 304 until the table changes. `by` is the label of the token that wrote
-    the event.
+    the event. `number` is the hand the event is about: the hand added, corrected or
+    voided, or for undone and redone the hand of the change taken back or made again;
+    null for created and closed.
     """
     head, unchanged = poll_table(_store(), id)
     # The query is read after the access checks: 401 and 404 come before a 422 (SPEC §9).
     query = load_query(_EVENTS_QUERY, _EVENTS_PARAMETERS)
     if unchanged is not None:
         return unchanged
-    rows = _store().events(head.id, after=query["after"], upto=head.version)
-    if not rows and query["after"] < head.version:  # there were some: the log was emptied
+    store = _store()
+    rows = store.events(head.id, after=query["after"], upto=head.version)
+    # The hand each event is about: derived from the whole log, as only corrections and
+    # voids store theirs (the stored and exported log stays as it is).
+    about = hands_about(store.event_kinds(head.id, upto=head.version)) if rows else []
+    emptied = len(about) < rows[-1].seq if rows else query["after"] < head.version
+    if emptied:  # there were events: the log was emptied since its head was read
         raise ledger_io.TableGoneError("the table has no events: it was deleted meanwhile")
-    body = {"version": head.version, "events": [ledger_io.event_json(r) for r in rows]}
+    events = [ledger_io.event_json(r, number=about[r.seq - 1]) for r in rows]
+    body = {"version": head.version, "events": events}
     return table_response(body, head.version)
 
 

@@ -459,6 +459,13 @@ class Store:
             for r in rows
         ]
 
+    def event_kinds(self, table_id: str, *, upto: int) -> list[tuple[str, int | None]]:
+        """Each event's ``(type, number)`` with ``seq ≤ upto``, in order: the log without
+        its bodies, reasons and times (what deriving the hand of each event reads)."""
+        with self._alone() as cursor:
+            cursor.execute(self._sql(_EVENT_KINDS), {"id": table_id, "upto": upto})
+            return [(r[0], r[1]) for r in cursor.fetchall()]
+
     def hand_items(self, table_id: str) -> list[str]:
         """The derived item of each hand, in order (JSON text)."""
         with self._alone() as cursor:
@@ -1028,6 +1035,10 @@ _BY_CODE = "SELECT id FROM ledger_tables WHERE join_code = %(code)s AND active_a
 _EVENTS = (
     'SELECT seq, type, number, body, reason, "by", at FROM ledger_events '
     "WHERE table_id = %(id)s AND seq > %(after)s AND seq <= %(upto)s ORDER BY seq"
+)
+_EVENT_KINDS = (
+    "SELECT type, number FROM ledger_events WHERE table_id = %(id)s AND seq <= %(upto)s "
+    "ORDER BY seq"
 )
 _HAND_ITEMS = "SELECT item FROM ledger_hands WHERE table_id = %(id)s ORDER BY number"
 _INSERT_TABLE = (

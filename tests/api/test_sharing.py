@@ -414,7 +414,13 @@ def test_the_json_export_holds_the_whole_log(lclient: Any) -> None:
     assert exported["format"] == "gostop-table"
     assert exported["format_version"] == 2
     assert exported["version"] == table.version == len(exported["events"])
-    assert exported["events"][1:] == events[1:]
+    # the log as stored: only a correction and a void keep their hand's number (the
+    # events' reader derives every event's)
+    stored = [
+        {**e, "number": e["number"] if e["type"] in ("corrected", "voided") else None}
+        for e in events
+    ]
+    assert exported["events"][1:] == stored[1:]
     assert exported["events"][0] == {**events[0], "body": None}  # the setup is the top level
     setup = events[0]["body"]
     assert {k: exported[k] for k in setup} == setup

@@ -859,6 +859,62 @@ def test_a_write_that_finds_its_table_deleted_at_commit_is_a_404(
     assert answer["errors"][0]["code"] == "unknown_table"
 
 
+def test_every_event_names_the_hand_it_is_about(lclient: Any) -> None:
+    """``GET …/events`` derives each event's ``number`` (the log stores a correction's
+    and a void's alone): the hand added; for undone and redone, the hand of the change
+    taken back or made again; null for created and closed. The export keeps the log as
+    stored, and imports as before."""
+    table = _table(lclient)
+    second = wire_hand(GOSTOP["steps"][1]["hand"])
+    table.write("POST", "/hands", HAND, expect=201)  # 2: hand 1
+    table.write("POST", "/hands", second, expect=201)  # 3: hand 2
+    table.write("POST", "/hands/1/void", {"reason": "entered twice"})  # 4
+    table.write("POST", "/undo")  # 5: the void of hand 1 taken back
+    table.write("POST", "/undo")  # 6: hand 2's add taken back
+    table.write("POST", "/redo")  # 7: hand 2 added again
+    table.write("PUT", "/hands/2", {"hand": second, "reason": "typo"})  # 8
+    table.write("POST", "/undo")  # 9: the correction of hand 2 taken back
+    table.write("POST", "/hands", HAND, expect=201)  # 10: hand 3
+    table.write("POST", "/close")  # 11
+    events = table.get("/events")["events"]
+    assert [(e["seq"], e["type"], e["number"]) for e in events] == [
+        (1, "created", None),
+        (2, "added", 1),
+        (3, "added", 2),
+        (4, "voided", 1),
+        (5, "undone", 1),
+        (6, "undone", 2),
+        (7, "redone", 2),
+        (8, "corrected", 2),
+        (9, "undone", 2),
+        (10, "added", 3),
+        (11, "closed", None),
+    ]
+    after = table.get("/events?after=5")["events"]
+    assert [e["number"] for e in after] == [2, 2, 2, 2, 3, None]
+    exported = table.get("/export")
+    assert [e["number"] for e in exported["events"]] == [None] * 3 + [1] + [None] * 3 + [2] + [
+        None
+    ] * 3
+    imported = lclient.post("/v1/tables/import", json=exported)
+    assert imported.status_code == 201, imported.get_json()
+
+
+def test_a_table_deleted_while_its_events_hands_are_derived_is_a_404(
+    ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deleted between the read of the events and of the log's kinds (the hand of each
+    event is derived from the whole log): a 404, never a 500."""
+    from calculator.store import Store
+
+    table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
+    table.write("POST", "/hands", wire_hand(SCENARIOS[0]["steps"][0]["hand"]), expect=201)
+    monkeypatch.setattr(Store, "event_kinds", lambda *_args, **_kwargs: [])
+    gone = ledger_app.test_client().get(f"{table.path}/events?after=1", headers=table.auth())
+    assert gone.status_code == 404, gone.get_json()
+    assert gone.get_json()["errors"][0]["code"] == "unknown_table"
+
+
 @pytest.mark.parametrize("after", [0, 1])
 def test_a_table_deleted_while_its_events_are_read_is_a_404(
     ledger_app: Any, monkeypatch: pytest.MonkeyPatch, after: int
