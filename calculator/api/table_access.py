@@ -215,6 +215,21 @@ def table_response(body: Any, version: int, status: int = 200, variant: str = ""
     return response
 
 
+class _NoContent(Response):
+    """A 204: no body, so no Content-Type (werkzeug's default would say text/html)."""
+
+    default_mimetype = None
+
+
+def no_content(version: int | None = None) -> Response:
+    """The empty 204 of a change about a table: with the table's ETag at ``version`` (a
+    revoked token: the table stays at it), none when the table is gone (deleted)."""
+    response = _NoContent(status=204)
+    if version is not None:
+        response.headers["ETag"] = etag(version)
+    return response
+
+
 # What werkzeug takes out of a 304 (``werkzeug.http.remove_entity_headers``: the entity
 # headers but Expires and Content-Location), and the headers it rewrites as URLs.
 _ENTITY_HEADERS = frozenset(

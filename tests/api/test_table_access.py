@@ -613,6 +613,8 @@ def test_delete_needs_the_scorer_and_the_version(lclient: Any, access_app: Any) 
     }
     deleted = lclient.delete(table.path, headers={**table.auth(), "If-Match": 'W/"3"'})
     assert (deleted.status_code, deleted.data) == (204, b"")
+    # an empty answer has no Content-Type, and a deleted table no version to tag
+    assert ("Content-Type" in deleted.headers, "ETag" in deleted.headers) == (False, False)
     assert set(_rows(access_app, table.id).values()) == {0}
     for token in (table.scorer, table.viewer, joined["viewer_token"]):
         for suffix in ("", "/events", "/settlement", "/tokens", "/qr"):
@@ -920,3 +922,24 @@ def test_a_refused_write_carries_the_tables_etag(lclient: Any) -> None:
     assert response.headers["ETag"] == '"1"'
     # no token, no table: nothing to tell
     assert "ETag" not in lclient.post(table.path + "/undo").headers
+
+
+def test_the_token_answers_carry_the_tables_etag(lclient: Any) -> None:
+    """SPEC §9: every table answer carries ``ETag: "<version>"`` — the token list, a mint
+    (its replay too) and a revoke, whose 204 is empty and says no Content-Type. Tokens
+    are no events: the version stays."""
+    table = _table(lclient)
+    table.write("POST", "/hands", HAND, expect=201)  # version 2
+    tokens = table.path + "/tokens"
+    listed = lclient.get(tokens, headers=table.auth(table.viewer))
+    assert (listed.status_code, listed.headers["ETag"]) == (200, '"2"')
+    key = {"Idempotency-Key": new_key()}
+    body = {"role": "viewer", "label": "TV"}
+    for replay in (False, True):
+        minted = lclient.post(tokens, json=body, headers={**table.auth(), **key})
+        assert (minted.status_code, minted.headers["ETag"]) == (201, '"2"')
+        assert ("Idempotent-Replayed" in minted.headers) is replay
+    revoked = lclient.delete(f"{tokens}/{minted.get_json()['token_id']}", headers=table.auth())
+    assert (revoked.status_code, revoked.data, revoked.headers["ETag"]) == (204, b"", '"2"')
+    assert "Content-Type" not in revoked.headers
+    assert table.get()["version"] == 2
