@@ -27,7 +27,14 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from calculator.balance import BalanceHand, BalancePlayer, BalanceResult, score_balance
-from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
+from calculator.errors import (
+    GoStopError,
+    InvalidHandError,
+    InvalidTableError,
+    Issue,
+    Problems,
+    ZeroSumError,
+)
 from calculator.hand import Hand, OutcomeType, PlayerHand
 from calculator.ledger.events import EDITS, DealerRule, Event, EventType, Play, TableSetup
 from calculator.limits import quote
@@ -201,7 +208,7 @@ def start(setup: TableSetup) -> Ledger:
 
 
 def check_setup(setup: TableSetup) -> None:
-    """Raise InvalidHandError unless the roster names different people and the first
+    """Raise InvalidTableError unless the roster names different people and the first
     dealer, if given, is one of them."""
     problems = Problems()
     seen: set[str] = set()
@@ -215,7 +222,7 @@ def check_setup(setup: TableSetup) -> None:
             f"dealer {setup.dealer!r} is not on the roster ({', '.join(setup.roster)})",
             "dealer",
         )
-    problems.raise_if_any(InvalidHandError)
+    problems.raise_if_any(InvalidTableError)
 
 
 def replay(setup: TableSetup, events: Iterable[Event], *, stored: bool = False) -> Ledger:

@@ -161,6 +161,28 @@ def test_a_replayed_create_answers_its_tokens_ids_and_a_revoked_one_is_a_404(
 @pytest.mark.parametrize(
     ("body", "code", "pointer"),
     [
+        ({"roster": ["A", "A"]}, "duplicate_player", "/roster/1"),
+        ({"roster": ["A", "B"], "dealer": "C"}, "unknown_player", "/dealer"),
+    ],
+)
+def test_a_roster_or_dealer_that_cannot_open_a_table_is_an_invalid_table(
+    lclient: Any, body: dict[str, Any], code: str, pointer: str
+) -> None:
+    """About the table, not a hand: its own problem type and title; the codes are the
+    ones clients switch on, unchanged."""
+    response = lclient.post("/v1/tables", json=body)
+    problem = response.get_json()
+    assert (response.status_code, problem["type"], problem["title"]) == (
+        422,
+        "urn:gostop:problem:invalid-table",
+        "The table cannot be set up",
+    )
+    assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [(pointer, code)]
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "pointer"),
+    [
         ({"roster": ["A"]}, "player_count", "/roster"),
         ({"roster": ["A", "A"]}, "duplicate_player", "/roster/1"),
         ({"roster": ["A", "B"], "dealer": "C"}, "unknown_player", "/dealer"),
