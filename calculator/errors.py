@@ -10,7 +10,9 @@ The classes follow the kind of mistake (compare python-chess's error types):
 - :class:`InvalidRulesError` — an unknown preset or option, or an option value out of range;
 - :class:`ImpossibleHandError` — cards or counts that cannot exist in one deck;
 - :class:`InvalidHandError` — a hand that exists but breaks the rules of play;
-- :class:`AmbiguousHandError` — the rules need a decision only the table can make.
+- :class:`AmbiguousHandError` — the rules need a decision only the table can make;
+- :class:`InvalidTableError` — a table's setup (SPEC §9) that cannot open a table: a
+  roster naming someone twice, a first dealer not on it.
 """
 
 from __future__ import annotations
@@ -70,6 +72,13 @@ class AmbiguousHandError(GoStopError):
     """The rules leave a decision that only the table can make; the request must say it."""
 
     title = "The table must decide"
+
+
+class InvalidTableError(GoStopError):
+    """A table's setup that cannot open a table (a roster that names someone twice, a
+    first dealer who is not on it): about the table, not a hand."""
+
+    title = "The table cannot be set up"
 
 
 _MORE = "too_many_problems"

@@ -121,6 +121,26 @@ def _gostop() -> tuple[Any, list[Any]]:
     return setup_of(scenario["table"]), [s for s in scenario["steps"] if s["do"] == "add"]
 
 
+def test_an_unknown_hand_says_which_hands_the_table_has() -> None:
+    """No "1 to 0": a table with no hands, one hand, or several says so in English."""
+    setup, adds = _gostop()
+    ledger = start(setup)
+    details = []
+    for count in (0, 1, 2):
+        if count:
+            ledger = apply(
+                ledger, added_event(domain_hand("gostop", adds[count - 1]["hand"]), by="s", at="t")
+            )
+        with pytest.raises(LedgerError) as missing:
+            apply(ledger, step_event("gostop", {"do": "void", "number": 7, "reason": "x"}))
+        details.append(missing.value.issues[0].detail)
+    assert details == [
+        "the table has no hand 7; it has no hands yet",
+        "the table has no hand 7; its only hand is 1",
+        "the table has no hand 7; its hands are 1 to 2",
+    ]
+
+
 def test_refusals_name_the_problem() -> None:
     setup, adds = _gostop()
     ledger = start(setup)
@@ -130,6 +150,7 @@ def test_refusals_name_the_problem() -> None:
     with pytest.raises(LedgerError) as missing:
         apply(ledger, step_event("gostop", {"do": "void", "number": 1, "reason": "x"}))
     assert missing.value.issues[0].code == "unknown_hand"
+    assert missing.value.issues[0].detail == "the table has no hand 1; it has no hands yet"
     stranger = {
         "players": [{"id": "Z", "declared": {"points": 3}}, *adds[0]["hand"]["players"][1:]]
     }

@@ -3,8 +3,11 @@ and alias the service accepts is listed; its documented query parameters exist."
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 from calculator.presets import presets
 from tests_support import load_tool
@@ -97,3 +100,39 @@ def test_the_phone_section_runs_the_stack_and_warns_against_plain_gunicorn() -> 
     if "gunicorn" in section:
         assert "30 s" in section
         assert "RELIABILITY.md" in section
+
+
+# A section cited by a message or a document: README.md, "<heading or bold paragraph>".
+_CITATION = re.compile(r'README\.md,\s+"?([^"()]+?)"?\)')
+
+
+def _readme_sections(text: str) -> set[str]:
+    """The README's headings and bold paragraph leads (``**Deleting and expiry.**``)."""
+    headings = {m.group(1) for m in re.finditer(r"^#+ (.+)$", text, re.MULTILINE)}
+    leads = {m.group(1) for m in re.finditer(r"^\*\*([^*]+?)\.\*\*", text, re.MULTILINE)}
+    return headings | leads
+
+
+def test_every_readme_section_the_code_cites_exists() -> None:
+    """A message that sends the reader to a section of the README names one it has (the
+    purge's refusal once cited "Purging", a section that never was)."""
+    sections = _readme_sections((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert {"Deleting and expiry", "Tables: a night of play"} <= sections
+    cited = {
+        (path.relative_to(ROOT).as_posix(), name.strip())
+        for path in sorted((ROOT / "calculator").rglob("*.py"))
+        for name in _CITATION.findall(" ".join(path.read_text(encoding="utf-8").split()))
+    }
+    assert ("calculator/api/cli.py", "Deleting and expiry") in cited
+    assert {c for c in cited if c[1] not in sections} == set()
+
+
+def test_the_purge_refusal_cites_the_section_that_says_how_to_run_it() -> None:
+    from calculator.api.cli import _require_ttl
+    from calculator.api.config import SettingsError
+
+    with pytest.raises(SettingsError) as refused:
+        _require_ttl({})
+    assert str(refused.value).endswith(
+        'run it with the service\'s environment file (README.md, "Deleting and expiry")'
+    )

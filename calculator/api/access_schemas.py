@@ -17,6 +17,7 @@ from calculator.api.fields import (
     StrictSchema,
     StrictString,
     fail,
+    refuse_blank,
 )
 from calculator.api.join_codes import ALPHABET_TEXT, MAX_JOIN_INPUT, normalize_join_code
 from calculator.api.table_schemas import JOIN_URL
@@ -42,11 +43,8 @@ _BUILT_IN_LABEL = re.compile(
 def checked_label(label: str) -> str:
     """A label a client gave (a mint's, a join's), trimmed; a 422 for ``/label`` when
     it is blank or reads as a label the service gives (:data:`_BUILT_IN_LABEL`)."""
+    refuse_blank(label, "label", "name the phone")
     trimmed = label.strip()
-    if not trimmed:
-        raise ValidationError(
-            {"label": fail("invalid_length", "the label is blank: name the phone").messages}
-        )
     read = " ".join(unicodedata.normalize("NFKC", trimmed).casefold().split())
     if _BUILT_IN_LABEL.fullmatch(read):
         raise ValidationError(

@@ -32,6 +32,7 @@ from urllib.parse import urlencode
 import orjson
 
 from calculator.api.config import SettingsError
+from calculator.errors import counted
 
 # command → (endpoint, help)
 ENDPOINTS = {
@@ -143,10 +144,10 @@ def _database_command(action: str) -> int:
     down: tuple[type[BaseException], ...] = (*DOWN, DatabaseError, sqlite3.DatabaseError, OSError)
     try:
         if action == "purge":
-            print(f"purged {purge_database()} idle tables")
+            print(f"purged {counted(purge_database(), 'idle table')}")
         elif action == "rebuild":
             rebuilt, refused = rebuild_database()
-            print(f"rebuilt {rebuilt} tables")
+            print(f"rebuilt {counted(rebuilt, 'table')}")
             for table_id, why in refused.items():
                 print(f"gostop: table {table_id} left as it was: {why}", file=sys.stderr)
             return 2 if refused else 0
@@ -186,7 +187,8 @@ def _require_ttl(environ: Mapping[str, str]) -> None:
     if not environ.get("GOSTOP_TABLE_TTL_DAYS", "").strip():
         raise SettingsError(
             "gostop db purge needs GOSTOP_TABLE_TTL_DAYS, the service's own (0: tables never "
-            "expire): run it with the service's environment file (README.md, Purging)"
+            "expire): run it with the service's environment file "
+            '(README.md, "Deleting and expiry")'
         )
 
 

@@ -25,6 +25,7 @@ from calculator.errors import (
     ImpossibleHandError,
     InvalidHandError,
     InvalidRulesError,
+    InvalidTableError,
     counted,
     more_problems,
 )
@@ -76,6 +77,7 @@ _TYPES: dict[type[GoStopError], str] = {
     AmbiguousHandError: "ambiguous-hand",
     ShareError: "invalid-share-text",
     TooCostlyError: "table-too-costly",
+    InvalidTableError: "invalid-table",
 }
 
 

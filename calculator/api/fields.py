@@ -139,6 +139,16 @@ def fail(code: str, text: str) -> ValidationError:
     return ValidationError(Coded(text, code))
 
 
+def refuse_blank(value: str | None, name: str, why: str) -> None:
+    """A 422 ``invalid_length`` for the field ``name`` when its string is only
+    whitespace (``why`` says what to give instead): a token's label, a void's or a
+    correction's reason — free text a person reads later, where blank says nothing."""
+    if value is not None and not value.strip():
+        raise ValidationError(
+            {name: fail("invalid_length", f"the {name} is blank: {why}").messages}
+        )
+
+
 class CodedField(fields.Field[Any]):
     """Mixin: the messages of marshmallow's own errors (required, null, type) get codes."""
 

@@ -213,14 +213,16 @@ def domain_event(row: EventRow, variant: Variant) -> Event:
     )
 
 
-def event_json(row: EventRow) -> dict[str, Any]:
-    """An event as ``GET …/events`` gives it."""
+def event_json(row: EventRow, *, number: int | None = None) -> dict[str, Any]:
+    """An event as ``GET …/events`` gives it (``number``: the hand it is about, derived
+    by :func:`calculator.ledger.hands_about`) or, without ``number``, as an export
+    carries it: as stored (a correction's or a void's hand alone)."""
     return {
         "seq": row.seq,
         "type": row.type,
         "by": row.by,
         "at": row.at,
-        "number": row.number,
+        "number": row.number if number is None else number,
         "reason": row.reason,
         "body": None if row.body is None else orjson.Fragment(row.body),
     }

@@ -48,6 +48,8 @@ from calculator.api.tables import (
     _ACCESS,
     _ETAG,
     _WRITE_HEADERS,
+    REPLAYED_CREATE,
+    REPLAYED_CREATE_GONE,
     SHARED_KEY_SCHEMA,
     _cache,
     _store,
@@ -351,6 +353,7 @@ def _cell(value: str | int | None) -> str | int:
     413,
     415,
     422,
+    s404=REPLAYED_CREATE_GONE,
     s503="Replaying the log ran past the service's deadline (GOSTOP_REQUEST_DEADLINE): "
     "retry after Retry-After seconds",
 )
@@ -361,9 +364,8 @@ def _cell(value: str | int | None) -> str | int:
             **_WRITE_HEADERS[0],
             "required": False,
             "schema": SHARED_KEY_SCHEMA,
-            "description": "Optional, as on POST /v1/tables: a replayed import returns the "
-            f"same table id with freshly minted tokens. At least {MIN_SHARED_KEY} "
-            "characters, random (send a UUID; 422 `weak_idempotency_key`)",
+            "description": f"Optional, as on POST /v1/tables: {REPLAYED_CREATE}. At least "
+            f"{MIN_SHARED_KEY} characters, random (send a UUID; 422 `weak_idempotency_key`)",
         }
     ],
     requestBody={"required": True, "content": {"application/json": {"schema": ImportSchema}}},

@@ -45,11 +45,39 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def new_secret() -> str:
+    """A token's secret: 192 random bits, URL-safe (shown once, stored as its hash)."""
+    return secrets.token_urlsafe(24)
+
+
 def mint(role: str, *, label: str | None = None) -> tuple[str, TokenRow]:
     """A new token (shown once) and the row that stores its hash; labelled with its role
     unless ``label`` is given (events name their writer by it)."""
-    token = secrets.token_urlsafe(24)
+    token = new_secret()
     return token, TokenRow(hash=token_hash(token), role=role, label=label or role)
+
+
+def rekeyed(store: Store, table_id: str, *token_ids: str) -> tuple[tuple[str, TokenRow], ...]:
+    """The answer to a replayed request that minted tokens (a create's or an import's
+    scorer and viewer, a join's or a mint's one): no token is minted again; the tokens
+    the first request minted get fresh secrets, all or none (a secret is never stored to
+    be answered again, so the first answer's secrets then open nothing). Each as
+    ``(secret, row)``, in the order of ``token_ids``; a 404 ``unknown_token`` if one of
+    them was revoked (or the first request's stored answer names none)."""
+    secrets_ = {token_id: new_secret() for token_id in token_ids}
+    rows = None
+    if token_ids and all(token_ids):
+        hashes = {token_id: token_hash(secret) for token_id, secret in secrets_.items()}
+        rows = store.rekey_all(table_id, hashes)
+    if rows is None:
+        raise coded(
+            NotFound(
+                "a token this Idempotency-Key minted was revoked; send the request "
+                "again with a new key"
+            ),
+            "unknown_token",
+        )
+    return tuple((secrets_[row.token_id], row) for row in rows)
 
 
 def add_tokens(
@@ -184,6 +212,21 @@ def table_response(body: Any, version: int, status: int = 200, variant: str = ""
     """A JSON answer about a table, with its ETag (of the representation ``variant``)."""
     response = body if isinstance(body, Response) else json_response(body, status)
     response.headers["ETag"] = etag(version, variant)
+    return response
+
+
+class _NoContent(Response):
+    """A 204: no body, so no Content-Type (werkzeug's default would say text/html)."""
+
+    default_mimetype = None
+
+
+def no_content(version: int | None = None) -> Response:
+    """The empty 204 of a change about a table: with the table's ETag at ``version`` (a
+    revoked token: the table stays at it), none when the table is gone (deleted)."""
+    response = _NoContent(status=204)
+    if version is not None:
+        response.headers["ETag"] = etag(version)
     return response
 
 

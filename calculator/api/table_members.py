@@ -50,7 +50,7 @@ from calculator.api.access_schemas import (
     checked_label,
 )
 from calculator.api.fields import StrictSchema
-from calculator.api.http import coded, json_response
+from calculator.api.http import coded
 from calculator.api.join_codes import join_url
 from calculator.api.ledger_io import TableGoneError
 from calculator.api.rate_limits import client_address, join_limit, rate_key
@@ -62,9 +62,11 @@ from calculator.api.table_access import (
     claim,
     idempotency_key,
     mint,
+    no_content,
     open_table,
     poll_table,
     read_if_match,
+    rekeyed,
     replayed,
     stale,
     table_response,
@@ -166,7 +168,8 @@ def join_table() -> Response:
         if replay is not None:  # the same body: the same code and label
             joined = orjson.loads(replay.get_data())
             head = _open_to_join(store, joined["id"])
-            return replayed(_joined(head, *_rekeyed(store, head.id, joined.get("token_id", ""))))
+            ((secret, row),) = rekeyed(store, head.id, joined.get("token_id", ""))
+            return replayed(_joined(head, secret, row))
     try:
         data = _body(JoinSchema)
         label = None if data["label"] is None else checked_label(data["label"])
@@ -212,21 +215,6 @@ def _joined(head: Head, secret: str, row: TokenRow) -> Response:
     response = table_response(body, head.version, 201)
     response.headers["Location"] = f"/v1/tables/{head.id}"
     return response
-
-
-def _rekeyed(store: Store, table_id: str, token_id: str) -> tuple[str, TokenRow]:
-    """A replay's answer: the token the first request minted, with a fresh secret."""
-    secret, fresh = mint("viewer")
-    row = store.rekey(table_id, token_id=token_id, token_hash=fresh.hash)
-    if row is None:
-        raise coded(
-            NotFound(
-                "the token this Idempotency-Key minted was revoked; send the request "
-                "again with a new key"
-            ),
-            "unknown_token",
-        )
-    return secret, row
 
 
 @tables.get("/tables/<id>/qr")
@@ -277,7 +265,7 @@ def table_qr(id: str) -> Response:
 
 
 @tables.get("/tables/<id>/tokens")
-@tables.response(200, TokensSchema, description="The tokens, without their secrets")
+@tables.response(200, TokensSchema, description="The tokens, without their secrets", headers=_ETAG)
 @tables.problems(**_ACCESS)
 @tables.doc(operationId="listTableTokens")
 def list_tokens(id: str) -> Response:
@@ -296,11 +284,11 @@ def list_tokens(id: str) -> Response:
         }
         for t in rows
     ]
-    return json_response({"tokens": tokens})
+    return table_response({"tokens": tokens}, head.version)
 
 
 @tables.post("/tables/<id>/tokens")
-@tables.response(201, MintedSchema, description="The token (shown once)")
+@tables.response(201, MintedSchema, description="The token (shown once)", headers=_ETAG)
 @tables.problems(
     s409="A request with this Idempotency-Key is in progress; or another token of the "
     "table has this label; or the table has too many tokens",
@@ -329,8 +317,10 @@ def mint_token(id: str) -> Response:
     key = idempotency_key()
     replay = None if key is None else claim(store, head.id, key)
     if replay is not None:
-        secret, row = _rekeyed(store, head.id, orjson.loads(replay.get_data()).get("token_id", ""))
-        return replayed(_minted(secret, row))
+        ((secret, row),) = rekeyed(
+            store, head.id, orjson.loads(replay.get_data()).get("token_id", "")
+        )
+        return replayed(_minted(secret, row, head.version))
     try:
         data = _body(MintTokenSchema)
         secret, row = mint(data["role"], label=checked_label(data["label"]))
@@ -342,10 +332,10 @@ def mint_token(id: str) -> Response:
         if key is not None:
             store.release(scope=head.id, key=key)
         raise
-    return _minted(secret, row)
+    return _minted(secret, row, head.version)
 
 
-def _minted(secret: str, row: TokenRow) -> Response:
+def _minted(secret: str, row: TokenRow, version: int) -> Response:
     body = {
         "token_id": row.token_id,
         "token": secret,
@@ -353,11 +343,11 @@ def _minted(secret: str, row: TokenRow) -> Response:
         "label": row.label,
         "created_at": iso_time(row.created_at),
     }
-    return json_response(body, 201)
+    return table_response(body, version, 201)  # tokens leave the version as it was
 
 
 @tables.delete("/tables/<id>/tokens/<token_id>")
-@tables.response(204, description="Revoked: the token opens nothing any more")
+@tables.response(204, description="Revoked: the token opens nothing any more", headers=_ETAG)
 @tables.problems(
     s409="It is the table's last scorer token (mint another scorer token first)",
     **{**_SCORER, "s404": _ACCESS["s404"] + "; or no such token at this table"},
@@ -386,7 +376,7 @@ def revoke_token(id: str, token_id: str) -> Response:
             ),
             "last_scorer_token",
         )
-    return Response(status=204)
+    return no_content(head.version)
 
 
 # --- the end -------------------------------------------------------------------------------
@@ -428,4 +418,4 @@ def delete_table(id: str) -> Response:
             raise coded(NotFound("the table was deleted meanwhile"), "unknown_table")
         raise stale(current.version, "the table changed meanwhile")
     _cache().forget(head.id)  # its ledger and renderings: memory no request can use
-    return Response(status=204)
+    return no_content()  # no ETag: the table has no version any more

@@ -8,7 +8,15 @@ from collections.abc import Mapping
 from math import inf
 from typing import Any, NamedTuple
 
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, types
+from marshmallow import (
+    EXCLUDE,
+    Schema,
+    ValidationError,
+    fields,
+    post_load,
+    types,
+    validates_schema,
+)
 
 from calculator.api.fields import (
     CodedField,
@@ -20,6 +28,7 @@ from calculator.api.fields import (
     StrictSchema,
     StrictString,
     fail,
+    refuse_blank,
     too_large_to_read,
     whole_number,
 )
@@ -253,15 +262,24 @@ class CreateTableSchema(StrictSchema):
         return data
 
 
-class ReasonSchema(StrictSchema):
+_REASON = "Why (kept in the log; not blank)"
+
+
+class _Reasoned(StrictSchema):
+    """A change that says why: its ``reason`` is refused blank, as a token's label is."""
+
+    @validates_schema
+    def _reason_given(self, data: dict[str, Any], **_kwargs: Any) -> None:
+        refuse_blank(data.get("reason"), "reason", "say why, for the table's log")
+
+
+class ReasonSchema(_Reasoned):
     """``POST …/hands/{number}/void``: why the hand is struck out."""
 
-    reason = StrictString(
-        max_length=MAX_REASON, required=True, metadata={"description": "Why (kept in the log)"}
-    )
+    reason = StrictString(max_length=MAX_REASON, required=True, metadata={"description": _REASON})
 
 
-class CorrectionSchema(StrictSchema):
+class CorrectionSchema(_Reasoned):
     """``PUT …/hands/{number}``: the hand as it should have been, and why."""
 
     hand = HandBodyField(
@@ -271,9 +289,7 @@ class CorrectionSchema(StrictSchema):
             "type": "object",
         },
     )
-    reason = StrictString(
-        max_length=MAX_REASON, required=True, metadata={"description": "Why (kept in the log)"}
-    )
+    reason = StrictString(max_length=MAX_REASON, required=True, metadata={"description": _REASON})
 
 
 MAX_SEQ = 2**31 - 1
@@ -456,7 +472,13 @@ class EventOutSchema(Schema):
         "When (UTC, ISO 8601): the writing instance's clock, never before the event before "
         "it (instances' clocks differ), so the log's times never go back",
     )
-    number = fields.Integer(allow_none=True, metadata={"description": "The hand it is about"})
+    number = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "The hand a correction or a void is about, as the log stores it "
+            "(null for the other events; GET /v1/tables/{id}/events gives each event's hand)"
+        },
+    )
     reason = fields.String(allow_none=True, metadata={"description": "Why"})
     body = fields.Raw(
         allow_none=True,
@@ -464,11 +486,25 @@ class EventOutSchema(Schema):
     )
 
 
+class LogEventSchema(EventOutSchema):
+    """One event of the log, as ``GET …/events`` gives it: with the hand it is about."""
+
+    number = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "The hand it is about: the hand added, corrected or voided; for "
+            "undone and redone, the hand of the change taken back or made again (undo takes "
+            "back the last add, correction or void in effect). Null for created and closed, "
+            "which are about no hand"
+        },
+    )
+
+
 class EventsSchema(Schema):
     """The log after ``after``, in order."""
 
     version = _req(fields.Integer(), "The table's version")
-    events = _req(fields.List(fields.Nested(EventOutSchema)), "In order")
+    events = _req(fields.List(fields.Nested(LogEventSchema)), "In order")
 
 
 class TableSettlementSchema(Schema):

@@ -42,7 +42,6 @@ from calculator.api.table_access import (
     MIN_SHARED_KEY,
     UNKNOWN_TABLE,
     TableIdConverter,
-    add_tokens,
     check_version,
     claim,
     idempotency_key,
@@ -50,6 +49,7 @@ from calculator.api.table_access import (
     open_table,
     poll_table,
     read_if_match,
+    rekeyed,
     replayed,
     stale,
     table_response,
@@ -89,6 +89,7 @@ from calculator.ledger import (
     check_setup,
     closed,
     corrected,
+    hands_about,
     redone,
     start,
     undone,
@@ -120,6 +121,15 @@ _WRITE_HEADERS = [
         "description": 'The table version the change is made on: "N" (or W/"N")',
     },
 ]
+# What a replayed create or import answers (created_once), said once for both.
+REPLAYED_CREATE = (
+    "a replay returns the same table id and the same scorer and viewer tokens with fresh "
+    "secrets, minting no token (the first answer's secrets then open nothing)"
+)
+REPLAYED_CREATE_GONE = (
+    "The table a replayed Idempotency-Key created is gone (`unknown_table`), or a token "
+    "it minted was revoked (`unknown_token`: send the request again with a new key)"
+)
 _READ_HEADERS = [
     {
         "name": "If-None-Match",
@@ -526,9 +536,7 @@ def _changed_json(
     description="The table and its tokens (shown once)",
     headers={**_ETAG, "Location": _TOKEN},
 )
-@tables.problems(
-    400, 409, 413, 415, 422, s404="The table a replayed Idempotency-Key created is gone"
-)
+@tables.problems(400, 409, 413, 415, 422, s404=REPLAYED_CREATE_GONE)
 @tables.doc(
     operationId="createTable",
     parameters=[
@@ -536,9 +544,9 @@ def _changed_json(
             **_WRITE_HEADERS[0],
             "required": False,
             "schema": SHARED_KEY_SCHEMA,
-            "description": "Optional: a replayed create returns the same table id with "
-            f"freshly minted tokens. At least {MIN_SHARED_KEY} characters, random (send a "
-            "UUID): create keys share one scope (422 `weak_idempotency_key`)",
+            "description": f"Optional: {REPLAYED_CREATE}. At least {MIN_SHARED_KEY} "
+            "characters, random (send a UUID): create keys share one scope (422 "
+            "`weak_idempotency_key`)",
         }
     ],
     requestBody={
@@ -564,14 +572,14 @@ def create_table() -> Response:
 
 def created_once(create: Callable[[Store, str | None], Response]) -> Response:
     """A request that makes a new table (a create or an import), at most once per
-    ``Idempotency-Key``: a replay answers the same table with freshly minted tokens."""
+    ``Idempotency-Key``: a replay answers the same table and the same tokens with fresh
+    secrets (the first answer's then open nothing), minting none."""
     store = _store()
     key = idempotency_key(shared=True)
     if key is not None:
         replay = claim(store, CREATE_SCOPE, key)
         if replay is not None:
-            created = orjson.loads(replay.get_data())
-            return replayed(_minted(store, created))
+            return replayed(_rekeyed_table(store, orjson.loads(replay.get_data())))
     try:
         return create(store, key)
     except BaseException:
@@ -625,7 +633,9 @@ def insert_table(
         scorer, scorer_row = mint("scorer")
         viewer, viewer_row = mint("viewer")
         answer = {"id": table_id, "version": ledger.version, "join_code": join_code}
-        stored = None if key is None else (CREATE_SCOPE, key, 201, orjson.dumps(answer).decode())
+        # A replay answers the same tokens (_rekeyed_table): the record names them.
+        record = {**answer, "token_ids": [scorer_row.token_id, viewer_row.token_id]}
+        stored = None if key is None else (CREATE_SCOPE, key, 201, orjson.dumps(record).decode())
         if store.create(
             table_id=table_id,
             join_code=join_code,
@@ -641,17 +651,22 @@ def insert_table(
     raise RuntimeError("could not draw a free join code")  # pragma: no cover - 8 collisions
 
 
-def _minted(store: Store, answer: dict[str, Any]) -> Response:
-    """A replayed create: the same table, with fresh tokens (the first ones still work)."""
-    scorer, scorer_row = mint("scorer")
-    viewer, viewer_row = mint("viewer")
-    add_tokens(store, answer["id"], (scorer_row, viewer_row), rename=True)  # "scorer (2)"
-    return _created_response(answer, scorer, viewer)
+def _rekeyed_table(store: Store, stored: dict[str, Any]) -> Response:
+    """A replayed create or import: the same table and the same two tokens, with fresh
+    secrets (:func:`rekeyed`, as a replayed join or mint) — no token is minted again, so
+    a retry neither leaves the first answer's secrets working nor counts toward the
+    table's token cap."""
+    if store.head(stored["id"]) is None:
+        raise coded(NotFound("the table this Idempotency-Key created is gone"), "unknown_table")
+    (scorer, _), (viewer, _) = rekeyed(store, stored["id"], *stored.get("token_ids", ()))
+    return _created_response(stored, scorer, viewer)
 
 
 def _created_response(answer: dict[str, Any], scorer: str, viewer: str) -> Response:
     body = {
-        **answer,
+        "id": answer["id"],
+        "version": answer["version"],
+        "join_code": answer["join_code"],
         "join_url": join_url(request.host_url, answer["join_code"]),
         "scorer_token": scorer,
         "viewer_token": viewer,
@@ -887,17 +902,25 @@ def list_events(id: str) -> Response:
     (a phone syncs what it has not seen). The ETag is the table's version: poll every
     2–3 seconds with `?after=<the last seq you hold>` and If-None-Match, and the answer
     is an empty 304 until the table changes. `by` is the label of the token that wrote
-    the event.
+    the event. `number` is the hand the event is about: the hand added, corrected or
+    voided, or for undone and redone the hand of the change taken back or made again;
+    null for created and closed.
     """
     head, unchanged = poll_table(_store(), id)
     # The query is read after the access checks: 401 and 404 come before a 422 (SPEC §9).
     query = load_query(_EVENTS_QUERY, _EVENTS_PARAMETERS)
     if unchanged is not None:
         return unchanged
-    rows = _store().events(head.id, after=query["after"], upto=head.version)
-    if not rows and query["after"] < head.version:  # there were some: the log was emptied
+    store = _store()
+    rows = store.events(head.id, after=query["after"], upto=head.version)
+    # The hand each event is about: derived from the whole log, as only corrections and
+    # voids store theirs (the stored and exported log stays as it is).
+    about = hands_about(store.event_kinds(head.id, upto=head.version)) if rows else []
+    emptied = len(about) < rows[-1].seq if rows else query["after"] < head.version
+    if emptied:  # there were events: the log was emptied since its head was read
         raise ledger_io.TableGoneError("the table has no events: it was deleted meanwhile")
-    body = {"version": head.version, "events": [ledger_io.event_json(r) for r in rows]}
+    events = [ledger_io.event_json(r, number=about[r.seq - 1]) for r in rows]
+    body = {"version": head.version, "events": events}
     return table_response(body, head.version)
 
 

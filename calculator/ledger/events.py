@@ -8,6 +8,7 @@ time given by the edge that stores it; the domain only carries it).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -128,3 +129,44 @@ def closed(*, by: str, at: str) -> Event:
 
 EDITS = frozenset({EventType.ADDED, EventType.CORRECTED, EventType.VOIDED})
 """The events undo takes back and redo makes again."""
+
+
+def hands_about(log: Iterable[tuple[str, int | None]]) -> list[int | None]:
+    """The hand each event of a log is about, from its events' ``(type, number)`` in
+    order (the whole log, from ``created``): what the log's readers show as ``number``,
+    derived because only a correction and a void store theirs.
+
+    An ``added`` event is about the hand it added (the hands listed before it, plus one);
+    an ``undone`` or ``redone`` one about the hand of the change it took back or made
+    again (undo takes back the last change in effect — an add, a correction or a void —
+    and redo makes the last one undone again, so it is well defined); ``created`` and
+    ``closed`` are about no hand (None). Counting only: nothing is scored.
+
+    >>> hands_about([("created", None), ("added", None), ("added", None), ("voided", 1),
+    ...              ("undone", None), ("undone", None), ("redone", None), ("added", None),
+    ...              ("closed", None)])
+    [None, 1, 2, 1, 1, 2, 2, 3, None]
+    """
+    listed = 0  # the hands the table lists
+    edits: list[tuple[int, bool]] = []  # the changes in effect: (hand, whether it added it)
+    undone_edits: list[tuple[int, bool]] = []  # the changes undo took back, redo can make
+    about: list[int | None] = []
+    for kind, number in log:
+        hand: int | None = None
+        if kind in (EventType.ADDED, EventType.CORRECTED, EventType.VOIDED):
+            adds = kind == EventType.ADDED
+            listed += adds
+            hand = listed if adds else number
+            if hand is not None:
+                edits.append((hand, adds))
+            undone_edits.clear()
+        elif kind == EventType.UNDONE and edits:
+            hand, adds = edits.pop()
+            undone_edits.append((hand, adds))
+            listed -= adds
+        elif kind == EventType.REDONE and undone_edits:
+            hand, adds = undone_edits.pop()
+            edits.append((hand, adds))
+            listed += adds
+        about.append(hand)
+    return about

@@ -27,7 +27,14 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from calculator.balance import BalanceHand, BalancePlayer, BalanceResult, score_balance
-from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
+from calculator.errors import (
+    GoStopError,
+    InvalidHandError,
+    InvalidTableError,
+    Issue,
+    Problems,
+    ZeroSumError,
+)
 from calculator.hand import Hand, OutcomeType, PlayerHand
 from calculator.ledger.events import EDITS, DealerRule, Event, EventType, Play, TableSetup
 from calculator.limits import quote
@@ -201,7 +208,7 @@ def start(setup: TableSetup) -> Ledger:
 
 
 def check_setup(setup: TableSetup) -> None:
-    """Raise InvalidHandError unless the roster names different people and the first
+    """Raise InvalidTableError unless the roster names different people and the first
     dealer, if given, is one of them."""
     problems = Problems()
     seen: set[str] = set()
@@ -215,7 +222,7 @@ def check_setup(setup: TableSetup) -> None:
             f"dealer {setup.dealer!r} is not on the roster ({', '.join(setup.roster)})",
             "dealer",
         )
-    problems.raise_if_any(InvalidHandError)
+    problems.raise_if_any(InvalidTableError)
 
 
 def replay(setup: TableSetup, events: Iterable[Event], *, stored: bool = False) -> Ledger:
@@ -450,7 +457,7 @@ def _check_edit(ledger: Ledger, event: Event) -> None:
     if event.type is not EventType.ADDED:
         number = event.number
         if number is None or not 1 <= number <= len(ledger.entries):
-            detail = f"the table has no hand {number}; its hands are 1 to {len(ledger.entries)}"
+            detail = f"the table has no hand {number}; {_hands_held(len(ledger.entries))}"
             raise LedgerError([Issue("unknown_hand", detail, ())])
         if event.type is EventType.VOIDED and ledger.entries[number - 1].voided:
             detail = (
@@ -460,6 +467,17 @@ def _check_edit(ledger: Ledger, event: Event) -> None:
             raise LedgerError([Issue("hand_voided", detail, ())])
     if event.hand is not None:
         _check_hand(ledger.setup, event.hand)
+
+
+def _hands_held(count: int) -> str:
+    """Which hand numbers a table of ``count`` hands has, as a message says it.
+
+    >>> _hands_held(0), _hands_held(1), _hands_held(12)
+    ('it has no hands yet', 'its only hand is 1', 'its hands are 1 to 12')
+    """
+    if count == 0:
+        return "it has no hands yet"
+    return "its only hand is 1" if count == 1 else f"its hands are 1 to {count}"
 
 
 def _check_hand(setup: TableSetup, hand: Play) -> None:

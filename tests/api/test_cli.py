@@ -299,3 +299,19 @@ def test_a_file_that_is_no_database_is_one_line_and_status_3(
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
     assert err == f"gostop: the database sqlite:///{path} cannot be used: file is not a database\n"
+
+
+def test_gostop_db_rebuild_counts_its_tables_in_english(
+    tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    """One table rebuilt is "rebuilt 1 table" (errors.counted), not "1 tables"."""
+    from calculator.api import create_app
+
+    url = f"sqlite:///{tmp_path}/night.sqlite3"
+    app = create_app({"access_log": False, "database_url": url})
+    created = app.test_client().post("/v1/tables", json={"roster": ["A", "B"], "stake": 100})
+    assert created.status_code == 201
+    app.extensions["gostop_store"].dispose()
+    monkeypatch.setenv("GOSTOP_DATABASE_URL", url)
+    assert main(["db", "rebuild"]) == 0
+    assert capsys.readouterr().out == "rebuilt 1 table\n"

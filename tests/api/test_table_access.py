@@ -454,18 +454,13 @@ def test_labels_are_unique_among_a_tables_tokens(lclient: Any, clock: FakeClock)
     assert defaults[1:] == [defaults[0] + " (2)", defaults[0] + " (3)"]
     labels = [t["label"] for t in table.get("/tokens")["tokens"]]
     assert len(labels) == len(set(labels)) == 9
-    # a replayed create's fresh tokens too
+    # a replayed create mints no token: its two keep their labels
     key = new_key()
     created = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
     replayed = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
     again_table = TableClient(lclient, replayed.get_json())
     assert created.get_json()["id"] == again_table.id
-    assert [t["label"] for t in again_table.get("/tokens")["tokens"]] == [
-        "scorer",
-        "viewer",
-        "scorer (2)",
-        "viewer (2)",
-    ]
+    assert [t["label"] for t in again_table.get("/tokens")["tokens"]] == ["scorer", "viewer"]
 
 
 def test_a_table_holds_at_most_100_tokens(lclient: Any, access_app: Any) -> None:
@@ -618,6 +613,8 @@ def test_delete_needs_the_scorer_and_the_version(lclient: Any, access_app: Any) 
     }
     deleted = lclient.delete(table.path, headers={**table.auth(), "If-Match": 'W/"3"'})
     assert (deleted.status_code, deleted.data) == (204, b"")
+    # an empty answer has no Content-Type, and a deleted table no version to tag
+    assert ("Content-Type" in deleted.headers, "ETag" in deleted.headers) == (False, False)
     assert set(_rows(access_app, table.id).values()) == {0}
     for token in (table.scorer, table.viewer, joined["viewer_token"]):
         for suffix in ("", "/events", "/settlement", "/tokens", "/qr"):
@@ -704,6 +701,10 @@ def test_gostop_db_purge_prints_how_many(tmp_path: Any, monkeypatch: Any, capsys
     assert capsys.readouterr().out.strip() == "purged 2 idle tables"
     assert main(["db", "purge"]) == 0
     assert capsys.readouterr().out.strip() == "purged 0 idle tables"
+    monkeypatch.setenv("GOSTOP_TABLE_TTL_DAYS", "5")  # "b"'s 6 days: one table, said so
+    assert main(["db", "purge"]) == 0
+    assert capsys.readouterr().out.strip() == "purged 1 idle table"
+    monkeypatch.setenv("GOSTOP_TABLE_TTL_DAYS", "7")
     monkeypatch.setenv("GOSTOP_TABLE_TTL_DAYS", "0")  # 0: tables never expire
     assert main(["db", "purge"]) == 0
     assert capsys.readouterr().out.strip() == "purged 0 idle tables"
@@ -921,3 +922,24 @@ def test_a_refused_write_carries_the_tables_etag(lclient: Any) -> None:
     assert response.headers["ETag"] == '"1"'
     # no token, no table: nothing to tell
     assert "ETag" not in lclient.post(table.path + "/undo").headers
+
+
+def test_the_token_answers_carry_the_tables_etag(lclient: Any) -> None:
+    """SPEC §9: every table answer carries ``ETag: "<version>"`` — the token list, a mint
+    (its replay too) and a revoke, whose 204 is empty and says no Content-Type. Tokens
+    are no events: the version stays."""
+    table = _table(lclient)
+    table.write("POST", "/hands", HAND, expect=201)  # version 2
+    tokens = table.path + "/tokens"
+    listed = lclient.get(tokens, headers=table.auth(table.viewer))
+    assert (listed.status_code, listed.headers["ETag"]) == (200, '"2"')
+    key = {"Idempotency-Key": new_key()}
+    body = {"role": "viewer", "label": "TV"}
+    for replay in (False, True):
+        minted = lclient.post(tokens, json=body, headers={**table.auth(), **key})
+        assert (minted.status_code, minted.headers["ETag"]) == (201, '"2"')
+        assert ("Idempotent-Replayed" in minted.headers) is replay
+    revoked = lclient.delete(f"{tokens}/{minted.get_json()['token_id']}", headers=table.auth())
+    assert (revoked.status_code, revoked.data, revoked.headers["ETag"]) == (204, b"", '"2"')
+    assert "Content-Type" not in revoked.headers
+    assert table.get()["version"] == 2

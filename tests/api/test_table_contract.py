@@ -242,6 +242,34 @@ def test_a_blank_or_built_in_label_is_refused(lclient: Any, label: str, code: st
     assert (joined.status_code, _code(joined)) == (422, code)
 
 
+@pytest.mark.parametrize("reason", ["", "  ", "\u3000", " \u00a0 "])
+def test_a_blank_reason_is_refused_as_a_blank_label_is(lclient: Any, reason: str) -> None:
+    """A void's or a correction's reason is what the log keeps to say why: blank, it is a
+    422 ``invalid_length`` at ``/reason`` (refuse_blank, the label's own check); the
+    table stays as it was."""
+    table = _table(lclient)
+    table.write("POST", "/hands", HAND, expect=201)
+    headers = {**table.auth(), "If-Match": f'"{table.version}"'}
+    for suffix, body in (
+        ("/hands/1/void", {"reason": reason}),
+        ("/hands/1", {"hand": HAND, "reason": reason}),
+    ):
+        method = "PUT" if suffix == "/hands/1" else "POST"
+        refused = lclient.open(
+            table.path + suffix,
+            method=method,
+            json=body,
+            headers={**headers, "Idempotency-Key": new_key()},
+        )
+        assert refused.status_code == 422, refused.get_json()
+        (error,) = refused.get_json()["errors"]
+        assert (error["pointer"], error["code"]) == ("/reason", "invalid_length")
+        if reason:  # an empty string is below the length, as before
+            assert error["detail"] == "the reason is blank: say why, for the table's log"
+    assert table.get()["version"] == 2
+    table.write("POST", "/hands/1/void", {"reason": " entered twice "})  # text: taken
+
+
 def test_a_label_is_stored_trimmed_and_names_like_the_built_in_ones_pass(lclient: Any) -> None:
     table = _table(lclient)
     assert _mint(lclient, table, "  민지's phone ").get_json()["label"] == "민지's phone"
@@ -255,7 +283,7 @@ def test_every_replayed_key_says_so(lclient: Any) -> None:
     again = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
     assert "Idempotent-Replayed" not in first.headers
     assert again.headers["Idempotent-Replayed"] == "true"
-    table = TableClient(lclient, first.get_json())
+    table = TableClient(lclient, again.get_json())  # the first answer's secrets are dead
     exported = lclient.get(table.path + "/export", headers=table.auth()).get_json()
     import_key = new_key()
     for replay in (False, True):

@@ -115,13 +115,69 @@ def test_a_replayed_create_is_the_same_table_with_fresh_tokens(lclient: Any) -> 
     a, b = first.get_json(), again.get_json()
     assert a["id"] == b["id"]
     assert a["scorer_token"] != b["scorer_token"]
-    for created in (a, b):
-        TableClient(lclient, created).get()
+    assert a["viewer_token"] != b["viewer_token"]
+    # the first answer's secrets open nothing; the replay's open the table
+    for token in (a["scorer_token"], a["viewer_token"]):
+        dead = lclient.get(f"/v1/tables/{a['id']}", headers={"Authorization": f"Bearer {token}"})
+        assert (dead.status_code, dead.get_json()["errors"][0]["code"]) == (404, "unknown_table")
+    TableClient(lclient, b).get()
+    # a third time: the same tokens again, and still only the create's two
+    third = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
+    table = TableClient(lclient, third.get_json())
+    tokens = table.get("/tokens")["tokens"]
+    assert [(t["role"], t["label"], t["yours"]) for t in tokens] == [
+        ("scorer", "scorer", True),
+        ("viewer", "viewer", False),
+    ]
+    assert lclient.get(table.path, headers=table.auth(b["scorer_token"])).status_code == 404
     other = lclient.post(
         "/v1/tables", json={**GOSTOP["table"], "stake": 99}, headers={"Idempotency-Key": key}
     )
     assert other.status_code == 422
     assert other.get_json()["errors"][0]["code"] == "key_reused"
+
+
+def test_a_replayed_create_answers_its_tokens_ids_and_a_revoked_one_is_a_404(
+    lclient: Any,
+) -> None:
+    """The replay rekeys the tokens the create minted (their ids stay), as a replayed
+    mint or join does; once one of them is revoked, the replay answers none of them."""
+    key = new_key()
+    first = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
+    table = TableClient(lclient, first.get_json())
+    ids = [t["token_id"] for t in table.get("/tokens")["tokens"]]
+    again = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
+    table = TableClient(lclient, again.get_json())
+    assert [t["token_id"] for t in table.get("/tokens")["tokens"]] == ids
+    viewer_id = ids[1]
+    revoked = lclient.delete(f"{table.path}/tokens/{viewer_id}", headers=table.auth())
+    assert revoked.status_code == 204
+    late = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
+    assert (late.status_code, late.get_json()["errors"][0]["code"]) == (404, "unknown_token")
+    # all or none: the scorer's secret the last answer gave still opens the table
+    assert table.get()["version"] == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "pointer"),
+    [
+        ({"roster": ["A", "A"]}, "duplicate_player", "/roster/1"),
+        ({"roster": ["A", "B"], "dealer": "C"}, "unknown_player", "/dealer"),
+    ],
+)
+def test_a_roster_or_dealer_that_cannot_open_a_table_is_an_invalid_table(
+    lclient: Any, body: dict[str, Any], code: str, pointer: str
+) -> None:
+    """About the table, not a hand: its own problem type and title; the codes are the
+    ones clients switch on, unchanged."""
+    response = lclient.post("/v1/tables", json=body)
+    problem = response.get_json()
+    assert (response.status_code, problem["type"], problem["title"]) == (
+        422,
+        "urn:gostop:problem:invalid-table",
+        "The table cannot be set up",
+    )
+    assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [(pointer, code)]
 
 
 @pytest.mark.parametrize(
@@ -823,6 +879,62 @@ def test_a_write_that_finds_its_table_deleted_at_commit_is_a_404(
     monkeypatch.setattr(Store, "write", deleted_first)
     answer = table.write("POST", "/hands", hand, expect=404)
     assert answer["errors"][0]["code"] == "unknown_table"
+
+
+def test_every_event_names_the_hand_it_is_about(lclient: Any) -> None:
+    """``GET …/events`` derives each event's ``number`` (the log stores a correction's
+    and a void's alone): the hand added; for undone and redone, the hand of the change
+    taken back or made again; null for created and closed. The export keeps the log as
+    stored, and imports as before."""
+    table = _table(lclient)
+    second = wire_hand(GOSTOP["steps"][1]["hand"])
+    table.write("POST", "/hands", HAND, expect=201)  # 2: hand 1
+    table.write("POST", "/hands", second, expect=201)  # 3: hand 2
+    table.write("POST", "/hands/1/void", {"reason": "entered twice"})  # 4
+    table.write("POST", "/undo")  # 5: the void of hand 1 taken back
+    table.write("POST", "/undo")  # 6: hand 2's add taken back
+    table.write("POST", "/redo")  # 7: hand 2 added again
+    table.write("PUT", "/hands/2", {"hand": second, "reason": "typo"})  # 8
+    table.write("POST", "/undo")  # 9: the correction of hand 2 taken back
+    table.write("POST", "/hands", HAND, expect=201)  # 10: hand 3
+    table.write("POST", "/close")  # 11
+    events = table.get("/events")["events"]
+    assert [(e["seq"], e["type"], e["number"]) for e in events] == [
+        (1, "created", None),
+        (2, "added", 1),
+        (3, "added", 2),
+        (4, "voided", 1),
+        (5, "undone", 1),
+        (6, "undone", 2),
+        (7, "redone", 2),
+        (8, "corrected", 2),
+        (9, "undone", 2),
+        (10, "added", 3),
+        (11, "closed", None),
+    ]
+    after = table.get("/events?after=5")["events"]
+    assert [e["number"] for e in after] == [2, 2, 2, 2, 3, None]
+    exported = table.get("/export")
+    assert [e["number"] for e in exported["events"]] == [None] * 3 + [1] + [None] * 3 + [2] + [
+        None
+    ] * 3
+    imported = lclient.post("/v1/tables/import", json=exported)
+    assert imported.status_code == 201, imported.get_json()
+
+
+def test_a_table_deleted_while_its_events_hands_are_derived_is_a_404(
+    ledger_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deleted between the read of the events and of the log's kinds (the hand of each
+    event is derived from the whole log): a 404, never a 500."""
+    from calculator.store import Store
+
+    table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
+    table.write("POST", "/hands", wire_hand(SCENARIOS[0]["steps"][0]["hand"]), expect=201)
+    monkeypatch.setattr(Store, "event_kinds", lambda *_args, **_kwargs: [])
+    gone = ledger_app.test_client().get(f"{table.path}/events?after=1", headers=table.auth())
+    assert gone.status_code == 404, gone.get_json()
+    assert gone.get_json()["errors"][0]["code"] == "unknown_table"
 
 
 @pytest.mark.parametrize("after", [0, 1])
