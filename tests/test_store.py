@@ -3,6 +3,8 @@ code uses, ``gostop db upgrade`` applies them, and the database enforces the ver
 
 from __future__ import annotations
 
+import gc
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -356,6 +358,27 @@ def test_only_key_bookkeeping_commits_without_waiting_for_the_disk(store: Store)
     assert store.claim(**_CLAIM).state == "new"
     assert store.claim(**_CLAIM).state == "in_flight"  # seen at once: not only once flushed
     store.release(scope="s", key="k")
+
+
+def test_a_finished_threads_read_connection_never_serves_a_transaction(store: Store) -> None:
+    """A thread's connection for single statements (on PostgreSQL in autocommit, its
+    commits not waiting for the disk) is closed when the thread ends, never handed back
+    to the pool: a transaction given it would commit statement by statement, not all or
+    none, and without waiting for the disk. (Found 2026-12-06: a replayed create's
+    all-or-none rekey left one token rekeyed, after test threads that had read ended.)"""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite transactions BEGIN on every connection")
+    for _ in range(3):  # more threads than the pool keeps idle: each one's reader ended
+        reader = threading.Thread(target=store.head, args=("no-such-table",))
+        reader.start()
+        reader.join()
+        del reader
+        gc.collect()
+    for _ in range(3):
+        with store._transaction() as cursor:
+            assert not cursor.connection.autocommit
+            cursor.execute("SHOW synchronous_commit")
+            assert cursor.fetchone()[0] == "on"
 
 
 # --- SQLite writes take turns (store._Writers) ----------------------------------------------

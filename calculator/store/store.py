@@ -194,7 +194,7 @@ class Store:
         self._readers.connection = None
         if self._engine is not None and self._pid == os.getpid():
             if reader is not None:
-                reader.close()  # back to the pool, which closes it
+                reader.close()  # closed (PostgreSQL's is detached: _reader), or pooled
             self._engine.dispose()
         self._engine = None
 
@@ -326,6 +326,11 @@ class Store:
             connection = engine.raw_connection()
             if engine.dialect.name == "postgresql":
                 driver: Any = connection.driver_connection
+                # Never back to the pool as it is made here: closed (or collected with
+                # its thread) it closes. Given to a transaction, its autocommit would
+                # commit statement by statement, and not wait for the disk. (SQLite's
+                # connections all leave transactions to the store: any may be pooled.)
+                connection.detach()
                 driver.autocommit = True
                 driver.execute("SET synchronous_commit = off")
             self._readers.connection, self._readers.engine = connection, engine
@@ -358,7 +363,7 @@ class Store:
         dialect = self.engine.dialect
         dbapi: Any = dialect.dbapi
         return isinstance(error, dbapi.Error) and dialect.is_disconnect(
-            error, connection.driver_connection, None
+            error, connection.dbapi_connection, None
         )
 
     def _integrity_error(self) -> type[Exception]:
