@@ -139,7 +139,7 @@ _VARY = {
     "exportTable": "Accept",
     "getRules": "Accept",
 }
-# Content-Language (an appended hand's: not on a replay, which answers as stored)
+# Content-Language (an appended hand's replay too: its key is bound to the language)
 _SPEAKS = ("scoreHand", "scoreHands", "scoreBalanceHand", "getTable", "addTableHand", "shareTable")
 _REFUSALS = ("400", "403", "404", "409", "422", "428")  # of a table the token opened: its ETag
 

@@ -27,6 +27,7 @@ from werkzeug.exceptions import (
 from werkzeug.routing import Map, UnicodeConverter
 
 from calculator.api.http import coded, json_response
+from calculator.explain import LANGUAGES
 from calculator.store import Head, Store, TokenRow
 
 if TYPE_CHECKING:
@@ -393,8 +394,13 @@ def check_version(version: int, if_match: str) -> None:
 
 
 def request_hash() -> str:
-    """What an Idempotency-Key is bound to: the method, the path and the body's bytes."""
-    digest = hashlib.sha256(f"{request.method} {request.path}\n".encode())
+    """What an Idempotency-Key is bound to: the method, the path and the body's bytes,
+    and the language ``?lang`` asks the answer in when it is not Korean (the stored
+    answer speaks it, so a replay asking another is another request: the replay says
+    the language it answers in). Without ``?lang``, or with ``ko``, as it always was."""
+    lang = request.args.get("lang", "")
+    asked = f"?lang={lang}" if lang and lang != LANGUAGES[0] else ""
+    digest = hashlib.sha256(f"{request.method} {request.path}{asked}\n".encode())
     digest.update(request.get_data(cache=True))
     return digest.hexdigest()
 

@@ -784,7 +784,8 @@ def add_hand(id: str) -> Response:
     ledger supplies the table's rule set and stake, the nagari streak carried from the
     hands before and the dealer (passed only when the dealer plays this hand). The
     `result` is in Korean, or in the language `?lang` names, as the table read's; a
-    replay (the same Idempotency-Key) answers as the first time did.
+    replay (the same Idempotency-Key) answers as the first time did, and asks the same
+    language (another is a 422 `key_reused`).
     """
     asked: list[serialize.Shape] = []
 
@@ -808,8 +809,10 @@ def add_hand(id: str) -> Response:
         return {"number": hand.number, "result": orjson.Fragment(text)}
 
     response = _write(id, make, answer, 201, append=True)
-    if asked:  # answered now, not a replay of what an earlier request stored
-        response.headers["Content-Language"] = ", ".join(asked[0].langs)
+    # A replay's stored answer speaks the language its request asked, and the key is
+    # bound to it (table_access.request_hash): the one this replay asks.
+    shape = asked[0] if asked else _asked_shape()[0]
+    response.headers["Content-Language"] = ", ".join(shape.langs)
     return response
 
 

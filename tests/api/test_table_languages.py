@@ -162,16 +162,30 @@ def test_an_appended_hand_answers_in_the_language_asked_and_a_replay_as_first(
     stored = table.get()["hands"][0]
     assert result == _stateless(lclient, GOSTOP, stored, body, "?lang=en")
     assert stored["result"] == _stateless(lclient, GOSTOP, stored, body, "")  # kept in Korean
-    # the same key again, asked in Korean: the stored answer, byte for byte
-    again = lclient.post(table.path + "/hands?lang=ko", json=body, headers=headers)
+    # the same request again: the stored answer, byte for byte, saying its language
+    again = lclient.post(table.path + "/hands?lang=en", json=body, headers=headers)
     assert (again.status_code, again.data) == (201, added.data)
     assert again.headers["Idempotent-Replayed"] == "true"
-    assert "Content-Language" not in again.headers  # it answers as stored, in whichever
+    assert again.headers["Content-Language"] == "en"
+    # the same key asking another language is another request (the key is bound to it)
+    for other in ("?lang=ko", "", "?lang=all"):
+        refused = lclient.post(table.path + "/hands" + other, json=body, headers=headers)
+        assert (refused.status_code, refused.get_json()["errors"][0]["code"]) == (
+            422,
+            "key_reused",
+        ), other
+    # a key first used without ?lang is bound to Korean, which ?lang=ko names too
+    korean = {**headers, "Idempotency-Key": new_key(), "If-Match": '"2"'}
+    first = lclient.post(table.path + "/hands", json=body, headers=korean)
+    replay = lclient.post(table.path + "/hands?lang=ko", json=body, headers=korean)
+    assert (first.status_code, replay.status_code, replay.data) == (201, 201, first.data)
+    assert (first.headers["Content-Language"], replay.headers["Content-Language"]) == ("ko", "ko")
+    assert replay.headers["Idempotent-Replayed"] == "true"
     # ?lang on a write
     both = lclient.post(
         table.path + "/hands?lang=all",
         json=body,
-        headers={**table.auth(), "Idempotency-Key": new_key(), "If-Match": '"2"'},
+        headers={**table.auth(), "Idempotency-Key": new_key(), "If-Match": '"3"'},
     )
     assert both.status_code == 201
     assert both.get_json()["result"]["payments"][0]["text"].keys() == {"ko", "en"}
