@@ -369,7 +369,8 @@ class LedgerCache:
         bound, so that the phones that read a table after a change fetch its rows once: a
         version names events that never change, and the rows a write derived from them
         commit with the version, so the rows of a version read once are its rows (another
-        instance's write makes another version, which the head read first names). After
+        instance's write makes another version, which the head read first names; ``gostop
+        db rebuild``, which rewrites rows in place, runs with the service stopped). After
         appends alone only the new hands' rows are fetched. They hold no ledger, so unlike
         the renderings they stay while this instance holds no ledger of the table."""
         key = (head.id, serialize.DEFAULT_SHAPE)
