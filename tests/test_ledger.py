@@ -33,7 +33,14 @@ from calculator.ledger import (
     tip,
 )
 from calculator.ledger import added as added_event
-from calculator.ledger.events import NEW_TABLES, DealerRule, Event, TableSetup
+from calculator.ledger.events import (
+    NEW_TABLES,
+    DealerRule,
+    Event,
+    EventType,
+    TableSetup,
+    hands_about,
+)
 from calculator.ledger.export import hand_rows
 from calculator.presets import Variant
 from calculator.result import winner_of
@@ -471,6 +478,30 @@ def test_any_sequence_of_changes_keeps_the_books(variant: str, data: st.DataObje
             for player, chips in change.delta.items():
                 moved[player] += chips
         assert moved == {p: ledger.totals[p] - before.totals[p] for p in moved}
+
+
+@settings(max_examples=50, deadline=None)
+@given(data=st.data())
+def test_the_hand_each_event_is_about_is_the_one_the_ledger_changed(data: st.DataObject) -> None:
+    """hands_about counts what the ledger's undo and redo stacks do, without scoring: for
+    any accepted sequence of changes, each event names the hand the ledger itself
+    changed — the hand an add appended, the hand a correction or void names, the hand of
+    the edit undo popped or redo pushed back (added edits: the last hand)."""
+    variant = "gostop"
+    ledger = start(setup_of(next(s for s in SCENARIOS if s["name"] == variant)["table"]))
+    _final, accepted = _run(variant, data.draw(_actions(variant)))
+    expected: list[int | None] = [None]  # the created event
+    for event in accepted:
+        if event.type is EventType.UNDONE:
+            edit, last = ledger.edits[-1], len(ledger.entries)
+        elif event.type is EventType.REDONE:
+            edit, last = ledger.redo[-1], len(ledger.entries) + 1
+        else:
+            edit, last = event, len(ledger.entries) + 1
+        expected.append(last if edit.type is EventType.ADDED else edit.number)
+        ledger = apply(ledger, event)
+    log = [("created", None), *((e.type.value, e.number) for e in accepted)]
+    assert hands_about(log) == expected
 
 
 def _sitter_table(
