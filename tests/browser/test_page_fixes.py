@@ -276,7 +276,7 @@ def test_the_preview_follows_a_save_a_clear_and_a_correction(page: Page, watch: 
     expect(view.locator('[data-hand="1"]')).to_be_visible()
     # saved: the editor is empty, and so are the preview and the bar
     expect(a_points).to_have_text("0 pt")
-    expect(player_button(view, "A").locator(".player-sub")).to_have_text("0 cards · 0 pt")
+    expect(player_button(view, "A").locator(".player-sub")).to_have_text("0 pt · 0 cards")
     give(view, "B", [*BRIGHTS, "11-bright"])
     expect(b_points).to_have_text("4 pt")
     view.get_by_role("button", name="Clear every pile").click()
@@ -487,17 +487,36 @@ def test_a_wrong_stake_is_shown_and_a_renamed_player_keeps_its_cards(
     expect(hand.locator('[data-preview-player="A"] .preview-points')).to_have_text("3 pt")
     hand.get_by_label("Player 1 name").fill("Minsu")
     hand.get_by_label("Player 1 name").press("Tab")
-    expect(player_button(hand, "Minsu").locator(".player-sub")).to_contain_text("3 cards · 3 pt")
-    hand.locator("details.rules-panel > summary").click()
+    expect(player_button(hand, "Minsu").locator(".player-sub")).to_have_text("3 pt ✓ · 3 cards")
+    panel = hand.locator("details.rules-panel")
+    panel.locator("> summary").click()
+    stake = hand.get_by_label("Chips per point")
     for typed in ("0", ""):
-        hand.get_by_label("Chips per point").fill(typed)
+        stake.fill(typed)
         with page.expect_request(lambda r: "/v1/gostop/hands" in r.url) as sent:
-            hand.get_by_label("Chips per point").press("Tab")
+            stake.press("Tab")
         assert sent.value.post_data_json["stake"] != 1
-        expect(hand.locator(".errors")).to_contain_text("Chips per point: ")
+        # said at the stake itself, tied to it for screen readers; not at the bottom
+        expect(stake).to_have_attribute("aria-invalid", "true")
+        error = panel.locator(".inline-error")
+        expect(error).to_be_visible()
+        assert error.get_attribute("id") == stake.get_attribute("aria-describedby")
+        expect(hand.locator(".errors")).to_be_empty()
+        panel.locator("> summary").click()  # closed: the outcome's answer opens it again
+        expect(panel).not_to_have_attribute("open", "")
         hand.get_by_role("button", name="Minsu stops").click()
         expect(hand.locator(".result")).to_have_count(0)
-        expect(hand.locator(".errors")).to_contain_text("Chips per point: ")
+        expect(panel).to_have_attribute("open", "")
+        expect(error).to_be_visible()
+        if typed == "0":
+            expect(error).to_have_text("0 is below the minimum 1")
+    page.locator("#lang").click()  # 한국어: the code's name and the limit, not the sentence
+    stake = hand.get_by_label("점당 칩")
+    stake.fill("0")
+    with page.expect_request(lambda r: "/v1/gostop/hands" in r.url):
+        stake.press("Tab")
+    expect(hand.locator(".inline-error")).to_have_text("최솟값 미만 (0: 최소 1)")
+    expect(stake).to_have_attribute("aria-invalid", "true")
 
 
 def delete_table(server: Server, table_id: str, token: str, version: int) -> int:

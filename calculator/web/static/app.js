@@ -49,6 +49,7 @@ function handView(mount) {
     mount: editorBox,
     context: () => ({ ruleset: rulesetOf(page.rules), stake: page.rules.stake }),
     onOutcome: score,
+    around: () => [rulesBox], // the stake and the options: a problem with them is said there
   });
 
   /** Score the hand (`outcome` null: a balance hand, which has none). */

@@ -7,7 +7,7 @@
 import { ApiError, call } from "./api.js";
 import { cardFace, cardName, cardWord } from "./cards.js";
 import { checkbox, fill, h, keepFocus, select, stepper, uniqueId } from "./dom.js";
-import { codeLabel, label, monthName, num, signed, t } from "./i18n.js";
+import { codeLabel, label, monthName, num, problemText, signed, t } from "./i18n.js";
 
 const TALLY_NUMBERS = [["brights", 5], ["animals", 9], ["ribbons", 10], ["junk_value", 60]];
 const TALLY_FLAGS = ["rain_bright", "godori", "rain_ribbon", "hongdan", "cheongdan", "chodan",
@@ -78,7 +78,8 @@ function emptyFlags() {
  * stake); `onOutcome(outcome)` is called by the outcome buttons (a balance hand has no
  * outcome: its "Score" button calls `onOutcome(null)`).
  */
-export function createHandEditor({ mount, context, onOutcome, entry = "cards" }) {
+export function createHandEditor({ mount, context, onOutcome, entry = "cards",
+  around = () => [] }) {
   const state = {
     names: [],
     piles: [],
@@ -406,10 +407,13 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     parts.bar.querySelectorAll("button.player").forEach((button) => {
       const i = Number(button.dataset.player);
       const scored = state.preview?.players?.find((p) => p.id === state.names[i]);
+      // the points and the stop mark first: on a narrow bar the line's end is cut off
       const bits = [];
+      if (scored) {
+        bits.push(t("pointsShort", { n: num(scored.points ?? scored.total) })
+          + (scored.may_stop ? " ✓" : ""));
+      }
       if (state.entry === "cards") bits.push(t("cardsShort", { n: state.piles[i].length }));
-      if (scored) bits.push(t("pointsShort", { n: num(scored.points ?? scored.total) }));
-      if (scored?.may_stop) bits.push("✓");
       button.querySelector(".player-sub").textContent = bits.join(" · ");
       button.setAttribute("aria-pressed", String(state.selectedPlayer === i));
       button.classList.toggle("may-stop", Boolean(scored?.may_stop));
@@ -519,7 +523,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
   }
 
   function renderCounts() {
-    fill(parts.pile, state.names.map((name, i) => {
+    fill(parts.pile, ...state.names.map((name, i) => {
       if (i === state.sitter) return null;
       const tally = state.tallies[i];
       const set = (field) => (value) => { tally[field] = value; changed(); };
@@ -533,7 +537,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
           label: t(FLAG_LABELS[field]), checked: tally[field], onchange: set(field),
           pointer: `/players/${i}/tally/${field}`,
         }))));
-    }));
+    }), h("button", { type: "button", class: "quiet", onclick: clear }, t("clearCounts")));
   }
 
   function renderFlags() {
@@ -630,11 +634,18 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
 
   // --- errors at the place they point to -------------------------------------------
 
+  /** The editor and the parts of the page around it whose inputs a problem may point at
+   * (`around`: the one-hand tab's rules panel, with the stake and the options). */
+  function roots() {
+    return mount ? [mount, ...around()] : [];
+  }
+
   function clearErrors() {
-    if (!mount) return;
-    mount.querySelectorAll(".inline-error").forEach((e) => e.remove());
-    mount.querySelectorAll("[aria-invalid]").forEach((e) => e.removeAttribute("aria-invalid"));
-    mount.querySelectorAll(".has-error").forEach((e) => e.classList.remove("has-error"));
+    for (const root of roots()) {
+      root.querySelectorAll(".inline-error").forEach((e) => e.remove());
+      root.querySelectorAll("[aria-invalid]").forEach((e) => e.removeAttribute("aria-invalid"));
+      root.querySelectorAll(".has-error").forEach((e) => e.classList.remove("has-error"));
+    }
     if (parts.errors) fill(parts.errors);
   }
 
@@ -644,16 +655,18 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
     const unplaced = [];
     for (const entry of error.entries) {
       const target = place(entry.pointer, sent);
+      const text = problemText(entry);
       if (!target) {
-        // not in the editor: the stake or the rule set (their own panel) say which
+        // nowhere on the page: the stake or the rule set say which
         const where = /^\/(stake|ruleset)\b/.exec(entry.pointer ?? "")?.[1];
-        unplaced.push(where ? `${t(where === "stake" ? "stake" : "rules")}: ${entry.detail}`
-          : entry.detail);
+        unplaced.push(where ? `${t(where === "stake" ? "stake" : "rules")}: ${text}` : text);
         continue;
       }
+      // a closed panel (the rules, the side events) opens to show it
+      for (let open = target.element.closest("details"); open;
+        open = open.parentElement?.closest("details")) open.open = true;
       const id = uniqueId("error");
-      const message = h("p", { class: "inline-error", id, dataset: { code: entry.code } },
-        entry.detail);
+      const message = h("p", { class: "inline-error", id, dataset: { code: entry.code } }, text);
       target.element.classList.add("has-error");
       target.element.setAttribute("aria-invalid", "true");
       target.element.setAttribute("aria-describedby", id);
@@ -674,11 +687,13 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards" })
       if (button) return { element: button, after: button.closest(".month").querySelector(".month-errors") };
     }
     let best = null;
-    mount.querySelectorAll("[data-pointer]").forEach((element) => {
-      const p = element.dataset.pointer;
-      if ((pointer === p || pointer?.startsWith(`${p}/`))
-          && (!best || p.length > best.dataset.pointer.length)) best = element;
-    });
+    for (const root of roots()) {
+      root.querySelectorAll("[data-pointer]").forEach((element) => {
+        const p = element.dataset.pointer;
+        if ((pointer === p || pointer?.startsWith(`${p}/`))
+            && (!best || p.length > best.dataset.pointer.length)) best = element;
+      });
+    }
     return best ? { element: best, after: best } : null;
   }
 

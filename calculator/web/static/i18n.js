@@ -29,6 +29,7 @@ const STRINGS = {
     givingCard: "{card}: 받을 플레이어를 누르세요.",
     givingTo: "{id}의 패: 카드를 눌러 넣거나 빼세요.",
     clearCards: "모든 패 비우기",
+    clearCounts: "모든 개수 비우기",
     month: "{m}월",
     bonusCards: "보너스 피",
     heldBy: "{ids} 소유",
@@ -204,11 +205,13 @@ const STRINGS = {
     givingCard: "{card}: tap the player who took it.",
     givingTo: "{id}'s pile: tap cards to add or remove them.",
     clearCards: "Clear every pile",
+    clearCounts: "Clear every count",
     month: "Month {m}",
     bonusCards: "Bonus cards",
     heldBy: "held by {ids}",
     nobody: "held by nobody",
     cardsShort: "{n} cards",
+    cardsShortOne: "1 card",
     pointsShort: "{n} pt",
     mayStop: "may stop",
     mayNotStop: "may not stop",
@@ -415,7 +418,9 @@ export function setLang(next) {
 
 /** A page string with its {placeholders} filled in. */
 export function t(key, vars = {}) {
-  const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  // English counts one in the singular: "{key}One" where the text has one ("1 card")
+  const one = vars.n === 1 || vars.n === "1" ? STRINGS[current][`${key}One`] : undefined;
+  const text = one ?? STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
 }
 
@@ -442,11 +447,17 @@ const KO_FACTS = [
   [/length (\d+); use (\d+) to (\d+) characters/, "{0}자: {1}–{2}자로 쓰세요"],
   [/(\d+) items; at most (\d+)/, "{0}개: 많아야 {1}개"],
   [/has (\d+) to (\d+) people/, "{0}–{1}명"],
+  [/'([^']*)' has (\d+) points? toward the stop minimum; stopping needs at least (\d+)/,
+    "'{0}' {1}점: {2}점 이상이어야 스톱"],
+  [/^(-?[\d,.]+) is below the minimum (-?[\d,.]+)/, "{0}: 최소 {1}"],
+  [/^(-?[\d,.]+) is above the maximum (-?[\d,.]+)/, "{0}: 최대 {1}"],
 ];
 
 /** A problem entry ({pointer, code, detail}) for people: in English the API's detail
  * (it names the field and the fix); in Korean the code's name from GET /v1/codes, when
- * known, with the detail's facts (a name in quotes, a limit), else that detail. */
+ * known, with the detail's facts: a limit or a count where the sentence is known
+ * (KO_FACTS), else the names in quotes alone (a bare number out of an English sentence
+ * says nothing); without the code's name, that detail. */
 export function problemText(entry) {
   const found = current === "en" ? null : CODES.get(`error:${entry.code}`);
   if (!found) return entry.detail;
@@ -455,7 +466,7 @@ export function problemText(entry) {
     const match = pattern.exec(detail);
     if (match) return `${label(found)} (${text.replace(/\{(\d)\}/g, (_, i) => match[Number(i) + 1])})`;
   }
-  const facts = detail.match(/'[^']*'|"[^"]*"|\d[\d,.]*/g);
+  const facts = detail.match(/'[^']*'|"[^"]*"/g);
   return facts ? `${label(found)} (${facts.join(", ")})` : label(found);
 }
 

@@ -47,7 +47,7 @@ export function rulesPicker({ mount, presets, rules, onchange, key = "rules" }) 
       h("p", { class: "hint" }, presetText(preset).description),
       h("div", { class: "field" }, h("label", { for: stakeId }, t("stake")),
         h("input", { id: stakeId, type: "number", inputmode: "numeric", min: 1, value: rules.stake,
-          onchange: (e) => {
+          dataset: { pointer: "/stake" }, onchange: (e) => {
             // sent as typed: a stake of 0, or no number, is the API's 422 at /stake (shown
             // by the preview and the outcome), never silently 1
             const typed = e.target.value.trim();
@@ -81,7 +81,8 @@ export function rulesPicker({ mount, presets, rules, onchange, key = "rules" }) 
         onchange: (e) => set(e.target.value === "" && option.nullable ? null
           : Number(e.target.value)) });
     }
-    return h("div", { class: `option ${option.type === "boolean" ? "check" : "field"}` },
+    return h("div", { class: `option ${option.type === "boolean" ? "check" : "field"}`,
+      dataset: { pointer: `/ruleset/options/${option.name}` } },
       option.type === "boolean" ? input : null,
       h("label", { for: id }, h("code", {}, option.name), h("span", { class: "hint" },
         ` ${option.summary}`)),

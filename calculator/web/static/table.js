@@ -343,14 +343,16 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
           : t({ stop: "stopBy", chongtong: "chongtongBy", three_ppuk: "threePpukBy" }[
             outcome.type] ?? "stopBy", { id: outcome.winner });
         const actions = h("div", { class: "hand-actions" });
+        // named with the hand for screen readers, which list the buttons out of their rows
+        const about = (key) => `${t(key)} · ${t("handN", { n: hand.number })}`;
         if (canWrite && !voided) {
           actions.append(
-            h("button", { type: "button", onclick: () => startCorrection(hand.number) },
-              t("correct")),
-            h("button", { type: "button", onclick: () => askVoid(hand.number, actions) },
-              t("void")));
+            h("button", { type: "button", "aria-label": about("correct"),
+              onclick: () => startCorrection(hand.number) }, t("correct")),
+            h("button", { type: "button", "aria-label": about("void"),
+              onclick: () => askVoid(hand.number, actions) }, t("void")));
         } else if (canWrite) {
-          actions.append(h("button", { type: "button",
+          actions.append(h("button", { type: "button", "aria-label": about("restore"),
             onclick: () => askRestore(hand.number, actions) }, t("restore")));
         }
         return h("li", { class: voided ? "voided" : null, dataset: { hand: String(hand.number) } },
@@ -460,6 +462,10 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   async function submit(outcome) {
     const hand = outcome ? { ...editor.body(), outcome: editor.outcome(outcome) }
       : editor.body(); // balance: none
+    if (!s.writing) { // the last hand's result goes: a refused hand must not read as saved
+      s.shown = null;
+      fill(box.result);
+    }
     const number = s.correcting?.number;
     const reason = s.correcting?.reason?.value.trim();
     const answer = number
