@@ -58,27 +58,23 @@ def mint(role: str, *, label: str | None = None) -> tuple[str, TokenRow]:
     return token, TokenRow(hash=token_hash(token), role=role, label=label or role)
 
 
-def rekeyed(store: Store, table_id: str, *token_ids: str) -> tuple[tuple[str, TokenRow], ...]:
-    """The answer to a replayed request that minted tokens (a create's or an import's
-    scorer and viewer, a join's or a mint's one): no token is minted again; the tokens
-    the first request minted get fresh secrets, all or none (a secret is never stored to
-    be answered again, so the first answer's secrets then open nothing). Each as
-    ``(secret, row)``, in the order of ``token_ids``; a 404 ``unknown_token`` if one of
-    them was revoked (or the first request's stored answer names none)."""
-    secrets_ = {token_id: new_secret() for token_id in token_ids}
-    rows = None
-    if token_ids and all(token_ids):
-        hashes = {token_id: token_hash(secret) for token_id, secret in secrets_.items()}
-        rows = store.rekey_all(table_id, hashes)
-    if rows is None:
+def rekeyed(store: Store, table_id: str, token_id: str) -> tuple[str, TokenRow]:
+    """The answer to a replayed join or mint: no token is minted again; the token the
+    first request minted gets a fresh secret (a secret is never stored to be answered
+    again, so the first answer's secret then opens nothing), as ``(secret, row)``; a 404
+    ``unknown_token`` if it was revoked. (A replayed create or import mints instead:
+    :func:`calculator.api.tables.created_once` says why.)"""
+    secret = new_secret()
+    row = store.rekey(table_id, token_id=token_id, token_hash=token_hash(secret))
+    if row is None:
         raise coded(
             NotFound(
-                "a token this Idempotency-Key minted was revoked; send the request "
+                "the token this Idempotency-Key minted was revoked; send the request "
                 "again with a new key"
             ),
             "unknown_token",
         )
-    return tuple((secrets_[row.token_id], row) for row in rows)
+    return secret, row
 
 
 def add_tokens(

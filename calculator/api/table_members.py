@@ -168,7 +168,7 @@ def join_table() -> Response:
         if replay is not None:  # the same body: the same code and label
             joined = orjson.loads(replay.get_data())
             head = _open_to_join(store, joined["id"])
-            ((secret, row),) = rekeyed(store, head.id, joined.get("token_id", ""))
+            secret, row = rekeyed(store, head.id, joined.get("token_id", ""))
             return replayed(_joined(head, secret, row))
     try:
         data = _body(JoinSchema)
@@ -317,9 +317,7 @@ def mint_token(id: str) -> Response:
     key = idempotency_key()
     replay = None if key is None else claim(store, head.id, key)
     if replay is not None:
-        ((secret, row),) = rekeyed(
-            store, head.id, orjson.loads(replay.get_data()).get("token_id", "")
-        )
+        secret, row = rekeyed(store, head.id, orjson.loads(replay.get_data()).get("token_id", ""))
         return replayed(_minted(secret, row, head.version))
     try:
         data = _body(MintTokenSchema)

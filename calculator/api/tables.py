@@ -42,6 +42,7 @@ from calculator.api.table_access import (
     MIN_SHARED_KEY,
     UNKNOWN_TABLE,
     TableIdConverter,
+    add_tokens,
     check_version,
     claim,
     idempotency_key,
@@ -49,7 +50,6 @@ from calculator.api.table_access import (
     open_table,
     poll_table,
     read_if_match,
-    rekeyed,
     replayed,
     stale,
     table_response,
@@ -123,13 +123,11 @@ _WRITE_HEADERS = [
 ]
 # What a replayed create or import answers (created_once), said once for both.
 REPLAYED_CREATE = (
-    "a replay returns the same table id and the same scorer and viewer tokens with fresh "
-    "secrets, minting no token (the first answer's secrets then open nothing)"
+    "a replay returns the same table id with freshly minted scorer and viewer tokens "
+    '(labelled "scorer (2)", "viewer (2)"…); the first answer\'s stay valid, so a replay '
+    "never locks out whoever got that answer"
 )
-REPLAYED_CREATE_GONE = (
-    "The table a replayed Idempotency-Key created is gone (`unknown_table`), or a token "
-    "it minted was revoked (`unknown_token`: send the request again with a new key)"
-)
+REPLAYED_CREATE_GONE = "The table a replayed Idempotency-Key created is gone"
 _READ_HEADERS = [
     {
         "name": "If-None-Match",
@@ -572,14 +570,20 @@ def create_table() -> Response:
 
 def created_once(create: Callable[[Store, str | None], Response]) -> Response:
     """A request that makes a new table (a create or an import), at most once per
-    ``Idempotency-Key``: a replay answers the same table and the same tokens with fresh
-    secrets (the first answer's then open nothing), minting none."""
+    ``Idempotency-Key``: a replay answers the same table with freshly minted tokens.
+
+    Not the first tokens with fresh secrets, as a replayed mint or join answers: the
+    first answer's may have reached the phone after all (a replay and the request it
+    retries can even run at once), and a create's scorer token is the table's only
+    writer: rekeyed, the table could be lost to its own creator, or to anyone who
+    replays the key. So the first tokens stay valid, and each replay adds two (within
+    the table's token cap)."""
     store = _store()
     key = idempotency_key(shared=True)
     if key is not None:
         replay = claim(store, CREATE_SCOPE, key)
         if replay is not None:
-            return replayed(_rekeyed_table(store, orjson.loads(replay.get_data())))
+            return replayed(_minted_again(store, orjson.loads(replay.get_data())))
     try:
         return create(store, key)
     except BaseException:
@@ -633,9 +637,7 @@ def insert_table(
         scorer, scorer_row = mint("scorer")
         viewer, viewer_row = mint("viewer")
         answer = {"id": table_id, "version": ledger.version, "join_code": join_code}
-        # A replay answers the same tokens (_rekeyed_table): the record names them.
-        record = {**answer, "token_ids": [scorer_row.token_id, viewer_row.token_id]}
-        stored = None if key is None else (CREATE_SCOPE, key, 201, orjson.dumps(record).decode())
+        stored = None if key is None else (CREATE_SCOPE, key, 201, orjson.dumps(answer).decode())
         if store.create(
             table_id=table_id,
             join_code=join_code,
@@ -651,14 +653,14 @@ def insert_table(
     raise RuntimeError("could not draw a free join code")  # pragma: no cover - 8 collisions
 
 
-def _rekeyed_table(store: Store, stored: dict[str, Any]) -> Response:
-    """A replayed create or import: the same table and the same two tokens, with fresh
-    secrets (:func:`rekeyed`, as a replayed join or mint) — no token is minted again, so
-    a retry neither leaves the first answer's secrets working nor counts toward the
-    table's token cap."""
+def _minted_again(store: Store, stored: dict[str, Any]) -> Response:
+    """A replayed create or import: the same table, with freshly minted tokens (the first
+    ones still work: :func:`created_once` says why)."""
     if store.head(stored["id"]) is None:
         raise coded(NotFound("the table this Idempotency-Key created is gone"), "unknown_table")
-    (scorer, _), (viewer, _) = rekeyed(store, stored["id"], *stored.get("token_ids", ()))
+    scorer, scorer_row = mint("scorer")
+    viewer, viewer_row = mint("viewer")
+    add_tokens(store, stored["id"], (scorer_row, viewer_row), rename=True)  # "scorer (2)"
     return _created_response(stored, scorer, viewer)
 
 

@@ -562,36 +562,16 @@ class Store:
     def rekey(self, table_id: str, *, token_id: str, token_hash: str) -> TokenRow | None:
         """Give a token of the table a new secret (its id, role and label stay): the token
         as it is now, or None if the table has no such token."""
-        rekeyed = self.rekey_all(table_id, {token_id: token_hash})
-        return None if rekeyed is None else rekeyed[0]
-
-    def rekey_all(self, table_id: str, hashes: Mapping[str, str]) -> tuple[TokenRow, ...] | None:
-        """Give tokens of the table new secrets (``hashes``: token id → the new secret's
-        hash), all of them or none, in one transaction (a replayed create rekeys its
-        scorer and viewer tokens together): the tokens as they are now, in the order
-        given, or None if the table lacks one of them (then no token changed)."""
-        rows = []
-        try:
-            with self._transaction() as cursor:
-                for token_id, token_hash in hashes.items():
-                    names = {"id": table_id, "public_id": token_id, "hash": token_hash}
-                    cursor.execute(self._sql(_REKEY), names)
-                    if cursor.rowcount != 1:
-                        raise _NoSuchTokenError  # rolls back the tokens rekeyed before it
-                    cursor.execute(self._sql(_TOKEN), names)
-                    role, label, created_at = cursor.fetchone()
-                    rows.append(
-                        TokenRow(
-                            hash=token_hash,
-                            role=role,
-                            label=label,
-                            token_id=token_id,
-                            created_at=created_at,
-                        )
-                    )
-        except _NoSuchTokenError:
-            return None
-        return tuple(rows)
+        names = {"id": table_id, "public_id": token_id, "hash": token_hash}
+        with self._transaction() as cursor:
+            cursor.execute(self._sql(_REKEY), names)
+            if cursor.rowcount != 1:
+                return None
+            cursor.execute(self._sql(_TOKEN), names)
+            role, label, created_at = cursor.fetchone()
+        return TokenRow(
+            hash=token_hash, role=role, label=label, token_id=token_id, created_at=created_at
+        )
 
     def _insert_tokens(self, cursor: Any, table_id: str, tokens: Iterable[TokenRow]) -> None:
         rows = [self._token(table_id, t) for t in tokens]
@@ -826,11 +806,6 @@ class Added:
 
     state: str
     tokens: tuple[TokenRow, ...] = ()
-
-
-class _NoSuchTokenError(Exception):
-    """A token :meth:`Store.rekey_all` was asked to rekey is not the table's: the
-    transaction rolls back."""
 
 
 _LABEL_LENGTH = 64  # ledger_tokens.label, and the events' "by" that copies it

@@ -116,20 +116,16 @@ def test_a_replayed_create_is_the_same_table_with_fresh_tokens(lclient: Any) -> 
     assert a["id"] == b["id"]
     assert a["scorer_token"] != b["scorer_token"]
     assert a["viewer_token"] != b["viewer_token"]
-    # the first answer's secrets open nothing; the replay's open the table
-    for token in (a["scorer_token"], a["viewer_token"]):
-        dead = lclient.get(f"/v1/tables/{a['id']}", headers={"Authorization": f"Bearer {token}"})
-        assert (dead.status_code, dead.get_json()["errors"][0]["code"]) == (404, "unknown_table")
-    TableClient(lclient, b).get()
-    # a third time: the same tokens again, and still only the create's two
-    third = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
-    table = TableClient(lclient, third.get_json())
-    tokens = table.get("/tokens")["tokens"]
-    assert [(t["role"], t["label"], t["yours"]) for t in tokens] == [
-        ("scorer", "scorer", True),
-        ("viewer", "viewer", False),
+    # both answers' tokens open the table: a replay never locks out the first answer
+    # (which may have reached the phone after all, or be the creator's and not a retry)
+    for created in (a, b):
+        TableClient(lclient, created).get()
+    assert [t["label"] for t in TableClient(lclient, b).get("/tokens")["tokens"]] == [
+        "scorer",
+        "viewer",
+        "scorer (2)",
+        "viewer (2)",
     ]
-    assert lclient.get(table.path, headers=table.auth(b["scorer_token"])).status_code == 404
     other = lclient.post(
         "/v1/tables", json={**GOSTOP["table"], "stake": 99}, headers={"Idempotency-Key": key}
     )
@@ -137,25 +133,20 @@ def test_a_replayed_create_is_the_same_table_with_fresh_tokens(lclient: Any) -> 
     assert other.get_json()["errors"][0]["code"] == "key_reused"
 
 
-def test_a_replayed_create_answers_its_tokens_ids_and_a_revoked_one_is_a_404(
-    lclient: Any,
-) -> None:
-    """The replay rekeys the tokens the create minted (their ids stay), as a replayed
-    mint or join does; once one of them is revoked, the replay answers none of them."""
+def test_a_replay_running_beside_another_locks_nobody_out(lclient: Any) -> None:
+    """Two replays of one create, whichever answer the phone keeps: each answer's tokens
+    open the table (review 2026-12-06: with the first tokens rekeyed, a replay committing
+    after the one the phone kept left it with two dead secrets and no writer)."""
     key = new_key()
-    first = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
-    table = TableClient(lclient, first.get_json())
-    ids = [t["token_id"] for t in table.get("/tokens")["tokens"]]
-    again = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
-    table = TableClient(lclient, again.get_json())
-    assert [t["token_id"] for t in table.get("/tokens")["tokens"]] == ids
-    viewer_id = ids[1]
-    revoked = lclient.delete(f"{table.path}/tokens/{viewer_id}", headers=table.auth())
-    assert revoked.status_code == 204
-    late = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
-    assert (late.status_code, late.get_json()["errors"][0]["code"]) == (404, "unknown_token")
-    # all or none: the scorer's secret the last answer gave still opens the table
-    assert table.get()["version"] == 1
+    answers = [
+        lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
+        for _ in range(3)
+    ]
+    assert len({answer.get_json()["id"] for answer in answers}) == 1
+    for answer in answers:  # each answer's scorer token is still a scorer's
+        table = TableClient(lclient, answer.get_json())
+        mine = [t for t in table.get("/tokens")["tokens"] if t["yours"]]
+        assert [t["role"] for t in mine] == ["scorer"]
 
 
 @pytest.mark.parametrize(
