@@ -389,12 +389,12 @@ def check_version(version: int, if_match: str) -> None:
     )
 
 
-def request_hash() -> str:
-    """What an Idempotency-Key is bound to: the method, the path and the body's bytes,
-    and the language ``?lang`` asks the answer in when it is not Korean (the stored
-    answer speaks it, so a replay asking another is another request: the replay says
-    the language it answers in). Without ``?lang``, or with ``ko``, as it always was."""
-    lang = request.args.get("lang", "")
+def request_hash(*, language: bool = False) -> str:
+    """What an Idempotency-Key is bound to: the method, the path and the body's bytes;
+    with ``language`` (an append, whose stored answer speaks the language it was asked
+    in), also the ``?lang`` asked when it is not Korean, so that a replay asks the same
+    and says it answers in it. Without ``?lang``, or with ``ko``, as it always was."""
+    lang = request.args.get("lang", "") if language else ""
     asked = f"?lang={lang}" if lang and lang != LANGUAGES[0] else ""
     digest = hashlib.sha256(f"{request.method} {request.path}{asked}\n".encode())
     digest.update(request.get_data(cache=True))
@@ -433,13 +433,14 @@ class _InFlight(Conflict):
         return [*super().get_headers(*args, **kwargs), ("Retry-After", str(IN_FLIGHT_RETRY))]
 
 
-def claim(store: Store, scope: str, key: str) -> Response | None:
-    """Claim ``key``: None (this request owns it), or the stored answer; 422 / 409."""
+def claim(store: Store, scope: str, key: str, *, language: bool = False) -> Response | None:
+    """Claim ``key``: None (this request owns it), or the stored answer; 422 / 409.
+    ``language``: the key is bound to the language asked too (:func:`request_hash`)."""
     settings = current_app.config["GOSTOP"]
     claimed = store.claim(
         scope=scope,
         key=key,
-        request_hash=request_hash(),
+        request_hash=request_hash(language=language),
         now=time.time(),
         deadline=settings.request_deadline,
     )

@@ -375,7 +375,7 @@ def _write(
     head, token = open_table(_store(), table_id, write=True)
     key = idempotency_key()
     if key is not None:
-        replay = claim(_store(), table_id, key)
+        replay = claim(_store(), table_id, key, language=append)  # an append's speaks one
         if replay is not None:
             return replay
     try:

@@ -191,6 +191,19 @@ def test_an_appended_hand_answers_in_the_language_asked_and_a_replay_as_first(
     assert both.get_json()["result"]["payments"][0]["text"].keys() == {"ko", "en"}
 
 
+def test_only_an_appends_key_is_bound_to_its_language(lclient: Any) -> None:
+    """A void answers no result, so its key is bound to its body alone: a retry that
+    differs in ?lang is its replay, not another request (review 2026-12-06)."""
+    table = TableClient.create(lclient, GOSTOP["table"])
+    table.write("POST", "/hands", wire_hand(HAND), expect=201)
+    headers = {**table.auth(), "Idempotency-Key": new_key(), "If-Match": '"2"'}
+    body = {"reason": "misdeal"}
+    first = lclient.post(table.path + "/hands/1/void?lang=en", json=body, headers=headers)
+    again = lclient.post(table.path + "/hands/1/void", json=body, headers=headers)
+    assert (first.status_code, again.status_code, again.data) == (200, 200, first.data)
+    assert again.headers["Idempotent-Replayed"] == "true"
+
+
 def test_a_bad_lang_is_a_422_after_the_access_checks(lclient: Any) -> None:
     table = TableClient.create(lclient, GOSTOP["table"])
     assert lclient.get(table.path + "?lang=fr").status_code == 401
