@@ -62,11 +62,16 @@ def _in_a_table(schema: StrictSchema) -> tuple[str, Coded]:
 _UNKNOWN = {Variant.GOSTOP: _in_a_table(HAND_SCHEMA), Variant.BALANCE: _in_a_table(_BALANCE)}
 CACHED_LEDGERS = 64  # a ledger holds its hands scored: ~3 KB a hand (declared piles)
 CACHED_RENDERED_BYTES = 16 * 1024 * 1024
-"""Most bytes of hands rendered in another language (:meth:`LedgerCache.rendered`) an
-instance keeps, over all its tables: a night of 200 hands is ~0.5 MB in English, ~0.6 MB
-in both languages, so ~30 such renderings. A rendering refers to the hands it rendered, its
-table's ledger's (kept only while that ledger is: :data:`CACHED_LEDGERS`); after a change
-it holds the hands the ledger derived again until the table is read again."""
+"""Most bytes of tables' hands an instance keeps for reads (:meth:`LedgerCache.hands`),
+over all its tables and languages, each kept item counted :data:`RENDERED_ITEM_BYTES`
+more: a night of 200 hands is ~0.5 MB in English, ~0.6 MB in both languages, so ~30 such
+renderings. A rendering in another language refers to the hands it rendered, its table's
+ledger's (kept only while that ledger is: :data:`CACHED_LEDGERS`); after a change it holds
+the hands the ledger derived again until the table is read again. The Korean rows hold no
+hands (but go with the ledger too, when this instance holds one)."""
+RENDERED_ITEM_BYTES = 512
+"""What a kept item costs beside its bytes (its record, key and index entries): so that
+the bound also bounds how many items are kept, however small (a table with no hands)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -268,6 +273,7 @@ class LedgerCache:
         self._items: OrderedDict[str, tuple[Ledger, Roster, Tip]] = OrderedDict()
         self._seconds = deadline_seconds
         self._rendered: OrderedDict[tuple[str, serialize.Shape], Rendered] = OrderedDict()
+        self._shapes: dict[str, set[serialize.Shape]] = {}  # each table's kept shapes
         self._rendered_bytes = 0
         self._rendered_bound = rendered_bytes
         self._rendering = threading.Lock()  # the renderings and their count of bytes
@@ -371,8 +377,9 @@ class LedgerCache:
         commit with the version, so the rows of a version read once are its rows (another
         instance's write makes another version, which the head read first names; ``gostop
         db rebuild``, which rewrites rows in place, runs with the service stopped). After
-        appends alone only the new hands' rows are fetched. They hold no ledger, so unlike
-        the renderings they stay while this instance holds no ledger of the table."""
+        appends alone only the new hands' rows are fetched. They hold no hands, so unlike
+        the renderings they are kept while this instance holds no ledger of the table
+        (but go with its ledger, when it holds one and drops it)."""
         key = (head.id, serialize.DEFAULT_SHAPE)
         with self._rendering:
             found = self._rendered.get(key)
@@ -422,23 +429,34 @@ class LedgerCache:
     ) -> None:
         """Keep a rendering in place of ``kept`` (under the lock), within the bound."""
         if kept is not None:
-            self._rendered_bytes -= len(kept.body)
+            self._rendered_bytes -= _charged(kept)
         self._rendered[key] = made
         self._rendered.move_to_end(key)
-        self._rendered_bytes += len(made.body)
+        self._shapes.setdefault(key[0], set()).add(key[1])
+        self._rendered_bytes += _charged(made)
         while self._rendered_bytes > self._rendered_bound and self._rendered:
-            _key, dropped = self._rendered.popitem(last=False)
-            self._rendered_bytes -= len(dropped.body)
+            dropped_key, dropped = self._rendered.popitem(last=False)
+            self._rendered_bytes -= _charged(dropped)
+            shapes = self._shapes[dropped_key[0]]
+            shapes.discard(dropped_key[1])
+            if not shapes:
+                del self._shapes[dropped_key[0]]
 
     def _forget_rendered(self, table_id: str) -> None:
         """Drop a table's renderings (its ledger was dropped: they would keep its hands)."""
         with self._rendering:
-            for key in [key for key in self._rendered if key[0] == table_id]:
-                self._rendered_bytes -= len(self._rendered.pop(key).body)
+            for shape in self._shapes.pop(table_id, ()):
+                self._rendered_bytes -= _charged(self._rendered.pop((table_id, shape)))
 
     def rendered_bytes(self) -> int:
-        """The bytes of renderings kept (:data:`CACHED_RENDERED_BYTES` at most)."""
+        """The bytes of renderings kept, each counted :data:`RENDERED_ITEM_BYTES` more
+        (:data:`CACHED_RENDERED_BYTES` at most)."""
         return self._rendered_bytes
+
+
+def _charged(item: Rendered) -> int:
+    """What a kept rendering counts toward :data:`CACHED_RENDERED_BYTES`."""
+    return len(item.body) + RENDERED_ITEM_BYTES
 
 
 HAND_ROWS_ATTEMPTS = 5  # reads of the hands' rows a busy table may take before a 503

@@ -210,7 +210,8 @@ def test_the_renderings_stay_within_their_bound(ledger_app: Any, rendering: list
     client = ledger_app.test_client()
     tables = _tables(client, 3, hands=4)
     expected = [_from_scratch(ledger_app, table, "en") for table in tables]
-    one = len(expected[0].split(b',"hands":[', 1)[1]) - 2  # a table's hands, rendered
+    # a table's hands, rendered, and what keeping them counts beside their bytes
+    one = len(expected[0].split(b',"hands":[', 1)[1]) - 2 + ledger_io.RENDERED_ITEM_BYTES
     cache = ledger_io.LedgerCache(deadline_seconds=60, rendered_bytes=2 * one)
     saved = ledger_app.extensions["gostop_ledgers"]
     ledger_app.extensions["gostop_ledgers"] = cache
@@ -288,6 +289,24 @@ def test_a_table_deleted_while_it_is_read_in_another_language_is_a_404(
     assert gone.get_json()["errors"][0]["code"] == "unknown_table"
 
 
+def test_the_bound_also_bounds_how_many_tables_are_kept(ledger_app: Any) -> None:
+    """Tables with no hands keep empty rows: each still counts what keeping it costs, so
+    the bound holds their number too (review 2026-12-06: 200,000 such entries counted 0
+    bytes)."""
+    client = ledger_app.test_client()
+    cache = ledger_io.LedgerCache(
+        deadline_seconds=60, rendered_bytes=3 * ledger_io.RENDERED_ITEM_BYTES
+    )
+    saved = ledger_app.extensions["gostop_ledgers"]
+    ledger_app.extensions["gostop_ledgers"] = cache
+    try:
+        for table in _tables(client, 5, hands=0):
+            assert _read(client, table, "ko")
+        assert cache.rendered_bytes() == 3 * ledger_io.RENDERED_ITEM_BYTES
+    finally:
+        ledger_app.extensions["gostop_ledgers"] = saved
+
+
 def test_a_rendering_goes_with_its_tables_ledger(
     ledger_app: Any, monkeypatch: pytest.MonkeyPatch, rendering: list[int]
 ) -> None:
@@ -303,7 +322,7 @@ def test_a_rendering_goes_with_its_tables_ledger(
     bodies = []
     for table in tables:  # the third's ledger drops the first's
         bodies.append(_read(client, table, "en"))
-    one = len(bodies[0].split(b',"hands":[', 1)[1]) - 2
+    one = len(bodies[0].split(b',"hands":[', 1)[1]) - 2 + ledger_io.RENDERED_ITEM_BYTES
     assert cache.rendered_bytes() == 2 * one  # the first table's is gone with its ledger
     rendering.clear()
     assert _read(client, tables[0], "en") == bodies[0]
