@@ -12,16 +12,8 @@ transaction that starts with a compare-and-set of the table's version
 claimed with an ``INSERT`` that only one request can win.
 """
 
-from calculator.store.store import (
-    DEFAULT_URL,
-    Added,
-    Claim,
-    EventRow,
-    Head,
-    Store,
-    TokenRow,
-    with_driver,
-)
+from calculator.store.rows import Added, Claim, EventRow, Head, TokenRow
+from calculator.store.store import DEFAULT_URL, Store, with_driver
 
 __all__ = [
     "DEFAULT_URL",
