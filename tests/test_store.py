@@ -332,7 +332,7 @@ def test_migration_0004_fills_each_tables_last_time_from_its_events(empty_url: s
 
 def test_a_token_is_found_through_the_index_on_table_and_hash(store: Store) -> None:
     """A request's token is one index lookup, however many tokens its table holds."""
-    from calculator.store.store import _HEAD
+    from calculator.store.sql import _HEAD
 
     if store.engine.dialect.name != "sqlite":
         pytest.skip("PostgreSQL's planner scans small tables whatever the index")
