@@ -332,7 +332,7 @@ def test_migration_0004_fills_each_tables_last_time_from_its_events(empty_url: s
 
 def test_a_token_is_found_through_the_index_on_table_and_hash(store: Store) -> None:
     """A request's token is one index lookup, however many tokens its table holds."""
-    from calculator.store.store import _HEAD
+    from calculator.store.sql import _HEAD
 
     if store.engine.dialect.name != "sqlite":
         pytest.skip("PostgreSQL's planner scans small tables whatever the index")
@@ -381,15 +381,15 @@ def test_a_finished_threads_read_connection_never_serves_a_transaction(store: St
             assert cursor.fetchone()[0] == "on"
 
 
-# --- SQLite writes take turns (store._Writers) ----------------------------------------------
+# --- SQLite writes take turns (connections._Writers) ----------------------------------------
 
 
 @pytest.fixture
 def sqlite_store(tmp_path: Path, monkeypatch: Any) -> Any:
     """A SQLite file of its own; a write waits at most 0.2 s for its turn."""
-    from calculator.store import store as module
+    from calculator.store import connections
 
-    monkeypatch.setattr(module, "TURN_WAIT_SECONDS", 0.2)
+    monkeypatch.setattr(connections, "TURN_WAIT_SECONDS", 0.2)
     store = Store(f"sqlite:///{tmp_path}/turns.sqlite3")
     store.migrate()
     yield store
@@ -416,10 +416,11 @@ def test_every_sqlite_write_and_no_read_takes_a_turn(sqlite_store: Store, monkey
     """The writes of the ledger — each transaction, a key's claim, release and purge —
     run in their turn, the reads don't, and a write that fails (a stale version, a
     taken join code, a key claimed already) ends its turn too."""
+    from calculator.store import connections
     from calculator.store import store as module
 
     turns: list[str] = []
-    wait, done = module._Writers.wait, module._Writers.done
+    wait, done = connections._Writers.wait, connections._Writers.done
 
     def waited(writers: Any) -> bool:
         assert not turns or turns[-1] == "done"  # one turn at a time
@@ -431,8 +432,8 @@ def test_every_sqlite_write_and_no_read_takes_a_turn(sqlite_store: Store, monkey
         turns.append("done")
         done(writers)
 
-    monkeypatch.setattr(module._Writers, "wait", waited)
-    monkeypatch.setattr(module._Writers, "done", ended)
+    monkeypatch.setattr(connections._Writers, "wait", waited)
+    monkeypatch.setattr(connections._Writers, "done", ended)
     monkeypatch.setattr(module.secrets, "randbelow", lambda _n: 1)  # no purge of keys by chance
     _table(sqlite_store, "t-turns-1")
     assert not _create(sqlite_store, "t-turns-2")  # its join code, T-TURNS-, is taken
@@ -581,10 +582,10 @@ def test_threads_starting_together_each_get_a_turn(sqlite_store: Store, monkeypa
     together on a fresh store (a new worker's first requests) each get their turn."""
     import threading
 
-    from calculator.store import store as module
-    from calculator.store.store import _Writers
+    from calculator.store import connections
+    from calculator.store.connections import _Writers
 
-    monkeypatch.setattr(module, "TURN_WAIT_SECONDS", 10.0)  # a loaded machine: still turns
+    monkeypatch.setattr(connections, "TURN_WAIT_SECONDS", 10.0)  # a loaded machine: still turns
 
     writers = _Writers(sqlite_store._writers._path)  # type: ignore[union-attr]  # not opened yet
     start = threading.Barrier(8)
@@ -616,9 +617,9 @@ def test_a_write_that_fails_ends_its_turn(tmp_path: Path, monkeypatch: Any) -> N
     its connection: only the dialect's disconnects throw one away."""
     import sqlite3
 
-    from calculator.store import store as module
+    from calculator.store import connections
 
-    monkeypatch.setattr(module, "BUSY_TIMEOUT_MS", 100)
+    monkeypatch.setattr(connections, "BUSY_TIMEOUT_MS", 100)
     store = Store(f"sqlite:///{tmp_path}/failing.sqlite3")
     store.migrate()
     outside = sa.create_engine(store.url)
@@ -701,7 +702,7 @@ def test_an_in_memory_database_reads_every_poll(tmp_path: Path) -> None:
 def test_only_a_sqlite_database_named_by_its_path_takes_turns_and_keeps_polls() -> None:
     """In-memory databases (one connection makes every write: their data_version never
     moves) and ``file:`` URIs, which may be in memory too, get neither."""
-    from calculator.store.store import _sqlite_file
+    from calculator.store.connections import _sqlite_file
 
     assert _sqlite_file("sqlite:///night.sqlite3") == "night.sqlite3"
     assert (

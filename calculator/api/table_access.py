@@ -143,7 +143,7 @@ def open_table(
             "unauthorized",
         )
     digest = token_hash(token.strip())
-    # Found by its hash in the database (why that is safe: store.py, _HEAD).
+    # Found by its hash in the database (why that is safe: calculator/store/sql.py, _HEAD).
     head = store.head(table_id, token_hash=digest, known=known) if _is_table_id(table_id) else None
     found = None if head is None else head.token
     if head is None or found is None:

@@ -12,16 +12,9 @@ transaction that starts with a compare-and-set of the table's version
 claimed with an ``INSERT`` that only one request can win.
 """
 
-from calculator.store.store import (
-    DEFAULT_URL,
-    Added,
-    Claim,
-    EventRow,
-    Head,
-    Store,
-    TokenRow,
-    with_driver,
-)
+from calculator.store.connections import DEFAULT_URL, with_driver
+from calculator.store.rows import Added, Claim, EventRow, Head, TokenRow
+from calculator.store.store import Store
 
 __all__ = [
     "DEFAULT_URL",

@@ -5,147 +5,68 @@ from __future__ import annotations
 
 import fcntl
 import os
-import re
 import secrets
 import threading
 import time
-import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field, replace
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 
-DEFAULT_URL = "sqlite:///gostop.sqlite3"
-BUSY_TIMEOUT_MS = 5_000  # below the request deadline: a waiting write never outlives its key
-# How long a SQLite write waits for its turn (_Writers) before it goes on without it, where
-# SQLite's busy timeout applies: one statement waits 7.5 s at most, below the deadline.
-TURN_WAIT_SECONDS = 2.5
+from calculator.store.connections import (
+    _Alone,
+    _sqlite_file,
+    _sqlite_path,
+    _Writers,
+    make_engine,
+    with_driver,
+)
+from calculator.store.rows import Added, Claim, EventRow, Head, TokenRow
+from calculator.store.sql import (
+    _BY_CODE,
+    _DELETE_HANDS,
+    _DELETE_TOKEN,
+    _ERASE,
+    _EVENT_KINDS,
+    _EVENTS,
+    _FINISH_KEY,
+    _HAND_ITEMS,
+    _HEAD,
+    _IDLE_TABLES,
+    _INSERT_EVENT,
+    _INSERT_HAND,
+    _INSERT_KEY,
+    _INSERT_TABLE,
+    _INSERT_TOKEN,
+    _LOCK_ACTIVE,
+    _LOCK_AT_VERSION,
+    _LOCK_IDLE,
+    _LOCK_TABLE,
+    _MOVE_VERSION,
+    _PARAMETER,
+    _PURGE_KEYS,
+    _REKEY,
+    _RELEASE_KEY,
+    _SELECT_KEY,
+    _SET_SUMMARY,
+    _SET_SUMMARY_AT,
+    _TABLE_IDS,
+    _TAKE_OVER_KEY,
+    _TOKEN,
+    _TOKEN_LABELS,
+    _TOKEN_ROLES,
+    _TOKENS,
+)
+
 POLLS_KEPT = 4_096  # heads a thread keeps for polls (Store.head); past that it starts again
 KEEP_KEYS_SECONDS = 25 * 3600  # idempotency records are kept at least 24 h
 PURGE_EVERY = 64  # one claim in this many purges the scope's expired records
 _MIGRATIONS = Path(__file__).parent / "migrations"
 _LOCK_ID = 0x6057_0913  # PostgreSQL advisory lock held while migrating
-
-
-def new_token_id() -> str:
-    """A token's public id: random, 12 characters, unrelated to its secret."""
-    return secrets.token_urlsafe(9)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TokenRow:
-    """A token that opens a table: its sha256 hex digest, role and label; ``token_id``
-    names it in the API (never the secret); ``created_at`` is set by the store."""
-
-    hash: str
-    role: str  # scorer | viewer
-    label: str
-    token_id: str = field(default_factory=new_token_id)
-    created_at: float = 0.0
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Head:
-    """What every request reads first: the version, the derived summary and the token
-    asked about (None: no token of this table has that hash). ``summary`` is empty when
-    the table is at the version the reader said it knows (:meth:`Store.head`);
-    ``last_at`` is the time of the table's last event (the event of ``version``)."""
-
-    id: str
-    version: int
-    join_code: str
-    summary: str
-    token: TokenRow | None
-    last_at: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class EventRow:
-    """One event as stored (``body`` is JSON text, or None)."""
-
-    seq: int
-    type: str
-    by: str
-    at: str
-    number: int | None = None
-    body: str | None = None
-    reason: str | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Claim:
-    """The state of an idempotency key after a request claims it.
-
-    ``state`` is ``new`` (this request owns the key), ``replay`` (done before: ``status``
-    and ``response`` are the stored answer), ``mismatch`` (used with another request) or
-    ``in_flight`` (another request holds it).
-    """
-
-    state: str
-    status: int | None = None
-    response: str | None = None
-
-
-def with_driver(url: str) -> str:
-    """``url``, naming the PostgreSQL driver the service installs (psycopg 3) when it
-    names none: hosting services hand out ``postgresql://`` and ``postgres://`` URLs, for
-    which SQLAlchemy would load psycopg2 (not installed) or know no dialect at all."""
-    for scheme in ("postgresql://", "postgres://"):
-        if url.startswith(scheme):
-            return "postgresql+psycopg://" + url.removeprefix(scheme)
-    return url
-
-
-def _sqlite_path(url: str) -> str | None:
-    parsed = sa.engine.make_url(url)
-    if parsed.get_backend_name() != "sqlite":
-        return None
-    return parsed.database or ""
-
-
-def _sqlite_file(url: str) -> str | None:
-    """The file of a SQLite database named by its path; None for anything else: another
-    database, an in-memory one, or one named by a ``file:`` URI (``uri=true``), which may
-    be in memory too (``mode=memory``) — those get no turns and keep no polls."""
-    path = _sqlite_path(url)
-    if not path or path == ":memory:" or path.startswith("file:"):
-        return None
-    if sa.engine.make_url(url).query.get("uri") in ("true", "1"):
-        return None
-    return path
-
-
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite files get WAL, a busy timeout and foreign keys, and
-    transactions that SQLite (not the driver) begins, so reads see one snapshot."""
-    path = _sqlite_path(url)
-    if path is None:
-        # No pre-ping (a round trip on every checkout): a connection that fails is
-        # invalidated instead (Store._transaction), and the next checkout opens a new one.
-        return sa.create_engine(url, pool_size=4, max_overflow=4)
-    if path and path != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    engine = sa.create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
-
-    @sa.event.listens_for(engine, "connect")
-    def _connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None  # the driver must not open transactions
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.close()
-
-    @sa.event.listens_for(engine, "begin")
-    def _begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN")
-
-    return engine
 
 
 class Store:
@@ -256,7 +177,8 @@ class Store:
     @contextmanager
     def _transaction(self) -> Iterator[Any]:
         """A DBAPI cursor inside one transaction (committed if the block ends normally);
-        on a SQLite file, in this write's turn (:class:`_Writers`)."""
+        on a SQLite file, in this write's turn
+        (:class:`calculator.store.connections._Writers`)."""
         connection = self.engine.raw_connection()
         writers = self._writers
         turn = False
@@ -799,15 +721,6 @@ class Store:
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Added:
-    """What :meth:`Store.add_tokens` did: ``state`` is ``added`` (``tokens`` as stored,
-    labels made unique), ``gone``, ``too_many`` or ``label_taken``."""
-
-    state: str
-    tokens: tuple[TokenRow, ...] = ()
-
-
 _LABEL_LENGTH = 64  # ledger_tokens.label, and the events' "by" that copies it
 
 
@@ -819,162 +732,6 @@ def _free_label(label: str, taken: set[str]) -> str:
         suffix = f" ({n})"
         found = label[: _LABEL_LENGTH - len(suffix)] + suffix
     return found
-
-
-class _Writers:
-    """The turn of a write to a SQLite file: the write transactions of its processes (and
-    of their threads) take turns by an ``flock`` of a lock file beside the database
-    (``<file>.lock``, which migrations hold while they run) instead of meeting in SQLite's
-    own lock.
-
-    SQLite makes a writer that finds the database locked sleep and try again — its busy
-    handler sleeps 1 ms, then 2, 5, 10… — while the other write takes ~0.1 ms; with two
-    workers appending, most appends slept at least once (bench/RESULTS.md, tenth
-    session). Here a waiting write tries again after 50 µs, doubling up to 1 ms (not
-    first come, first served: a bounded wait, not a queue). It waits
-    :data:`TURN_WAIT_SECONDS` at most and then goes on without its turn, as it does when
-    the lock file cannot be opened: SQLite's lock and busy timeout still decide, so nothing
-    depends on this lock but speed. A killed process's turn ends with it (the kernel drops
-    its ``flock``).
-
-    Each process opens the file itself: an ``flock`` belongs to the open file, which a
-    fork shares, so a forked child closes its copy (:meth:`_forked`; the parent's turn
-    stays the parent's) and opens its own. Threads of a process take turns by a mutex
-    first."""
-
-    __slots__ = ("__weakref__", "_fd", "_mutex", "_opening", "_path", "_turn_fd")
-
-    def __init__(self, path: str) -> None:
-        self._path = path
-        self._fd = -1  # opened on the first write
-        self._turn_fd = -1  # the file the current turn locked
-        self._mutex = threading.Lock()  # a turn within this process
-        self._opening = threading.Lock()
-        _ALL_WRITERS.add(self)
-
-    def wait(self) -> bool:
-        """Wait for this write's turn: True once it has it (end it with :meth:`done`),
-        False without it (after :data:`TURN_WAIT_SECONDS`, or no lock file)."""
-        deadline = time.monotonic() + TURN_WAIT_SECONDS
-        if not self._mutex.acquire(timeout=TURN_WAIT_SECONDS):
-            return False  # another thread's write is stuck: go on without a turn
-        turn, pause = False, 0.00005
-        try:
-            fd = self._open()
-            while not turn and fd >= 0:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    turn = True
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        break
-                    time.sleep(pause)
-                    pause = min(pause * 2, 0.001)
-        finally:
-            if turn:
-                self._turn_fd = fd
-            else:
-                self._mutex.release()
-        return turn
-
-    def done(self) -> None:
-        """End the turn :meth:`wait` gave."""
-        try:
-            with self._opening:  # not closed meanwhile (close() closing it ends the lock)
-                if self._turn_fd >= 0 and self._turn_fd == self._fd:
-                    fcntl.flock(self._turn_fd, fcntl.LOCK_UN)
-        finally:
-            self._turn_fd = -1
-            self._mutex.release()
-
-    def close(self) -> None:
-        """Close the lock file (the next write opens it again)."""
-        with self._opening:
-            fd, self._fd = self._fd, -1
-        if fd >= 0:
-            os.close(fd)
-
-    def _open(self) -> int:
-        """The lock file's descriptor, opened on first use; -1 if it cannot be."""
-        with self._opening:
-            if self._fd < 0:
-                try:  # read-only is enough to lock it, whoever made it
-                    self._fd = os.open(self._path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
-                except OSError:
-                    return -1  # no turns, then: SQLite alone decides
-            return self._fd
-
-    def _forked(self) -> None:
-        """In a forked child: drop the parent's open file and mutex."""
-        fd, self._fd, self._turn_fd = self._fd, -1, -1
-        self._mutex, self._opening = threading.Lock(), threading.Lock()
-        if fd >= 0:
-            with suppress(OSError):
-                os.close(fd)  # the parent's lock is not released: it keeps its own copy
-
-
-_ALL_WRITERS: weakref.WeakSet[_Writers] = weakref.WeakSet()
-
-
-def _after_fork_in_child() -> None:
-    for writers in list(_ALL_WRITERS):
-        writers._forked()
-
-
-os.register_at_fork(after_in_child=_after_fork_in_child)
-
-
-class _Alone:
-    """:meth:`Store._alone`: a class rather than a generator-based context manager,
-    which costs more on every poll (a generator, contextlib's helper and its frames)."""
-
-    __slots__ = ("_connection", "_cursor", "_store", "_turn", "_writers")
-
-    def __init__(self, store: Store, writers: _Writers | None) -> None:
-        self._store = store
-        self._writers = writers
-        self._turn = False
-
-    def __enter__(self) -> Any:
-        self._turn = self._writers is not None and self._writers.wait()
-        self._connection = None
-        try:
-            self._connection = self._store._reader()
-            # the driver's own cursor, as the pool's connection would make it (without
-            # its Python-level call: this runs on every poll)
-            self._cursor = self._connection.dbapi_connection.cursor()
-        except BaseException as error:
-            try:
-                self._drop_if_dead(error)  # a connection closed under us gives no cursor
-            finally:
-                self._end_turn()
-            raise
-        return self._cursor
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, *_rest: object
-    ) -> None:
-        try:
-            self._cursor.close()  # first: a cursor of an invalidated connection can't close
-        finally:
-            try:
-                if error is not None:
-                    self._drop_if_dead(error)
-            finally:
-                self._end_turn()
-
-    def _drop_if_dead(self, error: BaseException) -> None:
-        """A connection that ``error`` left dead is never used again: this thread's next
-        read opens another."""
-        connection = self._connection
-        if connection is not None and self._store._dead(error, connection):
-            self._store._readers.connection = None
-            connection.invalidate()
-
-    def _end_turn(self) -> None:
-        if self._turn and self._writers is not None:
-            self._turn = False
-            self._writers.done()
 
 
 class _Moved(Exception):  # noqa: N818 - a signal inside Store.write, never raised out
@@ -992,107 +749,3 @@ def _event(table_id: str, event: EventRow) -> Mapping[str, Any]:
         "by": event.by,
         "at": event.at,
     }
-
-
-_PARAMETER = re.compile(r"%\((\w+)\)s")
-# The token is found by the index on (table_id, hash), not by comparing every stored hash
-# in constant time: the hash is a sha256 of a 192-bit random secret, so what the timing
-# of an index lookup might tell (how much of some stored hash a guess's hash shares) gives
-# no way to choose a secret whose hash shares more.
-_HEAD = (
-    "SELECT t.version, t.join_code, CASE WHEN t.version = %(known)s THEN '' ELSE t.summary END, "
-    "k.hash, k.role, k.label, k.public_id, k.created_at, t.active_at, t.last_at "
-    "FROM ledger_tables t "
-    "LEFT JOIN ledger_tokens k "
-    "ON k.table_id = t.id AND k.hash = %(hash)s "
-    "WHERE t.id = %(id)s AND t.active_at >= %(since)s"
-)
-_TOKENS = (
-    "SELECT hash, role, label, public_id, created_at FROM ledger_tokens "
-    "WHERE table_id = %(id)s ORDER BY id"
-)
-_BY_CODE = "SELECT id FROM ledger_tables WHERE join_code = %(code)s AND active_at >= %(since)s"
-_EVENTS = (
-    'SELECT seq, type, number, body, reason, "by", at FROM ledger_events '
-    "WHERE table_id = %(id)s AND seq > %(after)s AND seq <= %(upto)s ORDER BY seq"
-)
-_EVENT_KINDS = (
-    "SELECT type, number FROM ledger_events WHERE table_id = %(id)s AND seq <= %(upto)s "
-    "ORDER BY seq"
-)
-_HAND_ITEMS = (
-    "SELECT item FROM ledger_hands WHERE table_id = %(id)s AND number > %(after)s ORDER BY number"
-)
-_INSERT_TABLE = (
-    "INSERT INTO ledger_tables (id, version, join_code, created_at, active_at, last_at, "
-    "summary) VALUES (%(id)s, %(version)s, %(join_code)s, %(created_at)s, %(active_at)s, "
-    "%(last_at)s, %(summary)s)"
-)
-_INSERT_EVENT = (
-    'INSERT INTO ledger_events (table_id, seq, type, number, body, reason, "by", at) '
-    "VALUES (%(table_id)s, %(seq)s, %(type)s, %(number)s, %(body)s, %(reason)s, %(by)s, %(at)s)"
-)
-_INSERT_TOKEN = (
-    "INSERT INTO ledger_tokens (table_id, hash, role, label, public_id, created_at) "
-    "VALUES (%(table_id)s, %(hash)s, %(role)s, %(label)s, %(public_id)s, %(created_at)s)"
-)
-_LOCK_TABLE = "UPDATE ledger_tables SET version = version WHERE id = %(id)s"
-_LOCK_ACTIVE = _LOCK_TABLE + " AND active_at >= %(since)s"
-_TOKEN_LABELS = "SELECT label FROM ledger_tokens WHERE table_id = %(id)s"
-_REKEY = (
-    "UPDATE ledger_tokens SET hash = %(hash)s WHERE table_id = %(id)s AND public_id = %(public_id)s"
-)
-_TOKEN = (
-    "SELECT role, label, created_at FROM ledger_tokens "
-    "WHERE table_id = %(id)s AND public_id = %(public_id)s"
-)
-_TOKEN_ROLES = "SELECT public_id, role FROM ledger_tokens WHERE table_id = %(id)s"
-_DELETE_TOKEN = "DELETE FROM ledger_tokens WHERE table_id = %(id)s AND public_id = %(public_id)s"
-_LOCK_AT_VERSION = (
-    "UPDATE ledger_tables SET version = version "
-    "WHERE id = %(id)s AND version = %(expected)s AND active_at >= %(since)s"
-)
-_IDLE_TABLES = "SELECT id FROM ledger_tables WHERE active_at < %(since)s"
-_LOCK_IDLE = (
-    "UPDATE ledger_tables SET version = version WHERE id = %(id)s AND active_at < %(since)s"
-)
-_ERASE = (  # children first: they refer to the table
-    "DELETE FROM ledger_hands WHERE table_id = %(id)s",
-    "DELETE FROM ledger_events WHERE table_id = %(id)s",
-    "DELETE FROM ledger_tokens WHERE table_id = %(id)s",
-    "DELETE FROM ledger_idempotency WHERE scope = %(id)s",
-    "DELETE FROM ledger_tables WHERE id = %(id)s",
-)
-_MOVE_VERSION = (
-    "UPDATE ledger_tables SET version = %(version)s, summary = %(summary)s, "
-    "active_at = %(active_at)s, last_at = %(last_at)s "
-    "WHERE id = %(id)s AND version = %(expected)s"
-)
-_SET_SUMMARY = "UPDATE ledger_tables SET summary = %(summary)s WHERE id = %(id)s"
-_SET_SUMMARY_AT = _SET_SUMMARY + " AND version = %(version)s"
-_TABLE_IDS = "SELECT id FROM ledger_tables ORDER BY id"
-_DELETE_HANDS = "DELETE FROM ledger_hands WHERE table_id = %(id)s AND number >= %(from)s"
-_INSERT_HAND = (
-    "INSERT INTO ledger_hands (table_id, number, item) VALUES (%(table_id)s, %(number)s, %(item)s)"
-)
-_INSERT_KEY = (
-    'INSERT INTO ledger_idempotency (scope, "key", request_hash, created_at, done) '
-    "VALUES (%(scope)s, %(key)s, %(hash)s, %(now)s, FALSE)"
-)
-_TAKE_OVER_KEY = (
-    "UPDATE ledger_idempotency SET created_at = %(now)s "
-    'WHERE scope = %(scope)s AND "key" = %(key)s AND request_hash = %(hash)s '
-    "AND NOT done AND created_at < %(stale)s"
-)
-_SELECT_KEY = (
-    "SELECT request_hash, done, status, response FROM ledger_idempotency "
-    'WHERE scope = %(scope)s AND "key" = %(key)s'
-)
-_PURGE_KEYS = "DELETE FROM ledger_idempotency WHERE scope = %(scope)s AND created_at < %(before)s"
-_RELEASE_KEY = (
-    'DELETE FROM ledger_idempotency WHERE scope = %(scope)s AND "key" = %(key)s AND NOT done'
-)
-_FINISH_KEY = (
-    "UPDATE ledger_idempotency SET done = TRUE, status = %(status)s, response = %(response)s "
-    'WHERE scope = %(scope)s AND "key" = %(key)s'
-)

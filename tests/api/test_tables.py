@@ -750,7 +750,7 @@ def test_a_table_that_stored_hands_todays_checks_refuse_takes_every_change(
     again as they were, and takes every change; its export imports. Entered now, each of
     them is refused."""
     from calculator.api import ledger_io
-    from calculator.store.store import EventRow
+    from calculator.store.rows import EventRow
 
     store = lclient.application.extensions["gostop_store"]
     table = TableClient.create(lclient, {"roster": ["A", "B", "C"], "ruleset": _FIXING})
