@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import threading
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -368,12 +369,16 @@ def test_a_finished_threads_read_connection_never_serves_a_transaction(store: St
     all-or-none rekey left one token rekeyed, after test threads that had read ended.)"""
     if store.engine.dialect.name != "postgresql":
         pytest.skip("SQLite transactions BEGIN on every connection")
-    for _ in range(3):  # more threads than the pool keeps idle: each one's reader ended
-        reader = threading.Thread(target=store.head, args=("no-such-table",))
-        reader.start()
-        reader.join()
-        del reader
-        gc.collect()
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        for _ in range(3):  # more threads than the pool keeps idle: each one's reader ended
+            reader = threading.Thread(target=store.head, args=("no-such-table",))
+            reader.start()
+            reader.join()
+            del reader
+            gc.collect()
+    # each closed as its thread ended, not left to the collector ("deleted while still open")
+    assert not [w for w in said if issubclass(w.category, ResourceWarning)], said
     for _ in range(3):
         with store._transaction() as cursor:
             assert not cursor.connection.autocommit

@@ -9,7 +9,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -248,11 +248,13 @@ class Store:
             connection = engine.raw_connection()
             if engine.dialect.name == "postgresql":
                 driver: Any = connection.driver_connection
-                # Never back to the pool as it is made here: closed (or collected with
-                # its thread) it closes. Given to a transaction, its autocommit would
-                # commit statement by statement, and not wait for the disk. (SQLite's
-                # connections all leave transactions to the store: any may be pooled.)
+                # Never back to the pool as it is made here: closed, it closes (and so
+                # it does when its thread ends: _ClosedWithItsThread). Given to a
+                # transaction, its autocommit would commit statement by statement, and
+                # not wait for the disk. (SQLite's connections all leave transactions to
+                # the store: any may be pooled.)
                 connection.detach()
+                self._readers.closer = _ClosedWithItsThread(connection)
                 driver.autocommit = True
                 driver.execute("SET synchronous_commit = off")
             self._readers.connection, self._readers.engine = connection, engine
@@ -719,6 +721,21 @@ class Store:
             self._sql(_FINISH_KEY),
             {"scope": scope, "key": key, "status": status, "response": response},
         )
+
+
+class _ClosedWithItsThread:
+    """Closes a thread's detached read connection when the thread ends (its thread-local
+    values are dropped): without it the connection would be closed only by the garbage
+    collector, which warns (ResourceWarning: deleted while still open)."""
+
+    __slots__ = ("connection",)
+
+    def __init__(self, connection: Any) -> None:
+        self.connection = connection
+
+    def __del__(self) -> None:
+        with suppress(Exception):  # already closed, or invalidated as dead: nothing to do
+            self.connection.close()
 
 
 _LABEL_LENGTH = 64  # ledger_tokens.label, and the events' "by" that copies it
