@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_page import create_table, fresh, player_button
-from tests.browser.test_page_fixes import BRIGHTS, give, korean
+from tests.browser.test_page_fixes import BRIGHTS, assert_fits, give, korean
 
 
 def test_a_korean_editor_says_a_card_held_twice_in_korean_without_pointers(
@@ -105,3 +105,23 @@ def test_an_amount_never_breaks_beside_a_long_name(page: Page, watch: Any) -> No
         " return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; }"
     )
     assert name_lines >= 2  # the long name wrapped instead
+
+
+def test_the_scorer_ends_the_night_and_every_phone_sees_it_closed(page: Page, watch: Any) -> None:
+    create_table(page, watch)
+    view = page.locator("#view-table")
+    view.get_by_role("button", name="Nagari").click()
+    expect(view.locator('[data-hand="1"]')).to_be_visible()
+    view.get_by_role("button", name="End the night (close the table)").click()
+    view.get_by_role("button", name="Cancel").click()  # asked again before it is done
+    expect(view.get_by_role("button", name="Close it")).to_have_count(0)
+    view.get_by_role("button", name="End the night (close the table)").click()
+    expect(view.get_by_role("button", name="Close it")).to_be_focused()
+    assert_fits(page, "ending the night")
+    view.get_by_role("button", name="Close it").click()
+    expect(view).to_contain_text("Closed table (read-only)")
+    # read-only from now on: no editor, no history actions, nothing more to end
+    expect(view.get_by_role("button", name="Nagari")).to_have_count(0)
+    expect(view.get_by_role("button", name="Correct · Hand 1")).to_have_count(0)
+    expect(view.get_by_role("button", name="End the night (close the table)")).to_have_count(0)
+    expect(view.locator("[data-transfer], .settle-box, #settle-h")).not_to_have_count(0)

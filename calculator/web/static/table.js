@@ -380,12 +380,31 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
           : h("span", { class: "hint" }, `${t("unrounded", { n: signed(raw) })} `),
         h("span", { class: "chips" }, signed(chips))));
       }))] : null;
+    const ending = h("div", { class: "inline end-night" });
     fill(box.settle, h("h2", { id: "settle-h" }, t("settlement")), rounded,
       !settled ? null : settled.transfers.length
         ? h("ul", { class: "transfers" }, settled.transfers.map((x) => h("li", {
           dataset: { transfer: `${x.from}>${x.to}` } },
         `${t("pays", { from: x.from, to: x.to })}: ${t("chipsOf", { n: num(x.chips) })}`)))
-        : h("p", { class: "hint" }, t("noTransfers")));
+        : h("p", { class: "hint" }, t("noTransfers")),
+      scorer() ? ending : null);
+    if (scorer()) askEnd(ending, false);
+  }
+
+  /** Ending the night closes the table (read-only from then on, for every phone): asked
+   * for, then confirmed, as it cannot be taken back. */
+  function askEnd(ending, confirming) {
+    if (!confirming) {
+      fill(ending, h("button", { type: "button", onclick: () => askEnd(ending, true) },
+        t("endNight")));
+      return;
+    }
+    const confirm = h("button", { type: "button", class: "go",
+      onclick: () => write("POST", "/close") }, t("confirmEnd"));
+    fill(ending, h("p", { class: "hint" }, t("endNightHint")), confirm,
+      h("button", { type: "button", class: "quiet", onclick: () => askEnd(ending, false) },
+        t("cancel")));
+    confirm.focus();
   }
 
   // --- entering and correcting hands --------------------------------------------
@@ -529,9 +548,11 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       const answer = await call(method, `/v1/tables/${s.current.id}${path}`, {
         token: s.current.token, key, ifMatch, body });
       s.pending = null;
+      const wasClosed = s.table.closed;
       s.link = await fetchTable();
       say(null);
-      updateLive();
+      if (s.table.closed !== wasClosed) renderTable(); // closed: no editor any more
+      else updateLive();
       return answer.data;
     } catch (error) {
       if (!(error instanceof ApiError)) {
