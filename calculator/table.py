@@ -393,9 +393,9 @@ def _check_nothing_played(player: PlayerHand, i: int, ended: str, problems: Prob
     if played is not None:
         problems.add(
             "cards_without_play",
-            f"a {ended} ends the hand at the deal, before any play: {player.id!r} captured "
-            "nothing but a bonus card turned up at the deal; send its pile empty (or "
-            "holding only bonus cards)",
+            f"a {ended} ends the hand at the deal, before any play, so {player.id!r} can "
+            "have captured nothing but a bonus card turned up at the deal; send its pile "
+            "empty (or holding only bonus cards)",
             *at,
             played,
         )

@@ -543,6 +543,12 @@ def test_a_hand_that_ended_at_the_deal_has_no_play(ending: str) -> None:
         ("cards_without_play", ("players", 1, "tally")),
         ("cards_without_play", ("players", 2, "declared")),
     ]
+    said = next(i.detail for i in _error(hand, ruleset).issues if i.code == "cards_without_play")
+    assert said == (
+        f"a {ending} ends the hand at the deal, before any play, so 'A' can have captured "
+        "nothing but a bonus card turned up at the deal; send its pile empty (or holding "
+        "only bonus cards)"
+    )
     # stored before 2026-12-05: scored as then, the stop minimum 3 from B and C
     assert dict(settle(build_hand(hand), ruleset, entering=False).net) == {
         "A": 6,
