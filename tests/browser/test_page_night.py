@@ -5,7 +5,6 @@ panels that show they open."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -126,26 +125,3 @@ def test_the_scorer_ends_the_night_and_every_phone_sees_it_closed(page: Page, wa
     expect(view.get_by_role("button", name="Correct · Hand 1")).to_have_count(0)
     expect(view.get_by_role("button", name="End the night (close the table)")).to_have_count(0)
     expect(view.locator("[data-transfer], .settle-box, #settle-h")).not_to_have_count(0)
-
-
-def test_a_reload_keeps_the_hand_being_entered(page: Page, watch: Any) -> None:
-    """Phones reload a tab after another app took the memory: the cards tapped so far
-    come back, on the one-hand tab and at a table (until the hand is saved)."""
-    fresh(page, watch)
-    hand = page.locator("#view-hand")
-    give(hand, "A", ["01-bright", "03-bright"])
-    expect(player_button(hand, "A").locator(".player-sub")).to_have_text("0 pt · 2 cards")
-    page.reload()
-    expect(player_button(hand, "A").locator(".player-sub")).to_have_text("0 pt · 2 cards")
-    expect(hand.locator('[data-card="03-bright"]')).to_have_class(re.compile(r"\bheld\b"))
-    create_table(page, watch)
-    view = page.locator("#view-table")
-    give(view, "B", BRIGHTS)
-    expect(player_button(view, "B").locator(".player-sub")).to_have_text("3 pt ✓ · 3 cards")
-    page.reload()
-    expect(player_button(view, "B").locator(".player-sub")).to_have_text("3 pt ✓ · 3 cards")
-    view.get_by_role("button", name="B stops").click()
-    expect(view.locator('[data-hand="1"]')).to_be_visible()
-    page.reload()  # saved: nothing comes back into the editor
-    expect(view.locator('[data-hand="1"]')).to_be_visible()
-    expect(player_button(view, "B").locator(".player-sub")).to_have_text("0 pt · 0 cards")

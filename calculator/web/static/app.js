@@ -4,7 +4,7 @@
 import { ApiError, call } from "./api.js";
 import { cardName } from "./cards.js";
 import { fill, h, keepFocus, uniqueId } from "./dom.js";
-import { createHandEditor, draftOf, handPath } from "./hand.js";
+import { createHandEditor, handPath } from "./hand.js";
 import { lang, learnCodes, setLang, t } from "./i18n.js";
 import { renderResult } from "./result.js";
 import { rulesetOf, rulesPicker, savedRules, variantOf } from "./rules.js";
@@ -45,13 +45,11 @@ function handView(mount) {
   let cards = [];
   let shown = null; // the last answer and how to draw it, drawn again in a new language
   let picker = null;
-  let kept = load("draft:hand"); // the hand being entered when the page was last left
   const editor = createHandEditor({
     mount: editorBox,
     context: () => ({ ruleset: rulesetOf(page.rules), stake: page.rules.stake }),
     onOutcome: score,
     around: () => [rulesBox], // the stake and the options: a problem with them is said there
-    onChange: () => save("draft:hand", editor.body()), // a reload finds it again
   });
 
   /** Score the hand (`outcome` null: a balance hand, which has none). */
@@ -132,9 +130,6 @@ function handView(mount) {
     }
     editor.setVariant(variantOf(page.presets, page.rules));
     editor.setCards(cards);
-    const draft = draftOf(kept, names); // once, with the first cards
-    kept = null;
-    if (draft) editor.load(draft);
     editor.refresh(); // the preview under the new rules (a wrong stake: its problem)
     shown = null;
     fill(resultBox);

@@ -73,20 +73,13 @@ function emptyFlags() {
   return { go_count: 0, shakes: 0, bombs: 0, gukjin: "" };
 }
 
-/** A hand kept while it was being entered (the page was reloaded, or the phone dropped
- * the tab), if it is of these players: a hand of others is not theirs to finish. */
-export function draftOf(kept, names) {
-  const ids = Array.isArray(kept?.players) ? kept.players.map((p) => p?.id) : [];
-  return ids.length && ids.join("\n") === names.join("\n") ? kept : null;
-}
-
 /**
  * The hand editor. `context()` gives what a preview needs besides the hand (ruleset,
  * stake); `onOutcome(outcome)` is called by the outcome buttons (a balance hand has no
  * outcome: its "Score" button calls `onOutcome(null)`).
  */
 export function createHandEditor({ mount, context, onOutcome, entry = "cards",
-  around = () => [], onChange = () => {} }) {
+  around = () => [] }) {
   const state = {
     names: [],
     piles: [],
@@ -272,7 +265,6 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     state.events = editableEvents([]);
     forgetPreview();
     render();
-    onChange();
   }
 
   /** The preview was of other piles: drop it and any answer still on its way (render()
@@ -289,7 +281,6 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     updateBar();
     clearTimeout(timer);
     timer = setTimeout(preview, PREVIEW_DELAY_MS);
-    onChange();
   }
 
   async function preview() {

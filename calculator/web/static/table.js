@@ -5,7 +5,7 @@
 import { ApiError, call, newKey } from "./api.js";
 import { fill, h, keepFocus, submitOnEnter, uniqueId } from "./dom.js";
 import { currentBodies } from "./edits.js";
-import { createHandEditor, draftOf, handPath } from "./hand.js";
+import { createHandEditor, handPath } from "./hand.js";
 import { errorText, num, presetText, problemText, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
 import { learnFeatures, renderShare } from "./share.js";
@@ -452,7 +452,6 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       editor.render();
       return;
     }
-    const kept = load(`draft:${s.current.id}`); // before setting up the editor saves anew
     editor = createHandEditor({
       mount: s.editorBox,
       // a preview is the stateless answer for the hand at this place: the table's rule set
@@ -462,17 +461,10 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       stake: s.table.stake,
       ...(s.table.variant === "balance" ? {} : { nagari_streak: s.table.nagari_streak }) }),
       onOutcome: submit,
-      // the hand being entered, found again after a reload (not a correction's: that one
-      // is the stored hand, read again when it is corrected)
-      onChange: () => {
-        if (s.current && !s.correcting) save(`draft:${s.current.id}`, editor.body());
-      },
     });
     editor.setVariant(s.table.variant ?? "gostop");
     editor.setCards(s.cards);
     editor.setPlayers(s.playing);
-    const draft = draftOf(kept, s.playing);
-    if (draft) editor.load(draft);
   }
 
   /** The roster's checkboxes show who plays; with four ticked the others wait (and say why). */
