@@ -5,6 +5,7 @@ panels that show they open."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -115,13 +116,84 @@ def test_the_scorer_ends_the_night_and_every_phone_sees_it_closed(page: Page, wa
     view.get_by_role("button", name="End the night (close the table)").click()
     view.get_by_role("button", name="Cancel").click()  # asked again before it is done
     expect(view.get_by_role("button", name="Close it")).to_have_count(0)
+    expect(view.get_by_role("button", name="End the night (close the table)")).to_be_focused()
     view.get_by_role("button", name="End the night (close the table)").click()
-    expect(view.get_by_role("button", name="Close it")).to_be_focused()
+    confirm = view.get_by_role("button", name="Close it")
+    expect(confirm).to_be_focused()
+    expect(confirm).to_have_accessible_description(re.compile(r"^Once closed, no phone"))
     assert_fits(page, "ending the night")
-    view.get_by_role("button", name="Close it").click()
+    confirm.click()
     expect(view).to_contain_text("Closed table (read-only)")
+    expect(view.locator(".table-head h2")).to_be_focused()  # not lost with the button
     # read-only from now on: no editor, no history actions, nothing more to end
     expect(view.get_by_role("button", name="Nagari")).to_have_count(0)
     expect(view.get_by_role("button", name="Correct · Hand 1")).to_have_count(0)
     expect(view.get_by_role("button", name="End the night (close the table)")).to_have_count(0)
     expect(view.locator("[data-transfer], .settle-box, #settle-h")).not_to_have_count(0)
+
+
+KOREAN_FACTS = [
+    (
+        "deck_exceeded",
+        "the players hold 12 animals in all (A 6, B 6); one deck has 9",
+        "덱 초과 (열끗 12장 (A 6, B 6): 한 벌에 9장)",
+    ),
+    (
+        "deck_exceeded",
+        "hongdan is held by A, B; one deck has it once",
+        "덱 초과 (홍단: A, B (한 벌에 하나))",
+    ),
+    (
+        "player_count",
+        "1 player: Go-Stop is played by 2 or 3, or by 4 with one sitting out",
+        "인원 오류 (1명)",
+    ),
+    (
+        "below_stop_minimum",
+        'winner "O\'Brien" has 0 points toward the stop minimum; stopping needs at least 7 '
+        "with 2 players in the hand",
+        '스톱 점수 미달 ("O\'Brien" 0점: 7점 이상이어야 스톱)',
+    ),
+    (
+        "below_stop_minimum",
+        "winner 'A' has 2 points toward the stop minimum (the 3 for three double junks do "
+        "not count toward it); stopping needs at least 3 with 3 players in the hand",
+        "스톱 점수 미달 ('A' 2점: 3점 이상이어야 스톱)",
+    ),
+    (
+        "invalid_join_code",
+        "8 characters from 0-9 and A-Z (I and L read as 1, O as 0)",
+        "잘못된 참가 코드",
+    ),
+]
+
+
+def test_korean_problem_texts_keep_the_facts_of_the_english_ones(page: Page, watch: Any) -> None:
+    """The API's sentences are English; the Korean page says the code's name and the facts
+    it knows how to say (a count, a limit, a name), and never a bare number pulled out of
+    a sentence ("('!!', 8, 0, 9, 1,, 0)")."""
+    korean(page, watch)
+    expect(page.locator("#view-hand button.card").first).to_be_visible()
+    said = page.evaluate(
+        """async (facts) => {
+            const { problemText } = await import('/assets/i18n.js');
+            return facts.map(([code, detail]) => problemText({ code, detail }));
+        }""",
+        [[code, detail] for code, detail, _ in KOREAN_FACTS],
+    )
+    assert said == [korean_text for _, _, korean_text in KOREAN_FACTS]
+
+
+def test_a_wrong_option_is_said_at_its_input(page: Page, watch: Any) -> None:
+    fresh(page, watch)
+    hand = page.locator("#view-hand")
+    give(hand, "A", BRIGHTS)
+    panel = hand.locator("details.rules-panel")
+    panel.locator("> summary").click()
+    panel.locator("details.options > summary").click()
+    option = panel.locator('[data-pointer="/ruleset/options/bonus_a_junk_value"] input')
+    option.fill("9")
+    with page.expect_request(lambda r: "/v1/gostop/hands" in r.url):
+        option.press("Tab")
+    expect(option).to_have_attribute("aria-invalid", "true")
+    expect(option).to_have_accessible_description(re.compile("above the maximum 5"))

@@ -668,8 +668,12 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
       const id = uniqueId("error");
       const message = h("p", { class: "inline-error", id, dataset: { code: entry.code } }, text);
       target.element.classList.add("has-error");
-      target.element.setAttribute("aria-invalid", "true");
-      target.element.setAttribute("aria-describedby", id);
+      // said to screen readers by the control itself (a wrapper's first one: an option)
+      const control = target.element.matches("input, select, textarea, button")
+        ? target.element
+        : target.element.querySelector("input, select, textarea") ?? target.element;
+      control.setAttribute("aria-invalid", "true");
+      control.setAttribute("aria-describedby", id);
       if (target.after === target.element) target.element.after(message);
       else target.after.append(message);
     }

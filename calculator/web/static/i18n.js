@@ -260,6 +260,7 @@ const STRINGS = {
     payments: "Payments",
     pays: "{from} → {to}",
     chipsOf: "{n} chips",
+    chipsOfOne: "1 chip",
     pointsTimesStake: "{points} pt × {stake}",
     pricedInChips: "priced in chips",
     net: "Net chips",
@@ -453,11 +454,20 @@ const KO_FACTS = [
   [/length (\d+); use (\d+) to (\d+) characters/, "{0}자: {1}–{2}자로 쓰세요"],
   [/(\d+) items; at most (\d+)/, "{0}개: 많아야 {1}개"],
   [/has (\d+) to (\d+) people/, "{0}–{1}명"],
-  [/'([^']*)' has (\d+) points? toward the stop minimum; stopping needs at least (\d+)/,
-    "'{0}' {1}점: {2}점 이상이어야 스톱"],
+  // a name with an apostrophe is quoted with ", and a rule may add a (…) before the ";"
+  [/(['"])(.*?)\1 has (\d+) points? toward the stop minimum(?: \([^)]*\))?; stopping needs at least (\d+)/,
+    (m) => `${m[1]}${m[2]}${m[1]} ${m[3]}점: ${m[4]}점 이상이어야 스톱`],
   [/^(-?[\d,.]+) is below the minimum (-?[\d,.]+)/, "{0}: 최소 {1}"],
   [/^(-?[\d,.]+) is above the maximum (-?[\d,.]+)/, "{0}: 최대 {1}"],
+  [/the players hold (\d+) ([a-z ]+?) in all \(([^)]*)\); one deck has (\d+)/,
+    (m) => `${KO_WORDS[m[2]] ?? m[2]} ${m[1]}장 (${m[3]}): 한 벌에 ${m[4]}장`],
+  [/^([a-z_ ]+) is held by (.+); one deck has it once/,
+    (m) => `${KO_WORDS[m[1]] ?? m[1]}: ${m[2]} (한 벌에 하나)`],
+  [/^(\d+) players?: /, "{0}명"],
 ];
+// The English words of the API's sentences that KO_FACTS keeps, in Korean.
+const KO_WORDS = { brights: "광", animals: "열끗", ribbons: "띠", "junk cards": "피",
+  hongdan: "홍단", cheongdan: "청단", chodan: "초단", godori: "고도리" };
 
 /** A problem entry ({pointer, code, detail}) for people: in English the API's detail
  * (it names the field and the fix); in Korean the code's name from GET /v1/codes, when
@@ -470,7 +480,10 @@ export function problemText(entry) {
   const detail = entry.detail ?? "";
   for (const [pattern, text] of KO_FACTS) {
     const match = pattern.exec(detail);
-    if (match) return `${label(found)} (${text.replace(/\{(\d)\}/g, (_, i) => match[Number(i) + 1])})`;
+    if (!match) continue;
+    const facts = typeof text === "function" ? text(match)
+      : text.replace(/\{(\d)\}/g, (_, i) => match[Number(i) + 1]);
+    return `${label(found)} (${facts})`;
   }
   const facts = detail.match(/'[^']*'|"[^"]*"/g);
   return facts ? `${label(found)} (${facts.join(", ")})` : label(found);

@@ -393,16 +393,22 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
 
   /** Ending the night closes the table (read-only from then on, for every phone): asked
    * for, then confirmed, as it cannot be taken back. */
-  function askEnd(ending, confirming) {
+  function askEnd(ending, confirming, refocus = false) {
     if (!confirming) {
-      fill(ending, h("button", { type: "button", onclick: () => askEnd(ending, true) },
-        t("endNight")));
+      const ask = h("button", { type: "button", onclick: () => askEnd(ending, true) },
+        t("endNight"));
+      fill(ending, ask);
+      if (refocus) ask.focus(); // a cancel: back to where it was asked
       return;
     }
-    const confirm = h("button", { type: "button", class: "go",
-      onclick: () => write("POST", "/close") }, t("confirmEnd"));
-    fill(ending, h("p", { class: "hint" }, t("endNightHint")), confirm,
-      h("button", { type: "button", class: "quiet", onclick: () => askEnd(ending, false) },
+    const hintId = uniqueId("end");
+    const confirm = h("button", { type: "button", class: "go", "aria-describedby": hintId,
+      onclick: async () => {
+        // closed, the table is drawn again without its editor: the focus goes to its top
+        if (await write("POST", "/close")) mount.querySelector(".table-head h2")?.focus();
+      } }, t("confirmEnd"));
+    fill(ending, h("p", { class: "hint", id: hintId }, t("endNightHint")), confirm,
+      h("button", { type: "button", class: "quiet", onclick: () => askEnd(ending, false, true) },
         t("cancel")));
     confirm.focus();
   }
