@@ -33,7 +33,7 @@ from calculator.explain import LANGUAGES
 JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
 # What the service gzips (GOSTOP_COMPRESS_MIN_BYTES and more, for a client that takes it),
-# and the blueprints whose answers it never does (calculator.api._compress says why)
+# and the blueprints whose answers it never does (calculator.api.app._compress says why)
 # (text/html: the rules page, 93 kB; the page's own files are served as streamed files,
 # which the proxy in front compresses)
 COMPRESSED_TYPES = frozenset({JSON, PROBLEM_JSON, "text/markdown", "text/html"})

@@ -150,7 +150,7 @@ def _response_headers(document: dict[str, Any]) -> None:
     the success of an operation that takes an Idempotency-Key; the table's ETag on a 412
     and on the refusals of an operation that opens a table with its token;
     the challenge on a 401; the language and Vary of the answers that speak one, and
-    Vary of the answers that may be gzipped (calculator.api._compress)."""
+    Vary of the answers that may be gzipped (calculator.api.app._compress)."""
     document.setdefault("components", {})["headers"] = HEADERS
     for operation in _operations(document):
         keyed = any(

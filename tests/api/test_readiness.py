@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from bench.server import free_port
-from calculator.api import READY_CHECK_SECONDS, create_app
+from calculator.api import create_app
+from calculator.api.app import READY_CHECK_SECONDS
 from tools import require
 
 DOWN = {"Authorization": "Bearer x"}
