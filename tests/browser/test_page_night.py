@@ -197,3 +197,29 @@ def test_a_wrong_option_is_said_at_its_input(page: Page, watch: Any) -> None:
         option.press("Tab")
     expect(option).to_have_attribute("aria-invalid", "true")
     expect(option).to_have_accessible_description(re.compile("above the maximum 5"))
+
+
+def test_a_preview_answered_after_a_refused_stop_leaves_the_refusal_said(
+    page: Page, watch: Any
+) -> None:
+    """A card tapped, then 'A stops' before the piles' preview came back (a slow network):
+    the refusal stays when the preview's answer lands after it. It was wiped, and the tap
+    looked as if it had done nothing (found as a flaky test on a loaded machine)."""
+    create_table(page, watch)
+    view = page.locator("#view-table")
+    view.get_by_role("button", name="Nagari").click()
+    expect(view.locator(".result-box .result")).to_have_count(1)  # its ?lang=all call done
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:  # the preview, held
+        held.append(route)
+
+    page.route("**/v1/gostop/hands?lang=all", hold)
+    with page.expect_request("**/v1/gostop/hands?lang=all"):
+        give(view, "A", ["01-bright"])
+    view.get_by_role("button", name="A stops").click()
+    error = view.locator(".inline-error")
+    expect(error).to_contain_text("stop minimum")
+    held[0].continue_()
+    expect(view.locator(".preview-list")).to_be_visible()  # the preview's answer is shown
+    expect(error).to_contain_text("stop minimum")

@@ -101,6 +101,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
   const parts = {};
   let timer = null;
   let inflight = null;
+  let problemsShown = 0; // showErrors' calls: a preview answered late leaves later ones alone
 
   function setPlayers(names) {
     const old = state.names;
@@ -287,16 +288,19 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     if (playing().length < 2) return;
     inflight?.abort();
     inflight = new AbortController();
+    // A problem said after this was asked (the hand sent meanwhile and refused) stands:
+    // this answer neither clears it nor says its own over it.
+    const asked = problemsShown;
     try {
       // lang=all: labels in both languages, so a language switch redraws without a call
       const answer = await call("POST", `${handPath(state.variant)}?lang=all`,
         { body: { ...context(), ...body() }, signal: inflight.signal });
       state.preview = answer.data;
-      clearErrors();
+      if (problemsShown === asked) clearErrors();
     } catch (error) {
       if (error.name === "AbortError") return;
       state.preview = null;
-      if (error instanceof ApiError) showErrors(error);
+      if (error instanceof ApiError && problemsShown === asked) showErrors(error);
     }
     updateBar();
     renderPreview();
@@ -651,6 +655,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
 
   /** Show each problem next to what it points at (a card, a stepper, the outcome…). */
   function showErrors(error, sent = body()) {
+    problemsShown += 1;
     clearErrors();
     const unplaced = [];
     for (const entry of error.entries) {
