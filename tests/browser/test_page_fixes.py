@@ -4,6 +4,8 @@ reproduces a defect seen on the page and fails without its fix."""
 
 from __future__ import annotations
 
+import re
+
 import json
 import urllib.request
 import uuid
@@ -517,6 +519,12 @@ def test_a_wrong_stake_is_shown_and_a_renamed_player_keeps_its_cards(
         stake.press("Tab")
     expect(hand.locator(".inline-error")).to_have_text("최솟값 미만 (0: 최소 1)")
     expect(stake).to_have_attribute("aria-invalid", "true")
+    stake.fill("100")  # put right: the error goes, and the stake no longer points at it
+    with page.expect_request(lambda r: "/v1/gostop/hands" in r.url):
+        stake.press("Tab")
+    expect(hand.locator(".inline-error")).to_have_count(0)
+    expect(stake).not_to_have_attribute("aria-invalid", "true")
+    expect(stake).not_to_have_attribute("aria-describedby", re.compile(".*"))
 
 
 def delete_table(server: Server, table_id: str, token: str, version: int) -> int:

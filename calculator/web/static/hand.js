@@ -646,7 +646,14 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
 
   function clearErrors() {
     for (const root of roots()) {
-      root.querySelectorAll(".inline-error").forEach((e) => e.remove());
+      root.querySelectorAll(".inline-error").forEach((message) => {
+        // the control tied to it for screen readers no longer points at nothing
+        if (message.id) {
+          document.querySelectorAll(`[aria-describedby="${message.id}"]`)
+            .forEach((control) => control.removeAttribute("aria-describedby"));
+        }
+        message.remove();
+      });
       root.querySelectorAll("[aria-invalid]").forEach((e) => e.removeAttribute("aria-invalid"));
       root.querySelectorAll(".has-error").forEach((e) => e.classList.remove("has-error"));
     }
