@@ -4,9 +4,8 @@ reproduces a defect seen on the page and fails without its fix."""
 
 from __future__ import annotations
 
-import re
-
 import json
+import re
 import urllib.request
 import uuid
 from typing import Any
