@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.browser.test_page import create_table, fresh, player_button
 from tests.browser.test_page_fixes import BRIGHTS, assert_fits, give, korean
@@ -202,28 +202,44 @@ def test_a_wrong_option_is_said_at_its_input(page: Page, watch: Any) -> None:
 def test_a_preview_answered_after_a_refused_stop_leaves_the_refusal_said(
     page: Page, watch: Any
 ) -> None:
-    """A card tapped, then 'A stops' before the piles' preview came back (a slow network):
+    """Cards tapped, then 'A stops' before the piles' preview came back (a slow network):
     the refusal stays when the preview's answer lands after it. It was wiped, and the tap
     looked as if it had done nothing (found as a flaky test on a loaded machine)."""
+    page.clock.install()  # runs as time does, until paused below
     create_table(page, watch)
     view = page.locator("#view-table")
     view.get_by_role("button", name="Nagari").click()
-    expect(view.locator(".result-box .result")).to_have_count(1)  # its ?lang=all call done
-    held: list[Any] = []
+    expect(view.locator(".result-box .result")).to_have_count(1)
+    points = view.locator('[data-preview-player="A"] .preview-points')
+    expect(points).to_have_text("0 pt")  # the cleared editor's preview, answered
+    holding, held = True, []
 
-    def hold(route: Any) -> None:  # the preview, held
-        held.append(route)
+    def hold(route: Route) -> None:
+        if holding:
+            held.append(route)
+        else:
+            route.continue_()
 
     page.route("**/v1/gostop/hands?lang=all", hold)
+    # five ribbons, no set of three: 1 point, below the stop minimum of three players (3)
     with page.expect_request("**/v1/gostop/hands?lang=all"):
-        give(view, "A", ["01-bright"])
+        give(view, "A", ["01-ribbon", "04-ribbon", "06-ribbon", "07-ribbon", "12-ribbon"])
     view.get_by_role("button", name="A stops").click()
     error = view.locator(".inline-error")
     expect(error).to_contain_text("stop minimum")
+    holding = False
     for route in held:
         route.continue_()
-    # A redraw may have asked again, dropping the first: no later one is held (unroute
-    # lets one held meanwhile go on)
-    page.unroute("**/v1/gostop/hands?lang=all")
-    expect(view.locator(".preview-list")).to_be_visible()  # the preview's answer is shown
+    expect(points).to_have_text("1 pt")  # the held preview's answer is shown
+    expect(error).to_contain_text("stop minimum")
+    # 'A stops' right after a tap: the refusal comes before the preview is even asked
+    # (250 ms after the tap; the page's clock paused until then), whose answer must
+    # leave it too
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    give(view, "A", ["09-ribbon"])
+    view.get_by_role("button", name="A stops").click()
+    expect(error).to_contain_text("stop minimum")
+    page.clock.run_for(300)
+    page.clock.resume()
+    expect(points).to_have_text("2 pt")
     expect(error).to_contain_text("stop minimum")

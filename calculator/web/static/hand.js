@@ -281,16 +281,17 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     updateCards();
     updateBar();
     clearTimeout(timer);
-    timer = setTimeout(preview, PREVIEW_DELAY_MS);
+    // A problem said after this edit (the hand sent meanwhile and refused, even before
+    // the preview goes out) stands: the preview's answer neither clears it nor says its
+    // own over it.
+    const asked = problemsShown;
+    timer = setTimeout(() => preview(asked), PREVIEW_DELAY_MS);
   }
 
-  async function preview() {
+  async function preview(asked) {
     if (playing().length < 2) return;
     inflight?.abort();
     inflight = new AbortController();
-    // A problem said after this was asked (the hand sent meanwhile and refused) stands:
-    // this answer neither clears it nor says its own over it.
-    const asked = problemsShown;
     try {
       // lang=all: labels in both languages, so a language switch redraws without a call
       const answer = await call("POST", `${handPath(state.variant)}?lang=all`,
