@@ -33,7 +33,10 @@ def postgres_url() -> Iterator[str]:
         yield cluster.url
 
 
-@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+# marked: .ci/run's compiled-build phase leaves PostgreSQL out (-m "not postgresql")
+@pytest.fixture(
+    scope="session", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
+)
 def database_url(request: Any, tmp_path_factory: Any) -> str:
     """Each database the ledger runs on."""
     if request.param == "sqlite":
