@@ -860,3 +860,23 @@ def test_english_sentences_say_one_point_one_chip_and_one_junk_card(client: Any)
     assert said[1][0].endswith("× 2 (junk penalty (pi-bak): 1 junk card ≤ 5) = 16 points")
     assert said[1][2:] == ["first-turn ppuk 1 point"] * 2
     assert said[100][2:] == ["first-turn ppuk 1 point × 100 = 100 chips"] * 2
+
+
+def test_the_readme_balance_example_answers_what_the_readme_says(app: Any) -> None:
+    """The curl of "The 120/80/60 balance variant", sent as written: the chips its text
+    states."""
+    import json
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The 120/80/60 balance variant", 1)[1].split("\n## ", 1)[0]
+    found = re.search(r"-d '(\{.*?\})'\n```", section, re.S)
+    assert found is not None
+    answer = app.test_client().post("/v1/balance/hands", json=json.loads(found[1]))
+    assert answer.status_code == 200, answer.get_json()
+    body = answer.get_json()
+    assert body["net"] == {"A": -400, "B": -750, "C": 1150}
+    assert "−400 chips. B: −750 chips; C: +1,150" in section
+    a = body["players"][0]
+    assert (a["card_points"], a["total"], a["balance"]) == (80, 40, -40)
