@@ -243,3 +243,42 @@ def test_a_preview_answered_after_a_refused_stop_leaves_the_refusal_said(
     page.clock.resume()
     expect(points).to_have_text("2 pt")
     expect(error).to_contain_text("stop minimum")
+
+
+def test_an_older_previews_problem_does_not_hide_a_newer_previews(page: Page, watch: Any) -> None:
+    """Two edits of the stake ("" then "0"): the first preview's problem, answered after
+    the second edit, gives way to the second preview's. A preview's own problem once
+    counted as a sent hand's, and the second answer was never shown."""
+    page.clock.install()
+    watch(page)
+    page.goto("/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    hand = page.locator("#view-hand")
+    give(hand, "A", BRIGHTS)
+    expect(hand.locator('[data-preview-player="A"] .preview-points')).to_have_text("3 pt")
+    hand.locator("details.rules-panel > summary").click()
+    stake = hand.get_by_label("Chips per point")
+    holding, held = True, []
+
+    def hold(route: Route) -> None:
+        if holding:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/v1/gostop/hands?lang=all", hold)
+    stake.fill("")
+    with page.expect_request("**/v1/gostop/hands?lang=all"):
+        stake.press("Tab")
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    stake.fill("0")
+    stake.press("Tab")  # its preview waits for the clock
+    holding = False
+    for route in held:
+        route.continue_()
+    error = hand.locator(".inline-error")
+    expect(error).to_have_count(1)  # the first preview's problem, said
+    page.clock.run_for(300)
+    page.clock.resume()
+    expect(error).to_have_text("0 is below the minimum 1")

@@ -101,7 +101,10 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
   const parts = {};
   let timer = null;
   let inflight = null;
-  let problemsShown = 0; // showErrors' calls: a preview answered late leaves later ones alone
+  // The problems of hands sent (showErrors, from outside): a preview answered late leaves
+  // the ones said after its edit alone. Not its own kind's: an earlier preview's problem
+  // is the piles', which a later preview's answer replaces.
+  let problemsShown = 0;
 
   function setPlayers(names) {
     const old = state.names;
@@ -301,7 +304,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     } catch (error) {
       if (error.name === "AbortError") return;
       state.preview = null;
-      if (error instanceof ApiError && problemsShown === asked) showErrors(error);
+      if (error instanceof ApiError && problemsShown === asked) showProblems(error);
     }
     updateBar();
     renderPreview();
@@ -661,9 +664,14 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     if (parts.errors) fill(parts.errors);
   }
 
-  /** Show each problem next to what it points at (a card, a stepper, the outcome…). */
+  /** A sent hand's problems (the outcome's answer): said, and kept from older previews. */
   function showErrors(error, sent = body()) {
     problemsShown += 1;
+    showProblems(error, sent);
+  }
+
+  /** Show each problem next to what it points at (a card, a stepper, the outcome…). */
+  function showProblems(error, sent = body()) {
     clearErrors();
     const unplaced = [];
     for (const entry of error.entries) {
