@@ -525,8 +525,14 @@ def test_join_codes_never_reach_the_logs(tmp_path: Path) -> None:
     assert secret not in output
     port = free_port()
     environ = {**os.environ, "GOSTOP_DATABASE_URL": f"sqlite:///{tmp_path}/s.sqlite3"}
+    # Ctrl-C as in a terminal, even when this run was started in the background by a
+    # shell without job control, whose children ignore SIGINT (as Python then does)
+    interruptible = (
+        "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler);"
+        "sys.argv[0] = 'gostop'; runpy.run_module('calculator.api.cli', run_name='__main__')"
+    )
     serve = subprocess.Popen(
-        [sys.executable, "-m", "calculator.api.cli", "serve", "--port", str(port)],
+        [sys.executable, "-c", interruptible, "serve", "--port", str(port)],
         env=environ,
         stderr=subprocess.PIPE,
         text=True,
@@ -545,6 +551,9 @@ def test_join_codes_never_reach_the_logs(tmp_path: Path) -> None:
                 time.sleep(0.1)
     finally:
         serve.send_signal(signal.SIGINT)
-        _out, err = serve.communicate(timeout=30)
+        try:
+            _out, err = serve.communicate(timeout=30)
+        finally:
+            serve.kill()  # never left running (a no-op once it has exited)
     assert "GET /?join=[redacted] HTTP/1.1" in err
     assert secret not in err
