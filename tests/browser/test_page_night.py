@@ -199,6 +199,29 @@ def test_a_wrong_option_is_said_at_its_input(page: Page, watch: Any) -> None:
     expect(option).to_have_accessible_description(re.compile("above the maximum 5"))
 
 
+PREVIEWS = "**/v1/gostop/hands?lang=all"  # the editor's preview (and a result's languages)
+
+
+class HeldPreviews:
+    """The page's preview requests, held from now until :meth:`release` (a slow network):
+    then each held one goes on, and later ones are no longer held."""
+
+    def __init__(self, page: Page) -> None:
+        self.holding, self.held = True, list[Route]()
+        page.route(PREVIEWS, self._hold)
+
+    def _hold(self, route: Route) -> None:
+        if self.holding:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def release(self) -> None:
+        self.holding = False
+        for route in self.held:
+            route.continue_()
+
+
 def test_a_preview_answered_after_a_refused_stop_leaves_the_refusal_said(
     page: Page, watch: Any
 ) -> None:
@@ -212,24 +235,14 @@ def test_a_preview_answered_after_a_refused_stop_leaves_the_refusal_said(
     expect(view.locator(".result-box .result")).to_have_count(1)
     points = view.locator('[data-preview-player="A"] .preview-points')
     expect(points).to_have_text("0 pt")  # the cleared editor's preview, answered
-    holding, held = True, []
-
-    def hold(route: Route) -> None:
-        if holding:
-            held.append(route)
-        else:
-            route.continue_()
-
-    page.route("**/v1/gostop/hands?lang=all", hold)
+    previews = HeldPreviews(page)
     # five ribbons, no set of three: 1 point, below the stop minimum of three players (3)
-    with page.expect_request("**/v1/gostop/hands?lang=all"):
+    with page.expect_request(PREVIEWS):
         give(view, "A", ["01-ribbon", "04-ribbon", "06-ribbon", "07-ribbon", "12-ribbon"])
     view.get_by_role("button", name="A stops").click()
     error = view.locator(".inline-error")
     expect(error).to_contain_text("stop minimum")
-    holding = False
-    for route in held:
-        route.continue_()
+    previews.release()
     expect(points).to_have_text("1 pt")  # the held preview's answer is shown
     expect(error).to_contain_text("stop minimum")
     # 'A stops' right after a tap: the refusal comes before the preview is even asked
@@ -250,33 +263,20 @@ def test_an_older_previews_problem_does_not_hide_a_newer_previews(page: Page, wa
     the second edit, gives way to the second preview's. A preview's own problem once
     counted as a sent hand's, and the second answer was never shown."""
     page.clock.install()
-    watch(page)
-    page.goto("/")
-    page.evaluate("localStorage.clear()")
-    page.reload()
+    fresh(page, watch)
     hand = page.locator("#view-hand")
     give(hand, "A", BRIGHTS)
     expect(hand.locator('[data-preview-player="A"] .preview-points')).to_have_text("3 pt")
     hand.locator("details.rules-panel > summary").click()
     stake = hand.get_by_label("Chips per point")
-    holding, held = True, []
-
-    def hold(route: Route) -> None:
-        if holding:
-            held.append(route)
-        else:
-            route.continue_()
-
-    page.route("**/v1/gostop/hands?lang=all", hold)
+    previews = HeldPreviews(page)
     stake.fill("")
-    with page.expect_request("**/v1/gostop/hands?lang=all"):
+    with page.expect_request(PREVIEWS):
         stake.press("Tab")
     page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     stake.fill("0")
     stake.press("Tab")  # its preview waits for the clock
-    holding = False
-    for route in held:
-        route.continue_()
+    previews.release()
     error = hand.locator(".inline-error")
     expect(error).to_have_count(1)  # the first preview's problem, said
     page.clock.run_for(300)
