@@ -20,7 +20,7 @@ from bench.server import Server
 from tests_support import FUZZ_CHECKS
 
 pytestmark = pytest.mark.slow
-EXAMPLES = int(os.environ.get("GOSTOP_FUZZ_LIVE_EXAMPLES", "25"))
+EXAMPLES = int(os.environ.get("GOSTOP_FUZZ_LIVE_EXAMPLES", "12"))
 
 
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
