@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any
+from typing import Any, Final
 
 from marshmallow import Schema, ValidationError, fields, types
 
@@ -17,7 +17,6 @@ from calculator.api.fields import (
     StrictSchema,
     StrictString,
     fail,
-    refuse_blank,
 )
 from calculator.api.join_codes import ALPHABET_TEXT, MAX_JOIN_INPUT, normalize_join_code
 from calculator.api.table_schemas import JOIN_URL
@@ -40,10 +39,13 @@ _BUILT_IN_LABEL = re.compile(
 )
 
 
+_NOT_BLANK: Final = ("label", "name the phone")
+"""A label is refused blank by its field (``StrictString(not_blank=…)``)."""
+
+
 def checked_label(label: str) -> str:
-    """A label a client gave (a mint's, a join's), trimmed; a 422 for ``/label`` when
-    it is blank or reads as a label the service gives (:data:`_BUILT_IN_LABEL`)."""
-    refuse_blank(label, "label", "name the phone")
+    """A label a client gave (a mint's, a join's, loaded: not blank), trimmed; a 422 for
+    ``/label`` when it reads as a label the service gives (:data:`_BUILT_IN_LABEL`)."""
     trimmed = label.strip()
     read = " ".join(unicodedata.normalize("NFKC", trimmed).casefold().split())
     if _BUILT_IN_LABEL.fullmatch(read):
@@ -113,6 +115,7 @@ class JoinSchema(StrictSchema):
     label = StrictString(
         max_length=MAX_LABEL,
         load_default=None,
+        not_blank=_NOT_BLANK,
         metadata={"description": _LABEL_TEXT + ' (default: "joined <UTC date and time>")'},
     )
 
@@ -126,7 +129,12 @@ class MintTokenSchema(StrictSchema):
         required=True,
         metadata={"description": "scorer (reads and writes) or viewer (reads)"},
     )
-    label = StrictString(max_length=MAX_LABEL, required=True, metadata={"description": _LABEL_TEXT})
+    label = StrictString(
+        max_length=MAX_LABEL,
+        required=True,
+        not_blank=_NOT_BLANK,
+        metadata={"description": _LABEL_TEXT},
+    )
 
 
 def _req(field: fields.Field[Any], description: str) -> fields.Field[Any]:

@@ -139,14 +139,11 @@ def fail(code: str, text: str) -> ValidationError:
     return ValidationError(Coded(text, code))
 
 
-def refuse_blank(value: str | None, name: str, why: str) -> None:
-    """A 422 ``invalid_length`` for the field ``name`` when its string is only
-    whitespace (``why`` says what to give instead): a token's label, a void's or a
-    correction's reason — free text a person reads later, where blank says nothing."""
-    if value is not None and not value.strip():
-        raise ValidationError(
-            {name: fail("invalid_length", f"the {name} is blank: {why}").messages}
-        )
+def blank(name: str, why: str) -> ValidationError:
+    """The 422 ``invalid_length`` of a field ``name`` whose string is only whitespace
+    (``why`` says what to give instead): a token's label, a void's or a correction's
+    reason — free text a person reads later, where blank says nothing."""
+    return fail("invalid_length", f"the {name} is blank: {why}")
 
 
 class CodedField(fields.Field[Any]):
@@ -371,9 +368,13 @@ class StrictString(CodedField, fields.String):
         known: frozenset[str] = frozenset(),
         all_known: Callable[[list[Any]], bool] | None = None,
         emoji_joiners: bool = False,
+        not_blank: tuple[str, str] | None = None,
         **kwargs: Any,
     ) -> None:
         self.min_length, self.max_length, self.choices = min_length, max_length, choices
+        self.not_blank = not_blank
+        """``(name, why)``: a string of whitespace alone is refused too (:func:`blank`), as
+        this field's own check — reported with the body's other problems."""
         self.emoji_joiners = emoji_joiners
         """A display name's: a zero-width joiner between two emoji (👩‍💻, ❤️‍🔥, 🏳️‍🌈) is
         part of the emoji, not an invisible character (ids refuse it still)."""
@@ -407,6 +408,8 @@ class StrictString(CodedField, fields.String):
                 "invalid_length",
                 f"length {len(value)}; use {self.min_length} to {self.max_length} characters",
             )
+        if self.not_blank is not None and value.isspace():  # (empty: the length's)
+            raise blank(*self.not_blank)
         if _CONTROL.search(value):
             raise fail("control_character", "control characters are not allowed in names")
         invisible = _FORMAT.search(value)
@@ -445,7 +448,8 @@ class StrictString(CodedField, fields.String):
         # A printable string has no character of the categories C and Z (the space
         # aside): none of the control or formatting characters _check refuses.
         length = f"{self.min_length!r} <= len({name}) <= {self.max_length!r}"
-        return f"type({name}) is str and {length} and {name}.isprintable()"
+        found = f"type({name}) is str and {length} and {name}.isprintable()"
+        return found if self.not_blank is None else f"{found} and not {name}.isspace()"
 
     def fast_loader(self) -> Loader:
         low, high, control = self.min_length, self.max_length, _REFUSED.search
@@ -459,8 +463,15 @@ class StrictString(CodedField, fields.String):
 
             return choice
 
+        refuse_blank = self.not_blank is not None
+
         def load(value: Any) -> str:
-            if type(value) is str and low <= len(value) <= high and not control(value):
+            if (
+                type(value) is str
+                and low <= len(value) <= high
+                and not control(value)
+                and not (refuse_blank and value.isspace())
+            ):
                 return value
             raise Fallback
 

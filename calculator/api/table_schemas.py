@@ -15,7 +15,6 @@ from marshmallow import (
     fields,
     post_load,
     types,
-    validates_schema,
 )
 
 from calculator.api.fields import (
@@ -28,7 +27,6 @@ from calculator.api.fields import (
     StrictSchema,
     StrictString,
     fail,
-    refuse_blank,
     too_large_to_read,
     whole_number,
 )
@@ -262,24 +260,23 @@ class CreateTableSchema(StrictSchema):
         return data
 
 
-_REASON = "Why (kept in the log; not blank)"
+def _reason() -> StrictString:
+    """A change's ``reason``, kept in the log: refused blank, as a token's label is."""
+    return StrictString(
+        max_length=MAX_REASON,
+        required=True,
+        not_blank=("reason", "say why, for the table's log"),
+        metadata={"description": "Why (kept in the log; not blank)"},
+    )
 
 
-class _Reasoned(StrictSchema):
-    """A change that says why: its ``reason`` is refused blank, as a token's label is."""
-
-    @validates_schema
-    def _reason_given(self, data: dict[str, Any], **_kwargs: Any) -> None:
-        refuse_blank(data.get("reason"), "reason", "say why, for the table's log")
-
-
-class ReasonSchema(_Reasoned):
+class ReasonSchema(StrictSchema):
     """``POST …/hands/{number}/void``: why the hand is struck out."""
 
-    reason = StrictString(max_length=MAX_REASON, required=True, metadata={"description": _REASON})
+    reason = _reason()
 
 
-class CorrectionSchema(_Reasoned):
+class CorrectionSchema(StrictSchema):
     """``PUT …/hands/{number}``: the hand as it should have been, and why."""
 
     hand = HandBodyField(
@@ -289,7 +286,7 @@ class CorrectionSchema(_Reasoned):
             "type": "object",
         },
     )
-    reason = StrictString(max_length=MAX_REASON, required=True, metadata={"description": _REASON})
+    reason = _reason()
 
 
 MAX_SEQ = 2**31 - 1

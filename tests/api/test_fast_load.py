@@ -49,6 +49,7 @@ from calculator.api.session_schemas import (
     NetMap,
     SettlementRequestSchema,
 )
+from calculator.api.table_schemas import ReasonSchema
 from calculator.cards import all_card_ids
 from calculator.hand import Event, EventType, Hand, Outcome, OutcomeType, PlayerHand
 from tests_support import examples
@@ -74,11 +75,14 @@ BALANCES = [e["value"] for e in BALANCE_EXAMPLES.values()]
 BALANCES.append({**BALANCES[0], "ruleset": {"preset": "balance", "options": {}}})
 SETTLEMENTS = [e["value"] for e in SETTLEMENT_EXAMPLES.values()]
 SETTLEMENTS.append({**SETTLEMENTS[0], "rounding": {"unit": 10, "absorber": "A"}})
+# A void of a table's hand: its reason (a correction's is the same field) is refused blank
+CHANGES = [(ReasonSchema(), {"reason": "entered twice"})]
 EXAMPLES = (
     [(HandRequestSchema(), body) for body in HANDS]
     + [(BalanceRequestSchema(), body) for body in BALANCES]
     + [(SettlementRequestSchema(), body) for body in SETTLEMENTS]
     + [(BatchRequestSchema(), {"hands": [HANDS[0], None, 3]})]
+    + CHANGES
 )
 CASES = EXAMPLES + [(EXAMPLES[0][0], body) for body in corpus(20, seed=3)]
 
@@ -205,6 +209,7 @@ def boundaries(field: fields.Field[Any], current: Any) -> list[Any]:
         # control, surrogate, format (refused); no-break space, private use, space (allowed;
         # only the space is printable: the others leave the inline check for the loader)
         odd = ["a\x07", "a\ud800", "a\u200b", "a\u202e", "a\xa0", "a\ue000", "a b"]
+        odd += [" " * max(low, 2), " \u3000", " a "]  # blank (refused where not_blank is set)
         return [None, *("a" * n for n in lengths), *odd, 1, ["a"]]
     if isinstance(field, StrictList):
         item = current[0] if current else _sample(field.inner)

@@ -245,7 +245,7 @@ def test_a_blank_or_built_in_label_is_refused(lclient: Any, label: str, code: st
 @pytest.mark.parametrize("reason", ["", "  ", "\u3000", " \u00a0 "])
 def test_a_blank_reason_is_refused_as_a_blank_label_is(lclient: Any, reason: str) -> None:
     """A void's or a correction's reason is what the log keeps to say why: blank, it is a
-    422 ``invalid_length`` at ``/reason`` (refuse_blank, the label's own check); the
+    422 ``invalid_length`` at ``/reason`` (the field's not_blank, as a label's); the
     table stays as it was."""
     table = _table(lclient)
     table.write("POST", "/hands", HAND, expect=201)
@@ -268,6 +268,30 @@ def test_a_blank_reason_is_refused_as_a_blank_label_is(lclient: Any, reason: str
             assert error["detail"] == "the reason is blank: say why, for the table's log"
     assert table.get()["version"] == 2
     table.write("POST", "/hands/1/void", {"reason": " entered twice "})  # text: taken
+
+
+def test_a_blank_reason_or_label_is_said_with_the_bodys_other_problems(lclient: Any) -> None:
+    """A blank reason or label is its field's own check: a correction whose hand is not an
+    object and whose reason is blank hears of both, and of a field it does not know (a
+    check of the whole body, or one after loading, waited for every field to pass)."""
+    table = _table(lclient)
+    table.write("POST", "/hands", HAND, expect=201)
+    refused = lclient.put(
+        table.path + "/hands/1",
+        json={"hand": 5, "reason": " ", "why": "x"},
+        headers={**table.auth(), "If-Match": f'"{table.version}"', "Idempotency-Key": new_key()},
+    )
+    assert refused.status_code == 422, refused.get_json()
+    found = {(e["pointer"], e["code"]) for e in refused.get_json()["errors"]}
+    assert {("/reason", "invalid_length"), ("/why", "unknown_field")} <= found
+    assert any(pointer == "/hand" for pointer, _code in found)
+    # a token's blank label too, beside a role that is none
+    minted = lclient.post(
+        table.path + "/tokens", json={"role": "owner", "label": "  "}, headers=table.auth()
+    )
+    assert minted.status_code == 422, minted.get_json()
+    found = {(e["pointer"], e["code"]) for e in minted.get_json()["errors"]}
+    assert found == {("/role", "not_allowed"), ("/label", "invalid_length")}
 
 
 def test_a_label_is_stored_trimmed_and_names_like_the_built_in_ones_pass(lclient: Any) -> None:
