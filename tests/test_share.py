@@ -151,7 +151,7 @@ def test_the_korean_text_reads_well_in_a_chat() -> None:
         "금요일 밤 · 2026년 12월 3일",
         "규칙 standard · 지문 491ff119",
         "",
-        "합계",
+        "합계 (1,000 단위로 반올림)",
         "민지 0",
         "철수 +2,000",
         "C -1,000",
@@ -163,6 +163,23 @@ def test_the_korean_text_reads_well_in_a_chat() -> None:
     ]
     assert text.splitlines()[-1].startswith("GS1:")
     assert max(len(line) for line in text.splitlines()[:-1]) <= 30  # short lines
+
+
+def test_a_text_shared_before_the_totals_said_rounded_still_reads() -> None:
+    """Until 2026-12-06 rounded totals were headed plainly "합계" / "Totals": a text shared
+    then, still in a chat, reads back as it did."""
+    for lang, heading, old in (
+        (Lang.KO, "합계 (1,000 단위로 반올림)", "합계"),
+        (Lang.EN, "Totals (rounded to 1,000)", "Totals"),
+    ):
+        text = render(_sample(), lang=lang)
+        assert heading in text.splitlines()
+        reading = read(text.replace(heading + "\n", old + "\n"))
+        assert (reading.sheet, reading.checked_totals, reading.checked_transfers) == (
+            _sample(),
+            4,
+            2,
+        )
 
 
 @pytest.mark.parametrize(

@@ -126,6 +126,14 @@ def problem_body(
     return body
 
 
+def _summary(errors: list[dict[str, str]]) -> str:
+    """A 422's ``detail``: how many problems, and the first where its pointer says (an
+    empty pointer is the request as a whole, not ``/``: that would name a field "")."""
+    first = errors[0]
+    where = f"at {first['pointer']}" if first["pointer"] else "in the request as a whole"
+    return f"{counted(len(errors), 'problem')}; first {where}: {first['detail']}"
+
+
 def validation_problem(error: ValidationError, prefix: str = "") -> dict[str, Any]:
     """A 422 body for a request that does not match its schema."""
     found = pointer_errors(error.messages)
@@ -135,11 +143,10 @@ def validation_problem(error: ValidationError, prefix: str = "") -> dict[str, An
     ]
     if len(found) > MAX_PROBLEMS:
         errors += issues_json([more_problems(len(found) - MAX_PROBLEMS)], prefix)
-    first = errors[0]
     return problem(
         422,
         "The request does not match the schema",
-        f"{counted(len(errors), 'problem')}; first at {first['pointer'] or '/'}: {first['detail']}",
+        _summary(errors),
         kind="invalid-request",
         errors=errors,
     )
@@ -148,11 +155,10 @@ def validation_problem(error: ValidationError, prefix: str = "") -> dict[str, An
 def domain_problem(error: GoStopError, prefix: str = "") -> dict[str, Any]:
     """A 422 body for a request the engine cannot score."""
     errors = issues_json(error.issues, prefix)
-    first = errors[0]
     return problem(
         422,
         error.title,
-        f"{counted(len(errors), 'problem')}; first at {first['pointer'] or '/'}: {first['detail']}",
+        _summary(errors),
         kind=_TYPES.get(type(error), "invalid-hand"),
         errors=errors,
     )

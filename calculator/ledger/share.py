@@ -147,6 +147,7 @@ _WORDS = {
     Lang.KO: {
         "rules": "규칙 {preset} · 지문 {fingerprint}",
         "totals": "합계",
+        "totals_rounded": "합계 ({unit} 단위로 반올림)",
         "pays": "정산 (보낼 사람 → 받을 사람)",
         "pays_rounded": "정산 ({unit} 단위로 반올림)",
         "nothing": "주고받을 돈이 없어요",
@@ -154,6 +155,7 @@ _WORDS = {
     Lang.EN: {
         "rules": "Rules {preset} · fingerprint {fingerprint}",
         "totals": "Totals",
+        "totals_rounded": "Totals (rounded to {unit})",
         "pays": "Who pays whom",
         "pays_rounded": "Who pays whom (rounded to {unit})",
         "nothing": "Nobody owes anything",
@@ -201,10 +203,14 @@ def _shown(sheet: ShareSheet, lang: Lang) -> list[tuple[str, str]]:
     what :func:`render` writes and what :func:`read` accepts outside the compact line."""
     words = _WORDS[lang]
     shown = labels(sheet.players)
-    pays = (
-        words["pays"]
+    # rounded totals say so (a player comparing them with the table's own would wonder)
+    totals, pays = (
+        (words["totals"], words["pays"])
         if sheet.unit is None
-        else words["pays_rounded"].format(unit=f"{sheet.unit:,}")
+        else (
+            words["totals_rounded"].format(unit=f"{sheet.unit:,}"),
+            words["pays_rounded"].format(unit=f"{sheet.unit:,}"),
+        )
     )
     return [
         ("title", f"{sheet.title} · {_date(sheet.date, lang)}"),
@@ -215,7 +221,7 @@ def _shown(sheet: ShareSheet, lang: Lang) -> list[tuple[str, str]]:
             ),
         ),
         ("blank", ""),
-        ("header", words["totals"]),
+        ("header", totals),
         *(("totals", f"{shown[pid]} {_signed(sheet.totals[pid])}") for pid, _name in sheet.players),
         ("blank", ""),
         ("header", pays),

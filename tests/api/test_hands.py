@@ -220,7 +220,10 @@ def test_a_factor_json_cannot_carry_is_refused_and_the_batch_goes_on(client: Any
         "players": [{"id": "A", "captured": []}, {"id": "B", "captured": []}],
         "outcome": {"type": "stop", "winner": "A"},
     }
-    assert ("", "amount_too_large") in _codes(_problem(client.post(HANDS, json=zero), 422))
+    refused = _problem(client.post(HANDS, json=zero), 422)
+    assert ("", "amount_too_large") in _codes(refused)
+    # the empty pointer said as the request as a whole ("/" would name a field "")
+    assert refused["detail"].startswith("1 problem; first in the request as a whole: an amount")
     response = client.post(HANDS + "/batch", json={"hands": [zero, W13]})
     assert response.status_code == 200, response.get_data(as_text=True)
     assert [r["status"] for r in response.get_json()["results"]] == [422, 200]

@@ -56,8 +56,9 @@ def _text(table: TableClient, query: str = "", **headers: str) -> str:
     assert response.mimetype_params["charset"] == "utf-8"
     text: str = response.get_data(as_text=True)
     # each language its own tag: Korean the table's version, English with a suffix
-    korean = "합계" in text.splitlines()
-    assert korean != ("Totals" in text.splitlines())
+    lines = text.splitlines()
+    korean = any(line.startswith("합계") for line in lines)
+    assert korean != any(line.startswith("Totals") for line in lines)
     assert response.headers["ETag"] == f'"{table.version}{"" if korean else ".en"}"'
     return text
 
@@ -77,8 +78,11 @@ def test_the_share_text_reads_back_to_the_tables_settlement(lclient: Any) -> Non
     korean = _text(table)
     english = _text(table, "?lang=en")
     assert korean.startswith("금요일 밤 · ")
-    assert {"합계", "정산 (100 단위로 반올림)"} <= set(korean.splitlines())
-    assert {"Totals", "Who pays whom (rounded to 100)"} <= set(english.splitlines())
+    # rounded, the totals say so as the transfers do (the table's own are not rounded)
+    assert {"합계 (100 단위로 반올림)", "정산 (100 단위로 반올림)"} <= set(korean.splitlines())
+    assert {"Totals (rounded to 100)", "Who pays whom (rounded to 100)"} <= set(
+        english.splitlines()
+    )
     assert _text(table, **{"Accept-Language": "en-US,en;q=0.8"}) == english
     assert _text(table, **{"Accept-Language": "fr"}) == korean  # else Korean
     # ranked by q-value as scoring answers are (werkzeug's best_match took the exact "ko")
