@@ -389,16 +389,25 @@ def check_version(version: int, if_match: str) -> None:
     )
 
 
-def request_hash(*, language: bool = False) -> str:
-    """What an Idempotency-Key is bound to: the method, the path and the body's bytes;
-    with ``language`` (an append, whose stored answer speaks the language it was asked
-    in), also the ``?lang`` asked when it is not Korean, so that a replay asks the same
-    and says it answers in it. Without ``?lang``, or with ``ko``, as it always was."""
+def request_hashes(*, language: bool = False) -> tuple[str, str]:
+    """What an Idempotency-Key is bound to: the method, the path and the body — as JSON,
+    its names in any order and any spacing (a client that builds the body again from a map
+    on its retry sends other bytes for the same request), else its bytes; with
+    ``language`` (an append, whose stored answer speaks the language it was asked in),
+    also the ``?lang`` asked when it is not Korean, so that a replay asks the same and
+    says it answers in it. Two digests: the one stored, and the body's bytes' (what keys
+    were bound to until 2026-12-06: a key claimed then, retried now, is the same
+    request)."""
     lang = request.args.get("lang", "") if language else ""
     asked = f"?lang={lang}" if lang and lang != LANGUAGES[0] else ""
-    digest = hashlib.sha256(f"{request.method} {request.path}{asked}\n".encode())
-    digest.update(request.get_data(cache=True))
-    return digest.hexdigest()
+    head = f"{request.method} {request.path}{asked}\n".encode()
+    data = request.get_data(cache=True)
+    as_sent = hashlib.sha256(head + data).hexdigest()
+    try:  # (a body that is not JSON is refused later, and its key released)
+        as_json = orjson.dumps(orjson.loads(data), option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONDecodeError:
+        return as_sent, as_sent
+    return hashlib.sha256(head + as_json).hexdigest(), as_sent
 
 
 def idempotency_key(*, shared: bool = False) -> str | None:
@@ -435,12 +444,14 @@ class _InFlight(Conflict):
 
 def claim(store: Store, scope: str, key: str, *, language: bool = False) -> Response | None:
     """Claim ``key``: None (this request owns it), or the stored answer; 422 / 409.
-    ``language``: the key is bound to the language asked too (:func:`request_hash`)."""
+    ``language``: the key is bound to the language asked too (:func:`request_hashes`)."""
     settings = current_app.config["GOSTOP"]
+    stored, as_sent = request_hashes(language=language)
     claimed = store.claim(
         scope=scope,
         key=key,
-        request_hash=request_hash(language=language),
+        request_hash=stored,
+        also=as_sent,
         now=time.time(),
         deadline=settings.request_deadline,
     )

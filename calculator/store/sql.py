@@ -91,7 +91,7 @@ _INSERT_KEY = (
 )
 _TAKE_OVER_KEY = (
     "UPDATE ledger_idempotency SET created_at = %(now)s "
-    'WHERE scope = %(scope)s AND "key" = %(key)s AND request_hash = %(hash)s '
+    'WHERE scope = %(scope)s AND "key" = %(key)s AND request_hash IN (%(hash)s, %(also)s) '
     "AND NOT done AND created_at < %(stale)s"
 )
 _SELECT_KEY = (

@@ -672,11 +672,20 @@ class Store:
     # --- idempotency -------------------------------------------------------------------
 
     def claim(
-        self, *, scope: str, key: str, request_hash: str, now: float, deadline: float
+        self,
+        *,
+        scope: str,
+        key: str,
+        request_hash: str,
+        now: float,
+        deadline: float,
+        also: str | None = None,
     ) -> Claim:
-        """Claim ``key`` for a request. An in-flight record older than ``deadline``
-        seconds was abandoned (its worker died): this request takes it over."""
-        names = {"scope": scope, "key": key, "hash": request_hash, "now": now}
+        """Claim ``key`` for a request whose hash is ``request_hash`` (stored), or ``also``
+        (another hash of the same request, found as well). An in-flight record older than
+        ``deadline`` seconds was abandoned (its worker died): this request takes it over."""
+        other = request_hash if also is None else also
+        names = {"scope": scope, "key": key, "hash": request_hash, "also": other, "now": now}
         try:
             with self._alone(write=True) as cursor:
                 cursor.execute(self._sql(_INSERT_KEY), names)
@@ -695,10 +704,15 @@ class Store:
             row = cursor.fetchone()
         if row is None:  # released meanwhile: try once more
             return self.claim(
-                scope=scope, key=key, request_hash=request_hash, now=now, deadline=deadline
+                scope=scope,
+                key=key,
+                request_hash=request_hash,
+                now=now,
+                deadline=deadline,
+                also=also,
             )
         stored_hash, done, status, response = row
-        if stored_hash != request_hash:
+        if stored_hash not in (request_hash, other):
             return Claim(state="mismatch")
         if done:
             return Claim(state="replay", status=status, response=response)
