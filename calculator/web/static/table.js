@@ -37,6 +37,14 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     writing: false, // a write is on its way
     link: "ok", // the last read: "ok", "offline" (no answer) or "gone" (deleted, revoked)
     shown: null, // the result shown, drawn again in a new language: () => element
+    // the table hand it shows, {number, net}: voided, undone or re-priced, it goes
+    shownHand: null,
+    // a void or bring-back being asked, {kind, number, text, error}: kept through the
+    // redraws a poll makes (a connection blip redraws the history), its reason too
+    asking: null,
+    endAsked: false, // "end the night?" being confirmed, kept through redraws too
+    // what the last write from the history changed, said there: () => text
+    historyNote: null,
     notice: null, // the notice on top, said again in a new language: () => text
   };
   const box = {};
@@ -158,8 +166,12 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.etag = null;
     s.link = "ok";
     s.shown = null;
+    s.shownHand = null;
     s.notice = null;
     s.correcting = null;
+    s.asking = null;
+    s.endAsked = false;
+    s.historyNote = null;
     s.editorBox = h("div", { class: "editor" });
     editor = null;
     const got = await fetchTable();
@@ -298,13 +310,29 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
 
   function updateLive() {
     if (!s.table || !box.totals) return;
+    // a control redrawn away (a void confirmed) leaves the focus on the history's heading,
+    // never on a button: an Enter typed next would press it (Undo, say)
     keepFocus(mount, () => {
       endStaleCorrection();
+      endStaleResult();
       renderTotals();
       renderHistory();
       renderSettlement();
-    }, () => box.history.querySelector("button:not(:disabled)")
-      ?? box.history.querySelector("h2"));
+    }, () => box.history.querySelector("h2"));
+  }
+
+  /** The hand result shown goes when its hand no longer stands as shown: voided, undone,
+   * or its amounts changed (a voided nagari before it, a correction, another phone). */
+  function endStaleResult() {
+    const shown = s.shownHand;
+    if (!shown) return;
+    const hand = s.table.hands.find((x) => x.number === shown.number);
+    if (hand && hand.status !== "voided" && JSON.stringify(hand.result.net ?? {}) === shown.net) {
+      return;
+    }
+    s.shown = null;
+    s.shownHand = null;
+    fill(box.result);
   }
 
   function renderTotals() {
@@ -328,13 +356,22 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   function renderHistory() {
     const table = s.table;
     const canWrite = scorer();
+    // the hand asked about was voided, brought back or undone meanwhile (by this phone's
+    // write or another's): nothing left to ask
+    const asked = s.asking && table.hands.find((x) => x.number === s.asking.number);
+    if (s.asking && (!asked || (asked.status === "voided") !== (s.asking.kind === "restore"))) {
+      s.asking = null;
+    }
     const hands = [...table.hands].reverse();
     fill(box.history, h("h2", { id: "history-h", tabindex: "-1" }, t("history")),
-      canWrite ? h("div", { class: "inline" },
+      s.historyNote ? h("p", { class: "notice history-note", role: "status" }, s.historyNote())
+        : null,
+      canWrite ? h("div", { class: "inline undo-redo" },
         h("button", { type: "button", disabled: !table.can_undo,
-          onclick: () => write("POST", "/undo") }, t("undo")),
+          onclick: (e) => write("POST", "/undo", undefined, { near: e.target }) }, t("undo")),
         h("button", { type: "button", disabled: !table.can_redo,
-          onclick: () => write("POST", "/redo") }, t("redo"))) : null,
+          onclick: (e) => write("POST", "/redo", undefined, { near: e.target }) }, t("redo")))
+        : null,
       hands.length ? h("ol", { class: "history", reversed: true }, hands.map((hand) => {
         const result = hand.result;
         const voided = hand.status === "voided";
@@ -345,15 +382,18 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         const actions = h("div", { class: "hand-actions" });
         // named with the hand for screen readers, which list the buttons out of their rows
         const about = (key) => `${t(key)} · ${t("handN", { n: hand.number })}`;
-        if (canWrite && !voided) {
+        const kind = voided ? "restore" : "void";
+        if (canWrite && s.asking?.number === hand.number && s.asking.kind === kind) {
+          askReason(actions, false);
+        } else if (canWrite && !voided) {
           actions.append(
             h("button", { type: "button", "aria-label": about("correct"),
               onclick: () => startCorrection(hand.number) }, t("correct")),
             h("button", { type: "button", "aria-label": about("void"),
-              onclick: () => askVoid(hand.number, actions) }, t("void")));
+              onclick: () => ask("void", hand.number, actions) }, t("void")));
         } else if (canWrite) {
           actions.append(h("button", { type: "button", "aria-label": about("restore"),
-            onclick: () => askRestore(hand.number, actions) }, t("restore")));
+            onclick: () => ask("restore", hand.number, actions) }, t("restore")));
         }
         return h("li", { class: voided ? "voided" : null, dataset: { hand: String(hand.number) } },
           h("p", {}, h("strong", {}, t("handN", { n: hand.number })), ` · ${what}`,
@@ -388,29 +428,34 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         `${t("pays", { from: x.from, to: x.to })}: ${t("chipsOf", { n: num(x.chips) })}`)))
         : h("p", { class: "hint" }, t("noTransfers")),
       scorer() ? ending : null);
-    if (scorer()) askEnd(ending, false);
+    if (scorer()) askEnd(ending, s.endAsked);
   }
 
   /** Ending the night closes the table (read-only from then on, for every phone): asked
-   * for, then confirmed, as it cannot be taken back. */
-  function askEnd(ending, confirming, refocus = false) {
+   * for, then confirmed, as it cannot be taken back. The question stays through the
+   * redraws a poll makes; `tapped`: the scorer's own tap, which moves the focus. */
+  function askEnd(ending, confirming, tapped = false) {
+    s.endAsked = confirming;
     if (!confirming) {
-      const ask = h("button", { type: "button", onclick: () => askEnd(ending, true) },
+      const ask = h("button", { type: "button", onclick: () => askEnd(ending, true, true) },
         t("endNight"));
       fill(ending, ask);
-      if (refocus) ask.focus(); // a cancel: back to where it was asked
+      if (tapped) ask.focus(); // a cancel: back to where it was asked
       return;
     }
     const hintId = uniqueId("end");
     const confirm = h("button", { type: "button", class: "go", "aria-describedby": hintId,
-      onclick: async () => {
+      onclick: async (e) => {
         // closed, the table is drawn again without its editor: the focus goes to its top
-        if (await write("POST", "/close")) mount.querySelector(".table-head h2")?.focus();
+        if (await write("POST", "/close", undefined, { near: e.target })) {
+          s.endAsked = false;
+          mount.querySelector(".table-head h2")?.focus();
+        }
       } }, t("confirmEnd"));
     fill(ending, h("p", { class: "hint", id: hintId }, t("endNightHint")), confirm,
       h("button", { type: "button", class: "quiet", onclick: () => askEnd(ending, false, true) },
         t("cancel")));
-    confirm.focus();
+    if (tapped) confirm.focus();
   }
 
   // --- entering and correcting hands --------------------------------------------
@@ -494,8 +539,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const number = s.correcting?.number;
     const reason = s.correcting?.reason?.value.trim();
     const answer = number
-      ? await write("PUT", `/hands/${number}`, { hand, reason }, "/hand")
-      : await write("POST", "/hands", hand, "");
+      ? await write("PUT", `/hands/${number}`, { hand, reason }, { strip: "/hand" })
+      : await write("POST", "/hands", hand, { strip: "" });
     if (!answer) return;
     s.correcting = null;
     fill(box.correcting);
@@ -505,12 +550,13 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     if (stored) {
       const result = await localized(item, hand, stored);
       const names = cardNames(s.cards);
-      s.shown = () => renderResult(result, { names });
+      const shownNumber = number ?? answer.number;
+      // which hand of the night it is: the panel goes when that hand is voided or re-priced
+      s.shown = () => [h("p", { class: "hint shown-hand" }, t("handN", { n: shownNumber })),
+        renderResult(result, { names })];
+      s.shownHand = { number: shownNumber, net: JSON.stringify(stored.net ?? {}) };
       fill(box.result, s.shown());
       box.result.querySelector("h2").focus();
-    }
-    if (answer.changed?.length) {
-      say(() => answer.changed.map((c) => t("changed", { n: c.number })).join(", "));
     }
   }
 
@@ -536,47 +582,70 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     }
   }
 
-  /** One write; on success the table is read again. `strip` maps the API's pointers into
-   * the hand back to the editor's. Returns the answer's body, or null.
+  /** One write; on success the table is read again. Returns the answer's body, or null.
    * A write that got no answer (the network failed: it may or may not have reached the
    * service) keeps its Idempotency-Key and If-Match: tapping the same write again replays
    * it, so the service answers with what it stored instead of writing it twice (SPEC §9).
-   * A second tap while a write is on its way is ignored. A problem is said next to `field`
-   * when there is one (a void's reason), else in the editor (`strip`) or on top. */
-  async function write(method, path, body, strip = null, field = null) {
+   * A second tap while a write is on its way is ignored. A problem is said where the
+   * scorer tapped: in the editor (`strip` maps the API's pointers into the hand back to
+   * the editor's), in the void or bring-back being asked (`asking`), or next to the
+   * button (`near`); on top otherwise. The hands whose amounts the write changed are
+   * said, all but the one it was about (`acted`). */
+  async function write(method, path, body, { strip = null, asking = false, near = null,
+    acted = null } = {}) {
     if (s.writing) return null;
     const signature = JSON.stringify([s.current.id, method, path, body ?? null]);
     const retry = s.pending?.signature === signature ? s.pending : null;
     const key = retry?.key ?? newKey();
     const ifMatch = retry?.ifMatch ?? s.table.version;
     s.writing = true;
+    // what went wrong, said where the scorer tapped
+    // (in the editor: "no_answer" is its offline heading; "said" is no code of the API,
+    // so the text is shown as it is)
+    const tell = (text, code = "said") => {
+      if (asking && s.asking) {
+        s.asking.error = text;
+        askReason(null, true);
+      } else if (strip !== null && editor) {
+        editor.showErrors({ entries: [{ pointer: null, code, detail: text }] });
+      } else if (near?.isConnected) {
+        nearError(near, text);
+      } else {
+        say(() => text);
+      }
+    };
     try {
       const answer = await call(method, `/v1/tables/${s.current.id}${path}`, {
         token: s.current.token, key, ifMatch, body });
       s.pending = null;
+      const changed = (answer.data?.changed ?? []).filter((c) => c.number !== acted);
+      const told = changed.length
+        ? () => changed.map((c) => t("changed", { n: c.number })).join(", ") : null;
+      // the history's own controls: said in the history, the others' on top
+      s.historyNote = asking || near ? told : null;
       const wasClosed = s.table.closed;
       s.link = await fetchTable();
-      say(null);
+      say(asking || near ? null : told);
       if (s.table.closed !== wasClosed) renderTable(); // closed: no editor any more
       else updateLive();
       return answer.data;
     } catch (error) {
       if (!(error instanceof ApiError)) {
         s.pending = { signature, key, ifMatch };
-        if (field) fieldError(field, t("notSent"));
-        else unanswered(strip !== null);
+        tell(t("notSent"), "no_answer");
         return null;
       }
       if (error.status !== 409) s.pending = null; // 409: the first is still on its way
       if (error.status === 412) {
-        // the table is read again; a correction of a hand voided or gone meanwhile ends
-        say(() => t("stale"));
+        // the table is read again (a correction of a hand voided or gone meanwhile ends),
+        // and the scorer hears it where it tapped: nothing was written
         s.link = await fetchTable();
         updateLive();
+        tell(t("stale"));
         return null;
       }
-      if (field) {
-        fieldError(field, error.status === 429 ? errorText(error) : error.entries.map((e) =>
+      if (asking && s.asking) {
+        tell(error.status === 429 ? errorText(error) : error.entries.map((e) =>
           (e.pointer === "/reason" ? t("reasonNeeded") : problemText(e))).join(" "));
       } else if (strip !== null && editor && error.status !== 429) {
         const entries = error.entries.map((e) => ({ ...e,
@@ -586,7 +655,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
           editor.body());
         if (forReason.length) fieldError(s.correcting.reason, t("reasonNeeded"));
       } else {
-        say(() => errorText(error));
+        tell(errorText(error));
       }
       return null;
     } finally {
@@ -608,13 +677,16 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     field.focus();
   }
 
-  /** A write with no answer: said where the scorer tapped (a hand: under its outcome). */
-  function unanswered(inEditor) {
-    if (inEditor && editor) {
-      editor.showErrors({ entries: [{ pointer: null, code: "no_answer", detail: t("notSent") }] });
-    } else {
-      say(() => t("notSent"));
+  /** What became of a button's write (Undo, Redo, End the night), said right under its
+   * row: the scorer is looking there, not at the top of the page. */
+  function nearError(button, text) {
+    const row = button.parentElement;
+    let message = row.nextElementSibling;
+    if (!message?.classList.contains("inline-error")) {
+      message = h("p", { class: "inline-error", role: "alert" });
+      row.after(message);
     }
+    message.textContent = text;
   }
 
   /** A read for a control (correct, bring back): its data, or null when the network failed. */
@@ -666,39 +738,51 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       } }, t("cancel"))));
   }
 
-  function askVoid(number, actions) {
-    const id = uniqueId("void");
-    const reason = h("input", { id, maxlength: 500, autocomplete: "off" });
-    const confirm = h("button", { type: "button", onclick: () => write("POST",
-      `/hands/${number}/void`, { reason: reason.value.trim() }, null, reason) }, t("confirmVoid"));
-    submitOnEnter(reason, confirm);
-    fill(actions, h("label", { for: id }, t("reason")), reason, confirm,
-      h("button", { type: "button", class: "quiet", onclick: renderHistory }, t("cancel")));
-    reason.focus();
+  /** Ask why a hand is voided (`kind` "void") or brought back ("restore"), in its row. */
+  function ask(kind, number, actions) {
+    s.asking = { kind, number, text: "", error: null };
+    askReason(actions, true);
   }
 
-  /** A voided hand comes back as it was: a correction with the body it had (the ledger
-   * counts a corrected voided hand again), and a reason, as every correction. */
-  function askRestore(number, actions) {
-    const id = uniqueId("restore");
-    const reason = h("input", { id, maxlength: 500, autocomplete: "off" });
-    const confirm = h("button", { type: "button", onclick: () => restore(number, reason) },
-      t("confirmRestore"));
+  /** The reason being asked, drawn in `actions` (or in its row as it is now, `actions`
+   * null), with what the service said to the last try; `focus`: the reason gets it. */
+  function askReason(actions, focus) {
+    const asked = s.asking;
+    const row = actions ?? box.history.querySelector(
+      `[data-hand="${asked.number}"] .hand-actions`);
+    if (!row) return;
+    const id = uniqueId(asked.kind);
+    const reason = h("input", { id, maxlength: 500, autocomplete: "off",
+      dataset: { asking: `${asked.kind}-${asked.number}` },
+      oninput: (e) => { asked.text = e.target.value; } });
+    reason.value = asked.text;
+    const confirm = h("button", { type: "button", onclick: () => sendAsked(asked) },
+      t(asked.kind === "void" ? "confirmVoid" : "confirmRestore"));
     submitOnEnter(reason, confirm);
-    fill(actions, h("label", { for: id }, t("reason")), reason, confirm,
-      h("button", { type: "button", class: "quiet", onclick: renderHistory }, t("cancel")));
-    reason.focus();
+    fill(row, h("label", { for: id }, t("reason")), reason, confirm,
+      h("button", { type: "button", class: "quiet", onclick: () => {
+        s.asking = null;
+        renderHistory();
+        box.history.querySelector("h2")?.focus();
+      } }, t("cancel")));
+    if (asked.error) fieldError(reason, asked.error);
+    else if (focus) reason.focus();
   }
 
-  async function restore(number, field) {
-    const reason = field.value.trim();
-    const events = await read("/events");
-    const hand = events && currentBodies(events.events)[number - 1];
-    if (!hand) return;
-    const answer = await write("PUT", `/hands/${number}`, { hand, reason }, null, field);
-    if (answer?.changed?.length) {
-      say(() => answer.changed.map((c) => t("changed", { n: c.number })).join(", "));
+  /** Void the hand asked about, or bring it back as it was: a correction with the body it
+   * had (the ledger counts a corrected voided hand again), with a reason as every one. */
+  async function sendAsked(asked) {
+    const reason = asked.text.trim();
+    if (asked.kind === "void") {
+      await write("POST", `/hands/${asked.number}/void`, { reason },
+        { asking: true, acted: asked.number });
+      return;
     }
+    const events = await read("/events");
+    const hand = events && currentBodies(events.events)[asked.number - 1];
+    if (!hand) return;
+    await write("PUT", `/hands/${asked.number}`, { hand, reason },
+      { asking: true, acted: asked.number });
   }
 
   function leave() {
@@ -707,8 +791,12 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.table = null;
     s.etag = null;
     s.shown = null;
+    s.shownHand = null;
     s.notice = null;
     s.correcting = null;
+    s.asking = null;
+    s.endAsked = false;
+    s.historyNote = null;
     stop();
     renderStart();
     toTop(mount.querySelector("h2"));

@@ -1,0 +1,158 @@
+"""The table's history under a scorer's thumb: what a poll's redraw keeps, what a result
+shown says once its hand changes, and where a write's outcome is said (a scorekeeper
+page's exploratory pass, 2026-12-06). Each test fails on the page before its fix."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from bench.server import Server
+from tests.browser.test_page import PHONE, api, create_table
+from tests.browser.test_page_fixes import BRIGHTS, focused, give, table_of
+
+
+def stop_by_a(page: Page, number: int) -> None:
+    """A's three brights, A stops: hand ``number`` on the table the page has open."""
+    table = page.locator("#view-table")
+    give(table, "A", BRIGHTS)
+    table.get_by_role("button", name="A stops").click()
+    expect(table.locator(f'[data-hand="{number}"]')).to_be_visible()
+
+
+def test_a_void_being_asked_survives_a_connection_blip_and_enter_voids(
+    live_server: Server, browser: Browser, watch: Any
+) -> None:
+    """The connection drops while the scorer types why hand 2 is voided: the poll redraws
+    the history, and the reason, its text and the focus stay — Enter then voids hand 2.
+    (The form was drawn away, the focus fell on Undo, and Enter undid hand 2.)"""
+    context = browser.new_context(base_url=live_server.base, **PHONE)
+    try:
+        page = create_table(context.new_page(), watch)
+        stop_by_a(page, 1)
+        stop_by_a(page, 2)
+        table = page.locator("#view-table")
+        table.locator('[data-hand="2"]').get_by_role("button", name="Void").click()
+        page.keyboard.type("entered")
+        live = table.locator(".totals-panel .live")
+        context.set_offline(True)
+        expect(live).to_contain_text("offline")
+        context.set_offline(False)
+        expect(live).to_contain_text("live · version")
+        reason = table.locator('[data-asking="void-2"]')
+        expect(reason).to_have_value("entered")
+        expect(reason).to_be_focused()
+        page.keyboard.type(" twice")
+        page.keyboard.press("Enter")
+        expect(table.locator('[data-hand="2"]')).to_have_class("voided")
+        expect(table.locator('[data-hand="1"]')).not_to_have_class("voided")
+        assert not focused(page).startswith("BUTTON")  # never a button an Enter would press
+        entry = table_of(page)
+        _status, events = api(
+            live_server, "GET", f"/v1/tables/{entry['id']}/events", token=entry["token"]
+        )
+        last = events["events"][-1]
+        assert (last["type"], last["reason"]) == ("voided", "entered twice"), last
+    finally:
+        context.close()
+
+
+def test_the_end_of_the_night_being_confirmed_survives_a_redraw(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """Another phone's hand redraws the table while the scorer confirms the end of the
+    night: the confirmation stays (it went back to "End the night")."""
+    create_table(page, watch)
+    stop_by_a(page, 1)
+    table = page.locator("#view-table")
+    table.get_by_role("button", name="End the night").click()
+    confirm = table.locator(".end-night .go")
+    expect(confirm).to_be_focused()
+    entry = table_of(page)
+    _status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
+    hand = {"players": [{"id": p, "declared": {}} for p in "ABC"], "outcome": {"type": "nagari"}}
+    status, _ = api(
+        live_server,
+        "POST",
+        f"/v1/tables/{entry['id']}/hands",
+        hand,
+        token=entry["token"],
+        key=True,
+        if_match=read["version"],
+    )
+    assert status == 201
+    expect(table.locator('[data-hand="2"]')).to_be_visible()  # the poll drew it
+    expect(confirm).to_be_focused()
+    confirm.click()
+    expect(table.locator(".totals-panel .live")).to_contain_text("closed")
+
+
+def test_the_result_shown_goes_when_its_hand_is_voided_or_undone(page: Page, watch: Any) -> None:
+    """The big result of the hand just entered names it, and goes when that hand no longer
+    counts as shown: voided, or undone (it kept showing ±900 for a hand that was gone)."""
+    create_table(page, watch)
+    table = page.locator("#view-table")
+    shown = table.locator(".result-box")
+    stop_by_a(page, 1)
+    expect(shown.locator(".shown-hand")).to_have_text("Hand 1")
+    expect(shown.locator(".result")).to_be_visible()
+    table.locator('[data-hand="1"]').get_by_role("button", name="Void").click()
+    table.locator('[data-asking="void-1"]').fill("entered twice")
+    table.get_by_role("button", name="Void it").click()
+    expect(table.locator('[data-hand="1"]')).to_have_class("voided")
+    expect(shown).to_be_empty()
+    stop_by_a(page, 2)
+    expect(shown.locator(".shown-hand")).to_have_text("Hand 2")
+    table.get_by_role("button", name="Undo").click()
+    expect(table.locator('[data-hand="2"]')).to_have_count(0)
+    expect(shown).to_be_empty()
+
+
+def test_voiding_a_nagari_says_which_later_hand_it_repriced(page: Page, watch: Any) -> None:
+    """Hand 1 drawn (나가리), hand 2 won at ×2 (3 × 2 × 2, 광박, from each); voiding hand 1
+    re-prices hand 2 (3 × 2), and the history says so, where the scorer voided it
+    (nothing was said)."""
+    create_table(page, watch)
+    table = page.locator("#view-table")
+    table.get_by_role("button", name="Nagari").click()
+    expect(table.locator('[data-hand="1"]')).to_be_visible()
+    stop_by_a(page, 2)
+    expect(table.locator('[data-hand="2"] .hand-net')).to_contain_text("A +2,400")
+    table.locator('[data-hand="1"]').get_by_role("button", name="Void").click()
+    table.locator('[data-asking="void-1"]').fill("no draw after all")
+    table.get_by_role("button", name="Void it").click()
+    expect(table.locator('[data-hand="2"] .hand-net')).to_contain_text("A +1,200")
+    note = table.locator(".history-note")
+    expect(note).to_have_text("hand 2's amounts changed")  # not hand 1, the one voided
+
+
+def test_a_hand_refused_as_stale_is_said_where_it_was_entered(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """Another phone adds a hand between two polls, then the scorer taps a stop: the 412
+    is said in the editor, by the tap (it was said at the top of the page, out of sight,
+    and the tap looked as if it had recorded the hand)."""
+    page.clock.install()
+    create_table(page, watch)
+    table = page.locator("#view-table")
+    give(table, "A", BRIGHTS)
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # no poll from here
+    entry = table_of(page)
+    _status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
+    hand = {"players": [{"id": p, "declared": {}} for p in "ABC"], "outcome": {"type": "nagari"}}
+    status, _ = api(
+        live_server,
+        "POST",
+        f"/v1/tables/{entry['id']}/hands",
+        hand,
+        token=entry["token"],
+        key=True,
+        if_match=read["version"],
+    )
+    assert status == 201
+    table.get_by_role("button", name="A stops").click()
+    expect(table.locator(".editor .errors")).to_contain_text("Another phone changed the table")
+    expect(table.locator('[data-hand="1"]')).to_be_visible()  # read again: the other's hand
+    expect(table.locator('[data-hand="2"]')).to_have_count(0)  # nothing of this phone's
+    page.clock.resume()
