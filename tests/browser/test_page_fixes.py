@@ -889,3 +889,48 @@ def test_a_chongtong_priced_in_chips_says_its_base_in_chips(
             )
         )
     assert shown == ["base chips 300", "base points 3"]
+
+
+# A word of a button broken over two lines, each word measured by its own text range
+BROKEN_WORDS = """(root) => [...root.querySelectorAll(arguments_selector)].flatMap((button) => {
+  const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+  const broken = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.data.matchAll(/\\S+/g)) {
+      if (match[0].length > 20) continue; // longer than a line may be: it breaks
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) broken.push(match[0]);
+    }
+  }
+  return broken;
+})"""
+
+
+def test_names_and_labels_on_buttons_break_between_words(page: Page, watch: Any) -> None:
+    """At 320 px, in Korean and in English: a sitter's, an outcome's and the language
+    button's words each stay on one line ("김철/수", "chongton/g" and "한국/어" were), and
+    nothing is wider than the screen."""
+    names = ["김철수", "이영희", "Christopher-Alexander-Montgomery-Smith", "최지우"]
+    page.set_viewport_size({"width": 320, "height": 800})
+    watch(page)
+    page.goto("/")
+    for lang in ("ko", "en"):
+        page.evaluate(
+            "([names, lang]) => { localStorage.clear();"
+            " localStorage.setItem('gostop.roster', JSON.stringify(names));"
+            " localStorage.setItem('gostop.lang', JSON.stringify(lang)); }",
+            [names, lang],
+        )
+        page.reload()
+        hand = page.locator("#view-hand")
+        expect(hand.locator("[data-sitter]")).to_have_count(4)
+        selector = "[data-sitter], .outcome-row button, #lang"
+        broken = page.locator("body").evaluate(
+            BROKEN_WORDS.replace("arguments_selector", repr(selector))
+        )
+        assert broken == [], (lang, broken)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 320, (lang, width)
