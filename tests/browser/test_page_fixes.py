@@ -934,3 +934,27 @@ def test_names_and_labels_on_buttons_break_between_words(page: Page, watch: Any)
         assert broken == [], (lang, broken)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 320, (lang, width)
+
+
+def test_counts_no_pile_holds_say_what_to_tick_in_the_pages_words(page: Page, watch: Any) -> None:
+    """Counts no pile can hold: in Korean the problem's name alone was said ("불가능한
+    집계"); in English the API's field names ("set rain_bright to true"). Both now say
+    which checkbox to tick, or what to count fewer, by the checkboxes' own words."""
+    korean(page, watch)
+    page.get_by_role("button", name="개수로 입력").click()
+    a = page.locator("fieldset.counts").nth(0)
+    for _ in range(5):
+        a.get_by_role("button", name="광 하나 늘리기").click()
+    for _ in range(10):
+        a.get_by_role("button", name="띠 하나 늘리기").click()
+    errors = a.locator(".inline-error")
+    expect(errors.first).to_be_visible()
+    expect(page.locator("#view-hand")).to_contain_text("광 5장 → '비광 포함' 체크, 또는 광 줄이기")
+    expect(page.locator("#view-hand")).to_contain_text(
+        "띠 10장: 홍단·청단·초단 없이 최대 7장 → 가진 것 체크, 또는 띠 줄이기"
+    )
+    page.locator("#lang").click()  # English: the checkboxes' words, not the API's fields
+    expect(page.locator("#view-hand")).to_contain_text('tick "rain man among them"')
+    expect(page.locator("#view-hand")).to_contain_text(
+        'tick what is held ("hongdan" or "cheongdan" or "chodan")'
+    )

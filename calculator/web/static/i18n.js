@@ -464,10 +464,44 @@ const KO_FACTS = [
   [/^([a-z_ ]+) is held by (.+); one deck has it once/,
     (m) => `${KO_WORDS[m[1]] ?? m[1]}: ${m[2]} (한 벌에 하나)`],
   [/^(\d+) players?: /, "{0}명"],
+  // a pile's counts that no pile holds: what to tick or count fewer, by the page's words
+  [/^(\d+) (brights|animals|ribbons) cannot be held without .+?: set (\w+) to true/,
+    (m) => `${KO_WORDS[m[2]]} ${m[1]}장 → '${flagName(m[3])}' 체크, 또는 ${KO_WORDS[m[2]]} 줄이기`],
+  [/^(brights|animals|ribbons) is (\d+), but a pile without .+ holds at most (\d+): set the flags of what is held \(([^)]*)\)/,
+    (m) => `${KO_WORDS[m[1]]} ${m[2]}장: ${flagNames(m[4])} 없이 최대 ${m[3]}장 → 가진 것 체크, `
+      + `또는 ${KO_WORDS[m[1]]} 줄이기`],
+  [/^godori needs the three bird animals, and animals is (\d+)/,
+    "고도리는 새 열끗 3장이 있어야 함 (열끗 {0}장)"],
+  [/^(\d+) ribbon sets? needs? (\d+) ribbons of their months, and ribbons is (\d+)/,
+    "띠 세트 {0}개에 띠 {1}장 필요 (띠 {2}장)"],
 ];
 // The English words of the API's sentences that KO_FACTS keeps, in Korean.
 const KO_WORDS = { brights: "광", animals: "열끗", ribbons: "띠", "junk cards": "피",
   hongdan: "홍단", cheongdan: "청단", chodan: "초단", godori: "고도리" };
+// A tally's flags (the API's field names) as the counts' checkboxes read them
+const FLAG_KEYS = { rain_bright: "rainBright", rain_ribbon: "rainRibbon", godori: "godori",
+  hongdan: "hongdan", cheongdan: "cheongdan", chodan: "chodan", has_gukjin: "hasGukjin" };
+
+function flagName(field) {
+  return FLAG_KEYS[field] ? t(FLAG_KEYS[field]) : field;
+}
+
+/** "hongdan, cheongdan or chodan" as the checkboxes read, joined with "·" (Korean) or as
+ * the sentence had them (English). */
+function flagNames(list) {
+  const names = list.split(/, | or /).map(flagName);
+  return current === "en" ? names.map((x) => `"${x}"`).join(" or ") : names.join("·");
+}
+
+/** An English detail that names a tally's flags by their fields, said by the checkboxes'
+ * words: "set rain_bright to true" is "tick "rain man among them"". */
+function byTheirLabels(detail) {
+  return detail
+    .replace(/set the flags of what is held \(([^)]*)\) to true/,
+      (_, list) => `tick what is held (${flagNames(list)})`)
+    .replace(/set (\w+) to true/, (whole, field) =>
+      (FLAG_KEYS[field] ? `tick "${flagName(field)}"` : whole));
+}
 
 /** A problem entry ({pointer, code, detail}) for people: in English the API's detail
  * (it names the field and the fix); in Korean the code's name from GET /v1/codes, when
@@ -476,7 +510,8 @@ const KO_WORDS = { brights: "광", animals: "열끗", ribbons: "띠", "junk card
  * says nothing); without the code's name, that detail. */
 export function problemText(entry) {
   const found = current === "en" ? null : CODES.get(`error:${entry.code}`);
-  if (!found) return entry.detail;
+  if (!found) return entry.code === "impossible_tally" ? byTheirLabels(entry.detail ?? "")
+    : entry.detail;
   const detail = entry.detail ?? "";
   for (const [pattern, text] of KO_FACTS) {
     const match = pattern.exec(detail);
