@@ -9,7 +9,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from bench.server import Server
-from tests.browser.test_page import PHONE, api, create_table
+from tests.browser.test_page import PHONE, api, create_table, player_button
 from tests.browser.test_page_fixes import BRIGHTS, focused, give, table_of
 
 
@@ -156,3 +156,34 @@ def test_a_hand_refused_as_stale_is_said_where_it_was_entered(
     expect(table.locator('[data-hand="1"]')).to_be_visible()  # read again: the other's hand
     expect(table.locator('[data-hand="2"]')).to_have_count(0)  # nothing of this phone's
     page.clock.resume()
+
+
+def test_a_hand_half_entered_comes_back_after_a_reload(page: Page, watch: Any) -> None:
+    """A reload (or a phone throwing the tab away in the background) lost the hand being
+    entered, who plays it, and a correction's reason; the one-hand tab's hand too. The
+    page keeps them as it goes away and gives them back, once."""
+    create_table(page, watch)
+    table = page.locator("#view-table")
+    stop_by_a(page, 1)
+    player_button(table, "A").click()
+    for card in ("01-bright", "03-bright"):
+        table.locator(f'[data-card="{card}"]').click()
+    expect(player_button(table, "A").locator(".player-sub")).to_contain_text("2 cards")
+    table.locator('[data-plays="C"]').uncheck()  # C sits this one out: A and B play
+    page.reload()
+    expect(player_button(table, "A").locator(".player-sub")).to_contain_text("2 cards")
+    expect(table.locator('[data-plays="C"]')).not_to_be_checked()
+    expect(player_button(table, "C")).to_have_count(0)
+    # a correction going on, with its reason
+    table.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
+    table.locator(".correcting").get_by_label("Reason").fill("it was B's")
+    page.reload()
+    expect(table.locator(".correcting")).to_contain_text("Correcting hand 1")
+    expect(table.locator(".correcting").get_by_label("Reason")).to_have_value("it was B's")
+    expect(player_button(table, "A").locator(".player-sub")).to_contain_text("3 cards")
+    # the one-hand tab's hand
+    page.get_by_role("button", name="One hand").click()
+    hand = page.locator("#view-hand")
+    give(hand, "B", ["11-bright", "12-bright"])
+    page.reload()
+    expect(player_button(hand, "B").locator(".player-sub")).to_contain_text("2 cards")

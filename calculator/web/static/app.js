@@ -145,8 +145,16 @@ function handView(mount) {
   picker = rulesPicker({ mount: rulesBox, presets: page.presets, rules: page.rules,
     onchange: rulesChanged });
   editor.setPlayers(names);
+  // the hand half entered when the page went away (a reload, a tab thrown away), if it
+  // was of these players
+  const draft = load("handDraft");
+  save("handDraft", null);
+  if (draft?.body && JSON.stringify(draft.names) === JSON.stringify(names)) editor.load(draft.body);
   rulesChanged();
   return {
+    persist() {
+      save("handDraft", { names, body: editor.body() });
+    },
     rerender() {
       fill(mount.querySelector("#rules-h"), t("rules"));
       fill(mount.querySelector("#hand-h"), t("tabHand"));
@@ -215,6 +223,15 @@ async function boot() {
       rules: savedRules("tableRules"), cardsFor, cardNames }),
   };
   renderChrome();
+  // hidden (another app, the screen off) or unloaded: the hands being entered are kept
+  const persist = () => {
+    views.hand.persist();
+    views.table.persist();
+  };
+  addEventListener("pagehide", persist);
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) persist();
+  });
   if (opened) await views.table.open(opened);
   else await views.table.resume();
 }

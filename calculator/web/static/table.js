@@ -193,10 +193,56 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     remember(opened);
     save("openTable", opened.id); // a reload mid-night comes back here
     s.playing = s.table.roster.slice(0, MAX_HAND_PLAYERS).map((p) => p.id);
+    const draft = takeDraft();
+    if (draft) s.playing = draft.playing;
     renderTable();
+    if (draft) resumeDraft(draft);
     toTop(mount.querySelector(".table-head h2"));
     s.stopped = false;
     schedule();
+  }
+
+  // --- the hand being entered, kept when the page goes away -------------------------
+  // A reload, or a phone that throws the tab away while it is in the background, would
+  // lose the hand half entered: the page keeps it (persist, as it is hidden) and gives it
+  // back when the same table opens again, with who plays it and a correction's reason.
+
+  /** What this device keeps of the table open: the hand in the editor, who plays it, and
+   * the correction going on (a scorer's, on a table still open). */
+  function persist() {
+    if (!s.current || !s.table || !scorer() || !editor) return;
+    save("tableDraft", { id: s.current.id, body: editor.body(), playing: s.playing,
+      correcting: s.correcting ? { number: s.correcting.number,
+        reason: s.correcting.reason?.value ?? "" } : null });
+  }
+
+  /** The kept hand of the table opening, taken (kept once: the next hiding keeps it
+   * again), if it was kept for it and its players are still on the roster. */
+  function takeDraft() {
+    const draft = load("tableDraft");
+    if (!draft || draft.id !== s.current.id) return null;
+    save("tableDraft", null);
+    const roster = new Set(s.table.roster.map((p) => p.id));
+    const playing = Array.isArray(draft.playing) ? draft.playing : [];
+    if (!scorer() || playing.length < 2 || !playing.every((id) => roster.has(id))) return null;
+    return { ...draft, playing };
+  }
+
+  /** The kept hand back in the editor (drawn for its players), its correction going on. */
+  function resumeDraft(draft) {
+    if (!editor) return;
+    const fresh = JSON.stringify(editor.body());
+    if (draft.body && JSON.stringify(draft.body) !== fresh) {
+      editor.load(draft.body);
+      editor.refresh(); // its preview
+    }
+    const hand = draft.correcting && s.table.hands.find((x) => x.number === draft.correcting.number);
+    if (hand && hand.status !== "voided") {
+      s.correcting = { number: hand.number, reason: null };
+      renderCorrecting();
+      s.correcting.reason.value = draft.correcting.reason ?? "";
+    }
+    updatePickers();
   }
 
   /** A new screen (a table opened, or left): its heading has the focus, the page is at its
@@ -829,5 +875,6 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     await open(entry);
   }
 
-  return { open: async (entry) => { await learnt; await open(entry); }, resume, stop, rerender };
+  return { open: async (entry) => { await learnt; await open(entry); }, resume, stop, rerender,
+    persist };
 }
