@@ -670,12 +670,15 @@ def _too_large(totals: Mapping[str, int], player: str) -> Issue:
 
 
 def _relocated(error: GoStopError, number: int) -> GoStopError:
-    """The error of a later hand that a change breaks, located at ``hands/<number>``."""
+    """The error of a later hand that a change breaks, located at ``hands/<number>``, and
+    what the scorer can do about it (the pointer is into the table, not the request)."""
     return type(error)(
         [
             Issue(
                 i.code,
-                f"hand {number}, derived again after this change: {i.detail}",
+                f"hand {number}, derived again after this change: {i.detail}; the change "
+                f"is refused and the table stays as it was: correct hand {number} first "
+                f"(PUT /hands/{number}) so that it still stands after it",
                 ("hands", number, *i.location),
             )
             for i in error.issues
