@@ -958,3 +958,32 @@ def test_counts_no_pile_holds_say_what_to_tick_in_the_pages_words(page: Page, wa
     expect(page.locator("#view-hand")).to_contain_text(
         'tick what is held ("hongdan" or "cheongdan" or "chodan")'
     )
+
+
+def test_card_badges_tell_players_apart(page: Page, watch: Any) -> None:
+    """A card's badge is two letters of its holder's name: 김민수's and 김민지's were both
+    "김민" (only the colour told them apart); now the last two letters when the first two
+    clash (a family name), the place when those clash too; an emoji is one letter."""
+    watch(page)
+    page.goto("/")
+    cases = [
+        (["김민수", "김민지", "이영희"], ["민수", "민지", "이영"]),
+        (["Ann", "Anna", "Bo"], ["nn", "na", "Bo"]),
+        (["Kim", "Kim", "C"], ["1", "2", "C"]),
+        (["😀😀x", "B"], ["😀😀", "B"]),
+    ]
+    for names, expected in cases:
+        found = page.evaluate(
+            "async (names) => (await import('/assets/hand.js')).badges(names)", names
+        )
+        assert found == expected, (names, found)
+    page.evaluate(
+        "localStorage.clear(); localStorage.setItem('gostop.roster',"
+        " JSON.stringify(['김민수', '김민지', 'C']))"
+    )
+    page.reload()
+    hand = page.locator("#view-hand")
+    give(hand, "김민수", ["01-bright"])
+    give(hand, "김민지", ["03-bright"])
+    expect(hand.locator('[data-card="01-bright"] .badge')).to_have_text("민수")
+    expect(hand.locator('[data-card="03-bright"] .badge')).to_have_text("민지")

@@ -73,6 +73,21 @@ function emptyFlags() {
   return { go_count: 0, shakes: 0, bombs: 0, gukjin: "" };
 }
 
+/** Each player's badge on the cards it holds: two letters of its name, told apart —
+ * the first two, else the last two (김민수 and 김민지 are 민수 and 민지: Korean names
+ * share a family name), else its place. Letters, not UTF-16 halves (an emoji is one). */
+export function badges(names) {
+  const letters = names.map((name) => Array.from(name));
+  const pick = [(l) => l.slice(0, 2).join(""), (l) => l.slice(-2).join("")];
+  const found = letters.map((l) => pick[0](l));
+  for (const take of pick.slice(1)) {
+    const clash = (i) => found.filter((x) => x === found[i]).length > 1;
+    const clashing = found.map((_, i) => clash(i));
+    clashing.forEach((c, i) => { if (c) found[i] = take(letters[i]); });
+  }
+  return found.map((x, i) => (found.filter((y) => y === x).length > 1 ? String(i + 1) : x));
+}
+
 /**
  * The hand editor. `context()` gives what a preview needs besides the hand (ruleset,
  * stake); `onOutcome(outcome)` is called by the outcome buttons (a balance hand has no
@@ -509,6 +524,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
 
   function updateCards() {
     if (state.entry !== "cards" || !parts.pile) return;
+    const shortNames = badges(state.names);
     const byCard = new Map();
     state.piles.forEach((pile, i) => pile.forEach((id) => {
       if (!byCard.has(id)) byCard.set(id, []);
@@ -526,7 +542,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
       button.setAttribute("aria-pressed", String(pressed));
       button.classList.toggle("held", owners.length > 0);
       fill(button.querySelector(".owners"), owners.map((i) => h("span",
-        { class: `badge p${i}` }, state.names[i].slice(0, 2))));
+        { class: `badge p${i}` }, shortNames[i])));
     });
   }
 
