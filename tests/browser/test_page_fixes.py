@@ -791,10 +791,15 @@ def test_a_sitter_who_sold_nothing_sat_out(page: Page, watch: Any) -> None:
     hand = page.locator("#view-hand")
     hand.get_by_role("button", name="Add a player").click()  # D sits out
     give(hand, "A", BRIGHTS)
+    # the preview too says D sat out (it said "0 pt · may not stop")
+    expect(hand.locator('[data-preview-player="D"]')).to_have_text(
+        "D Sat this hand out (sold nothing)."
+    )
     hand.get_by_role("button", name="A stops").click()
     sitter = hand.locator('.result [data-player="D"]')
     expect(sitter).to_contain_text("Sat this hand out (sold nothing)")
     hand.get_by_role("button", name="one Cards D sells more").click()
+    expect(hand.locator('[data-preview-player="D"]')).to_contain_text("sold 1 card")
     hand.get_by_role("button", name="A stops").click()
     expect(sitter).to_contain_text("sold 1 card")
 

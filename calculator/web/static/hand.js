@@ -8,6 +8,7 @@ import { ApiError, call } from "./api.js";
 import { cardFace, cardName, cardWord } from "./cards.js";
 import { checkbox, fill, h, keepFocus, select, stepper, uniqueId } from "./dom.js";
 import { codeLabel, label, monthName, num, problemText, signed, t } from "./i18n.js";
+import { satOut } from "./result.js";
 
 const TALLY_NUMBERS = [["brights", 5], ["animals", 9], ["ribbons", 10], ["junk_value", 60]];
 const TALLY_FLAGS = ["rain_bright", "godori", "rain_ribbon", "hongdan", "cheongdan", "chodan",
@@ -589,13 +590,15 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     let shown = null;
     if (answer && state.variant === "balance") shown = balancePreview(answer);
     else if (answer) {
+      // the one who sits out scores nothing and may not stop: it says what it did
       shown = h("ul", { class: "preview-list" }, answer.players.map((player) => h("li", {
         dataset: { previewPlayer: player.id } },
       h("strong", {}, player.id), " ",
-      h("span", { class: "preview-points" }, t("pointsShort", { n: num(player.points) })), " · ",
-      player.may_stop ? t("mayStop") : t("mayNotStop"),
-      player.items.length ? ` — ${player.items.map((item) =>
-        `${label(item.label)} ${num(item.points)}`).join(", ")}` : "")));
+      player.sits_out ? satOut(player) : [
+        h("span", { class: "preview-points" }, t("pointsShort", { n: num(player.points) })),
+        " · ", player.may_stop ? t("mayStop") : t("mayNotStop"),
+        player.items.length ? ` — ${player.items.map((item) =>
+          `${label(item.label)} ${num(item.points)}`).join(", ")}` : ""])));
     }
     fill(parts.preview,
       h("h3", { id: parts.previewId }, t("preview")),

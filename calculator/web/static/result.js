@@ -128,7 +128,7 @@ function balanceResult(section, result, names) {
 
 /** A player with no points: it sat out (and sold what it sold, if anything), or it
  * scored nothing. */
-function satOut(player) {
+export function satOut(player) {
   if (!player.sits_out) return t("noItems");
   return player.sold ? t("satOutSold", { n: num(player.sold) }) : t("satOut");
 }
