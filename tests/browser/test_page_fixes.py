@@ -94,6 +94,8 @@ def test_offline_writes_and_scores_say_so_and_never_throw(
         page.get_by_role("button", name="One hand").click()
         hand = page.locator("#view-hand")
         give(hand, "A", BRIGHTS)
+        # its preview says why there is none (it went blank)
+        expect(hand.locator(".preview")).to_contain_text("No connection, so no preview")
         hand.get_by_role("button", name="A stops").click()
         expect(hand.locator(".errors")).to_contain_text("No answer from the service")
         expect(hand.locator(".errors h3")).to_have_text("No connection")

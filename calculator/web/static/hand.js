@@ -106,6 +106,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     selectedCard: null,
     cards: [],
     preview: null,
+    previewOffline: false, // the last preview got no answer (the network)
     sitter: null, // the index in names of who sits out (four players), or null
     sold: 0, // the cards the sitter sells
     sitterHand: null, // a sitter's cards as a loaded hand gave them (kept until changed)
@@ -316,10 +317,12 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
       const answer = await call("POST", `${handPath(state.variant)}?lang=all`,
         { body: { ...context(), ...body() }, signal: inflight.signal });
       state.preview = answer.data;
+      state.previewOffline = false;
       if (problemsShown === asked) clearErrors();
     } catch (error) {
       if (error.name === "AbortError") return;
       state.preview = null;
+      state.previewOffline = !(error instanceof ApiError); // no answer: said, not blank
       if (error instanceof ApiError && problemsShown === asked) showProblems(error);
     }
     updateBar();
@@ -603,7 +606,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     fill(parts.preview,
       h("h3", { id: parts.previewId }, t("preview")),
       h("p", { class: "hint" }, t("previewHelp")),
-      shown);
+      shown ?? (state.previewOffline ? h("p", { class: "notice" }, t("previewOffline")) : null));
   }
 
   /** A balance hand so far: each player's total and balance, or the cards still missing. */
