@@ -572,6 +572,10 @@ def test_closed_gone_and_offline_tables_say_so(
         assert status == 200, closed
         expect(scorer.locator("#view-table .totals-panel .live")).to_contain_text("closed")
         expect(scorer.get_by_role("button", name="A stops")).to_have_count(0)
+        # its join code opens nothing any more: neither it, its link nor its QR code
+        expect(scorer.locator("[data-join-code]")).to_have_count(0)
+        expect(scorer.locator('[data-link="join"]')).to_have_count(0)
+        expect(scorer.locator(".qr svg")).to_have_count(0)
         expect(live).to_contain_text("closed")
         deleted = delete_table(live_server, entry["id"], entry["token"], closed["version"])
         assert deleted in (200, 204)

@@ -20,10 +20,12 @@ export async function learnFeatures(absent) {
   }
 }
 
-/** The share panel of the table `current` ({id, token, role, join_code, viewer_token}). */
-export function renderShare({ box, current, absent }) {
+/** The share panel of the table `current` ({id, token, role, join_code, viewer_token});
+ * `closed`: its join code opens nothing any more, so neither it, its link nor its QR code
+ * is shown (the QR's answer would be a 404). */
+export function renderShare({ box, current, absent, closed = false }) {
   const root = `${location.origin}${location.pathname}`;
-  const code = current.join_code;
+  const code = closed ? null : current.join_code;
   const joinLink = code ? `${root}?join=${encodeURIComponent(code)}` : null;
   // The viewer token travels in the fragment, which browsers never send to a server.
   const viewerToken = current.role === "viewer" ? current.token : current.viewer_token;
@@ -50,7 +52,7 @@ export function renderShare({ box, current, absent }) {
       h("button", { type: "button", onclick: (e) => shareText(e.currentTarget, current, absent) },
         t("shareText")),
       h("pre", { class: "shared", hidden: true })));
-  if (!absent.has("qr")) loadQr(qr, current, absent);
+  if (!absent.has("qr") && !closed) loadQr(qr, current, absent);
 }
 
 async function loadQr(holder, current, absent) {

@@ -335,7 +335,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       box.notice, box.totals,
       scorer() ? box.entry : null, box.result,
       box.history, box.settle, box.share);
-    renderShare({ box: box.share, current: s.current, absent: s.absent });
+    renderShare({ box: box.share, current: s.current, absent: s.absent, closed: s.table.closed });
     if (scorer()) renderEntry();
     fill(box.result, s.shown ? s.shown() : null);
     updateLive();
