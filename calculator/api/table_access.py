@@ -4,6 +4,7 @@ before a table is read or changed."""
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import re
 import secrets
@@ -27,6 +28,7 @@ from werkzeug.exceptions import (
 from werkzeug.routing import Map, UnicodeConverter
 
 from calculator.api.http import coded, json_response
+from calculator.api.json_keys import duplicated
 from calculator.explain import LANGUAGES
 from calculator.store import Head, Store, TokenRow
 
@@ -396,17 +398,27 @@ def request_hashes(*, language: bool = False) -> tuple[str, str]:
     ``language`` (an append, whose stored answer speaks the language it was asked in),
     also the ``?lang`` asked when it is not Korean, so that a replay asks the same and
     says it answers in it. Two digests: the one stored, and the body's bytes' (what keys
-    were bound to until 2026-12-06: a key claimed then, retried now, is the same
-    request)."""
+    were bound to until 2026-12-06: a key claimed then, retried now, is the same request).
+
+    The key is claimed before the body is read (SPEC §9's order), so the JSON is read
+    here only within a write's body limit (``max_body_bytes``: an import past it, or any
+    larger body, is bound to its bytes) and only when it reads as :func:`read_json` would
+    take it: not JSON, or a name given twice (refused later, 400), it is its bytes too."""
     lang = request.args.get("lang", "") if language else ""
     asked = f"?lang={lang}" if lang and lang != LANGUAGES[0] else ""
     head = f"{request.method} {request.path}{asked}\n".encode()
     data = request.get_data(cache=True)
     as_sent = hashlib.sha256(head + data).hexdigest()
-    try:  # (a body that is not JSON is refused later, and its key released)
-        as_json = orjson.dumps(orjson.loads(data), option=orjson.OPT_SORT_KEYS)
+    body = data.removeprefix(codecs.BOM_UTF8)  # as read_json reads it
+    if len(body) > current_app.config["GOSTOP"].max_body_bytes:
+        return as_sent, as_sent
+    try:
+        document = orjson.loads(body)
     except orjson.JSONDecodeError:
         return as_sent, as_sent
+    if duplicated(body, document) is not None:
+        return as_sent, as_sent
+    as_json = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
     return hashlib.sha256(head + as_json).hexdigest(), as_sent
 
 

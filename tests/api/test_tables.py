@@ -284,6 +284,35 @@ def test_idempotency_versions_and_the_check_order(lclient: Any) -> None:
     )
     assert (replayed.status_code, replayed.data) == (201, first.data)
     assert replayed.headers["Idempotent-Replayed"] == "true"
+    # with a byte order mark (read_json skips it): the same request too
+    bom = lclient.post(
+        path,
+        data=b"\xef\xbb\xbf" + json.dumps(HAND).encode(),
+        headers={
+            **scorer,
+            "Idempotency-Key": key,
+            "If-Match": '"1"',
+            "Content-Type": "application/json",
+        },
+    )
+    assert (bom.status_code, bom.data) == (201, first.data)
+    # a name given twice is not the stored request, though orjson would read it as one
+    # (the last value kept): its bytes are compared, and differ
+    twice = json.dumps(HAND)[:-1] + ', "players": ' + json.dumps(HAND["players"]) + "}"
+    other_bytes = lclient.post(
+        path,
+        data=twice,
+        headers={
+            **scorer,
+            "Idempotency-Key": key,
+            "If-Match": '"1"',
+            "Content-Type": "application/json",
+        },
+    )
+    assert (other_bytes.status_code, other_bytes.get_json()["errors"][0]["code"]) == (
+        422,
+        "key_reused",
+    )
     assert len(table.get()["hands"]) == 1
     # the same key with another body
     other = lclient.post(
@@ -357,7 +386,7 @@ def test_a_key_in_flight_is_a_409_until_its_deadline(lclient: Any) -> None:
     import hashlib
     import time
 
-    body = b'{"players":[]}'
+    body = b'{"players": []}'  # spaced: its bytes are not its JSON's canonical form
     # the digest of the body's bytes, as keys were bound before 2026-12-06 (now the JSON's):
     # a key claimed then is found, and taken over, all the same
     digest = hashlib.sha256(f"POST {table.path}/hands\n".encode() + body).hexdigest()
