@@ -187,3 +187,115 @@ def test_a_hand_half_entered_comes_back_after_a_reload(page: Page, watch: Any) -
     give(hand, "B", ["11-bright", "12-bright"])
     page.reload()
     expect(player_button(hand, "B").locator(".player-sub")).to_contain_text("2 cards")
+
+
+def test_a_saved_hand_is_not_brought_back_after_leaving_and_reopening(
+    page: Page, watch: Any
+) -> None:
+    """Kept as the page was hidden, then saved, then the table left and opened again: the
+    editor is empty (the saved hand came back, one tap from being entered twice)."""
+    create_table(page, watch)
+    table = page.locator("#view-table")
+    give(table, "A", BRIGHTS)
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # not hidden
+    page.evaluate("dispatchEvent(new PageTransitionEvent('pagehide'))")  # kept now
+    table.get_by_role("button", name="A stops").click()
+    expect(table.locator('[data-hand="1"]')).to_be_visible()
+    table.get_by_role("button", name="Leave this table").click()
+    table.locator(".my-tables button").first.click()
+    expect(table.locator('[data-hand="1"]')).to_be_visible()
+    expect(player_button(table, "A").locator(".player-sub")).to_contain_text("0 cards")
+
+
+def test_a_kept_correction_of_a_hand_voided_meanwhile_is_not_entered_as_a_new_hand(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """A correction going on is kept as the page goes away; another phone voids its hand;
+    the reload says the hand was voided and brings nothing back (the hand's cards came
+    back without the correction, and a tap entered them as hand 2)."""
+    create_table(page, watch)
+    entry = table_of(page)
+    stop_by_a(page, 1)
+    table = page.locator("#view-table")
+    table.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
+    table.locator(".correcting").get_by_label("Reason").fill("go count")
+    _status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
+    status, _ = api(
+        live_server,
+        "POST",
+        f"/v1/tables/{entry['id']}/hands/1/void",
+        {"reason": "wrong"},
+        token=entry["token"],
+        key=True,
+        if_match=read["version"],
+    )
+    assert status == 200
+    page.reload()
+    expect(table.locator("> p.notice")).to_contain_text("Hand 1 was voided")
+    expect(table.locator(".correcting")).to_be_empty()
+    expect(player_button(table, "A").locator(".player-sub")).to_contain_text("0 cards")
+
+
+def test_a_hand_whose_answer_was_lost_is_stored_once_after_a_reload(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """The service stores the hand, the answer is lost, the scorer reloads (a common
+    reaction) and taps again: the kept hand goes with the first write's key, and the
+    service answers with what it stored (a new key stored it twice)."""
+    create_table(page, watch)
+    table = page.locator("#view-table")
+    entry = table_of(page)
+    keys: list[str | None] = []
+
+    def lose_first_answer(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        keys.append(route.request.headers.get("idempotency-key"))
+        if len(keys) == 1:
+            route.fetch()  # the service handles it…
+            route.abort("connectionreset")  # …and the phone never hears back
+        else:
+            route.continue_()
+
+    page.route("**/v1/tables/*/hands", lose_first_answer)
+    give(table, "A", BRIGHTS)
+    table.get_by_role("button", name="A stops").click()
+    expect(table.locator(".errors")).to_contain_text("Tap the same again to retry")
+    page.reload()
+    expect(player_button(table, "A").locator(".player-sub")).to_contain_text("3 cards")
+    table.get_by_role("button", name="A stops").click()
+    expect(table.locator(".result")).to_be_visible()
+    assert len(keys) == 2, keys
+    assert keys[0] == keys[1], keys  # the retry is the first write, replayed
+    _status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
+    assert len(read["hands"]) == 1, read["hands"]
+
+
+def test_an_undo_refused_as_stale_is_said_under_it(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """Another phone adds a hand between two polls, then the scorer taps Undo: the 412 is
+    said in the history, by Undo (the redraw took the message away to the top)."""
+    page.clock.install()
+    create_table(page, watch)
+    stop_by_a(page, 1)
+    table = page.locator("#view-table")
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # no poll from here
+    entry = table_of(page)
+    _status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
+    hand = {"players": [{"id": p, "declared": {}} for p in "ABC"], "outcome": {"type": "nagari"}}
+    status, _ = api(
+        live_server,
+        "POST",
+        f"/v1/tables/{entry['id']}/hands",
+        hand,
+        token=entry["token"],
+        key=True,
+        if_match=read["version"],
+    )
+    assert status == 201
+    table.get_by_role("button", name="Undo").click()
+    expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
+    expect(table.locator('[data-hand="2"]')).to_be_visible()  # read again
+    page.clock.resume()

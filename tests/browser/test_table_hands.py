@@ -204,7 +204,11 @@ def test_four_players_one_sits_out_and_sells(
         for card in pile:
             hand.locator(f'[data-card="{card}"]').click()
         player_button(hand, player).click()
-    expect(hand.locator('[data-preview-player="C"] .preview-points')).to_have_text("0 pt")
+    # the preview says C sat out and what it sold (no points, no stop)
+    expect(hand.locator('[data-preview-player="C"]')).to_contain_text(
+        "Sat this hand out and sold 1"
+    )
+    expect(hand.locator('[data-preview-player="A"] .preview-points')).to_be_visible()
     axe(page, "four players, one sitting out")
     assert_tap_targets(page)
     hand.get_by_role("button", name="A stops").click()

@@ -43,8 +43,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     // redraws a poll makes (a connection blip redraws the history), its reason too
     asking: null,
     endAsked: false, // "end the night?" being confirmed, kept through redraws too
-    // what the last write from the history changed, said there: () => text
-    historyNote: null,
+    // what became of the last write of a panel's own controls (Undo/Redo, a void, End
+    // the night), said in that panel and kept through its redraws: () => text, by panel
+    notes: { history: null, settle: null },
     notice: null, // the notice on top, said again in a new language: () => text
   };
   const box = {};
@@ -171,7 +172,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.correcting = null;
     s.asking = null;
     s.endAsked = false;
-    s.historyNote = null;
+    s.notes = { history: null, settle: null };
     s.editorBox = h("div", { class: "editor" });
     editor = null;
     const got = await fetchTable();
@@ -211,7 +212,10 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
    * the correction going on (a scorer's, on a table still open). */
   function persist() {
     if (!s.current || !s.table || !scorer() || !editor) return;
+    // with the write that got no answer, if any (its signature names its table): tapped
+    // again after the reload, it goes with its key and is not stored twice
     save("tableDraft", { id: s.current.id, body: editor.body(), playing: s.playing,
+      pending: s.pending,
       correcting: s.correcting ? { number: s.correcting.number,
         reason: s.correcting.reason?.value ?? "" } : null });
   }
@@ -228,17 +232,25 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     return { ...draft, playing };
   }
 
-  /** The kept hand back in the editor (drawn for its players), its correction going on. */
+  /** The kept hand back in the editor (drawn for its players), its correction going on,
+   * and the write that got no answer, for its retry. A correction of a hand voided or gone
+   * meanwhile is not brought back: tapped, it would be entered as a new hand. */
   function resumeDraft(draft) {
     if (!editor) return;
+    s.pending = draft.pending ?? null;
+    const number = draft.correcting?.number;
+    const hand = number && s.table.hands.find((x) => x.number === number);
+    if (number && (!hand || hand.status === "voided")) {
+      say(() => t(hand ? "correctionVoided" : "correctionGone", { n: number }));
+      return;
+    }
     const fresh = JSON.stringify(editor.body());
     if (draft.body && JSON.stringify(draft.body) !== fresh) {
       editor.load(draft.body);
       editor.refresh(); // its preview
     }
-    const hand = draft.correcting && s.table.hands.find((x) => x.number === draft.correcting.number);
-    if (hand && hand.status !== "voided") {
-      s.correcting = { number: hand.number, reason: null };
+    if (hand) {
+      s.correcting = { number, reason: null };
       renderCorrecting();
       s.correcting.reason.value = draft.correcting.reason ?? "";
     }
@@ -308,6 +320,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         if (s.link === "gone") {
           stop(); // nothing more will come
         }
+        if (s.etag !== before.etag) s.notes = { history: null, settle: null }; // said before it
         if (s.table.closed !== before.closed) renderTable(); // closed: no editor any more
         else if (s.etag !== before.etag || s.link !== before.link) updateLive();
       }
@@ -410,13 +423,13 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     }
     const hands = [...table.hands].reverse();
     fill(box.history, h("h2", { id: "history-h", tabindex: "-1" }, t("history")),
-      s.historyNote ? h("p", { class: "notice history-note", role: "status" }, s.historyNote())
-        : null,
+      s.notes.history ? h("p", { class: "notice history-note", role: "status" },
+        s.notes.history()) : null,
       canWrite ? h("div", { class: "inline undo-redo" },
         h("button", { type: "button", disabled: !table.can_undo,
-          onclick: (e) => write("POST", "/undo", undefined, { near: e.target }) }, t("undo")),
+          onclick: () => write("POST", "/undo", undefined, { near: "history" }) }, t("undo")),
         h("button", { type: "button", disabled: !table.can_redo,
-          onclick: (e) => write("POST", "/redo", undefined, { near: e.target }) }, t("redo")))
+          onclick: () => write("POST", "/redo", undefined, { near: "history" }) }, t("redo")))
         : null,
       hands.length ? h("ol", { class: "history", reversed: true }, hands.map((hand) => {
         const result = hand.result;
@@ -467,7 +480,10 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         h("span", { class: "chips" }, signed(chips))));
       }))] : null;
     const ending = h("div", { class: "inline end-night" });
-    fill(box.settle, h("h2", { id: "settle-h" }, t("settlement")), rounded,
+    fill(box.settle, h("h2", { id: "settle-h" }, t("settlement")),
+      s.notes.settle ? h("p", { class: "notice settle-note", role: "status" }, s.notes.settle())
+        : null,
+      rounded,
       !settled ? null : settled.transfers.length
         ? h("ul", { class: "transfers" }, settled.transfers.map((x) => h("li", {
           dataset: { transfer: `${x.from}>${x.to}` } },
@@ -491,9 +507,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     }
     const hintId = uniqueId("end");
     const confirm = h("button", { type: "button", class: "go", "aria-describedby": hintId,
-      onclick: async (e) => {
+      onclick: async () => {
         // closed, the table is drawn again without its editor: the focus goes to its top
-        if (await write("POST", "/close", undefined, { near: e.target })) {
+        if (await write("POST", "/close", undefined, { near: "settle" })) {
           s.endAsked = false;
           mount.querySelector(".table-head h2")?.focus();
         }
@@ -591,6 +607,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.correcting = null;
     fill(box.correcting);
     editor.clear({ forget: true });
+    save("tableDraft", null); // saved: nothing of it to bring back
     const item = s.table.hands.find((x) => x.number === (number ?? answer.number));
     const stored = number ? item?.result : answer.result;
     if (stored) {
@@ -632,11 +649,12 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
    * A write that got no answer (the network failed: it may or may not have reached the
    * service) keeps its Idempotency-Key and If-Match: tapping the same write again replays
    * it, so the service answers with what it stored instead of writing it twice (SPEC §9).
-   * A second tap while a write is on its way is ignored. A problem is said where the
-   * scorer tapped: in the editor (`strip` maps the API's pointers into the hand back to
-   * the editor's), in the void or bring-back being asked (`asking`), or next to the
-   * button (`near`); on top otherwise. The hands whose amounts the write changed are
-   * said, all but the one it was about (`acted`). */
+   * A second tap while a write is on its way is ignored. What became of it is said where
+   * the scorer tapped: in the editor (`strip` maps the API's pointers into the hand back
+   * to the editor's), in the void or bring-back being asked (`asking`), or in the panel
+   * of the button (`near`: "history" or "settle"), kept through the redraws the answer
+   * brings; on top otherwise. The hands whose amounts the write changed are said, all
+   * but the one it was about (`acted`). */
   async function write(method, path, body, { strip = null, asking = false, near = null,
     acted = null } = {}) {
     if (s.writing) return null;
@@ -644,20 +662,23 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const retry = s.pending?.signature === signature ? s.pending : null;
     const key = retry?.key ?? newKey();
     const ifMatch = retry?.ifMatch ?? s.table.version;
+    const asked = asking ? s.asking : null; // the form tapped (another may open meanwhile)
     s.writing = true;
-    // what went wrong, said where the scorer tapped
+    // what went wrong (`text()`, in the language of the moment), said where it was tapped
     // (in the editor: "no_answer" is its offline heading; "said" is no code of the API,
     // so the text is shown as it is)
     const tell = (text, code = "said") => {
-      if (asking && s.asking) {
-        s.asking.error = text;
+      if (asked && s.asking === asked) {
+        asked.error = text;
         askReason(null, true);
       } else if (strip !== null && editor) {
-        editor.showErrors({ entries: [{ pointer: null, code, detail: text }] });
-      } else if (near?.isConnected) {
-        nearError(near, text);
+        editor.showErrors({ entries: [{ pointer: null, code, detail: text() }] });
+      } else if (near) {
+        s.notes[near] = text;
+        keepFocus(mount, near === "history" ? renderHistory : renderSettlement,
+          () => box[near].querySelector("h2"));
       } else {
-        say(() => text);
+        say(text);
       }
     };
     try {
@@ -668,31 +689,34 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       const told = changed.length
         ? () => changed.map((c) => t("changed", { n: c.number })).join(", ") : null;
       // the history's own controls: said in the history, the others' on top
-      s.historyNote = asking || near ? told : null;
+      const inHistory = asking || near === "history";
+      s.notes = { history: inHistory ? told : null, settle: null };
       const wasClosed = s.table.closed;
       s.link = await fetchTable();
-      say(asking || near ? null : told);
+      say(inHistory ? null : told);
       if (s.table.closed !== wasClosed) renderTable(); // closed: no editor any more
       else updateLive();
       return answer.data;
     } catch (error) {
       if (!(error instanceof ApiError)) {
         s.pending = { signature, key, ifMatch };
-        tell(t("notSent"), "no_answer");
+        tell(() => t("notSent"), "no_answer");
         return null;
       }
       if (error.status !== 409) s.pending = null; // 409: the first is still on its way
       if (error.status === 412) {
         // the table is read again (a correction of a hand voided or gone meanwhile ends),
-        // and the scorer hears it where it tapped: nothing was written
+        // and the scorer hears it where it tapped: nothing was written. "End the night?"
+        // is asked again: the scorer should see what changed before closing over it.
+        s.endAsked = false;
         s.link = await fetchTable();
         updateLive();
-        tell(t("stale"));
+        tell(() => t("stale"));
         return null;
       }
-      if (asking && s.asking) {
-        tell(error.status === 429 ? errorText(error) : error.entries.map((e) =>
-          (e.pointer === "/reason" ? t("reasonNeeded") : problemText(e))).join(" "));
+      if (asked && s.asking === asked) {
+        tell(() => (error.status === 429 ? errorText(error) : error.entries.map((e) =>
+          (e.pointer === "/reason" ? t("reasonNeeded") : problemText(e))).join(" ")));
       } else if (strip !== null && editor && error.status !== 429) {
         const entries = error.entries.map((e) => ({ ...e,
           pointer: e.pointer?.startsWith(strip) ? e.pointer.slice(strip.length) : e.pointer }));
@@ -701,7 +725,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
           editor.body());
         if (forReason.length) fieldError(s.correcting.reason, t("reasonNeeded"));
       } else {
-        tell(errorText(error));
+        tell(() => errorText(error));
       }
       return null;
     } finally {
@@ -721,18 +745,6 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     field.setAttribute("aria-invalid", "true");
     field.setAttribute("aria-describedby", id);
     field.focus();
-  }
-
-  /** What became of a button's write (Undo, Redo, End the night), said right under its
-   * row: the scorer is looking there, not at the top of the page. */
-  function nearError(button, text) {
-    const row = button.parentElement;
-    let message = row.nextElementSibling;
-    if (!message?.classList.contains("inline-error")) {
-      message = h("p", { class: "inline-error", role: "alert" });
-      row.after(message);
-    }
-    message.textContent = text;
   }
 
   /** A read for a control (correct, bring back): its data, or null when the network failed. */
@@ -811,7 +823,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         renderHistory();
         box.history.querySelector("h2")?.focus();
       } }, t("cancel")));
-    if (asked.error) fieldError(reason, asked.error);
+    if (asked.error) fieldError(reason, asked.error());
     else if (focus) reason.focus();
   }
 
@@ -842,7 +854,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.correcting = null;
     s.asking = null;
     s.endAsked = false;
-    s.historyNote = null;
+    s.notes = { history: null, settle: null };
+    save("tableDraft", null); // left: the hand being entered goes with it
     stop();
     renderStart();
     toTop(mount.querySelector("h2"));
