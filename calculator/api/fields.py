@@ -672,7 +672,26 @@ class StrictSchema(Schema):
                     Coded(f"and {len(unknown) - shown} more unknown fields", "too_many_problems")
                 ]
                 raise ValidationError(errors)
-        return super().load(data, **kwargs)
+        try:
+            return super().load(data, **kwargs)
+        except ValidationError as error:
+            if type(data) is dict and isinstance(error.messages, dict):
+                error.messages = self._unknown_in_order(error.messages, data)
+            raise
+
+    def _unknown_in_order(self, messages: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+        """``messages`` with the unknown fields in the order the request gives them:
+        marshmallow lists them in the order of a set of names, which changes from process
+        to process (the same body got its problems, and its "first at", in another order
+        from each worker). The declared fields' stay first, in the order checked."""
+        known = {field.data_key or name for name, field in self.load_fields.items()}
+        unknown = [key for key in data if key in messages and key not in known]
+        if len(unknown) < 2:
+            return messages
+        found = {key: value for key, value in messages.items() if key not in unknown}
+        at = next(i for i, key in enumerate(messages) if key in unknown)
+        items = list(found.items())
+        return dict(items[:at] + [(key, messages[key]) for key in unknown] + items[at:])
 
     @post_load
     def _make_record(self, data: dict[str, Any], **kwargs: Any) -> Any:
