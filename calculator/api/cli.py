@@ -113,18 +113,36 @@ def main(argv: list[str] | None = None) -> int:
     start (:class:`calculator.api.config.SettingsError`: a number that is not one, a
     negative TTL, a rate, log level or database URL it cannot use) is one line and
     status 2, not a traceback. A reader that stops early (``gostop score x | head``)
-    ends the command quietly, as it ends any Unix tool: status 141, as for SIGPIPE."""
+    ends the command quietly, as it ends any Unix tool: status 141, as for SIGPIPE.
+    Ctrl-C (most often at a command waiting on a terminal for its JSON) ends it quietly
+    too: status 130, as for SIGINT. An answer that cannot be written (a full disk) is one
+    line and status 1."""
     try:
         return _command(argv)
     except SettingsError as error:
         print(f"gostop: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:
-        # What is left to write goes nowhere: Python flushes stdout at exit, which would
-        # raise again (the recipe of the signal module's documentation).
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _stdout_to_nowhere()
         return 128 + 13
+    except KeyboardInterrupt:
+        print(file=sys.stderr)  # the line after the terminal's ^C
+        return 128 + 2
+    except _UnwritableError as error:
+        _stdout_to_nowhere()
+        print(f"gostop: cannot write the answer: {error}", file=sys.stderr)
+        return 1
+
+
+class _UnwritableError(Exception):
+    """The answer could not be written to stdout (a full disk, a device that refuses)."""
+
+
+def _stdout_to_nowhere() -> None:
+    """What is left to write goes nowhere: Python flushes stdout at exit, which would
+    raise again (the recipe of the signal module's documentation)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def _database_command(action: str) -> int:
@@ -240,6 +258,12 @@ def _command(argv: list[str] | None) -> int:
     given = {key: value for key, value in query.items() if value is not None}
     if given:
         path += "?" + urlencode(given)
+    if args.file == "-" and sys.stdin.isatty():  # typed without a file: say what it waits for
+        print(
+            f"gostop: reading JSON from the terminal (end with Ctrl-D), or: gostop "
+            f"{args.command} FILE",
+            file=sys.stderr,
+        )
     try:
         data = read(args.file, sys.stdin.buffer)
     except (OSError, UnicodeError) as error:
@@ -247,7 +271,14 @@ def _command(argv: list[str] | None) -> int:
     else:
         status, body = run(path, data)
     text = orjson.dumps(body, option=0 if args.compact else orjson.OPT_INDENT_2).decode()
-    print(text, file=sys.stdout if status == 0 else sys.stderr)
+    out = sys.stdout if status == 0 else sys.stderr
+    try:
+        print(text, file=out)
+        out.flush()  # a full disk says so here, not at exit
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise _UnwritableError(error.strerror or str(error)) from None
     return status
 
 

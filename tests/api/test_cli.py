@@ -166,6 +166,53 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> N
     assert errors == ""
 
 
+def test_an_answer_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    """``gostop score x > /dev/full``: one line and status 1, not an OSError traceback."""
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(W13), encoding="utf-8")
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "calculator.api.cli", "score", str(path)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert done.stderr == "gostop: cannot write the answer: No space left on device\n"
+
+
+def test_ctrl_c_at_a_command_waiting_on_the_terminal_ends_it_quietly() -> None:
+    """``gostop score`` typed without a file waits on the terminal: it says what for, and
+    Ctrl-C ends it with status 130 and no KeyboardInterrupt traceback."""
+    import os
+    import pty
+    import select
+    import signal
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command, on the terminal
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        os.execv(sys.executable, [sys.executable, "-m", "calculator.api.cli", "score"])
+    said = b""
+    deadline = time.monotonic() + 60
+    while b"Ctrl-D" not in said and time.monotonic() < deadline:
+        if select.select([fd], [], [], 1)[0]:
+            said += os.read(fd, 1024)
+    assert b"gostop: reading JSON from the terminal (end with Ctrl-D)" in said
+    os.write(fd, b"\x03")  # Ctrl-C, as typed
+    _pid, status = os.waitpid(pid, 0)
+    try:
+        while select.select([fd], [], [], 0.2)[0]:
+            said += os.read(fd, 1024)
+    except OSError:
+        pass  # the terminal is gone with the child
+    os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 130
+    assert b"Traceback" not in said
+
+
 def test_batch(tmp_path: Path, capsys: Any) -> None:
     path = tmp_path / "hands.json"
     path.write_text(json.dumps({"hands": [W13, W13]}), encoding="utf-8")
