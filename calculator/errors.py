@@ -17,8 +17,10 @@ The classes follow the kind of mistake (compare python-chess's error types):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from calculator.limits import MAX_PROBLEMS
 
@@ -36,6 +38,25 @@ class Issue:
     def __str__(self) -> str:
         where = "/".join(str(part) for part in self.location) or "(request)"
         return f"{self.code} at {where}: {self.detail}"
+
+
+def pointer(location: Iterable[str | int]) -> str:
+    """An RFC 6901 JSON pointer for a location path."""
+    parts = [str(part).replace("~", "~0").replace("/", "~1") for part in location]
+    return "/" + "/".join(parts) if parts else ""
+
+
+# A detail may name another place of the input by its pointer ("03-bright is held twice:
+# by player 'A' at /players/0/captured/1 and …"): moved with its issue, it still points
+# into the input the problem is read against.
+_POINTER_IN_DETAIL = re.compile(r"(?<= at )/(?=players/)")
+
+
+def relocate(issue: Issue, prefix: Location) -> Issue:
+    """``issue`` at ``prefix`` + its location (a hand inside a batch, a session, a table),
+    the pointers its detail names moved alike."""
+    detail = _POINTER_IN_DETAIL.sub(pointer(prefix) + "/", issue.detail)
+    return Issue(issue.code, detail, (*prefix, *issue.location))
 
 
 class GoStopError(ValueError):
@@ -151,3 +172,11 @@ class Problems:
 
 class ZeroSumError(RuntimeError):
     """Internal: money that does not sum to zero. A bug, never the caller's fault (a 500)."""
+
+
+_Error = TypeVar("_Error", bound=GoStopError)
+
+
+def relocated(error: _Error, prefix: Location) -> _Error:
+    """The same error with every issue under ``prefix`` (:func:`relocate`)."""
+    return type(error)([relocate(issue, prefix) for issue in error.issues])

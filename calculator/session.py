@@ -24,7 +24,14 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from calculator.balance import BalanceHand, BalancePlayer, score_balance
-from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, ZeroSumError
+from calculator.errors import (
+    GoStopError,
+    InvalidHandError,
+    Issue,
+    Problems,
+    ZeroSumError,
+    relocated,
+)
 from calculator.hand import Hand, PlayerHand
 from calculator.limits import quote
 from calculator.presets import RuleSet
@@ -146,7 +153,7 @@ def settle_session(
                 scored = score_balance(entry.hand, entry.ruleset)
                 kind, net, void = "balance", dict(scored.net), scored.void
         except GoStopError as error:
-            raise _relocated(error, ("hands", i, _kind(entry))) from None
+            raise relocated(error, ("hands", i, _kind(entry))) from None
         for player, chips in net.items():
             totals[player] += chips
         beyond = beyond_safe(totals)
@@ -425,9 +432,3 @@ def _kind(entry: Entry) -> str:
         if isinstance(entry, NetEntry)
         else ("gostop" if isinstance(entry, GoStopEntry) else "balance")
     )
-
-
-def _relocated(error: GoStopError, prefix: tuple[str | int, ...]) -> GoStopError:
-    """The same error with every location under ``prefix`` (a path into the session)."""
-    issues = [Issue(i.code, i.detail, (*prefix, *i.location)) for i in error.issues]
-    return type(error)(issues)

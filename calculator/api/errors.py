@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from calculator.api.fields import pointer_errors
 from calculator.api.http import PROBLEM_JSON, json_response
 from calculator.api.refusals import refusal
-from calculator.api.serialize import issues_json, pointer
+from calculator.api.serialize import issues_json
 from calculator.errors import (
     AmbiguousHandError,
     GoStopError,
@@ -28,6 +28,7 @@ from calculator.errors import (
     InvalidTableError,
     counted,
     more_problems,
+    pointer,
 )
 from calculator.ledger import TooCostlyError
 from calculator.ledger.share import ShareError
@@ -152,9 +153,10 @@ def validation_problem(error: ValidationError, prefix: str = "") -> dict[str, An
     )
 
 
-def domain_problem(error: GoStopError, prefix: str = "") -> dict[str, Any]:
-    """A 422 body for a request the engine cannot score."""
-    errors = issues_json(error.issues, prefix)
+def domain_problem(error: GoStopError) -> dict[str, Any]:
+    """A 422 body for a request the engine cannot score (a hand inside a batch: its error
+    :func:`calculator.errors.relocated` first, its details' pointers with it)."""
+    errors = issues_json(error.issues)
     return problem(
         422,
         error.title,

@@ -22,7 +22,7 @@ from calculator.api import rules_document
 from calculator.balance import BalanceResult
 from calculator.cards import CARDS, DECK
 from calculator.codes import CODES, DESCRIPTIONS
-from calculator.errors import Issue
+from calculator.errors import Issue, pointer
 from calculator.explain import LANGUAGES, operation, payment_sentence, step_line
 from calculator.labels import label
 from calculator.options import specs
@@ -510,12 +510,6 @@ def issues_json(issues: Iterable[Issue], prefix: str = "") -> list[dict[str, str
         {"pointer": prefix + pointer(issue.location), "code": issue.code, "detail": issue.detail}
         for issue in issues
     ]
-
-
-def pointer(location: Iterable[str | int]) -> str:
-    """An RFC 6901 JSON pointer for a location path."""
-    parts = [str(part).replace("~", "~0").replace("/", "~1") for part in location]
-    return "/" + "/".join(parts) if parts else ""
 
 
 def card_json(card_id: str, ruleset: RuleSet) -> dict[str, Any]:

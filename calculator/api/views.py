@@ -44,7 +44,7 @@ from calculator.api.session_schemas import (
     SettlementRequestSchema,
 )
 from calculator.balance import score_balance
-from calculator.errors import GoStopError
+from calculator.errors import GoStopError, relocated
 from calculator.explain import LANGUAGES
 from calculator.limits import close_scope, deadline, open_scope
 from calculator.presets import (
@@ -234,7 +234,7 @@ def post_batch(
             results.append(_batch_entry(index, 422, "problem", problem))
         except GoStopError as error:
             failed += 1
-            problem = batch_bounds.cut(domain_problem(error, f"/hands/{index}"))
+            problem = batch_bounds.cut(domain_problem(relocated(error, ("hands", index))))
             results.append(_batch_entry(index, 422, "problem", problem))
     rulesets = {
         fingerprint: serialize.ruleset_json(ruleset, full=shape.full_ruleset)

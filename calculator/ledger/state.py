@@ -34,6 +34,7 @@ from calculator.errors import (
     Issue,
     Problems,
     ZeroSumError,
+    relocate,
 )
 from calculator.hand import Hand, OutcomeType, PlayerHand
 from calculator.ledger.events import EDITS, DealerRule, Event, EventType, Play, TableSetup
@@ -672,6 +673,7 @@ def _too_large(totals: Mapping[str, int], player: str) -> Issue:
 def _relocated(error: GoStopError, number: int) -> GoStopError:
     """The error of a later hand that a change breaks, located at ``hands/<number>``, and
     what the scorer can do about it (the pointer is into the table, not the request)."""
+    moved = (relocate(i, ("hands", number)) for i in error.issues)
     return type(error)(
         [
             Issue(
@@ -679,8 +681,8 @@ def _relocated(error: GoStopError, number: int) -> GoStopError:
                 f"hand {number}, derived again after this change: {i.detail}; the change "
                 f"is refused and the table stays as it was: correct hand {number} first "
                 f"(PUT /hands/{number}) so that it still stands after it",
-                ("hands", number, *i.location),
+                i.location,
             )
-            for i in error.issues
+            for i in moved
         ]
     )

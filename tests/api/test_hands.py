@@ -240,6 +240,30 @@ def test_duplicate_card_points_at_the_second_holder(client: Any) -> None:
     assert "'C'" in error["detail"]
 
 
+def test_a_details_pointers_point_into_the_request_it_is_read_against(client: Any) -> None:
+    """A duplicate card's detail names the first holder by its pointer: in a batch and in
+    a session it was the hand's own (/players/0/…), which the batch or session request
+    does not have; now it is moved with the problem's pointer (a probe of each)."""
+    body = json.loads(json.dumps(W13))
+    body["players"][2]["captured"].append("03-bright")
+    alone = _problem(client.post(HANDS, json=body), 422)["errors"][0]
+    assert (
+        "by player 'A' at /players/0/captured/1 and by player 'C' at /players/2/captured/2"
+        in (alone["detail"])
+    )
+    batch = client.post(HANDS + "/batch", json={"hands": [W13, body]}).get_json()
+    (error,) = batch["results"][1]["problem"]["errors"]
+    assert error["pointer"] == "/hands/1/players/2/captured/2"
+    assert (
+        "at /hands/1/players/0/captured/1 and by player 'C' at /hands/1/players/2/captured/2"
+        in (error["detail"])
+    )
+    session = {"players": ["A", "B", "C"], "hands": [{"net": {"A": 1, "B": -1}}, {"gostop": body}]}
+    (error,) = _problem(client.post("/v1/settlements", json=session), 422)["errors"]
+    assert error["pointer"] == "/hands/1/gostop/players/2/captured/2"
+    assert "at /hands/1/gostop/players/0/captured/1 and" in error["detail"]
+
+
 def test_unknown_card_and_winner(client: Any) -> None:
     body = json.loads(json.dumps(W13))
     body["players"][0]["captured"][3] = "02-junk-9"
