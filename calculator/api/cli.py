@@ -84,11 +84,12 @@ def _port(text: str) -> int:
 
 def _file_problem(name: str, error: OSError | UnicodeError) -> dict[str, Any]:
     reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    name, shown = ("stdin", "stdin") if name == "-" else (name, repr(name))
     return {
         "type": "about:blank",
         "title": "Cannot read the input",
         "status": 400,
-        "detail": f"cannot read {name!r}: {reason}; give a JSON file, or - for stdin",
+        "detail": f"cannot read {shown}: {reason}; give a JSON file, or - for stdin",
         "errors": [{"pointer": "", "code": "bad_request", "detail": f"{name}: {reason}"}],
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import subprocess
 import sys
@@ -126,7 +127,9 @@ def test_a_bad_setting_is_one_line_and_status_2(
     assert main(["score", str(path)]) == 0
 
 
-def test_a_utf16_file_is_a_clean_problem(tmp_path: Path, capsys: Any) -> None:
+def test_a_utf16_file_is_a_clean_problem(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Windows PowerShell 5's ``>`` and Out-File write UTF-16 with a byte order mark."""
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(W13), encoding="utf-16")
@@ -134,6 +137,12 @@ def test_a_utf16_file_is_a_clean_problem(tmp_path: Path, capsys: Any) -> None:
     problem = json.loads(capsys.readouterr().err)
     assert problem["status"] == 400
     assert "save it as UTF-8" in problem["detail"]
+    # the same on stdin, named so (it said "cannot read '-'")
+    utf16 = io.TextIOWrapper(io.BytesIO(json.dumps(W13).encode("utf-16")))
+    monkeypatch.setattr(sys, "stdin", utf16)
+    assert main(["score", "-"]) == 2
+    problem = json.loads(capsys.readouterr().err)
+    assert problem["detail"].startswith("cannot read stdin: the file is UTF-16")
 
 
 def test_stdin_through_the_installed_command() -> None:
