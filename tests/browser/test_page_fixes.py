@@ -32,6 +32,47 @@ def table_of(page: Page) -> dict[str, Any]:
     return page.evaluate("JSON.parse(localStorage['gostop.tables'])[0]")
 
 
+def another_phone_writes(server: Server, page: Page, path: str, body: Any) -> int:
+    """Another phone's write to the table the page has open (``path`` under it), at the
+    table's version now, with a fresh key: its HTTP status."""
+    entry = table_of(page)
+    table = f"/v1/tables/{entry['id']}"
+    _status, read = api(server, "GET", table, token=entry["token"])
+    status, _ = api(
+        server,
+        "POST",
+        table + path,
+        body,
+        token=entry["token"],
+        key=True,
+        if_match=read["version"],
+    )
+    return int(status)
+
+
+NAGARI = {"players": [{"id": p, "declared": {}} for p in "ABC"], "outcome": {"type": "nagari"}}
+"""A drawn hand of A, B and C: another phone's hand."""
+
+
+def lose_first_post(keys: list[str | None]) -> Any:
+    """A route handler: the first POST reaches the service, which handles it, and its
+    answer never reaches the phone; later ones go through. Each POST's Idempotency-Key
+    is added to ``keys``."""
+
+    def handle(route: Route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        keys.append(route.request.headers.get("idempotency-key"))
+        if len(keys) == 1:
+            route.fetch()  # the service handles it…
+            route.abort("connectionreset")  # …and the phone never hears back
+        else:
+            route.continue_()
+
+    return handle
+
+
 def give(root: Any, player: str, cards: list[str]) -> None:
     player_button(root, player).click()
     for card in cards:
@@ -725,17 +766,7 @@ def test_a_correction_of_a_hand_voided_meanwhile_ends_and_never_brings_it_back(
     table = page.locator("#view-table")
     table.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
     table.locator(".correcting").get_by_label("Reason").fill("go count")
-    _status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
-    status, _ = api(
-        live_server,
-        "POST",
-        f"/v1/tables/{entry['id']}/hands/1/void",
-        {"reason": "wrong"},
-        token=entry["token"],
-        key=True,
-        if_match=read["version"],
-    )
-    assert status == 200
+    assert another_phone_writes(live_server, page, "/hands/1/void", {"reason": "wrong"}) == 200
     table.get_by_role("button", name="A stops").click()
     expect(table.locator("> p.notice")).to_contain_text("Hand 1 was voided")
     expect(table.locator(".correcting")).to_be_empty()

@@ -10,7 +10,15 @@ from playwright.sync_api import Browser, Page, expect
 
 from bench.server import Server
 from tests.browser.test_page import PHONE, api, create_table, player_button
-from tests.browser.test_page_fixes import BRIGHTS, focused, give, table_of
+from tests.browser.test_page_fixes import (
+    BRIGHTS,
+    NAGARI,
+    another_phone_writes,
+    focused,
+    give,
+    lose_first_post,
+    table_of,
+)
 
 
 def stop_by_a(page: Page, number: int) -> None:
@@ -69,19 +77,7 @@ def test_the_end_of_the_night_being_confirmed_survives_a_redraw(
     table.get_by_role("button", name="End the night").click()
     confirm = table.locator(".end-night .go")
     expect(confirm).to_be_focused()
-    entry = table_of(page)
-    _status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
-    hand = {"players": [{"id": p, "declared": {}} for p in "ABC"], "outcome": {"type": "nagari"}}
-    status, _ = api(
-        live_server,
-        "POST",
-        f"/v1/tables/{entry['id']}/hands",
-        hand,
-        token=entry["token"],
-        key=True,
-        if_match=read["version"],
-    )
-    assert status == 201
+    assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
     expect(table.locator('[data-hand="2"]')).to_be_visible()  # the poll drew it
     expect(confirm).to_be_focused()
     confirm.click()
@@ -138,19 +134,7 @@ def test_a_hand_refused_as_stale_is_said_where_it_was_entered(
     table = page.locator("#view-table")
     give(table, "A", BRIGHTS)
     page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # no poll from here
-    entry = table_of(page)
-    _status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
-    hand = {"players": [{"id": p, "declared": {}} for p in "ABC"], "outcome": {"type": "nagari"}}
-    status, _ = api(
-        live_server,
-        "POST",
-        f"/v1/tables/{entry['id']}/hands",
-        hand,
-        token=entry["token"],
-        key=True,
-        if_match=read["version"],
-    )
-    assert status == 201
+    assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
     table.get_by_role("button", name="A stops").click()
     expect(table.locator(".editor .errors")).to_contain_text("Another phone changed the table")
     expect(table.locator('[data-hand="1"]')).to_be_visible()  # read again: the other's hand
@@ -214,22 +198,11 @@ def test_a_kept_correction_of_a_hand_voided_meanwhile_is_not_entered_as_a_new_ha
     the reload says the hand was voided and brings nothing back (the hand's cards came
     back without the correction, and a tap entered them as hand 2)."""
     create_table(page, watch)
-    entry = table_of(page)
     stop_by_a(page, 1)
     table = page.locator("#view-table")
     table.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
     table.locator(".correcting").get_by_label("Reason").fill("go count")
-    _status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
-    status, _ = api(
-        live_server,
-        "POST",
-        f"/v1/tables/{entry['id']}/hands/1/void",
-        {"reason": "wrong"},
-        token=entry["token"],
-        key=True,
-        if_match=read["version"],
-    )
-    assert status == 200
+    assert another_phone_writes(live_server, page, "/hands/1/void", {"reason": "wrong"}) == 200
     page.reload()
     expect(table.locator("> p.notice")).to_contain_text("Hand 1 was voided")
     expect(table.locator(".correcting")).to_be_empty()
@@ -246,19 +219,7 @@ def test_a_hand_whose_answer_was_lost_is_stored_once_after_a_reload(
     table = page.locator("#view-table")
     entry = table_of(page)
     keys: list[str | None] = []
-
-    def lose_first_answer(route: Any) -> None:
-        if route.request.method != "POST":
-            route.continue_()
-            return
-        keys.append(route.request.headers.get("idempotency-key"))
-        if len(keys) == 1:
-            route.fetch()  # the service handles it…
-            route.abort("connectionreset")  # …and the phone never hears back
-        else:
-            route.continue_()
-
-    page.route("**/v1/tables/*/hands", lose_first_answer)
+    page.route("**/v1/tables/*/hands", lose_first_post(keys))
     give(table, "A", BRIGHTS)
     table.get_by_role("button", name="A stops").click()
     expect(table.locator(".errors")).to_contain_text("Tap the same again to retry")
@@ -282,19 +243,7 @@ def test_an_undo_refused_as_stale_is_said_under_it(
     stop_by_a(page, 1)
     table = page.locator("#view-table")
     page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # no poll from here
-    entry = table_of(page)
-    _status, read = api(live_server, "GET", f"/v1/tables/{entry['id']}", token=entry["token"])
-    hand = {"players": [{"id": p, "declared": {}} for p in "ABC"], "outcome": {"type": "nagari"}}
-    status, _ = api(
-        live_server,
-        "POST",
-        f"/v1/tables/{entry['id']}/hands",
-        hand,
-        token=entry["token"],
-        key=True,
-        if_match=read["version"],
-    )
-    assert status == 201
+    assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
     table.get_by_role("button", name="Undo").click()
     expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
     expect(table.locator('[data-hand="2"]')).to_be_visible()  # read again
