@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from bench.server import Server
-from tests.browser.test_page import PHONE, api, create_table, player_button
+from tests.browser.test_page import PHONE, api, create_table, fresh, player_button, tap_piles
 from tests.browser.test_page_fixes import (
     BRIGHTS,
     NAGARI,
@@ -248,3 +248,68 @@ def test_an_undo_refused_as_stale_is_said_under_it(
     expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
     expect(table.locator('[data-hand="2"]')).to_be_visible()  # read again
     page.clock.resume()
+
+
+def hold_scoring(page: Page) -> list[Route]:
+    """The hands scored with an outcome (not the previews) held on their way: each route,
+    until the test lets it go with ``continue_()``."""
+    held: list[Route] = []
+
+    def handle(route: Route) -> None:
+        if '"outcome"' in (route.request.post_data or ""):
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/v1/gostop/hands?lang=all", handle)
+    return held
+
+
+def wait_held(page: Page, held: list[Route]) -> Route:
+    """The first request held, once it is (within 5 s)."""
+    for _ in range(100):
+        if held:
+            return held[0]
+        page.wait_for_timeout(50)  # the routes' handlers run meanwhile
+    raise AssertionError("no request was held")
+
+
+def test_a_tap_made_while_a_saved_hands_result_comes_keeps_the_focus(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """The scorer taps "End the night" while the saved hand's result (both languages) is
+    on its way: the result, once come, leaves the focus on the confirmation. It took the
+    focus to its heading, and an Enter meant to confirm went nowhere. (Under a loaded
+    machine this made test_the_end_of_the_night_being_confirmed_survives_a_redraw fail.)
+    A scorer who tapped nothing else gets the result's heading focused, as before."""
+    create_table(page, watch)
+    table = page.locator("#view-table")
+    stop_by_a(page, 1)
+    expect(table.locator(".result h2")).to_be_focused()  # nothing tapped meanwhile
+    held = hold_scoring(page)
+    stop_by_a(page, 2)  # the hand is stored: its result in both languages is held
+    table.get_by_role("button", name="End the night").click()
+    confirm = table.locator(".end-night .go")
+    expect(confirm).to_be_focused()
+    wait_held(page, held).continue_()
+    expect(table.locator(".shown-hand")).to_have_text("Hand 2")
+    expect(confirm).to_be_focused()
+
+
+def test_a_key_typed_while_a_hand_is_scored_keeps_the_focus(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """The one-hand tab: a key typed while the hand is being scored (a Tab to the next
+    control) keeps the focus where it went once the result comes."""
+    fresh(page, watch)
+    view = page.locator("#view-hand")
+    tap_piles(view)
+    held = hold_scoring(page)
+    view.get_by_role("button", name="A stops").click()
+    wait_held(page, held)
+    page.keyboard.press("Tab")
+    went = focused(page)
+    assert went not in ("BODY", "H2 Result"), went
+    held[0].continue_()
+    expect(view.locator(".result")).to_be_visible()
+    assert focused(page) == went

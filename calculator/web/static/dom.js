@@ -63,6 +63,24 @@ export function keepFocus(root, draw, fallback = null) {
   (same ?? fallback?.())?.focus();
 }
 
+/**
+ * Whether the user taps or types from now on: the function returned answers (and stops
+ * listening). A result whose answer comes later takes the focus only if not: a tap made
+ * while the answer was on its way (End the night, say) keeps the focus where it went. A
+ * redraw that moves the focus (a control drawn again) is no tap.
+ */
+export function userActs() {
+  let acted = false;
+  const note = () => { acted = true; };
+  const types = ["pointerdown", "keydown"];
+  // once: a result that never comes (a refused write) leaves them until the next tap
+  types.forEach((type) => document.addEventListener(type, note, { capture: true, once: true }));
+  return () => {
+    types.forEach((type) => document.removeEventListener(type, note, { capture: true }));
+    return acted;
+  };
+}
+
 /** Replace an element's children. */
 export function fill(element, ...children) {
   element.replaceChildren();

@@ -3,7 +3,7 @@
 // few seconds: a 304 costs nearly nothing), correct / void / undo, settle, share the text.
 // Writes carry an Idempotency-Key and If-Match with the version the phone last saw.
 import { ApiError, call, newKey } from "./api.js";
-import { fill, h, keepFocus, submitOnEnter, uniqueId } from "./dom.js";
+import { fill, h, keepFocus, submitOnEnter, uniqueId, userActs } from "./dom.js";
 import { currentBodies } from "./edits.js";
 import { createHandEditor, handPath } from "./hand.js";
 import { errorText, num, presetText, problemText, signed, t } from "./i18n.js";
@@ -592,6 +592,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   }
 
   async function submit(outcome) {
+    const acted = userActs(); // a tap meanwhile keeps the focus from the result
     const hand = outcome ? { ...editor.body(), outcome: editor.outcome(outcome) }
       : editor.body(); // balance: none
     if (!s.writing) { // the last hand's result goes: a refused hand must not read as saved
@@ -619,7 +620,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         renderResult(result, { names })];
       s.shownHand = { number: shownNumber, net: JSON.stringify(stored.net ?? {}) };
       fill(box.result, s.shown());
-      box.result.querySelector("h2").focus();
+      if (!acted()) box.result.querySelector("h2").focus();
     }
   }
 
