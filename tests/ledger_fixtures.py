@@ -33,7 +33,8 @@ def postgres_url() -> Iterator[str]:
         yield cluster.url
 
 
-# marked: .ci/run's compiled-build phase leaves PostgreSQL out (-m "not postgresql")
+# marked (and so `system`, tests/conftest.py): the default run and .ci/run's compiled-build
+# phase leave PostgreSQL out
 @pytest.fixture(
     scope="session", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
 )

@@ -55,6 +55,7 @@ def test_the_documented_answers_name_the_503() -> None:
     assert "503" in paths["/readyz"]["get"]["responses"]
 
 
+@pytest.mark.postgresql
 def test_postgresql_stopped_then_started_again() -> None:
     from bench.postgres import Cluster, find_bin
 
