@@ -65,19 +65,22 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 # Tests that need a tool outside Python (tests/tools.py): the page's browser tests
 # (Chromium), the ledger's PostgreSQL cases (marked postgresql), the deploy stack and the
-# proxy's own answers (nginx), the generated TypeScript client (Node). They are marked
-# `system`: the default run (the README's command) leaves them out, so that it takes about
-# a minute and a half and needs nothing but Python; `python -m pytest -m system` runs
-# them, and .ci/run runs both.
-NEEDS_SYSTEM_TOOLS = re.compile(
-    r"^tests/(?:browser/|test_deploy\.py::|test_proxy_pages\.py::|test_ts_client\.py::)"
-)
+# proxy's own answers (nginx: test_proxy_pages' `proxy` fixture), the generated TypeScript
+# client (Node). They are marked `system`: the default run (the README's command) leaves
+# them out, so that it takes about a minute and a half and needs nothing but Python;
+# `python -m pytest -m system` runs them, and .ci/run runs both.
+NEEDS_SYSTEM_TOOLS = re.compile(r"^tests/(?:browser/|test_deploy\.py::|test_ts_client\.py::)")
+SYSTEM_FIXTURES = frozenset({"proxy"})
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.get_closest_marker("postgresql") or NEEDS_SYSTEM_TOOLS.search(item.nodeid):
+        if (
+            item.get_closest_marker("postgresql")
+            or NEEDS_SYSTEM_TOOLS.search(item.nodeid)
+            or SYSTEM_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+        ):
             item.add_marker(pytest.mark.system)
 
 

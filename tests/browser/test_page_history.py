@@ -313,3 +313,20 @@ def test_a_key_typed_while_a_hand_is_scored_keeps_the_focus(
     held[0].continue_()
     expect(view.locator(".result")).to_be_visible()
     assert focused(page) == went
+
+
+def test_a_tap_on_no_control_while_a_hand_is_scored_leaves_the_focus_to_the_result(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """A tap on the page's title (no control: a scroll begun on a phone is the same
+    pointer event) while the hand is being scored moves the focus to no control: the
+    result's heading takes it when it comes, as with no tap."""
+    fresh(page, watch)
+    view = page.locator("#view-hand")
+    tap_piles(view)
+    held = hold_scoring(page)
+    view.get_by_role("button", name="A stops").click()
+    wait_held(page, held)
+    page.locator("#title").click()
+    held[0].continue_()
+    expect(view.locator(".result h2")).to_be_focused()

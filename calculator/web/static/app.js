@@ -3,7 +3,7 @@
 // `?join=CODE` (a join link, or its QR code) and `#table=ID&viewer=TOKEN` (a viewer link).
 import { ApiError, call } from "./api.js";
 import { cardName } from "./cards.js";
-import { fill, h, keepFocus, uniqueId, userActs } from "./dom.js";
+import { fill, focusMoves, h, keepFocus, uniqueId } from "./dom.js";
 import { createHandEditor, handPath } from "./hand.js";
 import { lang, learnCodes, setLang, t } from "./i18n.js";
 import { renderResult } from "./result.js";
@@ -55,7 +55,7 @@ function handView(mount) {
   /** Score the hand (`outcome` null: a balance hand, which has none). */
   async function score(outcome) {
     const sent = editor.body();
-    const acted = userActs(); // a tap meanwhile keeps the focus from the result
+    const moved = focusMoves(); // a control tapped meanwhile keeps the focus
     const variant = variantOf(page.presets, page.rules);
     const request = { ruleset: rulesetOf(page.rules), stake: page.rules.stake, ...sent,
       ...(outcome ? { outcome: editor.outcome(outcome) } : {}) };
@@ -71,12 +71,14 @@ function handView(mount) {
         run: (other) => compare(variant, request, other) } : null;
       shown = () => renderResult(answer.data, { names: cardNames(cards), compare: whatIf });
       fill(resultBox, shown());
-      if (!acted()) resultBox.querySelector("h2").focus();
+      if (!moved()) resultBox.querySelector("h2").focus();
     } catch (error) {
       shown = null;
       fill(resultBox);
       editor.showErrors(error instanceof ApiError ? error
         : { entries: [{ pointer: null, code: "no_answer", detail: t("noAnswer") }] }, sent);
+    } finally {
+      moved(); // listening ends
     }
   }
 

@@ -64,20 +64,27 @@ export function keepFocus(root, draw, fallback = null) {
 }
 
 /**
- * Whether the user taps or types from now on: the function returned answers (and stops
- * listening). A result whose answer comes later takes the focus only if not: a tap made
- * while the answer was on its way (End the night, say) keeps the focus where it went. A
- * redraw that moves the focus (a control drawn again) is no tap.
+ * Whether the user moves the keyboard focus to another control from now on: the function
+ * returned answers (and stops listening; call it once the answer came, or in a `finally`).
+ * A result whose answer comes later takes the focus only if not: a control tapped while
+ * the answer was on its way (End the night, say) keeps it. A tap on no control, a scroll
+ * begun, a lone Shift, or a redraw that gave the same control the focus again (or the
+ * focus to another without a tap or key) moves nothing.
  */
-export function userActs() {
+export function focusMoves() {
+  const before = document.activeElement;
+  const beforeKey = before && before !== document.body ? focusKey(before) : null;
   let acted = false;
   const note = () => { acted = true; };
-  const types = ["pointerdown", "keydown"];
-  // once: a result that never comes (a refused write) leaves them until the next tap
-  types.forEach((type) => document.addEventListener(type, note, { capture: true, once: true }));
+  const listening = new AbortController();
+  for (const type of ["pointerdown", "keydown"]) {
+    document.addEventListener(type, note, { capture: true, signal: listening.signal });
+  }
   return () => {
-    types.forEach((type) => document.removeEventListener(type, note, { capture: true }));
-    return acted;
+    listening.abort();
+    const now = document.activeElement;
+    return acted && now !== null && now !== document.body && now !== before
+      && focusKey(now) !== beforeKey;
   };
 }
 

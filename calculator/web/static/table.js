@@ -3,7 +3,7 @@
 // few seconds: a 304 costs nearly nothing), correct / void / undo, settle, share the text.
 // Writes carry an Idempotency-Key and If-Match with the version the phone last saw.
 import { ApiError, call, newKey } from "./api.js";
-import { fill, h, keepFocus, submitOnEnter, uniqueId, userActs } from "./dom.js";
+import { fill, focusMoves, h, keepFocus, submitOnEnter, uniqueId } from "./dom.js";
 import { currentBodies } from "./edits.js";
 import { createHandEditor, handPath } from "./hand.js";
 import { errorText, num, presetText, problemText, signed, t } from "./i18n.js";
@@ -592,35 +592,39 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   }
 
   async function submit(outcome) {
-    const acted = userActs(); // a tap meanwhile keeps the focus from the result
-    const hand = outcome ? { ...editor.body(), outcome: editor.outcome(outcome) }
-      : editor.body(); // balance: none
-    if (!s.writing) { // the last hand's result goes: a refused hand must not read as saved
-      s.shown = null;
-      fill(box.result);
-    }
-    const number = s.correcting?.number;
-    const reason = s.correcting?.reason?.value.trim();
-    const answer = number
-      ? await write("PUT", `/hands/${number}`, { hand, reason }, { strip: "/hand" })
-      : await write("POST", "/hands", hand, { strip: "" });
-    if (!answer) return;
-    s.correcting = null;
-    fill(box.correcting);
-    editor.clear({ forget: true });
-    save("tableDraft", null); // saved: nothing of it to bring back
-    const item = s.table.hands.find((x) => x.number === (number ?? answer.number));
-    const stored = number ? item?.result : answer.result;
-    if (stored) {
-      const result = await localized(item, hand, stored);
-      const names = cardNames(s.cards);
-      const shownNumber = number ?? answer.number;
-      // which hand of the night it is: the panel goes when that hand is voided or re-priced
-      s.shown = () => [h("p", { class: "hint shown-hand" }, t("handN", { n: shownNumber })),
-        renderResult(result, { names })];
-      s.shownHand = { number: shownNumber, net: JSON.stringify(stored.net ?? {}) };
-      fill(box.result, s.shown());
-      if (!acted()) box.result.querySelector("h2").focus();
+    const moved = focusMoves(); // a control tapped meanwhile keeps the focus
+    try {
+      const hand = outcome ? { ...editor.body(), outcome: editor.outcome(outcome) }
+        : editor.body(); // balance: none
+      if (!s.writing) { // the last hand's result goes: a refused hand must not read as saved
+        s.shown = null;
+        fill(box.result);
+      }
+      const number = s.correcting?.number;
+      const reason = s.correcting?.reason?.value.trim();
+      const answer = number
+        ? await write("PUT", `/hands/${number}`, { hand, reason }, { strip: "/hand" })
+        : await write("POST", "/hands", hand, { strip: "" });
+      if (!answer) return;
+      s.correcting = null;
+      fill(box.correcting);
+      editor.clear({ forget: true });
+      save("tableDraft", null); // saved: nothing of it to bring back
+      const item = s.table.hands.find((x) => x.number === (number ?? answer.number));
+      const stored = number ? item?.result : answer.result;
+      if (stored) {
+        const result = await localized(item, hand, stored);
+        const names = cardNames(s.cards);
+        const shownNumber = number ?? answer.number;
+        // which hand of the night it is: the panel goes when that hand is voided or re-priced
+        s.shown = () => [h("p", { class: "hint shown-hand" }, t("handN", { n: shownNumber })),
+          renderResult(result, { names })];
+        s.shownHand = { number: shownNumber, net: JSON.stringify(stored.net ?? {}) };
+        fill(box.result, s.shown());
+        if (!moved()) box.result.querySelector("h2").focus();
+      }
+    } finally {
+      moved(); // listening ends
     }
   }
 
