@@ -107,6 +107,9 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # Seconds an imported event's time may be ahead of the service's clock (instances' clocks
 # differ a little; NTP keeps them within a second or so).
 MAX_CLOCK_AHEAD = 5 * 60
+# The ledger's refusals of a correction or a void that are about the hand it names: an
+# import's event is refused at its `number`.
+_ABOUT_THE_NUMBER = frozenset({"unknown_hand", "hand_voided"})
 # What each event type carries besides seq, type, by and at: (number, body, reason).
 _CARRIES = {
     "created": (False, False, False),
@@ -476,10 +479,14 @@ def _import(store: Store, key: str | None) -> Response:
                 "refuses such a change, so this log was edited or written before the limit",
             )
         except GoStopError as error:
-            inside = error.issues[0].location[:1] not in (("hands",), ())
-            raise ledger_io.relocated(
-                error, ("events", index, "body") if inside else ("events", index)
-            ) from None
+            first = error.issues[0]
+            if first.code in _ABOUT_THE_NUMBER:
+                at: tuple[str | int, ...] = ("events", index, "number")
+            elif first.location[:1] in (("hands",), ()):
+                at = ("events", index)
+            else:
+                at = ("events", index, "body")
+            raise ledger_io.relocated(error, at) from None
         rows.append(ledger_io.event_row(event, given_event["seq"], hand_body))
     first = events[0]
     created = EventRow(

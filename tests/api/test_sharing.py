@@ -775,6 +775,17 @@ def test_a_malformed_import_is_a_422_with_a_pointer(
     assert {(e["pointer"], e["code"]) for e in problem["errors"]} >= {(pointer, code)}, problem
 
 
+def test_an_imported_event_naming_no_hand_points_at_its_number(lclient: Any) -> None:
+    """A correction or a void of a hand the log does not have is refused at the event's
+    `number` (it was refused at the event as a whole), as the import's docs say."""
+    exported = _export(_night(lclient))
+    index = next(i for i, e in enumerate(exported["events"]) if e["number"] is not None)
+    problem = _import(lclient, _edited(exported, ("events", index, "number"), 99), 422)
+    assert (f"/events/{index}/number", "unknown_hand") in {
+        (e["pointer"], e["code"]) for e in problem["errors"]
+    }, problem
+
+
 def test_an_unknown_option_and_another_variant_in_an_import_are_named(lclient: Any) -> None:
     """An export lists every option: one unknown was "64 options given; this rule set has
     only 63 … remove the unknown ones", naming none; and a rule set's variant that is not
