@@ -645,11 +645,14 @@ class StrictSchema(Schema):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         allowed = ", ".join(sorted(self.load_fields))
+        unknown = (
+            f"unknown field; the fields allowed here are: {allowed}"
+            if allowed
+            else "unknown field; this request takes none (send no body, or {})"
+        )
         self.error_messages = {
             **self.error_messages,
-            "unknown": Coded(
-                f"unknown field; the fields allowed here are: {allowed}", "unknown_field"
-            ),
+            "unknown": Coded(unknown, "unknown_field"),
             "type": Coded("expected a JSON object", "invalid_type"),
         }
         self.fast_shapes = {}  # a record schema's: filled as it learns (see _shaped)

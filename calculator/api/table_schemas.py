@@ -80,6 +80,7 @@ class _PersonSchema(StrictSchema):
         max_length=MAX_NAME,
         emoji_joiners=True,
         allow_none=True,  # as the table answer and the export give a person without one
+        not_blank=("name", "give the player's display name, or leave it out"),
         metadata={"description": "Display name"},
     )
 
@@ -245,6 +246,11 @@ class CreateTableSchema(StrictSchema):
         emoji_joiners=True,
         load_default=None,
         allow_none=True,
+        not_blank=(
+            "name",
+            "give the table a name, or leave it out (the share text then "
+            "names it by the start of its id)",
+        ),
         metadata={
             "description": "The table's name (shown by the share text; without one, the "
             "share text names the table by the start of its id)"
@@ -268,6 +274,12 @@ def _reason() -> StrictString:
         not_blank=("reason", "say why, for the table's log"),
         metadata={"description": "Why (kept in the log; not blank)"},
     )
+
+
+class NoFieldsSchema(StrictSchema):
+    """``POST …/undo``, ``…/redo`` and ``…/close``: no body, or an empty object. A field
+    given is refused: ``POST …/undo {"number": 2}`` would undo the last change, whatever
+    hand 2 is, and say nothing."""
 
 
 class ReasonSchema(StrictSchema):

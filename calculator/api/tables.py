@@ -61,6 +61,7 @@ from calculator.api.table_schemas import (
     EventsQuerySchema,
     EventsSchema,
     HandAddedSchema,
+    NoFieldsSchema,
     ReasonSchema,
     TableCreatedSchema,
     TableSchema,
@@ -862,16 +863,24 @@ def void_hand(id: str, number: int) -> Response:
 
 
 def _bodiless(kind: Callable[..., Event]) -> Make:
+    """A change that takes no body: one given must be an empty object (NoFieldsSchema)."""
+
     def make(_setup: TableSetup, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
+        if request.content_length:
+            _body(NoFieldsSchema)
         return kind(by=by, at=at), None, ()
 
     return make
 
 
+_NO_BODY = {"required": False, "content": {"application/json": {"schema": NoFieldsSchema}}}
+"""The request body of undo, redo and close: none, or ``{}``."""
+
+
 @tables.post("/tables/<table_id:id>/undo")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
-@tables.problems(**_WRITE, **_REDERIVED)
-@tables.doc(operationId="undoTableChange", parameters=_WRITE_HEADERS)
+@tables.problems(**{**_WRITE, **_BODY, **_REDERIVED})
+@tables.doc(operationId="undoTableChange", parameters=_WRITE_HEADERS, requestBody=_NO_BODY)
 def undo(id: str) -> Response:
     """Undo the last change (added, corrected or voided), as a new event"""
     return _write(id, _bodiless(undone), _changed_json)
@@ -879,8 +888,8 @@ def undo(id: str) -> Response:
 
 @tables.post("/tables/<table_id:id>/redo")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
-@tables.problems(**_WRITE, **_REDERIVED)
-@tables.doc(operationId="redoTableChange", parameters=_WRITE_HEADERS)
+@tables.problems(**{**_WRITE, **_BODY, **_REDERIVED})
+@tables.doc(operationId="redoTableChange", parameters=_WRITE_HEADERS, requestBody=_NO_BODY)
 def redo(id: str) -> Response:
     """Redo the last undone change (only until a new change is made)"""
     return _write(id, _bodiless(redone), _changed_json)
@@ -888,8 +897,8 @@ def redo(id: str) -> Response:
 
 @tables.post("/tables/<table_id:id>/close")
 @tables.response(200, VersionSchema, description="Closed: read-only from now on", headers=_ETAG)
-@tables.problems(**_WRITE, **_KEY_REFUSED)
-@tables.doc(operationId="closeTable", parameters=_WRITE_HEADERS)
+@tables.problems(**{**_WRITE, **_BODY, **_KEY_REFUSED})
+@tables.doc(operationId="closeTable", parameters=_WRITE_HEADERS, requestBody=_NO_BODY)
 def close_table(id: str) -> Response:
     """Close the table: it can still be read, never changed"""
     return _write(id, _bodiless(closed), lambda _before, _after, _results, _derived: {})

@@ -185,6 +185,9 @@ def test_a_roster_or_dealer_that_cannot_open_a_table_is_an_invalid_table(
         ),
         ({"roster": ["A", "B"], "stake": 0}, "too_small", "/stake"),
         ({"roster": [{"id": "A", "name": "앨리스"}, {"name": "B"}]}, "required", "/roster/1/id"),
+        # blank: a share text titled "   ·", a player shown without a name (a probe's)
+        ({"roster": ["A", "B"], "name": " \t "}, "invalid_length", "/name"),
+        ({"roster": [{"id": "A", "name": "\u3000"}, "B"]}, "invalid_length", "/roster/0/name"),
     ],
 )
 def test_a_bad_table_is_a_422_naming_the_field(
@@ -377,6 +380,26 @@ def test_undo_redo_and_close_document_their_key_refusals(lclient: Any) -> None:
             422,
             "invalid_length",
         )
+
+
+def test_undo_redo_and_close_refuse_a_field_they_would_not_read(lclient: Any) -> None:
+    """They take no body, or ``{}``. ``POST …/undo {"number": 1}`` undid the last change
+    (whatever hand 1 is) and said nothing; a field is now a 422 naming it, and the table
+    is left as it was."""
+    table = _table(lclient)
+    table.write("POST", "/hands", HAND, expect=201)
+    table.write("POST", "/hands", HAND, expect=201)
+    for action, body in (("undo", {"number": 1}), ("redo", {"all": True}), ("close", {"x": 1})):
+        version = table.version
+        problem = table.write("POST", f"/{action}", body, expect=422)
+        assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [
+            (f"/{next(iter(body))}", "unknown_field")
+        ], problem
+        assert "takes none" in problem["errors"][0]["detail"]
+        assert table.get()["version"] == version  # nothing written
+    table.write("POST", "/undo", {})  # an empty object is no body
+    table.write("POST", "/redo")
+    table.write("POST", "/close", {})
 
 
 def test_a_key_in_flight_is_a_409_until_its_deadline(lclient: Any) -> None:
