@@ -391,10 +391,37 @@ def import_table() -> Response:
     return created_once(_import)
 
 
+def _blank_names_as_none(given: Any) -> Any:
+    """An export's blank names (of only whitespace: its table's, or a player's) as none.
+    A table created before 2026-12-06 may have one (a blank name is refused since); its
+    export must import all the same, as every export does, and a blank name says nothing
+    a missing one would not. Anything else is left to the schema."""
+    if not isinstance(given, dict):
+        return given
+    roster = given.get("roster")
+    people = [p for p in roster if isinstance(p, dict)] if isinstance(roster, list) else []
+    if not any(_blank(entry.get("name")) for entry in (given, *people)):
+        return given
+    fixed = dict(given)
+    if _blank(given.get("name")):
+        fixed["name"] = None
+    if isinstance(roster, list):
+        fixed["roster"] = [
+            {**p, "name": None} if isinstance(p, dict) and _blank(p.get("name")) else p
+            for p in roster
+        ]
+    return fixed
+
+
+def _blank(value: object) -> bool:
+    return isinstance(value, str) and value.isspace()
+
+
 def _import(store: Store, key: str | None) -> Response:
     limit = current_app.config["GOSTOP"].max_import_bytes
     request.max_content_length = limit  # the app's is a batch's (create_app)
-    data = _IMPORT.load_fast(read_json(limit, max_tokens=limit // IMPORT_BYTES_PER_TOKEN))
+    given = read_json(limit, max_tokens=limit // IMPORT_BYTES_PER_TOKEN)
+    data = _IMPORT.load_fast(_blank_names_as_none(given))
     events = data["events"]
     _check_log(events, data["version"], now=store.clock())
     variant = Variant(data["variant"])

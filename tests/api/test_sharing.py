@@ -1294,6 +1294,21 @@ def test_a_table_of_the_previous_release_imports_unchanged_and_takes_hands(
     assert _export(table)["dealer_rule"] == "biggest_net"
 
 
+def test_an_export_with_blank_names_imports_with_none(lclient: Any) -> None:
+    """A blank table or player name is refused since 2026-12-06; a table created before
+    may have one, and its export imports all the same, the blank names read as none (a
+    review: the refusal had made such an export a 422). A created table still refuses."""
+    path = Path(__file__).parent.parent / "data" / "previous_release" / "dealt_by_net.json"
+    exported = orjson.loads(path.read_bytes())
+    roster = [{**exported["roster"][0], "name": " "}, *exported["roster"][1:]]
+    table = TableClient(lclient, _import(lclient, {**exported, "name": "\t", "roster": roster}))
+    state = table.get()
+    assert state["name"] is None
+    assert state["roster"][0] == {"id": "A", "name": None}
+    refused = lclient.post("/v1/tables", json={"roster": ["A", "B"], "name": "\t"})
+    assert refused.status_code == 422
+
+
 def test_a_previous_release_table_replayed_by_the_new_rule_would_refuse_its_log(
     lclient: Any,
 ) -> None:

@@ -3,6 +3,7 @@ stateless answer, the check order, idempotency, versions, access and the derived
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from typing import Any
@@ -397,9 +398,26 @@ def test_undo_redo_and_close_refuse_a_field_they_would_not_read(lclient: Any) ->
         ], problem
         assert "takes none" in problem["errors"][0]["detail"]
         assert table.get()["version"] == version  # nothing written
+    # a chunked body (no Content-Length) is read too, as gunicorn hands it over
+    headers = {
+        **table.auth(),
+        "Idempotency-Key": new_key(),
+        "If-Match": f'"{table.version}"',
+        "Content-Type": "application/json",
+        "Transfer-Encoding": "chunked",
+    }
+    chunked = lclient.post(
+        f"{table.path}/undo",
+        input_stream=io.BytesIO(b'{"number": 1}'),
+        headers=headers,
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+    assert (chunked.status_code, chunked.get_json()["errors"][0]["pointer"]) == (422, "/number")
     table.write("POST", "/undo", {})  # an empty object is no body
     table.write("POST", "/redo")
-    table.write("POST", "/close", {})
+    headers = {**table.auth(), "Idempotency-Key": new_key(), "If-Match": f'"{table.version}"'}
+    blank = lclient.post(f"{table.path}/close", data=b" \r\n", headers=headers)
+    assert blank.status_code == 200, blank.get_json()  # whitespace is no body either
 
 
 def test_a_key_in_flight_is_a_409_until_its_deadline(lclient: Any) -> None:
