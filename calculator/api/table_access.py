@@ -412,12 +412,15 @@ def request_hashes(*, language: bool = False) -> tuple[str, str]:
     body = data.removeprefix(codecs.BOM_UTF8)  # as read_json reads it
     if len(body) > current_app.config["GOSTOP"].max_body_bytes:
         return as_sent, as_sent
-    try:
-        document = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return as_sent, as_sent
-    if duplicated(body, document) is not None:
-        return as_sent, as_sent
+    if not body.strip():  # no body is {}: undo, redo and close take either, the rest neither
+        document: Any = {}
+    else:
+        try:
+            document = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return as_sent, as_sent
+        if duplicated(body, document) is not None:
+            return as_sent, as_sent
     as_json = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
     return hashlib.sha256(head + as_json).hexdigest(), as_sent
 
