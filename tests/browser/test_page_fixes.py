@@ -1029,3 +1029,31 @@ def test_card_badges_tell_players_apart(page: Page, watch: Any) -> None:
     give(hand, "김민지", ["03-bright"])
     expect(hand.locator('[data-card="01-bright"] .badge')).to_have_text("민수")
     expect(hand.locator('[data-card="03-bright"] .badge')).to_have_text("민지")
+
+
+def test_a_sale_of_more_brights_than_are_left_gives_its_facts_in_korean(
+    page: Page, watch: Any
+) -> None:
+    """광팔기 past the brights left read "덱 초과" alone in Korean (a player's pass): now
+    with what is held and what to do, the rain man left too (the API's own details)."""
+    korean(page, watch)
+    expect(page.locator("button.card").first).to_be_visible()  # the codes' names are known
+    held = "the players hold 4 of the deck's 5 brights (철수 3, 민수 1)"
+    cases = [
+        (
+            f"sold_brights is 1, but {held}; the bright left is the rain man, and it does "
+            "not sell alone under this rule set (gwangpal_rain_alone): sell fewer, or "
+            "correct the brights held",
+            "1장 팔기: 광 5장 중 4장을 이미 가짐 (철수 3, 민수 1), 남은 비광은 혼자 팔 수 없음",
+        ),
+        (
+            f"sold_brights is 2, but {held}: sell fewer, or correct the brights held",
+            "2장 팔기: 광 5장 중 4장을 이미 가짐 (철수 3, 민수 1) → 덜 팔거나 광 고치기",
+        ),
+    ]
+    for detail, said in cases:
+        entry = {"pointer": "/players/3/sold_brights", "code": "deck_exceeded", "detail": detail}
+        text = page.evaluate(
+            "async (entry) => (await import('/assets/i18n.js')).problemText(entry)", entry
+        )
+        assert said in text, text

@@ -9,7 +9,17 @@ from typing import Any
 from playwright.sync_api import Browser, Page, Route, expect
 
 from bench.server import Server
-from tests.browser.test_page import PHONE, api, create_table, fresh, player_button, tap_piles
+from tests.browser.test_page import (
+    PHONE,
+    PILES,
+    STAKE,
+    api,
+    assert_shows,
+    create_table,
+    fresh,
+    player_button,
+    tap_piles,
+)
 from tests.browser.test_page_fixes import (
     BRIGHTS,
     NAGARI,
@@ -330,3 +340,57 @@ def test_a_tap_on_no_control_while_a_hand_is_scored_leaves_the_focus_to_the_resu
     page.locator("#title").click()
     held[0].continue_()
     expect(view.locator(".result h2")).to_be_focused()
+
+
+def test_a_nagari_on_the_hand_tab_doubles_the_next_hand(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """The one-hand tab carries the nagari streak as a table does (a player's pass: the
+    hand after a 나가리 was scored as the night's first, for half what was owed). "Next
+    hand" takes the answer's nagari_streak_after; scoring the same hand again before it
+    (a go count forgotten) keeps the streak the hand was scored with."""
+    fresh(page, watch)
+    view = page.locator("#view-hand")
+    streak = view.locator(".streak-box .step-value")
+    expect(streak).to_have_text("0")
+    nagari = view.get_by_role("button", name="Nagari (draw)")
+    nagari.click()
+    expect(view.locator(".next-hand")).to_contain_text("a nagari streak of 1")
+    nagari.click()  # the same hand again: the next is still the second
+    expect(view.locator(".next-hand")).to_contain_text("a nagari streak of 1")
+    view.get_by_role("button", name="Next hand").click()
+    expect(streak).to_have_text("1")
+    tap_piles(view)
+    view.get_by_role("button", name="A stops").click()
+    hand = {
+        "ruleset": "standard",
+        "stake": STAKE,
+        "nagari_streak": 1,
+        "players": [{"id": p, "captured": cards} for p, cards in PILES.items()],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    status, answer = api(live_server, "POST", "/v1/gostop/hands?lang=all", hand)
+    assert status == 200
+    assert any(step["code"] == "nagari" for step in answer["winner_score"]["steps"])
+    assert_shows(page, answer)
+    view.get_by_role("button", name="Next hand").click()
+    expect(streak).to_have_text("0")  # a decided hand ends the streak
+    expect(view.locator(".result")).to_have_count(0)
+    page.reload()  # kept, as the roster and the rules are
+    expect(view.locator(".streak-box .step-value")).to_have_text("0")
+
+
+def test_a_renamed_player_then_tab_goes_on_to_the_next_control(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """A name typed, then Tab (a phone keyboard's "next"): the focus goes on to the next
+    control, and the one after is the next name. The roster was drawn again under the
+    Tab, the focus fell to the page and a phone's keyboard closed (a player's pass)."""
+    fresh(page, watch)
+    page.locator("[data-player-name='0']").fill("민수")
+    page.keyboard.press("Tab")
+    assert focused(page) not in ("BODY", "H2 Players"), focused(page)
+    page.keyboard.press("Tab")
+    expect(page.locator("[data-player-name='1']")).to_be_focused()
+    expect(page.locator("[data-player-name='0']")).to_have_value("민수")
+    expect(player_button(page.locator("#view-hand"), "민수")).to_be_visible()

@@ -3,7 +3,7 @@
 // `?join=CODE` (a join link, or its QR code) and `#table=ID&viewer=TOKEN` (a viewer link).
 import { ApiError, call } from "./api.js";
 import { cardName } from "./cards.js";
-import { fill, focusMoves, h, keepFocus, uniqueId } from "./dom.js";
+import { fill, focusMoves, h, keepFocus, stepper, uniqueId } from "./dom.js";
 import { createHandEditor, handPath } from "./hand.js";
 import { lang, learnCodes, setLang, t } from "./i18n.js";
 import { renderResult } from "./result.js";
@@ -42,22 +42,63 @@ function handView(mount) {
   const rulesBox = h("div", {});
   const editorBox = h("div", { class: "editor" });
   const resultBox = h("div", { class: "result-box" });
+  const streakBox = h("div", { class: "streak-box" });
+  // drawn hands (나가리) right before the next one: the answer's nagari_streak_after, kept
+  // for the next hand as a table carries it (a player may also set it)
+  let streak = Number.isInteger(load("handStreak")) ? load("handStreak") : 0;
   let cards = [];
   let shown = null; // the last answer and how to draw it, drawn again in a new language
   let picker = null;
   const editor = createHandEditor({
     mount: editorBox,
-    context: () => ({ ruleset: rulesetOf(page.rules), stake: page.rules.stake }),
+    context,
     onOutcome: score,
     around: () => [rulesBox], // the stake and the options: a problem with them is said there
   });
+
+  /** What every hand of the tab is scored under: the rules, the stake, and (Go-Stop) the
+   * nagari streak. */
+  function context() {
+    const gostop = variantOf(page.presets, page.rules) !== "balance";
+    return { ruleset: rulesetOf(page.rules), stake: page.rules.stake,
+      ...(gostop ? { nagari_streak: streak } : {}) };
+  }
+
+  function setStreak(value) {
+    streak = value;
+    save("handStreak", value);
+    renderStreak();
+  }
+
+  function renderStreak() {
+    const gostop = variantOf(page.presets, page.rules) !== "balance";
+    keepFocus(streakBox, () => fill(streakBox, gostop ? stepper({ label: t("nagariStreak"),
+      value: streak, max: 64, pointer: "/nagari_streak",
+      onchange: (value) => { setStreak(value); editor.refresh(); } }) : null));
+  }
+
+  /** "Next hand": the piles emptied and the streak the answer gave the next hand taken
+   * (a 나가리 doubles it). Scoring the same hand again before (a go count forgotten)
+   * keeps the streak it was scored with. */
+  function nextHand(next) {
+    return h("div", { class: "next-hand" },
+      Number.isInteger(next) && next > 0
+        ? h("p", { class: "hint" }, t("nextStreak", { n: next })) : null,
+      h("button", { type: "button", onclick: () => {
+        if (Number.isInteger(next)) setStreak(next);
+        shown = null;
+        fill(resultBox);
+        editor.clear({ forget: true });
+        mount.querySelector("#hand-h").focus();
+      } }, t("nextHand")));
+  }
 
   /** Score the hand (`outcome` null: a balance hand, which has none). */
   async function score(outcome) {
     const sent = editor.body();
     const moved = focusMoves(); // a control tapped meanwhile keeps the focus
     const variant = variantOf(page.presets, page.rules);
-    const request = { ruleset: rulesetOf(page.rules), stake: page.rules.stake, ...sent,
+    const request = { ...context(), ...sent,
       ...(outcome ? { outcome: editor.outcome(outcome) } : {}) };
     try {
       // lang=all: both languages, so a language switch redraws the result without a call
@@ -69,7 +110,9 @@ function handView(mount) {
       // one "what if" for this result: its last comparison stays through a redraw
       const whatIf = variant === "gostop" ? { presets: others, current: preset,
         run: (other) => compare(variant, request, other) } : null;
-      shown = () => renderResult(answer.data, { names: cardNames(cards), compare: whatIf });
+      const next = answer.data.nagari_streak_after; // (a balance hand has none)
+      shown = () => [renderResult(answer.data, { names: cardNames(cards), compare: whatIf }),
+        nextHand(next)];
       fill(resultBox, shown());
       if (!moved()) resultBox.querySelector("h2").focus();
     } catch (error) {
@@ -97,6 +140,9 @@ function handView(mount) {
   function drawRoster() {
     const inputs = names.map((name, i) => {
       const id = uniqueId("name");
+      const remove = names.length > 2 ? h("button", { type: "button", class: "quiet",
+        "aria-label": t("removePlayer", { id: name }),
+        onclick: () => { names.splice(i, 1); rosterChanged(); } }, "×") : null;
       return h("div", { class: "inline" },
         h("label", { for: id, class: "visually-hidden" }, t("playerName", { n: i + 1 })),
         h("input", { id, value: name, maxlength: 40, autocomplete: "off",
@@ -105,12 +151,14 @@ function handView(mount) {
             const before = names[i];
             names[i] = e.target.value.trim() || names[i];
             save("roster", names);
-            renderRoster();
+            // said in place, not drawn again: a Tab (a phone keyboard's "next") changes
+            // the name on its way to the next field, which a redraw would replace under
+            // it (the focus fell to the page, and the keyboard closed)
+            e.target.value = names[i];
+            remove?.setAttribute("aria-label", t("removePlayer", { id: names[i] }));
             editor.renamePlayer(before, names[i]); // its tapped cards go with it
           } }),
-        names.length > 2 ? h("button", { type: "button", class: "quiet",
-          "aria-label": t("removePlayer", { id: name }),
-          onclick: () => { names.splice(i, 1); rosterChanged(); } }, "×") : null);
+        remove);
     });
     fill(rosterBox, h("h2", { id: "players-h", tabindex: "-1" }, t("players")), inputs,
       names.length < 4 ? h("button", { type: "button", class: "quiet", onclick: () => {
@@ -132,6 +180,7 @@ function handView(mount) {
       return; // no answer: the cards shown stay; the next change asks again
     }
     editor.setVariant(variantOf(page.presets, page.rules));
+    renderStreak();
     editor.setCards(cards);
     editor.refresh(); // the preview under the new rules (a wrong stake: its problem)
     shown = null;
@@ -142,9 +191,10 @@ function handView(mount) {
     h("details", { class: "panel rules-panel" },
       h("summary", {}, h("h2", { id: "rules-h" }, t("rules"))), rulesBox),
     h("section", { class: "panel", "aria-labelledby": "hand-h" },
-      h("h2", { id: "hand-h" }, t("tabHand")), editorBox),
+      h("h2", { id: "hand-h", tabindex: "-1" }, t("tabHand")), streakBox, editorBox),
     resultBox);
   renderRoster();
+  renderStreak();
   picker = rulesPicker({ mount: rulesBox, presets: page.presets, rules: page.rules,
     onchange: rulesChanged });
   editor.setPlayers(names);
@@ -162,6 +212,7 @@ function handView(mount) {
       fill(mount.querySelector("#rules-h"), t("rules"));
       fill(mount.querySelector("#hand-h"), t("tabHand"));
       renderRoster();
+      renderStreak();
       picker.render();
       editor.render();
       fill(resultBox, shown ? shown() : null);

@@ -164,6 +164,9 @@ const STRINGS = {
     confirmEnd: "닫기",
     dealer: "선: {id}",
     streak: "나가리 연속: {n}",
+    nagariStreak: "나가리 연속",
+    nextHand: "다음 판",
+    nextStreak: "다음 판은 나가리 {n}판 연속으로 계산합니다.",
     changed: "{n}판의 금액이 바뀌었습니다",
     tableRules: "규칙: {preset}",
     liable: "독박 (모든 패자 몫을 내는 사람)",
@@ -346,6 +349,9 @@ const STRINGS = {
     confirmEnd: "Close it",
     dealer: "Dealer: {id}",
     streak: "Nagari streak: {n}",
+    nagariStreak: "Nagari streak",
+    nextHand: "Next hand",
+    nextStreak: "The next hand counts a nagari streak of {n}.",
     changed: "hand {n}'s amounts changed",
     tableRules: "Rules: {preset}",
     liable: "Liable loser (독박: pays for every loser)",
@@ -466,6 +472,12 @@ const KO_FACTS = [
   [/^([a-z_ ]+) is held by (.+); one deck has it once/,
     (m) => `${KO_WORDS[m[1]] ?? m[1]}: ${m[2]} (한 벌에 하나)`],
   [/^(\d+) players?: /, "{0}명"],
+  // 광팔기: more brights sold than the deck has left (the rain man left, not sold alone)
+  [/^sold_brights is (\d+), but the players hold (\d+) of the deck's (\d+) brights \(([^)]*)\); the bright left is the rain man/,
+    (m) => `${m[1]}장 팔기: 광 ${m[3]}장 중 ${m[2]}장을 이미 가짐 (${m[4]}), 남은 비광은 혼자 `
+      + "팔 수 없음 → 덜 팔거나 광 고치기"],
+  [/^sold_brights is (\d+), but the players hold (\d+) of the deck's (\d+) brights \(([^)]*)\)/,
+    (m) => `${m[1]}장 팔기: 광 ${m[3]}장 중 ${m[2]}장을 이미 가짐 (${m[4]}) → 덜 팔거나 광 고치기`],
   // a pile's counts that no pile holds: what to tick or count fewer, by the page's words
   [/^(\d+) (brights|animals|ribbons) cannot be held without .+?: set (\w+) to true/,
     (m) => `${KO_WORDS[m[2]]} ${m[1]}장 → '${flagName(m[3])}' 체크, 또는 ${KO_WORDS[m[2]]} 줄이기`],
