@@ -394,3 +394,29 @@ def test_a_renamed_player_then_tab_goes_on_to_the_next_control(
     expect(page.locator("[data-player-name='1']")).to_be_focused()
     expect(page.locator("[data-player-name='0']")).to_have_value("민수")
     expect(player_button(page.locator("#view-hand"), "민수")).to_be_visible()
+
+
+def test_a_correction_gives_back_the_hand_being_entered(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """Hand 2 half entered (B's cards), then a correction of hand 1, given up or saved:
+    hand 2 comes back as it was. The correction emptied the editor, and who played was
+    hand 1's players (a player's pass)."""
+    create_table(page, watch)
+    table = page.locator("#view-table")
+    stop_by_a(page, 1)
+    give(table, "B", ["12-bright", "12-animal"])
+    b_holds = player_button(table, "B").locator(".player-sub")
+    expect(b_holds).to_contain_text("2 cards")
+    correct = table.locator('[data-hand="1"]').get_by_role("button", name="Correct")
+    correct.click()
+    expect(b_holds).to_contain_text("0 cards")  # hand 1 in the editor
+    table.locator(".correcting").get_by_role("button", name="Cancel").click()
+    expect(table.locator(".correcting")).to_be_empty()
+    expect(b_holds).to_contain_text("2 cards")
+    correct.click()
+    table.locator(".correcting").get_by_label("Reason").fill("typo")
+    table.get_by_role("button", name="A stops").click()  # saved as it was
+    expect(table.locator(".correcting")).to_be_empty()
+    expect(b_holds).to_contain_text("2 cards")
+    expect(table.locator(".shown-hand")).to_have_text("Hand 1")

@@ -43,6 +43,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     // redraws a poll makes (a connection blip redraws the history), its reason too
     asking: null,
     endAsked: false, // "end the night?" being confirmed, kept through redraws too
+    // the hand being entered when a correction began, {playing, body}: back once it ends
+    setAside: null,
     // what became of the last write of a panel's own controls (Undo/Redo, a void, End
     // the night), said in that panel and kept through its redraws: () => text, by panel
     notes: { history: null, settle: null },
@@ -170,6 +172,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.shownHand = null;
     s.notice = null;
     s.correcting = null;
+    s.setAside = null;
     s.asking = null;
     s.endAsked = false;
     s.notes = { history: null, settle: null };
@@ -530,11 +533,27 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     if (!number) return;
     const hand = s.table.hands.find((x) => x.number === number);
     if (hand && hand.status !== "voided") return;
-    s.correcting = null;
     s.pending = null;
-    if (box.correcting) fill(box.correcting);
-    editor?.clear({ forget: true });
+    endCorrection();
     say(() => t(hand ? "correctionVoided" : "correctionGone", { n: number }));
+  }
+
+  /** The correction is over (saved, given up, or its hand voided or gone meanwhile): the
+   * hand that was being entered when it began comes back as it was, its players too. */
+  function endCorrection() {
+    s.correcting = null;
+    const aside = s.setAside;
+    s.setAside = null;
+    if (!editor) return;
+    if (!aside) {
+      if (box.correcting) fill(box.correcting);
+      editor.clear({ forget: true });
+      return;
+    }
+    s.playing = aside.playing;
+    renderEntry();
+    editor.load(aside.body);
+    updatePickers();
   }
 
   function renderEntry() {
@@ -606,9 +625,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         ? await write("PUT", `/hands/${number}`, { hand, reason }, { strip: "/hand" })
         : await write("POST", "/hands", hand, { strip: "" });
       if (!answer) return;
-      s.correcting = null;
-      fill(box.correcting);
-      editor.clear({ forget: true });
+      if (number) endCorrection(); // the hand being entered before it comes back
+      else editor.clear({ forget: true });
       save("tableDraft", null); // saved: nothing of it to bring back
       const item = s.table.hands.find((x) => x.number === (number ?? answer.number));
       const stored = number ? item?.result : answer.result;
@@ -767,6 +785,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const answer = await read("/events");
     const hand = answer && currentBodies(answer.events)[number - 1];
     if (!hand) return;
+    // the hand being entered is set aside (not while switching from another correction)
+    if (!s.correcting) s.setAside = { playing: [...s.playing], body: editor.body() };
     s.playing = hand.players.map((p) => p.id);
     renderEntry();
     editor.load(hand);
@@ -794,11 +814,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       h("strong", {}, t("correcting", { n: s.correcting.number })), ` — ${t("saveCorrection")}`),
     h("div", { class: "inline", dataset: { pointer: "/reason" } },
       h("label", { for: reasonId }, t("reason")), reason,
-      h("button", { type: "button", class: "quiet", onclick: () => {
-        s.correcting = null;
-        fill(box.correcting);
-        editor.clear({ forget: true });
-      } }, t("cancel"))));
+      h("button", { type: "button", class: "quiet", onclick: endCorrection }, t("cancel"))));
   }
 
   /** Ask why a hand is voided (`kind` "void") or brought back ("restore"), in its row. */
@@ -857,6 +873,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.shownHand = null;
     s.notice = null;
     s.correcting = null;
+    s.setAside = null;
     s.asking = null;
     s.endAsked = false;
     s.notes = { history: null, settle: null };
