@@ -268,7 +268,11 @@ def test_a_correction_keeps_the_parts_the_page_cannot_edit(
     table.open_on(page, watch)
     view = page.locator("#view-table")
     view.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
-    expect(view.locator(".kept")).to_contain_text("events, bombs_after_shake")
+    # the fields by their words, not the API's names (a player's pass: "(declared)")
+    expect(view.locator(".kept")).to_contain_text("side events, bombs after a shake")
+    page.locator("#lang").click()  # 한국어
+    expect(view.locator(".kept")).to_contain_text("사건, 흔든 뒤 폭탄")
+    page.locator("#lang").click()  # English again
     view.locator(".correcting").get_by_label("Reason").fill("just re-saving")
     view.get_by_role("button", name="A stops").click()
     expect(view.locator(".correcting")).to_be_empty()

@@ -7,7 +7,7 @@
 import { ApiError, call } from "./api.js";
 import { cardFace, cardName, cardWord } from "./cards.js";
 import { checkbox, fill, h, keepFocus, select, stepper, uniqueId } from "./dom.js";
-import { codeLabel, label, monthName, num, problemText, signed, t } from "./i18n.js";
+import { codeLabel, fieldName, label, monthName, num, problemText, signed, t } from "./i18n.js";
 import { satOut } from "./result.js";
 
 const TALLY_NUMBERS = [["brights", 5], ["animals", 9], ["ribbons", 10], ["junk_value", 60]];
@@ -347,7 +347,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     const balance = state.variant === "balance";
     fill(mount,
       state.kept ? h("p", { class: "notice kept" }, t("keptParts",
-        { parts: state.kept.names.join(", ") })) : null,
+        { parts: state.kept.names.map(fieldName).join(", ") })) : null,
       balance ? null : entrySwitch(),
       sitterChoice(),
       parts.bar, parts.status, parts.pile,

@@ -517,6 +517,21 @@ function byTheirLabels(detail) {
       (FLAG_KEYS[field] ? `tick "${flagName(field)}"` : whole));
 }
 
+// The fields of a hand the page does not edit (a correction keeps them), by their words:
+// an API field name read in a Korean sentence said nothing to a player.
+const FIELD_WORDS = {
+  ko: { declared: "선언 점수", dealer: "선", events: "사건", bombs_after_shake: "흔든 뒤 폭탄",
+    yeokgo: "역고", "outcome.holders": "총통을 든 사람" },
+  en: { declared: "declared points", dealer: "dealer", events: "side events",
+    bombs_after_shake: "bombs after a shake", yeokgo: "reverse go (yeokgo)",
+    "outcome.holders": "who was dealt a chongtong" },
+};
+
+/** A hand's field (`declared`, `outcome.holders`…) in the page's words; its name if none. */
+export function fieldName(name) {
+  return FIELD_WORDS[current]?.[name] ?? name;
+}
+
 /** A problem entry ({pointer, code, detail}) for people: in English the API's detail
  * (it names the field and the fix); in Korean the code's name from GET /v1/codes, when
  * known, with the detail's facts: a limit or a count where the sentence is known
