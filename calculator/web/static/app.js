@@ -53,7 +53,8 @@ function handView(mount) {
     mount: editorBox,
     context,
     onOutcome: score,
-    around: () => [rulesBox], // the stake and the options: a problem with them is said there
+    // the stake, the options and the streak: a problem with them is said there
+    around: () => [rulesBox, streakBox],
   });
 
   /** What every hand of the tab is scored under: the rules, the stake, and (Go-Stop) the
@@ -74,7 +75,15 @@ function handView(mount) {
     const gostop = variantOf(page.presets, page.rules) !== "balance";
     keepFocus(streakBox, () => fill(streakBox, gostop ? stepper({ label: t("nagariStreak"),
       value: streak, max: 64, pointer: "/nagari_streak",
-      onchange: (value) => { setStreak(value); editor.refresh(); } }) : null));
+      onchange: (value) => {
+        // the stepper says its value itself (drawn again, a button disabled at its limit
+        // would drop the focus); a result of another streak goes, its Next hand with it
+        streak = value;
+        save("handStreak", value);
+        shown = null;
+        fill(resultBox);
+        editor.refresh();
+      } }) : null));
   }
 
   /** "Next hand": the piles emptied and the streak the answer gave the next hand taken

@@ -114,8 +114,12 @@ export function stepper({ label, value, min = 0, max = 99, onchange, pointer }) 
     if (clamped === value) return;
     value = clamped;
     output.textContent = value;
+    const focused = document.activeElement;
     minus.disabled = value <= min;
     plus.disabled = value >= max;
+    // a button disabled at its limit would drop the focus to the page: the other keeps it
+    if (focused === minus && minus.disabled) plus.focus();
+    if (focused === plus && plus.disabled) minus.focus();
     onchange(value);
   };
   const minus = h("button", {

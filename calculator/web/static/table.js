@@ -220,7 +220,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     save("tableDraft", { id: s.current.id, body: editor.body(), playing: s.playing,
       pending: s.pending,
       correcting: s.correcting ? { number: s.correcting.number,
-        reason: s.correcting.reason?.value ?? "" } : null });
+        reason: s.correcting.reason?.value ?? "" } : null,
+      setAside: s.correcting ? s.setAside : null }); // the hand the correction set aside
   }
 
   /** The kept hand of the table opening, taken (kept once: the next hiding keeps it
@@ -243,7 +244,14 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.pending = draft.pending ?? null;
     const number = draft.correcting?.number;
     const hand = number && s.table.hands.find((x) => x.number === number);
+    // the hand a correction set aside, if its players are still on the roster
+    const roster = new Set(s.table.roster.map((p) => p.id));
+    const aside = number && Array.isArray(draft.setAside?.playing)
+      && draft.setAside.playing.length >= 2
+      && draft.setAside.playing.every((id) => roster.has(id)) ? draft.setAside : null;
     if (number && (!hand || hand.status === "voided")) {
+      s.setAside = aside;
+      endCorrection(); // the hand set aside, if any, comes back
       say(() => t(hand ? "correctionVoided" : "correctionGone", { n: number }));
       return;
     }
@@ -254,6 +262,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     }
     if (hand) {
       s.correcting = { number, reason: null };
+      s.setAside = aside;
       renderCorrecting();
       s.correcting.reason.value = draft.correcting.reason ?? "";
     }
@@ -551,6 +560,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       return;
     }
     s.playing = aside.playing;
+    s.pending = aside.pending ?? s.pending; // its write that got no answer, for its retry
     renderEntry();
     editor.load(aside.body);
     updatePickers();
@@ -625,8 +635,10 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         ? await write("PUT", `/hands/${number}`, { hand, reason }, { strip: "/hand" })
         : await write("POST", "/hands", hand, { strip: "" });
       if (!answer) return;
-      if (number) endCorrection(); // the hand being entered before it comes back
-      else editor.clear({ forget: true });
+      // a correction's hand set aside comes back (unless it was given up meanwhile, and
+      // it came back then); a new hand's piles empty
+      if (!number) editor.clear({ forget: true });
+      else if (s.correcting?.number === number) endCorrection();
       save("tableDraft", null); // saved: nothing of it to bring back
       const item = s.table.hands.find((x) => x.number === (number ?? answer.number));
       const stored = number ? item?.result : answer.result;
@@ -786,7 +798,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const hand = answer && currentBodies(answer.events)[number - 1];
     if (!hand) return;
     // the hand being entered is set aside (not while switching from another correction)
-    if (!s.correcting) s.setAside = { playing: [...s.playing], body: editor.body() };
+    if (!s.correcting) {
+      s.setAside = { playing: [...s.playing], body: editor.body(), pending: s.pending };
+    }
     s.playing = hand.players.map((p) => p.id);
     renderEntry();
     editor.load(hand);
