@@ -178,6 +178,18 @@ def preferred_language(accepted: Iterable[tuple[str, float]]) -> str | None:
     return found
 
 
+def without_bom(data: bytes) -> bytes:
+    """A body as JSON is read: past a leading byte order mark (RFC 8259 §8.1: a parser may
+    ignore one; Windows editors and PowerShell write it). The CLI's files and HTTP bodies
+    are read alike."""
+    return data.removeprefix(codecs.BOM_UTF8)
+
+
+def no_body(data: bytes) -> bool:
+    """Whether a body says nothing: empty, or only whitespace (past a byte order mark)."""
+    return not without_bom(data).strip()
+
+
 def read_json(
     max_bytes: int, *, max_tokens: int | None = None, count: Callable[[Any], int] = entries
 ) -> Any:
@@ -216,9 +228,7 @@ def read_json(
             RequestEntityTooLarge(f"the body is over the limit of {max_bytes} bytes"),
             "body_too_large",
         )
-    # RFC 8259 §8.1: a parser may ignore a leading byte order mark (Windows editors and
-    # PowerShell write one); the CLI's files and HTTP bodies are read alike.
-    data = data.removeprefix(codecs.BOM_UTF8)
+    data = without_bom(data)
     if not data.strip():
         raise coded(BadRequest("the body is empty; send a JSON object"), "empty_body")
     if max_tokens is not None:

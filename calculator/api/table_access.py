@@ -4,7 +4,6 @@ before a table is read or changed."""
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import re
 import secrets
@@ -27,7 +26,7 @@ from werkzeug.exceptions import (
 )
 from werkzeug.routing import Map, UnicodeConverter
 
-from calculator.api.http import coded, json_response
+from calculator.api.http import coded, json_response, no_body, without_bom
 from calculator.api.json_keys import duplicated
 from calculator.explain import LANGUAGES
 from calculator.store import Head, Store, TokenRow
@@ -409,10 +408,10 @@ def request_hashes(*, language: bool = False) -> tuple[str, str]:
     head = f"{request.method} {request.path}{asked}\n".encode()
     data = request.get_data(cache=True)
     as_sent = hashlib.sha256(head + data).hexdigest()
-    body = data.removeprefix(codecs.BOM_UTF8)  # as read_json reads it
+    body = without_bom(data)  # as read_json reads it
     if len(body) > current_app.config["GOSTOP"].max_body_bytes:
         return as_sent, as_sent
-    if not body.strip():  # no body is {}: undo, redo and close take either, the rest neither
+    if no_body(body):  # as {}: undo, redo and close take either, the other writes neither
         document: Any = {}
     else:
         try:

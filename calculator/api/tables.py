@@ -34,7 +34,7 @@ from calculator.api import ledger_io, serialize
 from calculator.api.config import Settings, SettingsError
 from calculator.api.docs import Blueprint, load_query, parameter_names
 from calculator.api.fields import Coded, StrictSchema
-from calculator.api.http import coded, current_request, json_response, read_json
+from calculator.api.http import coded, current_request, json_response, no_body, read_json
 from calculator.api.join_codes import join_url, new_join_code
 from calculator.api.schemas import ANSWER_LANGS, LangQuerySchema, resolve_spec
 from calculator.api.table_access import (
@@ -225,6 +225,7 @@ _REDERIVED = {
     f"or {_COSTLY}",
 }
 _CHANGE = {"s422": f"The request is invalid: every problem with a pointer and a code; or {_COSTLY}"}
+_NO_FIELD = "; or a body field (they take none, or `{}`: `unknown_field`)"
 _BODY = {
     "s400": "The body is not valid JSON; or " + MALFORMED_IF_MATCH,
     "s413": "The body is too large",
@@ -863,11 +864,11 @@ def void_hand(id: str, number: int) -> Response:
 
 
 def _bodiless(kind: Callable[..., Event]) -> Make:
-    """A change that takes no body: one given (chunked too; whitespace is none) must be an
-    empty object (NoFieldsSchema). Read as the key's request hash reads it: cached."""
+    """A change that takes no body: one given (chunked too; whitespace is none: http.no_body,
+    as the key's request hash reads it) must be an empty object (NoFieldsSchema)."""
 
     def make(_setup: TableSetup, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
-        if request.get_data(cache=True).strip():
+        if not no_body(request.get_data(cache=True)):
             _body(NoFieldsSchema)
         return kind(by=by, at=at), None, ()
 
@@ -880,7 +881,7 @@ _NO_BODY = {"required": False, "content": {"application/json": {"schema": NoFiel
 
 @tables.post("/tables/<table_id:id>/undo")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
-@tables.problems(**{**_WRITE, **_BODY, **_REDERIVED})
+@tables.problems(**{**_WRITE, **_BODY, "s422": _REDERIVED["s422"] + _NO_FIELD})
 @tables.doc(operationId="undoTableChange", parameters=_WRITE_HEADERS, requestBody=_NO_BODY)
 def undo(id: str) -> Response:
     """Undo the last change (added, corrected or voided), as a new event"""
@@ -889,7 +890,7 @@ def undo(id: str) -> Response:
 
 @tables.post("/tables/<table_id:id>/redo")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
-@tables.problems(**{**_WRITE, **_BODY, **_REDERIVED})
+@tables.problems(**{**_WRITE, **_BODY, "s422": _REDERIVED["s422"] + _NO_FIELD})
 @tables.doc(operationId="redoTableChange", parameters=_WRITE_HEADERS, requestBody=_NO_BODY)
 def redo(id: str) -> Response:
     """Redo the last undone change (only until a new change is made)"""
@@ -898,7 +899,7 @@ def redo(id: str) -> Response:
 
 @tables.post("/tables/<table_id:id>/close")
 @tables.response(200, VersionSchema, description="Closed: read-only from now on", headers=_ETAG)
-@tables.problems(**{**_WRITE, **_BODY, **_KEY_REFUSED})
+@tables.problems(**{**_WRITE, **_BODY, "s422": _KEY_REFUSED["s422"] + _NO_FIELD})
 @tables.doc(operationId="closeTable", parameters=_WRITE_HEADERS, requestBody=_NO_BODY)
 def close_table(id: str) -> Response:
     """Close the table: it can still be read, never changed"""

@@ -60,27 +60,28 @@ function handView(mount) {
   /** What every hand of the tab is scored under: the rules, the stake, and (Go-Stop) the
    * nagari streak. */
   function context() {
-    const gostop = variantOf(page.presets, page.rules) !== "balance";
     return { ruleset: rulesetOf(page.rules), stake: page.rules.stake,
-      ...(gostop ? { nagari_streak: streak } : {}) };
+      ...(gostop() ? { nagari_streak: streak } : {}) };
   }
 
-  function setStreak(value) {
+  function gostop() {
+    return variantOf(page.presets, page.rules) !== "balance"; // balance has no nagari
+  }
+
+  /** The streak kept (`draw`: the stepper drawn again with it; a stepper's own change
+   * is said by the stepper). */
+  function keepStreak(value, draw = true) {
     streak = value;
     save("handStreak", value);
-    renderStreak();
+    if (draw) renderStreak();
   }
 
   function renderStreak() {
-    const gostop = variantOf(page.presets, page.rules) !== "balance";
-    keepFocus(streakBox, () => fill(streakBox, gostop ? stepper({ label: t("nagariStreak"),
+    keepFocus(streakBox, () => fill(streakBox, gostop() ? stepper({ label: t("nagariStreak"),
       value: streak, max: 64, pointer: "/nagari_streak",
       onchange: (value) => {
-        // the stepper says its value itself (drawn again, a button disabled at its limit
-        // would drop the focus); a result of another streak goes, its Next hand with it
-        streak = value;
-        save("handStreak", value);
-        shown = null;
+        keepStreak(value, false);
+        shown = null; // a result of another streak goes, and its Next hand with it
         fill(resultBox);
         editor.refresh();
       } }) : null));
@@ -94,7 +95,7 @@ function handView(mount) {
       Number.isInteger(next) && next > 0
         ? h("p", { class: "hint" }, t("nextStreak", { n: next })) : null,
       h("button", { type: "button", onclick: () => {
-        if (Number.isInteger(next)) setStreak(next);
+        if (Number.isInteger(next)) keepStreak(next);
         shown = null;
         fill(resultBox);
         editor.clear({ forget: true });

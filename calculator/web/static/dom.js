@@ -114,22 +114,25 @@ export function stepper({ label, value, min = 0, max = 99, onchange, pointer }) 
     if (clamped === value) return;
     value = clamped;
     output.textContent = value;
-    const focused = document.activeElement;
-    minus.disabled = value <= min;
-    plus.disabled = value >= max;
-    // a button disabled at its limit would drop the focus to the page: the other keeps it
-    if (focused === minus && minus.disabled) plus.focus();
-    if (focused === plus && plus.disabled) minus.focus();
+    limits();
     onchange(value);
   };
   const minus = h("button", {
     type: "button", class: "step", "aria-label": t("decrease", { what: label }),
-    "aria-controls": id, disabled: value <= min, onclick: () => set(value - 1),
+    "aria-controls": id, onclick: () => set(value - 1),
   }, "−");
   const plus = h("button", {
     type: "button", class: "step", "aria-label": t("increase", { what: label }),
-    "aria-controls": id, disabled: value >= max, onclick: () => set(value + 1),
+    "aria-controls": id, onclick: () => set(value + 1),
   }, "+");
+  // At a limit a button is aria-disabled, not disabled: disabled, it dropped the focus to
+  // the page, and handing the focus to the other button made a held Enter count back.
+  // Tapped there, it does nothing (set() keeps the value within the limits).
+  const limits = () => {
+    minus.setAttribute("aria-disabled", String(value <= min));
+    plus.setAttribute("aria-disabled", String(value >= max));
+  };
+  limits();
   return h("div", { class: "stepper", role: "group", "aria-label": label,
     dataset: pointer ? { pointer } : {} },
   h("span", { class: "step-label", "aria-hidden": "true" }, label), minus, output, plus);

@@ -719,7 +719,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     try {
       const answer = await call(method, `/v1/tables/${s.current.id}${path}`, {
         token: s.current.token, key, ifMatch, body });
-      s.pending = null;
+      // answered: its own retry is done (another write's, given back with the hand a
+      // correction set aside meanwhile, stays for that hand)
+      if (!s.pending || s.pending.signature === signature) s.pending = null;
       const changed = (answer.data?.changed ?? []).filter((c) => c.number !== acted);
       const told = changed.length
         ? () => changed.map((c) => t("changed", { n: c.number })).join(", ") : null;
@@ -794,7 +796,11 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   }
 
   async function startCorrection(number) {
+    // not while a write is on its way: its answer would empty the correction's hand, and
+    // the hand set aside would be one already saved (tapped again: stored twice)
+    if (s.writing) return;
     const answer = await read("/events");
+    if (s.writing) return;
     const hand = answer && currentBodies(answer.events)[number - 1];
     if (!hand) return;
     // the hand being entered is set aside (not while switching from another correction)
