@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from bench.server import Server
 from tests.browser.test_page import (
@@ -306,21 +306,27 @@ def test_a_tap_made_while_a_saved_hands_result_comes_keeps_the_focus(
     expect(confirm).to_be_focused()
 
 
-def test_a_key_typed_while_a_hand_is_scored_keeps_the_focus(
-    live_server: Server, page: Page, watch: Any
-) -> None:
-    """The one-hand tab: a key typed while the hand is being scored (a Tab to the next
-    control) keeps the focus where it went once the result comes."""
+def a_stop_on_its_way(page: Page, watch: Any) -> tuple[Locator, Route]:
+    """The one-hand tab, A's stop tapped and held on its way: the tab, and the request
+    (``continue_()`` lets it go)."""
     fresh(page, watch)
     view = page.locator("#view-hand")
     tap_piles(view)
     held = hold_scoring(page)
     view.get_by_role("button", name="A stops").click()
-    wait_held(page, held)
+    return view, wait_held(page, held)
+
+
+def test_a_key_typed_while_a_hand_is_scored_keeps_the_focus(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """The one-hand tab: a key typed while the hand is being scored (a Tab to the next
+    control) keeps the focus where it went once the result comes."""
+    view, answer = a_stop_on_its_way(page, watch)
     page.keyboard.press("Tab")
     went = focused(page)
     assert went not in ("BODY", "H2 Result"), went
-    held[0].continue_()
+    answer.continue_()
     expect(view.locator(".result")).to_be_visible()
     assert focused(page) == went
 
@@ -331,14 +337,9 @@ def test_a_tap_on_no_control_while_a_hand_is_scored_leaves_the_focus_to_the_resu
     """A tap on the page's title (no control: a scroll begun on a phone is the same
     pointer event) while the hand is being scored moves the focus to no control: the
     result's heading takes it when it comes, as with no tap."""
-    fresh(page, watch)
-    view = page.locator("#view-hand")
-    tap_piles(view)
-    held = hold_scoring(page)
-    view.get_by_role("button", name="A stops").click()
-    wait_held(page, held)
+    view, answer = a_stop_on_its_way(page, watch)
     page.locator("#title").click()
-    held[0].continue_()
+    answer.continue_()
     expect(view.locator(".result h2")).to_be_focused()
 
 
