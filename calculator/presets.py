@@ -15,7 +15,7 @@ result a fingerprint so that a table can lock a rule set and a client can tell t
 from __future__ import annotations
 
 import difflib
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
@@ -203,8 +203,13 @@ def resolve(
     return _cached(_cache_key(preset, overrides, variant), preset, overrides, variant)
 
 
+_Key = tuple[object, tuple[tuple[str, object], ...], Variant | None]
+"""What a resolution depends on: the preset (its name, as given), the options (sorted
+name, value pairs) and the variant."""
+
+
 def _cached(
-    key: Hashable | None,
+    key: _Key | None,
     preset: str,
     overrides: Mapping[str, object] | None,
     variant: Variant | None,
@@ -217,14 +222,24 @@ def _cached(
         found = _resolve(preset, dict(overrides or {}), variant)
         if key is not None:
             if len(_RESOLVED) >= _CACHE_SIZE:
-                _RESOLVED.clear()  # bounded; refilling costs µs per rule set
+                _forget_overridden()
             _RESOLVED[key] = found
     return found
 
 
+def _forget_overridden() -> None:
+    """Empty the cache of rule sets with options (bounded; refilling costs µs per rule
+    set), keeping the presets named alone: there are only as many as names and variants,
+    and each stays the one object that :data:`_NAMED` and every :class:`Resolver` hand
+    out (emptied too, a preset resolved again was a second object equal to the first)."""
+    named = {key: found for key, found in _RESOLVED.items() if not key[1]}
+    _RESOLVED.clear()
+    _RESOLVED.update(named)
+
+
 _CACHE_SIZE = 512
 _MAX_KEYED = 128  # more than any rule set has options
-_RESOLVED: dict[Hashable, RuleSet] = {}
+_RESOLVED: dict[_Key, RuleSet] = {}
 # A preset named without options, by its name alone, with the variant it was resolved for
 # (as Resolver._named): the full key holds the variant, whose hash is Enum's, written in
 # Python, and a resolution by key hashes it twice (about 1 µs of a hand request's 5 in
@@ -234,11 +249,11 @@ _NAMED: dict[str, tuple[Variant | None, RuleSet]] = {}
 
 def _cache_key(
     preset: object, overrides: Mapping[str, object] | None, variant: Variant | None
-) -> Hashable | None:
+) -> _Key | None:
     """What a resolution depends on, or None when it cannot be a key (an unhashable value:
     such options are refused, so there is nothing to cache)."""
     if not overrides:
-        key: Hashable = (preset, (), variant)  # most requests: a preset by name, no options
+        key: _Key = (preset, (), variant)  # most requests: a preset by name, no options
     elif len(overrides) > _MAX_KEYED:
         return None  # more options than exist: refused at once, never sorted or cached
     else:
@@ -280,7 +295,7 @@ class Resolver:
 
     def __init__(self, *, limit: int = MAX_RULESETS) -> None:
         self.limit = limit
-        self._seen: dict[Hashable, RuleSet] = {}
+        self._seen: dict[_Key, RuleSet] = {}
         # a preset named without options (most hands of a batch): by its name alone, with
         # the variant it was resolved for. The full key is a tuple holding the variant,
         # whose hash is Enum's, written in Python: two calls a hand for one lookup.

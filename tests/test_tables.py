@@ -81,6 +81,21 @@ def test_a_resolver_resolves_each_rule_set_once_and_caps_the_distinct_ones() -> 
     assert resolver.resolve("standard", {"godori_points": 7}) is same[0]  # seen: still fine
 
 
+def test_a_preset_by_name_stays_one_rule_set_when_the_cache_of_options_fills() -> None:
+    """The cache of resolved rule sets is bounded: filled with rule sets with options, it
+    empties, but keeps the presets named alone, so that ``resolve`` and a fresh
+    :class:`Resolver` still hand out the one object (a flaky failure of the test below
+    when another test of its worker had filled the cache)."""
+    from calculator.presets import _CACHE_SIZE, _RESOLVED, Variant
+
+    by_name = resolve("standard", variant=Variant.GOSTOP)
+    for points in range(_CACHE_SIZE + 1):
+        resolve("standard", {"godori_points": points}, variant=Variant.GOSTOP)
+    assert len(_RESOLVED) <= _CACHE_SIZE  # still bounded
+    assert Resolver().resolve("standard", variant=Variant.GOSTOP) is by_name
+    assert resolve("standard", {}, variant=Variant.GOSTOP) is by_name
+
+
 def test_a_preset_by_name_is_one_rule_set_however_its_absent_options_are_said() -> None:
     from calculator.presets import Variant
 
