@@ -2,7 +2,7 @@
 wrk, on SQLite and on PostgreSQL, side by side with the stateless endpoints in one run.
 
     python -m bench.tables            # 10 s per measurement
-    python -m bench.tables --quick    # 1 s: checks that it works (CI)
+    python -m bench.tables --quick    # 1 s, no /healthz beside each GET: checks that it works (CI)
 
 Against one server per database:
 
@@ -171,19 +171,31 @@ def _get_script(headers: dict[str, str]) -> str:
 
 
 def _beside_healthz(
-    binary: str, base: str, path: str, headers: dict[str, str], seconds: int, connections: int
+    binary: str,
+    base: str,
+    path: str,
+    headers: dict[str, str],
+    seconds: int,
+    connections: int,
+    beside: bool = True,
 ) -> dict[str, Any]:
     """A GET of ``path``, right after a measurement of /healthz, whose req/s it keeps
     (``healthz_rps``): the ratio of two runs a few seconds apart, not minutes (these
-    machines drift)."""
+    machines drift). Not ``beside`` (--quick): the GET alone, compared with the run's
+    first /healthz."""
+    if not beside:
+        return _wrk(binary, base + path, _get_script(headers), seconds, 1, connections)
     health = _wrk(binary, base + "/healthz", _get_script({}), seconds, 1, connections)
     result = _wrk(binary, base + path, _get_script(headers), seconds, 1, connections)
     result["healthz_rps"] = health["rps"]
     return result
 
 
-def measure(url: str, seconds: int, connections: int) -> dict[str, dict[str, Any]]:
-    """Every measurement against one server on the database ``url``."""
+def measure(
+    url: str, seconds: int, connections: int, beside: bool = True
+) -> dict[str, dict[str, Any]]:
+    """Every measurement against one server on the database ``url`` (``beside``: each GET
+    right after a /healthz of its own)."""
     binary = ensure_wrk()
     results: dict[str, dict[str, Any]] = {}
     with (
@@ -207,17 +219,17 @@ def measure(url: str, seconds: int, connections: int) -> dict[str, dict[str, Any
         # The floor under every poll: /healthz's work and one SELECT 1 on the connection
         # polls read on (a round trip to PostgreSQL), nothing else.
         results["one SELECT 1"] = _beside_healthz(
-            binary, base, "/v1/bench/database", {}, seconds, connections
+            binary, base, "/v1/bench/database", {}, seconds, connections, beside
         )
         for name, table in (("2 hands", small), ("200 hands", large)):
             path = f"/v1/tables/{table['id']}"
             auth = {"Authorization": f"Bearer {table['token']}"}
             results[f"poll 200, {name}"] = _beside_healthz(
-                binary, base, path, auth, seconds, connections
+                binary, base, path, auth, seconds, connections, beside
             )
             etag = f'"{table["version"]}"'
             results[f"poll 304, {name}"] = _beside_healthz(
-                binary, base, path, {**auth, "If-None-Match": etag}, seconds, connections
+                binary, base, path, {**auth, "If-None-Match": etag}, seconds, connections, beside
             )
     return results
 
@@ -233,9 +245,12 @@ def main() -> None:
     seconds = 1 if args.quick else args.seconds
     figures: dict[str, dict[str, dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        figures["SQLite"] = measure(f"sqlite:///{tmp}/bench.sqlite3", seconds, args.connections)
+        url = f"sqlite:///{tmp}/bench.sqlite3"
+        figures["SQLite"] = measure(url, seconds, args.connections, beside=not args.quick)
     with Cluster(durable=True) as cluster:  # default durability, as SPEC §8 measures
-        figures["PostgreSQL"] = measure(cluster.url, seconds, args.connections)
+        figures["PostgreSQL"] = measure(
+            cluster.url, seconds, args.connections, beside=not args.quick
+        )
     if args.json:
         json.dump(figures, sys.stdout, indent=1)
         print()
