@@ -300,15 +300,20 @@ async function boot() {
   else await views.table.resume();
 }
 
-/** A join link (?join=CODE) or a viewer link (#table=ID&viewer=TOKEN), then forget it
- * from the address bar: the token should not linger in the history. */
+/** A join link (?join=CODE), a viewer link (#table=ID&viewer=TOKEN) or a scorer link
+ * (#table=ID&scorer=TOKEN), then forget it from the address bar: the token should not
+ * linger in the history. */
 function readLink() {
   const query = new URLSearchParams(location.search);
   const fragment = new URLSearchParams(location.hash.slice(1));
   let opened = null;
   if (query.get("join")) opened = { join: query.get("join") };
-  else if (fragment.get("table") && fragment.get("viewer")) {
-    opened = { id: fragment.get("table"), token: fragment.get("viewer"), role: "viewer" };
+  else if (fragment.get("table")) {
+    for (const role of ["scorer", "viewer"]) {
+      if (!opened && fragment.get(role)) {
+        opened = { id: fragment.get("table"), token: fragment.get(role), role };
+      }
+    }
   }
   if (opened) history.replaceState(null, "", location.pathname);
   return opened;

@@ -160,9 +160,10 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         return;
       }
     }
-    // a join or viewer link to a table this device scores: it stays this device's scorer
+    // a link (join, viewer, or another scorer's) to a table this device scores: it stays
+    // this device's scorer, with the token it had (and the viewer link it may know)
     const known = load("tables", []).find((x) => x.id === opened.id);
-    if (known?.role === "scorer" && opened.role !== "scorer") {
+    if (known?.role === "scorer") {
       opened = { ...known, join_code: known.join_code ?? opened.join_code ?? null };
     }
     s.current = opened;
@@ -360,7 +361,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       box.notice, box.totals,
       scorer() ? box.entry : null, box.result,
       box.history, box.settle, box.share);
-    renderShare({ box: box.share, current: s.current, absent: s.absent, closed: s.table.closed });
+    // a phone opened by a scorer link learns the join code from the table itself
+    const current = { ...s.current, join_code: s.current.join_code ?? s.table.join_code ?? null };
+    renderShare({ box: box.share, current, absent: s.absent, closed: s.table.closed });
     if (scorer()) renderEntry();
     fill(box.result, s.shown ? s.shown() : null);
     updateLive();

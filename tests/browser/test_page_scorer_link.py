@@ -1,0 +1,68 @@
+"""Another phone keeps score too: the scorer makes a scorer link for a named phone (a
+scorer token minted by POST /v1/tables/{id}/tokens), and the phone that opens it enters
+hands, signed with its name."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Browser, expect
+
+from bench.server import Server
+from tests.browser.test_page import PHONE, api, create_table, enter_table_hand
+
+
+def test_a_second_phone_keeps_score_through_a_scorer_link(
+    live_server: Server, browser: Browser, watch: Any, axe: Any
+) -> None:
+    first_context = browser.new_context(base_url=live_server.base, **PHONE)
+    second_context = browser.new_context(base_url=live_server.base, **PHONE)
+    try:
+        first = create_table(first_context.new_page(), watch)
+        viewer_link = first.locator('[data-link="viewer"]').input_value()
+        table_id, viewer_token = re.search(r"#table=([^&]+)&viewer=(.+)$", viewer_link).groups()  # type: ignore[union-attr]
+        maker = first.locator(".scorer-link")
+        expect(maker.get_by_role("heading")).to_have_text("Another phone keeps score too")
+        make = maker.get_by_role("button", name="Make a scorer link")
+        make.click()  # no name yet: asked for, nothing minted
+        expect(maker).to_contain_text("Name the phone first.")
+        expect(maker.get_by_label("Phone's name")).to_be_focused()
+        maker.get_by_label("Phone's name").fill("  Minji's phone ")
+        maker.get_by_label("Phone's name").press("Enter")
+        link_box = first.locator('[data-link="scorer"]')
+        expect(link_box).to_be_focused()  # ready to copy
+        expect(maker.get_by_label(re.compile(r"^Scorer link for Minji's phone"))).to_have_count(1)
+        link = link_box.input_value()
+        assert re.fullmatch(rf".*/#table={table_id}&scorer=[^&]+", link), link
+        axe(first, "table (a scorer link made)")
+
+        second = watch(second_context.new_page())
+        second.goto(link)
+        view = second.locator("#view-table")
+        expect(view.locator(".table-head h2")).to_have_text("Table night · scorer")
+        assert "scorer=" not in second.url  # the token does not linger in the address bar
+        # it learnt the join code from the table, though it was not in the link
+        expect(view.locator("[data-join-code]")).to_have_text(re.compile(r"^[0-9A-Z]{8}$"))
+        expect(view.get_by_role("button", name="Make a scorer link")).to_have_count(1)
+        enter_table_hand(second)
+        expect(view.locator('[data-hand="1"]')).to_be_visible()
+        expect(first.locator('[data-hand="1"]')).to_be_visible()  # at the first phone's poll
+        status, events = api(
+            live_server, "GET", f"/v1/tables/{table_id}/events", token=viewer_token
+        )
+        assert status == 200
+        added = [event for event in events["events"] if event["type"] == "added"]
+        assert [event["by"] for event in added] == ["Minji's phone"]
+
+        # a second link for the same name is refused, and said at the maker
+        maker.get_by_label("Phone's name").fill("Minji's phone")
+        make.click()
+        expect(maker.locator(".notice")).to_contain_text("label")
+        expect(maker.get_by_label(re.compile(r"^Scorer link for"))).to_have_count(1)  # kept
+        # the first phone is still its own scorer, with its own token
+        first.reload()
+        expect(first.locator("#view-table .table-head h2")).to_have_text("Table night · scorer")
+    finally:
+        first_context.close()
+        second_context.close()
