@@ -34,6 +34,7 @@ from calculator.errors import (
 from calculator.limits import Suggestions
 from calculator.options import option
 from calculator.presets import Preset, RuleSet, Variant, register
+from calculator.settlement import MAX_SAFE_CHIPS, beyond_safe
 
 _DOC = "docs/rules.md §"  # the section of the rules document that explains it
 
@@ -367,6 +368,16 @@ def score_balance(hand: BalanceHand, ruleset: RuleSet) -> BalanceResult:
     if not missing and sum(p.balance or 0 for p in players) != 0:
         raise ZeroSumError(f"balances do not sum to zero: {players}")
     net = {p.id: p.chips for p in players}
+    if beyond_safe(net) is not None:  # the transfers are at most the largest net
+        raise InvalidHandError(
+            [
+                _issue(
+                    "amount_too_large",
+                    f"a player's chips exceed {MAX_SAFE_CHIPS:,}, more than apps can show "
+                    "exactly; check the stake and the rule set's card values and bonuses",
+                )
+            ]
+        )
     return BalanceResult(ruleset, target, hand.stake, tuple(players), bool(missing), missing, net)
 
 

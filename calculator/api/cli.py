@@ -55,8 +55,8 @@ def run(path: str, data: bytes) -> tuple[int, dict[str, Any]]:
     if response.status_code == 200:
         # a batch's refused hands carry the problem a request would, path and id too
         for item in body.get("results", ()) if path.startswith(BATCH) else ():
-            if "status" in item:
-                _strip_http(item)
+            if "problem" in item:
+                _strip_http(item["problem"])
         return 0, body
     _strip_http(body)
     hands_given = any(error.get("pointer") == "/hands" for error in body.get("errors", ()))

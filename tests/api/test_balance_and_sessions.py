@@ -210,3 +210,26 @@ def test_an_uneven_deck_says_what_the_deck_is_worth_and_which_values_to_change(
     assert "250 points (brights 5 × 20, animals 9 × 10, ribbons 10 × 6)" in detail
     assert "bonus cards" not in detail
     assert "ribbon_points" in detail
+
+
+def test_chips_beyond_what_apps_read_exactly_are_refused(client: Any) -> None:
+    """A balance hand's chips past 2^53 − 1 (a JavaScript client would round them) are a
+    422, as a Go-Stop hand's are; up to it they are answered exactly."""
+    points = ("bright", "animal", "ribbon")
+    bonuses = ("cheongdan", "chodan", "may", "october", "november", "december", "godori")
+    options = {f"{kind}_points": 1000 for kind in points} | {
+        f"{code}_bonus": 1000 for code in bonuses
+    }
+    body = {
+        "ruleset": {"preset": "balance", "options": {**options, "hongdan_bonus": 999}},
+        "stake": 1,
+        "players": [{"id": "A", "captured": list(MONTH_CARD_IDS)}, {"id": "B", "captured": []}],
+    }
+    balance = client.post(BALANCE, json=body).get_json()["players"][0]["balance"]
+    most = (2**53 - 1) // balance
+    answered = client.post(BALANCE, json={**body, "stake": most})
+    assert answered.status_code == 200
+    assert answered.get_json()["net"] == {"A": balance * most, "B": -balance * most}
+    refused = client.post(BALANCE, json={**body, "stake": most + 1})
+    assert _codes(refused) == [("", "amount_too_large")]
+    assert "the stake" in refused.get_json()["errors"][0]["detail"]

@@ -237,8 +237,9 @@ def test_a_batchs_refused_hand_and_a_batch_without_batch_say_nothing_of_http(
     assert main(["score", "--batch", str(path)]) == 0
     refused = json.loads(capsys.readouterr().out)["results"][1]
     assert refused["status"] == 422
-    assert "instance" not in refused
-    assert "request_id" not in refused
+    assert refused["problem"]["errors"]  # the problem a request would get…
+    assert "instance" not in refused["problem"]  # …less the request's path and id
+    assert "request_id" not in refused["problem"]
     assert main(["score", str(path)]) == 2  # a batch given as a hand
     problem = json.loads(capsys.readouterr().err)
     assert problem["detail"].endswith("the input is a batch? gostop score --batch")
