@@ -147,6 +147,8 @@ def test_a_hand_refused_as_stale_is_said_where_it_was_entered(
     assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
     table.get_by_role("button", name="A stops").click()
     expect(table.locator(".editor .errors")).to_contain_text("Another phone changed the table")
+    # headed as what it is, not as a problem with what was entered
+    expect(table.locator(".editor .errors h3")).to_have_text("Another phone changed it first")
     expect(table.locator('[data-hand="1"]')).to_be_visible()  # read again: the other's hand
     expect(table.locator('[data-hand="2"]')).to_have_count(0)  # nothing of this phone's
     page.clock.resume()

@@ -255,7 +255,8 @@ function renderChrome() {
       renderChrome();
     } }, text);
   const tabs = document.getElementById("tabs");
-  fill(tabs, tab("hand", t("tabHand")), tab("table", t("tabTable")));
+  // a tab pressed from the keyboard keeps the focus, on the same tab drawn again
+  keepFocus(tabs, () => fill(tabs, tab("hand", t("tabHand")), tab("table", t("tabTable"))));
   tabs.setAttribute("aria-label", t("tabs"));
   document.getElementById("view-hand").hidden = page.view !== "hand";
   document.getElementById("view-table").hidden = page.view !== "table";

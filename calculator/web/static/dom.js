@@ -167,9 +167,11 @@ export async function copyText(text) {
   }
   const area = h("textarea", { class: "offscreen", readonly: true });
   area.value = text;
+  const had = document.activeElement; // the Copy button: it keeps the focus after
   document.body.append(area);
   area.select();
   const ok = document.execCommand("copy");
   area.remove();
+  had?.focus?.();
   return ok;
 }

@@ -720,9 +720,12 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
       if (target.after === target.element) target.element.after(message);
       else target.after.append(message);
     }
-    // no answer at all (the network) is not a problem with what was entered
-    const offline = error.entries.every((e) => e.code === "no_answer");
-    fill(parts.errors, unplaced.length ? [h("h3", {}, t(offline ? "noAnswerHeading" : "errors")),
+    // no answer at all (the network), or another phone's change first, is not a problem
+    // with what was entered
+    const only = (code) => error.entries.every((e) => e.code === code);
+    const heading = only("no_answer") ? "noAnswerHeading" : only("stale") ? "staleHeading"
+      : "errors";
+    fill(parts.errors, unplaced.length ? [h("h3", {}, t(heading)),
       h("ul", {}, unplaced.map((d) => h("li", {}, d)))] : []);
   }
 

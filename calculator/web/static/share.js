@@ -138,9 +138,11 @@ async function shareText(button, current, absent) {
   try {
     const answer = await call("GET", `/v1/tables/${current.id}/share?lang=${lang()}`,
       { token: current.token });
-    const pre = button.parentElement.querySelector("pre");
+    const holder = button.parentElement;
+    const pre = holder.querySelector("pre");
     pre.textContent = answer.data;
     pre.hidden = false;
+    holder.dataset.version = /(\d+)/.exec(answer.etag ?? "")?.[1] ?? ""; // "N" or "N.en"
     if (await copyText(answer.data)) button.textContent = t("copied");
   } catch (error) {
     if (error instanceof ApiError && error.absent) {
@@ -148,6 +150,21 @@ async function shareText(button, current, absent) {
       button.parentElement.remove();
     }
   }
+}
+
+/** The share text shown under its button, and the button's "Copied", go once the table
+ * is at another `version` than the text was made at: its totals would be old ones, ready
+ * to be pasted into the chat. */
+export function forgetStaleShare(box, version) {
+  const holder = box?.querySelector(".share-text");
+  if (!holder || holder.dataset.version == null || holder.dataset.version === String(version)) {
+    return;
+  }
+  delete holder.dataset.version;
+  const pre = holder.querySelector("pre");
+  pre.hidden = true;
+  pre.textContent = "";
+  holder.querySelector("button").textContent = t("shareText");
 }
 
 function copyButton(text) {

@@ -8,7 +8,7 @@ import { currentBodies } from "./edits.js";
 import { createHandEditor, handPath } from "./hand.js";
 import { errorText, num, presetText, problemText, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
-import { learnFeatures, renderShare } from "./share.js";
+import { forgetStaleShare, learnFeatures, renderShare } from "./share.js";
 import { rulesetOf, rulesPicker, variantOf } from "./rules.js";
 import { load, save } from "./store.js";
 
@@ -78,8 +78,15 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       maxlength: 16, class: "code-input" });
     const problems = h("div", { class: "errors", role: "alert" });
     const tables = load("tables", []);
-    const joinButton = h("button", { type: "button",
-      onclick: () => open({ join: code.value.trim() }) }, t("join"));
+    const codeSaid = h("p", { class: "notice", role: "status" });
+    const joinButton = h("button", { type: "button", onclick: () => {
+      const typed = code.value.trim();
+      if (typed) open({ join: typed });
+      else { // nothing to ask the service: say so at the box
+        codeSaid.textContent = t("joinCodeNeeded");
+        code.focus();
+      }
+    } }, t("join"));
     submitOnEnter(code, joinButton);
     fill(mount,
       message ? h("p", { class: "notice", role: "status" }, message) : null,
@@ -102,7 +109,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         "aria-labelledby": "join-h" },
         h("h2", { id: "join-h" }, t("joinByCode")),
         h("div", { class: "inline" }, h("label", { for: codeId }, t("joinCode")), code,
-          joinButton)),
+          joinButton), codeSaid),
       tables.length ? h("section", { class: "panel", "aria-labelledby": "mine-h" },
         h("h2", { id: "mine-h" }, t("myTables")),
         h("ul", { class: "my-tables" }, tables.map((entry) => h("li", {},
@@ -393,6 +400,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       renderHistory();
       renderSettlement();
     }, () => box.history.querySelector("h2"));
+    forgetStaleShare(box.share, s.table.version);
   }
 
   /** The hand result shown goes when its hand no longer stands as shown: voided, undone,
@@ -471,7 +479,10 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         }
         return h("li", { class: voided ? "voided" : null, dataset: { hand: String(hand.number) } },
           h("p", {}, h("strong", {}, t("handN", { n: hand.number })), ` · ${what}`,
-            voided ? ` · ${t("voided")}` : ""),
+            voided ? ` · ${t("voided")}` : "",
+            // a balance hand stored with cards missing: void by the rules, nobody paid
+            result.void ? ` · ${t("cardsMissing", { n: result.missing_cards?.length ?? 0 })}`
+              : ""),
           h("p", { class: "hand-net" }, Object.entries(result.net ?? {}).map(([id, chips]) =>
             `${id} ${signed(chips)}`).join(" · ")),
           actions);
@@ -589,7 +600,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     box.pickers = pickers;
     box.full = full;
     box.correcting = h("div", { class: "correcting" });
-    fill(box.entry, h("h2", { id: "entry-h" }, t("enterHand")), box.correcting, pickers,
+    fill(box.entry, h("h2", { id: "entry-h", tabindex: "-1" }, t("enterHand")), box.correcting, pickers,
       s.editorBox);
     renderCorrecting();
     updatePickers();
@@ -703,8 +714,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const asked = asking ? s.asking : null; // the form tapped (another may open meanwhile)
     s.writing = true;
     // what went wrong (`text()`, in the language of the moment), said where it was tapped
-    // (in the editor: "no_answer" is its offline heading; "said" is no code of the API,
-    // so the text is shown as it is)
+    // (in the editor: "no_answer" is its offline heading, "stale" another phone's change
+    // first; "said" is no code of the API, so the text is shown as it is)
     const tell = (text, code = "said") => {
       if (asked && s.asking === asked) {
         asked.error = text;
@@ -751,7 +762,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         s.endAsked = false;
         s.link = await fetchTable();
         updateLive();
-        tell(() => t("stale"));
+        tell(() => t("stale"), "stale");
         return null;
       }
       if (asked && s.asking === asked) {
@@ -837,7 +848,16 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       h("strong", {}, t("correcting", { n: s.correcting.number })), ` — ${t("saveCorrection")}`),
     h("div", { class: "inline", dataset: { pointer: "/reason" } },
       h("label", { for: reasonId }, t("reason")), reason,
-      h("button", { type: "button", class: "quiet", onclick: endCorrection }, t("cancel"))));
+      h("button", { type: "button", class: "quiet", onclick: cancelCorrection }, t("cancel"))));
+  }
+
+  /** Cancel tapped: the correction ends, and the focus goes back to the hand's Correct
+   * button it began at (else to the entry's heading), not to the page. */
+  function cancelCorrection() {
+    const number = s.correcting?.number;
+    endCorrection();
+    const row = box.history?.querySelector(`[data-hand="${number}"]`);
+    (row?.querySelector(".hand-actions button") ?? mount.querySelector("#entry-h"))?.focus();
   }
 
   /** Ask why a hand is voided (`kind` "void") or brought back ("restore"), in its row. */
