@@ -4,11 +4,21 @@ copy without the clipboard API, and a balance hand stored with cards missing."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.test_page import PILES, create_table, enter_table_hand, player_button, signed
+from bench.server import Server
+from tests.browser.test_page import (
+    PHONE,
+    PILES,
+    api,
+    create_table,
+    enter_table_hand,
+    player_button,
+    signed,
+)
 from tests.browser.test_table_hands import balance_piles
 
 
@@ -112,3 +122,52 @@ def test_a_balance_hand_stored_with_cards_missing_says_so_in_the_history(
     expect(view.locator('[data-hand="1"]')).to_contain_text("화투 120/80/60")
     expect(view.locator('[data-hand="1"]')).not_to_contain_text("민화투")
     expect(view.locator('[data-hand="2"]')).to_contain_text(f"무효 (패 {missing}장 빠짐)")
+
+
+def test_every_phone_opens_the_details_of_any_hand(
+    live_server: Server, browser: Browser, watch: Any, axe: Any
+) -> None:
+    """A viewer (who never sees the scorer's result panel) opens a stored hand's points,
+    steps and payments from the history: in English from the table read in English, in
+    Korean from the rows it polls; every step's sentence is the API's."""
+    scorer_context = browser.new_context(base_url=live_server.base, **PHONE)
+    viewer_context = browser.new_context(base_url=live_server.base, **PHONE)
+    try:
+        scorer = create_table(scorer_context.new_page(), watch)
+        link = scorer.locator('[data-link="viewer"]').input_value()
+        table_id, token = re.search(r"#table=([^&]+)&viewer=(.+)$", link).groups()  # type: ignore[union-attr]
+        enter_table_hand(scorer)
+        expect(scorer.locator('[data-hand="1"]')).to_be_visible()
+        viewer = watch(viewer_context.new_page())
+        viewer.goto(link)
+        row = viewer.locator('[data-hand="1"]')
+        details = row.get_by_role("button", name="Details · Hand 1")
+        expect(details).to_have_attribute("aria-expanded", "false")
+        expect(row.locator(".hand-details")).to_have_count(0)
+        details.click()
+        expect(details).to_have_attribute("aria-expanded", "true")
+        expect(details).to_be_focused()
+        panel = row.locator(".hand-details")
+        _status, english = api(live_server, "GET", f"/v1/tables/{table_id}?lang=en", token=token)
+        result = english["hands"][0]["result"]
+        sentences = [step["text"]["en"] for p in result["payments"] for step in p.get("steps", [])]
+        assert sentences  # C holds no bright: 광박
+        for sentence in sentences:
+            expect(panel).to_contain_text(sentence)
+        expect(panel.locator(".payments > li")).to_have_count(len(result["payments"]))
+        axe(viewer, "a hand's details (viewer)")
+        # a poll's redraw keeps it open
+        scorer.locator("#view-table").get_by_role("button", name="Nagari").click()
+        expect(viewer.locator('[data-hand="2"]')).to_be_visible()
+        expect(panel).to_be_visible()
+        viewer.locator("#lang").click()
+        _status, korean = api(live_server, "GET", f"/v1/tables/{table_id}", token=token)
+        result = korean["hands"][0]["result"]
+        for payment in result["payments"]:
+            for step in payment.get("steps", []):
+                expect(panel).to_contain_text(step["text"]["ko"])
+        row.get_by_role("button", name=re.compile("^자세히")).click()
+        expect(row.locator(".hand-details")).to_have_count(0)
+    finally:
+        scorer_context.close()
+        viewer_context.close()

@@ -6,7 +6,7 @@ import { ApiError, call, newKey } from "./api.js";
 import { fill, focusMoves, h, keepFocus, submitOnEnter, uniqueId } from "./dom.js";
 import { currentBodies } from "./edits.js";
 import { createHandEditor, handPath } from "./hand.js";
-import { errorText, num, presetText, problemText, signed, t } from "./i18n.js";
+import { errorText, lang, num, presetText, problemText, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
 import { forgetStaleShare, learnFeatures, renderShare } from "./share.js";
 import { rulesetOf, rulesPicker, variantOf } from "./rules.js";
@@ -49,6 +49,11 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     // the night), said in that panel and kept through its redraws: () => text, by panel
     notes: { history: null, settle: null },
     notice: null, // the notice on top, said again in a new language: () => text
+    // the hands whose details (points, steps, payments) are open in the history, by
+    // number, and the table read in English they come from there, {version, hands}
+    // (the poll reads the stored rows, in Korean)
+    detailsOpen: new Set(),
+    readEn: null,
   };
   const box = {};
   let editor = null;
@@ -184,6 +189,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.asking = null;
     s.endAsked = false;
     s.notes = { history: null, settle: null };
+    s.detailsOpen = new Set();
+    s.readEn = null;
     s.editorBox = h("div", { class: "editor" });
     editor = null;
     const got = await fetchTable();
@@ -470,13 +477,19 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         } else if (canWrite && !voided) {
           actions.append(
             h("button", { type: "button", "aria-label": about("correct"),
-              onclick: () => startCorrection(hand.number) }, t("correct")),
+              dataset: { action: "correct" }, onclick: () => startCorrection(hand.number) },
+            t("correct")),
             h("button", { type: "button", "aria-label": about("void"),
               onclick: () => ask("void", hand.number, actions) }, t("void")));
         } else if (canWrite) {
           actions.append(h("button", { type: "button", "aria-label": about("restore"),
             onclick: () => ask("restore", hand.number, actions) }, t("restore")));
         }
+        const open = s.detailsOpen.has(hand.number);
+        const detailsId = `details-${hand.number}`;
+        actions.prepend(h("button", { type: "button", class: "quiet", "aria-expanded": String(open),
+          "aria-controls": open ? detailsId : null, "aria-label": about("details"),
+          onclick: () => toggleDetails(hand.number) }, t("details")));
         return h("li", { class: voided ? "voided" : null, dataset: { hand: String(hand.number) } },
           h("p", {}, h("strong", {}, t("handN", { n: hand.number })), ` · ${what}`,
             voided ? ` · ${t("voided")}` : "",
@@ -485,8 +498,46 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
               : ""),
           h("p", { class: "hand-net" }, Object.entries(result.net ?? {}).map(([id, chips]) =>
             `${id} ${signed(chips)}`).join(" · ")),
-          actions);
+          actions,
+          open ? h("div", { class: "hand-details", id: detailsId }, handDetails(hand)) : null);
       })) : h("p", { class: "hint" }, t("noHands")));
+  }
+
+  /** Open or close a hand's details in the history (the focus stays on its button). */
+  function toggleDetails(number) {
+    if (s.detailsOpen.has(number)) s.detailsOpen.delete(number);
+    else s.detailsOpen.add(number);
+    keepFocus(mount, renderHistory, () => box.history.querySelector("h2"));
+  }
+
+  /** A hand's result as the table stores it, every amount with its steps, for any phone
+   * (a viewer's too): in Korean the rows the poll read; in English the table read again
+   * in English once per version (then drawn when it comes). */
+  function handDetails(hand) {
+    const names = cardNames(s.cards);
+    if (lang() !== "en") return renderResult(hand.result, { names });
+    if (s.readEn?.asked !== s.table.version) readInEnglish();
+    const found = s.readEn?.hands?.find((x) => x.number === hand.number);
+    return found ? renderResult(found.result, { names }) : h("p", { class: "hint" }, t("loading"));
+  }
+
+  /** The table in English, asked for at the version the poll last read (`asked`; the
+   * answer may be newer: it is kept, and asked for again only at the poll's next one). */
+  async function readInEnglish() {
+    const asked = s.table.version;
+    s.readEn = { asked, hands: null }; // nothing old shown meanwhile: its amounts may have changed
+    try {
+      const answer = await call("GET", `/v1/tables/${s.current.id}?lang=en`,
+        { token: s.current.token });
+      if (s.readEn?.asked !== asked) return; // another read began since
+      s.readEn = { asked, hands: answer.data.hands };
+    } catch {
+      s.readEn = null; // the next redraw asks again
+      return;
+    }
+    if (s.detailsOpen.size) {
+      keepFocus(mount, renderHistory, () => box.history.querySelector("h2"));
+    }
   }
 
   function renderSettlement() {
@@ -857,7 +908,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const number = s.correcting?.number;
     endCorrection();
     const row = box.history?.querySelector(`[data-hand="${number}"]`);
-    (row?.querySelector(".hand-actions button") ?? mount.querySelector("#entry-h"))?.focus();
+    (row?.querySelector('[data-action="correct"]') ?? mount.querySelector("#entry-h"))?.focus();
   }
 
   /** Ask why a hand is voided (`kind` "void") or brought back ("restore"), in its row. */
