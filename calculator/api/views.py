@@ -347,10 +347,12 @@ def cached_body(key: str, build: Callable[[], bytes], mimetype: str) -> Response
     return response
 
 
-def _preset(name: str) -> Preset:
+def _preset(name: str, pointer: str = "") -> Preset:
+    """The preset ``name`` (a path's or, at ``pointer``, a query parameter's), else a 404."""
     preset = find_preset(name)
     if preset is None:  # said as a scoring request's unknown preset is, did you mean and all
-        raise coded(NotFound(f"{unknown_preset(name)}; see GET /v1/rulesets"), "unknown_preset")
+        problem = NotFound(f"{unknown_preset(name)}; see GET /v1/rulesets")
+        raise coded(problem, "unknown_preset", pointer)
     return preset
 
 
@@ -366,7 +368,7 @@ def get_cards(query: dict[str, Any]) -> Response:
     under `?ruleset`, or under the default rule set (`standard`, as a hand without a
     `ruleset` is scored) when none is named; `ruleset` says which.
     """
-    preset = _preset(query.get("ruleset", "standard"))
+    preset = _preset(query.get("ruleset", "standard"), "/ruleset")  # as its other problems
     ruleset = resolve(preset.name, variant=preset.variant)
     return cached_json(
         f"cards:{preset.name}",

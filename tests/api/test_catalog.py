@@ -86,7 +86,14 @@ def test_cards_for_a_ruleset_show_bonus_values_and_switchable_cards(client: Any)
     assert cards["bonus-c"]["in_deck"] is False
     assert cards["05-animal"]["switchable"] is True
     assert client.get("/v1/cards?ruleset=standard").get_json()["cards"][16]["switchable"] is False
-    assert client.get("/v1/cards?ruleset=nope").status_code == 404
+    unknown = client.get("/v1/cards?ruleset=nope")
+    assert unknown.status_code == 404
+    # at the parameter, as its other problems are (a path's unknown preset: the whole path)
+    assert [(e["pointer"], e["code"]) for e in unknown.get_json()["errors"]] == [
+        ("/ruleset", "unknown_preset")
+    ]
+    missing = client.get("/v1/rulesets/nope").get_json()["errors"]
+    assert [(e["pointer"], e["code"]) for e in missing] == [("", "unknown_preset")]
 
 
 def test_catalogs_have_etag_cache_control_and_304(client: Any) -> None:
