@@ -16,9 +16,11 @@ from tests.browser.test_page import (
     api,
     create_table,
     enter_table_hand,
+    fresh,
     player_button,
     signed,
 )
+from tests.browser.test_page_fixes import give
 from tests.browser.test_table_hands import balance_piles
 
 
@@ -171,3 +173,22 @@ def test_every_phone_opens_the_details_of_any_hand(
     finally:
         scorer_context.close()
         viewer_context.close()
+
+
+def test_a_tap_on_the_wrong_sitter_loses_no_pile(page: Page, watch: Any) -> None:
+    """Choosing another player to sit out sets its pile aside; it comes back when another
+    sits out instead, less a card given to someone else meanwhile."""
+    fresh(page, watch)
+    hand = page.locator("#view-hand")
+    hand.get_by_role("button", name="Add a player").click()  # D sits out
+    give(hand, "B", ["01-bright", "02-ribbon", "03-junk-1"])
+    expect(player_button(hand, "B")).to_contain_text("3 cards")
+    hand.locator('.sitter [data-sitter="B"]').click()  # the wrong name
+    expect(hand.locator('.sitter [data-sitter="B"]')).to_have_attribute("aria-pressed", "true")
+    expect(hand.locator('[data-card="01-bright"]')).not_to_have_class(re.compile(r"\bheld\b"))
+    give(hand, "C", ["03-junk-1"])  # meanwhile C takes one of B's cards
+    hand.locator('.sitter [data-sitter="D"]').click()
+    expect(player_button(hand, "B")).to_contain_text("2 cards")
+    for card, holder in (("01-bright", "B"), ("02-ribbon", "B"), ("03-junk-1", "C")):
+        expect(hand.locator(f'[data-card="{card}"]')).to_have_class(re.compile(r"\bheld\b"))
+        expect(hand.locator(f'[data-card="{card}"] .owners')).to_contain_text(holder)

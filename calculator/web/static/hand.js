@@ -110,6 +110,9 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     sitter: null, // the index in names of who sits out (four players), or null
     sold: 0, // the cards the sitter sells
     sitterHand: null, // a sitter's cards as a loaded hand gave them (kept until changed)
+    // the pile, counts and flags of the player who sits out, as they were before: back if
+    // another player sits out instead, {name, pile, tally, flags}
+    benched: null,
     variant: "gostop", // or "balance": captured cards only, everyone plays, no outcome
     kept: null, // a loaded hand's fields the editor does not edit (kept(hand))
     liable: "", // the loser who pays for every loser (독박), or "" (none named)
@@ -150,6 +153,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     if (state.liable === from) state.liable = to;
     for (const type of EVENTS) if (state.events[type] === from) state.events[type] = to;
     state.sitterHand = state.sitterHand && [...state.sitterHand];
+    if (state.benched?.name === from) state.benched = { ...state.benched, name: to };
     forgetPreview();
     render();
   }
@@ -177,8 +181,20 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     render();
   }
 
-  /** Player `i` sits this hand out: it captured nothing and only sells. */
+  /** Player `i` sits this hand out: it captured nothing and only sells. What it held is
+   * set aside, and comes back (less the cards given to others since) when another player
+   * sits out instead: a tap on the wrong name loses nothing. */
   function sitOut(i) {
+    const back = state.benched;
+    const was = state.sitter;
+    if (back && was !== null && was !== i && state.names[was] === back.name) {
+      const others = new Set(state.piles.filter((_, j) => j !== was).flat());
+      state.piles[was] = back.pile.filter((id) => !others.has(id));
+      state.tallies[was] = back.tally;
+      state.flags[was] = back.flags;
+    }
+    state.benched = { name: state.names[i], pile: state.piles[i], tally: state.tallies[i],
+      flags: state.flags[i] };
     state.sitter = i;
     state.sold = 0;
     state.sitterHand = null;
@@ -260,6 +276,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     state.sitter = sitter >= 0 ? sitter : null;
     state.sold = players[sitter]?.sold_brights ?? 0;
     state.sitterHand = players[sitter]?.hand ?? null;
+    state.benched = null; // a stored sitter held nothing else
     state.entry = players.some((p) => p.tally) ? "counts" : "cards";
     state.piles = players.map((p) => [...(p.captured ?? [])]);
     state.tallies = players.map((p) => ({ ...emptyTally(), ...(p.tally ?? {}) }));
@@ -280,6 +297,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     state.flags = state.names.map(emptyFlags);
     state.sold = 0;
     state.sitterHand = null;
+    state.benched = null;
     state.selectedCard = null;
     if (forget === true) state.kept = null;
     state.liable = "";
