@@ -32,11 +32,11 @@ def tables() -> str:
         [
             BEGIN,
             "",
-            "#### Go-Stop (`POST /v1/gostop/hands`)",
+            "### Go-Stop (`POST /v1/gostop/hands`)",
             "",
             markdown_table(GoStopRules),
             "",
-            "#### The 120/80/60 balance variant (`POST /v1/balance/hands`)",
+            "### The 120/80/60 balance variant (`POST /v1/balance/hands`)",
             "",
             markdown_table(BalanceRules),
             "",

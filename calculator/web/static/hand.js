@@ -368,7 +368,11 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
         { parts: state.kept.names.map(fieldName).join(", ") })) : null,
       balance ? null : entrySwitch(),
       sitterChoice(),
-      parts.bar, parts.status, parts.pile,
+      parts.bar, parts.status,
+      // the months' headings (h4) sit under one of their own for screen readers, as the
+      // flags' sit under theirs
+      state.entry === "cards" ? h("h3", { class: "visually-hidden" }, t("deckHeading")) : null,
+      parts.pile,
       balance ? null : [h("h3", {}, t("flags")), parts.flags, sideEvents()],
       parts.preview,
       balance ? balanceButtons() : outcomeButtons(),
