@@ -31,6 +31,7 @@ def openapi_document(app: Flask | None = None) -> dict[str, Any]:
     _database_down(document)
     _bearer(document)
     _response_headers(document)
+    _accept_language(document)
     _compute_response_examples(app, document)
     return document
 
@@ -188,6 +189,26 @@ def _response_headers(document: dict[str, Any]) -> None:
             headers = response.setdefault("headers", {})
             for header in declared:
                 headers.setdefault(header, {"$ref": f"#/components/headers/{header}"})
+
+
+ACCEPT_LANGUAGE = {
+    "name": "Accept-Language",
+    "in": "header",
+    "required": False,
+    "description": "Picks the language of the label and text fields when ?lang does not: "
+    "ko or en by their q-values (a region is ignored; * stands for every language it does "
+    "not name); neither acceptable, or no header: ko. The answer says which in "
+    "Content-Language and varies on it (Vary)",
+    "schema": {"type": "string", "example": "en-US,en;q=0.9,ko;q=0.8"},
+}
+
+
+def _accept_language(document: dict[str, Any]) -> None:
+    """Declare the request header that picks the language of the operations whose answer
+    varies on it (:data:`_VARY`), beside their ``?lang``."""
+    for operation in _operations(document):
+        if _VARY.get(operation.get("operationId", "")) == "Accept-Language":
+            operation.setdefault("parameters", []).append(ACCEPT_LANGUAGE)
 
 
 def _operations(document: dict[str, Any]) -> list[dict[str, Any]]:

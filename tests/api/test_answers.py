@@ -880,3 +880,19 @@ def test_the_readme_balance_example_answers_what_the_readme_says(app: Any) -> No
     assert "−400 chips. B: −750 chips; C: +1,150" in section
     a = body["players"][0]
     assert (a["card_points"], a["total"], a["balance"]) == (80, 40, -40)
+
+
+def test_the_document_declares_the_header_that_picks_the_language() -> None:
+    """Every operation whose answer varies on Accept-Language takes it as a parameter (an
+    integrator's generated client can send it), and the others do not."""
+    from calculator.api.openapi import openapi_document
+
+    document = openapi_document()
+    declared = {
+        operation["operationId"]
+        for methods in document["paths"].values()
+        for operation in methods.values()
+        if isinstance(operation, dict)
+        and any(p["name"] == "Accept-Language" for p in operation.get("parameters", []))
+    }
+    assert declared == {"scoreHand", "scoreHands", "scoreBalanceHand", "shareTable"}
