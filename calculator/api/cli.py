@@ -59,9 +59,16 @@ def run(path: str, data: bytes) -> tuple[int, dict[str, Any]]:
                 _strip_http(item["problem"])
         return 0, body
     _strip_http(body)
-    hands_given = any(error.get("pointer") == "/hands" for error in body.get("errors", ()))
-    if hands_given and path.partition("?")[0] == ENDPOINTS["score"][0]:
+    pointers = {(error.get("pointer"), error.get("code")) for error in body.get("errors", ())}
+    endpoint = path.partition("?")[0]
+    if endpoint == ENDPOINTS["score"][0] and any(at == "/hands" for at, _ in pointers):
         body["detail"] += "; the input is a batch? gostop score --batch"
+    elif (
+        endpoint == BATCH
+        and ("/hands", "required") in pointers
+        and ("/players", "unknown_field") in pointers
+    ):
+        body["detail"] += "; the input is one hand? gostop score, without --batch"
     return 2, body
 
 

@@ -244,6 +244,11 @@ def test_a_batchs_refused_hand_and_a_batch_without_batch_say_nothing_of_http(
     problem = json.loads(capsys.readouterr().err)
     assert problem["detail"].endswith("the input is a batch? gostop score --batch")
     assert "instance" not in problem
+    one = tmp_path / "hand.json"
+    one.write_text(json.dumps(W13), encoding="utf-8")
+    assert main(["score", "--batch", str(one)]) == 2  # a hand given as a batch
+    problem = json.loads(capsys.readouterr().err)
+    assert problem["detail"].endswith("the input is one hand? gostop score, without --batch")
 
 
 @pytest.mark.parametrize("port", ["99999", "0", "-1", "http"])
