@@ -30,6 +30,7 @@ from calculator.errors import (
     Problems,
     ZeroSumError,
     counted,
+    held_twice,
 )
 from calculator.limits import Suggestions
 from calculator.options import option
@@ -448,9 +449,11 @@ def _check(hand: BalanceHand, rules: BalanceRules) -> list[int]:
                 first_i, first_j = holders[card_id]
                 problems.add(
                     "duplicate_card",
-                    f"{card_id} is held twice: by player {players[first_i].id!r} at "
-                    f"/players/{first_i}/captured/{first_j} and by player "
-                    f"{player.id!r} at /players/{i}/captured/{j}",
+                    held_twice(
+                        card_id,
+                        (players[first_i].id, f"players/{first_i}/captured/{first_j}"),
+                        (player.id, f"players/{i}/captured/{j}"),
+                    ),
                     "players",
                     i,
                     "captured",

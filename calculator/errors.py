@@ -114,6 +114,23 @@ def counted(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+def held_twice(card_id: str, first: tuple[str, str], second: tuple[str, str]) -> str:
+    """What a card held twice says: each holder (player id, pointer without its leading
+    slash), the first named as "the same player" when it is the second too; both variants
+    say it alike.
+
+    >>> held_twice("01-bright", ("A", "players/0/captured/0"), ("A", "players/0/captured/2"))
+    ... # doctest: +ELLIPSIS
+    "01-bright is held twice: by the same player at /players/0/captured/0 and by player 'A'..."
+    """
+    (holder, at), (player, where) = first, second
+    who = "the same player" if holder == player else f"player {holder!r}"
+    return (
+        f"{card_id} is held twice: by {who} at /{at} and by player {player!r} at /{where}; "
+        "a deck has one of each card"
+    )
+
+
 def more_problems(count: int) -> Issue:
     """The last issue of a list cut at :data:`~calculator.limits.MAX_PROBLEMS`."""
     return Issue(

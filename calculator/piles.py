@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple, cast
 
 from calculator import cards, deck_fit
-from calculator.errors import ImpossibleHandError, Problems, counted
+from calculator.errors import ImpossibleHandError, Problems, counted, held_twice
 from calculator.hand import Declared, Hand, OutcomeType, Tally
 from calculator.limits import Suggestions
 from calculator.rules import GoStopRules, PibakCount
@@ -195,12 +195,9 @@ def _diagnose(hand: Hand, in_deck: int) -> None:
                     j,
                 )
             elif card_id in first:
-                holder, at = first[card_id]
-                who = "the same player" if holder == player_id else f"player {holder!r}"
                 problems.add(
                     "duplicate_card",
-                    f"{card_id} is held twice: by {who} at /{at} and by player {player_id!r} "
-                    f"at /{where}; a deck has one of each card",
+                    held_twice(card_id, first[card_id], (player_id, where)),
                     "players",
                     i,
                     field,
