@@ -71,8 +71,12 @@ def test_balance_errors(client: Any) -> None:
     }
     assert _codes(client.post(BALANCE, json=twice)) == [("/players/1/captured/0", "duplicate_card")]
     # one player's card twice: said as a Go-Stop hand says it (errors.held_twice)
-    again = {"players": [{"id": "A", "captured": ["01-bright", "01-bright"]}, {"id": "B"}]}
-    again["players"][1]["captured"] = []
+    again = {
+        "players": [
+            {"id": "A", "captured": ["01-bright", "01-bright"]},
+            {"id": "B", "captured": []},
+        ]
+    }
     refused = client.post(BALANCE, json=again)
     detail = refused.get_json()["errors"][0]["detail"]
     assert detail.startswith("01-bright is held twice: by the same player at /players/0/")
