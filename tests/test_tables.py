@@ -93,7 +93,7 @@ def test_a_preset_by_name_stays_one_rule_set_when_the_cache_of_options_fills() -
         resolve("standard", {"godori_points": points}, variant=Variant.GOSTOP)
     assert len(_RESOLVED) <= _CACHE_SIZE  # still bounded
     assert Resolver().resolve("standard", variant=Variant.GOSTOP) is by_name
-    assert resolve("standard", {}, variant=Variant.GOSTOP) is by_name
+    assert _RESOLVED[("standard", (), Variant.GOSTOP)] is by_name  # kept through the emptying
 
 
 def test_a_preset_by_name_is_one_rule_set_however_its_absent_options_are_said() -> None:

@@ -54,7 +54,7 @@ def api(
         request.add_header("If-Match", f'"{if_match}"')
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
+            return response.status, json.loads(response.read() or b"null")  # a 204: None
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read() or b"null")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from bench.server import Server
 from tests.browser.test_page import (
@@ -192,3 +192,38 @@ def test_a_tap_on_the_wrong_sitter_loses_no_pile(page: Page, watch: Any) -> None
     for card, holder in (("01-bright", "B"), ("02-ribbon", "B"), ("03-junk-1", "C")):
         expect(hand.locator(f'[data-card="{card}"]')).to_have_class(re.compile(r"\bheld\b"))
         expect(hand.locator(f'[data-card="{card}"] .owners')).to_contain_text(holder)
+
+
+def test_an_english_details_read_that_fails_is_said_and_asked_again(page: Page, watch: Any) -> None:
+    failed: list[str] = []
+
+    def fail_once(route: Route) -> None:
+        if not failed:
+            failed.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    create_table(page, watch)
+    enter_table_hand(page)
+    row = page.locator('[data-hand="1"]')
+    expect(row).to_be_visible()
+    page.route(re.compile(r"/v1/tables/[^/?]+\?lang=en$"), fail_once)
+    row.get_by_role("button", name="Details · Hand 1").click()
+    details = row.locator(".hand-details")
+    expect(details).to_contain_text("No answer from the service")
+    details.get_by_role("button", name="Try again").click()
+    expect(details.get_by_role("heading", name="Hand 1 · Result")).to_be_visible()
+    expect(details.locator(".payments > li")).not_to_have_count(0)
+    assert len(failed) == 1
+
+
+def test_a_sitter_removed_from_the_hand_gets_its_pile_back(page: Page, watch: Any) -> None:
+    fresh(page, watch)
+    hand = page.locator("#view-hand")
+    hand.get_by_role("button", name="Add a player").click()  # D sits out
+    give(hand, "B", ["01-bright", "02-ribbon"])
+    hand.locator('.sitter [data-sitter="B"]').click()  # the wrong name…
+    hand.get_by_role("button", name="Remove D").click()  # …and then three play after all
+    expect(hand.locator(".sitter")).to_have_count(0)
+    expect(player_button(hand, "B")).to_contain_text("2 cards")

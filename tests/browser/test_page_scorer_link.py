@@ -60,9 +60,46 @@ def test_a_second_phone_keeps_score_through_a_scorer_link(
         make.click()
         expect(maker.locator(".notice")).to_contain_text("label")
         expect(maker.get_by_label(re.compile(r"^Scorer link for"))).to_have_count(1)  # kept
-        # the first phone is still its own scorer, with its own token
-        first.reload()
+        # the first phone opening the link (in a tab already on the page: the address's
+        # fragment changes) stays its own scorer, with its own token
+        own = first.evaluate("JSON.parse(localStorage['gostop.tables'])[0]")
+        first.goto(link)
         expect(first.locator("#view-table .table-head h2")).to_have_text("Table night · scorer")
+        assert "scorer=" not in first.url
+        assert (
+            first.evaluate("JSON.parse(localStorage['gostop.tables'])[0]")["token"] == own["token"]
+        )
+        first.locator("#view-table").get_by_role("button", name="Nagari").click()
+        expect(first.locator('[data-hand="2"]')).to_be_visible()
+        status, events = api(
+            live_server, "GET", f"/v1/tables/{table_id}/events", token=viewer_token
+        )
+        assert [e["by"] for e in events["events"] if e["type"] == "added"] == [
+            "Minji's phone",
+            "scorer",
+        ]
+        # its own token revoked (by the second phone): the link's opens the table instead
+        status, tokens = api(
+            live_server, "GET", f"/v1/tables/{table_id}/tokens", token=own["token"]
+        )
+        mine = next(token for token in tokens["tokens"] if token["yours"])
+        second_token = link.rsplit("scorer=", 1)[1]
+        status, _ = api(
+            live_server,
+            "DELETE",
+            f"/v1/tables/{table_id}/tokens/{mine['token_id']}",
+            token=second_token,
+        )
+        assert status == 204
+        first.goto("/")  # a fresh start: the remembered table no longer opens…
+        expect(first.locator("#view-table")).to_contain_text("no longer")
+        # …then the link, in this tab already on the page (only the fragment changes: no
+        # new load), whose token the phone keeps now
+        first.evaluate("fragment => { location.hash = fragment }", link.split("#", 1)[1])
+        expect(first.locator("#view-table .table-head h2")).to_have_text("Table night · scorer")
+        expect(first.locator('[data-hand="2"]')).to_be_visible()
+        kept = first.evaluate("JSON.parse(localStorage['gostop.tables'])[0]")["token"]
+        assert kept == second_token
     finally:
         first_context.close()
         second_context.close()

@@ -264,6 +264,13 @@ function renderChrome() {
 
 async function boot() {
   setLang(lang());
+  keepLink(readLink()); // out of the address bar at once, whatever comes next
+  addEventListener("hashchange", () => { // a link opened in a tab already on the page
+    const opened = readLink();
+    if (!opened) return;
+    if (!views) keepLink(opened); // still booting: opened once it has
+    else openLink(opened);
+  });
   try {
     const [answer, codes] = await Promise.all([call("GET", "/v1/rulesets"),
       call("GET", "/v1/codes")]);
@@ -273,7 +280,7 @@ async function boot() {
     document.getElementById("boot").textContent = t("offline");
     return;
   }
-  const opened = readLink();
+  const opened = keptLink();
   if (opened) {
     page.view = "table";
     save("view", "table");
@@ -299,6 +306,33 @@ async function boot() {
   });
   if (opened) await views.table.open(opened);
   else await views.table.resume();
+}
+
+/** A link read while the page boots, kept in this tab's session until a table is opened
+ * from it: a boot that fails (offline) finds it again at the reload, though the address
+ * bar no longer has it. */
+const LINK_KEY = "gostop.link";
+
+function keepLink(opened) {
+  if (opened) sessionStorage.setItem(LINK_KEY, JSON.stringify(opened));
+}
+
+function keptLink() {
+  const kept = sessionStorage.getItem(LINK_KEY);
+  sessionStorage.removeItem(LINK_KEY);
+  try {
+    return kept ? JSON.parse(kept) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A link opened once the page is up: the table screen, and the table the link opens. */
+async function openLink(opened) {
+  page.view = "table";
+  save("view", "table");
+  renderChrome();
+  await views.table.open(opened);
 }
 
 /** A join link (?join=CODE), a viewer link (#table=ID&viewer=TOKEN) or a scorer link

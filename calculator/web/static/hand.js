@@ -163,6 +163,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
   function seat(sitter) {
     const names = state.names;
     if (names.length !== SEATS_WITH_SITTER || state.variant === "balance") {
+      unbench();
       state.sitter = null;
     } else if (!names.includes(sitter)) {
       sitOut(names.length - 1);
@@ -185,22 +186,32 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
    * set aside, and comes back (less the cards given to others since) when another player
    * sits out instead: a tap on the wrong name loses nothing. */
   function sitOut(i) {
-    const back = state.benched;
-    const was = state.sitter;
-    if (back && was !== null && was !== i && state.names[was] === back.name) {
-      const others = new Set(state.piles.filter((_, j) => j !== was).flat());
-      state.piles[was] = back.pile.filter((id) => !others.has(id));
-      state.tallies[was] = back.tally;
-      state.flags[was] = back.flags;
+    const name = state.names[i];
+    if (state.benched?.name !== name) { // (seated again after a roster change: kept as is)
+      unbench();
+      state.benched = { name, pile: state.piles[i], tally: state.tallies[i],
+        flags: state.flags[i] };
     }
-    state.benched = { name: state.names[i], pile: state.piles[i], tally: state.tallies[i],
-      flags: state.flags[i] };
     state.sitter = i;
     state.sold = 0;
     state.sitterHand = null;
     state.piles[i] = [];
     state.tallies[i] = emptyTally();
     state.flags[i] = emptyFlags();
+  }
+
+  /** The player who sat out plays again (another sits out, or nobody does: a player
+   * removed, the balance variant): what it held before comes back, less the cards given
+   * to others since. */
+  function unbench() {
+    const back = state.benched;
+    state.benched = null;
+    const at = back ? state.names.indexOf(back.name) : -1;
+    if (at < 0) return;
+    const others = new Set(state.piles.filter((_, j) => j !== at).flat());
+    state.piles[at] = back.pile.filter((id) => !others.has(id));
+    state.tallies[at] = back.tally;
+    state.flags[at] = back.flags;
   }
 
   /** The indices of the players who play the hand (all but the sitter). */

@@ -38,10 +38,13 @@ function netList(net, cls = "net") {
  * The whole result. `names` maps card ids to their names; `compare` (optional) is
  * {presets, run(preset)}: the "what if" control.
  */
-export function renderResult(result, { names, compare } = {}) {
+export function renderResult(result, { names, compare, heading } = {}) {
   const headingId = uniqueId("result");
+  // `heading` {level, title}: a stored hand's details in the history name their hand
+  const level = heading?.level ?? 2;
+  const title = heading ? `${heading.title} · ${t("result")}` : t("result");
   const section = h("section", { class: "result", "aria-labelledby": headingId },
-    h("h2", { id: headingId, tabindex: "-1" }, t("result")));
+    h(`h${level}`, { id: headingId, tabindex: "-1" }, title));
   if ("target" in result) return balanceResult(section, result, names);
   if (result.outcome) {
     section.append(h("p", { class: "outcome-line" }, outcomeText(result.outcome)));

@@ -173,9 +173,12 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       }
     }
     // a link (join, viewer, or another scorer's) to a table this device scores: it stays
-    // this device's scorer, with the token it had (and the viewer link it may know)
+    // this device's scorer, with the token it had (and the viewer link it may know); a
+    // scorer link's token is the spare, should the device's own open it no more (revoked)
     const known = load("tables", []).find((x) => x.id === opened.id);
+    let spare = null;
     if (known?.role === "scorer") {
+      if (opened.role === "scorer" && opened.token !== known.token) spare = opened.token;
       opened = { ...known, join_code: known.join_code ?? opened.join_code ?? null };
     }
     s.current = opened;
@@ -193,7 +196,12 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.readEn = null;
     s.editorBox = h("div", { class: "editor" });
     editor = null;
-    const got = await fetchTable();
+    let got = await fetchTable();
+    if (got === "gone" && spare) {
+      opened = { ...opened, token: spare };
+      s.current = opened;
+      got = await fetchTable();
+    }
     const listed = load("tables", []).some((x) => x.id === opened.id);
     if (got === "ok") {
       try {
@@ -515,27 +523,35 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
    * in English once per version (then drawn when it comes). */
   function handDetails(hand) {
     const names = cardNames(s.cards);
-    if (lang() !== "en") return renderResult(hand.result, { names });
-    if (s.readEn?.asked !== s.table.version) readInEnglish();
+    const heading = { level: 3, title: t("handN", { n: hand.number }) };
+    if (lang() !== "en") return renderResult(hand.result, { names, heading });
+    const read = s.readEn?.id === s.current.id ? s.readEn : null;
+    if (read?.asked !== s.table.version) readInEnglish();
+    else if (read.failed) {
+      return h("p", { class: "notice" }, t("noAnswer"), " ",
+        h("button", { type: "button", onclick: readInEnglish }, t("tryAgain")));
+    }
     const found = s.readEn?.hands?.find((x) => x.number === hand.number);
-    return found ? renderResult(found.result, { names }) : h("p", { class: "hint" }, t("loading"));
+    return found ? renderResult(found.result, { names, heading })
+      : h("p", { class: "hint" }, t("loading"));
   }
 
   /** The table in English, asked for at the version the poll last read (`asked`; the
-   * answer may be newer: it is kept, and asked for again only at the poll's next one). */
+   * answer may be newer: it is kept, and asked for again only at the poll's next one).
+   * Each read is its own: the answer of one that another has replaced (a newer version,
+   * another table) is dropped. */
   async function readInEnglish() {
-    const asked = s.table.version;
-    s.readEn = { asked, hands: null }; // nothing old shown meanwhile: its amounts may have changed
+    // nothing old shown meanwhile: its amounts may have changed
+    const mine = { id: s.current.id, asked: s.table.version, hands: null, failed: false };
+    s.readEn = mine;
     try {
-      const answer = await call("GET", `/v1/tables/${s.current.id}?lang=en`,
+      const answer = await call("GET", `/v1/tables/${mine.id}?lang=en`,
         { token: s.current.token });
-      if (s.readEn?.asked !== asked) return; // another read began since
-      s.readEn = { asked, hands: answer.data.hands };
+      mine.hands = answer.data.hands;
     } catch {
-      s.readEn = null; // the next redraw asks again
-      return;
+      mine.failed = true; // said in the details, with a button to ask again
     }
-    if (s.detailsOpen.size) {
+    if (s.readEn === mine && s.detailsOpen.size) {
       keepFocus(mount, renderHistory, () => box.history.querySelector("h2"));
     }
   }
