@@ -312,19 +312,28 @@ async function boot() {
  * from it: a boot that fails (offline) finds it again at the reload, though the address
  * bar no longer has it. */
 const LINK_KEY = "gostop.link";
+let linkKept = null; // the same, in memory: storage may throw (private browsing)
 
 function keepLink(opened) {
-  if (opened) sessionStorage.setItem(LINK_KEY, JSON.stringify(opened));
+  if (!opened) return;
+  linkKept = opened;
+  try {
+    sessionStorage.setItem(LINK_KEY, JSON.stringify(opened));
+  } catch {
+    // kept in memory only: enough unless the boot fails
+  }
 }
 
 function keptLink() {
-  const kept = sessionStorage.getItem(LINK_KEY);
-  sessionStorage.removeItem(LINK_KEY);
+  let kept = linkKept;
+  linkKept = null;
   try {
-    return kept ? JSON.parse(kept) : null;
+    kept ??= JSON.parse(sessionStorage.getItem(LINK_KEY) ?? "null");
+    sessionStorage.removeItem(LINK_KEY);
   } catch {
-    return null;
+    // nothing kept there
   }
+  return kept;
 }
 
 /** A link opened once the page is up: the table screen, and the table the link opens. */
