@@ -249,16 +249,33 @@ def enter_table_hand(page: Page) -> None:
     table.get_by_role("button", name="A stops").click()
 
 
-def create_table(page: Page, watch: Any) -> Page:
+def table_screen(page: Page, watch: Any) -> Any:
+    """The table night tab of a device with nothing remembered: its view."""
     watch(page)
     page.goto("/")
     page.evaluate("localStorage.clear()")
     page.reload()
     page.get_by_role("button", name="Table night").click()
-    page.get_by_label("Roster").fill("A\nB\nC")
-    page.locator("#view-table").get_by_role("button", name="Create a table").click()
+    return page.locator("#view-table")
+
+
+def create_table(page: Page, watch: Any, ruleset: str | None = None) -> Page:
+    """A table of A, B and C created from a fresh device (under ``ruleset``'s preset)."""
+    view = table_screen(page, watch)
+    if ruleset is not None:
+        view.get_by_label("Rule set").select_option(ruleset)
+    view.get_by_label("Roster").fill("A\nB\nC")
+    view.get_by_role("button", name="Create a table").click()
     expect(page.locator("[data-join-code]")).to_have_text(re.compile(r"^[0-9A-Z]{8}$"))
     return page
+
+
+def viewer_link(page: Page) -> tuple[str, str, str]:
+    """The viewer link a scorer's page shows: (link, table id, viewer token)."""
+    link = page.locator('[data-link="viewer"]').input_value()
+    found = re.search(r"#table=([^&]+)&viewer=(.+)$", link)
+    assert found, link
+    return link, found[1], found[2]
 
 
 def test_a_table_night_seen_from_a_second_phone(
@@ -268,11 +285,10 @@ def test_a_table_night_seen_from_a_second_phone(
     viewer_context = browser.new_context(base_url=live_server.base, **PHONE)
     try:
         scorer = create_table(scorer_context.new_page(), watch)
-        link = scorer.locator('[data-link="viewer"]').input_value()
+        link, table_id, token = viewer_link(scorer)
         viewer = watch(viewer_context.new_page())
         viewer.goto(link)
         expect(viewer.locator("#view-table")).to_contain_text("No hands yet.")
-        table_id, token = re.search(r"#table=([^&]+)&viewer=(.+)$", link).groups()  # type: ignore[union-attr]
 
         enter_table_hand(scorer)
         expect(scorer.locator('[data-hand="1"]')).to_be_visible()

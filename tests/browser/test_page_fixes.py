@@ -13,7 +13,15 @@ from typing import Any
 from playwright.sync_api import Browser, Page, Route, expect
 
 from bench.server import Server
-from tests.browser.test_page import PHONE, api, create_table, fresh, player_button, signed
+from tests.browser.test_page import (
+    PHONE,
+    api,
+    create_table,
+    fresh,
+    player_button,
+    signed,
+    table_screen,
+)
 
 BRIGHTS = ["01-bright", "03-bright", "08-bright"]
 
@@ -381,12 +389,7 @@ def test_what_if_compares_the_hand_on_screen(live_server: Server, page: Page, wa
 def test_a_rounded_settlement_says_so_and_shows_its_totals(
     live_server: Server, page: Page, watch: Any
 ) -> None:
-    watch(page)
-    page.goto("/")
-    page.evaluate("localStorage.clear()")
-    page.reload()
-    page.get_by_role("button", name="Table night").click()
-    view = page.locator("#view-table")
+    view = table_screen(page, watch)
     view.get_by_label("Roster").fill("A\nB\nC")
     view.get_by_label("Round the settlement to").select_option("1000")
     view.get_by_role("button", name="Create a table").click()

@@ -19,9 +19,11 @@ from tests.browser.test_page import (
     fresh,
     player_button,
     signed,
+    table_screen,
+    viewer_link,
 )
 from tests.browser.test_page_fixes import give
-from tests.browser.test_table_hands import balance_piles
+from tests.browser.test_table_hands import score_a_balance_table_hand
 
 
 def test_the_share_text_goes_once_the_table_changes(page: Page, watch: Any) -> None:
@@ -47,12 +49,7 @@ def test_a_join_without_a_code_is_asked_for_one(page: Page, watch: Any) -> None:
     """Not "this table no longer exists" after a read of /v1/tables/undefined."""
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
-    watch(page)
-    page.goto("/")
-    page.evaluate("localStorage.clear()")
-    page.reload()
-    page.get_by_role("button", name="Table night").click()
-    view = page.locator("#view-table")
+    view = table_screen(page, watch)
     code = view.get_by_label("Join code")
     code.fill("   ")
     view.get_by_role("button", name="Join", exact=True).click()
@@ -97,18 +94,7 @@ def test_the_keyboard_focus_stays_through_a_tab_switch_a_cancel_and_a_copy(
 def test_a_balance_hand_stored_with_cards_missing_says_so_in_the_history(
     page: Page, watch: Any
 ) -> None:
-    watch(page)
-    page.goto("/")
-    page.evaluate("localStorage.clear()")
-    page.reload()
-    page.get_by_role("button", name="Table night").click()
-    view = page.locator("#view-table")
-    view.get_by_label("Rule set").select_option("balance")
-    view.get_by_label("Roster").fill("A\nB\nC")
-    view.get_by_role("button", name="Create a table").click()
-    balance_piles(view)
-    view.get_by_role("button", name="Score the hand").click()
-    expect(view.locator('[data-hand="1"]')).to_contain_text("balance hand (120/80/60)")
+    view = score_a_balance_table_hand(page, watch)
     expect(view.locator('[data-hand="1"]')).not_to_contain_text("missing")
     # hand 2: only A's cards tapped, the rest forgotten
     player_button(view, "A").click()
@@ -136,8 +122,7 @@ def test_every_phone_opens_the_details_of_any_hand(
     viewer_context = browser.new_context(base_url=live_server.base, **PHONE)
     try:
         scorer = create_table(scorer_context.new_page(), watch)
-        link = scorer.locator('[data-link="viewer"]').input_value()
-        table_id, token = re.search(r"#table=([^&]+)&viewer=(.+)$", link).groups()  # type: ignore[union-attr]
+        link, table_id, token = viewer_link(scorer)
         enter_table_hand(scorer)
         expect(scorer.locator('[data-hand="1"]')).to_be_visible()
         viewer = watch(viewer_context.new_page())

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Browser, expect
 
 from bench.server import Server
-from tests.browser.test_page import PHONE, api, create_table, enter_table_hand
+from tests.browser.test_page import PHONE, api, create_table, enter_table_hand, viewer_link
 
 
 def test_a_second_phone_keeps_score_through_a_scorer_link(
@@ -20,8 +20,7 @@ def test_a_second_phone_keeps_score_through_a_scorer_link(
     second_context = browser.new_context(base_url=live_server.base, **PHONE)
     try:
         first = create_table(first_context.new_page(), watch)
-        viewer_link = first.locator('[data-link="viewer"]').input_value()
-        table_id, viewer_token = re.search(r"#table=([^&]+)&viewer=(.+)$", viewer_link).groups()  # type: ignore[union-attr]
+        _link, table_id, viewer_token = viewer_link(first)
         maker = first.locator(".scorer-link")
         expect(maker.get_by_role("heading")).to_have_text("Another phone keeps score too")
         make = maker.get_by_role("button", name="Make a scorer link")

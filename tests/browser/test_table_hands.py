@@ -19,6 +19,7 @@ from tests.browser.test_page import (
     api,
     assert_shows,
     assert_tap_targets,
+    create_table,
     fresh,
     player_button,
     signed,
@@ -353,19 +354,19 @@ def test_a_balance_hand_120_80_60(live_server: Server, page: Page, watch: Any, a
     axe(page, "balance result")
 
 
-def test_a_balance_table(live_server: Server, page: Page, watch: Any) -> None:
-    watch(page)
-    page.goto("/")
-    page.evaluate("localStorage.clear()")
-    page.reload()
-    page.get_by_role("button", name="Table night").click()
+def score_a_balance_table_hand(page: Page, watch: Any) -> Any:
+    """A balance table of A, B and C created from a fresh device, and its first hand
+    (balance_piles) scored: the table's view."""
+    create_table(page, watch, ruleset="balance")
     view = page.locator("#view-table")
-    view.get_by_label("Rule set").select_option("balance")
-    view.get_by_label("Roster").fill("A\nB\nC")
-    view.get_by_role("button", name="Create a table").click()
     balance_piles(view)
     view.get_by_role("button", name="Score the hand").click()
     expect(view.locator('[data-hand="1"]')).to_contain_text("balance hand (120/80/60)")
+    return view
+
+
+def test_a_balance_table(live_server: Server, page: Page, watch: Any) -> None:
+    view = score_a_balance_table_hand(page, watch)
     table_id, token = table_of(page)
     status, table = api(live_server, "GET", f"/v1/tables/{table_id}", token=token)
     assert table["variant"] == "balance"
