@@ -88,6 +88,63 @@ export function focusMoves() {
   };
 }
 
+/**
+ * The controls matching `selector` in `root` as one tab stop (a roving tabindex, as in
+ * WAI-ARIA's composite widgets): Tab enters and leaves them in one press, and the arrow
+ * keys move between them — ← and → in reading order, ↑ and ↓ to the nearest control of
+ * the row drawn above or below (whatever columns the layout gives), Home and End to the
+ * first and last. The control focused last keeps the stop: `stop(control)` picks it after
+ * a redraw (else the first), and `onstop(control)` is told each time it moves.
+ */
+export function roving(root, selector, { stop = () => false, onstop = () => {} } = {}) {
+  const controls = () => [...root.querySelectorAll(selector)].filter((e) => !e.disabled);
+  const choose = (chosen) => {
+    for (const control of controls()) control.tabIndex = control === chosen ? 0 : -1;
+    onstop(chosen);
+  };
+  const all = controls();
+  if (all.length) choose(all.find(stop) ?? all[0]);
+  root.addEventListener("focusin", (event) => {
+    const control = event.target.closest(selector);
+    if (control && root.contains(control)) choose(control);
+  });
+  root.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const control = event.target.closest(selector);
+    if (!control || !root.contains(control)) return;
+    const list = controls();
+    const at = list.indexOf(control);
+    const moves = {
+      ArrowRight: () => list[at + 1],
+      ArrowLeft: () => list[at - 1],
+      ArrowDown: () => nearestInRow(list, control, 1),
+      ArrowUp: () => nearestInRow(list, control, -1),
+      Home: () => list[0],
+      End: () => list.at(-1),
+    };
+    if (!(event.key in moves)) return;
+    event.preventDefault(); // at an end too: the page does not scroll instead
+    moves[event.key]()?.focus();
+  });
+}
+
+/** The control of `list` in the row drawn next below (`direction` 1) or above (-1)
+ * `control`, nearest to it across; none past the last row. */
+function nearestInRow(list, control, direction) {
+  const from = control.getBoundingClientRect();
+  const beyond = list.map((e) => [e, e.getBoundingClientRect()]).filter(([, r]) => (direction > 0
+    ? r.top >= from.bottom - 1 : r.bottom <= from.top + 1));
+  if (!beyond.length) return null;
+  // the next row: the controls within half a control's height of the nearest one's edge
+  const edge = direction > 0 ? Math.min(...beyond.map(([, r]) => r.top))
+    : Math.max(...beyond.map(([, r]) => r.bottom));
+  const row = beyond.filter(([, r]) => Math.abs((direction > 0 ? r.top : r.bottom) - edge)
+    < from.height / 2);
+  const middle = (r) => r.left + r.width / 2;
+  row.sort(([, a], [, b]) => Math.abs(middle(a) - middle(from)) - Math.abs(middle(b) - middle(from)));
+  return row[0][0];
+}
+
 /** Replace an element's children. */
 export function fill(element, ...children) {
   element.replaceChildren();

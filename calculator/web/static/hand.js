@@ -6,7 +6,7 @@
 // page checks nothing itself: a card held twice is shown where the API points).
 import { ApiError, call } from "./api.js";
 import { cardFace, cardName, cardWord } from "./cards.js";
-import { checkbox, fill, h, keepFocus, select, stepper, uniqueId } from "./dom.js";
+import { checkbox, fill, h, keepFocus, roving, select, stepper, uniqueId } from "./dom.js";
 import { codeLabel, fieldName, label, monthName, num, problemText, signed, t } from "./i18n.js";
 import { satOut } from "./result.js";
 
@@ -104,6 +104,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     entry,
     selectedPlayer: null,
     selectedCard: null,
+    cardStop: null, // the card that takes the tab into the deck (the one focused last)
     cards: [],
     preview: null,
     previewOffline: false, // the last preview got no answer (the network)
@@ -371,6 +372,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     parts.pile = h("div", { class: "pile" });
     parts.flags = h("div", { class: "flags" });
     parts.previewId = uniqueId("preview");
+    parts.deckId = uniqueId("deck");
     parts.preview = h("section", { class: "preview", "aria-labelledby": parts.previewId });
     parts.errors = h("div", { class: "errors", role: "alert" });
     const balance = state.variant === "balance";
@@ -382,7 +384,8 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
       parts.bar, parts.status,
       // the months' headings (h4) sit under one of their own for screen readers, as the
       // flags' sit under theirs
-      state.entry === "cards" ? h("h3", { class: "visually-hidden" }, t("deckHeading")) : null,
+      state.entry === "cards"
+        ? h("h3", { class: "visually-hidden", id: parts.deckId }, t("deckHeading")) : null,
       parts.pile,
       balance ? null : [h("h3", {}, t("flags")), parts.flags, sideEvents()],
       parts.preview,
@@ -544,9 +547,19 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
         h("div", { class: "month-cards" }, months.get(month).map(cardButton)),
         h("div", { class: "month-errors" }));
     });
+    // one tab stop for the 50 cards, the arrow keys between them: Stop is a few Tabs
+    // away, not fifty
+    const hintId = uniqueId("deck-keys");
+    const deck = h("div", { class: "months", role: "group", "aria-labelledby": parts.deckId,
+      "aria-describedby": hintId }, groups);
     fill(parts.pile,
-      h("div", { class: "months" }, groups),
+      h("p", { id: hintId, class: "visually-hidden" }, t("deckKeys")),
+      deck,
       h("button", { type: "button", class: "quiet", onclick: clear }, t("clearCards")));
+    roving(deck, "button.card", {
+      stop: (button) => button.dataset.card === state.cardStop,
+      onstop: (button) => { state.cardStop = button.dataset.card; },
+    });
     updateCards();
   }
 
