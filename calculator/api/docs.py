@@ -32,6 +32,7 @@ from calculator.api.fields import Coded, StrictInteger, StrictList, StrictSchema
 from calculator.api.http import PROBLEM_JSON, current_request, current_settings, read_json
 from calculator.codes import CODE_LISTS
 from calculator.presets import Variant, presets
+from calculator.settlement import MAX_SAFE_CHIPS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -156,9 +157,16 @@ def _custom_fields(converter: Any, field: fields.Field[Any], **kwargs: Any) -> d
             ]
         }
     if isinstance(field, session_schemas.NetMap):
+        # the keys are session players (1–40 characters), the chips what a hand's net
+        # can reach: NetMap refuses the rest
         return {
             "type": "object",
-            "additionalProperties": {"type": "integer"},
+            "propertyNames": {"minLength": 1, "maxLength": schemas.MAX_ID},
+            "additionalProperties": {
+                "type": "integer",
+                "minimum": -MAX_SAFE_CHIPS,
+                "maximum": MAX_SAFE_CHIPS,
+            },
             "maxProperties": session_schemas.MAX_SESSION_PLAYERS,
         }
     code_list = field.metadata.get("code_list")
@@ -528,4 +536,11 @@ def register_components(spec: APISpec) -> None:
     # apispec leaves add_attribute_function unannotated
     plugin.converter.add_attribute_function(_custom_fields)  # type: ignore[no-untyped-call]
     for name, schema in COMPONENTS:
-        spec.components.schema(name, schema=schema)
+        spec.components.schema(name, component=exactly_one(schema), schema=schema)
+
+
+def exactly_one(schema: type[Schema]) -> dict[str, Any]:
+    """The ``oneOf`` of a schema whose request gives exactly one of some fields
+    (:attr:`~calculator.api.fields.StrictSchema.exactly_one_of`), or nothing."""
+    names: tuple[str, ...] = getattr(schema, "exactly_one_of", ())
+    return {"oneOf": [{"required": [name]} for name in names]} if names else {}

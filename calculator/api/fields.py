@@ -641,6 +641,10 @@ class StrictSchema(Schema):
     :attr:`record`, of its general loader; each shape's loader has its ``source``)."""
     fast_shapes: dict[tuple[Any, ...], Loader]
     """The loaders of the shapes learned (a record schema's: :meth:`_shaped`; else empty)."""
+    exactly_one_of: ClassVar[tuple[str, ...]] = ()
+    """Fields of which a request gives exactly one (a session hand's ``net``, ``gostop``
+    or ``balance``): the schema's own check refuses another count, and the OpenAPI
+    document says the same from this declaration (a ``oneOf`` of each one ``required``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

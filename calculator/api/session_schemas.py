@@ -144,9 +144,11 @@ class SessionHandSchema(StrictSchema):
         BalanceRequestSchema, metadata={"description": "A balance hand, scored here"}
     )
 
+    exactly_one_of = ("net", "gostop", "balance")
+
     @validates_schema
     def one_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
-        given = [key for key in ("net", "gostop", "balance") if key in data]
+        given = [key for key in self.exactly_one_of if key in data]
         if len(given) != 1:
             raise fail(
                 "entry_mode",
@@ -195,13 +197,19 @@ class SettlementRequestSchema(StrictSchema):
         StrictString(max_length=MAX_ID),
         max_items=MAX_SESSION_PLAYERS,
         required=True,
-        metadata={"description": "Every player of the session"},
+        metadata={
+            "description": "Every player of the session, each once",
+            # what the session's check refuses (calculator.session._check_players: 422
+            # player_count, duplicate_player), for clients that check a body before sending
+            "minItems": 1,
+            "uniqueItems": True,
+        },
     )
     hands = StrictList(
         StrictNested(SessionHandSchema),
         max_items=MAX_SESSION_HANDS,
         required=True,
-        metadata={"description": "The hands, in the order played"},
+        metadata={"description": "The hands, in the order played (none: every total is 0)"},
     )
     rounding = StrictNested(
         RoundingSchema,
