@@ -89,7 +89,9 @@ def card_list(description: str, max_items: int = MAX_PILE, **kwargs: Any) -> Str
         all_known=all_card_ids,
         metadata={"description": "A card ID (GET /v1/cards)", "enum": list(CARDS)},
     )
-    return StrictList(card, max_items=max_items, metadata={"description": description}, **kwargs)
+    # each card once: the domain refuses a card given twice (422 duplicate_card)
+    metadata = {"description": description, "uniqueItems": True}
+    return StrictList(card, max_items=max_items, metadata=metadata, **kwargs)
 
 
 # --- rule sets ---------------------------------------------------------------------------
@@ -525,7 +527,11 @@ class OutcomeSchema(StrictSchema):
         max_items=4,
         load_default=list,
         convert=tuple,
-        metadata={"description": "Two or more 총통 holders (a tie)"},
+        metadata={
+            "description": "Two or more 총통 holders (a tie)",
+            # one is refused by the rules (422 invalid_holders: name it as winner)
+            "not": {"minItems": 1, "maxItems": 1},
+        },
     )
 
 
