@@ -28,7 +28,14 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.routing import Rule
 
 from calculator.api import responses, schemas, session_schemas
-from calculator.api.fields import Coded, StrictInteger, StrictList, StrictSchema, StrictString
+from calculator.api.fields import (
+    NOT_BLANK_PATTERN,
+    Coded,
+    StrictInteger,
+    StrictList,
+    StrictSchema,
+    StrictString,
+)
 from calculator.api.http import PROBLEM_JSON, current_request, current_settings, read_json
 from calculator.codes import CODE_LISTS
 from calculator.presets import Variant, presets
@@ -146,7 +153,10 @@ def _custom_fields(converter: Any, field: fields.Field[Any], **kwargs: Any) -> d
     if isinstance(field, StrictString):
         if field.choices is not None:
             return {"enum": [*field.choices, *([None] if field.allow_none else [])]}
-        return {"minLength": field.min_length, "maxLength": field.max_length}
+        found: dict[str, Any] = {"minLength": field.min_length, "maxLength": field.max_length}
+        if field.not_blank is not None:  # whitespace alone is refused too
+            found["pattern"] = NOT_BLANK_PATTERN
+        return found
     if isinstance(field, schemas.HandRequestField):
         # Each item is checked on its own: one that is not a valid HandRequest gets its own
         # problem in the results instead of failing the batch, so any value is accepted.

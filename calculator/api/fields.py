@@ -146,6 +146,12 @@ def blank(name: str, why: str) -> ValidationError:
     return fail("invalid_length", f"the {name} is blank: {why}")
 
 
+NOT_BLANK_PATTERN = r"\S"
+"""The OpenAPI ``pattern`` of a string refused blank (:func:`blank`): some character that
+is not whitespace. Of the strings the field's other checks let through (no control or
+formatting character), it matches exactly those that are not blank."""
+
+
 class CodedField(fields.Field[Any]):
     """Mixin: the messages of marshmallow's own errors (required, null, type) get codes."""
 

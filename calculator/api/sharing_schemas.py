@@ -32,6 +32,8 @@ from calculator.api.table_schemas import (
     ObjectField,
     PersonOutSchema,
     _req,
+    roster_field,
+    table_name_field,
 )
 from calculator.ledger import MAX_EVENTS
 from calculator.ledger.share import Lang
@@ -180,6 +182,10 @@ class ImportSchema(CreateTableSchema):
         allow_none=True,
         metadata={"description": "The exported table's id (the import gets a new one)"},
     )
+    # an export's blank names are taken, as none (sharing._blank_names_as_none): a table
+    # created before 2026-12-06 may have one
+    roster = roster_field(blank_names=True)
+    name = table_name_field(blank=True)
     # the export's rule set is the locked one (checked against its fingerprint), not a name
     ruleset = StrictNested(LockedRulesetSchema, required=True)  # type: ignore[assignment]
     dealer_rule = StrictString(
@@ -198,7 +204,10 @@ class ImportSchema(CreateTableSchema):
         StrictNested(ImportEventSchema),
         max_items=MAX_IMPORT_EVENTS,
         required=True,
-        metadata={"description": "The whole log, in order, from the created event"},
+        metadata={
+            "description": "The whole log, in order, from the created event",
+            "minItems": 1,  # (none: 422 missing_created)
+        },
     )
 
 

@@ -18,6 +18,7 @@ from marshmallow import (
 )
 
 from calculator.api.fields import (
+    NOT_BLANK_PATTERN,
     CodedField,
     Fallback,
     Loader,
@@ -176,10 +177,13 @@ class TableRoundingSchema(StrictSchema):
     )
 
 
-class CreateTableSchema(StrictSchema):
-    """``POST /v1/tables``: a night's roster, variant, locked rule set and stake."""
-
-    roster = StrictList(
+def roster_field(*, blank_names: bool = False) -> StrictList:
+    """A table's roster. With ``blank_names``, an import's: a blank display name (of
+    whitespace alone) is taken, as none (sharing._blank_names_as_none); else refused."""
+    name: dict[str, Any] = {"type": ["string", "null"], "minLength": 1, "maxLength": MAX_NAME}
+    if not blank_names:
+        name["pattern"] = NOT_BLANK_PATTERN
+    return StrictList(
         RosterField(
             metadata={
                 "anyOf": [
@@ -188,11 +192,7 @@ class CreateTableSchema(StrictSchema):
                         "type": "object",
                         "properties": {
                             "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID},
-                            "name": {
-                                "type": ["string", "null"],
-                                "minLength": 1,
-                                "maxLength": MAX_NAME,
-                            },
+                            "name": name,
                         },
                         "required": ["id"],
                         "additionalProperties": False,
@@ -203,10 +203,41 @@ class CreateTableSchema(StrictSchema):
         max_items=MAX_ROSTER,
         required=True,
         metadata={
-            "description": "Everyone who may play tonight: 2–10 ids or {id, name}",
+            "description": "Everyone who may play tonight: 2–10 ids or {id, name}, each id once",
             "minItems": 2,
+            # an id given twice is refused (422 duplicate_player), in either form
+            "uniqueItems": True,
         },
     )
+
+
+def table_name_field(*, blank: bool = False) -> StrictString:
+    """A table's name. With ``blank``, an import's: one of whitespace alone is taken, as
+    none (sharing._blank_names_as_none); else refused."""
+    return StrictString(
+        max_length=MAX_NAME,
+        emoji_joiners=True,
+        load_default=None,
+        allow_none=True,
+        not_blank=None
+        if blank
+        else (
+            "name",
+            "give the table a name, or leave it out (the share text then "
+            "names it by the start of its id)",
+        ),
+        metadata={
+            "description": "The table's name (shown by the share text; without one, the "
+            "share text names the table by the start of its id)"
+            + ("; one of whitespace alone is imported as none" if blank else "")
+        },
+    )
+
+
+class CreateTableSchema(StrictSchema):
+    """``POST /v1/tables``: a night's roster, variant, locked rule set and stake."""
+
+    roster = roster_field()
     variant = StrictString(
         max_length=8,
         choices=tuple(v.value for v in Variant),
@@ -241,21 +272,7 @@ class CreateTableSchema(StrictSchema):
         allow_none=True,
         metadata={"description": "Round the settlement to a unit"},
     )
-    name = StrictString(
-        max_length=MAX_NAME,
-        emoji_joiners=True,
-        load_default=None,
-        allow_none=True,
-        not_blank=(
-            "name",
-            "give the table a name, or leave it out (the share text then "
-            "names it by the start of its id)",
-        ),
-        metadata={
-            "description": "The table's name (shown by the share text; without one, the "
-            "share text names the table by the start of its id)"
-        },
-    )
+    name = table_name_field()
 
     @post_load
     def _roster_size(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
