@@ -100,12 +100,8 @@ def test_up_and_down_follow_the_columns_of_a_wide_screen(
     )
     page = fresh(context.new_page(), watch)
     cards = deck_order(page)
-    assert (
-        page.evaluate(
-            "getComputedStyle(document.querySelector('.months')).gridTemplateColumns.split(' ').length"
-        )
-        == 3
-    )
+    columns = "getComputedStyle(document.querySelector('.months')).gridTemplateColumns"
+    assert len(page.evaluate(columns).split()) == 3
     page.locator(f'[data-card="{cards[1]}"]').focus()
     page.keyboard.press("ArrowDown")
     assert focused_card(page) == cards[3 * 4 + 1]  # April's second card
