@@ -18,7 +18,7 @@ The classes follow the kind of mistake (compare python-chess's error types):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -163,11 +163,12 @@ class Problems:
     def __bool__(self) -> bool:
         return bool(self._issues)
 
-    def extend(self, error: GoStopError) -> None:
+    def extend(self, error: GoStopError, *, besides: Collection[Location] = ()) -> None:
         """Record the issues of ``error`` after those recorded (its count of those it did
-        not list included), within the same limit."""
+        not list included), within the same limit; but those at a location of
+        ``besides``."""
         for issue in error.issues:
-            if issue.code != _MORE:
+            if issue.code != _MORE and issue.location not in besides:
                 self.add(issue.code, issue.detail, *issue.location)
         self._more += error.unlisted
 

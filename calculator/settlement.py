@@ -159,7 +159,11 @@ def settle(hand: Hand, ruleset: RuleSet, *, entering: bool = True) -> HandResult
     if ruleset.variant is not _GOSTOP:
         raise InvalidHandError([_wrong_variant(ruleset)])
     rules: GoStopRules = ruleset.rules
-    table = check_table(hand, rules, entering=entering)
+    try:
+        table = check_table(hand, rules, entering=entering)
+    except InvalidHandError as error:
+        _raise_with_the_cards(hand, rules, error, entering)
+        raise
     conflicts = table.conflicts
     if not conflicts:
         return _settled(hand, ruleset, rules, table, entering)
@@ -174,6 +178,27 @@ def settle(hand: Hand, ruleset: RuleSet, *, entering: bool = True) -> HandResult
         kind = type(error)
     problems.raise_if_any(kind)
     raise AssertionError("a table with conflicts is refused")  # pragma: no cover
+
+
+def _raise_with_the_cards(
+    hand: Hand, rules: GoStopRules, error: InvalidHandError, entering: bool
+) -> None:
+    """A hand refused for its players, outcome, events or counts (``error``) is refused
+    with the problems of its cards too, when they have any: SPEC §4's errors list names
+    every problem, so that an app fixes a hand in one round trip, not one per kind. The
+    piles are read on their own (:func:`~calculator.piles.read_piles`: cards unknown,
+    held twice, out of the deck; tallies that cannot fit one deck). Returns when the cards
+    have no problem (the caller raises ``error`` alone). A field the table's checks
+    refuse is not refused twice: the cards' problems at the same place are left out (a
+    sitter's ``sold_brights`` under rules without 광팔기 is refused as such, not also
+    for exceeding the deck)."""
+    try:
+        read_piles(hand, rules, entering=entering)
+    except GoStopError as cards:
+        problems = Problems()
+        problems.extend(error)
+        problems.extend(cards, besides={issue.location for issue in error.issues})
+        problems.raise_if_any(InvalidHandError)
 
 
 def _settled(

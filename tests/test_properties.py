@@ -228,3 +228,49 @@ def test_the_plain_table_shortcut_agrees_with_the_full_checks_and_is_taken() -> 
         assert seen[name] >= 20, seen
     assert seen["taken with liable named"] >= 3, seen  # derandomized: 4 of 89
     assert seen["taken with a go-caller liable"] >= 3, seen
+
+
+@settings(max_examples=examples(400))
+@given(hand=table_hands(), ruleset=presets)
+def test_a_refused_table_names_its_cards_problems_too_and_nothing_crashes(
+    hand: Any, ruleset: Any
+) -> None:
+    """Whatever is wrong with a hand's players, outcome, events or counts, it is scored
+    or refused with a GoStopError (never another exception: the piles are read beside a
+    table the checks refused); a hand the table checks refuse lists their problems first,
+    then every problem the piles have when read alone but at a place already refused
+    (SPEC §4: the errors list names every problem), within the listing's limit."""
+    from calculator import InvalidHandError
+    from calculator.limits import MAX_PROBLEMS
+    from calculator.piles import read_piles
+    from calculator.table import check_table
+
+    checked: GoStopError | None = None
+    try:
+        check_table(hand, ruleset.rules)
+    except GoStopError as error:  # an ambiguous hand (AmbiguousHandError) too
+        checked = error
+    table: list[tuple[str, tuple]] = []
+    if isinstance(checked, InvalidHandError):
+        table = [(i.code, i.location) for i in checked.issues]
+    cards: list[tuple[str, tuple]] = []
+    try:
+        read_piles(hand, ruleset.rules)
+    except GoStopError as error:
+        cards = [(i.code, i.location) for i in error.issues]
+    refused: GoStopError | None = None
+    try:
+        settle(hand, ruleset)
+    except GoStopError as error:
+        refused = error
+    if refused is None:
+        assert checked is None
+        assert not cards
+    elif checked is not None and not table:  # refused as ambiguous: as it was
+        assert type(refused) is type(checked)
+        assert refused.issues == checked.issues
+    elif table and len(table) + len(cards) <= MAX_PROBLEMS:
+        assert isinstance(refused, InvalidHandError)
+        places = {location for _, location in table}
+        besides = [(code, location) for code, location in cards if location not in places]
+        assert [(i.code, i.location) for i in refused.issues] == table + besides

@@ -914,3 +914,44 @@ def test_liable_conflict_beside_more_problems_than_are_listed_keeps_the_count() 
         "too_many_problems"
     ]
     assert error.issues[-1].detail.startswith("and 11 more problems")
+
+
+@pytest.mark.parametrize(
+    ("table", "table_found"),
+    [
+        # the winner is no player
+        ({"outcome": {"type": "stop", "winner": "Z"}}, ("unknown_player", ("outcome", "winner"))),
+        # two players share an id (B's pile is the third player's)
+        (
+            {"rename": {2: "B"}},
+            ("duplicate_player", ("players", 2, "id")),
+        ),
+        # a stake of 0
+        ({"stake": 0}, ("invalid_stake", ("stake",))),
+    ],
+)
+def test_a_hand_refused_for_its_table_is_refused_for_its_cards_too(
+    table: dict[str, Any], table_found: tuple[str, tuple]
+) -> None:
+    # SPEC §4: the errors list names every problem. Before, a hand whose players, outcome
+    # or stake were wrong was refused for those alone, and its cards' problems came one
+    # round trip later. A's 1G is also in C's pile.
+    hand: dict[str, Any] = {
+        "players": [
+            {"id": "A", "cards": ["1G", "3G", "8G"]},
+            {"id": "B", "cards": ["1P"]},
+            {"id": "C", "cards": ["2P", "1G"]},
+        ],
+        "outcome": STOP_A,
+        "stake": 1,
+    }
+    for index, name in table.pop("rename", {}).items():
+        hand["players"][index]["id"] = name
+    hand.update(table)
+    issues = _issues(hand)
+    assert issues[0] == table_found
+    assert issues[1:] == [("duplicate_card", ("players", 2, "captured", 1))]
+    assert isinstance(_error(hand), InvalidHandError)  # the first kind's problem type
+    # the same table with good cards: its own problems alone, as before
+    hand["players"][2]["cards"] = ["2P"]
+    assert _issues(hand) == [table_found]
