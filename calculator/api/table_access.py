@@ -24,7 +24,7 @@ from werkzeug.exceptions import (
     Unauthorized,
     UnprocessableEntity,
 )
-from werkzeug.routing import Map, UnicodeConverter
+from werkzeug.routing import IntegerConverter, Map, UnicodeConverter
 
 from calculator.api.http import coded, json_response, no_body, without_bom
 from calculator.api.json_keys import duplicated
@@ -169,6 +169,15 @@ class TableIdConverter(UnicodeConverter):
     def __init__(self, url_map: Map) -> None:
         super().__init__(url_map)
         self.regex = r"(?!(?:import|join)(?:/|$))[^/]{1,}"  # {1,}: read by the document
+
+
+class HandNumberConverter(IntegerConverter):
+    """``<hand_number:number>``: a hand's number in ASCII digits. werkzeug's ``int``
+    matches ``\\d``, any script's digits, and Python reads them: ``/hands/١/void``
+    voided hand 1, where ``?after=١`` and every number of a body are refused. Documented
+    as the integer it is (flask-smorest reads the class it derives from)."""
+
+    regex = r"[0-9]+"
 
 
 _TABLE_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")

@@ -41,6 +41,7 @@ from calculator.api.table_access import (
     MAX_KEY,
     MIN_SHARED_KEY,
     UNKNOWN_TABLE,
+    HandNumberConverter,
     TableIdConverter,
     add_tokens,
     check_version,
@@ -240,7 +241,11 @@ tables = Blueprint(
     description="A night of play: a shared, append-only, rule-locked ledger",
 )
 # Before any route: the rules below are compiled with it.
-tables.record_once(lambda state: state.app.url_map.converters.update(table_id=TableIdConverter))
+tables.record_once(
+    lambda state: state.app.url_map.converters.update(
+        table_id=TableIdConverter, hand_number=HandNumberConverter
+    )
+)
 
 
 def open_store(settings: Settings) -> Store:
@@ -820,7 +825,7 @@ def add_hand(id: str) -> Response:
     return response
 
 
-@tables.put("/tables/<table_id:id>/hands/<int:number>")
+@tables.put("/tables/<table_id:id>/hands/<hand_number:number>")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
 @tables.problems(**{**_WRITE, **_BODY, **_CHANGE})
 @tables.doc(
@@ -845,7 +850,7 @@ def correct_hand(id: str, number: int) -> Response:
     return _write(id, make, _changed_json)
 
 
-@tables.post("/tables/<table_id:id>/hands/<int:number>/void")
+@tables.post("/tables/<table_id:id>/hands/<hand_number:number>/void")
 @tables.response(200, ChangedSchema, description="The hands whose amounts changed", headers=_ETAG)
 @tables.problems(**{**_WRITE, **_BODY, **_CHANGE})
 @tables.doc(

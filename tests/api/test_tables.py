@@ -603,6 +603,23 @@ def test_an_unknown_hand_number_is_a_404_and_voiding_a_voided_hand_a_409(lclient
     assert answer["errors"][0]["code"] == "nothing_to_redo"
 
 
+@pytest.mark.parametrize("number", ["\u0661", "\u0967", "\uff11"])  # ١ १ １: "1" elsewhere
+def test_a_hand_number_in_a_path_is_ascii_digits(lclient: Any, number: str) -> None:
+    """werkzeug's ``int`` takes any script's digits, which Python reads: ``/hands/١/void``
+    voided hand 1 (an integrator's probe), where ``?after=١`` is refused. Such a path now
+    names no hand: the 404 of a path the API does not have, and nothing changes."""
+    table = _table(lclient)
+    table.write("POST", "/hands", HAND, expect=201)
+    before = table.version
+    answer = table.write("POST", f"/hands/{number}/void", {"reason": "x"}, expect=404)
+    assert answer["errors"][0]["code"] == "not_found"
+    answer = table.write("PUT", f"/hands/{number}", {"hand": HAND, "reason": "x"}, expect=404)
+    assert answer["errors"][0]["code"] == "not_found"
+    assert table.version == before
+    assert table.get()["hands"][0]["status"] == "active"
+    table.write("POST", "/hands/1/void", {"reason": "x"})  # ASCII digits: as before
+
+
 def test_a_hand_voided_by_mistake_comes_back_by_a_correction_later_hands_kept(
     lclient: Any,
 ) -> None:
