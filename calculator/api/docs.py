@@ -11,6 +11,7 @@ pre-serialized responses, which flask-smorest passes through untouched.
 
 from __future__ import annotations
 
+import copy
 import difflib
 from collections.abc import Callable, Iterable
 from functools import wraps
@@ -37,6 +38,7 @@ from calculator.api.fields import (
     StrictString,
 )
 from calculator.api.http import PROBLEM_JSON, current_request, current_settings, read_json
+from calculator.api.table_schemas import FORBIDDEN
 from calculator.codes import CODE_LISTS
 from calculator.presets import Variant, presets
 from calculator.settlement import MAX_SAFE_CHIPS
@@ -539,6 +541,39 @@ def make_api(version: str) -> GoStopApi:
     return api
 
 
+# A table hand's body: the two variants' requests less what the table sets, so that a
+# client generated from the document offers no field the service refuses (table_schemas.
+# TABLE_HAND refers to them)
+TABLE_COMPONENTS = (("TableHand", "HandRequest"), ("TableBalanceHand", "BalanceRequest"))
+
+
+def _table_hand(request: dict[str, Any]) -> dict[str, Any]:
+    """A hand request's document less the fields a table sets (refused in a table hand)."""
+    body = copy.deepcopy(request)
+    for name in FORBIDDEN:
+        body["properties"].pop(name, None)
+    body["required"] = [name for name in body.get("required", ()) if name not in FORBIDDEN]
+    if "outcome" in body["properties"]:  # a table stores played hands: no preview
+        body["properties"]["outcome"] = {
+            "$ref": "#/components/schemas/Outcome",
+            "description": "How the hand ended (a table stores played hands, not previews)",
+        }
+        body["required"].append("outcome")
+    if "dealer" in body["properties"]:
+        body["properties"]["dealer"]["description"] = (
+            "Leave it out: the table passes its dealer (the last winner; after a drawn "
+            "hand the same) when the dealer plays the hand. A hand that names one keeps "
+            "it, and the table's next dealer follows from it (a table whose deal went "
+            "out of step)"
+        )
+    body["description"] = (
+        "A hand of a table: the request of its variant less "
+        + ", ".join(FORBIDDEN)
+        + " (the table sets them)"
+    )
+    return body
+
+
 def register_components(spec: APISpec) -> None:
     """Name the schemas, and teach the converter our fields (before any operation)."""
     plugin = next(p for p in spec.plugins if isinstance(p, MarshmallowPlugin))
@@ -547,6 +582,8 @@ def register_components(spec: APISpec) -> None:
     plugin.converter.add_attribute_function(_custom_fields)  # type: ignore[no-untyped-call]
     for name, schema in COMPONENTS:
         spec.components.schema(name, component=exactly_one(schema), schema=schema)
+    for name, source in TABLE_COMPONENTS:
+        spec.components.schema(name, component=_table_hand(spec.components.schemas[source]))
 
 
 def exactly_one(schema: type[Schema]) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from calculator.api import serialize
 from calculator.api.fields import Coded, StrictSchema
 from calculator.api.schemas import HAND_SCHEMA, load_hand_request
 from calculator.api.session_schemas import BalanceRequestSchema
+from calculator.api.table_schemas import FORBIDDEN
 from calculator.balance import BalanceResult
 from calculator.errors import GoStopError, Issue
 from calculator.ledger import (
@@ -44,10 +45,6 @@ from calculator.presets import Variant, resolve
 from calculator.session import SessionResult
 from calculator.store import EventRow, Head, Store
 
-# A table hand takes the table's rule set, stake and the derived streak: a body that
-# gives them is refused rather than silently overridden. compare_with is left to the
-# stateless endpoint (a stored result stays the plain answer).
-FORBIDDEN = ("ruleset", "stake", "nagari_streak", "compare_with")
 _BALANCE = BalanceRequestSchema()
 
 

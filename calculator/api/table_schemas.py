@@ -36,6 +36,18 @@ from calculator.api.schemas import MAX_ID, RulesetField, RulesetSpec
 from calculator.ledger import DealerRule
 from calculator.presets import Variant
 
+# A table hand takes the table's rule set, stake and the derived streak: a body that
+# gives them is refused rather than silently overridden (ledger_io.load_play). compare_with
+# is left to the stateless endpoint (a stored result stays the plain answer).
+FORBIDDEN = ("ruleset", "stake", "nagari_streak", "compare_with")
+TABLE_HAND: dict[str, Any] = {
+    "anyOf": [
+        {"$ref": "#/components/schemas/TableHand"},
+        {"$ref": "#/components/schemas/TableBalanceHand"},
+    ],
+}
+"""A table hand body as the document gives it: a hand request of the table's variant less
+:data:`FORBIDDEN` (docs.TABLE_COMPONENTS names the two)."""
 MAX_ROSTER = 10
 MAX_REASON = 500
 MAX_NAME = 60  # a table's name and a person's display name
@@ -312,7 +324,7 @@ class CorrectionSchema(StrictSchema):
         required=True,
         metadata={
             "description": "The hand body, as for POST /v1/tables/{id}/hands",
-            "type": "object",
+            **TABLE_HAND,
         },
     )
     reason = _reason()

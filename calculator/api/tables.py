@@ -56,6 +56,7 @@ from calculator.api.table_access import (
     table_response,
 )
 from calculator.api.table_schemas import (
+    TABLE_HAND,
     ChangedSchema,
     CorrectionSchema,
     CreateTableSchema,
@@ -777,10 +778,7 @@ def _gone(_error: ledger_io.TableGoneError) -> Response:
                     "description": "A hand as for POST /v1/gostop/hands (or /v1/balance/hands) "
                     "without ruleset, stake, nagari_streak and compare_with: the table "
                     "supplies them",
-                    "anyOf": [
-                        {"$ref": "#/components/schemas/HandRequest"},
-                        {"$ref": "#/components/schemas/BalanceRequest"},
-                    ],
+                    **TABLE_HAND,
                 }
             }
         },

@@ -231,6 +231,38 @@ def test_a_bad_hand_is_a_422_and_changes_nothing(
     assert table.get()["version"] == 2
 
 
+def test_the_documented_table_hand_is_a_request_less_what_the_table_sets(lclient: Any) -> None:
+    """A client generated from the document offers no field a table refuses (before, a
+    table hand was documented as a whole HandRequest: ruleset, stake, nagari_streak and
+    compare_with, each a 422 forbidden_field; an integrator's probe), and a correction's
+    hand is typed as an append's."""
+    from calculator.api.openapi import openapi_document
+    from calculator.api.table_schemas import FORBIDDEN
+
+    document = openapi_document()
+    components = document["components"]["schemas"]
+    for table_hand, request in (
+        ("TableHand", "HandRequest"),
+        ("TableBalanceHand", "BalanceRequest"),
+    ):
+        given = set(components[request]["properties"])
+        assert set(components[table_hand]["properties"]) == given - set(FORBIDDEN)
+    assert "outcome" in components["TableHand"]["required"]  # outcome_required otherwise
+    refs = [{"$ref": f"#/components/schemas/{name}"} for name in ("TableHand", "TableBalanceHand")]
+    append = document["paths"]["/v1/tables/{id}/hands"]["post"]["requestBody"]
+    assert append["content"]["application/json"]["schema"]["anyOf"] == refs
+    correction = document["paths"]["/v1/tables/{id}/hands/{number}"]["put"]["requestBody"]
+    assert (
+        correction["content"]["application/json"]["schema"]["properties"]["hand"]["anyOf"] == refs
+    )
+    # each field the document leaves out is refused, each it keeps is taken
+    table = _table(lclient)
+    for name in sorted(set(components["HandRequest"]["properties"]) & set(FORBIDDEN)):
+        answer = table.write("POST", "/hands", {**HAND, name: None}, expect=422)
+        assert answer["errors"][0]["code"] == "forbidden_field"
+    assert set(components["TableHand"]["properties"]) >= set(HAND)
+
+
 @pytest.mark.parametrize(
     ("table", "allowed"),
     [
