@@ -700,3 +700,23 @@ def test_a_floor_four_the_dealer_wins_is_named_in_its_csv_rows() -> None:
         )
         names: dict[str, str | None] = dict.fromkeys("ABCD")
         assert {row.winner for row in hand_rows(ledger, names=names)} == {"A"}
+
+
+def test_a_new_roster_refuses_ids_alike_and_an_import_takes_them() -> None:
+    """Two ids a phone shows alike (spaces, composed or decomposed Hangul, full width) are
+    refused when a table is created, and taken from an export (a table created before
+    2026-12-06 may hold them: its hands were scored with them)."""
+    from calculator.errors import InvalidTableError
+    from calculator.ledger import check_setup
+    from calculator.ledger.state import look_alike
+
+    assert look_alike("\u1106\u1175\u11ab\u110c\u1175") == "\ubbfc\uc9c0"  # 민지
+    assert look_alike(" \uff21  B ") == "A B"
+    assert look_alike("A") != look_alike("a")  # two people may be A and a
+    alike = replace(setup_of(SCENARIOS[0]["table"]), roster=("A", "B", "A\u00a0"), dealer=None)
+    with pytest.raises(InvalidTableError) as refused:
+        check_setup(alike)
+    assert [(i.code, i.location) for i in refused.value.issues] == [
+        ("duplicate_player", ("roster", 2))
+    ]
+    check_setup(alike, new=False)  # an import: as exported

@@ -472,7 +472,7 @@ def _import(store: Store, key: str | None) -> Response:
         dealer_rule=_dealer_rule(data),
     )
     setup, roster = ledger_io.setup_of(body)
-    check_setup(setup)
+    check_setup(setup, new=False)  # the roster as exported (ids alike allowed, as then)
     ledger = start(setup)
     rows = []
     check_deadline = deadline(current_app.config["GOSTOP"].request_deadline)

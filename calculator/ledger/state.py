@@ -22,6 +22,7 @@ corrected or voided), redo makes it again; a new change empties what redo could 
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -208,15 +209,37 @@ def start(setup: TableSetup) -> Ledger:
     )
 
 
-def check_setup(setup: TableSetup) -> None:
+def look_alike(player: str) -> str:
+    """What a phone shows of a player id: its compatibility form (NFKC: a Korean name
+    typed on one system is composed, another's decomposed; a full-width ``Ａ`` is ``A``),
+    spaces at either end and runs of them inside left out. Two ids alike by it are one
+    person to the players, and two to the ledger."""
+    return " ".join(unicodedata.normalize("NFKC", player).split())
+
+
+def check_setup(setup: TableSetup, *, new: bool = True) -> None:
     """Raise InvalidTableError unless the roster names different people and the first
-    dealer, if given, is one of them."""
+    dealer, if given, is one of them. ``new``: a table created now, whose roster may not
+    name two ids that only their encoding or spaces tell apart (:func:`look_alike`); an
+    import takes an exported roster as it is (a table created before 2026-12-06 may hold
+    such ids)."""
     problems = Problems()
     seen: set[str] = set()
+    alike: dict[str, str] = {}
     for i, player in enumerate(setup.roster):
         if player in seen:
             problems.add("duplicate_player", f"{player!r} is on the roster twice", "roster", i)
+        elif new and look_alike(player) in alike:
+            problems.add(
+                "duplicate_player",
+                f"{player!r} and {alike[look_alike(player)]!r} differ only by spaces or by "
+                "how their letters are encoded: a phone shows them alike; give each player "
+                "an id of its own",
+                "roster",
+                i,
+            )
         seen.add(player)
+        alike.setdefault(look_alike(player), player)
     if setup.dealer is not None and setup.dealer not in seen:
         problems.add(
             "unknown_player",
@@ -481,6 +504,21 @@ def _hands_held(count: int) -> str:
     return "its only hand is 1" if count == 1 else f"its hands are 1 to {count}"
 
 
+def _not_on_roster(player: str, roster: tuple[str, ...]) -> str:
+    """Why ``player`` cannot play this table's hand; what the roster spells alike, said."""
+    same = [listed for listed in roster if look_alike(listed) == look_alike(player)]
+    if same:
+        return (
+            f"{player!r} is not on the table's roster; {same[0]!r} is, spelled with other "
+            "spaces or another encoding of its letters (a phone shows them alike): send "
+            "the id as the table lists it"
+        )
+    return (
+        f"{player!r} is not on the table's roster ({', '.join(roster)}); players are fixed "
+        "when the table is created"
+    )
+
+
 def _check_hand(setup: TableSetup, hand: Play) -> None:
     problems = Problems()
     expected = Hand if setup.variant is Variant.GOSTOP else BalanceHand
@@ -491,12 +529,7 @@ def _check_hand(setup: TableSetup, hand: Play) -> None:
     for j, player in enumerate(players):
         if player.id not in setup.roster:
             problems.add(
-                "unknown_player",
-                f"{player.id!r} is not on the table's roster ({', '.join(setup.roster)}); "
-                "players are fixed when the table is created",
-                "players",
-                j,
-                "id",
+                "unknown_player", _not_on_roster(player.id, setup.roster), "players", j, "id"
             )
     missing = outcome_required(hand, "a table hand") if isinstance(hand, Hand) else None
     if missing is not None:

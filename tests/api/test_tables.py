@@ -155,6 +155,17 @@ def test_a_replay_running_beside_another_locks_nobody_out(lclient: Any) -> None:
     [
         ({"roster": ["A", "A"]}, "duplicate_player", "/roster/1"),
         ({"roster": ["A", "B"], "dealer": "C"}, "unknown_player", "/dealer"),
+        # ids a phone shows alike (an integrator's probe): one person to the players, two
+        # to the ledger. 민지 composed, then decomposed (as some systems type it); a
+        # space at the end; a full-width letter; a space inside doubled
+        (
+            {"roster": ["\ubbfc\uc9c0", "\u1106\u1175\u11ab\u110c\u1175"]},
+            "duplicate_player",
+            "/roster/1",
+        ),
+        ({"roster": ["A", "B", "A "]}, "duplicate_player", "/roster/2"),
+        ({"roster": ["\uff21", "A"]}, "duplicate_player", "/roster/1"),
+        ({"roster": ["Kim Min", "Kim  Min"]}, "duplicate_player", "/roster/1"),
     ],
 )
 def test_a_roster_or_dealer_that_cannot_open_a_table_is_an_invalid_table(
@@ -170,6 +181,24 @@ def test_a_roster_or_dealer_that_cannot_open_a_table_is_an_invalid_table(
         "The table cannot be set up",
     )
     assert [(e["pointer"], e["code"]) for e in problem["errors"]] == [(pointer, code)]
+
+
+def test_a_hand_naming_a_roster_id_spelled_otherwise_is_told_which(lclient: Any) -> None:
+    """A roster id and a hand's that a phone shows alike but that are encoded otherwise
+    (a Korean name typed on two systems): the 422 names the roster's id and says why they
+    differ, instead of listing a roster that seems to hold it."""
+    composed, decomposed = "\ubbfc\uc9c0", "\u1106\u1175\u11ab\u110c\u1175"
+    table = _table(lclient, roster=[decomposed, "B", "C"], dealer=None)
+
+    def played_by(first: str) -> dict[str, Any]:
+        players = [{**HAND["players"][0], "id": first}, *HAND["players"][1:]]
+        return {**HAND, "players": players, "outcome": {**HAND["outcome"], "winner": first}}
+
+    error = table.write("POST", "/hands", played_by(composed), expect=422)["errors"][0]
+    assert (error["code"], error["pointer"]) == ("unknown_player", "/players/0/id")
+    assert f"{decomposed!r} is, spelled with other spaces or another encoding" in error["detail"]
+    error = table.write("POST", "/hands", played_by("Z"), expect=422)["errors"][0]
+    assert "'Z' is not on the table's roster (" in error["detail"]  # as before
 
 
 @pytest.mark.parametrize(
