@@ -57,6 +57,35 @@ def _in_a_table(schema: StrictSchema) -> tuple[str, Coded]:
 
 
 _UNKNOWN = {Variant.GOSTOP: _in_a_table(HAND_SCHEMA), Variant.BALANCE: _in_a_table(_BALANCE)}
+
+
+def _fields_of_players(schema: StrictSchema) -> set[str]:
+    players: Any = schema.load_fields["players"]
+    return set(players.inner.schema.load_fields)
+
+
+# What only a Go-Stop hand gives, of the hand and of a player: a body giving any of it to a
+# balance table is a Go-Stop hand sent to the wrong table, and told so first
+_GOSTOP_ONLY = set(HAND_SCHEMA.load_fields) - set(_BALANCE.load_fields) - set(FORBIDDEN)
+_GOSTOP_PLAYER_ONLY = _fields_of_players(HAND_SCHEMA) - _fields_of_players(_BALANCE)
+_BALANCE_TABLE = Coded(
+    "this table plays the balance variant (화투 120/80/60): a hand gives each player's "
+    "captured cards alone (every card of the deck), no outcome, counts or go calls",
+    "wrong_variant",
+)
+
+
+def _plays_gostop(body: Mapping[str, Any]) -> bool:
+    """Whether a body gives what only a Go-Stop hand gives."""
+    if _GOSTOP_ONLY.intersection(body):
+        return True
+    players = body.get("players")
+    return isinstance(players, list) and any(
+        isinstance(player, Mapping) and not _GOSTOP_PLAYER_ONLY.isdisjoint(player)
+        for player in players
+    )
+
+
 CACHED_LEDGERS = 64  # a ledger holds its hands scored: ~3 KB a hand (declared piles)
 CACHED_RENDERED_BYTES = 16 * 1024 * 1024
 """Most bytes of tables' hands an instance keeps for reads (:meth:`LedgerCache.hands`),
@@ -109,6 +138,8 @@ def load_play(variant: Variant, body: Any, prefix: tuple[str, ...] = ()) -> Play
         said, told = _UNKNOWN[variant]
         if isinstance(messages, dict):  # an unknown field of the hand's own object
             messages = {k: [told] if v == [said] else v for k, v in messages.items()}
+        if variant is Variant.BALANCE and isinstance(body, Mapping) and _plays_gostop(body):
+            messages = {"_schema": [_BALANCE_TABLE], **messages}
         for name in reversed(prefix):
             messages = {name: messages}
         raise ValidationError(messages) from None

@@ -1252,3 +1252,21 @@ def test_a_korean_read_of_a_table_that_keeps_changing_is_a_503(
     assert read.status_code == 503
     assert "Retry-After" in read.headers
     assert len(reads) == HAND_ROWS_ATTEMPTS
+
+
+def test_a_go_stop_hand_sent_to_a_balance_table_is_told_the_variant_first(lclient: Any) -> None:
+    """Before, such a hand got seven schema errors (captured required, outcome unknown…),
+    none saying the table plays the balance variant (an integrator's probe). A balance
+    hand with a typo gets its own error alone, as before."""
+    table = _table(lclient, variant="balance", ruleset="balance", dealer=None)
+    for body in (HAND, {"players": [{"id": "A", "captured": [], "go_count": 1}]}):
+        for method, suffix, sent, at in (
+            ("POST", "/hands", body, ""),
+            ("PUT", "/hands/1", {"hand": body, "reason": "x"}, "/hand"),
+        ):
+            first = table.write(method, suffix, sent, expect=422)["errors"][0]
+            assert (first["pointer"], first["code"]) == (at, "wrong_variant")
+            assert "balance variant" in first["detail"]
+    typo = {"players": [{"id": "A", "capture": []}, {"id": "B", "captured": []}]}
+    answer = table.write("POST", "/hands", typo, expect=422)
+    assert "wrong_variant" not in {e["code"] for e in answer["errors"]}
