@@ -3,7 +3,7 @@
 // `?join=CODE` (a join link, or its QR code) and `#table=ID&viewer=TOKEN` (a viewer link).
 import { ApiError, call } from "./api.js";
 import { cardName } from "./cards.js";
-import { fill, focusMoves, h, keepFocus, stepper, uniqueId } from "./dom.js";
+import { afterTap, fill, focusMoves, h, keepFocus, stepper, uniqueId } from "./dom.js";
 import { createHandEditor, handPath } from "./hand.js";
 import { lang, learnCodes, setLang, t } from "./i18n.js";
 import { renderResult } from "./result.js";
@@ -166,7 +166,8 @@ function handView(mount) {
             // it (the focus fell to the page, and the keyboard closed)
             e.target.value = names[i];
             remove?.setAttribute("aria-label", t("removePlayer", { id: names[i] }));
-            editor.renamePlayer(before, names[i]); // its tapped cards go with it
+            // its tapped cards go with it; the editor drawn again after a tap under way
+            afterTap(() => editor.renamePlayer(before, names[i]));
           } }),
         remove);
     });
@@ -206,7 +207,7 @@ function handView(mount) {
   renderRoster();
   renderStreak();
   picker = rulesPicker({ mount: rulesBox, presets: page.presets, rules: page.rules,
-    onchange: rulesChanged });
+    onchange: () => afterTap(rulesChanged) }); // (a stake typed, then a tap: as a name)
   editor.setPlayers(names);
   // the hand half entered when the page went away (a reload, a tab thrown away), if it
   // was of these players

@@ -145,6 +145,42 @@ function nearestInRow(list, control, direction) {
   return row[0][0];
 }
 
+// Whether a pointer is pressed now: a tap under way, between its press and its release.
+let pressing = false;
+document.addEventListener("pointerdown", () => { pressing = true; }, true);
+for (const type of ["pointerup", "pointercancel"]) {
+  document.addEventListener(type, () => { pressing = false; }, true);
+}
+
+/**
+ * Run `draw` now, or — while a pointer is pressed — once that tap has been delivered. A
+ * field's change is said when it loses the focus, which is when the next tap presses
+ * down: a redraw it asks for then replaces the control under the finger, whose click is
+ * lost (a player's pass: a name typed, then a tap on a player, and the player was not
+ * chosen; the card taps that followed went to nobody). So the redraw waits for the
+ * tap's click (its handlers run first, on the controls pressed), or, for a press that
+ * clicks nothing (a scroll), half a second after its release.
+ */
+export function afterTap(draw) {
+  if (!pressing) {
+    draw();
+    return;
+  }
+  let done = false;
+  const listening = new AbortController();
+  const run = () => {
+    if (done) return;
+    done = true;
+    listening.abort();
+    draw();
+  };
+  const later = (delay) => () => setTimeout(run, delay);
+  window.addEventListener("click", later(0), { capture: true, signal: listening.signal });
+  for (const type of ["pointerup", "pointercancel"]) {
+    window.addEventListener(type, later(500), { capture: true, signal: listening.signal });
+  }
+}
+
 /** Replace an element's children. */
 export function fill(element, ...children) {
   element.replaceChildren();
