@@ -14,7 +14,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from bench.server import Server
-from tests.browser.test_page import fresh, player_button
+from tests.browser.test_page import fresh, player_button, tap_piles
 
 
 def deck_order(page: Page) -> list[str]:
@@ -114,3 +114,33 @@ def test_up_and_down_follow_the_columns_of_a_wide_screen(
     page.keyboard.press("ArrowRight")  # past January's last card: February's first
     assert focused_card(page) == cards[4]
     context.close()
+
+
+def test_the_focus_is_never_hidden_and_a_result_opens_at_the_top(page: Page, watch: Any) -> None:
+    """A player's pass at 360×800: a stepper or select reached by Shift+Tab scrolled under
+    the sticky player bar, its focus ring hidden; after Stop the result's heading took the
+    focus at the screen's bottom edge, the result itself out of sight."""
+    fresh(page, watch)
+    hand = page.locator("#view-hand")
+    tap_piles(hand)
+    stop = page.get_by_role("button", name="A stops")
+    stop.focus()
+    bar = hand.locator(".player-bar")
+    for _ in range(12):  # up through the side events, the 국진 choices and the steppers
+        page.keyboard.press("Shift+Tab")
+        kind = page.evaluate("document.activeElement.tagName")
+        if kind in ("BUTTON", "SELECT") and not page.evaluate(
+            "!!document.activeElement.closest('.player-bar, .months')"
+        ):
+            top = page.evaluate("document.activeElement.getBoundingClientRect().top")
+            box = bar.bounding_box()
+            assert box is not None
+            assert top >= box["y"] + box["height"] - 1, page.evaluate(
+                "document.activeElement.outerHTML.slice(0, 120)"
+            )
+    stop.click()
+    heading = page.locator(".result h2")
+    expect(heading).to_be_focused()
+    place = heading.bounding_box()
+    assert place is not None
+    assert place["y"] < 100  # at the top, the result below it on screen

@@ -3,7 +3,7 @@
 // `?join=CODE` (a join link, or its QR code) and `#table=ID&viewer=TOKEN` (a viewer link).
 import { ApiError, call } from "./api.js";
 import { cardName } from "./cards.js";
-import { afterTap, fill, focusMoves, h, keepFocus, stepper, uniqueId } from "./dom.js";
+import { afterTap, fill, focusAtTop, focusMoves, h, keepFocus, stepper, uniqueId } from "./dom.js";
 import { createHandEditor, handPath } from "./hand.js";
 import { lang, learnCodes, setLang, t } from "./i18n.js";
 import { renderResult } from "./result.js";
@@ -124,7 +124,7 @@ function handView(mount) {
       shown = () => [renderResult(answer.data, { names: cardNames(cards), compare: whatIf }),
         nextHand(next)];
       fill(resultBox, shown());
-      if (!moved()) resultBox.querySelector("h2").focus();
+      if (!moved()) focusAtTop(resultBox.querySelector("h2"));
     } catch (error) {
       shown = null;
       fill(resultBox);

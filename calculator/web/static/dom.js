@@ -181,6 +181,14 @@ export function afterTap(draw) {
   }
 }
 
+/** Focus `heading` and bring it to the top of the screen, what follows it below: a
+ * result's heading focused where it was drawn sat at the screen's bottom edge, the result
+ * itself out of sight (a player's pass). */
+export function focusAtTop(heading) {
+  heading.focus({ preventScroll: true });
+  heading.scrollIntoView({ block: "start" });
+}
+
 /** Replace an element's children. */
 export function fill(element, ...children) {
   element.replaceChildren();

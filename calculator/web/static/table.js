@@ -3,7 +3,7 @@
 // few seconds: a 304 costs nearly nothing), correct / void / undo, settle, share the text.
 // Writes carry an Idempotency-Key and If-Match with the version the phone last saw.
 import { ApiError, call, newKey } from "./api.js";
-import { fill, focusMoves, h, keepFocus, submitOnEnter, uniqueId } from "./dom.js";
+import { fill, focusAtTop, focusMoves, h, keepFocus, submitOnEnter, uniqueId } from "./dom.js";
 import { currentBodies } from "./edits.js";
 import { createHandEditor, handPath } from "./hand.js";
 import { errorText, lang, num, presetText, problemText, signed, t } from "./i18n.js";
@@ -732,7 +732,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
           renderResult(result, { names })];
         s.shownHand = { number: shownNumber, net: JSON.stringify(stored.net ?? {}) };
         fill(box.result, s.shown());
-        if (!moved()) box.result.querySelector("h2").focus();
+        if (!moved()) focusAtTop(box.result.querySelector("h2"));
       }
     } finally {
       moved(); // listening ends
