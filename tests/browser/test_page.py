@@ -215,7 +215,7 @@ def test_a_card_held_twice_is_shown_next_to_the_card(page: Page, watch: Any, axe
     expect(player_button(hand, "B")).to_have_attribute("aria-pressed", "true")
     hand.locator('[data-card="01-bright"]').focus()
     page.keyboard.press("Space")
-    month = hand.locator('section.month:has([data-card="01-bright"])')
+    month = hand.locator('.month:has([data-card="01-bright"])')
     expect(month.locator(".inline-error")).to_contain_text("01-bright is held twice")
     expect(month.locator(".inline-error")).to_have_attribute("data-code", "duplicate_card")
     card = hand.locator('[data-card="01-bright"]')

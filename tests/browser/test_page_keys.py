@@ -45,6 +45,9 @@ def test_the_deck_is_one_tab_stop_and_the_arrow_keys_move_between_cards(
     expect(hand.get_by_role("group", name="The cards, by month")).to_have_accessible_description(
         "The arrow keys move between the cards."
     )
+    # each month a group named by its heading, not a landmark: 13 regions were noise
+    expect(hand.get_by_role("group", name="Month 1 pine")).to_be_visible()
+    assert page.evaluate("document.querySelectorAll('#view-hand section.month').length") == 0
 
     # A chosen by keyboard, then Tab: into the deck, at its first card
     player_button(hand, "C").focus()

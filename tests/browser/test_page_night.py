@@ -21,7 +21,7 @@ def test_a_korean_editor_says_a_card_held_twice_in_korean_without_pointers(
     hand = page.locator("#view-hand")
     give(hand, "A", ["03-bright"])
     give(hand, "B", ["03-bright"])
-    error = hand.locator('section.month:has([data-card="03-bright"]) .inline-error')
+    error = hand.locator('.month:has([data-card="03-bright"]) .inline-error')
     # the code's Korean name and the two players: not the API's English sentence
     expect(error).to_have_text("중복된 패 ('A', 'B')")
     expect(error).to_have_attribute("data-code", "duplicate_card")

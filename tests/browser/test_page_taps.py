@@ -17,9 +17,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.test_page import fresh, player_button
 
 
-def test_a_tap_right_after_typing_a_name_or_the_stake_is_not_lost(
-    page: Page, watch: Any
-) -> None:
+def test_a_tap_right_after_typing_a_name_or_the_stake_is_not_lost(page: Page, watch: Any) -> None:
     fresh(page, watch)
     hand = page.locator("#view-hand")
     name = hand.get_by_label("Player 3 name")

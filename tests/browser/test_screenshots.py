@@ -57,7 +57,7 @@ def test_screenshots(live_server: Server, browser: Browser, watch: Any) -> None:
     page.locator("#view-hand .player-bar .player").first.click()
     page.locator('#view-hand [data-card="01-junk-1"]').click()
     expect(page.locator('[data-preview-player="A"]')).to_contain_text("3 pt")
-    page.locator("#view-hand section.month").first.evaluate(
+    page.locator("#view-hand .month").first.evaluate(
         "e => { e.scrollIntoView(); window.scrollBy(0, -96); }"
     )
     shoot(page, "card-picker")

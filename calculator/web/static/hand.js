@@ -542,7 +542,8 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     const groups = [...months.keys()].sort((a, b) => (a || 13) - (b || 13)).map((month) => {
       const headingId = uniqueId("month");
       const title = month ? `${t("month", { m: month })} ${monthName(month)}` : t("bonusCards");
-      return h("section", { class: "month", "aria-labelledby": headingId },
+      // a group, not a section: thirteen named sections were thirteen landmarks
+      return h("div", { class: "month", role: "group", "aria-labelledby": headingId },
         h("h4", { id: headingId }, title),
         h("div", { class: "month-cards" }, months.get(month).map(cardButton)),
         h("div", { class: "month-errors" }));
