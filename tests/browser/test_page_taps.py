@@ -10,11 +10,12 @@ control drawn again, and no click is made.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_page import fresh, player_button
+from tests.browser.test_page import fresh, player_button, tap_piles
 
 
 def test_a_tap_right_after_typing_a_name_or_the_stake_is_not_lost(page: Page, watch: Any) -> None:
@@ -37,3 +38,26 @@ def test_a_tap_right_after_typing_a_name_or_the_stake_is_not_lost(page: Page, wa
     other.click()
     expect(other).to_have_attribute("aria-pressed", "true")
     expect(other.locator(".owners")).to_have_text("B")
+
+
+def test_a_result_says_so_once_its_hand_is_edited(page: Page, watch: Any, axe: Any) -> None:
+    """A player's pass: a card tapped after Stop left the old amounts under the editor,
+    with nothing saying they no longer matched what was tapped."""
+    fresh(page, watch)
+    hand = page.locator("#view-hand")
+    tap_piles(hand)
+    page.get_by_role("button", name="A stops").click()
+    expect(page.locator(".result h2")).to_be_focused()
+    stale = page.locator(".result-box > .notice")
+    expect(stale).to_be_hidden()  # empty: the result is the hand's
+    player_button(hand, "C").click()
+    card = hand.locator('[data-card="11-junk-1"]')
+    card.click()  # C takes one more card
+    expect(stale).to_have_text(re.compile("The hand changed since it was scored"))
+    expect(stale).to_have_attribute("role", "status")
+    axe(page, "a result of a hand edited since")
+    card.click()  # and gives it back: the hand scored again
+    expect(stale).to_be_hidden()
+    card.click()
+    page.get_by_role("button", name="A stops").click()  # scored as it is now
+    expect(stale).to_be_hidden()

@@ -42,6 +42,9 @@ function handView(mount) {
   const rulesBox = h("div", {});
   const editorBox = h("div", { class: "editor" });
   const resultBox = h("div", { class: "result-box" });
+  // over a result whose hand was edited since: it no longer says what the editor holds
+  const staleBox = h("p", { class: "notice", role: "status" });
+  let scored = null; // the editor's body the result shown was scored from (JSON)
   const streakBox = h("div", { class: "streak-box" });
   // drawn hands (나가리) right before the next one: the answer's nagari_streak_after, kept
   // for the next hand as a table carries it (a player may also set it)
@@ -55,7 +58,15 @@ function handView(mount) {
     onOutcome: score,
     // the stake, the options and the streak: a problem with them is said there
     around: () => [rulesBox, streakBox],
+    onEdit: () => markStale(),
   });
+
+  /** A result shown says so while the hand in the editor is not the one it scored (a
+   * player's pass: a card tapped after Stop left the old amounts as they were). */
+  function markStale() {
+    const stale = shown !== null && scored !== null && JSON.stringify(editor.body()) !== scored;
+    staleBox.textContent = stale ? t("resultStale") : "";
+  }
 
   /** What every hand of the tab is scored under: the rules, the stake, and (Go-Stop) the
    * nagari streak. */
@@ -123,7 +134,9 @@ function handView(mount) {
       const next = answer.data.nagari_streak_after; // (a balance hand has none)
       shown = () => [renderResult(answer.data, { names: cardNames(cards), compare: whatIf }),
         nextHand(next)];
-      fill(resultBox, shown());
+      scored = JSON.stringify(sent);
+      fill(resultBox, staleBox, shown());
+      markStale();
       if (!moved()) focusAtTop(resultBox.querySelector("h2"));
     } catch (error) {
       shown = null;
@@ -226,7 +239,8 @@ function handView(mount) {
       renderStreak();
       picker.render();
       editor.render();
-      fill(resultBox, shown ? shown() : null);
+      fill(resultBox, shown ? [staleBox, shown()] : null);
+      markStale();
     },
   };
 }

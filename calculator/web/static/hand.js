@@ -95,7 +95,7 @@ export function badges(names) {
  * outcome: its "Score" button calls `onOutcome(null)`).
  */
 export function createHandEditor({ mount, context, onOutcome, entry = "cards",
-  around = () => [] }) {
+  around = () => [], onEdit = () => {} }) {
   const state = {
     names: [],
     piles: [],
@@ -330,6 +330,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     clearErrors();
     updateCards();
     updateBar();
+    onEdit();
     clearTimeout(timer);
     // A problem said after this edit (the hand sent meanwhile and refused, even before
     // the preview goes out) stands: the preview's answer neither clears it nor says its
