@@ -515,3 +515,34 @@ def test_names_compare_without_their_variation_selectors() -> None:
     odd = ShareSheet(**{**_fields(sheet), "players": (("A", "\ufe0f"), *sheet.players[1:])})
     assert labels(odd.players)["A"] == "A"
     assert read(render(odd, lang=Lang.EN)).sheet == odd
+
+
+@pytest.mark.parametrize(
+    ("changed", "said"),
+    [
+        ({"date": "2026-13-99"}, "no day of the calendar"),
+        ({"date": "0000-00-00"}, "no day of the calendar"),
+        (
+            {"players": (("A", None),), "totals": {"A": 0}, "transfers": ()},
+            "the line names 1 players",
+        ),
+        ({"transfers": (_t("C", "B", 1000), _t("D", "B", 1000), _t("A", "B", 0))}, "no chips"),
+        (
+            {
+                "totals": {"A": 0, "B": 1000, "C": 0, "D": -1000},
+                "transfers": (_t("D", "B", 1000), _t("B", "C", 5), _t("C", "B", 5)),
+            },
+            "pays back a pair paid already",
+        ),
+    ],
+)
+def test_a_line_no_table_could_share_is_refused_though_its_check_matches(
+    changed: dict[str, Any], said: str
+) -> None:
+    """The check catches typos, not a line another tool made (an integrator's probe: a
+    13th month, a zero transfer, a pair paid both ways, one player, each read with a 200):
+    what no table's share makes is refused, naming the part."""
+    with pytest.raises(ShareError) as refused:
+        read(compact_line(ShareSheet(**{**_fields(_sample()), **changed})))
+    assert refused.value.issues[0].code == "share_line_malformed"
+    assert said in refused.value.issues[0].detail

@@ -34,6 +34,7 @@ compute it (a signed line would need a secret no other tool could check).
 from __future__ import annotations
 
 import base64
+import datetime
 import hashlib
 import re
 import unicodedata
@@ -397,6 +398,10 @@ def _sheet(sections: list[str]) -> ShareSheet:
     title, date, preset, fingerprint, unit, players_text, transfers_text = sections
     if not re.fullmatch(r"\d{8}", date):
         _fail("share_line_malformed", f"the date {date!r} is not YYYYMMDD")
+    try:
+        datetime.date(int(date[:4]), int(date[4:6]), int(date[6:]))
+    except ValueError:
+        _fail("share_line_malformed", f"the date {date!r} is no day of the calendar")
     if not re.fullmatch(r"[0-9A-F]{1,64}", fingerprint):
         _fail("share_line_malformed", f"the fingerprint {fingerprint!r} is not hexadecimal")
     if unit and not re.fullmatch(r"[1-9]\d{0,18}", unit):
@@ -415,7 +420,7 @@ def _sheet(sections: list[str]) -> ShareSheet:
             _fail("share_line_malformed", f"player {i + 1}'s id {pid!r} is empty or repeated")
         players.append((pid, name))
         totals[pid] = _chips(found.group(3), f"{pid!r}'s total")
-    if not 1 <= len(players) <= MAX_PLAYERS:
+    if not 2 <= len(players) <= MAX_PLAYERS:  # a table has two players at least
         _fail("share_line_malformed", f"the line names {len(players)} players")
     transfers = []
     for i, item in enumerate(transfers_text.split(",") if transfers_text else []):
@@ -430,7 +435,15 @@ def _sheet(sections: list[str]) -> ShareSheet:
                 "share_line_malformed", f"transfer {i + 1} ({item!r}) is not <payer><payee><chips>"
             )
         chips = _chips(found.group(3), f"transfer {i + 1}")
-        transfers.append(Transfer(players[places[0]][0], players[places[1]][0], chips))
+        pair = (players[places[0]][0], players[places[1]][0])
+        # a settlement's transfers move chips, each pair one way (the fewest transfers)
+        if chips == 0 or any({t.payer, t.payee} == set(pair) for t in transfers):
+            _fail(
+                "share_line_malformed",
+                f"transfer {i + 1} ({item!r}) moves no chips, or pays back a pair paid "
+                "already: no settlement makes it",
+            )
+        transfers.append(Transfer(*pair, chips))
     _check_settles(totals, transfers)
     return ShareSheet(
         title=_unb32(title, "the title"),
