@@ -422,7 +422,7 @@ def _sheet(sections: list[str]) -> ShareSheet:
         totals[pid] = _chips(found.group(3), f"{pid!r}'s total")
     if not 2 <= len(players) <= MAX_PLAYERS:  # a table has two players at least
         _fail("share_line_malformed", f"the line names {len(players)} players")
-    transfers = []
+    transfers: list[Transfer] = []
     for i, item in enumerate(transfers_text.split(",") if transfers_text else []):
         found = _TRANSFER.fullmatch(item)
         places = [ord(found.group(g)) - ord("A") for g in (1, 2)] if found else [-1, -1]

@@ -151,6 +151,7 @@ document.addEventListener("pointerdown", () => { pressing = true; }, true);
 for (const type of ["pointerup", "pointercancel"]) {
   document.addEventListener(type, () => { pressing = false; }, true);
 }
+window.addEventListener("blur", () => { pressing = false; }); // released elsewhere
 
 /**
  * Run `draw` now, or — while a pointer is pressed — once that tap has been delivered. A
@@ -159,7 +160,8 @@ for (const type of ["pointerup", "pointercancel"]) {
  * lost (a player's pass: a name typed, then a tap on a player, and the player was not
  * chosen; the card taps that followed went to nobody). So the redraw waits for the
  * tap's click (its handlers run first, on the controls pressed), or, for a press that
- * clicks nothing (a scroll), half a second after its release.
+ * clicks nothing (a scroll), half a second after its release; two seconds at most (a
+ * release the page never hears of).
  */
 export function afterTap(draw) {
   if (!pressing) {
@@ -179,6 +181,7 @@ export function afterTap(draw) {
   for (const type of ["pointerup", "pointercancel"]) {
     window.addEventListener(type, later(500), { capture: true, signal: listening.signal });
   }
+  setTimeout(run, 2000);
 }
 
 /** Focus `heading` and bring it to the top of the screen, what follows it below: a
