@@ -703,16 +703,17 @@ def test_a_floor_four_the_dealer_wins_is_named_in_its_csv_rows() -> None:
 
 
 def test_a_new_roster_refuses_ids_alike_and_an_import_takes_them() -> None:
-    """Two ids a phone shows alike (spaces, composed or decomposed Hangul, full width) are
+    """Two ids a phone shows alike (spaces, composed or decomposed Hangul, invisibles) are
     refused when a table is created, and taken from an export (a table created before
     2026-12-06 may hold them: its hands were scored with them)."""
     from calculator.errors import InvalidTableError
     from calculator.ledger import check_setup
-    from calculator.ledger.state import look_alike
+    from calculator.ledger.names import alike
 
-    assert look_alike("\u1106\u1175\u11ab\u110c\u1175") == "\ubbfc\uc9c0"  # 민지
-    assert look_alike(" \uff21  B ") == "A B"
-    assert look_alike("A") != look_alike("a")  # two people may be A and a
+    assert alike("\u1106\u1175\u11ab\u110c\u1175") == "\ubbfc\uc9c0"  # 민지
+    assert alike(" \u2764\ufe0f  B ") == "\u2764 B"
+    assert alike("A") != alike("a")  # two people may be A and a
+    assert alike("\uff21") != alike("A")  # a full-width letter is drawn wider
     alike = replace(setup_of(SCENARIOS[0]["table"]), roster=("A", "B", "A\u00a0"), dealer=None)
     with pytest.raises(InvalidTableError) as refused:
         check_setup(alike)

@@ -45,6 +45,10 @@ from enum import StrEnum
 from typing import NoReturn
 
 from calculator.errors import GoStopError, Issue
+from calculator.ledger.names import alike as _alike
+from calculator.ledger.names import norm as _norm
+from calculator.ledger.names import plain as _plain
+from calculator.ledger.names import seen as _seen
 from calculator.session import Transfer
 from calculator.settlement import MAX_SAFE_CHIPS
 
@@ -63,9 +67,6 @@ _TO_CROCKFORD = str.maketrans(_RFC4648, _CROCKFORD)
 _FROM_CROCKFORD = str.maketrans(_CROCKFORD + "OIL", _RFC4648 + "ABB")
 _LINE_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.,:/-")
 _NOT_BREAK = re.compile(r"[^\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")  # what splitlines keeps
-# a soft hyphen, zero-width space, word joiner, BOM, variation selectors (not the zero-width
-# joiner and non-joiner: they are part of an emoji or a word, as a name holds them)
-_INVISIBLE = re.compile("[\u00ad\u200b\u2060\ufeff\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
 # What chat apps put before a copied or exported message: KakaoTalk PC "[민지] [오후 9:15] ",
 # KakaoTalk's export "2026. 12. 5. 오후 9:15, 민지 : " (or "December 5, 2026 at 9:15 PM,
 # 민지 : "), WhatsApp "[05/12/2026, 21:15:03] 민지: " and "12/5/26, 9:15 PM - 민지: ".
@@ -669,31 +670,6 @@ def _mismatch(number: int, line: str, what: str) -> NoReturn:
 
 def _refuse_line(number: int, line: str, why: str) -> NoReturn:
     _fail("share_line_mismatch", f"line {number}, {line!r}, is refused: {why}")
-
-
-def _seen(text: str) -> str:
-    """Text as it is compared: invisible characters out, whitespace as a chat leaves it."""
-    return _norm(_plain(text))
-
-
-def _alike(text: str) -> str:
-    """Text as a reader tells names apart: as it is compared (:func:`_seen`), and without
-    the zero-width (non-)joiners, which some chats draw as nothing between two emoji
-    (``💰💰`` and ``💰\u200d💰`` look the same)."""
-    return _seen(text).replace("\u200d", "").replace("\u200c", "")
-
-
-def _plain(text: str) -> str:
-    """Text without the invisible characters a chat app or an editor adds or drops: a
-    BOM, zero-width spaces, word joiners, soft hyphens, emoji variation selectors (❤️ and
-    ❤ are the same name). Bidi controls stay: they change what a line shows; so do
-    zero-width joiners (👩‍💻 is one emoji)."""
-    return _INVISIBLE.sub("", text)
-
-
-def _norm(text: str) -> str:
-    """Text as a chat app may leave it: NFC, whitespace runs as one space, trimmed."""
-    return " ".join(unicodedata.normalize("NFC", text).split())
 
 
 def _signed(chips: int) -> str:

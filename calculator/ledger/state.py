@@ -22,7 +22,6 @@ corrected or voided), redo makes it again; a new change empties what redo could 
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -39,6 +38,7 @@ from calculator.errors import (
 )
 from calculator.hand import Hand, OutcomeType, PlayerHand
 from calculator.ledger.events import EDITS, DealerRule, Event, EventType, Play, TableSetup
+from calculator.ledger.names import alike
 from calculator.limits import quote
 from calculator.presets import Variant
 from calculator.result import HandResult, winner_of
@@ -209,37 +209,31 @@ def start(setup: TableSetup) -> Ledger:
     )
 
 
-def look_alike(player: str) -> str:
-    """What a phone shows of a player id: its compatibility form (NFKC: a Korean name
-    typed on one system is composed, another's decomposed; a full-width ``Ａ`` is ``A``),
-    spaces at either end and runs of them inside left out. Two ids alike by it are one
-    person to the players, and two to the ledger."""
-    return " ".join(unicodedata.normalize("NFKC", player).split())
-
-
 def check_setup(setup: TableSetup, *, new: bool = True) -> None:
     """Raise InvalidTableError unless the roster names different people and the first
     dealer, if given, is one of them. ``new``: a table created now, whose roster may not
-    name two ids that only their encoding or spaces tell apart (:func:`look_alike`); an
+    name two ids a reader cannot tell apart (:func:`~calculator.ledger.names.alike`: the
+    same letters composed or not, spaces, invisible characters, as the share text tells
+    names apart); an
     import takes an exported roster as it is (a table created before 2026-12-06 may hold
     such ids)."""
     problems = Problems()
     seen: set[str] = set()
-    alike: dict[str, str] = {}
+    seen_as: dict[str, str] = {}
     for i, player in enumerate(setup.roster):
         if player in seen:
             problems.add("duplicate_player", f"{player!r} is on the roster twice", "roster", i)
-        elif new and look_alike(player) in alike:
+        elif new and alike(player) in seen_as:
             problems.add(
                 "duplicate_player",
-                f"{player!r} and {alike[look_alike(player)]!r} differ only by spaces or by "
-                "how their letters are encoded: a phone shows them alike; give each player "
-                "an id of its own",
+                f"{player!r} and {seen_as[alike(player)]!r} differ only by spaces, invisible "
+                "characters or how their letters are encoded: a phone shows them alike; "
+                "give each player an id of its own",
                 "roster",
                 i,
             )
         seen.add(player)
-        alike.setdefault(look_alike(player), player)
+        seen_as.setdefault(alike(player), player)
     if setup.dealer is not None and setup.dealer not in seen:
         problems.add(
             "unknown_player",
@@ -506,12 +500,12 @@ def _hands_held(count: int) -> str:
 
 def _not_on_roster(player: str, roster: tuple[str, ...]) -> str:
     """Why ``player`` cannot play this table's hand; what the roster spells alike, said."""
-    same = [listed for listed in roster if look_alike(listed) == look_alike(player)]
+    same = [listed for listed in roster if alike(listed) == alike(player)]
     if same:
         return (
             f"{player!r} is not on the table's roster; {same[0]!r} is, spelled with other "
-            "spaces or another encoding of its letters (a phone shows them alike): send "
-            "the id as the table lists it"
+            "spaces, invisible characters or another encoding of its letters (a phone "
+            "shows them alike): send the id as the table lists it"
         )
     return (
         f"{player!r} is not on the table's roster ({', '.join(roster)}); players are fixed "
