@@ -64,8 +64,15 @@ function handView(mount) {
   /** A result shown says so while the hand in the editor is not the one it scored (a
    * player's pass: a card tapped after Stop left the old amounts as they were). */
   function markStale() {
-    const stale = shown !== null && scored !== null && JSON.stringify(editor.body()) !== scored;
-    staleBox.textContent = stale ? t("resultStale") : "";
+    const stale = shown !== null && scored !== null && sameHand(editor.body()) !== scored;
+    const text = stale ? t("resultStale") : "";
+    if (staleBox.textContent !== text) staleBox.textContent = text; // said once, not per tap
+  }
+
+  /** A hand body as compared: its piles' cards in any order (as the API reads them). */
+  function sameHand(body) {
+    return JSON.stringify(body, (key, value) => ((key === "captured" || key === "hand")
+      && Array.isArray(value) ? [...value].sort() : value));
   }
 
   /** What every hand of the tab is scored under: the rules, the stake, and (Go-Stop) the
@@ -134,7 +141,7 @@ function handView(mount) {
       const next = answer.data.nagari_streak_after; // (a balance hand has none)
       shown = () => [renderResult(answer.data, { names: cardNames(cards), compare: whatIf }),
         nextHand(next)];
-      scored = JSON.stringify(sent);
+      scored = sameHand(sent);
       fill(resultBox, staleBox, shown());
       markStale();
       if (!moved()) focusAtTop(resultBox.querySelector("h2"));
@@ -179,8 +186,10 @@ function handView(mount) {
             // it (the focus fell to the page, and the keyboard closed)
             e.target.value = names[i];
             remove?.setAttribute("aria-label", t("removePlayer", { id: names[i] }));
-            // its tapped cards go with it; the editor drawn again after a tap under way
-            afterTap(() => editor.renamePlayer(before, names[i]));
+            // its tapped cards go with it at once (a roster change the tap makes finds
+            // them there); the editor drawn again once a tap under way is delivered
+            editor.renamePlayer(before, names[i], { draw: false });
+            afterTap(() => editor.render());
           } }),
         remove);
     });

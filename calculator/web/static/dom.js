@@ -27,6 +27,7 @@ function append(element, children) {
 }
 
 const FOCUSABLE = "button, input, select, textarea, summary, [tabindex]";
+const TAP_AFTER_RELEASE_MS = 500; // a tap's click comes within this of its release
 
 /** What identifies a control across a redraw: its tag, data and label, or its text when
  * it has no data (a player's button keeps its data while its points change). */
@@ -145,26 +146,38 @@ function nearestInRow(list, control, direction) {
   return row[0][0];
 }
 
-// Whether a pointer is pressed now: a tap under way, between its press and its release.
-let pressing = false;
-document.addEventListener("pointerdown", () => { pressing = true; }, true);
+// A tap under way: from its press until its click has been dispatched, or, for a press
+// that clicks nothing (a scroll), half a second after its release. Not its release alone:
+// on a touch screen the release comes first, then the mouse events the tap makes (the
+// field's blur among them, at its mousedown), then the click.
+let down = false; // a pointer pressed now
+let tapping = false;
+let released = null;
+document.addEventListener("pointerdown", () => {
+  down = true;
+  tapping = true;
+  clearTimeout(released);
+}, true);
 for (const type of ["pointerup", "pointercancel"]) {
-  document.addEventListener(type, () => { pressing = false; }, true);
+  document.addEventListener(type, () => {
+    down = false;
+    released = setTimeout(() => { tapping = false; }, TAP_AFTER_RELEASE_MS);
+  }, true);
 }
-window.addEventListener("blur", () => { pressing = false; }); // released elsewhere
+window.addEventListener("click", () => setTimeout(() => { tapping = false; }, 0), true);
+window.addEventListener("blur", () => { down = false; tapping = false; }); // released elsewhere
 
 /**
- * Run `draw` now, or — while a pointer is pressed — once that tap has been delivered. A
+ * Run `draw` now, or — while a tap is under way — once that tap has been delivered. A
  * field's change is said when it loses the focus, which is when the next tap presses
  * down: a redraw it asks for then replaces the control under the finger, whose click is
  * lost (a player's pass: a name typed, then a tap on a player, and the player was not
  * chosen; the card taps that followed went to nobody). So the redraw waits for the
- * tap's click (its handlers run first, on the controls pressed), or, for a press that
- * clicks nothing (a scroll), half a second after its release; two seconds at most (a
- * release the page never hears of).
+ * tap's click (its handlers run first, on the controls pressed), or, for a tap that
+ * clicks nothing, half a second after its release.
  */
 export function afterTap(draw) {
-  if (!pressing) {
+  if (!tapping) {
     draw();
     return;
   }
@@ -178,10 +191,14 @@ export function afterTap(draw) {
   };
   const later = (delay) => () => setTimeout(run, delay);
   window.addEventListener("click", later(0), { capture: true, signal: listening.signal });
-  for (const type of ["pointerup", "pointercancel"]) {
-    window.addEventListener(type, later(500), { capture: true, signal: listening.signal });
+  if (!down) {
+    later(TAP_AFTER_RELEASE_MS)(); // released already (a touch screen's tap)
+    return;
   }
-  setTimeout(run, 2000);
+  for (const type of ["pointerup", "pointercancel"]) {
+    window.addEventListener(type, later(TAP_AFTER_RELEASE_MS),
+      { capture: true, signal: listening.signal });
+  }
 }
 
 /** Focus `heading` and bring it to the top of the screen, what follows it below: a

@@ -147,7 +147,9 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
   }
 
   /** Player `from` is now called `to`: its piles, counts and flags stay. */
-  function renamePlayer(from, to) {
+  /** `from` is named `to` from now on, its tapped cards with it; `draw` false: the
+   * editor is drawn again later (`render`), by whoever asked. */
+  function renamePlayer(from, to, { draw = true } = {}) {
     const at = state.names.indexOf(from);
     if (at < 0 || from === to) return;
     state.names[at] = to;
@@ -156,7 +158,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     state.sitterHand = state.sitterHand && [...state.sitterHand];
     if (state.benched?.name === from) state.benched = { ...state.benched, name: to };
     forgetPreview();
-    render();
+    if (draw) render();
   }
 
   /** Who sits out: with four Go-Stop players, `sitter` if it is one of them, else the
