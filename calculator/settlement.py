@@ -162,7 +162,7 @@ def settle(hand: Hand, ruleset: RuleSet, *, entering: bool = True) -> HandResult
     try:
         table = check_table(hand, rules, entering=entering)
     except InvalidHandError as error:
-        _raise_with_the_cards(hand, rules, error, entering)
+        _raise_with_the_cards(hand, rules, error, entering=entering)
         raise
     conflicts = table.conflicts
     if not conflicts:
@@ -181,7 +181,7 @@ def settle(hand: Hand, ruleset: RuleSet, *, entering: bool = True) -> HandResult
 
 
 def _raise_with_the_cards(
-    hand: Hand, rules: GoStopRules, error: InvalidHandError, entering: bool
+    hand: Hand, rules: GoStopRules, error: InvalidHandError, *, entering: bool
 ) -> None:
     """A hand refused for its players, outcome, events or counts (``error``) is refused
     with the problems of its cards too, when they have any: SPEC §4's errors list names

@@ -139,7 +139,10 @@ def load_play(variant: Variant, body: Any, prefix: tuple[str, ...] = ()) -> Play
         if isinstance(messages, dict):  # an unknown field of the hand's own object
             messages = {k: [told] if v == [said] else v for k, v in messages.items()}
         if variant is Variant.BALANCE and isinstance(body, Mapping) and _plays_gostop(body):
-            messages = {"_schema": [_BALANCE_TABLE], **messages}
+            # said first; beside what the body as a whole was told (more unknown fields
+            # than one answer lists)
+            rest = {name: said for name, said in messages.items() if name != "_schema"}
+            messages = {"_schema": [_BALANCE_TABLE, *messages.get("_schema", [])], **rest}
         for name in reversed(prefix):
             messages = {name: messages}
         raise ValidationError(messages) from None

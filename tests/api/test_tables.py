@@ -1283,6 +1283,11 @@ def test_a_go_stop_hand_sent_to_a_balance_table_is_told_the_variant_first(lclien
             first = table.write(method, suffix, sent, expect=422)["errors"][0]
             assert (first["pointer"], first["code"]) == (at, "wrong_variant")
             assert "balance variant" in first["detail"]
+    # a Go-Stop hand with more unknown fields than one answer lists: told both
+    crowded = {**HAND, **{f"x{i}": 0 for i in range(60)}}
+    codes = [e["code"] for e in table.write("POST", "/hands", crowded, expect=422)["errors"]]
+    assert codes[0] == "wrong_variant"
+    assert "too_many_problems" in codes
     typo = {"players": [{"id": "A", "capture": []}, {"id": "B", "captured": []}]}
     answer = table.write("POST", "/hands", typo, expect=422)
     assert "wrong_variant" not in {e["code"] for e in answer["errors"]}
