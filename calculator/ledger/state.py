@@ -214,9 +214,8 @@ def check_setup(setup: TableSetup, *, new: bool = True) -> None:
     dealer, if given, is one of them. ``new``: a table created now, whose roster may not
     name two ids a reader cannot tell apart (:func:`~calculator.ledger.names.alike`: the
     same letters composed or not, spaces, invisible characters, as the share text tells
-    names apart); an
-    import takes an exported roster as it is (a table created before 2026-12-06 may hold
-    such ids)."""
+    names apart); else an import, which takes an exported roster as it is (a table
+    created before 2026-12-06 may hold such ids)."""
     problems = Problems()
     seen: set[str] = set()
     seen_as: dict[str, str] = {}
