@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from bench.server import Server
 from tests.browser.test_page import PHONE, fresh, player_button, tap_piles
@@ -41,15 +41,21 @@ def test_a_tap_right_after_typing_a_name_or_the_stake_is_not_lost(page: Page, wa
     expect(other.locator(".owners")).to_have_text("B")
 
 
-def test_a_result_says_so_once_its_hand_is_edited(page: Page, watch: Any, axe: Any) -> None:
-    """A player's pass: a card tapped after Stop left the old amounts under the editor,
-    with nothing saying they no longer matched what was tapped."""
+def scored(page: Page, watch: Any) -> tuple[Locator, Locator]:
+    """A fresh page's hand tapped (tests/browser/test_page.py's piles) and scored: the
+    editor, and the notice over the result that says the hand changed since."""
     fresh(page, watch)
     hand = page.locator("#view-hand")
     tap_piles(hand)
     page.get_by_role("button", name="A stops").click()
     expect(page.locator(".result h2")).to_be_focused()
-    stale = page.locator(".result-box > .notice")
+    return hand, page.locator(".result-box > .notice")
+
+
+def test_a_result_says_so_once_its_hand_is_edited(page: Page, watch: Any, axe: Any) -> None:
+    """A player's pass: a card tapped after Stop left the old amounts under the editor,
+    with nothing saying they no longer matched what was tapped."""
+    hand, stale = scored(page, watch)
     expect(stale).to_be_hidden()  # empty: the result is the hand's
     player_button(hand, "C").click()
     card = hand.locator('[data-card="11-junk-1"]')
@@ -104,12 +110,7 @@ def test_a_result_is_not_called_stale_for_its_cards_tapped_in_another_order(
 ) -> None:
     """The API reads a pile's cards in any order; so does the notice (the review: a card
     taken out and back, not the last one tapped, left it up)."""
-    fresh(page, watch)
-    hand = page.locator("#view-hand")
-    tap_piles(hand)
-    page.get_by_role("button", name="A stops").click()
-    expect(page.locator(".result h2")).to_be_focused()
-    stale = page.locator(".result-box > .notice")
+    hand, stale = scored(page, watch)
     player_button(hand, "A").click()
     first = hand.locator('[data-card="01-bright"]')  # A's first card, not its last
     first.click()
