@@ -38,6 +38,8 @@ from calculator.api.sharing_schemas import (
     ShareReadingSchema,
 )
 from calculator.api.table_access import (
+    CSV_TAG,
+    EN_TAG,
     MIN_SHARED_KEY,
     not_modified,
     open_table,
@@ -86,8 +88,8 @@ _IMPORT = ImportSchema()
 CSV_MEDIA = "text/csv"
 # Each representation's own ETag (RFC 9110 §8.8.3; table_access.etag): the table's version,
 # then a suffix for all but the first, which keeps the tag every table read has ("N").
-_SHARE_TAGS = {Lang.KO: "", Lang.EN: ".en"}
-_EXPORT_TAGS = {"json": "", "csv": ".csv"}
+_SHARE_TAGS = {Lang.KO: "", Lang.EN: EN_TAG}
+_EXPORT_TAGS = {"json": "", "csv": CSV_TAG}
 _SHARE_ETAG = {
     "ETag": {
         "schema": {"type": "string"},

@@ -190,6 +190,14 @@ def _is_table_id(table_id: str) -> bool:
     return _TABLE_ID.fullmatch(table_id) is not None
 
 
+# The suffixes that tag a table's other representations (:func:`etag`): the English share
+# text's and the CSV export's (calculator.api.sharing). A tag with any other suffix names
+# no version: ``If-Match: "3.0"`` is not version 3.
+EN_TAG = ".en"
+CSV_TAG = ".csv"
+_VARIANT_TAGS = frozenset({EN_TAG, CSV_TAG})
+
+
 def etag(version: int, variant: str = "") -> str:
     """The ETag of a table version: a strong tag of the number. A read answered in more
     than one representation (the share text's languages, the export's formats) tags each
@@ -379,7 +387,7 @@ def check_version(version: int, if_match: str) -> None:
     if if_match == etag(version):
         return  # what every write sends
     well_formed = _IF_MATCH.fullmatch(if_match) is not None
-    named = {tag.split(".", 1)[0] for tag in versions(if_match)} if well_formed else set()
+    named = {_tagged_version(tag) for tag in versions(if_match)} if well_formed else set()
     named -= {"*", ""}
     if str(version) in named:
         return
@@ -397,6 +405,13 @@ def check_version(version: int, if_match: str) -> None:
         ),
         "malformed_if_match",
     )
+
+
+def _tagged_version(tag: str) -> str:
+    """The version an entity tag's text names: ``3`` of ``3``, ``3.en`` and ``3.csv``; any
+    other tag is itself (``3.0``: it names no version the table has had)."""
+    version, dot, suffix = tag.partition(".")
+    return version if dot + suffix in _VARIANT_TAGS else tag
 
 
 def request_hashes(*, language: bool = False) -> tuple[str, str]:

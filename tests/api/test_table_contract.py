@@ -92,6 +92,19 @@ def test_a_quoted_if_match_of_another_version_is_stale(lclient: Any) -> None:
     assert (csv_tag.status_code, _code(csv_tag)) == (412, "version_mismatch")
 
 
+@pytest.mark.parametrize("if_match", ['"1.0"', '"1.de"', '"1.csv.en"', '"1."', 'W/"1.json"'])
+def test_a_tag_with_a_suffix_no_representation_has_names_no_version(
+    lclient: Any, if_match: str
+) -> None:
+    """Only the share text's ``.en`` and the export's ``.csv`` tag a version's other
+    representations: ``If-Match: "1.0"`` was read as version 1 (the integrator's probe)."""
+    table = _table(lclient)
+    response = _close(lclient, table, if_match)
+    assert (response.status_code, _code(response)) == (412, "version_mismatch")
+    assert f"If-Match is {if_match}, not the table's version" in response.get_json()["detail"]
+    assert table.get()["version"] == 1
+
+
 @pytest.mark.parametrize(
     "if_match",
     # the tags of the English share text and the CSV export name their version too: a
