@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from calculator.balance import BalanceResult
 from calculator.ledger.events import EventType
-from calculator.ledger.state import Ledger
+from calculator.ledger.state import Ledger, balance_winner
 from calculator.result import winner_of
 
 CSV_COLUMNS = (
@@ -80,7 +80,7 @@ def hand_rows(ledger: Ledger, *, names: dict[str, str | None]) -> Iterator[HandR
         counted = hand.counted
         entered_at, changed_at = times[hand.number]
         if isinstance(result, BalanceResult):
-            outcome, winner = ("void" if result.void else "balance"), None
+            outcome, winner = ("void" if result.void else "balance"), balance_winner(result)
             points = {p.id: p.total for p in result.players}
         else:
             assert result.outcome is not None  # a table hand always has one

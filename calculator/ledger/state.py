@@ -634,7 +634,7 @@ def _derive(
         played = replace(hand, stake=setup.stake)
         result = score_balance(played, setup.ruleset)
         streak_after = 0
-        winner = _top(result.net)  # a void hand (missing cards) moves nothing: a draw
+        winner = balance_winner(result)
     if entry.voided:  # passes on what it was given: not the dealer it names itself
         status, streak_after, dealer_after = Status.VOIDED, streak, dealer
     else:
@@ -650,6 +650,13 @@ def _derive(
         streak_after=streak_after,
         dealer_after=dealer_after,
     )
+
+
+def balance_winner(result: BalanceResult) -> str | None:
+    """Who won a balance hand: the one player who gained the most (the next dealer, and the
+    export's ``winner``); none when the top is tied or the hand is void (missing cards: it
+    moves nothing, a draw)."""
+    return _top(result.net)
 
 
 def _top(net: Mapping[str, int]) -> str | None:

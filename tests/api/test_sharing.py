@@ -462,6 +462,27 @@ def test_the_csv_export_is_one_row_per_hand_and_player(lclient: Any) -> None:
     assert by_accept.get_data() == raw
 
 
+def test_a_balance_hands_csv_row_names_who_won_it(lclient: Any) -> None:
+    """The ``winner`` column was empty for every balance hand. A balance hand's winner is
+    the one player who gained the most (none on a tie or a void hand), the player the deal
+    passes to: worked here from each hand's ``net`` in the table's read."""
+    scenario = next(s for s in SCENARIOS if s["name"] == "balance")
+    table = TableClient.create(lclient, scenario["table"])
+    for step in scenario["steps"]:
+        table.step(step, wire_hand(step["hand"]) if "hand" in step else None)
+    response = lclient.get(f"{table.path}/export?format=csv", headers=table.auth(table.viewer))
+    rows = list(csv.DictReader(io.StringIO(response.get_data().decode("utf-8-sig"))))
+    named = 0
+    for hand in table.get()["hands"]:
+        net = hand["result"]["net"]
+        best = max(net.values())
+        leaders = [p for p, chips in net.items() if chips == best]
+        winner = leaders[0] if best > 0 and len(leaders) == 1 else ""
+        named += winner != ""
+        assert {r["winner"] for r in rows if int(r["hand"]) == hand["number"]} == {winner}
+    assert named >= 3  # the scenario's hands are won, not all drawn
+
+
 def test_each_export_format_has_its_own_etag(lclient: Any) -> None:
     """JSON and CSV were both tagged "N": a client that held the JSON's tag and asked
     for the CSV with If-None-Match got a 304 and kept the JSON. The JSON keeps "N"."""
