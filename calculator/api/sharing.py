@@ -61,7 +61,7 @@ from calculator.api.tables import (
     iso_time,
     tables,
 )
-from calculator.errors import GoStopError
+from calculator.errors import GoStopError, Issue
 from calculator.ledger import (
     MAX_REPLAY_COST,
     DealerRule,
@@ -499,14 +499,15 @@ def _import(store: Store, key: str | None) -> Response:
             # imports), the cost held to MAX_REPLAY_COST as a live change's is
             ledger = apply(ledger, event, exported=True)
         except TooCostlyError:
-            _refuse(
-                ("events", index),
-                "import_too_costly",
+            # the type of a live change past the same limit (table-too-costly), the code
+            # and the place of an import's
+            detail = (
                 f"replaying the log up to here costs more than a table takes before it "
                 f"closes ({MAX_REPLAY_COST - 1:,}: one per event and one per hand scored; a "
                 "correction of an early hand scores every later hand again): the service "
-                "refuses such a change, so this log was edited or written before the limit",
+                "refuses such a change, so this log was edited or written before the limit"
             )
+            raise TooCostlyError([Issue("import_too_costly", detail, ("events", index))]) from None
         except GoStopError as error:
             first = error.issues[0]
             if first.code in _ABOUT_THE_NUMBER:

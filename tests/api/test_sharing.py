@@ -1182,6 +1182,8 @@ def test_undo_and_redo_count_in_the_import_budget_and_the_deadline(
     problem = _import(lclient, body, 422)
     error = problem["errors"][0]
     assert (error["pointer"], error["code"]) == (f"/events/{len(events) - 1}", "import_too_costly")
+    # the type of a live change past the limit, not a malformed request's (the probe's)
+    assert problem["type"] == "urn:gostop:problem:table-too-costly"
 
 
 def test_an_import_past_the_deadline_is_a_503(
