@@ -24,7 +24,7 @@ from marshmallow import ValidationError
 from calculator.api import ledger_io, serialize
 from calculator.api.config import IMPORT_BYTES_PER_TOKEN
 from calculator.api.docs import load_query, parameter_names
-from calculator.api.fields import fail
+from calculator.api.fields import fail, pointer_errors
 from calculator.api.http import client_language, preferred_media, read_json
 from calculator.api.schemas import RulesetSpec, resolve_spec
 from calculator.api.sharing_schemas import (
@@ -45,7 +45,7 @@ from calculator.api.table_access import (
     open_table,
     table_response,
 )
-from calculator.api.table_schemas import TableCreatedSchema
+from calculator.api.table_schemas import TableCreatedSchema, roster_field
 from calculator.api.tables import (
     _ACCESS,
     _ETAG,
@@ -73,7 +73,7 @@ from calculator.ledger import (
     start,
 )
 from calculator.ledger.export import CSV_COLUMNS, hand_rows
-from calculator.ledger.share import PREFIX, Lang, ShareSheet, read, render
+from calculator.ledger.share import PREFIX, Lang, ShareError, ShareSheet, read, render
 from calculator.limits import deadline
 from calculator.options import specs
 from calculator.presets import Resolver, Variant, find_preset
@@ -201,6 +201,9 @@ def parse_share() -> Response:
     with spaces added or trimmed, any line endings — and its check must match (else a 422
     `share_checksum_mismatch`). Every visible total, transfer and rule line is checked
     against it: any difference is a 422 `share_line_mismatch` naming the line and why.
+    A line that checks but that no table's share makes (an impossible date, one player,
+    a 0-chip transfer, a pair paid both ways, an id or name a roster refuses) is a 422
+    `share_line_malformed`.
     What chat apps add is ignored: a sender-and-time prefix (KakaoTalk, WhatsApp), time
     and date lines, a sender's name alone, a BOM, zero-width spaces and emoji
     variation selectors; the same share twice reads (its copies agree).
@@ -209,13 +212,15 @@ def parse_share() -> Response:
     data = _PARSE.load_fast(read_json(current_app.config["GOSTOP"].max_batch_bytes))
     reading = read(data["text"])
     sheet = reading.sheet
+    players = [{"id": pid, "name": name} for pid, name in sheet.players]
+    _held_to_roster(players)
     body = {
         "format": PREFIX[:-1],
         "name": sheet.title,
         "date": sheet.date,
         "ruleset": {"preset": sheet.preset, "fingerprint": sheet.fingerprint},
         "rounding": None if sheet.unit is None else {"unit": sheet.unit},
-        "players": [{"id": pid, "name": name} for pid, name in sheet.players],
+        "players": players,
         "totals": dict(sheet.totals),
         "transfers": serialize.transfers_json(sheet.transfers),
         "checked": {
@@ -225,6 +230,27 @@ def parse_share() -> Response:
         },
     }
     return Response(orjson.dumps(body), mimetype="application/json")
+
+
+# A share line's players as a roster (an import's: a blank name as none, sharing
+# _blank_names_as_none): every table's share line names ids and names this takes.
+_PARSED_ROSTER = roster_field(blank_names=True)
+
+
+def _held_to_roster(players: list[dict[str, str | None]]) -> None:
+    """422 ``share_line_malformed`` unless the players a share line names are a roster a
+    table could have: ids of 1–40 characters, names within their bound, neither with a
+    control or invisible character. A line that checks but names others (another tool
+    wrote it, or it was edited with its check made again) would give an app totals it
+    cannot send back to the API."""
+    try:
+        _PARSED_ROSTER.deserialize(players)
+    except ValidationError as error:
+        (index, *field), _code, detail = pointer_errors(error.messages)[0]
+        what = f"player {int(index) + 1}'s {field[0] if field else 'id'}"
+        raise ShareError(
+            [Issue("share_line_malformed", f"{what} is none a table has: {detail}", ("text",))]
+        ) from None
 
 
 # --- export ------------------------------------------------------------------------------

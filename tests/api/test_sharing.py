@@ -388,6 +388,39 @@ def test_an_amount_beyond_the_chip_range_is_a_422(lclient: Any, where: str) -> N
     )
 
 
+@pytest.mark.parametrize(
+    ("players", "said"),
+    [
+        ((("x" * 41, None), ("B", None)), "player 1's id is none a table has: length 41"),
+        ((("A", None), ("B\u202e", None)), "player 2's id is none a table has: U+202E"),
+        ((("A", None), ("B\x07", None)), "player 2's id is none a table has: control"),
+        ((("A", "민" * 61), ("B", None)), "player 1's name is none a table has: length 61"),
+    ],
+)
+def test_a_share_line_naming_ids_no_table_has_is_a_422(
+    lclient: Any, players: tuple[tuple[str, str | None], ...], said: str
+) -> None:
+    """A compact line whose check matches but whose ids the API would refuse (a 41-
+    character id, an invisible or control character) was read back: an app then sent
+    those totals to the API and got a 422 there (the integrator's probe)."""
+    ids = [pid for pid, _name in players]
+    sheet = ShareSheet(
+        title="t",
+        date="2026-12-03",
+        preset="standard",
+        fingerprint="ab",
+        unit=None,
+        players=players,
+        totals=dict.fromkeys(ids, 0),
+        transfers=(),
+    )
+    problem = _parse(lclient, compact_line(sheet), 422)
+    error = problem["errors"][0]
+    assert (error["code"], error["pointer"]) == ("share_line_malformed", "/text")
+    assert error["detail"].startswith(said), error["detail"]
+    assert problem["type"] == "urn:gostop:problem:invalid-share-text"
+
+
 def test_a_table_name_is_checked_like_an_id(lclient: Any) -> None:
     for name, code in (
         ("a\u202eb", "format_character"),
