@@ -9,7 +9,7 @@ import re
 import secrets
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 from flask import Response, current_app, g, request
@@ -190,12 +190,19 @@ def _is_table_id(table_id: str) -> bool:
     return _TABLE_ID.fullmatch(table_id) is not None
 
 
-# The suffixes that tag a table's other representations (:func:`etag`): the English share
-# text's and the CSV export's (calculator.api.sharing). A tag with any other suffix names
-# no version: ``If-Match: "3.0"`` is not version 3.
-EN_TAG = ".en"
-CSV_TAG = ".csv"
-_VARIANT_TAGS = frozenset({EN_TAG, CSV_TAG})
+# The suffixes that tag a table's other representations (:func:`etag`): a read's results
+# in another language or in both (calculator.api.tables; Korean, the language of the
+# stored rows, keeps the plain "N"), the English share text and the CSV export
+# (calculator.api.sharing). A tag with any other suffix names no version: ``If-Match:
+# "3.0"`` is not version 3.
+LANG_TAGS: Final[dict[tuple[str, ...], str]] = {
+    (LANGUAGES[0],): "",
+    **{(lang,): f".{lang}" for lang in LANGUAGES[1:]},
+    LANGUAGES: ".all",
+}
+EN_TAG: Final = LANG_TAGS[("en",)]
+CSV_TAG: Final = ".csv"
+_VARIANT_TAGS = frozenset({*LANG_TAGS.values(), CSV_TAG}) - {""}
 
 
 def etag(version: int, variant: str = "") -> str:

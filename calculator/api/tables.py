@@ -38,6 +38,7 @@ from calculator.api.http import coded, current_request, json_response, no_body, 
 from calculator.api.join_codes import join_url, new_join_code
 from calculator.api.schemas import ANSWER_LANGS, LangQuerySchema, resolve_spec
 from calculator.api.table_access import (
+    LANG_TAGS,
     MAX_KEY,
     MIN_SHARED_KEY,
     UNKNOWN_TABLE,
@@ -158,13 +159,6 @@ _FULL_RULESET_HERE = Coded(
     "unknown_field",
 )
 _LANG_PARAMETERS = parameter_names(_LANG_QUERY)
-# Each language's own ETag (RFC 9110 §8.8.3, table_access.etag): Korean, the language of
-# the derived rows, keeps the tag every table answer has ("N").
-_LANG_TAGS: dict[tuple[str, ...], str] = {
-    (LANGUAGES[0],): "",
-    **{(lang,): f".{lang}" for lang in LANGUAGES[1:]},
-    LANGUAGES: ".all",
-}
 _LANG_ETAG = {
     "ETag": {
         "schema": {"type": "string"},
@@ -726,7 +720,7 @@ def get_table(id: str) -> Response:
     fixed when it was created (its export carries it too).
     """
     shape, refused = _asked_shape()
-    variant = _LANG_TAGS[shape.langs]
+    variant = LANG_TAGS[shape.langs]
     store = _store()
     head, response = poll_table(store, id, variant)
     if refused is not None:

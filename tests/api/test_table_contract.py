@@ -110,7 +110,17 @@ def test_a_tag_with_a_suffix_no_representation_has_names_no_version(
     # the tags of the English share text and the CSV export name their version too: a
     # client that writes with the ETag of its last read, whichever read, is not sent
     # round a 412 it cannot leave (each read answers it the same tag again)
-    ['W/"1"', ' "1" ', '"7", W/"1"', '"1-gzip"', '"7",,"1"', '"1.en"', '"1.csv"', 'W/"1.en-gzip"'],
+    [
+        'W/"1"',
+        ' "1" ',
+        '"7", W/"1"',
+        '"1-gzip"',
+        '"7",,"1"',
+        '"1.en"',
+        '"1.all"',
+        '"1.csv"',
+        'W/"1.en-gzip"',
+    ],
 )
 def test_every_well_formed_if_match_naming_the_version_writes(lclient: Any, if_match: str) -> None:
     table = _table(lclient)
