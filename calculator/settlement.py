@@ -162,7 +162,7 @@ def settle(hand: Hand, ruleset: RuleSet, *, entering: bool = True) -> HandResult
     try:
         table = check_table(hand, rules, entering=entering)
     except InvalidHandError as error:
-        _raise_with_the_cards(hand, rules, error, entering=entering)
+        raise_with_the_cards(hand, rules, error, entering=entering)
         raise
     conflicts = table.conflicts
     if not conflicts:
@@ -180,7 +180,7 @@ def settle(hand: Hand, ruleset: RuleSet, *, entering: bool = True) -> HandResult
     raise AssertionError("a table with conflicts is refused")  # pragma: no cover
 
 
-def _raise_with_the_cards(
+def raise_with_the_cards(
     hand: Hand, rules: GoStopRules, error: InvalidHandError, *, entering: bool
 ) -> None:
     """A hand refused for its players, outcome, events or counts (``error``) is refused
@@ -191,7 +191,8 @@ def _raise_with_the_cards(
     have no problem (the caller raises ``error`` alone). A field the table's checks
     refuse is not refused twice: the cards' problems at the same place are left out (a
     sitter's ``sold_brights`` under rules without 광팔기 is refused as such, not also
-    for exceeding the deck)."""
+    for exceeding the deck). The ledger's own checks of a table hand (players not on the
+    roster) end the same way (:mod:`calculator.ledger.state`)."""
     try:
         read_piles(hand, rules, entering=entering)
     except GoStopError as cards:

@@ -50,7 +50,7 @@ from calculator.session import (
     round_totals,
     settle_session,
 )
-from calculator.settlement import MAX_SAFE_CHIPS, beyond_safe, settle
+from calculator.settlement import MAX_SAFE_CHIPS, beyond_safe, raise_with_the_cards, settle
 
 Result = HandResult | BalanceResult
 
@@ -527,6 +527,13 @@ def _check_hand(setup: TableSetup, hand: Play) -> None:
     missing = outcome_required(hand, "a table hand") if isinstance(hand, Hand) else None
     if missing is not None:
         problems.add(missing.code, missing.detail, *missing.location)
+    if problems and isinstance(hand, Hand):
+        try:
+            problems.raise_if_any(InvalidHandError)
+        except InvalidHandError as error:
+            # with its cards' problems, as the stateless answer refuses a hand
+            raise_with_the_cards(hand, setup.ruleset.rules, error, entering=True)
+            raise
     problems.raise_if_any(InvalidHandError)
 
 

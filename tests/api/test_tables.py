@@ -217,6 +217,36 @@ def test_a_hand_naming_a_roster_id_spelled_otherwise_is_told_which(lclient: Any)
     assert "'Z' is not on the table's roster (" in error["detail"]  # as before
 
 
+def test_a_hand_with_a_player_off_the_roster_is_told_its_cards_problems_too(
+    lclient: Any,
+) -> None:
+    """A hand naming a player the table does not have, whose piles also hold a card twice
+    and an unknown card, was refused for the player alone: its cards came back one round
+    trip later. It now lists them as the stateless endpoint lists a hand's problems
+    (SPEC §4: every problem), the roster's first."""
+    table = _table(lclient)
+    hand = {
+        "players": [
+            {"id": "A", "captured": ["01-bright", "03-bright", "08-bright", "02-ribbon"]},
+            {"id": "Z", "captured": ["02-ribbon", "13-bright"]},
+            {"id": "C", "captured": []},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    for method, path, body, prefix in (
+        ("POST", "/hands", hand, ""),
+        ("PUT", "/hands/1", {"hand": hand, "reason": "typo"}, "/hand"),
+    ):
+        errors = table.write(method, path, body, expect=422)["errors"]
+        found = [(e["code"], e["pointer"].removeprefix(prefix)) for e in errors]
+        assert found[0] == ("unknown_player", "/players/1/id"), found
+        assert ("unknown_card", "/players/1/captured/1") in found, found
+        assert any(code == "duplicate_card" for code, _ in found), found
+        if method == "POST":
+            table.write("POST", "/hands", HAND, expect=201)  # so there is a hand 1
+    assert table.get()["hands"][0]["result"]["players"][0]["points"] == 3  # HAND, unchanged
+
+
 @pytest.mark.parametrize(
     ("body", "code", "pointer"),
     [
