@@ -271,6 +271,8 @@ RIBBONS: Final[int] = _mask_where(lambda c: c.kind is Kind.RIBBON)
 SINGLE_JUNK: Final[int] = _mask_where(lambda c: c.kind is Kind.JUNK)
 DOUBLE_JUNK: Final[int] = _mask_where(lambda c: c.kind is Kind.DOUBLE_JUNK)
 BONUS: Final[int] = _mask_where(lambda c: c.kind is Kind.BONUS)
+EVERY_CARD: Final[int] = _mask_where(lambda c: True)
+"""The whole deck, bonus cards included: what some rule set deals."""
 GODORI: Final[int] = _mask_where(lambda c: Tag.GODORI in c.tags)
 HONGDAN: Final[int] = _mask_where(lambda c: Tag.HONGDAN in c.tags)
 CHEONGDAN: Final[int] = _mask_where(lambda c: Tag.CHEONGDAN in c.tags)

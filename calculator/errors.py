@@ -59,6 +59,15 @@ def relocate(issue: Issue, prefix: Location) -> Issue:
     return Issue(issue.code, detail, (*prefix, *issue.location))
 
 
+def moved_to(detail: str, at: str) -> str:
+    """The ``detail`` of a hand's problem reported at the pointer ``at`` (a hand of a batch,
+    a session or a table, loaded by its schema): the pointers it names (" at /players/…",
+    :func:`~calculator.errors.held_twice`) moved under the hand's place, as
+    :func:`relocate` moves them where the prefix is known."""
+    hand, found, _ = at.rpartition("/players/")
+    return _POINTER_IN_DETAIL.sub(hand + "/", detail) if found and hand else detail
+
+
 class GoStopError(ValueError):
     """Base class: the input cannot be scored; ``issues`` says every reason found."""
 

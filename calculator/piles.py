@@ -8,8 +8,8 @@ themselves and, together with the listed piles, against what one deck holds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final, NamedTuple, cast
+from collections.abc import Collection, Sequence
+from typing import Any, Final, NamedTuple, cast
 
 from calculator import cards, deck_fit
 from calculator.errors import ImpossibleHandError, Problems, counted, held_twice
@@ -165,11 +165,32 @@ def _cards_of(hand: Hand) -> list[tuple[str, Sequence[str]]]:
 def _diagnose(hand: Hand, in_deck: int) -> None:
     """Name every unknown, out-of-deck or twice-held card, with both holders' places."""
     problems = Problems()
+    piles = [(hand.players[i].id, field, ids) for i, (field, ids) in enumerate(_cards_of(hand))]
+    diagnose_cards(piles, in_deck, problems)
+    problems.raise_if_any(ImpossibleHandError)
+    raise AssertionError("the fast card check failed but no card is wrong")  # pragma: no cover
+
+
+def diagnose_cards(
+    piles: Sequence[tuple[str, str, Sequence[Any] | None]],
+    in_deck: int,
+    problems: Problems,
+    besides: Collection[tuple[str | int, ...]] = (),
+) -> None:
+    """Add to ``problems`` every unknown, out-of-deck or twice-held card of ``piles`` (per
+    player in seating order: its id, the field its card IDs are in, the IDs; None: the
+    field is not a list of them), with both holders' places. The one reading of a hand's
+    card IDs when its piles fail the fast check, and of the piles of a request refused
+    before it is read as a hand (calculator.api.schemas): a place in ``besides`` (refused
+    already) is skipped, its card neither named nor counted as held."""
     suggestions = Suggestions()
     first: dict[str, tuple[str, str]] = {}  # card → (player id, "players/i/field/j")
-    for i, (field, ids) in enumerate(_cards_of(hand)):
-        player_id = hand.players[i].id
+    for i, (player_id, field, ids) in enumerate(piles):
+        if ids is None or ("players", i, field) in besides:
+            continue
         for j, card_id in enumerate(ids):
+            if ("players", i, field, j) in besides:
+                continue
             where = f"players/{i}/{field}/{j}"
             card = cards.CARDS.get(card_id) if isinstance(card_id, str) else None
             if card is None:
@@ -205,8 +226,6 @@ def _diagnose(hand: Hand, in_deck: int) -> None:
                 )
             else:
                 first[card_id] = (player_id, where)
-    problems.raise_if_any(ImpossibleHandError)
-    raise AssertionError("the fast card check failed but no card is wrong")  # pragma: no cover
 
 
 class _Needs(NamedTuple):

@@ -28,6 +28,7 @@ from calculator.errors import (
     InvalidTableError,
     counted,
     more_problems,
+    moved_to,
     pointer,
 )
 from calculator.ledger import TooCostlyError
@@ -138,10 +139,10 @@ def _summary(errors: list[dict[str, str]]) -> str:
 def validation_problem(error: ValidationError, prefix: str = "") -> dict[str, Any]:
     """A 422 body for a request that does not match its schema."""
     found = pointer_errors(error.messages)
-    errors = [
-        {"pointer": prefix + pointer(path), "code": code, "detail": detail}
-        for path, code, detail in found[:MAX_PROBLEMS]
-    ]
+    errors = []
+    for path, code, detail in found[:MAX_PROBLEMS]:
+        at = prefix + pointer(path)
+        errors.append({"pointer": at, "code": code, "detail": moved_to(detail, at)})
     if len(found) > MAX_PROBLEMS:
         errors += issues_json([more_problems(len(found) - MAX_PROBLEMS)], prefix)
     return problem(

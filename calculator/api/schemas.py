@@ -29,10 +29,11 @@ from calculator.api.fields import (
     count,
     fail,
     flag,
+    pointer_errors,
 )
 from calculator.balance import BalanceRules
-from calculator.cards import CARDS, all_card_ids
-from calculator.errors import InvalidRulesError, Issue
+from calculator.cards import CARDS, EVERY_CARD, all_card_ids
+from calculator.errors import InvalidHandError, InvalidRulesError, Issue, Problems
 from calculator.explain import LANGUAGES
 from calculator.hand import (
     Category,
@@ -47,6 +48,7 @@ from calculator.hand import (
     Tally,
 )
 from calculator.limits import quote
+from calculator.piles import diagnose_cards
 from calculator.presets import Resolver, RuleSet, Variant, presets, resolve
 from calculator.rules import GoStopRules, GukjinChoice
 
@@ -634,6 +636,14 @@ class HandRequestSchema(StrictSchema):
         metadata={"description": "Other rule sets to settle the hand under, for comparison"},
     )
 
+    def load(self, data: Any, **kwargs: Any) -> Any:
+        """marshmallow's load (the fast loader's fallback, so every refusal comes here),
+        a refusal naming the cards' problems too (:func:`with_card_problems`)."""
+        try:
+            return super().load(data, **kwargs)
+        except ValidationError as error:
+            raise with_card_problems(error, data) from None
+
 
 class HandRequestField(CodedField):
     """A batch item: any JSON value, validated as a hand request on its own."""
@@ -669,6 +679,61 @@ def load_hand_request(body: Any) -> HandRequest:
     """Validate a hand request body and map it to domain records (raises ValidationError)."""
     loaded: HandRequest = HAND_SCHEMA.load_fast(body)
     return loaded
+
+
+def with_card_problems(error: ValidationError, body: Any) -> ValidationError:
+    """``error``, a hand request's refusal by its schema, with the problems of the card
+    IDs its piles list too: unknown cards and cards held twice, as the domain names them
+    (:func:`calculator.piles.diagnose_cards`, over the whole deck: which cards a rule set
+    deals is read once the rule set loads). SPEC §4's errors list names every problem: a
+    hand whose ``go_count`` is a string and whose pile has a typo is told both at once,
+    not the typo one round trip later. A pile or card the schema refused already is not
+    read again (a list too long, an ID that is no string)."""
+    players = body.get("players") if isinstance(body, Mapping) else None
+    if not isinstance(players, list) or len(players) > MAX_PLAYERS:
+        return error
+    refused = {tuple(pointer) for pointer, _code, _detail in pointer_errors(error.messages)}
+    piles: list[tuple[str, str, list[Any] | None]] = []
+    for player in players:
+        if not isinstance(player, Mapping):
+            piles.append(("", "captured", None))
+            continue
+        field = "hand" if player.get("sits_out") is True else "captured"
+        ids = player.get(field)
+        player_id = player.get("id")
+        piles.append(
+            (
+                player_id if isinstance(player_id, str) else "",
+                field,
+                ids if isinstance(ids, list) and len(ids) <= MAX_PILE else None,
+            )
+        )
+    problems = Problems()
+    diagnose_cards(piles, EVERY_CARD, problems, besides=refused)
+    try:
+        problems.raise_if_any(InvalidHandError)
+    except InvalidHandError as cards:
+        if not isinstance(error.messages, dict):
+            return error
+        messages = dict(error.messages)
+        for issue in cards.issues:
+            if issue.location:
+                _add_message(messages, issue.location, fail(issue.code, issue.detail).messages)
+        return ValidationError(messages)
+    return error
+
+
+def _add_message(messages: dict[Any, Any], location: tuple[str | int, ...], said: Any) -> None:
+    """``said`` (a field's messages) added to marshmallow's nested ``messages`` at
+    ``location``; each dict on the way is a copy (the error's own stay as they are)."""
+    *parents, last = location
+    for key in parents:
+        inner = messages.get(key, {})
+        if not isinstance(inner, dict):
+            return  # the field as a whole is refused: what is inside goes unsaid
+        messages[key] = dict(inner)
+        messages = messages[key]
+    messages[last] = [*messages.get(last, []), *said]
 
 
 def load_hand(body: Any) -> Hand:

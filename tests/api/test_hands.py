@@ -264,6 +264,88 @@ def test_a_details_pointers_point_into_the_request_it_is_read_against(client: An
     assert "at /hands/1/gostop/players/0/captured/1 and" in error["detail"]
 
 
+@pytest.mark.parametrize(
+    "schema_error",
+    [
+        ({"stake": "10"}, "/stake", "invalid_type"),
+        ({"players": 0, "go_count": -1}, "/players/0/go_count", "negative_count"),
+        ({"players": 1, "shakes": 1.5}, "/players/1/shakes", "invalid_type"),
+        (
+            {"outcome": {"type": "stop", "winner": "A", "extra": 1}},
+            "/outcome/extra",
+            "unknown_field",
+        ),
+    ],
+)
+def test_a_hand_refused_by_its_schema_is_told_its_cards_problems_too(
+    client: Any, schema_error: tuple[dict[str, Any], str, str]
+) -> None:
+    """SPEC §4: the errors list names every problem. A hand with a field of the wrong
+    type and a card typo was told the field alone; the typo came one round trip later.
+    The cards' problems are those the hand gets once its fields are right, in every
+    place a hand is read (alone, in a batch, in a session)."""
+    change, at, code = schema_error
+    body = json.loads(json.dumps(W13))
+    body["players"][0]["captured"][3] = "02-junk-9"  # no such card
+    body["players"][2]["captured"].append("03-bright")  # A holds it
+    cards_alone = _codes(_problem(client.post(HANDS, json=body), 422))
+    assert cards_alone == [
+        ("/players/0/captured/3", "unknown_card"),
+        ("/players/2/captured/2", "duplicate_card"),
+    ]
+    broken = json.loads(json.dumps(body))
+    if "players" in change:
+        index = change.pop("players")
+        broken["players"][index].update(change)
+    else:
+        broken.update(change)
+    problem = _problem(client.post(HANDS, json=broken), 422)
+    assert problem["type"] == "urn:gostop:problem:invalid-request"
+    found = _codes(problem)
+    assert (at, code) in found
+    assert sorted(set(found) - {(at, code)}) == cards_alone
+    alone = next(e for e in problem["errors"] if e["code"] == "duplicate_card")
+    assert (
+        "by player 'A' at /players/0/captured/1 and by player 'C' at /players/2/"
+        in (alone["detail"])
+    )
+    batch = client.post(HANDS + "/batch", json={"hands": [W13, broken]}).get_json()
+    errors = batch["results"][1]["problem"]["errors"]
+    assert {(e["pointer"], e["code"]) for e in errors} == {
+        ("/hands/1" + pointer, code) for pointer, code in found
+    }
+    held = next(e for e in errors if e["code"] == "duplicate_card")
+    assert (
+        "at /hands/1/players/0/captured/1 and by player 'C' at /hands/1/players/2/"
+        in (held["detail"])
+    )
+    session = {"players": ["A", "B", "C"], "hands": [{"gostop": broken}]}
+    errors = _problem(client.post("/v1/settlements", json=session), 422)["errors"]
+    assert {(e["pointer"], e["code"]) for e in errors} == {
+        ("/hands/0/gostop" + pointer, code) for pointer, code in found
+    }
+    held = next(e for e in errors if e["code"] == "duplicate_card")
+    assert "at /hands/0/gostop/players/0/captured/1 and" in held["detail"]
+
+
+def test_a_pile_its_schema_refuses_is_not_read_for_cards(client: Any) -> None:
+    """A pile that is no list of card IDs is the schema's to refuse, once: its items are
+    not read again, nor counted as held (a card in it and in another pile is no
+    duplicate); a card ID that is no string is the schema's too."""
+    body = json.loads(json.dumps(W13))
+    body["players"][1]["captured"] = {"not": "a list"}
+    body["players"][2]["captured"] = ["03-bright", 7, "03-bright"]
+    found = _codes(_problem(client.post(HANDS, json=body), 422))
+    assert ("/players/1/captured", "invalid_type") in found
+    assert ("/players/2/captured/1", "invalid_type") in found
+    held = [(p, c) for p, c in found if c == "duplicate_card"]
+    # 03-bright: A's (captured/1), then C's twice
+    assert held == [
+        ("/players/2/captured/0", "duplicate_card"),
+        ("/players/2/captured/2", "duplicate_card"),
+    ]
+
+
 def test_unknown_card_and_winner(client: Any) -> None:
     body = json.loads(json.dumps(W13))
     body["players"][0]["captured"][3] = "02-junk-9"

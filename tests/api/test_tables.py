@@ -245,6 +245,17 @@ def test_a_hand_with_a_player_off_the_roster_is_told_its_cards_problems_too(
         if method == "POST":
             table.write("POST", "/hands", HAND, expect=201)  # so there is a hand 1
     assert table.get()["hands"][0]["result"]["players"][0]["points"] == 3  # HAND, unchanged
+    # a field of the wrong type beside them: every problem in one answer too
+    broken = {**hand, "players": [{**hand["players"][0], "go_count": "1"}, *hand["players"][1:]]}
+    errors = table.write("POST", "/hands", broken, expect=422)["errors"]
+    found = {(e["code"], e["pointer"]) for e in errors}
+    assert ("invalid_type", "/players/0/go_count") in found
+    assert ("unknown_card", "/players/1/captured/1") in found
+    held = next(e for e in errors if e["code"] == "duplicate_card")
+    assert (
+        "by player 'A' at /players/0/captured/3 and by player 'Z' at /players/1/"
+        in (held["detail"])
+    )
 
 
 @pytest.mark.parametrize(
