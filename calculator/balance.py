@@ -30,10 +30,9 @@ from calculator.errors import (
     Problems,
     ZeroSumError,
     counted,
-    held_twice,
 )
-from calculator.limits import Suggestions
 from calculator.options import option
+from calculator.piles import diagnose_cards
 from calculator.presets import Preset, RuleSet, Variant, register
 from calculator.settlement import MAX_SAFE_CHIPS, beyond_safe
 
@@ -416,55 +415,24 @@ def _check(hand: BalanceHand, rules: BalanceRules) -> list[int]:
         problems.add(
             "invalid_stake", f"stake is {hand.stake}; use a positive whole number", "stake"
         )
-    problems.raise_if_any(InvalidHandError)
-    holders: dict[str, tuple[int, int]] = {}
-    masks = []
-    suggestions = Suggestions()
-    for i, player in enumerate(players):
-        mask = 0
-        for j, card_id in enumerate(player.captured):
-            card = CARDS.get(card_id)
-            if card is None:
-                problems.add(
-                    "unknown_card",
-                    ""
-                    if problems.full()
-                    else cards.unknown_card(card_id, search=suggestions.take()),
-                    "players",
-                    i,
-                    "captured",
-                    j,
-                )
-            elif card_id not in rules.values:
-                problems.add(
-                    "card_not_in_deck",
-                    f"{card_id} has no value in this rule set; give it one with "
-                    f"{card_id.replace('-', '_')}_points, or remove it",
-                    "players",
-                    i,
-                    "captured",
-                    j,
-                )
-            elif card_id in holders:
-                first_i, first_j = holders[card_id]
-                problems.add(
-                    "duplicate_card",
-                    held_twice(
-                        card_id,
-                        (players[first_i].id, f"players/{first_i}/captured/{first_j}"),
-                        (player.id, f"players/{i}/captured/{j}"),
-                    ),
-                    "players",
-                    i,
-                    "captured",
-                    j,
-                )
-            else:
-                holders[card_id] = (i, j)
-                mask |= card.bit
-        masks.append(mask)
-    problems.raise_if_any(ImpossibleHandError)
-    return masks
+    # players or stake refused: the cards' problems beside them (one round trip)
+    refused = bool(problems)
+    piles = [(player.id, "captured", player.captured) for player in players]
+    diagnose_cards(piles, _in_deck(rules), problems, absent=_no_value)
+    problems.raise_if_any(InvalidHandError if refused else ImpossibleHandError)
+    return [cards.mask_of(player.captured) for player in players]
+
+
+def _in_deck(rules: BalanceRules) -> int:
+    """The cards that have a value under ``rules``: the deck it plays."""
+    return cards.mask_of(rules.values)
+
+
+def _no_value(card_id: str) -> str:
+    return (
+        f"{card_id} has no value in this rule set; give it one with "
+        f"{card_id.replace('-', '_')}_points, or remove it"
+    )
 
 
 def _issue(code: str, detail: str, *location: str | int) -> Issue:

@@ -579,7 +579,19 @@ def _hand_request(
     return _new(HandRequest, (hand, ruleset, compare_with, nagari_streak is not None))
 
 
-class HandRequestSchema(StrictSchema):
+class PilesSchema(StrictSchema):
+    """The schema of a request whose ``players`` list card IDs (a Go-Stop or a balance
+    hand): a refusal names the cards' problems too (:func:`with_card_problems`)."""
+
+    def load(self, data: Any, **kwargs: Any) -> Any:
+        """marshmallow's load (the fast loader's fallback, so every refusal comes here)."""
+        try:
+            return super().load(data, **kwargs)
+        except ValidationError as error:
+            raise with_card_problems(error, data) from None
+
+
+class HandRequestSchema(PilesSchema):
     """``POST /v1/gostop/hands``: one hand to score (SPEC §4)."""
 
     record = staticmethod(_hand_request)
@@ -635,14 +647,6 @@ class HandRequestSchema(StrictSchema):
         convert=tuple,
         metadata={"description": "Other rule sets to settle the hand under, for comparison"},
     )
-
-    def load(self, data: Any, **kwargs: Any) -> Any:
-        """marshmallow's load (the fast loader's fallback, so every refusal comes here),
-        a refusal naming the cards' problems too (:func:`with_card_problems`)."""
-        try:
-            return super().load(data, **kwargs)
-        except ValidationError as error:
-            raise with_card_problems(error, data) from None
 
 
 class HandRequestField(CodedField):

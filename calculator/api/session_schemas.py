@@ -24,6 +24,7 @@ from calculator.api.schemas import (
     MAX_ID,
     HandRequest,
     HandRequestSchema,
+    PilesSchema,
     RulesetSpec,
     card_list,
     ruleset_field,
@@ -59,7 +60,7 @@ class BalanceRequest:
     ruleset: RulesetSpec
 
 
-class BalanceRequestSchema(StrictSchema):
+class BalanceRequestSchema(PilesSchema):
     """``POST /v1/balance/hands``: a 120/80/60 balance hand (SPEC §5)."""
 
     ruleset = ruleset_field(

@@ -243,3 +243,32 @@ def test_chips_beyond_what_apps_read_exactly_are_refused(client: Any) -> None:
     refused = client.post(BALANCE, json={**body, "stake": most + 1})
     assert _codes(refused) == [("", "amount_too_large")]
     assert "the stake" in refused.get_json()["errors"][0]["detail"]
+
+
+def test_a_balance_hand_is_told_every_problem_at_once(client: Any) -> None:
+    """A balance hand with a stake of the wrong type, or a player id used twice, was told
+    that alone; its card typo and the card held twice came one round trip later. Its
+    cards are read by the Go-Stop hand's own diagnosis (calculator.piles.diagnose_cards)."""
+    players = [
+        {"id": "A", "captured": ["01-brigth", "02-ribbon"]},
+        {"id": "B", "captured": ["02-ribbon"]},
+    ]
+    cards = {("/players/0/captured/0", "unknown_card"), ("/players/1/captured/0", "duplicate_card")}
+    for change, first, kind in (
+        ({"stake": "2"}, ("/stake", "invalid_type"), "invalid-request"),
+        (
+            {"players": [players[0], {**players[1], "id": "A"}]},
+            ("/players/1/id", "duplicate_player"),
+            "invalid-hand",
+        ),
+        ({}, None, "impossible-hand"),
+    ):
+        response = client.post(BALANCE, json={"players": players, **change})
+        assert response.status_code == 422
+        problem = response.get_json()
+        found = [(e["pointer"], e["code"]) for e in problem["errors"]]
+        assert problem["type"] == f"urn:gostop:problem:{kind}"
+        assert set(found) == cards | ({first} if first else set())
+        assert first is None or found[0] == first
+        held = next(e for e in problem["errors"] if e["code"] == "duplicate_card")
+        assert "at /players/0/captured/1 and by player" in held["detail"]
