@@ -170,13 +170,13 @@ def settle(hand: Hand, ruleset: RuleSet, *, entering: bool = True) -> HandResult
     problems = Problems()
     for issue in conflicts:
         problems.add(issue.code, issue.detail, *issue.location)
-    kind: type[GoStopError] = InvalidHandError
     try:
         _settled(hand, ruleset, rules, table, entering)
     except GoStopError as error:
         problems.extend(error)
-        kind = type(error)
-    problems.raise_if_any(kind)
+    # typed by its first problem, the conflict, as a hand refused for its table and its
+    # cards is (:func:`raise_with_the_cards`)
+    problems.raise_if_any(InvalidHandError)
     raise AssertionError("a table with conflicts is refused")  # pragma: no cover
 
 

@@ -830,6 +830,10 @@ def test_liable_conflict_is_listed_with_the_problems_of_the_cards_and_the_stop(
     }
     issues = _issues(hand, resolve("standard", {"gobak_mode_3p": mode}))
     assert issues == [("liable_conflict", ("outcome", "liable")), found]
+    # typed by the first problem, as a hand refused for its table and its cards is
+    # (was the second's: impossible-hand for the card, invalid-hand for the same hand
+    # refused for its winner and that card)
+    assert type(_error(hand, resolve("standard", {"gobak_mode_3p": mode}))) is InvalidHandError
 
 
 def test_a_stored_hand_is_scored_as_the_release_that_stored_it_scored_it() -> None:
