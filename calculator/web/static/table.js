@@ -4,7 +4,7 @@
 // Writes carry an Idempotency-Key and If-Match with the version the phone last saw.
 import { ApiError, call, newKey } from "./api.js";
 import { fill, focusAtTop, focusMoves, h, keepFocus, submitOnEnter, uniqueId } from "./dom.js";
-import { currentBodies } from "./edits.js";
+import { currentBodies, lastEdits } from "./edits.js";
 import { createHandEditor, handPath } from "./hand.js";
 import { errorText, lang, num, presetText, problemText, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
@@ -54,6 +54,10 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     // (the poll reads the stored rows, in Korean)
     detailsOpen: new Set(),
     readEn: null,
+    // the table's events read so far, {id, seq, version, events}: the history says why a
+    // hand was corrected or voided, and a correction starts from the body in effect.
+    // Read once, then only what is new (?after=seq), and only when the version moved
+    log: null,
   };
   const box = {};
   let editor = null;
@@ -194,6 +198,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.notes = { history: null, settle: null };
     s.detailsOpen = new Set();
     s.readEn = null;
+    s.log = null;
     s.editorBox = h("div", { class: "editor" });
     editor = null;
     let got = await fetchTable();
@@ -323,10 +328,14 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     try {
       const answer = await call("GET", `/v1/tables/${s.current.id}`,
         { token: s.current.token, ifNoneMatch: s.etag });
-      if (answer.status === 304) return "ok";
+      if (answer.status === 304) {
+        // the events of this version not read yet (the last try got no answer)
+        if (s.log?.version !== s.table.version) await syncLog();
+        return "ok";
+      }
       s.table = answer.data;
       s.etag = answer.etag;
-      await fetchSettlement();
+      await Promise.all([fetchSettlement(), syncLog()]);
       return "ok";
     } catch (error) {
       // 404: deleted, or the token no longer opens it (the API does not say which)
@@ -342,6 +351,33 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     } catch {
       s.settlement = null;
     }
+  }
+
+  /** The events not read yet (all of them, the first time), added to `s.log`: true once
+   * it holds them, false when they did not come (`tell`: said on top). */
+  async function syncLog({ tell = false } = {}) {
+    const id = s.current.id;
+    const known = () => (s.log?.id === id ? s.log : { id, seq: 0, version: null, events: [] });
+    try {
+      const answer = await call("GET", `/v1/tables/${id}/events?after=${known().seq}`,
+        { token: s.current.token });
+      if (s.current?.id !== id) return false; // left meanwhile
+      // another read may have added some of them meanwhile (a poll and a write's read)
+      const log = known();
+      const events = answer.data.events.filter((e) => e.seq > log.seq);
+      s.log = { id, events: [...log.events, ...events], seq: events.at(-1)?.seq ?? log.seq,
+        version: Math.max(answer.data.version, log.version ?? 0) };
+      return true;
+    } catch (error) {
+      if (tell) say(error instanceof ApiError ? () => errorText(error) : () => t("noAnswer"));
+      return false;
+    }
+  }
+
+  /** The events as this device holds them, brought up to date first; null if they did
+   * not come (said on top). */
+  async function currentLog() {
+    return (await syncLog({ tell: true })) && s.log?.id === s.current?.id ? s.log.events : null;
   }
 
   function schedule() {
@@ -460,6 +496,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       s.asking = null;
     }
     const hands = [...table.hands].reverse();
+    // why each hand stands as it does: its correction's or void's reason (undo/redo read)
+    const edits = s.log?.id === s.current.id ? lastEdits(s.log.events) : new Map();
     fill(box.history, h("h2", { id: "history-h", tabindex: "-1" }, t("history")),
       s.notes.history ? h("p", { class: "notice history-note", role: "status" },
         s.notes.history()) : null,
@@ -506,9 +544,19 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
               : ""),
           h("p", { class: "hand-net" }, Object.entries(result.net ?? {}).map(([id, chips]) =>
             `${id} ${signed(chips)}`).join(" · ")),
+          whyChanged(edits.get(hand.number), voided),
           actions,
           open ? h("div", { class: "hand-details", id: detailsId }, handDetails(hand)) : null);
       })) : h("p", { class: "hint" }, t("noHands")));
+  }
+
+  /** Why a hand of the history was last changed, if it was: "Corrected: typo", "Voided:
+   * entered twice" (the reason is the scorer's text, drawn as text). Only an edit that
+   * agrees with the hand as the table read it: events read a version behind say nothing. */
+  function whyChanged(edit, voided) {
+    if (!edit || (edit.type === "voided") !== voided) return null;
+    return h("p", { class: "hand-reason", dataset: { edit: edit.type } },
+      t(edit.type === "voided" ? "voidedWhy" : "correctedWhy", { reason: edit.reason ?? "" }));
   }
 
   /** Open or close a hand's details in the history (the focus stays on its button). */
@@ -865,24 +913,13 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     field.focus();
   }
 
-  /** A read for a control (correct, bring back): its data, or null when the network failed. */
-  async function read(path) {
-    try {
-      return (await call("GET", `/v1/tables/${s.current.id}${path}`,
-        { token: s.current.token })).data;
-    } catch (error) {
-      say(error instanceof ApiError ? () => errorText(error) : () => t("noAnswer"));
-      return null;
-    }
-  }
-
   async function startCorrection(number) {
     // not while a write is on its way: its answer would empty the correction's hand, and
     // the hand set aside would be one already saved (tapped again: stored twice)
     if (s.writing) return;
-    const answer = await read("/events");
+    const events = await currentLog();
     if (s.writing) return;
-    const hand = answer && currentBodies(answer.events)[number - 1];
+    const hand = events && currentBodies(events)[number - 1];
     if (!hand) return;
     // the hand being entered is set aside (not while switching from another correction)
     if (!s.correcting) {
@@ -967,8 +1004,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         { asking: true, acted: asked.number });
       return;
     }
-    const events = await read("/events");
-    const hand = events && currentBodies(events.events)[asked.number - 1];
+    const events = await currentLog();
+    const hand = events && currentBodies(events)[asked.number - 1];
     if (!hand) return;
     await write("PUT", `/hands/${asked.number}`, { hand, reason },
       { asking: true, acted: asked.number });
@@ -987,6 +1024,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.asking = null;
     s.endAsked = false;
     s.notes = { history: null, settle: null };
+    s.log = null;
     save("tableDraft", null); // left: the hand being entered goes with it
     stop();
     renderStart();

@@ -1,0 +1,83 @@
+"""What a player's pass in Korean at 360 px found at a physical table: the history said
+nothing of why a hand changed, long English names were cut short in the player bar,
+counts were tapped one by one, the steppers' names left out the player, and "판 끝내기"
+read as "end this hand" where it closes the whole night. Each test fails on the page
+before its fix."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page, Response, expect
+
+from bench.server import Server
+from tests.browser.test_page import api, create_table
+from tests.browser.test_page_fixes import (
+    another_phone_writes,
+    table_of,
+)
+from tests.browser.test_page_history import stop_by_a
+
+
+def test_the_history_says_why_a_hand_was_corrected_or_voided(
+    live_server: Server, page: Page, watch: Any, axe: Any
+) -> None:
+    """Each corrected or voided hand says the reason of the change in effect (undo and
+    redo read as the ledger reads them), in both languages, the reason drawn as text;
+    another phone's void is said too, once the poll reads it."""
+    create_table(page, watch)
+    table = page.locator("#view-table")
+    stop_by_a(page, 1)
+    stop_by_a(page, 2)
+    table.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
+    table.locator(".correcting").get_by_label("Reason").fill("typo")
+    table.get_by_role("button", name="Nagari").click()
+    first = table.locator('[data-hand="1"] .hand-reason')
+    expect(first).to_have_text("Corrected: typo")
+    # the scorer's words, markup and all, are text
+    table.locator('[data-hand="2"]').get_by_role("button", name="Void").click()
+    table.locator('[data-asking="void-2"]').fill("<b>entered</b> twice")
+    table.get_by_role("button", name="Void it").click()
+    second = table.locator('[data-hand="2"] .hand-reason')
+    expect(second).to_have_text("Voided: <b>entered</b> twice")
+    expect(table.locator('[data-hand="2"] b')).to_have_count(0)
+    axe(page, "history with reasons")
+    # the void undone: hand 2 counts again and says no reason; redone: it does again
+    table.get_by_role("button", name="Undo").click()
+    expect(table.locator('[data-hand="2"]')).not_to_have_class("voided")
+    expect(second).to_have_count(0)
+    expect(first).to_have_text("Corrected: typo")
+    table.get_by_role("button", name="Redo").click()
+    expect(second).to_have_text("Voided: <b>entered</b> twice")
+    # another phone voids hand 1: the poll brings its reason (the void in effect now)
+    assert another_phone_writes(live_server, page, "/hands/1/void", {"reason": "두 번 입력"}) == 200
+    expect(first).to_have_text("Voided: 두 번 입력")
+    page.get_by_role("button", name="한국어").click()
+    expect(first).to_have_text("무효: 두 번 입력")
+    expect(second).to_have_text("무효: <b>entered</b> twice")
+
+
+def test_the_history_reads_the_events_only_when_the_table_changed(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """A poll that finds the table unchanged (304) reads no events; a change is read
+    once, from the last event the phone holds (?after=N), not the whole log again."""
+    create_table(page, watch)
+    stop_by_a(page, 1)
+    entry = table_of(page)
+    table_path = f"/v1/tables/{entry['id']}"
+    read: list[str] = []
+    page.on("request", lambda r: read.append(r.url) if "/events" in r.url else None)
+
+    def unchanged_poll(response: Response) -> bool:
+        return response.url.endswith(table_path) and response.status == 304
+
+    for _ in range(2):
+        with page.expect_response(unchanged_poll):
+            pass
+    assert read == []
+    _status, before = api(live_server, "GET", table_path, token=entry["token"])
+    voided = another_phone_writes(live_server, page, "/hands/1/void", {"reason": "wrong table"})
+    assert voided == 200
+    expect(page.locator('[data-hand="1"] .hand-reason')).to_have_text("Voided: wrong table")
+    assert [url.split(table_path)[1] for url in read] == [f"/events?after={before['version']}"]
