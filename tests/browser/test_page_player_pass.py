@@ -6,6 +6,7 @@ before its fix."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import Page, Response, expect
@@ -13,7 +14,10 @@ from playwright.sync_api import Page, Response, expect
 from bench.server import Server
 from tests.browser.test_page import api, create_table
 from tests.browser.test_page_fixes import (
+    BRIGHTS,
     another_phone_writes,
+    give,
+    korean,
     table_of,
 )
 from tests.browser.test_page_history import stop_by_a
@@ -81,3 +85,31 @@ def test_the_history_reads_the_events_only_when_the_table_changed(
     assert voided == 200
     expect(page.locator('[data-hand="1"] .hand-reason')).to_have_text("Voided: wrong table")
     assert [url.split(table_path)[1] for url in read] == [f"/events?after={before['version']}"]
+
+
+def test_the_korean_page_ends_the_night_not_the_hand_and_says_it_becomes_read_only(
+    page: Page, watch: Any
+) -> None:
+    """The button "판 끝내기" read as "end this hand"; it closes the whole night's table.
+    The button says the night, its confirmation says the table becomes read-only, and
+    the totals say whether they are live and when the table last changed, not a
+    "버전" (the count of its events) a player cannot read."""
+    korean(page, watch)
+    page.get_by_role("button", name="테이블", exact=True).click()
+    view = page.locator("#view-table")
+    view.get_by_label("참가자").fill("A\nB\nC")
+    view.get_by_role("button", name="테이블 만들기").click()
+    live = view.locator(".totals-panel .live")
+    expect(live).to_have_text(re.compile(r"^실시간 · 마지막 변경 (오전|오후) \d{1,2}:\d{2}$"))
+    give(view, "A", BRIGHTS)
+    view.get_by_role("button", name="A 스톱").click()
+    expect(view.locator('[data-hand="1"]')).to_be_visible()
+    expect(view.get_by_role("button", name=re.compile("판 끝내기"))).to_have_count(0)
+    view.get_by_role("button", name="오늘 밤 마감 (테이블 닫기)").click()
+    confirm = view.get_by_role("button", name="마감하기")
+    expect(confirm).to_be_focused()
+    expect(confirm).to_have_accessible_description(re.compile("읽기 전용"))
+    confirm.click()
+    expect(view).to_contain_text("마감된 테이블 (읽기 전용)")
+    expect(live).to_have_text(re.compile(r"^마감됨 \(더 바뀌지 않습니다\) · 마지막 변경 "))
+    expect(view).not_to_contain_text("버전")

@@ -121,7 +121,8 @@ const STRINGS = {
     copied: "복사했습니다",
     qr: "참여 링크 QR 코드",
     totals: "현재 합계",
-    live: "실시간 · 버전 {v}",
+    live: "실시간",
+    lastChange: "마지막 변경 {time}",
     handPlayers: "이번 판 플레이어 (2–4명, 4명이면 한 명은 광을 팝니다)",
     handPlayersBalance: "이번 판 플레이어 (2–4명)",
     handPlayersFull: "한 판은 4명까지입니다: 다른 사람을 넣으려면 먼저 한 명을 빼세요.",
@@ -173,10 +174,10 @@ const STRINGS = {
     correctionVoided: "{n}판이 (다른 기기에서) 무효가 되어 수정을 끝냈습니다. 수정은 저장되지 않았습니다.",
     correctionGone: "{n}판이 더 이상 없어 (되돌리기?) 수정을 끝냈습니다. 수정은 저장되지 않았습니다.",
     readOnly: "보기 전용으로 열었습니다.",
-    closed: "닫힌 테이블 (읽기 전용)",
-    endNight: "판 끝내기 (테이블 닫기)",
-    endNightHint: "닫으면 어느 기기에서도 더 기록하거나 고칠 수 없습니다. 정산과 공유는 그대로 됩니다.",
-    confirmEnd: "닫기",
+    closed: "마감된 테이블 (읽기 전용)",
+    endNight: "오늘 밤 마감 (테이블 닫기)",
+    endNightHint: "마감하면 테이블이 읽기 전용이 됩니다: 어느 기기에서도 판을 더 입력하거나 고칠 수 없고, 다시 열 수 없습니다. 정산과 공유는 그대로 됩니다.",
+    confirmEnd: "마감하기",
     dealer: "선: {id}",
     streak: "나가리 연속: {n}",
     nagariStreak: "나가리 연속",
@@ -188,8 +189,8 @@ const STRINGS = {
     liable: "독박 (모든 패자 몫을 내는 사람)",
     liableNone: "없음",
     sideEvents: "첫뻑 · 연뻑 · 첫따닥 ({n}개)",
-    liveOffline: "연결 끊김 · 마지막으로 본 버전 {v} (다시 연결하는 중)",
-    closedAt: "닫힘 · 버전 {v} (더 바뀌지 않습니다)",
+    liveOffline: "연결 끊김 (다시 연결하는 중)",
+    closedNow: "마감됨 (더 바뀌지 않습니다)",
     rateLimited: "요청이 너무 많습니다. {s}초 뒤에 다시 해 보세요.",
     tableGone: "이 테이블은 더 이상 없습니다 (삭제되었거나 이 기기의 링크가 더는 열리지 않습니다).",
     forget: "이 기기에서 지우기",
@@ -322,7 +323,8 @@ const STRINGS = {
     copied: "Copied",
     qr: "QR code of the join link",
     totals: "Totals",
-    live: "live · version {v}",
+    live: "live",
+    lastChange: "last change {time}",
     handPlayers: "Playing this hand (2–4; with four, one sits out and sells)",
     handPlayersBalance: "Playing this hand (2–4)",
     handPlayersFull: "At most four play a hand: take someone out to put someone else in.",
@@ -376,7 +378,7 @@ const STRINGS = {
     readOnly: "Opened read-only.",
     closed: "Closed table (read-only)",
     endNight: "End the night (close the table)",
-    endNightHint: "Once closed, no phone can enter or correct a hand. Settlement and sharing still work.",
+    endNightHint: "Once closed, no phone can enter or correct a hand: the table is read-only for good. Settlement and sharing still work.",
     confirmEnd: "Close it",
     dealer: "Dealer: {id}",
     streak: "Nagari streak: {n}",
@@ -389,8 +391,8 @@ const STRINGS = {
     liable: "Liable loser (독박: pays for every loser)",
     liableNone: "nobody",
     sideEvents: "Side events: first ppuk, consecutive ppuk, ttadak ({n})",
-    liveOffline: "offline · last seen version {v} (trying again)",
-    closedAt: "closed · version {v} (it no longer changes)",
+    liveOffline: "offline (trying again)",
+    closedNow: "closed (it no longer changes)",
     rateLimited: "Too many tries: wait {s} seconds, then try again.",
     tableGone: "This table is gone (deleted, or this device's link no longer opens it).",
     forget: "Forget it on this device",
@@ -611,6 +613,15 @@ export function kindName(kind) {
 /** A number as people read it here (thousands separators, a real minus sign). */
 export function num(value) {
   return new Intl.NumberFormat(current === "ko" ? "ko-KR" : "en-US").format(value).replace("-", "−");
+}
+
+/** A moment (an ISO 8601 time, as the events give it) as a clock reads it here: 오후 9:43,
+ * 9:43 PM; null for a time that is none. */
+export function clockTime(iso) {
+  const when = new Date(iso);
+  if (Number.isNaN(when.getTime())) return null;
+  return new Intl.DateTimeFormat(current === "ko" ? "ko-KR" : "en-US",
+    { hour: "numeric", minute: "2-digit" }).format(when);
 }
 
 /** A signed number: +1,200 or −400. */

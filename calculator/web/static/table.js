@@ -6,7 +6,7 @@ import { ApiError, call, newKey } from "./api.js";
 import { fill, focusAtTop, focusMoves, h, keepFocus, submitOnEnter, uniqueId } from "./dom.js";
 import { currentBodies, lastEdits } from "./edits.js";
 import { createHandEditor, handPath } from "./hand.js";
-import { errorText, lang, num, presetText, problemText, signed, t } from "./i18n.js";
+import { clockTime, errorText, lang, num, presetText, problemText, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
 import { forgetStaleShare, learnFeatures, renderShare } from "./share.js";
 import { rulesetOf, rulesPicker, variantOf } from "./rules.js";
@@ -472,9 +472,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     const table = s.table;
     fill(box.totals, h("h2", { id: "totals-h" }, t("totals")),
       h("p", { class: `live ${s.link === "ok" ? "hint" : "notice"}`, role: "status" },
-        s.link === "gone" ? t("tableGone")
-          : s.link === "offline" ? t("liveOffline", { v: table.version })
-            : table.closed ? t("closedAt", { v: table.version }) : t("live", { v: table.version })),
+        s.link === "gone" ? t("tableGone") : liveLine()),
       h("ul", { class: "net totals" }, table.roster.map((p) => {
         const chips = table.totals[p.id] ?? 0;
         return h("li", { class: chips > 0 ? "plus" : chips < 0 ? "minus" : "zero",
@@ -484,6 +482,16 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       h("p", { class: "hint" }, [table.dealer ? t("dealer", { id: table.dealer }) : null,
         table.nagari_streak ? t("streak", { n: table.nagari_streak }) : null,
         table.closed ? t("closed") : null].filter(Boolean).join(" · ")));
+  }
+
+  /** Whether the totals are live, and when the table last changed (what two phones can
+   * compare): the table's version is a count of events, which says nothing to a player. */
+  function liveLine() {
+    const last = s.log?.id === s.current.id ? s.log.events.at(-1)?.at : null;
+    const now = s.link === "offline" ? t("liveOffline") : s.table.closed ? t("closedNow")
+      : t("live");
+    const time = last ? clockTime(last) : null;
+    return time ? `${now} · ${t("lastChange", { time })}` : now;
   }
 
   function renderHistory() {
