@@ -12,10 +12,11 @@ from typing import Any
 from playwright.sync_api import Page, Response, expect
 
 from bench.server import Server
-from tests.browser.test_page import api, create_table
+from tests.browser.test_page import api, assert_tap_targets, create_table
 from tests.browser.test_page_fixes import (
     BRIGHTS,
     another_phone_writes,
+    assert_fits,
     give,
     korean,
     table_of,
@@ -85,6 +86,40 @@ def test_the_history_reads_the_events_only_when_the_table_changed(
     assert voided == 200
     expect(page.locator('[data-hand="1"] .hand-reason')).to_have_text("Voided: wrong table")
     assert [url.split(table_path)[1] for url in read] == [f"/events?after={before['version']}"]
+
+
+NAMES = ["Christopher", "Bartholomew", "Christabelle"]
+"""English names of 11 and 12 letters, wide letters among them."""
+
+
+def test_english_names_of_twelve_letters_are_read_whole_in_the_player_bar(
+    page: Page, watch: Any, axe: Any
+) -> None:
+    """At 360 px three names of up to 12 letters are each read whole in the player bar
+    ("Christopher" was "Christ…"): drawn smaller, or on two lines, never cut; the bar
+    stays short, every player a tap target of 44 px, and nothing scrolls sideways."""
+    watch(page)
+    page.goto("/")
+    page.evaluate(
+        "(names) => { localStorage.clear();"
+        " localStorage.setItem('gostop.roster', JSON.stringify(names)); }",
+        NAMES,
+    )
+    page.reload()
+    bar = page.locator("#view-hand .player-bar")
+    expect(bar.locator(".player")).to_have_count(3)
+    page.wait_for_function(  # laid out with the page's styles (as the bar test waits)
+        "document.querySelector('#view-hand .player-bar').getBoundingClientRect().height < 96"
+    )
+    cut = bar.locator(".player-name").evaluate_all(
+        "names => names.filter((e) => e.scrollWidth > e.clientWidth + 0.5"
+        " || e.scrollHeight > e.clientHeight + 0.5).map((e) => e.textContent)"
+    )
+    assert cut == [], f"cut short: {cut}"
+    assert bar.bounding_box()["height"] < 96
+    assert_tap_targets(page)
+    assert_fits(page, "long English names in the player bar")
+    axe(page, "long English names")
 
 
 def test_the_korean_page_ends_the_night_not_the_hand_and_says_it_becomes_read_only(

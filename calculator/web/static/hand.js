@@ -464,8 +464,17 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     fill(parts.bar, state.names.map((name, i) => i === state.sitter ? null : h("button", {
       type: "button", class: `player p${i}`, dataset: { player: String(i) }, title: name,
       onclick: () => tapPlayer(i),
-    }, h("span", { class: "player-name" }, name), h("span", { class: "player-sub" }))));
+    }, h("span", { class: `player-name ${nameSize(name)}` }, name),
+    h("span", { class: "player-sub" }))));
     updateBar();
+  }
+
+  /** A name's size class in the bar by its letters (n8 … n12; app.css draws a long one
+   * smaller, to its button's width), so that a name of up to 12 letters is read whole
+   * at 360 px, not cut short. */
+  function nameSize(name) {
+    const letters = Array.from(name).length;
+    return letters >= 8 ? `n${Math.min(letters, 12)}` : "";
   }
 
   function updateBar() {
