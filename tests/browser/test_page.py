@@ -182,11 +182,11 @@ def test_the_same_kind_of_hand_in_counts_mode(
     for _ in range(3):
         a.get_by_role("button", name="one Brights more").click()
     for _ in range(11):
-        a.get_by_role("button", name=re.compile(r"^one Junk value.* more$")).click()
+        a.get_by_role("button", name=re.compile(r"^one Junk value.* more for A$")).click()
     b.get_by_role("button", name="one Brights more").click()
     b.get_by_label("rain man among them").check()
     for _ in range(2):
-        c.get_by_role("button", name=re.compile(r"^one Junk value.* more$")).click()
+        c.get_by_role("button", name=re.compile(r"^one Junk value.* more for C$")).click()
     step_up(page, 0, "Go", times=3)
     axe(page, "counts")
     page.get_by_role("button", name="A stops").click()

@@ -68,12 +68,12 @@ def test_counts_are_cleared_at_once_and_one_card_is_one(page: Page, watch: Any) 
 
     def brights() -> Any:
         counts = hand.get_by_role("group", name="A · Counts")
-        return counts.get_by_role("group", name="Brights", exact=True)
+        return counts.get_by_role("group", name="Brights for A", exact=True)
 
     brights().get_by_role("button", name="one Brights more").click()
-    expect(brights().locator("output")).to_have_text("1")
+    expect(brights().get_by_role("spinbutton")).to_have_value("1")
     hand.get_by_role("button", name="Clear every count").click()
-    expect(brights().locator("output")).to_have_text("0")
+    expect(brights().get_by_role("spinbutton")).to_have_value("0")
 
 
 def test_a_closed_panel_shows_that_it_opens(page: Page, watch: Any) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Page, Response, expect
 
 from bench.server import Server
-from tests.browser.test_page import api, assert_tap_targets, create_table
+from tests.browser.test_page import api, assert_tap_targets, create_table, fresh
 from tests.browser.test_page_fixes import (
     BRIGHTS,
     another_phone_writes,
@@ -120,6 +120,75 @@ def test_english_names_of_twelve_letters_are_read_whole_in_the_player_bar(
     assert_tap_targets(page)
     assert_fits(page, "long English names in the player bar")
     axe(page, "long English names")
+
+
+def test_a_count_is_typed_and_goes_through_the_steppers_limits(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """Seventeen junk is typed (a numeric field beside − and +), not tapped 17 times; a
+    typed number past the limit is the limit, as a tap would leave it, and the stepper
+    goes on from the typed value. The hand scored is the API's for the typed counts."""
+    fresh(page, watch)
+    hand = page.locator("#view-hand")
+    hand.get_by_role("button", name="Counts").click()
+    junk = hand.get_by_role("spinbutton", name=re.compile(r"^Junk value.* for A$"))
+    expect(junk).to_have_attribute("inputmode", "numeric")
+    expect(junk).to_have_attribute("min", "0")
+    expect(junk).to_have_attribute("max", "60")
+    junk.fill("17")
+    brights = hand.get_by_role("spinbutton", name="Brights for A")
+    brights.fill("9")  # past the deck's five
+    expect(brights).to_have_value("5")
+    more = hand.get_by_role("button", name="one Brights more for A")
+    expect(more).to_have_attribute("aria-disabled", "true")
+    hand.get_by_role("button", name="one Brights less for A").click()
+    expect(brights).to_have_value("4")
+    hand.get_by_role("button", name=re.compile(r"^one Junk value.* more for A$")).click()
+    expect(junk).to_have_value("18")
+    expect(hand.locator('[data-preview-player="A"] .preview-points')).to_have_text(
+        f"{answer_points(live_server, brights=4, junk=18)} pt"
+    )
+    assert_tap_targets(page)
+
+
+def answer_points(server: Server, *, brights: int, junk: int) -> int:
+    """A's points in the API's answer for A's counts (B and C took nothing)."""
+    body = {
+        "ruleset": "standard",
+        "stake": 100,
+        "players": [
+            {"id": "A", "tally": {"brights": brights, "junk_value": junk}},
+            {"id": "B", "tally": {}},
+            {"id": "C", "tally": {}},
+        ],
+    }
+    status, answer = api(server, "POST", "/v1/gostop/hands", body)
+    assert status == 200, answer
+    return int(answer["players"][0]["points"])
+
+
+def test_each_stepper_button_names_its_player(page: Page, watch: Any) -> None:
+    """A screen reader lists buttons out of their fieldsets: "one Go more" said whose go
+    only through the legend. Each stepper button names its player, in both languages."""
+    fresh(page, watch)
+    hand = page.locator("#view-hand")
+    for player in "ABC":
+        for what in ("Go", "Shakes", "Bombs"):
+            for way in ("more", "less"):
+                expect(
+                    hand.get_by_role("button", name=f"one {what} {way} for {player}", exact=True)
+                ).to_have_count(1)
+    hand.get_by_role("button", name="one Go more for B", exact=True).click()
+    expect(hand.locator("fieldset.player-flags").nth(1).locator(".step-value").first).to_have_text(
+        "1"
+    )
+    hand.get_by_role("button", name="Counts").click()
+    expect(hand.get_by_role("button", name=re.compile(r"^one Ribbons more for C$"))).to_have_count(
+        1
+    )
+    page.get_by_role("button", name="한국어").click()
+    expect(hand.get_by_role("button", name="A의 고 하나 늘리기", exact=True)).to_have_count(1)
+    expect(hand.get_by_role("button", name="C의 띠 하나 줄이기", exact=True)).to_have_count(1)
 
 
 def test_the_korean_page_ends_the_night_not_the_hand_and_says_it_becomes_read_only(

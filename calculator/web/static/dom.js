@@ -225,26 +225,48 @@ export function uniqueId(prefix) {
 
 /**
  * A − value + stepper: real buttons (keyboard, ≥44 px), the value in a live output.
- * `pointer` ties it to the API's error pointers.
+ * `pointer` ties it to the API's error pointers. `who`: the player it counts for, named
+ * in each button's accessible name ("one Go more for A"): a screen reader lists the
+ * buttons out of their fieldset, whose legend alone named the player. `typed`: the
+ * value is also a numeric field (17 junk is typed, not tapped 17 times); a typed number
+ * goes through the same clamp and `onchange` as a tap.
  */
-export function stepper({ label, value, min = 0, max = 99, onchange, pointer }) {
+export function stepper({ label, value, min = 0, max = 99, onchange, pointer, who = null,
+  typed = false }) {
   const id = uniqueId("step");
-  const output = h("output", { id, "aria-live": "polite", class: "step-value" }, value);
-  const set = (next) => {
+  const named = (key) => (who == null ? t(key, { what: label })
+    : t(`${key}For`, { what: label, who }));
+  const groupName = who == null ? label : t("countOf", { what: label, who });
+  // a tap is said by the live output; typed, the field shows it (and the output is
+  // there for the taps alone, out of sight)
+  const output = h("output", { id, "aria-live": "polite",
+    class: typed ? "step-value visually-hidden" : "step-value" }, value);
+  const fieldId = uniqueId("step-input");
+  const field = typed ? h("input", { type: "number", inputmode: "numeric", min, max, step: 1,
+    id: fieldId, class: "step-input", "aria-label": groupName, value: String(value),
+    onfocus: (e) => e.target.select(),
+    oninput: (e) => {
+      const typedValue = e.target.valueAsNumber;
+      if (Number.isFinite(typedValue)) set(Math.trunc(typedValue), { tapped: false });
+    },
+    // left empty (or not a number): the value it has stands
+    onchange: (e) => { e.target.value = String(value); } }) : null;
+  const set = (next, { tapped = true } = {}) => {
     const clamped = Math.max(min, Math.min(max, next));
+    if (field && field.value !== String(clamped)) field.value = String(clamped);
     if (clamped === value) return;
     value = clamped;
-    output.textContent = value;
+    if (tapped || !field) output.textContent = value;
     limits();
     onchange(value);
   };
   const minus = h("button", {
-    type: "button", class: "step", "aria-label": t("decrease", { what: label }),
-    "aria-controls": id, onclick: () => set(value - 1),
+    type: "button", class: "step", "aria-label": named("decrease"),
+    "aria-controls": field ? fieldId : id, onclick: () => set(value - 1),
   }, "−");
   const plus = h("button", {
-    type: "button", class: "step", "aria-label": t("increase", { what: label }),
-    "aria-controls": id, onclick: () => set(value + 1),
+    type: "button", class: "step", "aria-label": named("increase"),
+    "aria-controls": field ? fieldId : id, onclick: () => set(value + 1),
   }, "+");
   // At a limit a button is aria-disabled, not disabled: disabled, it dropped the focus to
   // the page, and handing the focus to the other button made a held Enter count back.
@@ -254,9 +276,11 @@ export function stepper({ label, value, min = 0, max = 99, onchange, pointer }) 
     plus.setAttribute("aria-disabled", String(value >= max));
   };
   limits();
-  return h("div", { class: "stepper", role: "group", "aria-label": label,
+  return h("div", { class: typed ? "stepper typed" : "stepper", role: "group",
+    "aria-label": groupName,
     dataset: pointer ? { pointer } : {} },
-  h("span", { class: "step-label", "aria-hidden": "true" }, label), minus, output, plus);
+  h("span", { class: "step-label", "aria-hidden": "true" }, label), minus, field ?? output, plus,
+  field ? output : null);
 }
 
 /** A labelled checkbox. */

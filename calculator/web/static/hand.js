@@ -616,9 +616,10 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
       const set = (field) => (value) => { tally[field] = value; changed(); };
       return h("fieldset", { class: "counts", dataset: { pointer: `/players/${i}/tally` } },
         h("legend", {}, `${name} · ${t("counts")}`),
+        // typed or tapped: 17 junk is a number, not 17 taps
         TALLY_NUMBERS.map(([field, max]) => stepper({
           label: t(NUMBER_LABELS[field]), value: tally[field], max, onchange: set(field),
-          pointer: `/players/${i}/tally/${field}`,
+          pointer: `/players/${i}/tally/${field}`, who: name, typed: true,
         })),
         h("div", { class: "checks" }, TALLY_FLAGS.map((field) => checkbox({
           label: t(FLAG_LABELS[field]), checked: tally[field], onchange: set(field),
@@ -635,11 +636,11 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
       return h("fieldset", { class: "player-flags", dataset: { pointer: `/players/${i}` } },
         h("legend", {}, name),
         stepper({ label: t("goCount"), value: flags.go_count, max: 20, onchange: set("go_count"),
-          pointer: `/players/${i}/go_count` }),
+          pointer: `/players/${i}/go_count`, who: name }),
         stepper({ label: t("shakes"), value: flags.shakes, max: 12, onchange: set("shakes"),
-          pointer: `/players/${i}/shakes` }),
+          pointer: `/players/${i}/shakes`, who: name }),
         stepper({ label: t("bombs"), value: flags.bombs, max: 12, onchange: set("bombs"),
-          pointer: `/players/${i}/bombs` }),
+          pointer: `/players/${i}/bombs`, who: name }),
         select({ label: `${t("gukjin")} · ${name}`, value: flags.gukjin, onchange: set("gukjin"),
           pointer: `/players/${i}/gukjin`, choices: [["", t("optionDefault")],
             ["auto", t("gukjinAuto")], ["animal", t("gukjinAnimal")], ["junk", t("gukjinJunk")]] }));
