@@ -232,24 +232,31 @@ def parse_share() -> Response:
     return Response(orjson.dumps(body), mimetype="application/json")
 
 
-# A share line's players as a roster (an import's: a blank name as none, sharing
-# _blank_names_as_none): every table's share line names ids and names this takes.
+# A share line's players as a roster: every table's share line names a roster this takes
+# (an export's blank name read as none first, as an import reads it: a table created
+# before 2026-12-06 may have one, and its share text must read all the same).
 _PARSED_ROSTER = roster_field(blank_names=True)
 
 
 def _held_to_roster(players: list[dict[str, str | None]]) -> None:
     """422 ``share_line_malformed`` unless the players a share line names are a roster a
-    table could have: ids of 1–40 characters, names within their bound, neither with a
-    control or invisible character. A line that checks but names others (another tool
-    wrote it, or it was edited with its check made again) would give an app totals it
-    cannot send back to the API."""
+    table could have: at most 10, ids of 1–40 characters, names within their bound,
+    neither with a control or invisible character. A line that checks but names others
+    (another tool wrote it, or it was edited with its check made again) would give an
+    app totals it cannot send back to the API. Ids a reader cannot tell apart are not
+    refused: a table created before 2026-12-06 may have them."""
+    roster = {"roster": players}
     try:
-        _PARSED_ROSTER.deserialize(players)
+        _PARSED_ROSTER.deserialize(_blank_names_as_none(roster)["roster"])
     except ValidationError as error:
-        (index, *field), _code, detail = pointer_errors(error.messages)[0]
-        what = f"player {int(index) + 1}'s {field[0] if field else 'id'}"
+        path, _code, detail = pointer_errors(error.messages)[0]
+        if path:
+            index, *field = path
+            what = f"player {int(index) + 1}'s {field[0] if field else 'id'}"
+        else:
+            what = f"the line's {len(players)} players"
         raise ShareError(
-            [Issue("share_line_malformed", f"{what} is none a table has: {detail}", ("text",))]
+            [Issue("share_line_malformed", f"{what}: none a table has ({detail})", ("text",))]
         ) from None
 
 
