@@ -215,6 +215,9 @@ def etag(version: int, variant: str = "") -> str:
     return f'"{version}{variant}"'
 
 
+_COMPRESSED = re.compile(r"[-:;]+[A-Za-z]+\Z")
+
+
 def versions(header: str) -> set[str]:
     """The versions an If-Match / If-None-Match names (weak or strong: compared weakly)."""
     if len(header) > 2 and header[0] == header[-1] == '"' and header[1:-1].isdigit():
@@ -223,8 +226,9 @@ def versions(header: str) -> set[str]:
     for part in header.split(","):
         tag = part.strip().removeprefix("W/").strip()
         if len(tag) >= 2 and tag[0] == tag[-1] == '"':
-            # a proxy that compresses may suffix the tag ("3-gzip", "3:gzip"): same version
-            found.add(re.split(r"[-:;]", tag[1:-1], maxsplit=1)[0])
+            # a proxy that compresses may suffix the tag with its coding ("3-gzip",
+            # "3:gzip", "3;br"): the same version; another suffix ("3-0") names none
+            found.add(_COMPRESSED.sub("", tag[1:-1]))
         elif tag == "*":
             found.add("*")
     return found

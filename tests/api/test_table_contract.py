@@ -92,12 +92,17 @@ def test_a_quoted_if_match_of_another_version_is_stale(lclient: Any) -> None:
     assert (csv_tag.status_code, _code(csv_tag)) == (412, "version_mismatch")
 
 
-@pytest.mark.parametrize("if_match", ['"1.0"', '"1.de"', '"1.csv.en"', '"1."', 'W/"1.json"'])
+@pytest.mark.parametrize(
+    "if_match",
+    # a representation no table has; a compressing proxy's suffix is letters ("1-gzip")
+    ['"1.0"', '"1.de"', '"1.csv.en"', '"1."', 'W/"1.json"', '"1-0"', '"1:0"', '"1-gzip.0"'],
+)
 def test_a_tag_with_a_suffix_no_representation_has_names_no_version(
     lclient: Any, if_match: str
 ) -> None:
     """Only the share text's ``.en`` and the export's ``.csv`` tag a version's other
-    representations: ``If-Match: "1.0"`` was read as version 1 (the integrator's probe)."""
+    representations: ``If-Match: "1.0"`` was read as version 1 (the integrator's probe),
+    and ``"1-0"`` still was (the reviewer's)."""
     table = _table(lclient)
     response = _close(lclient, table, if_match)
     assert (response.status_code, _code(response)) == (412, "version_mismatch")
