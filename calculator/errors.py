@@ -22,7 +22,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from calculator.limits import MAX_PROBLEMS
+from calculator.limits import MAX_PROBLEMS, quote
 
 Location = tuple[str | int, ...]
 
@@ -123,21 +123,31 @@ def counted(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def held_twice(card_id: str, first: tuple[str, str], second: tuple[str, str]) -> str:
+def held_twice(card_id: str, first: tuple[str | None, str], second: tuple[str | None, str]) -> str:
     """What a card held twice says: each holder (player id, pointer without its leading
-    slash), the first named as "the same player" when it is the second too; both variants
-    say it alike.
+    slash, ``players/<seat>/…``), the first named as "the same player" when it sits in
+    the second's seat (two seats may give one id: that is a problem of its own); both
+    variants say it alike. An id is quoted cut to :data:`~calculator.limits.MAX_ECHO`
+    characters; None (an id the request's schema refused) is "a player".
 
     >>> held_twice("01-bright", ("A", "players/0/captured/0"), ("A", "players/0/captured/2"))
     ... # doctest: +ELLIPSIS
     "01-bright is held twice: by the same player at /players/0/captured/0 and by player 'A'..."
+    >>> held_twice("01-bright", ("A", "players/0/captured/0"), ("A", "players/1/captured/0"))
+    ... # doctest: +ELLIPSIS
+    "01-bright is held twice: by player 'A' at /players/0/captured/0 and by player 'A' at..."
     """
     (holder, at), (player, where) = first, second
-    who = "the same player" if holder == player else f"player {holder!r}"
+    same_seat = at.split("/", 2)[:2] == where.split("/", 2)[:2]
+    who = "the same player" if same_seat else _holder(holder)
     return (
-        f"{card_id} is held twice: by {who} at /{at} and by player {player!r} at /{where}; "
+        f"{card_id} is held twice: by {who} at /{at} and by {_holder(player)} at /{where}; "
         "a deck has one of each card"
     )
+
+
+def _holder(player: str | None) -> str:
+    return "a player" if player is None else f"player {quote(player)}"
 
 
 def more_problems(count: int) -> Issue:
@@ -152,22 +162,28 @@ class Problems:
     """Collects issues while validating, so that one response names every problem — up to
     :data:`~calculator.limits.MAX_PROBLEMS`; past that they are only counted."""
 
-    __slots__ = ("_issues", "_more")
+    __slots__ = ("_issues", "_limit", "_more")
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = MAX_PROBLEMS) -> None:
         self._issues: list[Issue] = []
         self._more = 0
+        self._limit = limit
+        """Most issues listed (fewer where others are listed beside them)."""
 
     def add(self, code: str, detail: str, *location: str | int) -> None:
         """Record one issue."""
-        if len(self._issues) < MAX_PROBLEMS:
+        if len(self._issues) < self._limit:
             self._issues.append(Issue(code, detail, location))
         else:
             self._more += 1
 
     def full(self) -> bool:
         """Whether further issues would only be counted (callers may stop looking)."""
-        return len(self._issues) >= MAX_PROBLEMS
+        return len(self._issues) >= self._limit
+
+    def listed(self) -> tuple[tuple[Issue, ...], int]:
+        """The issues recorded and how many more were only counted; nothing is raised."""
+        return tuple(self._issues), self._more
 
     def __bool__(self) -> bool:
         return bool(self._issues)

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
-from typing import Final
+from typing import Final, NamedTuple
 
 MAX_PROBLEMS: Final = 50
 """Most problems one error lists (per request, or per batch item); the rest are counted."""
@@ -34,6 +34,42 @@ MAX_ECHO: Final = 40
 """Most characters of a bad value quoted back in a message."""
 
 _suggestions: ContextVar[list[int] | None] = ContextVar("gostop_suggestions", default=None)
+_listed: ContextVar[list[int] | None] = ContextVar("gostop_listed", default=None)
+"""[the most one answer lists, the problems that may still be added in the scope]"""
+
+
+class Scope(NamedTuple):
+    """What :func:`open_scope` started, for :func:`close_scope`."""
+
+    suggestions: Token[list[int] | None]
+    listed: Token[list[int] | None]
+
+
+def problems_listed() -> int:
+    """The room an error's answer has for problems that only add to its list (a refused
+    hand's cards, beside its fields'): :data:`MAX_PROBLEMS`, or fewer where the answer
+    keeps fewer (a batch item's: :func:`listing`), or where the request has added that
+    many already (a session's hands are one answer: the first refused hands fill it)."""
+    box = _listed.get()
+    return MAX_PROBLEMS if box is None else max(0, min(box))
+
+
+def added_problems(count: int) -> None:
+    """Count ``count`` problems added to an answer (the scope's room shrinks)."""
+    box = _listed.get()
+    if box is not None:
+        box[1] -= count
+
+
+@contextmanager
+def listing(most: int, total: int) -> Iterator[None]:
+    """Within this block an error's answer lists at most ``most`` problems, and at most
+    ``total`` are added in all (:func:`problems_listed`)."""
+    token = _listed.set([min(most, MAX_PROBLEMS), total])
+    try:
+        yield
+    finally:
+        _listed.reset(token)
 
 
 class DeadlineExceeded(Exception):  # noqa: N818 - named for what happened, like TimeoutError
@@ -41,15 +77,17 @@ class DeadlineExceeded(Exception):  # noqa: N818 - named for what happened, like
     503 with Retry-After), so not a :class:`~calculator.errors.GoStopError`."""
 
 
-def open_scope(*, suggestions: int = MAX_SUGGESTIONS) -> Token[list[int] | None]:
-    """Start a request's budget of ``suggestions`` "did you mean" searches; give the token
-    back to :func:`close_scope` when the request ends."""
-    return _suggestions.set([suggestions])
+def open_scope(*, suggestions: int = MAX_SUGGESTIONS) -> Scope:
+    """Start a request's budgets: ``suggestions`` "did you mean" searches, and the room of
+    its answer's list of problems (:func:`problems_listed`); give what it returns back to
+    :func:`close_scope` when the request ends."""
+    return Scope(_suggestions.set([suggestions]), _listed.set([MAX_PROBLEMS, MAX_PROBLEMS]))
 
 
-def close_scope(token: Token[list[int] | None]) -> None:
-    """End the budget :func:`open_scope` started."""
-    _suggestions.reset(token)
+def close_scope(scope: Scope) -> None:
+    """End the budgets :func:`open_scope` started."""
+    _listed.reset(scope.listed)
+    _suggestions.reset(scope.suggestions)
 
 
 @contextmanager

@@ -171,6 +171,10 @@ def _diagnose(hand: Hand, in_deck: int) -> None:
     raise AssertionError("the fast card check failed but no card is wrong")  # pragma: no cover
 
 
+CARD_CODES: Final = frozenset({"unknown_card", "card_not_in_deck", "duplicate_card"})
+"""The codes of :func:`diagnose_cards`' problems."""
+
+
 def _not_in_the_deck(card_id: str) -> str:
     return (
         f"{card_id} is not in the deck under this rule set; give it a junk value "
@@ -179,22 +183,22 @@ def _not_in_the_deck(card_id: str) -> str:
 
 
 def diagnose_cards(
-    piles: Sequence[tuple[str, str, Sequence[Any] | None]],
+    piles: Sequence[tuple[str | None, str, Sequence[Any] | None]],
     in_deck: int,
     problems: Problems,
     besides: Collection[tuple[str | int, ...]] = (),
     absent: Callable[[str], str] = _not_in_the_deck,
 ) -> None:
     """Add to ``problems`` every unknown, out-of-deck or twice-held card of ``piles`` (per
-    player in seating order: its id, the field its card IDs are in, the IDs; None: the
-    field is not a list of them), with both holders' places; ``absent`` says what to do
+    player in seating order: its id or None, the field its card IDs are in, the IDs;
+    None: the field is not a list of them), with both holders' places; ``absent`` says what to do
     about a card the rule set does not deal (``card_not_in_deck``). The one reading of a
     hand's card IDs when its piles fail the fast check, of a balance hand's
     (calculator.balance), and of the piles of a request refused before it is read as a
     hand (calculator.api.schemas): a place in ``besides`` (refused already) is skipped,
     its card neither named nor counted as held."""
     suggestions = Suggestions()
-    first: dict[str, tuple[str, str]] = {}  # card → (player id, "players/i/field/j")
+    first: dict[str, tuple[str | None, str]] = {}  # card → (player id, "players/i/field/j")
     for i, (player_id, field, ids) in enumerate(piles):
         if ids is None or ("players", i, field) in besides:
             continue

@@ -34,6 +34,7 @@ from calculator.errors import (
 from calculator.ledger import TooCostlyError
 from calculator.ledger.share import ShareError
 from calculator.limits import MAX_PROBLEMS, DeadlineExceeded
+from calculator.piles import CARD_CODES
 
 log = logging.getLogger("gostop.errors")
 RETRY_AFTER = 5  # seconds a client waits after a 503 for the deadline
@@ -138,11 +139,14 @@ def _summary(errors: list[dict[str, str]]) -> str:
 
 def validation_problem(error: ValidationError, prefix: str = "") -> dict[str, Any]:
     """A 422 body for a request that does not match its schema."""
-    found = pointer_errors(error.messages)
+    # the fields' problems first, then the cards' the schema stage adds (their details'
+    # pointers moved with the hand), then the counts of what is not listed
+    found = sorted(pointer_errors(error.messages), key=_listed_after)
     errors = []
     for path, code, detail in found[:MAX_PROBLEMS]:
         at = prefix + pointer(path)
-        errors.append({"pointer": at, "code": code, "detail": moved_to(detail, at)})
+        said = moved_to(detail, at) if code in CARD_CODES else detail
+        errors.append({"pointer": at, "code": code, "detail": said})
     if len(found) > MAX_PROBLEMS:
         errors += issues_json([more_problems(len(found) - MAX_PROBLEMS)], prefix)
     return problem(
@@ -152,6 +156,11 @@ def validation_problem(error: ValidationError, prefix: str = "") -> dict[str, An
         kind="invalid-request",
         errors=errors,
     )
+
+
+def _listed_after(found: tuple[Any, str, str]) -> int:
+    code = found[1]
+    return 2 if code == "too_many_problems" else 1 if code in CARD_CODES else 0
 
 
 def domain_problem(error: GoStopError) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from enum import StrEnum
 from functools import cache
-from typing import Any, Final, NamedTuple, TypeVar
+from typing import Any, ClassVar, Final, NamedTuple, TypeVar
 
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, pre_load, types
 
@@ -33,7 +33,7 @@ from calculator.api.fields import (
 )
 from calculator.balance import BalanceRules
 from calculator.cards import CARDS, EVERY_CARD, all_card_ids
-from calculator.errors import InvalidHandError, InvalidRulesError, Issue, Problems
+from calculator.errors import InvalidRulesError, Issue, Problems, more_problems
 from calculator.explain import LANGUAGES
 from calculator.hand import (
     Category,
@@ -47,7 +47,7 @@ from calculator.hand import (
     PlayerHand,
     Tally,
 )
-from calculator.limits import quote
+from calculator.limits import added_problems, problems_listed, quote
 from calculator.piles import diagnose_cards
 from calculator.presets import Resolver, RuleSet, Variant, presets, resolve
 from calculator.rules import GoStopRules, GukjinChoice
@@ -583,12 +583,15 @@ class PilesSchema(StrictSchema):
     """The schema of a request whose ``players`` list card IDs (a Go-Stop or a balance
     hand): a refusal names the cards' problems too (:func:`with_card_problems`)."""
 
+    sitters: ClassVar[bool] = True
+    """Whether a player may sit out, listing the cards in its ``hand`` (Go-Stop)."""
+
     def load(self, data: Any, **kwargs: Any) -> Any:
         """marshmallow's load (the fast loader's fallback, so every refusal comes here)."""
         try:
             return super().load(data, **kwargs)
         except ValidationError as error:
-            raise with_card_problems(error, data) from None
+            raise with_card_problems(error, data, sitters=self.sitters) from None
 
 
 class HandRequestSchema(PilesSchema):
@@ -685,46 +688,63 @@ def load_hand_request(body: Any) -> HandRequest:
     return loaded
 
 
-def with_card_problems(error: ValidationError, body: Any) -> ValidationError:
+def with_card_problems(
+    error: ValidationError, body: Any, *, sitters: bool = True
+) -> ValidationError:
     """``error``, a hand request's refusal by its schema, with the problems of the card
     IDs its piles list too: unknown cards and cards held twice, as the domain names them
-    (:func:`calculator.piles.diagnose_cards`, over the whole deck: which cards a rule set
-    deals is read once the rule set loads). SPEC §4's errors list names every problem: a
-    hand whose ``go_count`` is a string and whose pile has a typo is told both at once,
-    not the typo one round trip later. A pile or card the schema refused already is not
-    read again (a list too long, an ID that is no string)."""
+    (:func:`calculator.piles.diagnose_cards`, over the whole deck: which cards the rule
+    set deals is checked once the hand is well formed, as the stop minimum is). SPEC §4's
+    errors list names every problem: a hand whose ``go_count`` is a string and whose pile
+    has a typo is told both at once, not the typo one round trip later.
+
+    A pile or card the schema refused already is not read again (a list too long, an ID
+    that is no string), and an id it refused is not quoted ("a player"). The cards' take
+    only the room the answer has left (:func:`~calculator.limits.problems_listed`: 50, a
+    batch item's 12), the last place counting those not listed, so the count stays
+    exact and a refusal costs no more than its answer shows. ``sitters``: a player with
+    ``sits_out`` lists its ``hand`` (Go-Stop; a balance hand has no sitter)."""
     players = body.get("players") if isinstance(body, Mapping) else None
     if not isinstance(players, list) or len(players) > MAX_PLAYERS:
         return error
-    refused = {tuple(pointer) for pointer, _code, _detail in pointer_errors(error.messages)}
-    piles: list[tuple[str, str, list[Any] | None]] = []
-    for player in players:
+    if not isinstance(error.messages, dict):
+        return error
+    found = pointer_errors(error.messages)
+    room = problems_listed() - len(found)
+    if room <= 0:
+        return error
+    refused = {tuple(pointer) for pointer, _code, _detail in found}
+    piles: list[tuple[str | None, str, list[Any] | None]] = []
+    for i, player in enumerate(players):
         if not isinstance(player, Mapping):
-            piles.append(("", "captured", None))
+            piles.append((None, "captured", None))
             continue
-        field = "hand" if player.get("sits_out") is True else "captured"
+        field = "hand" if sitters and player.get("sits_out") is True else "captured"
         ids = player.get(field)
         player_id = player.get("id")
+        named = isinstance(player_id, str) and ("players", i, "id") not in refused
         piles.append(
             (
-                player_id if isinstance(player_id, str) else "",
+                player_id if named else None,
                 field,
                 ids if isinstance(ids, list) and len(ids) <= MAX_PILE else None,
             )
         )
-    problems = Problems()
+    problems = Problems(limit=room)
     diagnose_cards(piles, EVERY_CARD, problems, besides=refused)
-    try:
-        problems.raise_if_any(InvalidHandError)
-    except InvalidHandError as cards:
-        if not isinstance(error.messages, dict):
-            return error
-        messages = dict(error.messages)
-        for issue in cards.issues:
-            if issue.location:
-                _add_message(messages, issue.location, fail(issue.code, issue.detail).messages)
-        return ValidationError(messages)
-    return error
+    issues, more = problems.listed()
+    if not issues:
+        return error
+    if more:  # the last place says how many more: the answer lists no more than its room
+        issues, more = issues[:-1], more + 1
+    added_problems(len(issues) + bool(more))
+    messages = dict(error.messages)
+    for issue in issues:
+        _add_message(messages, issue.location, fail(issue.code, issue.detail).messages)
+    if more:
+        said = more_problems(more)
+        _add_message(messages, ("_schema",), fail(said.code, said.detail).messages)
+    return ValidationError(messages)
 
 
 def _add_message(messages: dict[Any, Any], location: tuple[str | int, ...], said: Any) -> None:

@@ -63,6 +63,8 @@ class BalanceRequest:
 class BalanceRequestSchema(PilesSchema):
     """``POST /v1/balance/hands``: a 120/80/60 balance hand (SPEC §5)."""
 
+    sitters = False  # nobody sits out a balance hand
+
     ruleset = ruleset_field(
         "A balance preset or {preset, options}; default balance", Variant.BALANCE, "balance"
     )

@@ -46,7 +46,7 @@ from calculator.api.session_schemas import (
 from calculator.balance import score_balance
 from calculator.errors import GoStopError, relocated
 from calculator.explain import LANGUAGES
-from calculator.limits import close_scope, deadline, open_scope
+from calculator.limits import close_scope, deadline, listing, open_scope
 from calculator.presets import (
     Preset,
     Resolver,
@@ -216,26 +216,31 @@ def post_batch(
     seen: dict[str, RuleSet] = {}
     check_deadline = deadline(settings.request_deadline)
     largest = settings.max_body_bytes
-    for index, item in enumerate(items):
-        check_deadline()  # past it: a 503 with Retry-After, never a killed worker
-        if sizes[index] > largest:  # as a single request would be (or nested past reading)
-            failed += 1
-            problem = batch_bounds.oversized(index, sizes[index], settings)
-            results.append(_batch_entry(index, problem["status"], "problem", problem))
-            continue
-        try:
-            result = score_request(
-                load_hand_request(item), resolver=resolver, shape=item_shape, seen=seen
-            )
-            results.append(_batch_entry(index, 200, "result", result))
-        except ValidationError as error:
-            failed += 1
-            problem = batch_bounds.cut(validation_problem(error, f"/hands/{index}"))
-            results.append(_batch_entry(index, 422, "problem", problem))
-        except GoStopError as error:
-            failed += 1
-            problem = batch_bounds.cut(domain_problem(relocated(error, ("hands", index))))
-            results.append(_batch_entry(index, 422, "problem", problem))
+    # a refused item keeps its first ITEM_PROBLEMS errors and a count (batch_bounds.cut):
+    # what only adds problems to its list (its cards' beside its fields') stops there
+    with listing(
+        most=batch_bounds.ITEM_PROBLEMS + 2, total=(batch_bounds.ITEM_PROBLEMS + 2) * len(items)
+    ):
+        for index, item in enumerate(items):
+            check_deadline()  # past it: a 503 with Retry-After, never a killed worker
+            if sizes[index] > largest:  # as a single request would be (or nested past reading)
+                failed += 1
+                problem = batch_bounds.oversized(index, sizes[index], settings)
+                results.append(_batch_entry(index, problem["status"], "problem", problem))
+                continue
+            try:
+                result = score_request(
+                    load_hand_request(item), resolver=resolver, shape=item_shape, seen=seen
+                )
+                results.append(_batch_entry(index, 200, "result", result))
+            except ValidationError as error:
+                failed += 1
+                problem = batch_bounds.cut(validation_problem(error, f"/hands/{index}"))
+                results.append(_batch_entry(index, 422, "problem", problem))
+            except GoStopError as error:
+                failed += 1
+                problem = batch_bounds.cut(domain_problem(relocated(error, ("hands", index))))
+                results.append(_batch_entry(index, 422, "problem", problem))
     rulesets = {
         fingerprint: serialize.ruleset_json(ruleset, full=shape.full_ruleset)
         for fingerprint, ruleset in seen.items()

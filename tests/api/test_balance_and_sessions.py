@@ -272,3 +272,21 @@ def test_a_balance_hand_is_told_every_problem_at_once(client: Any) -> None:
         assert first is None or found[0] == first
         held = next(e for e in problem["errors"] if e["code"] == "duplicate_card")
         assert "at /players/0/captured/1 and by player" in held["detail"]
+
+
+def test_a_balance_players_stray_sits_out_does_not_hide_its_cards(client: Any) -> None:
+    """Nobody sits out a balance hand: a stray ``sits_out`` is an unknown field, and the
+    player's cards are still its ``captured`` (they were read from a ``hand`` it has
+    not)."""
+    body = {
+        "players": [
+            {"id": "A", "captured": ["01-bright", "01-bright"], "sits_out": True},
+            {"id": "B", "captured": []},
+        ]
+    }
+    errors = client.post(BALANCE, json=body).get_json()["errors"]
+    found = {(e["pointer"], e["code"]) for e in errors}
+    assert found == {
+        ("/players/0/sits_out", "unknown_field"),
+        ("/players/0/captured/1", "duplicate_card"),
+    }

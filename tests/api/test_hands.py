@@ -346,6 +346,79 @@ def test_a_pile_its_schema_refuses_is_not_read_for_cards(client: Any) -> None:
     ]
 
 
+def test_a_refused_hands_card_problems_keep_the_count_and_come_after_its_fields(
+    client: Any,
+) -> None:
+    """120 unknown cards beside a stake of the wrong type: the answer said "and 1 more
+    problem" (the cards' own count was dropped), and player 0's cards filled the list
+    before player 1's refused go_count (the reviewer's)."""
+    body = {
+        "stake": "1",
+        "players": [
+            {"id": "A", "captured": [f"zz-{k}" for k in range(60)], "go_count": "x"},
+            {"id": "B", "captured": [f"zz-{k}" for k in range(60)], "go_count": "x"},
+            {"id": "C", "captured": []},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    errors = _problem(client.post(HANDS, json=body), 422)["errors"]
+    assert len(errors) == 50
+    assert {e["pointer"] for e in errors[:3]} == {
+        "/players/0/go_count",
+        "/players/1/go_count",
+        "/stake",
+    }
+    assert {e["code"] for e in errors[3:-1]} == {"unknown_card"}
+    # 3 fields, 46 cards listed, 74 counted: 123 problems
+    assert errors[-1]["code"] == "too_many_problems"
+    assert errors[-1]["detail"].startswith("and 74 more problems")
+    # in a batch: the item's first 10 and a count, the cards read no further
+    batch = client.post(HANDS + "/batch", json={"hands": [body]}).get_json()
+    item = batch["results"][0]["problem"]["errors"]
+    assert len(item) == 11
+    assert item[-1]["code"] == "too_many_problems"
+
+
+def test_a_refused_id_is_not_quoted_and_seats_tell_holders_apart(client: Any) -> None:
+    """An id the schema refused (20,000 characters, a number) was quoted whole in every
+    card held twice: a 41 kB body answered 1.6 MB. Two seats giving one id were "the same
+    player"."""
+    long_id = "X" * 20_000
+    body = {
+        "players": [
+            {"id": long_id, "captured": ["01-bright", "03-bright"]},
+            {"id": 5, "captured": ["01-bright", "03-bright"]},
+            {"id": "C", "captured": []},
+        ],
+        "outcome": {"type": "stop", "winner": "C"},
+    }
+    response = client.post(HANDS, json=body)
+    assert len(response.data) < 4_000
+    held = [e for e in _problem(response, 422)["errors"] if e["code"] == "duplicate_card"]
+    assert len(held) == 2
+    assert (
+        "by a player at /players/0/captured/0 and by a player at /players/1/" in (held[0]["detail"])
+    )
+    twice = json.loads(json.dumps(W13))
+    twice["players"][1]["id"] = "A"  # B's seat says A too
+    twice["players"][1]["captured"].append("01-bright")  # A's
+    details = [e["detail"] for e in _problem(client.post(HANDS, json=twice), 422)["errors"]]
+    said = "by player 'A' at /players/0/captured/0 and by player 'A' at /players/1/"
+    assert any(said in d for d in details), details
+
+
+def test_a_users_text_is_not_taken_for_a_pointer(client: Any) -> None:
+    """A batch item's detail quoting the request's own text ("x at /players/9") was
+    rewritten as if it were a pointer of the hand's (the reviewer's)."""
+    body = {
+        **W13,
+        "players": [{**W13["players"][0], "gukjin": "x at /players/9"}, *W13["players"][1:]],
+    }
+    batch = client.post(HANDS + "/batch", json={"hands": [body]}).get_json()
+    (error,) = batch["results"][0]["problem"]["errors"]
+    assert "'x at /players/9'" in error["detail"]
+
+
 def test_unknown_card_and_winner(client: Any) -> None:
     body = json.loads(json.dumps(W13))
     body["players"][0]["captured"][3] = "02-junk-9"
