@@ -417,10 +417,17 @@ def _check(hand: BalanceHand, rules: BalanceRules) -> list[int]:
         )
     # players or stake refused: the cards' problems beside them (one round trip)
     refused = bool(problems)
-    piles = [(player.id, "captured", player.captured) for player in players]
-    diagnose_cards(piles, _in_deck(rules), problems, absent=_no_value)
+    diagnose_balance_cards(hand, rules, problems)
     problems.raise_if_any(InvalidHandError if refused else ImpossibleHandError)
     return [cards.mask_of(player.captured) for player in players]
+
+
+def diagnose_balance_cards(hand: BalanceHand, rules: BalanceRules, problems: Problems) -> None:
+    """Add the problems of the hand's cards to ``problems``: unknown, without a value under
+    ``rules``, held twice (:func:`calculator.piles.diagnose_cards`). Also a table's, for a
+    hand it refuses for its players (calculator.ledger.state)."""
+    piles = [(player.id, "captured", player.captured) for player in hand.players]
+    diagnose_cards(piles, _in_deck(rules), problems, absent=_no_value)
 
 
 def _in_deck(rules: BalanceRules) -> int:

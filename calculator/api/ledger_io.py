@@ -128,11 +128,14 @@ def load_play(variant: Variant, body: Any, prefix: tuple[str, ...] = ()) -> Play
                     ]
                     for name in given
                 }
+                # and what the rest of the body is told (its fields, its cards): one answer
+                try:
+                    _load(variant, {k: v for k, v in body.items() if k not in FORBIDDEN})
+                except ValidationError as others:
+                    if isinstance(others.messages, dict):
+                        refused.update(others.messages)
                 raise ValidationError(refused)
-        if variant is Variant.BALANCE:
-            hand: Play = _BALANCE.load_fast(body).hand
-        else:
-            hand = load_hand_request(body).hand
+        hand = _load(variant, body)
     except ValidationError as error:
         messages: Any = error.messages
         said, told = _UNKNOWN[variant]
@@ -147,6 +150,13 @@ def load_play(variant: Variant, body: Any, prefix: tuple[str, ...] = ()) -> Play
             messages = {name: messages}
         raise ValidationError(messages) from None
     return hand
+
+
+def _load(variant: Variant, body: Any) -> Play:
+    if variant is Variant.BALANCE:
+        played: Play = _BALANCE.load_fast(body).hand
+        return played
+    return load_hand_request(body).hand
 
 
 def _coded(text: str) -> str:

@@ -26,7 +26,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from calculator.balance import BalanceHand, BalancePlayer, BalanceResult, score_balance
+from calculator.balance import (
+    BalanceHand,
+    BalancePlayer,
+    BalanceResult,
+    diagnose_balance_cards,
+    score_balance,
+)
 from calculator.errors import (
     GoStopError,
     InvalidHandError,
@@ -300,7 +306,7 @@ def apply(ledger: Ledger, event: Event, *, stored: bool = False, exported: bool 
                 raise LedgerError([Issue("nothing_to_redo", "no undone change to redo", ())])
             edit, edits, redo = redo[-1], (*edits, redo[-1]), redo[:-1]
         else:
-            _check_edit(ledger, event)
+            _check_edit(ledger, event, entering=not (stored or exported))
             edit, edits, redo = event, (*edits, event), ()
         replaced = (*replaced, _replacing(ledger.entries, edit))
         entries = _edited(ledger.entries, edit)
@@ -421,7 +427,7 @@ def _appended(
     assert event.type is EventType.ADDED
     assert event.hand is not None
     cost = _charged(end.cost, 1, event, stored)
-    _check_hand(end.setup, event.hand)
+    _check_hand(end.setup, event.hand, entering=not (stored or exported))
     hand = _derive(
         end.setup,
         end.count + 1,
@@ -468,9 +474,10 @@ def _event_cost(scored: int) -> int:
     return 1 + scored
 
 
-def _check_edit(ledger: Ledger, event: Event) -> None:
+def _check_edit(ledger: Ledger, event: Event, *, entering: bool) -> None:
     """A correction or a void names an existing hand, a void an active one (a correction
-    of a voided hand brings it back); a hand body fits the table."""
+    of a voided hand brings it back); a hand body fits the table (``entering``: as
+    :func:`_check_hand`)."""
     if event.type is not EventType.ADDED:
         number = event.number
         if number is None or not 1 <= number <= len(ledger.entries):
@@ -483,7 +490,7 @@ def _check_edit(ledger: Ledger, event: Event) -> None:
             )
             raise LedgerError([Issue("hand_voided", detail, ())])
     if event.hand is not None:
-        _check_hand(ledger.setup, event.hand)
+        _check_hand(ledger.setup, event.hand, entering=entering)
 
 
 def _hands_held(count: int) -> str:
@@ -512,7 +519,11 @@ def _not_on_roster(player: str, roster: tuple[str, ...]) -> str:
     )
 
 
-def _check_hand(setup: TableSetup, hand: Play) -> None:
+def _check_hand(setup: TableSetup, hand: Play, *, entering: bool) -> None:
+    """A hand fits the table: its variant, players on the roster, an outcome. A hand
+    refused here is told its cards' problems too, as the stateless endpoints tell them
+    (``entering``: a hand entered now, with every check; else a stored or exported one,
+    with the checks it was stored under)."""
     problems = Problems()
     expected = Hand if setup.variant is Variant.GOSTOP else BalanceHand
     if not isinstance(hand, expected):
@@ -531,9 +542,10 @@ def _check_hand(setup: TableSetup, hand: Play) -> None:
         try:
             problems.raise_if_any(InvalidHandError)
         except InvalidHandError as error:
-            # with its cards' problems, as the stateless answer refuses a hand
-            raise_with_the_cards(hand, setup.ruleset.rules, error, entering=True)
+            raise_with_the_cards(hand, setup.ruleset.rules, error, entering=entering)
             raise
+    if problems and isinstance(hand, BalanceHand):
+        diagnose_balance_cards(hand, setup.ruleset.rules, problems)
     problems.raise_if_any(InvalidHandError)
 
 

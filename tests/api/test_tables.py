@@ -258,6 +258,42 @@ def test_a_hand_with_a_player_off_the_roster_is_told_its_cards_problems_too(
     )
 
 
+def test_a_balance_or_a_forbidden_fields_table_hand_is_told_its_cards_too(lclient: Any) -> None:
+    """A balance table's hand naming a player off the roster, and a hand sending the
+    table's stake, were told that alone (the reviewer's): their cards' problems and
+    other fields' now come in the same answer."""
+    balance = _table(lclient, roster=["A", "B", "C"], variant="balance", ruleset="balance")
+    hand = {
+        "players": [
+            {"id": "A", "captured": ["01-bright", "01-brigth"]},
+            {"id": "Z", "captured": ["01-bright"]},
+        ]
+    }
+    errors = balance.write("POST", "/hands", hand, expect=422)["errors"]
+    assert [(e["code"], e["pointer"]) for e in errors] == [
+        ("unknown_player", "/players/1/id"),
+        ("unknown_card", "/players/0/captured/1"),
+        ("duplicate_card", "/players/1/captured/0"),
+    ]
+    table = _table(lclient)
+    body = {
+        "stake": 5,
+        "players": [
+            {"id": "A", "captured": ["01-bright", "01-brigth"], "go_count": "1"},
+            {"id": "B", "captured": ["01-bright"]},
+            {"id": "C", "captured": []},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    errors = table.write("POST", "/hands", body, expect=422)["errors"]
+    assert {(e["code"], e["pointer"]) for e in errors} == {
+        ("forbidden_field", "/stake"),
+        ("invalid_type", "/players/0/go_count"),
+        ("unknown_card", "/players/0/captured/1"),
+        ("duplicate_card", "/players/1/captured/0"),
+    }
+
+
 @pytest.mark.parametrize(
     ("body", "code", "pointer"),
     [
