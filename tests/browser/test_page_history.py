@@ -5,6 +5,8 @@ page's exploratory pass, 2026-12-06). Each test fails on the page before its fix
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from playwright.sync_api import Browser, Locator, Page, Route, expect
@@ -30,6 +32,32 @@ from tests.browser.test_page_fixes import (
     lose_first_post,
     table_of,
 )
+
+TABLE_HANDS = re.compile(r"/v1/tables/[^/]+/hands$")  # a table's, not the previews'
+
+
+@contextmanager
+def table_reads_held(page: Page) -> Iterator[None]:
+    """The page's reads of the table (``GET /v1/tables/{id}``) held until the block ends,
+    then sent: no poll reads what another phone writes within it, so the page's next
+    write is stale whatever the machine's pace (a paused clock left a window where a
+    poll due within it read the other write first, on a loaded machine)."""
+    held: list[Route] = []
+    reads = re.compile(r"/v1/tables/[^/?]+(\?[^/]*)?$")
+
+    def hold(route: Route) -> None:
+        if route.request.method == "GET":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(reads, hold)
+    try:
+        yield
+    finally:
+        page.unroute(reads, hold)
+        for route in held:
+            route.continue_()
 
 
 def stop_by_a(page: Page, number: int) -> None:
@@ -140,19 +168,19 @@ def test_a_hand_refused_as_stale_is_said_where_it_was_entered(
     """Another phone adds a hand between two polls, then the scorer taps a stop: the 412
     is said in the editor, by the tap (it was said at the top of the page, out of sight,
     and the tap looked as if it had recorded the hand)."""
-    page.clock.install()
     create_table(page, watch)
     table = page.locator("#view-table")
     give(table, "A", BRIGHTS)
-    page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # no poll from here
-    assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
-    table.get_by_role("button", name="A stops").click()
+    with table_reads_held(page):
+        assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
+        with page.expect_response(TABLE_HANDS) as added:
+            table.get_by_role("button", name="A stops").click()
+        assert added.value.status == 412
     expect(table.locator(".editor .errors")).to_contain_text("Another phone changed the table")
     # headed as what it is, not as a problem with what was entered
     expect(table.locator(".editor .errors h3")).to_have_text("Another phone changed it first")
     expect(table.locator('[data-hand="1"]')).to_be_visible()  # read again: the other's hand
     expect(table.locator('[data-hand="2"]')).to_have_count(0)  # nothing of this phone's
-    page.clock.resume()
 
 
 def test_a_hand_half_entered_comes_back_after_a_reload(page: Page, watch: Any) -> None:
@@ -250,17 +278,22 @@ def test_an_undo_refused_as_stale_is_said_under_it(
     live_server: Server, page: Page, watch: Any
 ) -> None:
     """Another phone adds a hand between two polls, then the scorer taps Undo: the 412 is
-    said in the history, by Undo (the redraw took the message away to the top)."""
-    page.clock.install()
+    said in the history, by Undo (the redraw took the message away to the top).
+
+    The page's reads of the table are held from before the other phone's write until
+    the Undo is answered, so no poll reads that write first (a paused clock left a
+    window: a poll due within it read the write on a loaded machine, and Undo was not
+    stale)."""
     create_table(page, watch)
     stop_by_a(page, 1)
     table = page.locator("#view-table")
-    page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # no poll from here
-    assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
-    table.get_by_role("button", name="Undo").click()
+    with table_reads_held(page):
+        assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
+        with page.expect_response(lambda answer: answer.url.endswith("/undo")) as undone:
+            table.get_by_role("button", name="Undo").click()
+        assert undone.value.status == 412
     expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
     expect(table.locator('[data-hand="2"]')).to_be_visible()  # read again
-    page.clock.resume()
 
 
 def hold_scoring(page: Page) -> list[Route]:
