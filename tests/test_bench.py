@@ -13,7 +13,7 @@ from tools import require
 
 ROOT = Path(__file__).resolve().parents[1]
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.packed]  # checked for working, not figures
 
 
 def test_engine_benchmark_runs() -> None:

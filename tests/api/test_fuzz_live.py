@@ -19,7 +19,7 @@ from schemathesis.generation.modes import GenerationMode
 from bench.server import Server
 from tests_support import FUZZ_CHECKS
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.packed]  # no 5xx, no broken schema: no figure
 EXAMPLES = int(os.environ.get("GOSTOP_FUZZ_LIVE_EXAMPLES", "12"))
 
 

@@ -17,7 +17,7 @@ from bench.server import Server
 SHOTS = Path(__file__).parents[2] / "docs" / "screenshots"
 PHONE = {"width": 360, "height": 800}
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.packed]
 
 
 def png_size(path: Path) -> tuple[int, int]:
