@@ -699,10 +699,11 @@ def with_card_problems(
     has a typo is told both at once, not the typo one round trip later.
 
     A pile or card the schema refused already is not read again (a list too long, an ID
-    that is no string), and an id it refused is not quoted ("a player"). The cards' take
-    only the room the answer has left (:func:`~calculator.limits.problems_listed`: 50, a
-    batch item's 12), the last place counting those not listed, so the count stays
-    exact and a refusal costs no more than its answer shows. ``sitters``: a player with
+    that is no string), and an id it refused is not quoted ("a player"). The cards'
+    problems take only the room the answer has left
+    (:func:`~calculator.limits.problems_listed`: 50, a batch item's 12), the last place
+    counting those not listed, so the count stays exact and a refusal costs no more than
+    its answer shows. ``sitters``: a player with
     ``sits_out`` lists its ``hand`` (Go-Stop; a balance hand has no sitter)."""
     players = body.get("players") if isinstance(body, Mapping) else None
     if not isinstance(players, list) or len(players) > MAX_PLAYERS:
