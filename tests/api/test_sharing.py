@@ -388,6 +388,20 @@ def test_an_amount_beyond_the_chip_range_is_a_422(lclient: Any, where: str) -> N
     )
 
 
+def _even_sheet(players: tuple[tuple[str, str | None], ...]) -> ShareSheet:
+    """A night's sheet of ``players`` (id, name) who all ended even: no transfer."""
+    return ShareSheet(
+        title="t",
+        date="2026-12-03",
+        preset="standard",
+        fingerprint="ab",
+        unit=None,
+        players=players,
+        totals={pid: 0 for pid, _name in players},
+        transfers=(),
+    )
+
+
 @pytest.mark.parametrize(
     ("players", "said"),
     [
@@ -405,18 +419,7 @@ def test_a_share_line_naming_ids_no_table_has_is_a_422(
     """A compact line whose check matches but whose ids the API would refuse (a 41-
     character id, an invisible or control character) was read back: an app then sent
     those totals to the API and got a 422 there (the integrator's probe)."""
-    ids = [pid for pid, _name in players]
-    sheet = ShareSheet(
-        title="t",
-        date="2026-12-03",
-        preset="standard",
-        fingerprint="ab",
-        unit=None,
-        players=players,
-        totals=dict.fromkeys(ids, 0),
-        transfers=(),
-    )
-    problem = _parse(lclient, compact_line(sheet), 422)
+    problem = _parse(lclient, compact_line(_even_sheet(players)), 422)
     error = problem["errors"][0]
     assert (error["code"], error["pointer"]) == ("share_line_malformed", "/text")
     assert error["detail"].startswith(said), error["detail"]
@@ -426,16 +429,7 @@ def test_a_share_line_naming_ids_no_table_has_is_a_422(
 def test_a_share_line_of_a_table_with_a_blank_name_still_reads(lclient: Any) -> None:
     """A table created before 2026-12-06 may have a player with a blank name: its share
     line reads, as its export imports."""
-    sheet = ShareSheet(
-        title="t",
-        date="2026-12-03",
-        preset="standard",
-        fingerprint="ab",
-        unit=None,
-        players=(("A", "  "), ("B", None)),
-        totals={"A": 0, "B": 0},
-        transfers=(),
-    )
+    sheet = _even_sheet((("A", "  "), ("B", None)))
     assert _parse(lclient, compact_line(sheet))["totals"] == {"A": 0, "B": 0}
 
 
