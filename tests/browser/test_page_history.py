@@ -296,6 +296,47 @@ def test_an_undo_refused_as_stale_is_said_under_it(
     expect(table.locator('[data-hand="2"]')).to_be_visible()  # read again
 
 
+def test_a_poll_answered_after_a_stale_undo_leaves_what_it_said(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """A poll is on its way (a slow link) when another phone adds a hand and the scorer
+    taps Undo: the 412 is said in the history, and the poll, answered after that with
+    the version the message speaks of, leaves it there (it took it away: a CI run saw
+    the message go, at random). The page polls once at a time: the next poll is sent
+    once the held one's answer is handled, so its request shows that one is done."""
+    create_table(page, watch)
+    stop_by_a(page, 1)
+    table = page.locator("#view-table")
+    entry = table_of(page)
+    reads = re.compile(r"/v1/tables/[^/?]+(\?[^/]*)?$")
+    held: list[Route] = []
+
+    def hold_one_poll(route: Route) -> None:
+        if route.request.method == "GET" and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(reads, hold_one_poll)
+    try:
+        with page.expect_request(lambda asked: asked.method == "GET" and reads.search(asked.url)):
+            pass  # the page polls every 2.5 s
+        assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
+        with page.expect_response(lambda answer: answer.url.endswith("/undo")) as undone:
+            table.get_by_role("button", name="Undo").click()
+        assert undone.value.status == 412
+        expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
+        expect(table.locator('[data-hand="2"]')).to_be_visible()
+        with page.expect_request(
+            lambda asked: asked.method == "GET" and asked.url.endswith(entry["id"]),
+            timeout=10_000,
+        ):
+            held[0].continue_()  # answered now, with the version the page has read
+    finally:
+        page.unroute(reads, hold_one_poll)
+    expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
+
+
 def hold_scoring(page: Page) -> list[Route]:
     """The hands scored with an outcome (not the previews) held on their way: each route,
     until the test lets it go with ``continue_()``."""

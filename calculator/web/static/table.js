@@ -391,7 +391,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         if (s.link === "gone") {
           stop(); // nothing more will come
         }
-        if (s.etag !== before.etag) s.notes = { history: null, settle: null }; // said before it
+        // what was said speaks of a version: a new one takes it away (not this poll's answer
+        // to the version a write's own read brought meanwhile, with what it said)
+        if (s.etag !== before.etag && s.etag !== s.notesAt) s.notes = { history: null, settle: null };
         if (s.table.closed !== before.closed) renderTable(); // closed: no editor any more
         else if (s.etag !== before.etag || s.link !== before.link) updateLive();
       }
@@ -847,6 +849,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
         editor.showErrors({ entries: [{ pointer: null, code, detail: text() }] });
       } else if (near) {
         s.notes[near] = text;
+        s.notesAt = s.etag;
         keepFocus(mount, near === "history" ? renderHistory : renderSettlement,
           () => box[near].querySelector("h2"));
       } else {
@@ -867,6 +870,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       s.notes = { history: inHistory ? told : null, settle: null };
       const wasClosed = s.table.closed;
       s.link = await fetchTable();
+      s.notesAt = s.etag;
       say(inHistory ? null : told);
       if (s.table.closed !== wasClosed) renderTable(); // closed: no editor any more
       else updateLive();
