@@ -38,24 +38,29 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "gostop"))
 
 
 # Tests that share a costly session or module fixture, each group run by one xdist worker:
-# the browser tests' Chromium and live server, test_deploy's nginx stack, the throwaway
-# PostgreSQL cluster (the "postgresql" parameter of ledger_fixtures.database_url). Under
-# xdist's plain `load` they were spread over both workers, each starting its own.
+# test_deploy's nginx stack, the throwaway PostgreSQL cluster (the "postgresql" parameter
+# of ledger_fixtures.database_url). Under xdist's plain `load` they were spread over both
+# workers, each starting its own. The browser tests go by file: a worker starts Chromium
+# and a live server once (session fixtures) and runs whole files, so that both workers
+# share the page's ~100 tests (one worker ran them all, most of the system run's time).
 # (`--dist loadgroup` and xdist_group marks would say this, but pytest 9.2 drops the
 # marks' node-ID suffix: pytest-xdist issue #1386.)
 SHARED_FIXTURE_GROUPS = {
-    "browser": re.compile(r"tests/browser/"),
     "deploy": re.compile(r"tests/test_deploy\.py::"),
     "postgresql": re.compile(r"\[(?:.*-)?postgresql(?:-.*)?\]$"),
 }
+BY_FILE = re.compile(r"^tests/browser/[^:]+")
 
 
 class _SharedFixtureScheduling(LoadScopeScheduling):
     """xdist's load balancing, test by test, except that each group of
-    SHARED_FIXTURE_GROUPS goes to one worker (the biggest units first)."""
+    SHARED_FIXTURE_GROUPS goes to one worker, and each browser test file (the biggest
+    units first)."""
 
     def _split_scope(self, nodeid: str) -> str:
-        return next((g for g, p in SHARED_FIXTURE_GROUPS.items() if p.search(nodeid)), nodeid)
+        group = next((g for g, p in SHARED_FIXTURE_GROUPS.items() if p.search(nodeid)), None)
+        by_file = BY_FILE.match(nodeid)
+        return group or (by_file.group() if by_file else nodeid)
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:

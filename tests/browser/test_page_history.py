@@ -43,10 +43,11 @@ def table_reads_held(page: Page) -> Iterator[None]:
     write is stale whatever the machine's pace (a paused clock left a window where a
     poll due within it read the other write first, on a loaded machine)."""
     held: list[Route] = []
+    holding = [True]
     reads = re.compile(r"/v1/tables/[^/?]+(\?[^/]*)?$")
 
     def hold(route: Route) -> None:
-        if route.request.method == "GET":
+        if route.request.method == "GET" and holding[0]:
             held.append(route)
         else:
             route.continue_()
@@ -55,9 +56,12 @@ def table_reads_held(page: Page) -> Iterator[None]:
     try:
         yield
     finally:
-        page.unroute(reads, hold)
+        # sent before the handler goes: unrouting lets the browser send what is held
+        # itself, at random before or after a continue_() here ("already handled")
+        holding[0] = False
         for route in held:
             route.continue_()
+        page.unroute(reads, hold)
 
 
 def stop_by_a(page: Page, number: int) -> None:
