@@ -223,6 +223,20 @@ export function uniqueId(prefix) {
   return `${prefix}-${uid}`;
 }
 
+/** A problem with an input, said right after it (and tied to it for screen readers). */
+export function fieldError(field, text) {
+  const id = field.getAttribute("aria-describedby") ?? uniqueId("error");
+  let message = document.getElementById(id);
+  if (!message) {
+    message = h("p", { class: "inline-error", id, role: "alert" });
+    field.parentElement.append(message);
+  }
+  message.textContent = text;
+  field.setAttribute("aria-invalid", "true");
+  field.setAttribute("aria-describedby", id);
+  field.focus();
+}
+
 /**
  * A − value + stepper: real buttons (keyboard, ≥44 px), the value in a live output.
  * `pointer` ties it to the API's error pointers. `who`: the player it counts for, named

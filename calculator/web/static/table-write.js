@@ -1,0 +1,105 @@
+// Writing to a table: one write at a time, with an Idempotency-Key and If-Match (the
+// version the phone last saw), kept for its retry when no answer came; then the table read
+// again, and what became of the write said where the scorer tapped.
+import { ApiError, call, newKey } from "./api.js";
+import { fieldError, keepFocus } from "./dom.js";
+import { errorText, problemText, t } from "./i18n.js";
+
+/** The writes of the table `view` (table.js). */
+export function createWriter(view) {
+  const { s, box, mount } = view;
+
+  /** One write; on success the table is read again. Returns the answer's body, or null.
+   * A write that got no answer (the network failed: it may or may not have reached the
+   * service) keeps its Idempotency-Key and If-Match: tapping the same write again replays
+   * it, so the service answers with what it stored instead of writing it twice (SPEC §9).
+   * A second tap while a write is on its way is ignored. What became of it is said where
+   * the scorer tapped: in the editor (`strip` maps the API's pointers into the hand back
+   * to the editor's), in the void or bring-back being asked (`asking`), or in the panel
+   * of the button (`near`: "history" or "settle"), kept through the redraws the answer
+   * brings; on top otherwise. The hands whose amounts the write changed are said, all
+   * but the one it was about (`acted`). */
+  async function write(method, path, body, { strip = null, asking = false, near = null,
+    acted = null } = {}) {
+    if (s.writing) return null;
+    const signature = JSON.stringify([s.current.id, method, path, body ?? null]);
+    const retry = s.pending?.signature === signature ? s.pending : null;
+    const key = retry?.key ?? newKey();
+    const ifMatch = retry?.ifMatch ?? s.table.version;
+    const asked = asking ? s.asking : null; // the form tapped (another may open meanwhile)
+    s.writing = true;
+    // what went wrong (`text()`, in the language of the moment), said where it was tapped
+    // (in the editor: "no_answer" is its offline heading, "stale" another phone's change
+    // first; "said" is no code of the API, so the text is shown as it is)
+    const tell = (text, code = "said") => {
+      if (asked && s.asking === asked) {
+        asked.error = text;
+        view.askReason(null, true);
+      } else if (strip !== null && s.editor) {
+        s.editor.showErrors({ entries: [{ pointer: null, code, detail: text() }] });
+      } else if (near) {
+        s.notes[near] = text;
+        s.notesAt = s.etag;
+        keepFocus(mount, near === "history" ? view.renderHistory : view.renderSettlement,
+          () => box[near].querySelector("h2"));
+      } else {
+        view.say(text);
+      }
+    };
+    try {
+      const answer = await call(method, `/v1/tables/${s.current.id}${path}`, {
+        token: s.current.token, key, ifMatch, body });
+      // answered: its own retry is done (another write's, given back with the hand a
+      // correction set aside meanwhile, stays for that hand)
+      if (!s.pending || s.pending.signature === signature) s.pending = null;
+      const changed = (answer.data?.changed ?? []).filter((c) => c.number !== acted);
+      const told = changed.length
+        ? () => changed.map((c) => t("changed", { n: c.number })).join(", ") : null;
+      // the history's own controls: said in the history, the others' on top
+      const inHistory = asking || near === "history";
+      s.notes = { history: inHistory ? told : null, settle: null };
+      const wasClosed = s.table.closed;
+      s.link = await view.fetchTable();
+      s.notesAt = s.etag;
+      view.say(inHistory ? null : told);
+      if (s.table.closed !== wasClosed) view.renderTable(); // closed: no editor any more
+      else view.updateLive();
+      return answer.data;
+    } catch (error) {
+      if (!(error instanceof ApiError)) {
+        s.pending = { signature, key, ifMatch };
+        tell(() => t("notSent"), "no_answer");
+        return null;
+      }
+      if (error.status !== 409) s.pending = null; // 409: the first is still on its way
+      if (error.status === 412) {
+        // the table is read again (a correction of a hand voided or gone meanwhile ends),
+        // and the scorer hears it where it tapped: nothing was written. "End the night?"
+        // is asked again: the scorer should see what changed before closing over it.
+        s.endAsked = false;
+        s.link = await view.fetchTable();
+        view.updateLive();
+        tell(() => t("stale"), "stale");
+        return null;
+      }
+      if (asked && s.asking === asked) {
+        tell(() => (error.status === 429 ? errorText(error) : error.entries.map((e) =>
+          (e.pointer === "/reason" ? t("reasonNeeded") : problemText(e))).join(" ")));
+      } else if (strip !== null && s.editor && error.status !== 429) {
+        const entries = error.entries.map((e) => ({ ...e,
+          pointer: e.pointer?.startsWith(strip) ? e.pointer.slice(strip.length) : e.pointer }));
+        const forReason = s.correcting ? entries.filter((e) => e.pointer === "/reason") : [];
+        s.editor.showErrors({ entries: entries.filter((e) => !forReason.includes(e)) },
+          s.editor.body());
+        if (forReason.length) fieldError(s.correcting.reason, t("reasonNeeded"));
+      } else {
+        tell(() => errorText(error));
+      }
+      return null;
+    } finally {
+      s.writing = false;
+    }
+  }
+
+  return { write };
+}
