@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playwright.sync_api import Page, Response, expect
+from playwright.sync_api import Browser, Page, Response, expect
 
 from bench.server import Server
-from tests.browser.test_page import api, assert_tap_targets, create_table, fresh
+from tests.browser.test_page import PHONE, api, assert_tap_targets, create_table, fresh
 from tests.browser.test_page_fixes import (
     BRIGHTS,
     another_phone_writes,
@@ -28,8 +28,9 @@ def test_the_history_says_why_a_hand_was_corrected_or_voided(
     live_server: Server, page: Page, watch: Any, axe: Any
 ) -> None:
     """Each corrected or voided hand says the reason of the change in effect (undo and
-    redo read as the ledger reads them), in both languages, the reason drawn as text;
-    another phone's void is said too, once the poll reads it."""
+    redo read as the ledger reads them) and who made it (here the table's own scorer
+    token: its owner), in both languages, the reason drawn as text; another phone's void
+    is said too, once the poll reads it."""
     create_table(page, watch)
     table = page.locator("#view-table")
     stop_by_a(page, 1)
@@ -38,28 +39,72 @@ def test_the_history_says_why_a_hand_was_corrected_or_voided(
     table.locator(".correcting").get_by_label("Reason").fill("typo")
     table.get_by_role("button", name="Nagari").click()
     first = table.locator('[data-hand="1"] .hand-reason')
-    expect(first).to_have_text("Corrected: typo")
+    expect(first).to_have_text("Corrected: typo · by the table's owner")
     # the scorer's words, markup and all, are text
     table.locator('[data-hand="2"]').get_by_role("button", name="Void").click()
     table.locator('[data-asking="void-2"]').fill("<b>entered</b> twice")
     table.get_by_role("button", name="Void it").click()
     second = table.locator('[data-hand="2"] .hand-reason')
-    expect(second).to_have_text("Voided: <b>entered</b> twice")
+    expect(second).to_have_text("Voided: <b>entered</b> twice · by the table's owner")
     expect(table.locator('[data-hand="2"] b')).to_have_count(0)
     axe(page, "history with reasons")
     # the void undone: hand 2 counts again and says no reason; redone: it does again
     table.get_by_role("button", name="Undo").click()
     expect(table.locator('[data-hand="2"]')).not_to_have_class("voided")
     expect(second).to_have_count(0)
-    expect(first).to_have_text("Corrected: typo")
+    expect(first).to_have_text("Corrected: typo · by the table's owner")
     table.get_by_role("button", name="Redo").click()
-    expect(second).to_have_text("Voided: <b>entered</b> twice")
+    expect(second).to_have_text("Voided: <b>entered</b> twice · by the table's owner")
     # another phone voids hand 1: the poll brings its reason (the void in effect now)
     assert another_phone_writes(live_server, page, "/hands/1/void", {"reason": "두 번 입력"}) == 200
-    expect(first).to_have_text("Voided: 두 번 입력")
+    expect(first).to_have_text("Voided: 두 번 입력 · by the table's owner")
     page.get_by_role("button", name="한국어").click()
-    expect(first).to_have_text("무효: 두 번 입력")
-    expect(second).to_have_text("무효: <b>entered</b> twice")
+    expect(first).to_have_text("무효: 두 번 입력 · 이 테이블 주인")
+    expect(second).to_have_text("무효: <b>entered</b> twice · 이 테이블 주인")
+
+
+def test_the_history_names_the_phone_that_corrected_a_hand(
+    live_server: Server, browser: Browser, watch: Any
+) -> None:
+    """A correction made by a second phone (its scorer link named for it) says, on the
+    first phone, which phone made it, in both languages, the name drawn as text; a change
+    made with the table's own scorer token is said to be its owner's."""
+    first_context = browser.new_context(base_url=live_server.base, **PHONE)
+    second_context = browser.new_context(base_url=live_server.base, **PHONE)
+    try:
+        first = create_table(first_context.new_page(), watch)
+        stop_by_a(first, 1)
+        stop_by_a(first, 2)
+        maker = first.locator(".scorer-link")
+        maker.get_by_label("Phone's name").fill("<b>민수</b> 폰")
+        maker.get_by_role("button", name="Make a scorer link").click()
+        link = first.locator('[data-link="scorer"]').input_value()
+
+        second = watch(second_context.new_page())
+        second.goto(link)
+        view = second.locator("#view-table")
+        view.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
+        view.locator(".correcting").get_by_label("Reason").fill("오타")
+        view.get_by_role("button", name="Nagari").click()
+        expect(view.locator('[data-hand="1"] .hand-reason')).to_have_text(
+            "Corrected: 오타 · by <b>민수</b> 폰"
+        )
+        # the first phone hears of it at its poll, and voids hand 2 itself
+        table = first.locator("#view-table")
+        corrected = table.locator('[data-hand="1"] .hand-reason')
+        expect(corrected).to_have_text("Corrected: 오타 · by <b>민수</b> 폰")
+        expect(table.locator('[data-hand="1"] b')).to_have_count(0)
+        table.locator('[data-hand="2"]').get_by_role("button", name="Void").click()
+        table.locator('[data-asking="void-2"]').fill("두 번 입력")
+        table.get_by_role("button", name="Void it").click()
+        voided = table.locator('[data-hand="2"] .hand-reason')
+        expect(voided).to_have_text("Voided: 두 번 입력 · by the table's owner")
+        first.get_by_role("button", name="한국어").click()
+        expect(corrected).to_have_text("정정: 오타 · <b>민수</b> 폰")
+        expect(voided).to_have_text("무효: 두 번 입력 · 이 테이블 주인")
+    finally:
+        first_context.close()
+        second_context.close()
 
 
 def test_the_history_reads_the_events_only_when_the_table_changed(
@@ -84,7 +129,9 @@ def test_the_history_reads_the_events_only_when_the_table_changed(
     _status, before = api(live_server, "GET", table_path, token=entry["token"])
     voided = another_phone_writes(live_server, page, "/hands/1/void", {"reason": "wrong table"})
     assert voided == 200
-    expect(page.locator('[data-hand="1"] .hand-reason')).to_have_text("Voided: wrong table")
+    expect(page.locator('[data-hand="1"] .hand-reason')).to_have_text(
+        "Voided: wrong table · by the table's owner"
+    )
     assert [url.split(table_path)[1] for url in read] == [f"/events?after={before['version']}"]
 
 

@@ -7,6 +7,18 @@ import { currentBodies, lastEdits } from "./edits.js";
 import { lang, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
 
+// The label the service gives the scorer token a table is created (or imported) with, " (2)"
+// and on for a replayed create: the `by` of the changes made with it. A phone's own label
+// (a scorer link's) never reads so: the API refuses it (calculator/api/access_schemas.py).
+const OWNER_LABEL = /^scorer(?: \(\d+\))?$/;
+
+/** Who made a change, as a player says it: a scorer link's phone by the name it was given,
+ * the table's own scorer token as the table's owner ("scorer" says nothing to a player). */
+function changedBy(by) {
+  if (!by) return null;
+  return OWNER_LABEL.test(by) ? t("tableOwner") : by;
+}
+
 /** The history panel of the table `view` (table.js). */
 export function createHistory(view) {
   const { s, box, mount, cardNames } = view;
@@ -75,13 +87,18 @@ export function createHistory(view) {
       })) : h("p", { class: "hint" }, t("noHands")));
   }
 
-  /** Why a hand of the history was last changed, if it was: "Corrected: typo", "Voided:
-   * entered twice" (the reason is the scorer's text, drawn as text). Only an edit that
-   * agrees with the hand as the table read it: events read a version behind say nothing. */
+  /** Why a hand of the history was last changed, if it was, and by which phone:
+   * "Corrected: typo · by Minji's phone", "Voided: entered twice · by the table's owner"
+   * (the reason and the phone's name are the scorers' text, drawn as text). Only an edit
+   * that agrees with the hand as the table read it: events read a version behind say
+   * nothing. */
   function whyChanged(edit, voided) {
     if (!edit || (edit.type === "voided") !== voided) return null;
+    const why = t(edit.type === "voided" ? "voidedWhy" : "correctedWhy",
+      { reason: edit.reason ?? "" });
+    const who = changedBy(edit.by);
     return h("p", { class: "hand-reason", dataset: { edit: edit.type } },
-      t(edit.type === "voided" ? "voidedWhy" : "correctedWhy", { reason: edit.reason ?? "" }));
+      who ? `${why} · ${t("changedBy", { who })}` : why);
   }
 
   /** Open or close a hand's details in the history (the focus stays on its button). */
