@@ -17,8 +17,9 @@ is paid its bonus by each other player. Balances always sum to zero.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from calculator import cards
 from calculator.cards import BIT, CARDS, MONTH_CARD_IDS, Kind
@@ -323,19 +324,9 @@ def score_balance(hand: BalanceHand, ruleset: RuleSet) -> BalanceResult:
     deck = sum(BIT[card_id] for card_id in rules.values)
     deck_total = sum(rules.values.values())
     count = len(hand.players)
-    if deck_total % count:
-        raise InvalidRulesError(
-            [
-                _issue(
-                    "uneven_deck",
-                    f"the deck is worth {deck_total} points ({_deck_parts(rules)}), which "
-                    f"{count} players cannot share evenly; change a card value "
-                    "(bright_points, animal_points, ribbon_points, bonus_a_points…) so "
-                    f"that the deck's total divides by {count}",
-                    "ruleset",
-                )
-            ]
-        )
+    uneven = uneven_deck(rules, (count,))
+    if uneven is not None:
+        raise InvalidRulesError([uneven])
     target = deck_total // count
     held = 0
     for mask in masks:
@@ -398,7 +389,7 @@ def _check(hand: BalanceHand, rules: BalanceRules) -> list[int]:
     """Each player's mask; duplicates name both holders, unknown cards are located."""
     problems = Problems()
     players = hand.players
-    if not 2 <= len(players) <= 4:
+    if len(players) not in PLAYER_COUNTS:
         problems.add(
             "player_count",
             f"{counted(len(players), 'player')}: the balance variant is played by 2, 3 or 4",
@@ -439,6 +430,33 @@ def _no_value(card_id: str) -> str:
     return (
         f"{card_id} has no value in this rule set; give it one with "
         f"{card_id.replace('-', '_')}_points, or remove it"
+    )
+
+
+PLAYER_COUNTS: Final = (2, 3, 4)
+"""How many play a balance hand."""
+
+
+def uneven_deck(rules: BalanceRules, counts: Iterable[int]) -> Issue | None:
+    """The problem of a deck whose total some of ``counts`` players cannot share evenly
+    (each player's target is the total ÷ the players), at ``ruleset``; None if all can.
+    A hand's players (:func:`score_balance`), and a new table's every hand size
+    (calculator.ledger.state.check_setup): a rule set no hand of the table could be
+    scored under is refused when the table is made, not at each hand, its rule set
+    locked for the night."""
+    total = sum(rules.values.values())
+    cannot = [count for count in counts if total % count]
+    if not cannot:
+        return None
+    *rest, last = map(str, cannot)
+    players = f"{', '.join(rest)} or {last}" if rest else last
+    each = f"{', '.join(rest)} and {last}" if rest else last
+    return _issue(
+        "uneven_deck",
+        f"the deck is worth {total} points ({_deck_parts(rules)}), which {players} players "
+        "cannot share evenly; change a card value (bright_points, animal_points, "
+        f"ribbon_points, bonus_a_points…) so that the deck's total divides by {each}",
+        "ruleset",
     )
 
 

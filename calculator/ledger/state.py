@@ -26,12 +26,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from calculator.balance import PLAYER_COUNTS as BALANCE_PLAYER_COUNTS
 from calculator.balance import (
     BalanceHand,
     BalancePlayer,
     BalanceResult,
     diagnose_balance_cards,
     score_balance,
+    uneven_deck,
 )
 from calculator.errors import (
     GoStopError,
@@ -220,8 +222,10 @@ def check_setup(setup: TableSetup, *, new: bool = True) -> None:
     dealer, if given, is one of them. ``new``: a table created now, whose roster may not
     name two ids a reader cannot tell apart (:func:`~calculator.ledger.names.alike`: the
     same letters composed or not, spaces, invisible characters, as the share text tells
-    names apart); else an import, which takes an exported roster as it is (a table
-    created before 2026-12-06 may hold such ids)."""
+    names apart), and whose balance rule set must let every hand its roster can seat be
+    scored (:func:`~calculator.balance.uneven_deck`: the locked rule set cannot change);
+    else an import, which takes an exported table as it is (a table created before
+    2026-12-06 may hold such ids, one before 2026-12-07 such a rule set)."""
     problems = Problems()
     seen: set[str] = set()
     seen_as: dict[str, str] = {}
@@ -245,6 +249,11 @@ def check_setup(setup: TableSetup, *, new: bool = True) -> None:
             f"dealer {setup.dealer!r} is not on the roster ({', '.join(setup.roster)})",
             "dealer",
         )
+    if new and setup.variant is Variant.BALANCE:  # every hand size its roster can seat
+        seats = [n for n in BALANCE_PLAYER_COUNTS if n <= len(setup.roster)]
+        uneven = uneven_deck(setup.ruleset.rules, seats)
+        if uneven is not None:
+            problems.add(uneven.code, uneven.detail, *uneven.location)
     problems.raise_if_any(InvalidTableError)
 
 

@@ -199,6 +199,67 @@ def test_a_roster_of_ids_a_reader_tells_apart_opens(lclient: Any, roster: list[s
     assert lclient.post("/v1/tables", json={"roster": roster}).status_code == 201
 
 
+@pytest.mark.parametrize(
+    ("roster", "options", "cannot"),
+    [
+        # brights 5 × 7 + animals 9 × 10 + ribbons 10 × 5 = 175: odd, and not a multiple of 3
+        (
+            ["A", "B", "C", "D"],
+            {"bright_points": 7},
+            "175 points (brights 5 × 7, animals 9 × 10, ribbons 10 × 5), which 2, 3 or 4 players",
+        ),
+        # 5 × 20 + 9 × 10 + 10 × 6 = 250: two share it, three and four do not
+        (
+            ["A", "B", "C", "D"],
+            {"ribbon_points": 6},
+            "250 points (brights 5 × 20, animals 9 × 10, ribbons 10 × 6), which 3 or 4 players",
+        ),
+        (["A", "B", "C"], {"ribbon_points": 6}, "which 3 players"),
+    ],
+)
+def test_a_balance_table_no_hand_of_its_roster_could_be_scored_under_is_refused(
+    lclient: Any, roster: list[str], options: dict[str, int], cannot: str
+) -> None:
+    """The rule set is locked for the night: a deck that some hand size the roster can
+    seat (2 to 4) cannot share evenly would refuse every such hand, at a pointer the
+    hand's body cannot hold (the integrator probe). Refused when the table is made."""
+    body = {
+        "variant": "balance",
+        "roster": roster,
+        "ruleset": {"preset": "balance", "options": options},
+    }
+    response = lclient.post("/v1/tables", json=body)
+    problem = response.get_json()
+    assert (response.status_code, problem["type"]) == (422, "urn:gostop:problem:invalid-table")
+    [error] = problem["errors"]
+    assert (error["pointer"], error["code"]) == ("/ruleset", "uneven_deck")
+    assert cannot in error["detail"], error["detail"]
+
+
+def test_a_balance_table_whose_roster_seats_only_hands_its_deck_shares_opens(
+    lclient: Any,
+) -> None:
+    """250 points share between two (125 each): a table of two opens and scores."""
+    body = {
+        "variant": "balance",
+        "roster": ["A", "B"],
+        "ruleset": {"preset": "balance", "options": {"ribbon_points": 6}},
+    }
+    from calculator import resolve
+
+    table = TableClient.create(lclient, body)
+    deck = sorted(resolve("balance").rules.values)
+    hand = {
+        "players": [
+            {"id": "A", "captured": [c for c in deck if c < "07"]},
+            {"id": "B", "captured": [c for c in deck if c >= "07"]},
+        ]
+    }
+    result = table.write("POST", "/hands", hand, expect=201)["result"]
+    assert result["target"] == 125
+    assert sum(p["card_points"] for p in result["players"]) == 250
+
+
 def test_a_hand_naming_a_roster_id_spelled_otherwise_is_told_which(lclient: Any) -> None:
     """A roster id and a hand's that a phone shows alike but that are encoded otherwise
     (a Korean name typed on two systems): the 422 names the roster's id and says why they
