@@ -19,7 +19,7 @@ thousands of them); the HTTP layer's generated loaders build them with ``tuple._
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from calculator.rules import GukjinChoice
 
@@ -149,6 +149,14 @@ class Event(NamedTuple):
 
     type: EventType
     player: str
+
+
+MAX_NAGARI_STREAK: Final = 64
+"""The most drawn hands a streak counts: a request may send that many, and a drawn hand at
+it leaves it there (``nagari_streak_after``, which a client sends back, never goes past
+what a request may send). No amount changes: a multiplier that stacks uncapped is past
+the safest chips long before (refused as too large), a capped or single one reached at
+once (docs/rules.md §4.9)."""
 
 
 class Hand(NamedTuple):

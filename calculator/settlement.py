@@ -6,7 +6,7 @@ reading that pays it most, then each loser the one that costs it least), scores 
 pile, and turns the outcome into payments — the hand payment with its baks and
 liability, then the side payments — and a ``net`` per player that sums to zero.
 
->>> from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
+>>> from calculator.hand import MAX_NAGARI_STREAK, Hand, Outcome, OutcomeType, PlayerHand
 >>> from calculator.presets import resolve
 >>> hand = Hand(players=(  # docs/rules.md W13
 ...     PlayerHand(id="A", captured=("01-bright", "03-bright", "08-bright",
@@ -32,7 +32,7 @@ from calculator.errors import (
     ZeroSumError,
     counted,
 )
-from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
+from calculator.hand import MAX_NAGARI_STREAK, Hand, Outcome, OutcomeType, PlayerHand
 from calculator.instant import instant_win
 from calculator.multipliers import (
     Bak,
@@ -230,9 +230,10 @@ def _settled(
                 hand, rules, table, scores, auto, entries, minimum, entering
             )
         elif kind is _NAGARI:
-            streak_after = streak + 1
+            streak_after = min(streak + 1, MAX_NAGARI_STREAK)
         elif voids:
-            streak_after = streak + 1 if floor_four is _FLOOR_FOUR_NAGARI else streak
+            drawn = floor_four is _FLOOR_FOUR_NAGARI
+            streak_after = min(streak + 1, MAX_NAGARI_STREAK) if drawn else streak
         else:  # chongtong, three ppuk, or a floor four the dealer wins: an instant win
             winner, payments, streak_after = instant_win(hand, rules, table, minimum)
         voided = (voids and (not entering or floor_four is not _FLOOR_FOUR_NAGARI)) or (

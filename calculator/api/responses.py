@@ -279,7 +279,9 @@ class HandResultSchema(Schema):
         "Chips won (+) or lost (−) per player; sums to zero (contract)",
     )
     nagari_streak_after = _req(
-        fields.Integer(), "Send as nagari_streak with the next hand (contract)"
+        fields.Integer(),
+        "Send as nagari_streak with the next hand (contract); counts up to 64, the most "
+        "nagari_streak takes",
     )
     comparisons = fields.List(
         fields.Nested(ComparisonSchema),

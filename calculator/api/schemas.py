@@ -36,6 +36,7 @@ from calculator.cards import CARDS, EVERY_CARD, all_card_ids
 from calculator.errors import InvalidRulesError, Issue, Problems, more_problems
 from calculator.explain import LANGUAGES
 from calculator.hand import (
+    MAX_NAGARI_STREAK,
     Category,
     ChongtongHolder,
     Declared,
@@ -607,7 +608,7 @@ class HandRequestSchema(PilesSchema):
         metadata={"description": "Chips (or won) per point"},
     )
     nagari_streak = StrictInteger(
-        maximum=64,
+        maximum=MAX_NAGARI_STREAK,
         load_default=None,
         metadata={
             "description": "Drawn hands right before this one (default 0; in a session, omit "

@@ -229,6 +229,32 @@ def test_a_factor_json_cannot_carry_is_refused_and_the_batch_goes_on(client: Any
     assert [r["status"] for r in response.get_json()["results"]] == [422, 200]
 
 
+@pytest.mark.parametrize(
+    ("options", "outcome"),
+    [({}, {"type": "nagari"}), ({"floor_four_of_month": "nagari"}, {"type": "floor_four"})],
+)
+def test_the_streak_after_a_drawn_hand_is_one_a_request_may_send(
+    client: Any, options: dict[str, str], outcome: dict[str, str]
+) -> None:
+    """The streak counts up to 64, the most a request may send: a drawn hand at 64 leaves
+    it at 64 (it answered 65, which the next hand sending it back was refused for; the
+    integrator probe), one at 63 makes it 64."""
+    body = {
+        "ruleset": {"preset": "standard", "options": options},
+        "dealer": "A",
+        "players": [{"id": p, "tally": {}} for p in "ABC"],
+        "outcome": outcome,
+    }
+    for streak, after in ((63, 64), (64, 64)):
+        answer = client.post(HANDS, json={**body, "nagari_streak": streak})
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+        assert answer.get_json()["nagari_streak_after"] == after
+    again = client.post(HANDS, json={**body, "nagari_streak": 64})
+    assert again.status_code == 200
+    refused = _problem(client.post(HANDS, json={**body, "nagari_streak": 65}), 422)
+    assert _codes(refused) == [("/nagari_streak", "too_large")]
+
+
 def test_duplicate_card_points_at_the_second_holder(client: Any) -> None:
     body = json.loads(json.dumps(W13))
     body["players"][2]["captured"].append("03-bright")
