@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from calculator.api import docs, errors, http, responses, views
 from calculator.api import sharing as _sharing  # noqa: F401 - its views join the tables blueprint
 from calculator.api import table_members as _table_members  # noqa: F401 - adds its views
-from calculator.api.config import CORS_EXPOSE_HEADERS, Settings
+from calculator.api.config import CORS_EXPOSE_HEADERS, CORS_MAX_AGE, CORS_METHODS, Settings
 from calculator.api.page import page
 from calculator.api.rate_limits import init_limits
 from calculator.api.tables import init_store, tables
@@ -73,7 +73,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if settings.cors_origins:
         from flask_cors import CORS
 
-        CORS(app, origins=list(settings.cors_origins), expose_headers=list(CORS_EXPOSE_HEADERS))
+        CORS(
+            app,
+            origins=list(settings.cors_origins),
+            expose_headers=list(CORS_EXPOSE_HEADERS),
+            methods=list(CORS_METHODS),
+            max_age=CORS_MAX_AGE,
+        )
     return app
 
 

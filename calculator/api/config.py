@@ -48,6 +48,12 @@ CORS_EXPOSE_HEADERS = (
     "Location",
     "Content-Disposition",
 )
+# The methods the API answers (a preflight named PATCH, which none serves), and how long a
+# browser may keep a preflight's answer: a cross-origin page polling a table with
+# Authorization and If-None-Match would otherwise be preflighted before every poll
+# (browsers cap it: Chromium at 2 hours, Firefox at 24).
+CORS_METHODS = ("GET", "HEAD", "POST", "PUT", "DELETE")
+CORS_MAX_AGE = 600
 
 # An import is as large as the export of a long night: a realistic hand's event exports in
 # about 950 bytes (3 players; bench.corpus) to 2,300 (4 players with long ids, corrected
