@@ -38,8 +38,6 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     }
     with Server(settings) as server:
         yield server
-        import os
-        open(f"/tmp/stall/live-{os.getpid()}.log", "w").write(server.output())
 
 
 @pytest.fixture(scope="session")
