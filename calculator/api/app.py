@@ -30,6 +30,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """A configured app. ``config`` overrides settings (see :mod:`calculator.api.config`)."""
     settings = Settings.load(config)
     app = http.App(__name__)
+    # "/v1//cards" is no path of the API: a 404 problem naming it, not werkzeug's redirect
+    # to "/v1/cards" (an HTML body, and an absolute Location that is wrong behind a proxy)
+    app.url_map.merge_slashes = False
     app.config["GOSTOP"] = settings
     # the import's own limit is set on its request alone (sharing.import_table)
     app.config["MAX_CONTENT_LENGTH"] = max(settings.max_body_bytes, settings.max_batch_bytes)
