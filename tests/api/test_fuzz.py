@@ -6,7 +6,7 @@ may be a 5xx, and a request that breaks the schema must be rejected. Schema-vali
 requests may still get a documented 422 when the hand is impossible (duplicate cards,
 an unknown winner…), so "schema-valid means accepted" is not checked.
 
-GOSTOP_FUZZ_EXAMPLES sets the cases per operation (default 20, 60 in .ci/run; see
+GOSTOP_FUZZ_EXAMPLES sets the cases per operation (default 20, 45 in .ci/run; see
 RELIABILITY.md).
 """
 
@@ -22,7 +22,7 @@ from calculator.api import create_app
 from tests_support import FUZZ_CHECKS as CHECKS
 
 # Marked fuzz: out of the default run (it would take it past a minute), run by .ci/run's
-# own phase at 60 per operation (20 when run by hand: `python -m pytest -m fuzz`);
+# own phase at 45 per operation (20 when run by hand: `python -m pytest -m fuzz`);
 # RELIABILITY.md records the long run at 1,000.
 pytestmark = pytest.mark.fuzz
 EXAMPLES = int(os.environ.get("GOSTOP_FUZZ_EXAMPLES", "20"))

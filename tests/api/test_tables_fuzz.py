@@ -19,7 +19,7 @@ from ledger_support import SCENARIOS
 from tests_support import FUZZ_CHECKS
 
 # Marked fuzz: out of the default run (it would take it past a minute), run by .ci/run's
-# own phase at 60 per operation (20 when run by hand: `python -m pytest -m fuzz`);
+# own phase at 45 per operation (20 when run by hand: `python -m pytest -m fuzz`);
 # RELIABILITY.md records the long run at 1,000.
 pytestmark = pytest.mark.fuzz
 EXAMPLES = int(os.environ.get("GOSTOP_FUZZ_EXAMPLES", "20"))
