@@ -159,6 +159,16 @@ the safest chips long before (refused as too large), a capped or single one reac
 once (docs/rules.md §4.9)."""
 
 
+def after_a_draw(streak: int) -> int:
+    """The streak after a drawn hand (a nagari, a floor four under ``nagari``, a 총통 tie
+    under ``nagari``): one more, up to :data:`MAX_NAGARI_STREAK`.
+
+    >>> after_a_draw(0), after_a_draw(63), after_a_draw(64)
+    (1, 64, 64)
+    """
+    return min(streak + 1, MAX_NAGARI_STREAK)
+
+
 class Hand(NamedTuple):
     """A whole hand: players in seating order, how it ended, and what it carries."""
 

@@ -18,7 +18,7 @@ dealer's 총통, paid the same way.
 from __future__ import annotations
 
 from calculator.errors import InvalidHandError, Issue
-from calculator.hand import Hand, OutcomeType
+from calculator.hand import Hand, OutcomeType, after_a_draw
 from calculator.multipliers import nagari_factor
 from calculator.result import Payment, Step, WinnerScore
 from calculator.rules import ChongtongTie, GoStopRules
@@ -89,7 +89,7 @@ def _chongtong_winner(hand: Hand, rules: GoStopRules, table: Table) -> tuple[int
     if tie is ChongtongTie.CANCEL:
         return None, streak
     if tie is ChongtongTie.NAGARI:
-        return None, streak + 1
+        return None, after_a_draw(streak)
     if tie is ChongtongTie.HIGHER_MONTH:
         top = max(outcome.holders, key=lambda h: h.month)
         return table.seat[top.player], 0

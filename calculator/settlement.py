@@ -6,7 +6,7 @@ reading that pays it most, then each loser the one that costs it least), scores 
 pile, and turns the outcome into payments — the hand payment with its baks and
 liability, then the side payments — and a ``net`` per player that sums to zero.
 
->>> from calculator.hand import MAX_NAGARI_STREAK, Hand, Outcome, OutcomeType, PlayerHand
+>>> from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
 >>> from calculator.presets import resolve
 >>> hand = Hand(players=(  # docs/rules.md W13
 ...     PlayerHand(id="A", captured=("01-bright", "03-bright", "08-bright",
@@ -32,7 +32,7 @@ from calculator.errors import (
     ZeroSumError,
     counted,
 )
-from calculator.hand import MAX_NAGARI_STREAK, Hand, Outcome, OutcomeType, PlayerHand
+from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand, after_a_draw
 from calculator.instant import instant_win
 from calculator.multipliers import (
     Bak,
@@ -49,6 +49,7 @@ from calculator.piles import Entry, read_piles
 from calculator.presets import RuleSet, Variant
 from calculator.result import Facts, HandResult, Payment, PlayerResult, Step, WinnerScore
 from calculator.rules import (
+    ChongtongTie,
     FloorFour,
     GobakMode3p,
     GoStopRules,
@@ -72,6 +73,7 @@ _FLOOR_FOUR: Final = OutcomeType.FLOOR_FOUR
 _CHONGTONG: Final = OutcomeType.CHONGTONG
 _FLOOR_FOUR_DEALER_WINS: Final = FloorFour.DEALER_WINS
 _FLOOR_FOUR_NAGARI: Final = FloorFour.NAGARI
+_TIE_CANCELS: Final = ChongtongTie.CANCEL
 _GUKJIN_JUNK: Final = GukjinChoice.JUNK
 _GUKJIN_AUTO: Final = GukjinChoice.AUTO
 _GUKJIN_CHOICE_MODE: Final = GukjinMode.CHOICE
@@ -230,14 +232,15 @@ def _settled(
                 hand, rules, table, scores, auto, entries, minimum, entering
             )
         elif kind is _NAGARI:
-            streak_after = min(streak + 1, MAX_NAGARI_STREAK)
+            streak_after = after_a_draw(streak)
         elif voids:
-            drawn = floor_four is _FLOOR_FOUR_NAGARI
-            streak_after = min(streak + 1, MAX_NAGARI_STREAK) if drawn else streak
+            streak_after = after_a_draw(streak) if floor_four is _FLOOR_FOUR_NAGARI else streak
         else:  # chongtong, three ppuk, or a floor four the dealer wins: an instant win
             winner, payments, streak_after = instant_win(hand, rules, table, minimum)
+        # a 총통 nobody collects: cancelled (void) under chongtong_tie = cancel, a drawn
+        # hand under nagari (its streak may stay at the cap: not read from the streak)
         voided = (voids and (not entering or floor_four is not _FLOOR_FOUR_NAGARI)) or (
-            kind is _CHONGTONG and winner is None and streak_after == streak
+            kind is _CHONGTONG and winner is None and rules.chongtong_tie is _TIE_CANCELS
         )
         if not voided and (hand.events or table.sitter is not None):
             payments += side_payments(hand, rules, table, minimum)

@@ -229,28 +229,39 @@ def test_a_factor_json_cannot_carry_is_refused_and_the_batch_goes_on(client: Any
     assert [r["status"] for r in response.get_json()["results"]] == [422, 200]
 
 
+_TIED = {"type": "chongtong", "holders": [{"player": "A", "month": 1}, {"player": "B", "month": 2}]}
+
+
 @pytest.mark.parametrize(
     ("options", "outcome"),
-    [({}, {"type": "nagari"}), ({"floor_four_of_month": "nagari"}, {"type": "floor_four"})],
+    [
+        ({}, {"type": "nagari"}),
+        ({"floor_four_of_month": "nagari"}, {"type": "floor_four"}),
+        ({"chongtong_tie": "nagari"}, _TIED),  # the review: this path still counted on
+    ],
 )
 def test_the_streak_after_a_drawn_hand_is_one_a_request_may_send(
-    client: Any, options: dict[str, str], outcome: dict[str, str]
+    client: Any, options: dict[str, str], outcome: dict[str, Any]
 ) -> None:
     """The streak counts up to 64, the most a request may send: a drawn hand at 64 leaves
     it at 64 (it answered 65, which the next hand sending it back was refused for; the
-    integrator probe), one at 63 makes it 64."""
+    integrator probe), one at 63 makes it 64. A drawn hand at the cap is still drawn, not
+    cancelled: the sitter's sale is paid (one bright at 2 points from each of the three
+    who play, stake 1: docs/rules.md §6.2), as a cancelled 총통 would not."""
     body = {
         "ruleset": {"preset": "standard", "options": options},
         "dealer": "A",
-        "players": [{"id": p, "tally": {}} for p in "ABC"],
+        "players": [
+            {"id": "S", "sits_out": True, "sold_brights": 1},
+            *({"id": p, "tally": {}} for p in "ABC"),
+        ],
         "outcome": outcome,
     }
     for streak, after in ((63, 64), (64, 64)):
         answer = client.post(HANDS, json={**body, "nagari_streak": streak})
         assert answer.status_code == 200, answer.get_data(as_text=True)
         assert answer.get_json()["nagari_streak_after"] == after
-    again = client.post(HANDS, json={**body, "nagari_streak": 64})
-    assert again.status_code == 200
+        assert answer.get_json()["net"] == {"S": 6, "A": -2, "B": -2, "C": -2}
     refused = _problem(client.post(HANDS, json={**body, "nagari_streak": 65}), 422)
     assert _codes(refused) == [("/nagari_streak", "too_large")]
 
