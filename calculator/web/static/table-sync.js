@@ -80,8 +80,10 @@ export function createSync(view) {
           view.stop(); // nothing more will come
         }
         // what was said speaks of a version: a new one takes it away (not this poll's answer
-        // to the version a write's own read brought meanwhile, with what it said)
-        if (s.etag !== before.etag && s.etag !== s.notesAt) s.notes = { history: null, settle: null };
+        // to the version a write's own read brought meanwhile, with what it said, nor while
+        // a write is on its way: it says its own when answered, then marks its version)
+        const stale = s.etag !== before.etag && s.etag !== s.notesAt && !s.writing;
+        if (stale) s.notes = { history: null, settle: null };
         if (s.table.closed !== before.closed) view.renderTable(); // closed: no editor any more
         else if (s.etag !== before.etag || s.link !== before.link) view.updateLive();
       }
