@@ -142,7 +142,9 @@ _ERROR = {
     "impossible_tally": Label("불가능한 집계", "impossible counts"),
     "impossible_count": Label("불가능한 개수", "impossible count"),
     "missing_count": Label("개수 누락", "a count these rules need is missing"),
-    "uneven_deck": Label("패 수 불일치", "the piles do not add up to the deck"),
+    "uneven_deck": Label(
+        "점수 합을 인원수로 나눌 수 없음", "the deck's points do not divide among the players"
+    ),
     "invalid_stake": Label("잘못된 판돈", "stake out of range"),
     "amount_too_large": Label("금액 초과", "an amount too large to return exactly"),
     # the outcome, flags and events
