@@ -341,6 +341,45 @@ def test_a_poll_answered_after_a_stale_undo_leaves_what_it_said(
     expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
 
 
+def test_a_stale_undo_read_again_in_vain_keeps_its_message_when_a_poll_reads(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """The link drops while another phone adds a hand and the scorer taps Undo: the 412
+    comes back, the page's read after it does not. The message is said, and the next
+    poll, which brings the other phone's hand, leaves it: the 412 named that version (the
+    message went as the poll drew the hand, and the scorer never learnt that Undo had
+    undone nothing; a CI run saw it, a read after the 412 lost on a loaded machine)."""
+    create_table(page, watch)
+    stop_by_a(page, 1)
+    table = page.locator("#view-table")
+    reads = re.compile(r"/v1/tables/[^/?]+(\?[^/]*)?$")
+    dropping = [True]
+
+    def drop(route: Route) -> None:
+        if route.request.method == "GET" and dropping[0]:
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route(reads, drop)
+    try:
+        # a poll dropped: none sent before the drop can read the other phone's hand
+        # (the page polls once at a time), and Undo is stale
+        with page.expect_event("requestfailed", lambda asked: reads.search(asked.url)):
+            pass
+        assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
+        with page.expect_response(lambda answer: answer.url.endswith("/undo")) as undone:
+            table.get_by_role("button", name="Undo").click()
+        assert undone.value.status == 412
+        expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
+        expect(table.locator('[data-hand="2"]')).to_have_count(0)  # not read yet
+        dropping[0] = False
+        expect(table.locator('[data-hand="2"]')).to_be_visible(timeout=10_000)  # a poll read it
+    finally:
+        page.unroute(reads, drop)
+    expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
+
+
 def hold_scoring(page: Page) -> list[Route]:
     """The hands scored with an outcome (not the previews) held on their way: each route,
     until the test lets it go with ``continue_()``."""

@@ -3,11 +3,12 @@
 
 /** An answer of 400 or more; `problem` is the RFC 9457 body when there is one. */
 export class ApiError extends Error {
-  constructor(status, problem, retryAfter = null) {
+  constructor(status, problem, retryAfter = null, etag = null) {
     super(problem?.detail ?? `HTTP ${status}`);
     this.status = status;
     this.problem = problem;
     this.retryAfter = retryAfter; // seconds, from a 429's or 503's Retry-After
+    this.etag = etag; // a table's answers name its version (a 412: the version now)
   }
 
   /** The problem's entries ({pointer, code, detail}), or one made from the detail. */
@@ -46,7 +47,7 @@ export async function call(method, path, options = {}) {
   if (response.status >= 400) {
     const wait = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
     throw new ApiError(response.status, typeof data === "object" ? data : null,
-      Number.isFinite(wait) ? wait : null);
+      Number.isFinite(wait) ? wait : null, etag);
   }
   return { status: response.status, etag, data };
 }

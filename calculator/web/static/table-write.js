@@ -30,8 +30,9 @@ export function createWriter(view) {
     s.writing = true;
     // what went wrong (`text()`, in the language of the moment), said where it was tapped
     // (in the editor: "no_answer" is its offline heading, "stale" another phone's change
-    // first; "said" is no code of the API, so the text is shown as it is)
-    const tell = (text, code = "said") => {
+    // first; "said" is no code of the API, so the text is shown as it is); said in a
+    // panel, it speaks of the version `at` (a poll's newer one takes it away: table-sync.js)
+    const tell = (text, code = "said", at = s.etag) => {
       if (asked && s.asking === asked) {
         asked.error = text;
         view.askReason(null, true);
@@ -39,7 +40,7 @@ export function createWriter(view) {
         s.editor.showErrors({ entries: [{ pointer: null, code, detail: text() }] });
       } else if (near) {
         s.notes[near] = text;
-        s.notesAt = s.etag;
+        s.notesAt = at;
         keepFocus(mount, near === "history" ? view.renderHistory : view.renderSettlement,
           () => box[near].querySelector("h2"));
       } else {
@@ -79,7 +80,9 @@ export function createWriter(view) {
         s.endAsked = false;
         s.link = await view.fetchTable();
         view.updateLive();
-        tell(() => t("stale"), "stale");
+        // said of the version read; of the one the 412 named when that read failed (a
+        // poll that brings it later is no news: what was said stays)
+        tell(() => t("stale"), "stale", s.link === "ok" ? s.etag : error.etag ?? s.etag);
         return null;
       }
       if (asked && s.asking === asked) {
