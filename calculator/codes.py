@@ -141,6 +141,9 @@ _ERROR = {
     "deck_exceeded": Label("덱 초과", "more cards than the deck holds"),
     "impossible_tally": Label("불가능한 집계", "impossible counts"),
     "impossible_count": Label("불가능한 개수", "impossible count"),
+    "points_below_scored": Label(
+        "신고한 점수가 족보 최소 점수보다 적음", "fewer points than the scored categories give"
+    ),
     "missing_count": Label("개수 누락", "a count these rules need is missing"),
     "uneven_deck": Label(
         "점수 합을 인원수로 나눌 수 없음", "the deck's points do not divide among the players"

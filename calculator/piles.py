@@ -13,10 +13,10 @@ from typing import Any, Final, NamedTuple, cast
 
 from calculator import cards, deck_fit
 from calculator.errors import ImpossibleHandError, Problems, counted, held_twice
-from calculator.hand import Declared, Hand, OutcomeType, Tally
+from calculator.hand import Category, Declared, Hand, OutcomeType, Tally
 from calculator.limits import Suggestions
 from calculator.rules import GoStopRules, PibakCount
-from calculator.scoring import Pile
+from calculator.scoring import Pile, least_points
 from calculator.tables import tables_for
 
 Entry = int | Pile | Declared | None
@@ -36,7 +36,7 @@ def read_piles(hand: Hand, rules: GoStopRules, *, entering: bool = True) -> list
     in_deck = tables_for(rules).in_deck
     taken = 0
     entries: list[Entry | Tally] = []
-    tallied = False
+    tallied = declared = False
     try:
         for player in hand.players:
             ids = player.hand if player.sits_out else player.captured
@@ -64,12 +64,47 @@ def read_piles(hand: Hand, rules: GoStopRules, *, entering: bool = True) -> list
                 tallied = True
                 entries.append(player.tally)  # replaced by its Pile below
             else:
+                declared = True
                 entries.append(player.declared)
     except (KeyError, TypeError):
         _diagnose(hand, in_deck)
+    if declared and entering:
+        _check_declared(hand, rules, entries)
     if tallied or any(player.sold_brights for player in hand.players):
         _read_tallies(hand, rules, entries, entering)
     return cast(list[Entry], entries)  # no Tally is left: each became a Pile
+
+
+def _check_declared(hand: Hand, rules: GoStopRules, entries: Sequence[Entry | Tally]) -> None:
+    """A declared pile's points reach what the categories it says it scored are worth at
+    least under the rules (:func:`~calculator.scoring.least_points`; with 멍따, its
+    animals): 7 points from brights, animals, godori, ribbons and junk cannot be, when
+    godori alone is worth 5 (added 2026-12-07: a hand a table stored before is scored
+    as it was then, ``entering`` False)."""
+    problems = Problems()
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, Declared) or not entry.scored:
+            continue
+        least = {
+            category: least_points(category, rules, meongtta=entry.meongtta)
+            for category in Category
+            if category in entry.scored
+        }
+        total = sum(least.values())
+        if entry.points < total:
+            each = ", ".join(f"{category} {points}" for category, points in least.items())
+            problems.add(
+                "points_below_scored",
+                f"player {hand.players[i].id!r} declares {counted(entry.points, 'point')}, "
+                f"but what its scored lists is worth at least {total} under these rules "
+                f"({each}); give the points the pile scored, or leave out of scored what "
+                "it did not score",
+                "players",
+                i,
+                "declared",
+                "points",
+            )
+    problems.raise_if_any(ImpossibleHandError)
 
 
 def _read_tallies(

@@ -165,6 +165,30 @@ def junk_item(value: int, mask: int) -> Item | None:
     return Item("junk", value - 9, mask) if value >= 10 else None
 
 
+def least_points(category: str, rules: GoStopRules, *, meongtta: bool = False) -> int:
+    """The fewest points a pile that scores ``category`` (a declared winner's
+    :class:`~calculator.hand.Category`) gets from it under ``rules``, by the rules above:
+    three brights (two with the rain man), five animals (``meongtta``: the animals of a
+    멍따), godori, five ribbons or a set of three, junk value 10."""
+    if category == "brights":
+        counts = ((3, False), (3, True), (4, False), (4, True), (5, True))
+        found = [item for n, rain in counts for item in bright_items(n, rain, 0, rules)]
+    elif category == "animals":
+        many = rules.meongtta_threshold if meongtta and rules.meongtta_enabled else 5
+        found = list(animal_items(max(many, 5), False, 0, rules))
+    elif category == "godori":
+        found = list(animal_items(0, True, 0, rules))
+    elif category == "ribbons":
+        found = [*ribbon_items(5, (False, False, False), 0, 0)]
+        found += ribbon_items(0, (True, False, False), 0, 0)
+    else:
+        assert category == "junk", category
+        junk = junk_item(10, 0)
+        assert junk is not None
+        found = [junk]
+    return min(item.points for item in found)
+
+
 def chodan_complete(mask: int, rules: GoStopRules) -> bool:
     """Whether the ribbons in ``mask`` complete chodan (the December one may help: 비초단)."""
     if mask & cards.CHODAN == cards.CHODAN:

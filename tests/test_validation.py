@@ -456,6 +456,66 @@ def test_a_winners_declared_meongtta_must_be_played_and_scored() -> None:
     assert dict(settle(build_hand(hand), wikipedia, entering=False).net) == {"A": 8, "B": -8}
     hand["players"][0]["declared"]["scored"] = ["junk"]
     assert dict(settle(build_hand(hand), STANDARD, entering=False).net) == {"A": 16, "B": -16}
+    # 멍따's 7 animals are 3 points (docs/rules.md §2.2), godori 5: 8 at least, not 7
+    hand["players"][0]["declared"] = {
+        "points": 7,
+        "scored": ["animals", "godori"],
+        "meongtta": True,
+    }
+    assert _issues(hand) == [("points_below_scored", ("players", 0, "declared", "points"))]
+
+
+def test_declared_points_reach_what_the_scored_categories_are_worth_at_least() -> None:
+    """Each category a declaration lists is worth at least (docs/rules.md §2, standard):
+    brights 2 (three with the rain man, 비삼광), animals 1 (five), godori 5, ribbons 1
+    (five), junk 1 (value 10) — 10 for all five. 7 from all five was taken and paid as
+    7 (an integrator's probe, 2026-12-06); a loser's declaration is checked the same."""
+    everything = ["brights", "animals", "godori", "ribbons", "junk"]
+    hand = {
+        "players": [
+            {"id": "A", "declared": {"points": 7, "scored": everything}},
+            {"id": "B", "declared": {}},
+            {"id": "C", "declared": {}},
+        ],
+        "outcome": STOP_A,
+    }
+    error = _error(hand)
+    assert isinstance(error, ImpossibleHandError)
+    (issue,) = error.issues
+    assert (issue.code, issue.location) == (
+        "points_below_scored",
+        ("players", 0, "declared", "points"),
+    )
+    assert "at least 10" in issue.detail
+    assert "brights 2, animals 1, godori 5, ribbons 1, junk 1" in issue.detail
+    hand["players"][0]["declared"]["points"] = 10
+    assert dict(settle(build_hand(hand), STANDARD).net) == {"A": 20, "B": -10, "C": -10}
+    # a table hand stored before 2026-12-07 is scored as it was then
+    hand["players"][0]["declared"]["points"] = 7
+    assert dict(settle(build_hand(hand), STANDARD, entering=False).net) == {
+        "A": 14,
+        "B": -7,
+        "C": -7,
+    }
+    # godori is worth godori_points: 5 in standard, 3 where a house plays 3
+    hand["players"][0]["declared"] = {"points": 4, "scored": ["godori", "junk"]}
+    assert _issues(hand) == [("points_below_scored", ("players", 0, "declared", "points"))]
+    cheap = resolve("standard", {"godori_points": 3})
+    hand["players"][1]["declared"] = {"pi_bak": True}
+    # B: 4 × 2 (피박, checked against the junk A scored), C: 4
+    assert dict(settle(build_hand(hand), cheap).net) == {"A": 12, "B": -8, "C": -4}
+    # where four brights are worth 1, one point from brights can be (three is the
+    # stop minimum of three players: that refuses it, not what brights are worth)
+    hand["players"][0]["declared"] = {"points": 1, "scored": ["brights"]}
+    hand["players"][1]["declared"] = {}
+    assert _issues(hand, resolve("standard", {"four_brights_points": 1})) == [
+        ("below_stop_minimum", ("outcome", "winner"))
+    ]
+    assert _issues(hand) == [("points_below_scored", ("players", 0, "declared", "points"))]
+    # a loser that says it scored ribbons and junk holds at least 2 points, not 1
+    hand["players"][0]["declared"] = {"points": 7, "scored": ["junk"]}
+    hand["players"][1]["declared"] = {"points": 1, "scored": ["ribbons", "junk"]}
+    assert _issues(hand) == [("points_below_scored", ("players", 1, "declared", "points"))]
 
 
 # 7 points: hongdan 3 and five ribbons 1, three brights 3 (a stop with two players too)
