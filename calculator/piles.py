@@ -68,23 +68,38 @@ def read_piles(hand: Hand, rules: GoStopRules, *, entering: bool = True) -> list
                 entries.append(player.declared)
     except (KeyError, TypeError):
         _diagnose(hand, in_deck)
-    if declared and entering:
-        _check_declared(hand, rules, entries)
+    problems = _check_declared(hand, rules, entries) if declared and entering else None
     if tallied or any(player.sold_brights for player in hand.players):
-        _read_tallies(hand, rules, entries, entering)
+        try:
+            _read_tallies(hand, rules, entries, entering)
+        except ImpossibleHandError as error:
+            if not problems:
+                raise
+            problems.extend(error)  # every problem of the piles in one answer
+    if problems:
+        problems.raise_if_any(ImpossibleHandError)
     return cast(list[Entry], entries)  # no Tally is left: each became a Pile
 
 
-def _check_declared(hand: Hand, rules: GoStopRules, entries: Sequence[Entry | Tally]) -> None:
-    """A declared pile's points reach what the categories it says it scored are worth at
-    least under the rules (:func:`~calculator.scoring.least_points`; with 멍따, its
-    animals): 7 points from brights, animals, godori, ribbons and junk cannot be, when
-    godori alone is worth 5 (added 2026-12-07: a hand a table stored before is scored
-    as it was then, ``entering`` False)."""
+def _check_declared(
+    hand: Hand, rules: GoStopRules, entries: Sequence[Entry | Tally]
+) -> Problems | None:
+    """The problems of the declared piles whose points count — the winner's of a stop,
+    every player's in a preview (whether it may stop) — that do not reach what the
+    categories they say they scored are worth at least under the rules
+    (:func:`~calculator.scoring.least_points`; with 멍따, its animals): 7 points from
+    brights, animals, godori, ribbons and junk cannot be, when godori alone is worth 5
+    (added 2026-12-07: a hand a table stored before is scored as it was then,
+    ``entering`` False). None when there are none."""
+    outcome = hand.outcome
+    if outcome is not None and outcome.type is not OutcomeType.STOP:
+        return None  # no player's points count
     problems = Problems()
     for i, entry in enumerate(entries):
         if not isinstance(entry, Declared) or not entry.scored:
             continue
+        if outcome is not None and hand.players[i].id != outcome.winner:
+            continue  # a loser's points pay nothing
         least = {
             category: least_points(category, rules, meongtta=entry.meongtta)
             for category in Category
@@ -92,19 +107,27 @@ def _check_declared(hand: Hand, rules: GoStopRules, entries: Sequence[Entry | Ta
         }
         total = sum(least.values())
         if entry.points < total:
-            each = ", ".join(f"{category} {points}" for category, points in least.items())
+            each = ", ".join(
+                f"{category} {points}"
+                + (
+                    f" (멍따: {rules.meongtta_threshold} animals)"
+                    if category == "animals" and entry.meongtta and rules.meongtta_enabled
+                    else ""
+                )
+                for category, points in least.items()
+            )
             problems.add(
                 "points_below_scored",
                 f"player {hand.players[i].id!r} declares {counted(entry.points, 'point')}, "
-                f"but what its scored lists is worth at least {total} under these rules "
-                f"({each}); give the points the pile scored, or leave out of scored what "
-                "it did not score",
+                f"but the categories in its scored are worth at least {total} under these "
+                f"rules ({each}); give the points the pile scored, or leave out of scored "
+                "what it did not score",
                 "players",
                 i,
                 "declared",
                 "points",
             )
-    problems.raise_if_any(ImpossibleHandError)
+    return problems if problems else None
 
 
 def _read_tallies(

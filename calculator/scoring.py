@@ -168,14 +168,16 @@ def junk_item(value: int, mask: int) -> Item | None:
 def least_points(category: str, rules: GoStopRules, *, meongtta: bool = False) -> int:
     """The fewest points a pile that scores ``category`` (a declared winner's
     :class:`~calculator.hand.Category`) gets from it under ``rules``, by the rules above:
-    three brights (two with the rain man), five animals (``meongtta``: the animals of a
-    멍따), godori, five ribbons or a set of three, junk value 10."""
+    the cheapest bright combination (three with the rain man in standard), five animals
+    (``meongtta``: the animals of a 멍따), godori, five ribbons or a set of three, junk
+    value 10. A combination the rules make worth nothing scores nothing: 0 when none of
+    the category's is worth a point."""
     if category == "brights":
         counts = ((3, False), (3, True), (4, False), (4, True), (5, True))
         found = [item for n, rain in counts for item in bright_items(n, rain, 0, rules)]
     elif category == "animals":
         many = rules.meongtta_threshold if meongtta and rules.meongtta_enabled else 5
-        found = list(animal_items(max(many, 5), False, 0, rules))
+        found = list(animal_items(many, False, 0, rules))
     elif category == "godori":
         found = list(animal_items(0, True, 0, rules))
     elif category == "ribbons":
@@ -186,7 +188,7 @@ def least_points(category: str, rules: GoStopRules, *, meongtta: bool = False) -
         junk = junk_item(10, 0)
         assert junk is not None
         found = [junk]
-    return min(item.points for item in found)
+    return min((item.points for item in found if item.points > 0), default=0)
 
 
 def chodan_complete(mask: int, rules: GoStopRules) -> bool:

@@ -16,7 +16,8 @@ from calculator.cards import MONTH_CARD_IDS
 from calculator.hand import OutcomeType
 from calculator.options import specs
 from calculator.result import Step
-from calculator.rules import GoStopRules
+from calculator.rules import GoStopRules, GukjinMode
+from calculator.scoring import least_points
 from handbuilder import build_hand
 from strategies import hands, table_hands
 from tests_support import examples
@@ -135,6 +136,49 @@ def test_entry_modes_agree(hand: dict[str, Any], ruleset: Any) -> None:
     assert Counter((p.payer, p.points, _bare(p.steps)) for p in result.payments) == Counter(
         (p.payer, p.points, _bare(p.steps)) for p in captured.payments
     )
+
+
+_LEAST_OPTIONS = {
+    "four_brights_points": st.integers(0, 6),
+    "four_brights_with_rain_points": st.integers(0, 6),
+    "five_brights_points": st.integers(0, 20),
+    "godori_points": st.integers(0, 6),
+    "meongtta_threshold": st.integers(5, 9),
+    "meongtta_enabled": st.booleans(),
+    "dec_ribbon_counts_in_ribbon_total": st.booleans(),
+    "dec_ribbon_completes_chodan": st.booleans(),
+    "gukjin_mode": st.sampled_from([mode.value for mode in GukjinMode]),
+    "may_animal_switchable": st.booleans(),
+    "three_double_pi_bonus": st.integers(0, 3),
+}
+"""The options that price a category, and values a house may set them to."""
+
+
+@settings(max_examples=examples(300))
+@given(
+    hand=hands(outcome=False),
+    preset=st.sampled_from(PRESETS),
+    changed=st.lists(st.sampled_from(sorted(_LEAST_OPTIONS)), max_size=4, unique=True),
+    data=st.data(),
+)
+def test_no_pile_scores_less_than_its_categories_least_points(
+    hand: dict[str, Any], preset: str, changed: list[str], data: st.DataObject
+) -> None:
+    """What a declaration's points are checked against (``points_below_scored``) is a
+    floor every pile of cards reaches, whatever the options that price the categories:
+    a real pile is never refused when declared as it scored."""
+    options = {name: data.draw(_LEAST_OPTIONS[name]) for name in changed}
+    ruleset = resolve(preset, options)
+    result = _settle(hand, ruleset)
+    assume(not isinstance(result, set))
+    rules = ruleset.rules
+    for player in result.players:
+        many = rules.meongtta_enabled and player.counts.animals >= rules.meongtta_threshold
+        for category, group in _CATEGORIES.items():
+            scored = sum(item.points for item in player.items if item.code in group)
+            if scored:  # the category scored: at least its floor (so the pile's sum too)
+                least = least_points(category, rules, meongtta=many)
+                assert scored >= least, (player.id, category, player.items, least)
 
 
 def _bare(steps: tuple[Step, ...]) -> tuple[Step, ...]:

@@ -469,7 +469,8 @@ def test_declared_points_reach_what_the_scored_categories_are_worth_at_least() -
     """Each category a declaration lists is worth at least (docs/rules.md §2, standard):
     brights 2 (three with the rain man, 비삼광), animals 1 (five), godori 5, ribbons 1
     (five), junk 1 (value 10) — 10 for all five. 7 from all five was taken and paid as
-    7 (an integrator's probe, 2026-12-06); a loser's declaration is checked the same."""
+    7 (an integrator's probe, 2026-12-06). Checked where the points count: a stop's
+    winner, every player of a preview."""
     everything = ["brights", "animals", "godori", "ribbons", "junk"]
     hand = {
         "players": [
@@ -512,10 +513,43 @@ def test_declared_points_reach_what_the_scored_categories_are_worth_at_least() -
         ("below_stop_minimum", ("outcome", "winner"))
     ]
     assert _issues(hand) == [("points_below_scored", ("players", 0, "declared", "points"))]
-    # a loser that says it scored ribbons and junk holds at least 2 points, not 1
+    # a loser's points pay nothing: not checked; in a preview they say whether it may
+    # stop: ribbons and junk are 2 points at least, not 1
     hand["players"][0]["declared"] = {"points": 7, "scored": ["junk"]}
     hand["players"][1]["declared"] = {"points": 1, "scored": ["ribbons", "junk"]}
+    assert dict(settle(build_hand(hand), STANDARD).net) == {"A": 14, "B": -7, "C": -7}
+    del hand["outcome"]
     assert _issues(hand) == [("points_below_scored", ("players", 1, "declared", "points"))]
+    hand["outcome"] = {"type": "nagari"}  # nobody's points count
+    assert dict(settle(build_hand(hand), STANDARD).net) == {"A": 0, "B": 0, "C": 0}
+
+
+def test_a_declared_meongtta_counts_its_animals_and_other_piles_problems_are_said_too() -> None:
+    """멍따 at a house's threshold of 8 animals: animals are worth 4 at least (8 − 4,
+    docs/rules.md §2.2), godori 5; and a tally that cannot be is named in the same
+    answer (SPEC §4: every problem of a hand at once)."""
+    eight = resolve("standard", {"meongtta_threshold": 8})
+    hand = {
+        "players": [
+            {
+                "id": "A",
+                "declared": {"points": 8, "scored": ["animals", "godori"], "meongtta": True},
+            },
+            {"id": "B", "declared": {}},
+            {"id": "C", "tally": {"animals": 10}},
+        ],
+        "outcome": STOP_A,
+    }
+    error = _error(hand, eight)
+    assert [(i.code, i.location) for i in error.issues] == [
+        ("points_below_scored", ("players", 0, "declared", "points")),
+        ("impossible_tally", ("players", 2, "tally", "animals")),
+    ]
+    assert "at least 9" in error.issues[0].detail
+    assert "animals 4 (멍따: 8 animals), godori 5" in error.issues[0].detail
+    hand["players"][2] = {"id": "C", "declared": {}}
+    hand["players"][0]["declared"]["points"] = 9
+    assert dict(settle(build_hand(hand), eight).net) == {"A": 36, "B": -18, "C": -18}
 
 
 # 7 points: hongdan 3 and five ribbons 1, three brights 3 (a stop with two players too)

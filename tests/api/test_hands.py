@@ -474,6 +474,25 @@ def test_winner_below_the_minimum_is_422_not_a_silent_zero(client: Any) -> None:
     assert _codes(problem) == [("/outcome/winner", "below_stop_minimum")]
 
 
+def test_declared_points_below_their_categories_are_a_422_at_the_points(client: Any) -> None:
+    """7 points from brights, animals, godori, ribbons and junk (worth 10 at least under
+    standard) was scored and paid as 7 (an integrator's probe, 2026-12-06)."""
+    everything = ["brights", "animals", "godori", "ribbons", "junk"]
+    body = {
+        "players": [
+            {"id": "A", "declared": {"points": 7, "scored": everything}},
+            {"id": "B", "declared": {}},
+            {"id": "C", "declared": {}},
+        ],
+        "outcome": {"type": "stop", "winner": "A"},
+    }
+    problem = _problem(client.post(HANDS + "?lang=en", json=body), 422)
+    assert _codes(problem) == [("/players/0/declared/points", "points_below_scored")]
+    assert "at least 10" in problem["errors"][0]["detail"]
+    body["players"][0]["declared"]["points"] = 10
+    assert client.post(HANDS, json=body).get_json()["net"] == {"A": 20, "B": -10, "C": -10}
+
+
 @pytest.mark.parametrize(
     ("patch", "pointer", "code"),
     [

@@ -61,7 +61,8 @@ export function createWriter(view) {
       s.notes = { history: inHistory ? told : null, settle: null };
       const wasClosed = s.table.closed;
       s.link = await view.fetchTable();
-      s.notesAt = s.etag;
+      // of the version read; of the write's own when that read failed (as a 412's below)
+      s.notesAt = s.link === "ok" ? s.etag : answer.etag ?? s.etag;
       view.say(inHistory ? null : told);
       if (s.table.closed !== wasClosed) view.renderTable(); // closed: no editor any more
       else view.updateLive();
@@ -96,7 +97,7 @@ export function createWriter(view) {
           s.editor.body());
         if (forReason.length) fieldError(s.correcting.reason, t("reasonNeeded"));
       } else {
-        tell(() => errorText(error));
+        tell(() => errorText(error), "said", error.etag ?? s.etag); // of the version now
       }
       return null;
     } finally {
