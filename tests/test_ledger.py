@@ -259,6 +259,67 @@ def test_a_voided_hand_passes_on_the_dealer_it_was_given_not_the_one_it_names() 
     assert (unvoided.dealer, unvoided.hands[1].dealer) == ("B", "B")
 
 
+def _a_wins(winner: str, sitter: str, *, sold: int = 1) -> dict[str, Any]:
+    """``winner`` stops on 3 declared points; ``sitter`` sits out and sells ``sold``."""
+    players: list[dict[str, Any]] = [
+        {"id": p, "declared": {"points": 3} if p == winner else {}} for p in "ABCD" if p != sitter
+    ]
+    players.append({"id": sitter, "sits_out": True, "sold_brights": sold})
+    return {"players": players, "outcome": {"type": "stop", "winner": winner}}
+
+
+def test_a_voided_hand_never_refuses_a_change_before_it() -> None:
+    """Hand 2 is voided; correcting hand 1 makes C the dealer of hand 2, where C sits out,
+    which gwangpal_payers non_dealer_active cannot score (the dealer must play). The
+    correction was refused ("correct hand 2 first", but a correction of a voided hand
+    brings it back: an integrator's probe, 2026-12-07). A void counts for nothing: hand 2
+    keeps the result it had, passes on the dealer C, and only bringing it back is refused
+    at its new place."""
+    setup = _sitter_table("A", DealerRule.WINNER, gwangpal_payers="non_dealer_active")
+    steps = [
+        {"do": "add", "hand": _a_wins("A", "D")},
+        {"do": "add", "hand": _a_wins("A", "C")},
+        {"do": "void", "number": 2, "reason": "entered at the wrong table"},
+    ]
+    ledger = replay(setup, [step_event("gostop", step) for step in steps])
+    before = ledger.hands[1]
+    fix = {"do": "correct", "number": 1, "hand": _a_wins("C", "D"), "reason": "C won"}
+    ledger = apply(ledger, step_event("gostop", fix))
+    kept = ledger.hands[1]
+    assert (kept.status.value, kept.result, kept.played) == ("voided", before.result, before.played)
+    assert (kept.streak_after, kept.dealer_after) == (0, "C")  # passed over
+    assert ledger.dealer == "C"
+    # hand 1 alone counts: C takes 3 × 10 from A and B, and D's sale of one bright
+    assert dict(ledger.totals) == dict(ledger.hands[0].result.net)
+    # the same events replayed from the log give the same table
+    events = [*steps, fix]
+    assert replay(setup, [step_event("gostop", step) for step in events]) == ledger
+    # bringing hand 2 back as it was (a correction of a voided hand) is refused at its
+    # place now: its dealer C sits out
+    back = {"do": "correct", "number": 2, "hand": _a_wins("A", "C"), "reason": "back"}
+    with pytest.raises(GoStopError) as refused:
+        apply(ledger, step_event("gostop", back))
+    assert [(i.code, i.location) for i in refused.value.issues] == [
+        ("dealer_required", ("dealer",))
+    ]
+    # a floor four that the dealer wins, voided, then hand 1 voided: no dealer is left
+    # to win hand 2, and the void of hand 1 is taken
+    floor = _sitter_table("A", DealerRule.WINNER, floor_four_of_month="dealer_wins")
+    draw = {
+        "players": [{"id": p, "declared": {}} for p in "ABC"],
+        "outcome": {"type": "floor_four"},
+    }
+    steps = [
+        {"do": "add", "hand": _a_wins("B", "D")},
+        {"do": "add", "hand": draw},
+        {"do": "void", "number": 2, "reason": "misdeal"},
+        {"do": "void", "number": 1, "reason": "entered twice"},
+    ]
+    ledger = replay(floor, [step_event("gostop", step) for step in steps])
+    assert [h.status.value for h in ledger.hands] == ["voided", "voided"]
+    assert dict(ledger.totals) == dict.fromkeys("ABCD", 0)
+
+
 def test_a_stored_hand_whose_counts_cannot_fit_the_deck_is_scored_again_not_refused() -> None:
     """Releases before 2026-12-05 took counts and flags that cannot fit one deck (8
     ribbons and no complete set among them: at most 7). A table that stored such

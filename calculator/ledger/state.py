@@ -15,9 +15,11 @@ with the table's rule set and stake and what the ledger derives:
   Who won a hand whose request names no winner follows the table's
   :class:`~calculator.ledger.events.DealerRule`, fixed when it was created.
 
-A voided hand stays listed with the result it would have at its place, but counts for
-nothing: the streak and the dealer pass over it. Undo takes back the last change (added,
-corrected or voided), redo makes it again; a new change empties what redo could make.
+A voided hand stays listed with the result it would have at its place (the result it
+last had, when a change before it leaves it a place where it cannot be scored: a void
+never refuses a change), but counts for nothing: the streak and the dealer pass over it.
+Undo takes back the last change (added, corrected or voided), redo makes it again; a new
+change empties what redo could make.
 """
 
 from __future__ import annotations
@@ -337,7 +339,11 @@ def apply(ledger: Ledger, event: Event, *, stored: bool = False, exported: bool 
         except GoStopError as error:
             if index == entered:
                 raise  # the hand being entered: its own problems, as the stateless answer
-            raise _relocated(error, index + 1) from None
+            if not entries[index].voided or index >= len(ledger.hands):
+                raise _relocated(error, index + 1) from None
+            # a void counts for nothing: it never refuses a change (bringing it back
+            # scores it at its place, and is refused there if it cannot be)
+            hand = _kept_void(ledger.hands[index], streak, dealer)
         derived.append(hand)
         streak, dealer = hand.streak_after, hand.dealer_after
     return Ledger(
@@ -678,6 +684,13 @@ def _derive(
         streak_after=streak_after,
         dealer_after=dealer_after,
     )
+
+
+def _kept_void(before: LedgerHand, streak: int, dealer: str | None) -> LedgerHand:
+    """A voided hand that cannot be scored at its place any more (a change before it left
+    it a dealer or an amount its rules refuse): listed with the result it last had, and
+    passing on the streak and dealer it is given, as every voided hand does."""
+    return replace(before, status=Status.VOIDED, streak_after=streak, dealer_after=dealer)
 
 
 def balance_winner(result: BalanceResult) -> str | None:
