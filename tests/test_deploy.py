@@ -411,10 +411,10 @@ def test_the_join_link_names_the_port_and_scheme_the_client_used(stack: Stack) -
 
 
 def _page_load() -> list[tuple[str, str, bytes | None]]:
-    """The requests one phone makes to open the scorekeeper page (33: the 26 the app logged
-    of one real load, and the 7 modules table.js was split into since): the page, each of
-    its modules and its style sheet, the catalogues, the previews it scores as the hand is
-    filled in, and the OpenAPI document."""
+    """The requests one phone makes to open the scorekeeper page (39: the 26 the app logged
+    of one real load, the 7 modules table.js was split into since and the 6 hand.js was):
+    the page, each of its modules and its style sheet, the catalogues, the previews it
+    scores as the hand is filled in, and the OpenAPI document."""
     from calculator.api.page import ASSETS, STATIC
 
     hand = json.dumps({"players": [{"id": p, "declared": {}} for p in "ABC"]}).encode()
