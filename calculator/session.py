@@ -34,6 +34,7 @@ from calculator.errors import (
 )
 from calculator.hand import Hand, PlayerHand
 from calculator.limits import quote
+from calculator.names import unreadable
 from calculator.presets import RuleSet
 from calculator.settlement import MAX_SAFE_CHIPS, beyond_safe, settle
 
@@ -367,13 +368,9 @@ def round_totals(
 
 def _check_players(session: Session) -> None:
     problems = Problems()
-    seen: set[str] = set()
-    for i, player in enumerate(session.players):
-        if player in seen:
-            problems.add(
-                "duplicate_player", f"player {quote(player)} is listed twice", "players", i
-            )
-        seen.add(player)
+    for i, code, detail in unreadable(session.players):  # as a table's roster is checked
+        problems.add(code, detail, "players", i)
+    seen = set(session.players)
     if not session.players:
         problems.add("player_count", "a session needs its players", "players")
     if session.unit is not None and session.unit < 1:

@@ -769,7 +769,7 @@ def test_a_new_roster_refuses_ids_alike_and_an_import_takes_them() -> None:
     2026-12-06 may hold them: its hands were scored with them)."""
     from calculator.errors import InvalidTableError
     from calculator.ledger import check_setup
-    from calculator.ledger.names import alike
+    from calculator.names import alike
 
     assert alike("\u1106\u1175\u11ab\u110c\u1175") == "\ubbfc\uc9c0"  # 민지
     assert alike(" \u2764\ufe0f  B ") == "\u2764 B"
@@ -782,3 +782,10 @@ def test_a_new_roster_refuses_ids_alike_and_an_import_takes_them() -> None:
         ("duplicate_player", ("roster", 2))
     ]
     check_setup(alike, new=False)  # an import: as exported
+    blank = replace(alike, roster=("A", "B", " \u200b "))
+    with pytest.raises(InvalidTableError) as refused:
+        check_setup(blank)
+    assert [(i.code, i.location) for i in refused.value.issues] == [
+        ("invalid_length", ("roster", 2))
+    ]
+    check_setup(blank, new=False)  # a table created before 2026-12-07 imports as exported

@@ -45,10 +45,10 @@ from enum import StrEnum
 from typing import NoReturn
 
 from calculator.errors import GoStopError, Issue
-from calculator.ledger.names import alike as _alike
-from calculator.ledger.names import norm as _norm
-from calculator.ledger.names import plain as _plain
-from calculator.ledger.names import seen as _seen
+from calculator.names import alike as _alike
+from calculator.names import norm as _norm
+from calculator.names import plain as _plain
+from calculator.names import seen as _seen
 from calculator.session import Transfer
 from calculator.settlement import MAX_SAFE_CHIPS
 

@@ -48,8 +48,8 @@ from calculator.errors import (
 )
 from calculator.hand import Hand, OutcomeType, PlayerHand
 from calculator.ledger.events import EDITS, DealerRule, Event, EventType, Play, TableSetup
-from calculator.ledger.names import alike
 from calculator.limits import quote
+from calculator.names import alike, unreadable
 from calculator.presets import Variant
 from calculator.result import HandResult, winner_of
 from calculator.session import (
@@ -222,29 +222,17 @@ def start(setup: TableSetup) -> Ledger:
 def check_setup(setup: TableSetup, *, new: bool = True) -> None:
     """Raise InvalidTableError unless the roster names different people and the first
     dealer, if given, is one of them. ``new``: a table created now, whose roster may not
-    name two ids a reader cannot tell apart (:func:`~calculator.ledger.names.alike`: the
-    same letters composed or not, spaces, invisible characters, as the share text tells
-    names apart), and whose balance rule set must let every hand its roster can seat be
-    scored (:func:`~calculator.balance.uneven_deck`: the locked rule set cannot change);
-    else an import, which takes an exported table as it is (a table created before
+    name two ids a reader cannot tell apart, nor one that reads as nothing
+    (:func:`~calculator.names.unreadable`: the same letters composed or not, spaces,
+    invisible characters, as the share text tells names apart), and whose balance rule
+    set must let every hand its roster can seat be scored
+    (:func:`~calculator.balance.uneven_deck`: the locked rule set cannot change); else an
+    import, which takes an exported table as it is (a table created before
     2026-12-06 may hold such ids, one before 2026-12-07 such a rule set)."""
     problems = Problems()
-    seen: set[str] = set()
-    seen_as: dict[str, str] = {}
-    for i, player in enumerate(setup.roster):
-        if player in seen:
-            problems.add("duplicate_player", f"{player!r} is on the roster twice", "roster", i)
-        elif new and alike(player) in seen_as:
-            problems.add(
-                "duplicate_player",
-                f"{player!r} and {seen_as[alike(player)]!r} differ only by spaces, invisible "
-                "characters or how their letters are encoded: a phone shows them alike; "
-                "give each player an id of its own",
-                "roster",
-                i,
-            )
-        seen.add(player)
-        seen_as.setdefault(alike(player), player)
+    for i, code, detail in unreadable(setup.roster, strict=new):
+        problems.add(code, detail, "roster", i)
+    seen = set(setup.roster)
     if setup.dealer is not None and setup.dealer not in seen:
         problems.add(
             "unknown_player",

@@ -153,6 +153,13 @@ def test_session_errors(client: Any) -> None:
     ]
     absorber = {"players": ["A", "B"], "hands": [], "rounding": {"unit": 100, "absorber": "Q"}}
     assert _codes(client.post(SETTLE, json=absorber)) == [("/rounding/absorber", "unknown_player")]
+    # players a phone shows alike, or as nothing, as a table's roster refuses them (an
+    # integrator's probe: "A" and "A " settled as two people, "B → A" twice)
+    alike = {"players": ["A", "B", "A ", "   "], "hands": []}
+    assert _codes(client.post(SETTLE, json=alike)) == [
+        ("/players/2", "duplicate_player"),
+        ("/players/3", "invalid_length"),
+    ]
 
 
 def test_a_session_hand_without_its_outcome_is_refused_not_counted_as_zero(client: Any) -> None:

@@ -158,7 +158,7 @@ def test_a_replay_running_beside_another_locks_nobody_out(lclient: Any) -> None:
         # ids a phone shows alike (an integrator's probe): one person to the players, two
         # to the ledger. 민지 composed, then decomposed (as some systems type it); a
         # space at the end; a space inside doubled; an emoji with and without its
-        # variation selector (the share text's reading of names: calculator/ledger/names.py)
+        # variation selector (the share text's reading of names: calculator/names.py)
         (
             {"roster": ["\ubbfc\uc9c0", "\u1106\u1175\u11ab\u110c\u1175"]},
             "duplicate_player",
@@ -167,6 +167,9 @@ def test_a_replay_running_beside_another_locks_nobody_out(lclient: Any) -> None:
         ({"roster": ["A", "B", "A "]}, "duplicate_player", "/roster/2"),
         ({"roster": ["Kim Min", "Kim  Min"]}, "duplicate_player", "/roster/1"),
         ({"roster": ["\u2764 Min", "\u2764\ufe0f Min"]}, "duplicate_player", "/roster/1"),
+        # an id of only spaces or invisible characters: the share text showed it as "?"
+        ({"roster": ["   ", "B", "C"]}, "invalid_length", "/roster/0"),
+        ({"roster": ["A", "\u00a0\u3000"]}, "invalid_length", "/roster/1"),
     ],
 )
 def test_a_roster_or_dealer_that_cannot_open_a_table_is_an_invalid_table(
