@@ -119,14 +119,19 @@ class SessionResult(NamedTuple):
 
 
 def settle_session(
-    session: Session, *, check_deadline: Callable[[], None] | None = None
+    session: Session,
+    *,
+    check_deadline: Callable[[], None] | None = None,
+    roster: bool = False,
 ) -> SessionResult:
     """Score every hand, add up, round if asked, and find the fewest transfers.
 
     ``check_deadline`` (see :func:`calculator.limits.deadline`) is called before each hand;
-    it raises to stop a session that runs past the request's deadline.
+    it raises to stop a session that runs past the request's deadline. ``roster``: the
+    players are a table's roster, checked as the table took it (an import keeps ids a
+    new table would refuse as unreadable: :func:`calculator.names.unreadable`).
     """
-    _check_players(session)
+    _check_players(session, readable=not roster)
     totals = dict.fromkeys(session.players, 0)
     hands = []
     streak = 0
@@ -366,9 +371,11 @@ def round_totals(
     return Rounding(unit, dict(totals), absorber, remainder), ordered
 
 
-def _check_players(session: Session) -> None:
+def _check_players(session: Session, *, readable: bool) -> None:
     problems = Problems()
-    for i, code, detail in unreadable(session.players):  # as a table's roster is checked
+    # as a new table's roster is checked (``readable``: ids a phone shows alike or as
+    # nothing too)
+    for i, code, detail in unreadable(session.players, strict=readable):
         problems.add(code, detail, "players", i)
     seen = set(session.players)
     if not session.players:

@@ -789,3 +789,10 @@ def test_a_new_roster_refuses_ids_alike_and_an_import_takes_them() -> None:
         ("invalid_length", ("roster", 2))
     ]
     check_setup(blank, new=False)  # a table created before 2026-12-07 imports as exported
+    # and settles as it was: the session check of ids is the new roster's, not an import's
+    from calculator.ledger.state import settlement
+
+    for roster in (alike.roster, blank.roster):
+        totals = {roster[0]: 5, roster[1]: 0, roster[2]: -5}
+        settled = settlement(roster=roster, totals=totals, unit=None)
+        assert settled.transfers == ((roster[2], roster[0], 5),)

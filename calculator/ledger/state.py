@@ -403,7 +403,8 @@ def settlement(
 ) -> SessionResult:
     """Totals and the fewest transfers, rounded to the table's ``unit``: the session
     settlement (:func:`calculator.session.settle_session`) of the ledger's totals."""
-    return settle_session(Session(players=roster, hands=(NetEntry(net=dict(totals)),), unit=unit))
+    session = Session(players=roster, hands=(NetEntry(net=dict(totals)),), unit=unit)
+    return settle_session(session, roster=True)
 
 
 # --- inside ------------------------------------------------------------------------------
