@@ -12,7 +12,10 @@ The classes follow the kind of mistake (compare python-chess's error types):
 - :class:`InvalidHandError` — a hand that exists but breaks the rules of play;
 - :class:`AmbiguousHandError` — the rules need a decision only the table can make;
 - :class:`InvalidTableError` — a table's setup (SPEC §9) that cannot open a table: a
-  roster naming someone twice, a first dealer not on it.
+  roster naming someone twice, a first dealer not on it;
+- :class:`InvalidSessionError` — a session (SPEC §6) that cannot be settled for what it
+  says of the night rather than of a hand's play: its players, a net map, a total or a
+  rounding past what apps show exactly.
 """
 
 from __future__ import annotations
@@ -109,6 +112,15 @@ class InvalidTableError(GoStopError):
     first dealer who is not on it): about the table, not a hand."""
 
     title = "The table cannot be set up"
+
+
+class InvalidSessionError(GoStopError):
+    """A session that cannot be settled for what it says of the night (its players listed
+    twice or alike, a net map that names a stranger or does not sum to zero, a hand's
+    player not among the session's, a total or its rounding past what apps read
+    exactly): about the session, not a hand's play."""
+
+    title = "The session cannot be settled"
 
 
 _MORE = "too_many_problems"

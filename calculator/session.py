@@ -27,6 +27,7 @@ from calculator.balance import BalanceHand, BalancePlayer, score_balance
 from calculator.errors import (
     GoStopError,
     InvalidHandError,
+    InvalidSessionError,
     Issue,
     Problems,
     ZeroSumError,
@@ -164,7 +165,7 @@ def settle_session(
             totals[player] += chips
         beyond = beyond_safe(totals)
         if beyond is not None:
-            raise InvalidHandError([_too_large(totals, beyond, i)])
+            raise InvalidSessionError([_too_large(totals, beyond, i)])
         hands.append(HandNet(i, kind, net, after, void))
     if sum(totals.values()) != 0:  # not an assert: never skipped (-O)
         raise ZeroSumError(f"session totals do not balance: {totals}")
@@ -173,7 +174,7 @@ def settle_session(
         rounding, totals = round_totals(totals, session.unit, session.absorber)
         beyond = beyond_safe(totals)
         if beyond is not None:  # an absorber takes every other total's rounding
-            raise InvalidHandError([_too_large(totals, beyond, None)])
+            raise InvalidSessionError([_too_large(totals, beyond, None)])
     return SessionResult(session.players, totals, minimal_transfers(totals), rounding, tuple(hands))
 
 
@@ -394,7 +395,7 @@ def _check_players(session: Session, *, readable: bool) -> None:
             "rounding",
             "absorber",
         )
-    problems.raise_if_any(InvalidHandError)
+    problems.raise_if_any(InvalidSessionError)
 
 
 def _check_net(net: Mapping[str, int], players: tuple[str, ...], i: int) -> dict[str, int]:
@@ -412,7 +413,7 @@ def _check_net(net: Mapping[str, int], players: tuple[str, ...], i: int) -> dict
             "net_not_zero_sum",
             f"the net map sums to {total:+d}; what some win, the others lose, so it must sum to 0",
         )
-    problems.raise_if_any(InvalidHandError)
+    problems.raise_if_any(InvalidSessionError)
     return dict(net)
 
 
@@ -427,7 +428,7 @@ def _check_members(players: Iterable[PlayerHand | BalancePlayer], members: tuple
                 j,
                 "id",
             )
-    problems.raise_if_any(InvalidHandError)
+    problems.raise_if_any(InvalidSessionError)
 
 
 def _kind(entry: Entry) -> str:

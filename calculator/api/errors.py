@@ -25,6 +25,7 @@ from calculator.errors import (
     ImpossibleHandError,
     InvalidHandError,
     InvalidRulesError,
+    InvalidSessionError,
     InvalidTableError,
     counted,
     more_problems,
@@ -81,6 +82,7 @@ _TYPES: dict[type[GoStopError], str] = {
     ShareError: "invalid-share-text",
     TooCostlyError: "table-too-costly",
     InvalidTableError: "invalid-table",
+    InvalidSessionError: "invalid-session",
 }
 
 

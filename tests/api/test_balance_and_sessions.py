@@ -142,6 +142,13 @@ def test_session_of_nets_and_hands(client: Any) -> None:
 def test_session_errors(client: Any) -> None:
     bad_sum = {"players": ["A", "B"], "hands": [{"net": {"A": 5, "B": -4}}]}
     assert _codes(client.post(SETTLE, json=bad_sum)) == [("/hands/0/net", "net_not_zero_sum")]
+    # about the night, not a hand's play: its own type and title (they said "The hand
+    # breaks the rules of play": an integrator's probe)
+    problem = client.post(SETTLE, json=bad_sum).get_json()
+    assert (problem["type"], problem["title"]) == (
+        "urn:gostop:problem:invalid-session",
+        "The session cannot be settled",
+    )
     stranger = {"players": ["A", "B"], "hands": [{"net": {"A": 5, "Z": -5}}]}
     assert _codes(client.post(SETTLE, json=stranger)) == [("/hands/0/net/Z", "unknown_player")]
     both = {"players": ["A", "B"], "hands": [{"net": {"A": 0}, "balance": W33}]}
