@@ -380,6 +380,32 @@ def test_a_stale_undo_read_again_in_vain_keeps_its_message_when_a_poll_reads(
     expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
 
 
+def test_an_undo_that_got_no_answer_keeps_saying_so_when_another_phone_writes(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """Undo is tapped as the link drops: "no answer, tap again" is said in the history.
+    Another phone then adds a hand, which the next poll draws: the message stays (it went
+    with that poll, and the scorer could think Undo had undone hand 1: a review's
+    finding). Tapped again, Undo is retried on the version it was tapped at: stale."""
+    create_table(page, watch)
+    stop_by_a(page, 1)
+    table = page.locator("#view-table")
+    undo = re.compile(r"/undo$")
+    page.route(undo, lambda route: route.abort())
+    try:
+        table.get_by_role("button", name="Undo").click()
+        expect(table.locator(".history-note")).to_contain_text("No answer from the service")
+    finally:
+        page.unroute(undo)
+    assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
+    expect(table.locator('[data-hand="2"]')).to_be_visible(timeout=10_000)  # a poll read it
+    expect(table.locator(".history-note")).to_contain_text("No answer from the service")
+    with page.expect_response(lambda answer: answer.url.endswith("/undo")) as undone:
+        table.get_by_role("button", name="Undo").click()
+    assert undone.value.status == 412
+    expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
+
+
 def hold_scoring(page: Page) -> list[Route]:
     """The hands scored with an outcome (not the previews) held on their way: each route,
     until the test lets it go with ``continue_()``."""

@@ -81,8 +81,10 @@ export function createSync(view) {
         }
         // what was said speaks of a version: a new one takes it away (not this poll's answer
         // to the version a write's own read brought meanwhile, with what it said, nor while
-        // a write is on its way: it says its own when answered, then marks its version)
-        const stale = s.etag !== before.etag && s.etag !== s.notesAt && !s.writing;
+        // a write is on its way: it says its own when answered, then marks its version);
+        // a write that got no answer speaks of none (notesAt null): it stays
+        const stale = s.notesAt !== null && s.etag !== before.etag && s.etag !== s.notesAt
+          && !s.writing;
         if (stale) s.notes = { history: null, settle: null };
         if (s.table.closed !== before.closed) view.renderTable(); // closed: no editor any more
         else if (s.etag !== before.etag || s.link !== before.link) view.updateLive();

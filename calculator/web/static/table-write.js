@@ -70,7 +70,9 @@ export function createWriter(view) {
     } catch (error) {
       if (!(error instanceof ApiError)) {
         s.pending = { signature, key, ifMatch };
-        tell(() => t("notSent"), "no_answer");
+        // of no version: it stays until the scorer taps again (table-sync.js), whatever
+        // another phone changes meanwhile (its retry then says that)
+        tell(() => t("notSent"), "no_answer", null);
         return null;
       }
       if (error.status !== 409) s.pending = null; // 409: the first is still on its way
