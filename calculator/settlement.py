@@ -140,7 +140,9 @@ class Comparison(NamedTuple):
     difference: dict[str, int] | None  # other net − this net, per player
 
 
-def settle(hand: Hand, ruleset: RuleSet, *, entering: bool = True) -> HandResult:
+def settle(
+    hand: Hand, ruleset: RuleSet, *, entering: bool = True, floor_four_sale: bool = True
+) -> HandResult:
     """Score and settle ``hand`` under ``ruleset``; raise a GoStopError on bad input.
 
     ``entering`` (the default): the hand is new input — a stateless request, a hand a
@@ -153,8 +155,14 @@ def settle(hand: Hand, ruleset: RuleSet, *, entering: bool = True) -> HandResult
     named liable beside a go-caller whose 고박 doubles (billed as a 독박,
     :func:`calculator.ending.find_liable`), a loser's 멍따 (dropped,
     :func:`_check_declared_baks`) and a third consecutive ppuk before another outcome
-    (:func:`calculator.ending.check_events`); and a floor four played as a drawn hand
-    (``floor_four_of_month: nagari``) pays no sitter's sale, as then.
+    (:func:`calculator.ending.check_events`).
+
+    ``floor_four_sale`` False: a floor four played as a drawn hand (``floor_four_of_month:
+    nagari``) pays no sitter's sale, as releases before 2026-12-05 scored it — a table
+    created then keeps that for every hand, entered now or scored again
+    (:attr:`calculator.ledger.events.TableSetup.floor_four_sale`). An amount is never
+    decided by ``entering``: a hand is scored alike when it is entered and every time its
+    table is derived again.
 
     A loser named liable against 고박 (``liable_conflict``) is reported with the problems
     of the cards and the stop, not alone."""
@@ -168,12 +176,12 @@ def settle(hand: Hand, ruleset: RuleSet, *, entering: bool = True) -> HandResult
         raise
     conflicts = table.conflicts
     if not conflicts:
-        return _settled(hand, ruleset, rules, table, entering)
+        return _settled(hand, ruleset, rules, table, entering, floor_four_sale)
     problems = Problems()
     for issue in conflicts:
         problems.add(issue.code, issue.detail, *issue.location)
     try:
-        _settled(hand, ruleset, rules, table, entering)
+        _settled(hand, ruleset, rules, table, entering, floor_four_sale)
     except GoStopError as error:
         problems.extend(error)
     # typed by its first problem, the conflict, as a hand refused for its table and its
@@ -205,7 +213,12 @@ def raise_with_the_cards(
 
 
 def _settled(
-    hand: Hand, ruleset: RuleSet, rules: GoStopRules, table: Table, entering: bool
+    hand: Hand,
+    ruleset: RuleSet,
+    rules: GoStopRules,
+    table: Table,
+    entering: bool,
+    floor_four_sale: bool,
 ) -> HandResult:
     """:func:`settle` once the table is checked."""
     entries = read_piles(hand, rules, entering=entering)
@@ -222,8 +235,7 @@ def _settled(
         kind = outcome.type
         # a floor four the dealer does not win ends the hand at the deal (the option read
         # only then): a redeal moves nothing, a drawn hand pays only the sitter's sale
-        # (docs/rules.md §6.2) — a stored hand, which releases before 2026-12-05 voided
-        # under nagari too, as it was then
+        # (docs/rules.md §6.2) — on a table created before 2026-12-05 none, as then
         floor_four = r.floor_four_of_month
         voids = kind is _FLOOR_FOUR and floor_four is not _FLOOR_FOUR_DEALER_WINS
         streak_after = 0
@@ -239,7 +251,7 @@ def _settled(
             winner, payments, streak_after = instant_win(hand, rules, table, minimum)
         # a 총통 nobody collects: cancelled (void) under chongtong_tie = cancel, a drawn
         # hand under nagari (its streak may stay at the cap: not read from the streak)
-        voided = (voids and (not entering or floor_four is not _FLOOR_FOUR_NAGARI)) or (
+        voided = (voids and (not floor_four_sale or floor_four is not _FLOOR_FOUR_NAGARI)) or (
             kind is _CHONGTONG and winner is None and rules.chongtong_tie is _TIE_CANCELS
         )
         if not voided and (hand.events or table.sitter is not None):

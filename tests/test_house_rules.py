@@ -430,9 +430,17 @@ def test_a_floor_four_played_as_a_drawn_hand_pays_the_sitters_sale() -> None:
     assert redealt.payments == ()
 
 
-def test_a_stored_floor_four_drawn_hand_keeps_its_sale_unpaid() -> None:
-    """A table hand stored before 2026-12-05 replays as it was scored then: no sale."""
+def test_a_table_from_before_the_sale_scores_its_floor_four_drawn_hands_without_it() -> None:
+    """A table created before 2026-12-05 scores a floor four drawn hand as it was scored
+    then, with no sale (``floor_four_sale`` False: the table's, not the hand's entry) —
+    entered now or scored again. Whether a hand is entered or scored again never changes
+    its amount: the sale hung on ``entering``, so a live write paid it and every later
+    derivation of the table (a correction before it, another instance's replay) dropped
+    it (a review, 2026-12-07)."""
     hand, rules = _floor_four_with_a_sale("nagari")
-    result = settle(hand, rules, entering=False)
-    assert dict(result.net) == {"S": 0, "A": 0, "B": 0, "C": 0}
-    assert result.nagari_streak_after == 1
+    for entering in (True, False):
+        old = settle(hand, rules, entering=entering, floor_four_sale=False)
+        assert dict(old.net) == {"S": 0, "A": 0, "B": 0, "C": 0}
+        assert old.nagari_streak_after == 1
+        new = settle(hand, rules, entering=entering)
+        assert dict(new.net) == {"S": 6, "A": -2, "B": -2, "C": -2}

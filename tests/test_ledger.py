@@ -302,6 +302,16 @@ def test_a_voided_hand_never_refuses_a_change_before_it() -> None:
     assert [(i.code, i.location) for i in refused.value.issues] == [
         ("dealer_required", ("dealer",))
     ]
+    # brought back as another hand (B sits out), then that taken back: hand 2 is voided
+    # again, listed with its own body and result, not the correction's (a review)
+    other = {"do": "correct", "number": 2, "hand": _a_wins("A", "B"), "reason": "B sat out"}
+    back_again = apply(ledger, step_event("gostop", other))
+    assert back_again.hands[1].status.value == "active"
+    undone = apply(back_again, step_event("gostop", {"do": "undo"}))
+    assert undone.hands[1] == ledger.hands[1]
+    assert undone.hands[1].hand is undone.entries[1].hand
+    log = [*events, other, {"do": "undo"}]
+    assert replay(setup, [step_event("gostop", step) for step in log]) == undone
     # a floor four that the dealer wins, voided, then hand 1 voided: no dealer is left
     # to win hand 2, and the void of hand 1 is taken
     floor = _sitter_table("A", DealerRule.WINNER, floor_four_of_month="dealer_wins")
@@ -592,6 +602,34 @@ def _sold(outcome: dict[str, Any], sold: int) -> Event:
 TIED = [{"player": "A", "month": 11}, {"player": "C", "month": 3}]
 
 
+@pytest.mark.parametrize(("rule", "sale"), [(DealerRule.WINNER, 6), (DealerRule.BIGGEST_NET, 0)])
+def test_a_tables_totals_are_the_same_written_live_and_replayed_from_its_log(
+    rule: DealerRule, sale: int
+) -> None:
+    """A floor four drawn under floor_four_of_month nagari, D selling one bright (2 from
+    each of A, B and C, at a stake of 10: 60), then a stop: the live writes and a replay
+    of the stored log (another instance, `gostop db rebuild`) give the same table. The
+    sale hung on whether the hand was being entered: paid live, dropped by the replay (a
+    review, 2026-12-07). A table created before 2026-12-05 (no dealer rule recorded)
+    pays none, as then."""
+    setup = _sitter_table("A", rule, floor_four_of_month="nagari")
+    events = [
+        step_event("gostop", {"do": "add", "hand": _a_wins("A", "D")}),
+        _sold({"type": "floor_four"}, 1),
+        step_event("gostop", {"do": "add", "hand": _a_wins("A", "D")}),
+    ]
+    live = start(setup)
+    for event in events:
+        live = apply(live, event)
+    assert replay(setup, events, stored=True) == live
+    assert live.hands[1].result.net["D"] == sale * 10
+    # a correction of hand 1 derives hand 2 again: its sale stays as it was entered
+    fix = {"do": "correct", "number": 1, "hand": _a_wins("B", "D"), "reason": "B won"}
+    fixed = apply(live, step_event("gostop", fix))
+    assert fixed.hands[1].result.net == live.hands[1].result.net
+    assert [c.number for c in changes(live, fixed)] == [1]  # hand 2 (and 3) unchanged
+
+
 def test_a_table_stored_without_a_dealer_rule_keeps_the_old_one() -> None:
     """A created event's body (or an export) that does not record the rule: a table of
     the releases before it, which dealt to the biggest net; a new table records WINNER."""
@@ -620,9 +658,10 @@ def test_a_table_stored_without_a_dealer_rule_keeps_the_old_one() -> None:
         ({"chongtong_tie": "nagari"}, {"type": "chongtong", "holders": TIED}, None, "D", "C"),
         ({"chongtong_tie": "cancel"}, {"type": "chongtong", "holders": TIED}, None, "C", "C"),
         # docs/rules.md §5.2: a floor four — the dealer C wins it under dealer_wins; under
-        # nagari it is a drawn hand that pays the sale (entered now); redeal moves nothing
+        # nagari it is a drawn hand that pays the sale on a new table, none on an old one
+        # (as then: nothing moves, C stays); redeal moves nothing
         ({"floor_four_of_month": "dealer_wins"}, {"type": "floor_four"}, "C", "D", "C"),
-        ({"floor_four_of_month": "nagari"}, {"type": "floor_four"}, None, "D", "C"),
+        ({"floor_four_of_month": "nagari"}, {"type": "floor_four"}, None, "C", "C"),
         ({"floor_four_of_month": "redeal"}, {"type": "floor_four"}, None, "C", "C"),
     ],
 )

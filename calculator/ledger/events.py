@@ -80,6 +80,17 @@ class TableSetup:
     unit: int | None = None
     dealer_rule: DealerRule
 
+    @property
+    def floor_four_sale(self) -> bool:
+        """Whether a floor four played as a drawn hand (``floor_four_of_month: nagari``)
+        pays the sitter's sale on this table: on a table created since 2026-12-05, as the
+        rules say (docs/rules.md §6.2); not on one created before, whose hands were scored
+        without it — entered then or now, and every time the table is derived again, so
+        that its totals never depend on which of them a change re-derives. The release
+        of 2026-12-05 that paid the sale also recorded the dealer rule: a table whose
+        setup records none (``BIGGEST_NET``) is one created before it."""
+        return self.dealer_rule is not DealerRule.BIGGEST_NET
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Event:

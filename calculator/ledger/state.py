@@ -100,10 +100,14 @@ class Status(StrEnum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Entry:
-    """A hand as the edits leave it: its body and whether it is voided."""
+    """A hand as the edits leave it: its body and whether it is voided; a voided one also
+    as it was last derived (``last``), what it is listed with when a change before it
+    leaves it a place where it cannot be scored (:func:`_kept_void`). An undo that puts
+    the entry back puts that back with it."""
 
     hand: Play
     voided: bool = False
+    last: LedgerHand | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -314,12 +318,14 @@ def apply(ledger: Ledger, event: Event, *, stored: bool = False, exported: bool 
     streak, dealer = _after(ledger.setup, ledger.hands[:first])
     derived = list(ledger.hands[:first])
     entered = _entered(event, len(entries))
+    kept = list(entries)
     for index in range(first, len(entries)):
+        entry = entries[index]
         try:
             hand = _derive(
                 ledger.setup,
                 index + 1,
-                entries[index],
+                entry,
                 streak,
                 dealer,
                 entering=index == entered and not (stored or exported),
@@ -327,13 +333,16 @@ def apply(ledger: Ledger, event: Event, *, stored: bool = False, exported: bool 
         except GoStopError as error:
             if index == entered:
                 raise  # the hand being entered: its own problems, as the stateless answer
-            if not entries[index].voided or index >= len(ledger.hands):
+            if entry.last is None:
                 raise _relocated(error, index + 1) from None
             # a void counts for nothing: it never refuses a change (bringing it back
             # scores it at its place, and is refused there if it cannot be)
-            hand = _kept_void(ledger.hands[index], streak, dealer)
+            hand = _kept_void(entry.last, streak, dealer)
+        if entry.voided:
+            kept[index] = replace(entry, last=hand)
         derived.append(hand)
         streak, dealer = hand.streak_after, hand.dealer_after
+    entries = tuple(kept)
     return Ledger(
         setup=ledger.setup,
         version=ledger.version + 1,
@@ -634,7 +643,9 @@ def _derive(
             passed = dealer if _plays(hand, dealer) else None
         entered = hand._replace(stake=setup.stake, nagari_streak=streak, dealer=passed)
         played: Play = entered
-        scored = settle(entered, setup.ruleset, entering=entering)
+        scored = settle(
+            entered, setup.ruleset, entering=entering, floor_four_sale=setup.floor_four_sale
+        )
         result: Result = scored
         streak_after = scored.nagari_streak_after
         outcome = scored.outcome
@@ -675,11 +686,12 @@ def _derive(
     )
 
 
-def _kept_void(before: LedgerHand, streak: int, dealer: str | None) -> LedgerHand:
+def _kept_void(last: LedgerHand, streak: int, dealer: str | None) -> LedgerHand:
     """A voided hand that cannot be scored at its place any more (a change before it left
-    it a dealer or an amount its rules refuse): listed with the result it last had, and
-    passing on the streak and dealer it is given, as every voided hand does."""
-    return replace(before, status=Status.VOIDED, streak_after=streak, dealer_after=dealer)
+    it a dealer or an amount its rules refuse): listed as it was ``last`` derived — its
+    result, and the streak and dealer it was scored with — and passing on the streak and
+    dealer it is given, as every voided hand does."""
+    return replace(last, streak_after=streak, dealer_after=dealer)
 
 
 def balance_winner(result: BalanceResult) -> str | None:
