@@ -406,6 +406,29 @@ def test_an_undo_that_got_no_answer_keeps_saying_so_when_another_phone_writes(
     expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
 
 
+def test_an_end_of_the_night_that_got_no_answer_but_landed_leaves_no_tap_again(
+    page: Page, watch: Any
+) -> None:
+    """The table is closed but the answer is lost: "no answer, tap again" is said under
+    the settlement, and the poll that reads the closed table takes it away — there is
+    nothing left to tap (it stayed: a review of the note that speaks of no version)."""
+    create_table(page, watch)
+    stop_by_a(page, 1)
+    table = page.locator("#view-table")
+    keys: list[str | None] = []
+    close = re.compile(r"/close$")
+    page.route(close, lose_first_post(keys))
+    try:
+        table.get_by_role("button", name="End the night").click()
+        table.locator(".end-night .go").click()
+        expect(table.locator(".settle-note")).to_contain_text("No answer from the service")
+    finally:
+        page.unroute(close)
+    expect(table.locator(".totals-panel .live")).to_contain_text("closed")  # a poll read it
+    expect(table.locator(".settle-note")).to_have_count(0)
+    expect(table.locator(".history-note")).to_have_count(0)
+
+
 def hold_scoring(page: Page) -> list[Route]:
     """The hands scored with an outcome (not the previews) held on their way: each route,
     until the test lets it go with ``continue_()``."""

@@ -79,13 +79,17 @@ export function createSync(view) {
         if (s.link === "gone") {
           view.stop(); // nothing more will come
         }
-        // what was said speaks of a version: a new one takes it away (not this poll's answer
-        // to the version a write's own read brought meanwhile, with what it said, nor while
-        // a write is on its way: it says its own when answered, then marks its version);
-        // a write that got no answer speaks of none (notesAt null): it stays
-        const stale = s.notesAt !== null && s.etag !== before.etag && s.etag !== s.notesAt
-          && !s.writing;
-        if (stale) s.notes = { history: null, settle: null };
+        // what a panel says speaks of a version: a new one takes it away (not this poll's
+        // answer to the version a write's own read brought meanwhile, with what it said,
+        // nor while a write is on its way: it says its own when answered, then marks its
+        // version); a write that got no answer speaks of none (null): it stays — until the
+        // table is closed, which leaves nothing to tap again
+        const closed = s.table.closed && !before.closed;
+        for (const panel of ["history", "settle"]) {
+          const at = s.notesAt[panel];
+          const stale = at !== null && s.etag !== before.etag && s.etag !== at && !s.writing;
+          if (stale || closed) s.notes[panel] = null;
+        }
         if (s.table.closed !== before.closed) view.renderTable(); // closed: no editor any more
         else if (s.etag !== before.etag || s.link !== before.link) view.updateLive();
       }

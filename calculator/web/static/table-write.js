@@ -40,7 +40,7 @@ export function createWriter(view) {
         s.editor.showErrors({ entries: [{ pointer: null, code, detail: text() }] });
       } else if (near) {
         s.notes[near] = text;
-        s.notesAt = at;
+        s.notesAt[near] = at;
         keepFocus(mount, near === "history" ? view.renderHistory : view.renderSettlement,
           () => box[near].querySelector("h2"));
       } else {
@@ -62,7 +62,8 @@ export function createWriter(view) {
       const wasClosed = s.table.closed;
       s.link = await view.fetchTable();
       // of the version read; of the write's own when that read failed (as a 412's below)
-      s.notesAt = s.link === "ok" ? s.etag : answer.etag ?? s.etag;
+      const at = s.link === "ok" ? s.etag : answer.etag ?? s.etag;
+      s.notesAt = { history: at, settle: at };
       view.say(inHistory ? null : told);
       if (s.table.closed !== wasClosed) view.renderTable(); // closed: no editor any more
       else view.updateLive();

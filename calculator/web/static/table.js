@@ -118,7 +118,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.asking = null;
     s.endAsked = false;
     s.notes = { history: null, settle: null };
-    s.notesAt = null; // the version the notes speak of (table-write.js)
+    s.notesAt = { history: null, settle: null }; // the version each speaks of (table-write.js)
     s.detailsOpen = new Set();
     s.readEn = null;
     s.log = null;
