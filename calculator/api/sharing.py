@@ -55,7 +55,8 @@ from calculator.api.table_docs import (
     if_none_match,
 )
 from calculator.api.table_schemas import TableCreatedSchema, roster_field
-from calculator.api.tables import _cache, _store, created_once, insert_table, iso_time, tables
+from calculator.api.table_store import _cache, _store
+from calculator.api.tables import created_once, insert_table, iso_time, tables
 from calculator.errors import GoStopError, Issue
 from calculator.ledger import (
     MAX_REPLAY_COST,

@@ -20,8 +20,7 @@ from functools import cache
 from typing import Any
 
 import orjson
-import sqlalchemy
-from flask import Flask, Response, current_app, request
+from flask import Response, current_app, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import (
     Conflict,
@@ -31,10 +30,9 @@ from werkzeug.exceptions import (
 )
 
 from calculator.api import ledger_io, serialize
-from calculator.api.config import Settings, SettingsError
 from calculator.api.docs import Blueprint, load_query, parameter_names
 from calculator.api.fields import Coded, StrictSchema
-from calculator.api.http import coded, current_request, json_response, no_body, read_json
+from calculator.api.http import coded, current_request, no_body, read_json
 from calculator.api.join_codes import join_url, new_join_code
 from calculator.api.schemas import LangQuerySchema, resolve_spec
 from calculator.api.table_access import (
@@ -92,7 +90,8 @@ from calculator.api.table_schemas import (
     VersionSchema,
     table_ruleset,
 )
-from calculator.api.views import answer_shape, bench
+from calculator.api.table_store import _cache, _store
+from calculator.api.views import answer_shape
 from calculator.errors import GoStopError
 from calculator.explain import LANGUAGES
 from calculator.ledger import (
@@ -118,7 +117,7 @@ from calculator.ledger import (
     voided,
 )
 from calculator.presets import Resolver, Variant
-from calculator.store import DEFAULT_URL, EventRow, Head, Store, TokenRow, with_driver
+from calculator.store import EventRow, Head, Store, TokenRow
 
 CREATE_SCOPE = "create"
 
@@ -145,97 +144,6 @@ tables.record_once(
         table_id=TableIdConverter, hand_number=HandNumberConverter
     )
 )
-
-
-def open_store(settings: Settings) -> Store:
-    """The store the settings name: its database, and the TTL of idle tables."""
-    days = settings.table_ttl_days
-    if days < 0:
-        raise SettingsError(
-            f"GOSTOP_TABLE_TTL_DAYS is {str(days)!r}: give 0 (tables never expire) or more"
-        )
-    url = with_driver(settings.database_url or DEFAULT_URL)
-    try:
-        backend = sqlalchemy.engine.make_url(url).get_backend_name()
-    except sqlalchemy.exc.ArgumentError:
-        backend = None  # not a URL (said without its text: it may hold a password)
-    if backend not in ("sqlite", "postgresql"):
-        raise SettingsError(
-            "GOSTOP_DATABASE_URL is not a database the service runs on: give "
-            "sqlite:///path/to/file.sqlite3 or postgresql+psycopg://user:password@host/db"
-        )
-    return Store(url, idle_seconds=days * 86400 if days else None)
-
-
-def init_store(app: Flask) -> Store:
-    """Open the app's store and migrate it (the default: a SQLite file, created here)."""
-    settings = app.config["GOSTOP"]
-    store = open_store(settings)
-    if settings.migrate_on_start:
-        store.ready()
-    app.extensions["gostop_store"] = store
-    app.extensions["gostop_ledgers"] = ledger_io.LedgerCache(
-        deadline_seconds=settings.request_deadline
-    )
-    return store
-
-
-def upgrade_database() -> str:
-    """``gostop db upgrade``: migrate the configured database; its URL, password hidden."""
-    import sqlalchemy
-
-    store = open_store(Settings.load())
-    store.migrate()
-    return sqlalchemy.engine.make_url(store.url).render_as_string(hide_password=True)
-
-
-def purge_database() -> int:
-    """``gostop db purge``: delete every table idle past GOSTOP_TABLE_TTL_DAYS; how many."""
-    store = open_store(Settings.load())
-    store.ready()
-    try:
-        return store.purge_idle()
-    finally:
-        store.dispose()
-
-
-def rebuild_database() -> tuple[int, dict[str, str]]:
-    """``gostop db rebuild``: derive every table's rows (summary, hands) again from its
-    events, with this release's rules; how many tables were rewritten, and the tables
-    whose events these rules refuse (id → why: their rows are left as they were). For
-    after an upgrade that changed how rows are derived (run it with the service stopped:
-    a running instance keeps the ledgers it holds until it restarts)."""
-    store = open_store(Settings.load())
-    store.ready()
-    rebuilt, refused = 0, {}
-    try:
-        for table_id in store.table_ids():
-            try:
-                rebuilt += ledger_io.rebuild_derived(store, table_id)
-            except GoStopError as error:
-                refused[table_id] = "; ".join(issue.detail for issue in error.issues)
-        return rebuilt, refused
-    finally:
-        store.dispose()
-
-
-def _store() -> Store:
-    store: Store = current_app.extensions["gostop_store"]
-    store.ready()  # migrated at start, or now (an app built to write its document)
-    return store
-
-
-@bench.get("/database")
-def get_database() -> Response:
-    """Benchmark baseline (not part of the API): a small fixed JSON after one ``SELECT 1``
-    on the store's connection for reads — the floor under a table poll (bench.tables)."""
-    _store().ping()
-    return json_response({"ok": True})
-
-
-def _cache() -> ledger_io.LedgerCache:
-    cache: ledger_io.LedgerCache = current_app.extensions["gostop_ledgers"]
-    return cache
 
 
 # --- writes ------------------------------------------------------------------------------
