@@ -56,7 +56,8 @@ from calculator.api.table_docs import (
 )
 from calculator.api.table_schemas import TableCreatedSchema, roster_field
 from calculator.api.table_store import _cache, _store
-from calculator.api.tables import created_once, insert_table, iso_time, tables
+from calculator.api.table_writes import created_once, insert_table, iso_time
+from calculator.api.tables import tables
 from calculator.errors import GoStopError, Issue
 from calculator.ledger import (
     MAX_REPLAY_COST,

@@ -9,31 +9,27 @@ flight 409) → a missing ``Idempotency-Key`` or ``If-Match`` 428 → a stale ``
 replay is never a 412. Every answer about a table carries ``ETag: "<version>"`` (the
 share text in English and the CSV export with a suffix: ``"<version>.en"``,
 ``"<version>.csv"``); reads answer ``If-None-Match`` with 304.
+
+Around the views: how a write is made in :mod:`calculator.api.table_writes`, the store's
+lifecycle in :mod:`calculator.api.table_store`, the OpenAPI descriptions the table
+endpoints share in :mod:`calculator.api.table_docs`.
 """
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
-from functools import cache
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
 from flask import Response, current_app, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import (
-    Conflict,
-    HTTPException,
-    NotFound,
-    PreconditionRequired,
-)
+from werkzeug.exceptions import NotFound
 
 from calculator.api import ledger_io, serialize
 from calculator.api.docs import Blueprint, load_query, parameter_names
-from calculator.api.fields import Coded, StrictSchema
-from calculator.api.http import coded, current_request, no_body, read_json
-from calculator.api.join_codes import join_url, new_join_code
+from calculator.api.fields import Coded
+from calculator.api.http import coded, current_request, read_json
+from calculator.api.join_codes import join_url
 from calculator.api.schemas import LangQuerySchema, resolve_spec
 from calculator.api.table_access import (
     LANG_TAGS,
@@ -41,16 +37,7 @@ from calculator.api.table_access import (
     UNKNOWN_TABLE,
     HandNumberConverter,
     TableIdConverter,
-    add_tokens,
-    check_version,
-    claim,
-    idempotency_key,
-    mint,
-    open_table,
     poll_table,
-    read_if_match,
-    replayed,
-    stale,
     table_response,
 )
 from calculator.api.table_docs import (
@@ -82,7 +69,6 @@ from calculator.api.table_schemas import (
     EventsQuerySchema,
     EventsSchema,
     HandAddedSchema,
-    NoFieldsSchema,
     ReasonSchema,
     TableCreatedSchema,
     TableSchema,
@@ -91,22 +77,23 @@ from calculator.api.table_schemas import (
     table_ruleset,
 )
 from calculator.api.table_store import _cache, _store
+from calculator.api.table_writes import (
+    _bodiless,
+    _body,
+    _changed_json,
+    _now,
+    _write,
+    created_once,
+    insert_table,
+)
 from calculator.api.views import answer_shape
-from calculator.errors import GoStopError
 from calculator.explain import LANGUAGES
 from calculator.ledger import (
     NEW_TABLES,
     Event,
-    Ledger,
-    LedgerError,
     LedgerHand,
     TableSetup,
-    Tip,
-    TooCostlyError,
     added,
-    appended,
-    apply,
-    changes,
     check_setup,
     closed,
     corrected,
@@ -117,9 +104,7 @@ from calculator.ledger import (
     voided,
 )
 from calculator.presets import Resolver, Variant
-from calculator.store import EventRow, Head, Store, TokenRow
-
-CREATE_SCOPE = "create"
+from calculator.store import EventRow, Store
 
 _LANG_QUERY = LangQuerySchema()
 _FULL_RULESET_HERE = Coded(
@@ -144,201 +129,6 @@ tables.record_once(
         table_id=TableIdConverter, hand_number=HandNumberConverter
     )
 )
-
-
-# --- writes ------------------------------------------------------------------------------
-
-
-def iso_time(seconds: float) -> str:
-    """A time as the API gives it: UTC, ISO 8601 to the millisecond."""
-    at = datetime.fromtimestamp(seconds, UTC)
-    return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _now() -> str:
-    """The store's clock as an event's time."""
-    return iso_time(_store().clock())
-
-
-def _stamp(store: Store, head: Head) -> str:
-    """The time of an event written after ``head``: the store's clock, but never before
-    the table's last event (read with the version the write is checked against, so a
-    write that commits follows that event). Instances' clocks differ and NTP steps one
-    back; a log's times never go back (an import refuses one that does)."""
-    return max(iso_time(store.clock()), head.last_at)  # ISO 8601 UTC, fixed width: sorts
-
-
-Make = Callable[[TableSetup, str, str], tuple[Event, Any, tuple[str, ...]]]
-Answer = Callable[
-    [Ledger | None, Ledger | None, dict[int, str], Sequence[LedgerHand]], dict[str, Any]
-]
-
-
-def _write(
-    table_id: str, make: Make, answer: Answer, status: int = 200, *, append: bool = False
-) -> Response:
-    """One change to a table, checked in the contract's order, written in one transaction.
-
-    ``make(setup, by, at)`` loads the body and returns the event and the body to store;
-    ``answer(before, after, results, derived)`` is the response body (without the
-    version); ``derived`` holds every hand the change derived again, ``results`` their
-    result text (as stored: the default shape), by number.
-    An ``append`` (an added hand, whose answer reads ``results`` alone) may be made at
-    the table's end without its ledger: then ``before`` and ``after`` are None.
-    """
-    head, token = open_table(_store(), table_id, write=True)
-    key = idempotency_key()
-    if key is not None:
-        replay = claim(_store(), table_id, key, language=append)  # an append's speaks one
-        if replay is not None:
-            return replay
-    try:
-        response = _change(head, token, key, make, answer, status, append)
-    except BaseException:
-        if key is not None:
-            _store().release(scope=table_id, key=key)
-        raise
-    return response
-
-
-def _change(
-    head: Head,
-    token: TokenRow,
-    key: str | None,
-    make: Make,
-    answer: Answer,
-    status: int,
-    append: bool,
-) -> Response:
-    if_match = read_if_match()
-    if key is None or if_match is None:
-        missing = " and ".join(
-            name
-            for name, value in (("Idempotency-Key", key), ("If-Match", if_match))
-            if value is None
-        )
-        raise coded(
-            PreconditionRequired(
-                f"send {missing}: writes carry Idempotency-Key and If-Match: "
-                f'"<version>" (the table is at {head.version})'
-            ),
-            "precondition_required",
-        )
-    check_version(head.version, if_match)
-    store, cache = _store(), _cache()
-    found = orjson.loads(head.summary)
-    locked, name = ledger_io.fixed(found)
-    # An append is made at the table's end: neither the hands another instance added since
-    # this one's ledger (scored again by a catch-up) nor the ledger's copies are needed.
-    at = cache.end(store, head.id, head.version, found) if append else None
-    before: Ledger | None = None
-    after: Ledger | None = None
-    if at is None:
-        before, roster = cache.ledger(store, head.id, head.version)
-        setup = before.setup
-    else:
-        setup, roster = at[0].setup, at[1]
-    event, body, prefix = make(setup, token.label, _stamp(store, head))
-    state: Ledger | Tip
-    try:
-        if at is not None:
-            hand, moved = _appended(at[0], event)
-            state = moved
-            derived: Sequence[LedgerHand] = (hand,)
-            start_at, replace = hand.number, False
-        elif before is not None:
-            after = state = _apply(before, event)
-            derived = after.hands[after.rederived_from :]
-            start_at, replace = after.rederived_from + 1, after.rederived_from < len(before.hands)
-    except TooCostlyError:
-        raise  # about the table, not the request's hand: a 422 at the body's root
-    except GoStopError as error:
-        # The entered hand's own problems point into the request's hand (another hand that
-        # a correction breaks is named as "hands/N").
-        if prefix and error.issues[0].location[:1] != ("hands",):
-            raise ledger_io.relocated(error, prefix) from None
-        raise
-    results = {h.number: ledger_io.result_text(h) for h in derived}
-    items = [ledger_io.hand_item(h, results[h.number]) for h in derived]
-    text = orjson.dumps(
-        {**answer(before, after, results, derived), "version": state.version}
-    ).decode()
-    written = store.write(
-        table_id=head.id,
-        expected=head.version,
-        events=[ledger_io.event_row(event, state.version, body)],
-        summary=ledger_io.summary(head.id, state, roster, locked, name=name),
-        hands_from=start_at,
-        hand_items=items,
-        replace=replace,
-        answer=(head.id, key, status, text),
-    )
-    if not written:
-        current = store.head(head.id)
-        if current is None:  # deleted since its head was read
-            raise ledger_io.TableGoneError("the table was deleted meanwhile")
-        raise stale(
-            current.version if current is not None else head.version, "the table changed meanwhile"
-        )
-    if after is not None:
-        cache.put(head.id, after, roster)
-    else:
-        cache.put_end(head.id, moved)
-    return table_response(Response(text, status=status, mimetype="application/json"), state.version)
-
-
-def _apply(ledger: Ledger, event: Event) -> Ledger:
-    """The ledger after ``event``; what the table cannot take in its state is a 409 (an
-    unknown hand number a 404), with the domain's code."""
-    try:
-        return apply(ledger, event)
-    except LedgerError as error:
-        raise _refused(error) from None
-
-
-def _appended(end: Tip, event: Event) -> tuple[LedgerHand, Tip]:
-    """:func:`_apply` for a hand added at the table's end: the hand and the end after it."""
-    try:
-        return appended(end, event)
-    except LedgerError as error:
-        raise _refused(error) from None
-
-
-def _refused(error: LedgerError) -> HTTPException:
-    issue = error.issues[0]
-    refused: HTTPException = (
-        NotFound(issue.detail) if issue.code == "unknown_hand" else Conflict(issue.detail)
-    )
-    return coded(refused, issue.code)
-
-
-@cache
-def _schema(schema: type[StrictSchema]) -> StrictSchema:
-    return schema()  # one instance per schema: it compiles its fast path once
-
-
-def _body(schema: type[StrictSchema]) -> Any:
-    settings = current_app.config["GOSTOP"]
-    return _schema(schema).load_fast(read_json(settings.max_body_bytes))
-
-
-def _changed_json(
-    before: Ledger | None,
-    after: Ledger | None,
-    _results: dict[int, str],
-    _derived: Sequence[LedgerHand],
-) -> dict[str, Any]:
-    assert before is not None
-    assert after is not None
-    return {
-        "changed": [
-            {"number": change.number, "delta": dict(change.delta)}
-            for change in changes(before, after)
-        ]
-    }
-
-
-# --- views -------------------------------------------------------------------------------
 
 
 @tables.post("/tables")
@@ -382,30 +172,6 @@ def create_table() -> Response:
     return created_once(lambda store, key: _create(store, _body(CreateTableSchema), key))
 
 
-def created_once(create: Callable[[Store, str | None], Response]) -> Response:
-    """A request that makes a new table (a create or an import), at most once per
-    ``Idempotency-Key``: a replay answers the same table with freshly minted tokens.
-
-    Not the first tokens with fresh secrets, as a replayed mint or join answers: the
-    first answer's may have reached the phone after all (a replay and the request it
-    retries can even run at once), and a create's scorer token is the table's only
-    writer: rekeyed, the table could be lost to its own creator, or to anyone who
-    replays the key. So the first tokens stay valid, and each replay adds two (within
-    the table's token cap)."""
-    store = _store()
-    key = idempotency_key(shared=True)
-    if key is not None:
-        replay = claim(store, CREATE_SCOPE, key)
-        if replay is not None:
-            return replayed(_minted_again(store, orjson.loads(replay.get_data())))
-    try:
-        return create(store, key)
-    except BaseException:
-        if key is not None:
-            store.release(scope=CREATE_SCOPE, key=key)
-        raise
-
-
 def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
     variant = Variant(data["variant"])
     spec = table_ruleset(data["ruleset"], variant)
@@ -429,67 +195,6 @@ def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
     return insert_table(
         store, created=created, later=(), ledger=start(setup), roster=roster, body=body, key=key
     )
-
-
-def insert_table(
-    store: Store,
-    *,
-    created: EventRow,
-    later: Sequence[EventRow],
-    ledger: Ledger,
-    roster: ledger_io.Roster,
-    body: dict[str, Any],
-    key: str | None,
-) -> Response:
-    """Store a new table — its ``created`` event (whose ``body`` it is), the ``later``
-    events that made ``ledger``, their derived rows — under a fresh id, join code and
-    tokens: the 201 answer."""
-    items = [ledger_io.hand_item(hand) for hand in ledger.hands]
-    for _attempt in range(8):
-        table_id = str(uuid.uuid4())
-        join_code = new_join_code()
-        scorer, scorer_row = mint("scorer")
-        viewer, viewer_row = mint("viewer")
-        answer = {"id": table_id, "version": ledger.version, "join_code": join_code}
-        stored = None if key is None else (CREATE_SCOPE, key, 201, orjson.dumps(answer).decode())
-        if store.create(
-            table_id=table_id,
-            join_code=join_code,
-            created_at=store.clock(),
-            event=created,
-            later=later,
-            hand_items=items,
-            summary=ledger_io.summary(table_id, ledger, roster, body["ruleset"], name=body["name"]),
-            tokens=(scorer_row, viewer_row),
-            answer=stored,
-        ):
-            return _created_response(answer, scorer, viewer)
-    raise RuntimeError("could not draw a free join code")  # pragma: no cover - 8 collisions
-
-
-def _minted_again(store: Store, stored: dict[str, Any]) -> Response:
-    """A replayed create or import: the same table, with freshly minted tokens (the first
-    ones still work: :func:`created_once` says why)."""
-    if store.head(stored["id"]) is None:
-        raise coded(NotFound("the table this Idempotency-Key created is gone"), "unknown_table")
-    scorer, scorer_row = mint("scorer")
-    viewer, viewer_row = mint("viewer")
-    add_tokens(store, stored["id"], (scorer_row, viewer_row), rename=True)  # "scorer (2)"
-    return _created_response(stored, scorer, viewer)
-
-
-def _created_response(answer: dict[str, Any], scorer: str, viewer: str) -> Response:
-    body = {
-        "id": answer["id"],
-        "version": answer["version"],
-        "join_code": answer["join_code"],
-        "join_url": join_url(request.host_url, answer["join_code"]),
-        "scorer_token": scorer,
-        "viewer_token": viewer,
-    }
-    response = table_response(body, answer["version"], 201)
-    response.headers["Location"] = f"/v1/tables/{answer['id']}"
-    return response
 
 
 def _asked_shape() -> tuple[serialize.Shape, ValidationError | None]:
@@ -670,18 +375,6 @@ def void_hand(id: str, number: int) -> Response:
         return voided(number, reason=data["reason"], by=by, at=at), None, ()
 
     return _write(id, make, _changed_json)
-
-
-def _bodiless(kind: Callable[..., Event]) -> Make:
-    """A change that takes no body: one given (chunked too; whitespace is none: http.no_body,
-    as the key's request hash reads it) must be an empty object (NoFieldsSchema)."""
-
-    def make(_setup: TableSetup, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
-        if not no_body(request.get_data(cache=True)):
-            _body(NoFieldsSchema)
-        return kind(by=by, at=at), None, ()
-
-    return make
 
 
 @tables.post("/tables/<table_id:id>/undo")
