@@ -18,7 +18,8 @@ from calculator.api import table_members as _table_members  # noqa: F401 - adds 
 from calculator.api.config import CORS_EXPOSE_HEADERS, CORS_MAX_AGE, CORS_METHODS, Settings
 from calculator.api.page import page
 from calculator.api.rate_limits import init_limits
-from calculator.api.tables import init_store, tables
+from calculator.api.table_store import init_store
+from calculator.api.tables import tables
 from calculator.api.views import BLUEPRINTS, bench, cached_json
 
 __all__ = ["create_app"]

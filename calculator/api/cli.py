@@ -157,7 +157,7 @@ def _database_command(action: str) -> int:
     """``gostop db ACTION``; a database that cannot be reached is one line on stderr and
     status 3 (:data:`DATABASE_DOWN`), not a traceback: cron mails it, a script tests it."""
     from calculator.api.errors import DATABASE_DOWN as DOWN
-    from calculator.api.tables import purge_database, rebuild_database, upgrade_database
+    from calculator.api.table_store import purge_database, rebuild_database, upgrade_database
 
     if action == "purge":
         _require_ttl(os.environ)

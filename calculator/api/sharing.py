@@ -45,22 +45,19 @@ from calculator.api.table_access import (
     open_table,
     table_response,
 )
-from calculator.api.table_schemas import TableCreatedSchema, roster_field
-from calculator.api.tables import (
+from calculator.api.table_docs import (
     _ACCESS,
     _ETAG,
     _WRITE_HEADERS,
     REPLAYED_CREATE,
     REPLAYED_CREATE_GONE,
     SHARED_KEY_SCHEMA,
-    _cache,
-    _store,
-    created_once,
     if_none_match,
-    insert_table,
-    iso_time,
-    tables,
 )
+from calculator.api.table_schemas import TableCreatedSchema, roster_field
+from calculator.api.table_store import _cache, _store
+from calculator.api.table_writes import created_once, insert_table, iso_time
+from calculator.api.tables import tables
 from calculator.errors import GoStopError, Issue
 from calculator.ledger import (
     MAX_REPLAY_COST,

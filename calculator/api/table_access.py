@@ -1,6 +1,6 @@
 """Access and HTTP preconditions of the table API: bearer tokens, ETags, If-Match /
-If-None-Match, and Idempotency-Key claims — the checks :mod:`calculator.api.tables` runs
-before a table is read or changed."""
+If-None-Match, and Idempotency-Key claims — the checks :mod:`calculator.api.tables` and
+:mod:`calculator.api.table_writes` run before a table is read or changed."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def rekeyed(store: Store, table_id: str, token_id: str) -> tuple[str, TokenRow]:
     first request minted gets a fresh secret (a secret is never stored to be answered
     again, so the first answer's secret then opens nothing), as ``(secret, row)``; a 404
     ``unknown_token`` if it was revoked. (A replayed create or import mints instead:
-    :func:`calculator.api.tables.created_once` says why.)"""
+    :func:`calculator.api.table_writes.created_once` says why.)"""
     secret = new_secret()
     row = store.rekey(table_id, token_id=token_id, token_hash=token_hash(secret))
     if row is None:

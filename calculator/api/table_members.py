@@ -71,18 +71,10 @@ from calculator.api.table_access import (
     stale,
     table_response,
 )
-from calculator.api.tables import (
-    _ACCESS,
-    _ETAG,
-    _READ_HEADERS,
-    _TOKEN,
-    MALFORMED_IF_MATCH,
-    _body,
-    _cache,
-    _store,
-    iso_time,
-    tables,
-)
+from calculator.api.table_docs import _ACCESS, _ETAG, _READ_HEADERS, _TOKEN, MALFORMED_IF_MATCH
+from calculator.api.table_store import _cache, _store
+from calculator.api.table_writes import _body, iso_time
+from calculator.api.tables import tables
 from calculator.store import Head, Store, TokenRow
 
 JOIN_SCOPE = "join"

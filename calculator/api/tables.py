@@ -9,52 +9,57 @@ flight 409) → a missing ``Idempotency-Key`` or ``If-Match`` 428 → a stale ``
 replay is never a 412. Every answer about a table carries ``ETag: "<version>"`` (the
 share text in English and the CSV export with a suffix: ``"<version>.en"``,
 ``"<version>.csv"``); reads answer ``If-None-Match`` with 304.
+
+Around the views: how a write is made in :mod:`calculator.api.table_writes`, the store's
+lifecycle in :mod:`calculator.api.table_store`, the OpenAPI descriptions the table
+endpoints share in :mod:`calculator.api.table_docs`.
 """
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
-from functools import cache
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
-import sqlalchemy
-from flask import Flask, Response, current_app, request
+from flask import Response, current_app, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import (
-    Conflict,
-    HTTPException,
-    NotFound,
-    PreconditionRequired,
-)
+from werkzeug.exceptions import NotFound
 
 from calculator.api import ledger_io, serialize
-from calculator.api.config import Settings, SettingsError
 from calculator.api.docs import Blueprint, load_query, parameter_names
-from calculator.api.fields import Coded, StrictSchema
-from calculator.api.http import coded, current_request, json_response, no_body, read_json
-from calculator.api.join_codes import join_url, new_join_code
-from calculator.api.schemas import ANSWER_LANGS, LangQuerySchema, resolve_spec
+from calculator.api.fields import Coded
+from calculator.api.http import coded, current_request, read_json
+from calculator.api.join_codes import join_url
+from calculator.api.schemas import LangQuerySchema, resolve_spec
 from calculator.api.table_access import (
     LANG_TAGS,
-    MAX_KEY,
     MIN_SHARED_KEY,
     UNKNOWN_TABLE,
     HandNumberConverter,
     TableIdConverter,
-    add_tokens,
-    check_version,
-    claim,
-    idempotency_key,
-    mint,
-    open_table,
     poll_table,
-    read_if_match,
-    replayed,
-    stale,
     table_response,
+)
+from calculator.api.table_docs import (
+    _ACCESS,
+    _AFTER,
+    _BODY,
+    _CHANGE,
+    _ETAG,
+    _KEY_REFUSED,
+    _LANG,
+    _LANG_ETAG,
+    _NO_BODY,
+    _NO_FIELD,
+    _READ_HEADERS,
+    _REDERIVED,
+    _TOKEN,
+    _WRITE,
+    _WRITE_HEADERS,
+    REPLAYED_CREATE,
+    REPLAYED_CREATE_GONE,
+    SHARED_KEY_SCHEMA,
+    if_none_match,
 )
 from calculator.api.table_schemas import (
     TABLE_HAND,
@@ -64,7 +69,6 @@ from calculator.api.table_schemas import (
     EventsQuerySchema,
     EventsSchema,
     HandAddedSchema,
-    NoFieldsSchema,
     ReasonSchema,
     TableCreatedSchema,
     TableSchema,
@@ -72,24 +76,24 @@ from calculator.api.table_schemas import (
     VersionSchema,
     table_ruleset,
 )
-from calculator.api.views import answer_shape, bench
-from calculator.errors import GoStopError
+from calculator.api.table_store import _cache, _store
+from calculator.api.table_writes import (
+    _bodiless,
+    _body,
+    _changed_json,
+    _now,
+    _write,
+    created_once,
+    insert_table,
+)
+from calculator.api.views import answer_shape
 from calculator.explain import LANGUAGES
 from calculator.ledger import (
-    MAX_EVENTS,
-    MAX_REPLAY_COST,
     NEW_TABLES,
     Event,
-    Ledger,
-    LedgerError,
     LedgerHand,
     TableSetup,
-    Tip,
-    TooCostlyError,
     added,
-    appended,
-    apply,
-    changes,
     check_setup,
     closed,
     corrected,
@@ -100,57 +104,7 @@ from calculator.ledger import (
     voided,
 )
 from calculator.presets import Resolver, Variant
-from calculator.store import DEFAULT_URL, EventRow, Head, Store, TokenRow, with_driver
-
-CREATE_SCOPE = "create"
-_TOKEN = {"schema": {"type": "string"}}
-_ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The table version: "N"'}}
-# The Idempotency-Key of a create, an import or a join: keys in one scope for everyone,
-# long enough not to be guessed (table_access.idempotency_key(shared=True)).
-SHARED_KEY_SCHEMA = {"type": "string", "minLength": MIN_SHARED_KEY, "maxLength": MAX_KEY}
-_WRITE_HEADERS = [
-    {
-        "name": "Idempotency-Key",
-        "in": "header",
-        "required": True,
-        "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY},
-        "description": "A key of the client's choosing: a retry with the same key and body "
-        "gets the stored answer again",
-    },
-    {
-        "name": "If-Match",
-        "in": "header",
-        "required": True,
-        "schema": {"type": "string"},
-        "description": 'The table version the change is made on: "N" (or W/"N")',
-    },
-]
-# What a replayed create or import answers (created_once), said once for both.
-REPLAYED_CREATE = (
-    "a replay returns the same table id with freshly minted scorer and viewer tokens "
-    '(labelled "scorer (2)", "viewer (2)"…); the first answer\'s stay valid, so a replay '
-    "never locks out whoever got that answer"
-)
-REPLAYED_CREATE_GONE = "The table a replayed Idempotency-Key created is gone"
-_READ_HEADERS = [
-    {
-        "name": "If-None-Match",
-        "in": "header",
-        "required": False,
-        "schema": {"type": "string"},
-        "description": "The ETag of the copy you hold: 304 if the table is still at it",
-    }
-]
-
-
-def if_none_match(kind: str) -> dict[str, Any]:
-    """The If-None-Match of a read answered in more than one ``kind`` (language, format)."""
-    return {
-        **_READ_HEADERS[0],
-        "description": f"The ETag of the copy you hold: 304 if the table is still at it and "
-        f"this request asks for the same {kind} (each {kind} has its own ETag)",
-    }
-
+from calculator.store import EventRow, Store
 
 _LANG_QUERY = LangQuerySchema()
 _FULL_RULESET_HERE = Coded(
@@ -159,74 +113,8 @@ _FULL_RULESET_HERE = Coded(
     "unknown_field",
 )
 _LANG_PARAMETERS = parameter_names(_LANG_QUERY)
-_LANG_ETAG = {
-    "ETag": {
-        "schema": {"type": "string"},
-        "description": 'The table version, per language of the results: "N" (Korean), '
-        '"N.en" (English), "N.all" (both)',
-    }
-}
-_LANG = {
-    "name": "lang",
-    "in": "query",
-    "required": False,
-    "schema": {"type": "string", "enum": list(ANSWER_LANGS)},
-    "description": "The language of the results' label and text fields: ko (the default, as "
-    "the table stores them), en, or all for both (in any case; a region is ignored: en-US "
-    "is en). Accept-Language does not choose here: "
-    "a table answer's ETag stays the version for a client that does not ask",
-}
 _EVENTS_QUERY = EventsQuerySchema()
 _EVENTS_PARAMETERS = parameter_names(_EVENTS_QUERY)
-_AFTER = {
-    "name": "after",
-    "in": "query",
-    "required": False,
-    "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1, "default": 0},
-    "description": "Only events with a sequence number above this (default 0: all)",
-}
-_ACCESS = {
-    "s401": "No Authorization: Bearer token",
-    "s404": "No table opens with this token (or there is no such table; for a hand: no "
-    "such hand number)",
-}
-MALFORMED_IF_MATCH = (
-    "If-Match is not an entity tag or names no version (`malformed_if_match`: `12` instead "
-    'of `"12"`, or `*`): send the ETag the table\'s last read returned, quoted as given'
-)
-_WRITE = {
-    **_ACCESS,
-    "s403": "A viewer token cannot write",
-    "s409": "A request with this Idempotency-Key is in progress, or the table cannot take "
-    "the change (closed, voided hand, nothing to undo, or full: a table holds at most "
-    f"{MAX_EVENTS:,} events, the last kept for closing: `table_full`)",
-    "s400": MALFORMED_IF_MATCH,
-    "s412": "If-Match is not the table's version: the ETag header gives the current one",
-    "s428": "Idempotency-Key or If-Match is missing",
-    "s503": "Replaying the table's log (an instance that had not seen it) ran past the "
-    "service's deadline (GOSTOP_REQUEST_DEADLINE): retry after Retry-After seconds",
-}
-_KEY_REFUSED = {
-    "s422": "The Idempotency-Key is not 1 to 255 printable characters, or was used with "
-    "another request (`key_reused`)",
-}
-_COSTLY = (
-    "the change would take the cost of replaying the table's log (one per event and one "
-    f"per hand scored) past {MAX_REPLAY_COST - 1:,}, the last unit kept for closing "
-    "(`table_too_costly`: close the table and open a new one)"
-)
-_REDERIVED = {
-    "s422": _KEY_REFUSED["s422"] + "; or the hands derived again would break a later hand "
-    "(located at `/hands/N`) or take a total past 2^53 − 1 chips (`amount_too_large`); "
-    f"or {_COSTLY}",
-}
-_CHANGE = {"s422": f"The request is invalid: every problem with a pointer and a code; or {_COSTLY}"}
-_NO_FIELD = "; or a body field (they take none, or `{}`: `unknown_field`)"
-_BODY = {
-    "s400": "The body is not valid JSON; or " + MALFORMED_IF_MATCH,
-    "s413": "The body is too large",
-    "s415": "The body is not application/json",
-}
 
 
 tables = Blueprint(
@@ -241,292 +129,6 @@ tables.record_once(
         table_id=TableIdConverter, hand_number=HandNumberConverter
     )
 )
-
-
-def open_store(settings: Settings) -> Store:
-    """The store the settings name: its database, and the TTL of idle tables."""
-    days = settings.table_ttl_days
-    if days < 0:
-        raise SettingsError(
-            f"GOSTOP_TABLE_TTL_DAYS is {str(days)!r}: give 0 (tables never expire) or more"
-        )
-    url = with_driver(settings.database_url or DEFAULT_URL)
-    try:
-        backend = sqlalchemy.engine.make_url(url).get_backend_name()
-    except sqlalchemy.exc.ArgumentError:
-        backend = None  # not a URL (said without its text: it may hold a password)
-    if backend not in ("sqlite", "postgresql"):
-        raise SettingsError(
-            "GOSTOP_DATABASE_URL is not a database the service runs on: give "
-            "sqlite:///path/to/file.sqlite3 or postgresql+psycopg://user:password@host/db"
-        )
-    return Store(url, idle_seconds=days * 86400 if days else None)
-
-
-def init_store(app: Flask) -> Store:
-    """Open the app's store and migrate it (the default: a SQLite file, created here)."""
-    settings = app.config["GOSTOP"]
-    store = open_store(settings)
-    if settings.migrate_on_start:
-        store.ready()
-    app.extensions["gostop_store"] = store
-    app.extensions["gostop_ledgers"] = ledger_io.LedgerCache(
-        deadline_seconds=settings.request_deadline
-    )
-    return store
-
-
-def upgrade_database() -> str:
-    """``gostop db upgrade``: migrate the configured database; its URL, password hidden."""
-    import sqlalchemy
-
-    store = open_store(Settings.load())
-    store.migrate()
-    return sqlalchemy.engine.make_url(store.url).render_as_string(hide_password=True)
-
-
-def purge_database() -> int:
-    """``gostop db purge``: delete every table idle past GOSTOP_TABLE_TTL_DAYS; how many."""
-    store = open_store(Settings.load())
-    store.ready()
-    try:
-        return store.purge_idle()
-    finally:
-        store.dispose()
-
-
-def rebuild_database() -> tuple[int, dict[str, str]]:
-    """``gostop db rebuild``: derive every table's rows (summary, hands) again from its
-    events, with this release's rules; how many tables were rewritten, and the tables
-    whose events these rules refuse (id → why: their rows are left as they were). For
-    after an upgrade that changed how rows are derived (run it with the service stopped:
-    a running instance keeps the ledgers it holds until it restarts)."""
-    store = open_store(Settings.load())
-    store.ready()
-    rebuilt, refused = 0, {}
-    try:
-        for table_id in store.table_ids():
-            try:
-                rebuilt += ledger_io.rebuild_derived(store, table_id)
-            except GoStopError as error:
-                refused[table_id] = "; ".join(issue.detail for issue in error.issues)
-        return rebuilt, refused
-    finally:
-        store.dispose()
-
-
-def _store() -> Store:
-    store: Store = current_app.extensions["gostop_store"]
-    store.ready()  # migrated at start, or now (an app built to write its document)
-    return store
-
-
-@bench.get("/database")
-def get_database() -> Response:
-    """Benchmark baseline (not part of the API): a small fixed JSON after one ``SELECT 1``
-    on the store's connection for reads — the floor under a table poll (bench.tables)."""
-    _store().ping()
-    return json_response({"ok": True})
-
-
-def _cache() -> ledger_io.LedgerCache:
-    cache: ledger_io.LedgerCache = current_app.extensions["gostop_ledgers"]
-    return cache
-
-
-# --- writes ------------------------------------------------------------------------------
-
-
-def iso_time(seconds: float) -> str:
-    """A time as the API gives it: UTC, ISO 8601 to the millisecond."""
-    at = datetime.fromtimestamp(seconds, UTC)
-    return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _now() -> str:
-    """The store's clock as an event's time."""
-    return iso_time(_store().clock())
-
-
-def _stamp(store: Store, head: Head) -> str:
-    """The time of an event written after ``head``: the store's clock, but never before
-    the table's last event (read with the version the write is checked against, so a
-    write that commits follows that event). Instances' clocks differ and NTP steps one
-    back; a log's times never go back (an import refuses one that does)."""
-    return max(iso_time(store.clock()), head.last_at)  # ISO 8601 UTC, fixed width: sorts
-
-
-Make = Callable[[TableSetup, str, str], tuple[Event, Any, tuple[str, ...]]]
-Answer = Callable[
-    [Ledger | None, Ledger | None, dict[int, str], Sequence[LedgerHand]], dict[str, Any]
-]
-
-
-def _write(
-    table_id: str, make: Make, answer: Answer, status: int = 200, *, append: bool = False
-) -> Response:
-    """One change to a table, checked in the contract's order, written in one transaction.
-
-    ``make(setup, by, at)`` loads the body and returns the event and the body to store;
-    ``answer(before, after, results, derived)`` is the response body (without the
-    version); ``derived`` holds every hand the change derived again, ``results`` their
-    result text (as stored: the default shape), by number.
-    An ``append`` (an added hand, whose answer reads ``results`` alone) may be made at
-    the table's end without its ledger: then ``before`` and ``after`` are None.
-    """
-    head, token = open_table(_store(), table_id, write=True)
-    key = idempotency_key()
-    if key is not None:
-        replay = claim(_store(), table_id, key, language=append)  # an append's speaks one
-        if replay is not None:
-            return replay
-    try:
-        response = _change(head, token, key, make, answer, status, append)
-    except BaseException:
-        if key is not None:
-            _store().release(scope=table_id, key=key)
-        raise
-    return response
-
-
-def _change(
-    head: Head,
-    token: TokenRow,
-    key: str | None,
-    make: Make,
-    answer: Answer,
-    status: int,
-    append: bool,
-) -> Response:
-    if_match = read_if_match()
-    if key is None or if_match is None:
-        missing = " and ".join(
-            name
-            for name, value in (("Idempotency-Key", key), ("If-Match", if_match))
-            if value is None
-        )
-        raise coded(
-            PreconditionRequired(
-                f"send {missing}: writes carry Idempotency-Key and If-Match: "
-                f'"<version>" (the table is at {head.version})'
-            ),
-            "precondition_required",
-        )
-    check_version(head.version, if_match)
-    store, cache = _store(), _cache()
-    found = orjson.loads(head.summary)
-    locked, name = ledger_io.fixed(found)
-    # An append is made at the table's end: neither the hands another instance added since
-    # this one's ledger (scored again by a catch-up) nor the ledger's copies are needed.
-    at = cache.end(store, head.id, head.version, found) if append else None
-    before: Ledger | None = None
-    after: Ledger | None = None
-    if at is None:
-        before, roster = cache.ledger(store, head.id, head.version)
-        setup = before.setup
-    else:
-        setup, roster = at[0].setup, at[1]
-    event, body, prefix = make(setup, token.label, _stamp(store, head))
-    state: Ledger | Tip
-    try:
-        if at is not None:
-            hand, moved = _appended(at[0], event)
-            state = moved
-            derived: Sequence[LedgerHand] = (hand,)
-            start_at, replace = hand.number, False
-        elif before is not None:
-            after = state = _apply(before, event)
-            derived = after.hands[after.rederived_from :]
-            start_at, replace = after.rederived_from + 1, after.rederived_from < len(before.hands)
-    except TooCostlyError:
-        raise  # about the table, not the request's hand: a 422 at the body's root
-    except GoStopError as error:
-        # The entered hand's own problems point into the request's hand (another hand that
-        # a correction breaks is named as "hands/N").
-        if prefix and error.issues[0].location[:1] != ("hands",):
-            raise ledger_io.relocated(error, prefix) from None
-        raise
-    results = {h.number: ledger_io.result_text(h) for h in derived}
-    items = [ledger_io.hand_item(h, results[h.number]) for h in derived]
-    text = orjson.dumps(
-        {**answer(before, after, results, derived), "version": state.version}
-    ).decode()
-    written = store.write(
-        table_id=head.id,
-        expected=head.version,
-        events=[ledger_io.event_row(event, state.version, body)],
-        summary=ledger_io.summary(head.id, state, roster, locked, name=name),
-        hands_from=start_at,
-        hand_items=items,
-        replace=replace,
-        answer=(head.id, key, status, text),
-    )
-    if not written:
-        current = store.head(head.id)
-        if current is None:  # deleted since its head was read
-            raise ledger_io.TableGoneError("the table was deleted meanwhile")
-        raise stale(
-            current.version if current is not None else head.version, "the table changed meanwhile"
-        )
-    if after is not None:
-        cache.put(head.id, after, roster)
-    else:
-        cache.put_end(head.id, moved)
-    return table_response(Response(text, status=status, mimetype="application/json"), state.version)
-
-
-def _apply(ledger: Ledger, event: Event) -> Ledger:
-    """The ledger after ``event``; what the table cannot take in its state is a 409 (an
-    unknown hand number a 404), with the domain's code."""
-    try:
-        return apply(ledger, event)
-    except LedgerError as error:
-        raise _refused(error) from None
-
-
-def _appended(end: Tip, event: Event) -> tuple[LedgerHand, Tip]:
-    """:func:`_apply` for a hand added at the table's end: the hand and the end after it."""
-    try:
-        return appended(end, event)
-    except LedgerError as error:
-        raise _refused(error) from None
-
-
-def _refused(error: LedgerError) -> HTTPException:
-    issue = error.issues[0]
-    refused: HTTPException = (
-        NotFound(issue.detail) if issue.code == "unknown_hand" else Conflict(issue.detail)
-    )
-    return coded(refused, issue.code)
-
-
-@cache
-def _schema(schema: type[StrictSchema]) -> StrictSchema:
-    return schema()  # one instance per schema: it compiles its fast path once
-
-
-def _body(schema: type[StrictSchema]) -> Any:
-    settings = current_app.config["GOSTOP"]
-    return _schema(schema).load_fast(read_json(settings.max_body_bytes))
-
-
-def _changed_json(
-    before: Ledger | None,
-    after: Ledger | None,
-    _results: dict[int, str],
-    _derived: Sequence[LedgerHand],
-) -> dict[str, Any]:
-    assert before is not None
-    assert after is not None
-    return {
-        "changed": [
-            {"number": change.number, "delta": dict(change.delta)}
-            for change in changes(before, after)
-        ]
-    }
-
-
-# --- views -------------------------------------------------------------------------------
 
 
 @tables.post("/tables")
@@ -570,30 +172,6 @@ def create_table() -> Response:
     return created_once(lambda store, key: _create(store, _body(CreateTableSchema), key))
 
 
-def created_once(create: Callable[[Store, str | None], Response]) -> Response:
-    """A request that makes a new table (a create or an import), at most once per
-    ``Idempotency-Key``: a replay answers the same table with freshly minted tokens.
-
-    Not the first tokens with fresh secrets, as a replayed mint or join answers: the
-    first answer's may have reached the phone after all (a replay and the request it
-    retries can even run at once), and a create's scorer token is the table's only
-    writer: rekeyed, the table could be lost to its own creator, or to anyone who
-    replays the key. So the first tokens stay valid, and each replay adds two (within
-    the table's token cap)."""
-    store = _store()
-    key = idempotency_key(shared=True)
-    if key is not None:
-        replay = claim(store, CREATE_SCOPE, key)
-        if replay is not None:
-            return replayed(_minted_again(store, orjson.loads(replay.get_data())))
-    try:
-        return create(store, key)
-    except BaseException:
-        if key is not None:
-            store.release(scope=CREATE_SCOPE, key=key)
-        raise
-
-
 def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
     variant = Variant(data["variant"])
     spec = table_ruleset(data["ruleset"], variant)
@@ -617,67 +195,6 @@ def _create(store: Store, data: dict[str, Any], key: str | None) -> Response:
     return insert_table(
         store, created=created, later=(), ledger=start(setup), roster=roster, body=body, key=key
     )
-
-
-def insert_table(
-    store: Store,
-    *,
-    created: EventRow,
-    later: Sequence[EventRow],
-    ledger: Ledger,
-    roster: ledger_io.Roster,
-    body: dict[str, Any],
-    key: str | None,
-) -> Response:
-    """Store a new table — its ``created`` event (whose ``body`` it is), the ``later``
-    events that made ``ledger``, their derived rows — under a fresh id, join code and
-    tokens: the 201 answer."""
-    items = [ledger_io.hand_item(hand) for hand in ledger.hands]
-    for _attempt in range(8):
-        table_id = str(uuid.uuid4())
-        join_code = new_join_code()
-        scorer, scorer_row = mint("scorer")
-        viewer, viewer_row = mint("viewer")
-        answer = {"id": table_id, "version": ledger.version, "join_code": join_code}
-        stored = None if key is None else (CREATE_SCOPE, key, 201, orjson.dumps(answer).decode())
-        if store.create(
-            table_id=table_id,
-            join_code=join_code,
-            created_at=store.clock(),
-            event=created,
-            later=later,
-            hand_items=items,
-            summary=ledger_io.summary(table_id, ledger, roster, body["ruleset"], name=body["name"]),
-            tokens=(scorer_row, viewer_row),
-            answer=stored,
-        ):
-            return _created_response(answer, scorer, viewer)
-    raise RuntimeError("could not draw a free join code")  # pragma: no cover - 8 collisions
-
-
-def _minted_again(store: Store, stored: dict[str, Any]) -> Response:
-    """A replayed create or import: the same table, with freshly minted tokens (the first
-    ones still work: :func:`created_once` says why)."""
-    if store.head(stored["id"]) is None:
-        raise coded(NotFound("the table this Idempotency-Key created is gone"), "unknown_table")
-    scorer, scorer_row = mint("scorer")
-    viewer, viewer_row = mint("viewer")
-    add_tokens(store, stored["id"], (scorer_row, viewer_row), rename=True)  # "scorer (2)"
-    return _created_response(stored, scorer, viewer)
-
-
-def _created_response(answer: dict[str, Any], scorer: str, viewer: str) -> Response:
-    body = {
-        "id": answer["id"],
-        "version": answer["version"],
-        "join_code": answer["join_code"],
-        "join_url": join_url(request.host_url, answer["join_code"]),
-        "scorer_token": scorer,
-        "viewer_token": viewer,
-    }
-    response = table_response(body, answer["version"], 201)
-    response.headers["Location"] = f"/v1/tables/{answer['id']}"
-    return response
 
 
 def _asked_shape() -> tuple[serialize.Shape, ValidationError | None]:
@@ -858,22 +375,6 @@ def void_hand(id: str, number: int) -> Response:
         return voided(number, reason=data["reason"], by=by, at=at), None, ()
 
     return _write(id, make, _changed_json)
-
-
-def _bodiless(kind: Callable[..., Event]) -> Make:
-    """A change that takes no body: one given (chunked too; whitespace is none: http.no_body,
-    as the key's request hash reads it) must be an empty object (NoFieldsSchema)."""
-
-    def make(_setup: TableSetup, by: str, at: str) -> tuple[Event, Any, tuple[str, ...]]:
-        if not no_body(request.get_data(cache=True)):
-            _body(NoFieldsSchema)
-        return kind(by=by, at=at), None, ()
-
-    return make
-
-
-_NO_BODY = {"required": False, "content": {"application/json": {"schema": NoFieldsSchema}}}
-"""The request body of undo, redo and close: none, or ``{}``."""
 
 
 @tables.post("/tables/<table_id:id>/undo")

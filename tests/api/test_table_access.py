@@ -648,7 +648,7 @@ def test_an_idle_table_expires_and_is_purged(
 ) -> None:
     """Tables made 60 days ago by the fake clock: the other tests' tables, made now, are
     not idle, and no purge here touches them."""
-    from calculator.api.tables import iso_time
+    from calculator.api.table_writes import iso_time
 
     store: Store = access_app.extensions["gostop_store"]
     assert store.idle_seconds == 30 * DAY  # GOSTOP_TABLE_TTL_DAYS' default

@@ -1166,24 +1166,21 @@ def test_a_table_deleted_while_it_is_written_is_a_404(
     """Deleted by another phone between the write's read of the head and of the log (an
     instance that holds nothing of the table: it rebuilds from the emptied log): a 404,
     as a write after the delete answers. It was a 500 (TableGoneError unhandled)."""
-    import importlib
+    from calculator.api import ledger_io, table_writes
 
-    from calculator.api import ledger_io
-
-    tables = importlib.import_module("calculator.api.tables")  # the module, not the blueprint
     table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
     hand = wire_hand(SCENARIOS[0]["steps"][0]["hand"])
     table.write("POST", "/hands", hand, expect=201)
     fresh = ledger_io.LedgerCache(deadline_seconds=60)
     monkeypatch.setitem(ledger_app.extensions, "gostop_ledgers", fresh)
-    opened = tables.open_table
+    opened = table_writes.open_table
 
     def deleted_once_opened(store: Any, table_id: str, **kwargs: Any) -> Any:
         head, token = opened(store, table_id, **kwargs)
         assert store.delete_table(table_id, expected=head.version)
         return head, token
 
-    monkeypatch.setattr(tables, "open_table", deleted_once_opened)
+    monkeypatch.setattr(table_writes, "open_table", deleted_once_opened)
     answer = table.write(method, suffix, hand if body == "hand" else body, expect=404)
     assert answer["errors"][0]["code"] == "unknown_table"
 
