@@ -9,6 +9,8 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from calculator.limits import quote
+
 # a soft hyphen, zero-width space, word joiner, BOM, variation selectors (not the zero-width
 # joiner and non-joiner: they are part of an emoji or a word, as a name holds them)
 _INVISIBLE = re.compile("[\u00ad\u200b\u2060\ufeff\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
@@ -57,13 +59,13 @@ nothing (only spaces or invisible characters): give the player an id a phone sho
     for i, player in enumerate(ids):
         read = alike(player)
         if player in listed:
-            found.append((i, "duplicate_player", f"{player!r} is listed twice"))
+            found.append((i, "duplicate_player", f"{quote(player)} is listed twice"))
         elif strict and not read:
             found.append(
                 (
                     i,
                     "invalid_length",
-                    f"{player!r} reads as nothing (only spaces or invisible characters): "
+                    f"{quote(player)} reads as nothing (only spaces or invisible characters): "
                     "give the player an id a phone shows",
                 )
             )
@@ -72,7 +74,7 @@ nothing (only spaces or invisible characters): give the player an id a phone sho
                 (
                     i,
                     "duplicate_player",
-                    f"{player!r} and {read_as[read]!r} differ only by spaces, invisible "
+                    f"{quote(player)} and {quote(read_as[read])} differ only by spaces, invisible "
                     "characters or how their letters are encoded: a phone shows them alike; "
                     "give each player an id of its own",
                 )
