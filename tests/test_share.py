@@ -56,7 +56,9 @@ def sheets(draw: st.DrawFn) -> ShareSheet:
     amounts = [draw(st.integers(min_value=-(10**12), max_value=10**12)) for _ in ids[1:]]
     totals = {ids[0]: -sum(amounts), **dict(zip(ids[1:], amounts, strict=True))}
     unit = draw(st.none() | st.sampled_from([10, 100, 1000, 5000]))
-    settled = settle_session(Session(players=tuple(ids), hands=(NetEntry(net=totals),), unit=unit))
+    settled = settle_session(
+        Session(players=tuple(ids), hands=(NetEntry(net=totals),), unit=unit), roster=True
+    )
     year, month, day = draw(
         st.tuples(st.integers(2000, 2099), st.integers(1, 12), st.integers(1, 28))
     )
