@@ -1,11 +1,12 @@
 """The scorekeeper page in a real browser: Debian's Chromium driven by Playwright.
 
-One gunicorn (the repository's config) on 127.0.0.1 with a temporary SQLite ledger and one
-browser per test session (per xdist worker that runs any of these tests); each test gets
-fresh contexts. No browser is ever downloaded:
-Playwright launches /usr/bin/chromium (``apt-get install chromium``; .ci/run installs it).
-Every page is watched for script errors and Content-Security-Policy violations, and
-axe-core (tests/browser/package.json, installed by ``npm ci``) checks each screen.
+The service as phones reach it — deploy/run, nginx in front of gunicorn (the repository's
+config) — on 127.0.0.1 with a temporary SQLite ledger, and one browser per test session
+(per xdist worker that runs any of these tests); each test gets fresh contexts. No
+browser is ever downloaded: Playwright launches /usr/bin/chromium (``apt-get install
+chromium``; .ci/run installs it). Every page is watched for script errors and
+Content-Security-Policy violations, and axe-core (tests/browser/package.json, installed by
+``npm ci``) checks each screen.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bench.server import Server
+from bench.server import Server, Stack
 from tools import require
 
 HERE = Path(__file__).parent
@@ -29,14 +30,24 @@ NODE_HINT = "Node.js 20+ with npm, then: cd tests/browser && npm ci"
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """gunicorn on a free loopback port, its ledger in a temporary SQLite file."""
+    """deploy/run on a free loopback port, its ledger in a temporary SQLite file: nginx
+    takes the browser's connections, as it takes phones' (README, "Running it for real").
+    Chromium may open a connection it sends nothing on for a while; in front of the plain
+    gunicorn such a connection holds a sync worker until gunicorn's 30 s timeout, which
+    is why the plain gunicorn is not for phones, and a page load then stalled past
+    Playwright's 30 s at random (about one run in three). The per-client rate limit is
+    raised: every test's requests come from 127.0.0.1, and tests/test_deploy.py tests
+    the limit itself."""
+    require("nginx", "apt-get install nginx")
     database = tmp_path_factory.mktemp("ledger") / "page.sqlite3"
     settings = {
         "GOSTOP_DATABASE_URL": f"sqlite:///{database}",
         "GOSTOP_WORKERS": "2",
         "GOSTOP_ACCESS_LOG": "0",
+        "GOSTOP_RATE_LIMIT": "200",
+        "GOSTOP_RATE_BURST": "2000",
     }
-    with Server(settings) as server:
+    with Stack(settings) as server:
         yield server
 
 

@@ -40,7 +40,9 @@ export async function call(method, path, options = {}) {
     body = JSON.stringify(options.body);
   }
   const response = await fetch(path, { method, headers, body, signal: options.signal });
-  const etag = response.headers.get("ETag");
+  // the version, as a strong tag: a proxy that compresses the answer makes it weak (nginx:
+  // W/"3" for a table read, "3" for a small 412), and the page compares the tags it gets
+  const etag = response.headers.get("ETag")?.replace(/^W\//, "") ?? null;
   if (response.status === 304) return { status: 304, etag, data: null };
   const type = response.headers.get("Content-Type") || "";
   const data = type.includes("json") ? await response.json() : await response.text();
