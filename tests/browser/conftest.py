@@ -32,11 +32,13 @@ NODE_HINT = "Node.js 20+ with npm, then: cd tests/browser && npm ci"
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """deploy/run on a free loopback port, its ledger in a temporary SQLite file: nginx
     takes the browser's connections, as it takes phones' (README, "Running it for real").
-    Chromium may open a connection it sends nothing on for a while; in front of the plain
-    gunicorn such a connection holds a sync worker until gunicorn's 30 s timeout, which
-    is why the plain gunicorn is not for phones, and a page load then stalled past
-    Playwright's 30 s at random (about one run in three). The per-client rate limit is
-    raised: every test's requests come from 127.0.0.1, and tests/test_deploy.py tests
+    In front of the plain gunicorn, a connection a browser opens and sends nothing on
+    holds a sync worker until gunicorn's 30 s timeout (why the plain gunicorn is not for
+    phones), and a page load there stalled past Playwright's 30 s now and then: 3 of the
+    13 runs of the system phase before this (the cause was not caught in the act; such a
+    connection fits it). Through nginx the page also gets what phones get: gzip, whose
+    weak ETags the page once compared with a 412's strong one. The per-client rate limit
+    is raised: every test's requests come from 127.0.0.1, and tests/test_deploy.py tests
     the limit itself."""
     require("nginx", "apt-get install nginx")
     database = tmp_path_factory.mktemp("ledger") / "page.sqlite3"
