@@ -333,7 +333,7 @@ def apply(ledger: Ledger, event: Event, *, stored: bool = False, exported: bool 
         except GoStopError as error:
             if index == entered:
                 raise  # the hand being entered: its own problems, as the stateless answer
-            if entry.last is None:
+            if not entry.voided or entry.last is None:
                 raise _relocated(error, index + 1) from None
             # a void counts for nothing: it never refuses a change (bringing it back
             # scores it at its place, and is refused there if it cannot be)

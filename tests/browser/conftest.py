@@ -48,6 +48,11 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "GOSTOP_ACCESS_LOG": "0",
         "GOSTOP_RATE_LIMIT": "200",
         "GOSTOP_RATE_BURST": "2000",
+        # deploy/run's defaults whatever the shell says: each xdist worker's stack its own
+        # runtime directory, on 127.0.0.1, answering to localhost and 127.0.0.1
+        **dict.fromkeys(
+            ("GOSTOP_RUNTIME_DIR", "RUNTIME_DIRECTORY", "GOSTOP_HOSTS", "GOSTOP_PUBLIC_BIND"), ""
+        ),
     }
     with Stack(settings) as server:
         yield server

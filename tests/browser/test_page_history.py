@@ -429,6 +429,27 @@ def test_an_end_of_the_night_that_got_no_answer_but_landed_leaves_no_tap_again(
     expect(table.locator(".history-note")).to_have_count(0)
 
 
+def test_an_undo_refused_because_another_phone_ended_the_night_says_so_on_top(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """Another phone ends the night between two polls, then the scorer taps Undo: the
+    412 is said on top of the closed table, which is drawn without its editor; no note
+    is left in the history, where nothing can be tapped again (it stayed for good: a
+    review)."""
+    create_table(page, watch)
+    stop_by_a(page, 1)
+    table = page.locator("#view-table")
+    with table_reads_held(page):
+        assert another_phone_writes(live_server, page, "/close", None) == 200
+        with page.expect_response(lambda answer: answer.url.endswith("/undo")) as undone:
+            table.get_by_role("button", name="Undo").click()
+        assert undone.value.status == 412
+    expect(table.locator(".totals-panel .live")).to_contain_text("closed")
+    expect(table.locator("p.notice").first).to_contain_text("Another phone changed the table")
+    expect(table.get_by_role("button", name="Undo")).to_have_count(0)
+    expect(table.locator(".history-note")).to_have_count(0)
+
+
 def hold_scoring(page: Page) -> list[Route]:
     """The hands scored with an outcome (not the previews) held on their way: each route,
     until the test lets it go with ``continue_()``."""

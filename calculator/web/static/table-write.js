@@ -32,13 +32,14 @@ export function createWriter(view) {
     // (in the editor: "no_answer" is its offline heading, "stale" another phone's change
     // first; "said" is no code of the API, so the text is shown as it is); said in a
     // panel, it speaks of the version `at` (a poll's newer one takes it away: table-sync.js)
+    // — on top once the table is closed: nothing is left to tap there
     const tell = (text, code = "said", at = s.etag) => {
       if (asked && s.asking === asked) {
         asked.error = text;
         view.askReason(null, true);
       } else if (strip !== null && s.editor) {
         s.editor.showErrors({ entries: [{ pointer: null, code, detail: text() }] });
-      } else if (near) {
+      } else if (near && !s.table.closed) {
         s.notes[near] = text;
         s.notesAt[near] = at;
         keepFocus(mount, near === "history" ? view.renderHistory : view.renderSettlement,
@@ -82,8 +83,10 @@ export function createWriter(view) {
         // and the scorer hears it where it tapped: nothing was written. "End the night?"
         // is asked again: the scorer should see what changed before closing over it.
         s.endAsked = false;
+        const wasClosed = s.table.closed;
         s.link = await view.fetchTable();
-        view.updateLive();
+        if (s.table.closed !== wasClosed) view.renderTable(); // closed: no editor any more
+        else view.updateLive();
         // said of the version read; of the one the 412 named when that read failed (a
         // poll that brings it later is no news: what was said stays)
         tell(() => t("stale"), "stale", s.link === "ok" ? s.etag : error.etag ?? s.etag);
