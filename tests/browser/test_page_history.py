@@ -288,16 +288,27 @@ def test_an_undo_refused_as_stale_is_said_under_it(
     the Undo is answered, so no poll reads that write first (a paused clock left a
     window: a poll due within it read the write on a loaded machine, and Undo was not
     stale)."""
+    table = undo_after_another_phones(live_server, page, watch, "/hands", NAGARI)
+    expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
+    expect(table.locator('[data-hand="2"]')).to_be_visible()  # read again
+
+
+def undo_after_another_phones(
+    server: Server, page: Page, watch: Any, path: str, body: Any
+) -> Locator:
+    """A table with hand 1 (A stops); another phone's write (``path``, ``body``) between
+    two polls, then the scorer's Undo, refused as stale (412): the table's view. The
+    page's reads are held from before the other write until Undo is answered, so no
+    poll reads it first (a paused clock left a window on a loaded machine)."""
     create_table(page, watch)
     stop_by_a(page, 1)
     table = page.locator("#view-table")
     with table_reads_held(page):
-        assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
+        assert another_phone_writes(server, page, path, body) in (200, 201)
         with page.expect_response(lambda answer: answer.url.endswith("/undo")) as undone:
             table.get_by_role("button", name="Undo").click()
         assert undone.value.status == 412
-    expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
-    expect(table.locator('[data-hand="2"]')).to_be_visible()  # read again
+    return table
 
 
 def test_a_poll_answered_after_a_stale_undo_leaves_what_it_said(
@@ -436,14 +447,7 @@ def test_an_undo_refused_because_another_phone_ended_the_night_says_so_on_top(
     412 is said on top of the closed table, which is drawn without its editor; no note
     is left in the history, where nothing can be tapped again (it stayed for good: a
     review)."""
-    create_table(page, watch)
-    stop_by_a(page, 1)
-    table = page.locator("#view-table")
-    with table_reads_held(page):
-        assert another_phone_writes(live_server, page, "/close", None) == 200
-        with page.expect_response(lambda answer: answer.url.endswith("/undo")) as undone:
-            table.get_by_role("button", name="Undo").click()
-        assert undone.value.status == 412
+    table = undo_after_another_phones(live_server, page, watch, "/close", None)
     expect(table.locator(".totals-panel .live")).to_contain_text("closed")
     expect(table.locator("p.notice").first).to_contain_text("Another phone changed the table")
     expect(table.get_by_role("button", name="Undo")).to_have_count(0)
