@@ -104,6 +104,8 @@ export function createEntry(view) {
   }
 
   async function submit(outcome) {
+    // a tap on the view a reopening table has not drawn again yet: no editor behind it
+    if (!s.editor) return;
     const moved = focusMoves(); // a control tapped meanwhile keeps the focus
     try {
       const hand = outcome ? { ...s.editor.body(), outcome: s.editor.outcome(outcome) }
