@@ -592,6 +592,40 @@ def test_a_nagari_on_the_hand_tab_doubles_the_next_hand(
     expect(view.locator(".streak-box .step-value")).to_have_text("0")
 
 
+def test_the_outcome_buttons_stay_put_as_the_preview_comes(page: Page, watch: Any) -> None:
+    """The "Next hand" tap empties the piles and the preview is asked again: until it comes, a
+    line per player holds its place, so the outcome buttons under it do not move as it
+    comes (they moved three lines down ~250 ms after the tap, and a tap aimed at Nagari
+    then could land beside it: a CI run drew no result)."""
+    fresh(page, watch)
+    view = page.locator("#view-hand")
+    nagari = view.get_by_role("button", name="Nagari (draw)")
+    nagari.click()
+    expect(view.locator(".next-hand")).to_be_visible()
+    held: list[Route] = []
+    holding = [True]
+
+    def hold_previews(route: Route) -> None:
+        if holding[0] and '"outcome"' not in (route.request.post_data or ""):
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/v1/gostop/hands?lang=all", hold_previews)
+    view.get_by_role("button", name="Next hand").click()
+    waiting = view.locator(".preview-waiting li")
+    expect(waiting).to_have_count(3)
+    expect(waiting.first).to_have_text("A …")
+    before = nagari.bounding_box()
+    wait_held(page, held)
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    expect(view.locator(".preview-list li")).to_have_count(3)
+    expect(waiting).to_have_count(0)
+    assert nagari.bounding_box() == before
+
+
 def test_a_renamed_player_then_tab_goes_on_to_the_next_control(
     live_server: Server, page: Page, watch: Any
 ) -> None:

@@ -7,10 +7,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from bench.server import Server
-from tests.browser.test_page import PHONE, api, create_table, enter_table_hand, viewer_link
+from tests.browser.test_page import (
+    PHONE,
+    api,
+    create_table,
+    enter_table_hand,
+    player_button,
+    viewer_link,
+)
+from tests.browser.test_page_fixes import BRIGHTS, give
+from tests.browser.test_page_history import table_reads_held
 
 
 def test_a_second_phone_keeps_score_through_a_scorer_link(
@@ -102,3 +111,26 @@ def test_a_second_phone_keeps_score_through_a_scorer_link(
     finally:
         first_context.close()
         second_context.close()
+
+
+def test_a_link_to_the_table_open_draws_it_again_with_the_hand_half_entered(
+    page: Page, watch: Any
+) -> None:
+    """The table's own link opened in the tab that shows it (a scorer tapping the link
+    a friend sent back): while the table is read again, the old view's buttons are gone
+    (a tap on its Nagari was lost: it wrote through an editor no longer there, a CI
+    run's flake), and the hand half entered comes back once the table is drawn."""
+    create_table(page, watch)
+    table = page.locator("#view-table")
+    give(table, "A", BRIGHTS)
+    expect(table.locator('[data-preview-player="A"] .preview-points')).to_have_text("3 pt")
+    own = page.evaluate("JSON.parse(localStorage['gostop.tables'])[0]")
+    with table_reads_held(page):
+        page.evaluate(
+            "fragment => { location.hash = fragment }", f"table={own['id']}&scorer={own['token']}"
+        )
+        expect(table.get_by_role("status")).to_have_text("Loading…")
+        expect(table.get_by_role("button")).to_have_count(0)  # nothing left to tap meanwhile
+    expect(table.locator(".table-head h2")).to_have_text("Table night · scorer")
+    expect(table.locator('[data-preview-player="A"] .preview-points')).to_have_text("3 pt")
+    expect(player_button(table, "A").locator(".player-sub")).to_contain_text("3 cards")

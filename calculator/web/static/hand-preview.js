@@ -21,6 +21,7 @@ export function createPreview(view) {
     clearTimeout(timer);
     inflight?.abort();
     state.preview = null;
+    state.previewRefused = false;
   }
 
   function changed() {
@@ -46,11 +47,13 @@ export function createPreview(view) {
         { body: { ...context(), ...view.body() }, signal: inflight.signal });
       state.preview = answer.data;
       state.previewOffline = false;
+      state.previewRefused = false;
       if (view.problemsSaid() === asked) view.clearErrors();
     } catch (error) {
       if (error.name === "AbortError") return;
       state.preview = null;
       state.previewOffline = !(error instanceof ApiError); // no answer: said, not blank
+      state.previewRefused = error instanceof ApiError; // its problems are said instead
       if (error instanceof ApiError && view.problemsSaid() === asked) view.showProblems(error);
     }
     view.updateBar();
@@ -72,6 +75,11 @@ export function createPreview(view) {
         " · ", player.may_stop ? t("mayStop") : t("mayNotStop"),
         player.items.length ? ` — ${player.items.map((item) =>
           `${label(item.label)} ${num(item.points)}`).join(", ")}` : ""])));
+    } else if (!state.previewOffline && !state.previewRefused && view.playing().length >= 2) {
+      // asked, not answered yet: a line per player holds the place the answer takes, so
+      // the outcome buttons under it do not move as it comes (a tap landed beside them)
+      shown = h("ul", { class: "preview-waiting", "aria-busy": "true" },
+        view.playing().map((i) => h("li", {}, h("strong", {}, state.names[i]), " …")));
     }
     fill(parts.preview,
       h("h3", { id: parts.previewId }, t("preview")),

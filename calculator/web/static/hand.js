@@ -48,6 +48,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     cards: [],
     preview: null,
     previewOffline: false, // the last preview got no answer (the network)
+    previewRefused: false, // the last preview was refused (its problems are said)
     sitter: null, // the index in names of who sits out (four players), or null
     sold: 0, // the cards the sitter sells
     sitterHand: null, // a sitter's cards as a loaded hand gave them (kept until changed)

@@ -80,6 +80,12 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   // --- a table open --------------------------------------------------------------
 
   async function open(entry) {
+    // the table shown (a link reopens it, or opens another) goes at once: its buttons,
+    // tapped while the table is read, would write through an editor no longer there
+    // (a tap lost). Reopened, the hand half entered in it is kept, back once it is read.
+    if (entry.id && entry.id === s.current?.id) view.persist();
+    stop();
+    fill(mount, h("p", { class: "notice", role: "status" }, t("loading")));
     let opened = entry;
     if (entry.join) {
       try {
