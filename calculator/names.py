@@ -28,6 +28,14 @@ def alike(text: str) -> str:
     return seen(text).replace("\u200d", "").replace("\u200c", "")
 
 
+def folded(text: str) -> str:
+    """A label as a reader tells labels apart: as :func:`alike`, and in any case or width
+    (NFKC, case-folded): ``Minji's phone`` and ``MINJI'S PHONE`` name the same phone in an
+    audit trail (a table's tokens, calculator/store/store.py; the labels the service gives
+    its own tokens, calculator/api/access_schemas.py)."""
+    return " ".join(unicodedata.normalize("NFKC", alike(text)).casefold().split())
+
+
 def plain(text: str) -> str:
     """Text without the invisible characters a chat app or an editor adds or drops: a
     BOM, zero-width spaces, word joiners, soft hyphens, emoji variation selectors (❤️ and

@@ -5,7 +5,6 @@ every answer against them)."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any, Final
 
 from marshmallow import Schema, ValidationError, fields, types
@@ -20,6 +19,7 @@ from calculator.api.fields import (
 )
 from calculator.api.join_codes import ALPHABET_TEXT, MAX_JOIN_INPUT, normalize_join_code
 from calculator.api.table_schemas import JOIN_URL
+from calculator.names import folded
 
 MAX_LABEL = 64  # the events' "by" column holds a label
 ROLES = ("scorer", "viewer")
@@ -47,8 +47,7 @@ def checked_label(label: str) -> str:
     """A label a client gave (a mint's, a join's, loaded: not blank), trimmed; a 422 for
     ``/label`` when it reads as a label the service gives (:data:`_BUILT_IN_LABEL`)."""
     trimmed = label.strip()
-    read = " ".join(unicodedata.normalize("NFKC", trimmed).casefold().split())
-    if _BUILT_IN_LABEL.fullmatch(read):
+    if _BUILT_IN_LABEL.fullmatch(folded(trimmed)):
         raise ValidationError(
             {
                 "label": fail(

@@ -296,7 +296,8 @@ def mint_token(id: str) -> Response:
     """Mint a token (scorer only): another scorer's phone, or a viewer
 
     The label names the phone: every event written with a scorer token records it as
-    `by`, so no two tokens of a table have the same label (409 `label_taken`); it is
+    `by`, so no two tokens of a table have labels a reader cannot tell apart — the same
+    in any case, width or encoding of their letters (409 `label_taken`); it is
     stored trimmed, and a blank one (422 `invalid_length`) or one that reads as a label
     the service gives its own tokens — `scorer`, `viewer`, `joined <time>`, in any case,
     with a suffix " (2)" or spaces around — is refused (422 `reserved_label`). A table

@@ -17,6 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from calculator.names import folded
 from calculator.store.connections import (
     _Alone,
     _sqlite_file,
@@ -756,9 +757,11 @@ _LABEL_LENGTH = 64  # ledger_tokens.label, and the events' "by" that copies it
 
 
 def _free_label(label: str, taken: set[str]) -> str:
-    """``label``, or with the first suffix that makes it unique among ``taken``."""
+    """``label``, or with the first suffix that makes it unique among ``taken`` as a
+    reader tells labels apart (:func:`calculator.names.folded`: in any case or width)."""
+    read = {folded(other) for other in taken}
     found, n = label, 1
-    while found in taken:
+    while folded(found) in read:
         n += 1
         suffix = f" ({n})"
         found = label[: _LABEL_LENGTH - len(suffix)] + suffix

@@ -5,6 +5,7 @@ the join rate limit (a fake clock, never a sleep) and polling the events with 30
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -437,6 +438,15 @@ def test_labels_are_unique_among_a_tables_tokens(lclient: Any, clock: FakeClock)
     assert lclient.post(tokens, json=body, headers=table.auth()).status_code == 201
     again = lclient.post(tokens, json=body, headers=table.auth())
     assert (again.status_code, again.get_json()["errors"][0]["code"]) == (409, "label_taken")
+    # nor one a reader cannot tell from it: in another case, width or encoding of its
+    # letters, with spaces doubled (a probe minted "phone2" and "PHONE2")
+    decomposed = unicodedata.normalize("NFD", "민지's phone")
+    for alike in ("민지'S PHONE", "민지's  phone", decomposed, "민지＇s phone"):
+        lookalike = lclient.post(tokens, json={**body, "label": alike}, headers=table.auth())
+        assert (lookalike.status_code, lookalike.get_json()["errors"][0]["code"]) == (
+            409,
+            "label_taken",
+        ), alike
     # the create's own labels are the service's: refused even once their token is revoked
     built_in = lclient.post(
         tokens, json={"role": "viewer", "label": "scorer"}, headers=table.auth()
@@ -448,12 +458,13 @@ def test_labels_are_unique_among_a_tables_tokens(lclient: Any, clock: FakeClock)
     # a join's label, given or by default, gets a free suffix
     code = _code(table)
     assert _join(lclient, code, label="민지's phone")["label"] == "민지's phone (2)"
+    assert _join(lclient, code, label="민지's PHONE")["label"] == "민지's PHONE (3)"
     assert _join(lclient, code, label="x" * 64)["label"] == "x" * 64
     assert _join(lclient, code, label="x" * 64)["label"] == "x" * 60 + " (2)"
     defaults = [_join(lclient, code)["label"] for _ in range(3)]  # the same minute
     assert defaults[1:] == [defaults[0] + " (2)", defaults[0] + " (3)"]
     labels = [t["label"] for t in table.get("/tokens")["tokens"]]
-    assert len(labels) == len(set(labels)) == 9
+    assert len(labels) == len(set(labels)) == 10
     # a replayed create's fresh tokens too
     key = new_key()
     created = lclient.post("/v1/tables", json=GOSTOP["table"], headers={"Idempotency-Key": key})
