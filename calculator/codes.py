@@ -249,6 +249,7 @@ _ERROR = {
     "method_not_allowed": Label("허용되지 않는 메서드", "method not allowed here"),
     "http_error": Label("HTTP 오류", "HTTP error"),
     "weak_idempotency_key": Label("추측 가능한 키", "a create or join key must be long and random"),
+    "invalid_idempotency_key": Label("잘못된 키", "an Idempotency-Key is printable ASCII"),
     "too_many_problems": Label("문제가 더 있음", "more problems than a problem lists"),
     "deadline_exceeded": Label("처리 시간 초과", "the request took too long: retry later"),
     # gunicorn's own refusals, before the app (calculator/api/worker.py)

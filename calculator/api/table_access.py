@@ -466,10 +466,19 @@ def idempotency_key(*, shared: bool = False) -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
-    if not 1 <= len(key) <= MAX_KEY or not key.isprintable():
+    if not 1 <= len(key) <= MAX_KEY:
         raise coded(
-            UnprocessableEntity(f"Idempotency-Key must be 1 to {MAX_KEY} printable characters"),
+            UnprocessableEntity(f"Idempotency-Key must be 1 to {MAX_KEY} characters"),
             "invalid_length",
+        )
+    if not (key.isascii() and key.isprintable()):
+        # an HTTP field value is ASCII (RFC 9110 §5.5): a key in UTF-8 came as Latin-1
+        # mojibake, which the same key sent again by another client need not match
+        raise coded(
+            UnprocessableEntity(
+                "Idempotency-Key must be printable ASCII characters (send a UUID)"
+            ),
+            "invalid_idempotency_key",
         )
     if shared and len(key) < MIN_SHARED_KEY:
         # Such keys share one scope and a replay hands out a token: a guessable key ("1",

@@ -107,8 +107,9 @@ _WRITE = {
     "service's deadline (GOSTOP_REQUEST_DEADLINE): retry after Retry-After seconds",
 }
 _KEY_REFUSED = {
-    "s422": "The Idempotency-Key is not 1 to 255 printable characters, or was used with "
-    "another request (`key_reused`)",
+    "s422": "The Idempotency-Key is not 1 to 255 characters (`invalid_length`), not "
+    "printable ASCII (`invalid_idempotency_key`), or was used with another request "
+    "(`key_reused`)",
 }
 _COSTLY = (
     "the change would take the cost of replaying the table's log (one per event and one "
