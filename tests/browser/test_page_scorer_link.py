@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from bench.server import Server
 from tests.browser.test_page import (
@@ -19,7 +19,7 @@ from tests.browser.test_page import (
     viewer_link,
 )
 from tests.browser.test_page_fixes import BRIGHTS, give
-from tests.browser.test_page_history import table_reads_held
+from tests.browser.test_page_history import table_reads_held, wait_held
 
 
 def test_a_second_phone_keeps_score_through_a_scorer_link(
@@ -134,3 +134,42 @@ def test_a_link_to_the_table_open_draws_it_again_with_the_hand_half_entered(
     expect(table.locator(".table-head h2")).to_have_text("Table night · scorer")
     expect(table.locator('[data-preview-player="A"] .preview-points')).to_have_text("3 pt")
     expect(player_button(table, "A").locator(".player-sub")).to_contain_text("3 cards")
+
+
+def test_of_two_links_opened_one_after_the_other_the_last_one_is_shown(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """A link opened while another is still being read (two taps in a chat): the table of
+    the last one is shown, whatever order their reads come back in. The first link's read,
+    coming last, drew its own table under the second link's token."""
+    create_table(page, watch)
+    first = page.evaluate("JSON.parse(localStorage['gostop.tables'])[0]")
+    status, other = api(
+        live_server, "POST", "/v1/tables", {"ruleset": "standard", "roster": ["X", "Y", "Z"]}
+    )
+    assert status == 201, other
+    held: list[Route] = []
+    holding = [True]
+    reads = re.compile(rf"/v1/tables/{re.escape(first['id'])}(\?.*)?$")
+
+    def hold(route: Route) -> None:
+        if holding[0] and route.request.method == "GET":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(reads, hold)
+    table = page.locator("#view-table")
+    go = "fragment => { location.hash = fragment }"
+    page.evaluate(go, f"table={first['id']}&scorer={first['token']}")
+    wait_held(page, held)
+    page.evaluate(go, f"table={other['id']}&scorer={other['scorer_token']}")
+    expect(player_button(table, "X")).to_be_visible()
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    page.wait_for_timeout(1000)  # the first link's read, answered now, would draw its table
+    expect(player_button(table, "X")).to_be_visible()
+    expect(player_button(table, "A")).to_have_count(0)
+    opened = page.evaluate("localStorage['gostop.openTable']")
+    assert opened == f'"{other["id"]}"'

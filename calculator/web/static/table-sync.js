@@ -11,11 +11,15 @@ export function createSync(view) {
   const { s } = view;
 
   /** Read the table again: "ok", "gone" (the API refused: deleted, or the token no longer
-   * opens it) or "offline" (no answer: what is shown stays, the next poll retries). */
+   * opens it) or "offline" (no answer: what is shown stays, the next poll retries); "left"
+   * when a table was opened (or this one again) or left while it was read: the answer is
+   * not taken, the table open now has its own reads. */
   async function fetchTable() {
+    const at = s.current;
     try {
-      const answer = await call("GET", `/v1/tables/${s.current.id}`,
-        { token: s.current.token, ifNoneMatch: s.etag });
+      const answer = await call("GET", `/v1/tables/${at.id}`,
+        { token: at.token, ifNoneMatch: s.etag });
+      if (s.current !== at) return "left";
       if (answer.status === 304) {
         // the events of this version not read yet (the last try got no answer)
         if (s.log?.version !== s.table.version) await syncLog();
@@ -24,21 +28,23 @@ export function createSync(view) {
       s.table = answer.data;
       s.etag = answer.etag;
       await Promise.all([fetchSettlement(), syncLog()]);
-      return "ok";
+      return s.current === at ? "ok" : "left";
     } catch (error) {
+      if (s.current !== at) return "left";
       // 404: deleted, or the token no longer opens it (the API does not say which)
       return error instanceof ApiError && [401, 404].includes(error.status) ? "gone" : "offline";
     }
   }
 
   async function fetchSettlement() {
+    const at = s.current;
+    let settlement = null;
     try {
-      const answer = await call("GET", `/v1/tables/${s.current.id}/settlement`,
-        { token: s.current.token });
-      s.settlement = answer.data;
+      settlement = (await call("GET", `/v1/tables/${at.id}/settlement`, { token: at.token })).data;
     } catch {
-      s.settlement = null;
+      // none shown
     }
+    if (s.current === at) s.settlement = settlement;
   }
 
   /** The events not read yet (all of them, the first time), added to `s.log`: true once
@@ -74,8 +80,9 @@ export function createSync(view) {
     s.timer = setTimeout(async () => {
       if (!document.hidden && s.current) {
         const before = { etag: s.etag, link: s.link, closed: s.table?.closed };
-        s.link = await fetchTable();
-        if (!s.current) return; // left meanwhile
+        const got = await fetchTable();
+        if (got === "left" || s.stopped) return; // left, or a table opened: it polls itself
+        s.link = got;
         if (s.link === "gone") {
           view.stop(); // nothing more will come
         }

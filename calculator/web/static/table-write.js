@@ -22,6 +22,7 @@ export function createWriter(view) {
   async function write(method, path, body, { strip = null, asking = false, near = null,
     acted = null } = {}) {
     if (s.writing) return null;
+    const current = s.current; // a table opened meanwhile (a link) takes none of this answer
     const signature = JSON.stringify([s.current.id, method, path, body ?? null]);
     const retry = s.pending?.signature === signature ? s.pending : null;
     const key = retry?.key ?? newKey();
@@ -49,8 +50,9 @@ export function createWriter(view) {
       }
     };
     try {
-      const answer = await call(method, `/v1/tables/${s.current.id}${path}`, {
-        token: s.current.token, key, ifMatch, body });
+      const answer = await call(method, `/v1/tables/${current.id}${path}`, {
+        token: current.token, key, ifMatch, body });
+      if (s.current !== current) return null; // the table is being read again: it shows it
       // answered: its own retry is done (another write's, given back with the hand a
       // correction set aside meanwhile, stays for that hand)
       if (!s.pending || s.pending.signature === signature) s.pending = null;
@@ -61,7 +63,9 @@ export function createWriter(view) {
       const inHistory = asking || near === "history";
       s.notes = { history: inHistory ? told : null, settle: null };
       const wasClosed = s.table.closed;
-      s.link = await view.fetchTable();
+      const got = await view.fetchTable();
+      if (got === "left") return null;
+      s.link = got;
       // of the version read; of the write's own when that read failed (as a 412's below)
       const at = s.link === "ok" ? s.etag : answer.etag ?? s.etag;
       s.notesAt = { history: at, settle: at };
@@ -71,12 +75,14 @@ export function createWriter(view) {
       return answer.data;
     } catch (error) {
       if (!(error instanceof ApiError)) {
-        s.pending = { signature, key, ifMatch };
+        s.pending = { signature, key, ifMatch }; // tapped again on the table reopened too
+        if (s.current !== current) return null;
         // of no version: it stays until the scorer taps again (table-sync.js), whatever
         // another phone changes meanwhile (its retry then says that)
         tell(() => t("notSent"), "no_answer", null);
         return null;
       }
+      if (s.current !== current) return null;
       if (error.status !== 409) s.pending = null; // 409: the first is still on its way
       if (error.status === 412) {
         // the table is read again (a correction of a hand voided or gone meanwhile ends),
@@ -84,7 +90,9 @@ export function createWriter(view) {
         // is asked again: the scorer should see what changed before closing over it.
         s.endAsked = false;
         const wasClosed = s.table.closed;
-        s.link = await view.fetchTable();
+        const got = await view.fetchTable();
+        if (got === "left") return null;
+        s.link = got;
         if (s.table.closed !== wasClosed) view.renderTable(); // closed: no editor any more
         else view.updateLive();
         // said of the version read; of the one the 412 named when that read failed (a

@@ -79,21 +79,42 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
 
   // --- a table open --------------------------------------------------------------
 
+  let openings = 0; // opens begun: one that another began after gives way to it
+  let loading = false; // a table is being read to be opened: a status line says so
+
   async function open(entry) {
+    const turn = ++openings;
     // the table shown (a link reopens it, or opens another) goes at once: its buttons,
     // tapped while the table is read, would write through an editor no longer there
     // (a tap lost). Reopened, the hand half entered in it is kept, back once it is read.
     if (entry.id && entry.id === s.current?.id) view.persist();
     stop();
+    loading = true;
+    drawLoading();
+    try {
+      await opening(entry, () => turn !== openings);
+    } finally {
+      if (turn === openings) loading = false;
+    }
+  }
+
+  function drawLoading() {
     fill(mount, h("p", { class: "notice", role: "status" }, t("loading")));
+  }
+
+  /** Open `entry` (`open`), unless `superseded()` says another open began meanwhile: that
+   * one opens its table, this one then does nothing more. */
+  async function opening(entry, superseded) {
     let opened = entry;
     if (entry.join) {
       try {
         const answer = await call("POST", "/v1/tables/join", { body: { join_code: entry.join },
           key: newKey() });
+        if (superseded()) return;
         opened = { id: answer.data.id, token: answer.data.viewer_token, role: "viewer",
           join_code: entry.join.toUpperCase() };
       } catch (error) {
+        if (superseded()) return;
         if (!(error instanceof ApiError)) {
           view.renderStart(t("noAnswer"));
           return;
@@ -131,11 +152,12 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.editorBox = h("div", { class: "editor" });
     s.editor = null;
     let got = await view.fetchTable();
-    if (got === "gone" && spare) {
+    if (got === "gone" && spare && !superseded()) {
       opened = { ...opened, token: spare };
       s.current = opened;
       got = await view.fetchTable();
     }
+    if (superseded()) return;
     const listed = load("tables", []).some((x) => x.id === opened.id);
     if (got === "ok") {
       try {
@@ -143,6 +165,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       } catch {
         s.table = null; // the cards did not come: as if the table had not
       }
+      if (superseded()) return;
     }
     if (got !== "ok" || !s.table) {
       s.current = null;
@@ -270,6 +293,10 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
 
   /** Draw again in the current language (the state stays). */
   function rerender() {
+    if (loading) {
+      drawLoading();
+      return;
+    }
     if (s.current && s.table) {
       renderTable();
       return;
