@@ -36,6 +36,17 @@ if TYPE_CHECKING:
 
 MAX_KEY = 255
 MIN_SHARED_KEY = 16
+KEY_CHARACTERS = "^[\\x20-\\x7E]*$"
+"""An Idempotency-Key's characters, printable ASCII (an HTTP field value, RFC 9110 §5.5:
+a key in UTF-8 comes as Latin-1 mojibake, which the same key sent by another client
+need not match): checked by :func:`idempotency_key`, published by :func:`key_schema`."""
+
+
+def key_schema(least: int = 1) -> dict[str, Any]:
+    """The OpenAPI schema of an Idempotency-Key of at least ``least`` characters."""
+    return {"type": "string", "minLength": least, "maxLength": MAX_KEY, "pattern": KEY_CHARACTERS}
+
+
 IN_FLIGHT_RETRY = 2  # seconds: a key in flight (409) is a write of a few milliseconds
 MAX_TOKENS = 100  # live tokens per table: a table is a handful of phones
 REALM = "gostop tables"  # the WWW-Authenticate challenge's realm (a 401)
@@ -100,10 +111,12 @@ def add_tokens(
             "too_many_tokens",
         )
     if added.state == "label_taken":
-        labels = ", ".join(repr(t.label) for t in tokens)
+        asked = ", ".join(repr(t.label) for t in tokens)
+        held = repr(added.taken)
+        said = asked if held == asked else f"{held}, which reads as {asked}"
         raise coded(
             Conflict(
-                f"another token of the table is labelled {labels}: events name their "
+                f"another token of the table is labelled {said}: events name their "
                 "writer by the label, so choose another (or revoke that token first)"
             ),
             "label_taken",
@@ -471,13 +484,9 @@ def idempotency_key(*, shared: bool = False) -> str | None:
             UnprocessableEntity(f"Idempotency-Key must be 1 to {MAX_KEY} characters"),
             "invalid_length",
         )
-    if not (key.isascii() and key.isprintable()):
-        # an HTTP field value is ASCII (RFC 9110 §5.5): a key in UTF-8 came as Latin-1
-        # mojibake, which the same key sent again by another client need not match
+    if not re.fullmatch(KEY_CHARACTERS, key):
         raise coded(
-            UnprocessableEntity(
-                "Idempotency-Key must be printable ASCII characters (send a UUID)"
-            ),
+            UnprocessableEntity("Idempotency-Key must be printable ASCII characters (send a UUID)"),
             "invalid_idempotency_key",
         )
     if shared and len(key) < MIN_SHARED_KEY:

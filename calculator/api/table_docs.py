@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from calculator.api.schemas import ANSWER_LANGS
-from calculator.api.table_access import MAX_KEY, MIN_SHARED_KEY
+from calculator.api.table_access import MIN_SHARED_KEY, key_schema
 from calculator.api.table_schemas import NoFieldsSchema
 from calculator.ledger import MAX_EVENTS, MAX_REPLAY_COST
 
@@ -16,13 +16,13 @@ _TOKEN = {"schema": {"type": "string"}}
 _ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The table version: "N"'}}
 # The Idempotency-Key of a create, an import or a join: keys in one scope for everyone,
 # long enough not to be guessed (table_access.idempotency_key(shared=True)).
-SHARED_KEY_SCHEMA = {"type": "string", "minLength": MIN_SHARED_KEY, "maxLength": MAX_KEY}
+SHARED_KEY_SCHEMA = key_schema(MIN_SHARED_KEY)
 _WRITE_HEADERS = [
     {
         "name": "Idempotency-Key",
         "in": "header",
         "required": True,
-        "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY},
+        "schema": key_schema(),
         "description": "A key of the client's choosing: a retry with the same key and body "
         "gets the stored answer again",
     },

@@ -55,12 +55,12 @@ from calculator.api.join_codes import join_url
 from calculator.api.ledger_io import TableGoneError
 from calculator.api.rate_limits import client_address, join_limit, rate_key
 from calculator.api.table_access import (
-    MAX_KEY,
     MIN_SHARED_KEY,
     add_tokens,
     check_version,
     claim,
     idempotency_key,
+    key_schema,
     mint,
     no_content,
     open_table,
@@ -83,13 +83,13 @@ _OPTIONAL_KEY = {
     "name": "Idempotency-Key",
     "in": "header",
     "required": False,
-    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY},
+    "schema": key_schema(),
     "description": "Optional (send a UUID): a replay mints no second token; it answers "
     "the same token with a fresh secret (the first secret then opens nothing)",
 }
 _JOIN_KEY = {
     **_OPTIONAL_KEY,
-    "schema": {"type": "string", "minLength": MIN_SHARED_KEY, "maxLength": MAX_KEY},
+    "schema": key_schema(MIN_SHARED_KEY),
 }
 _IF_MATCH = {
     "name": "If-Match",

@@ -74,3 +74,5 @@ class Added:
 
     state: str
     tokens: tuple[TokenRow, ...] = ()
+    taken: str | None = None
+    """``label_taken``: the label of the table's token that the new one reads as."""

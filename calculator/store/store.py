@@ -476,7 +476,9 @@ class Store:
             for token in tokens:
                 label = _free_label(token.label, taken)
                 if label != token.label and not rename:
-                    return Added(state="label_taken")
+                    read = folded(token.label)
+                    clash = next(other for other in taken if folded(other) == read)
+                    return Added(state="label_taken", taken=clash)
                 taken.add(label)
                 stored.append(replace(token, label=label))
             self._insert_tokens(cursor, table_id, stored)
