@@ -547,12 +547,13 @@ def test_a_wrong_stake_is_shown_and_a_renamed_player_keeps_its_cards(
         with page.expect_request(lambda r: "/v1/gostop/hands" in r.url) as sent:
             stake.press("Tab")
         assert sent.value.post_data_json["stake"] != 1
-        # said at the stake itself, tied to it for screen readers; not at the bottom
+        # said at the stake itself, tied to it for screen readers; under the outcome
+        # buttons only as a line with the way there
         expect(stake).to_have_attribute("aria-invalid", "true")
         error = panel.locator(".inline-error")
         expect(error).to_be_visible()
         assert error.get_attribute("id") == stake.get_attribute("aria-describedby")
-        expect(hand.locator(".errors")).to_be_empty()
+        expect(hand.locator(".errors").get_by_role("button", name="Show where")).to_have_count(1)
         panel.locator("> summary").click()  # closed: the outcome's answer opens it again
         expect(panel).not_to_have_attribute("open", "")
         hand.get_by_role("button", name="Minsu stops").click()

@@ -4,12 +4,13 @@ page's exploratory pass, 2026-12-06). Each test fails on the page before its fix
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from playwright.sync_api import Browser, Locator, Page, Route, expect
+from playwright.sync_api import Browser, Error, Locator, Page, Route, expect
 
 from bench.server import Server
 from tests.browser.test_page import (
@@ -146,6 +147,13 @@ def test_the_result_shown_goes_when_its_hand_is_voided_or_undone(page: Page, wat
     table.get_by_role("button", name="Undo").click()
     expect(table.locator('[data-hand="2"]')).to_have_count(0)
     expect(shown).to_be_empty()
+    # the history says what Undo took back (it said "hand 2's amounts changed" of a hand
+    # it took away: a page probe), and what Redo made again
+    note = table.locator(".history-note")
+    expect(note).to_have_text("Undone: the last change to hand 2")
+    table.get_by_role("button", name="Redo").click()
+    expect(table.locator('[data-hand="2"]')).to_be_visible()
+    expect(note).to_have_text("Redone: the change to hand 2")
 
 
 def test_voiding_a_nagari_says_which_later_hand_it_repriced(page: Page, watch: Any) -> None:
@@ -616,14 +624,53 @@ def test_the_outcome_buttons_stay_put_as_the_preview_comes(page: Page, watch: An
     waiting = view.locator(".preview-waiting li")
     expect(waiting).to_have_count(3)
     expect(waiting.first).to_have_text("A …")
-    before = nagari.bounding_box()
+
+    # where it is on the page (taps on the cards scroll it: not where it is on screen)
+    def at() -> float:
+        return float(nagari.evaluate("button => button.getBoundingClientRect().top + scrollY"))
+
+    before = at()
     wait_held(page, held)
     holding[0] = False
     for route in held:
         route.continue_()
     expect(view.locator(".preview-list li")).to_have_count(3)
     expect(waiting).to_have_count(0)
-    assert nagari.bounding_box() == before
+    assert at() == before
+    # nor as a line grows past the phone's width when its answer comes: each stays one
+    # line (a line of items wrapped, and the buttons went 23 px down under a tap)
+    held.clear()
+    holding[0] = True
+    give(view, "A", [*BRIGHTS, "02-ribbon", "04-ribbon", "06-ribbon", "09-ribbon", "10-ribbon"])
+    give(view, "A", ["01-ribbon", "03-ribbon", "05-ribbon", "07-ribbon", "12-ribbon"])
+    wait_held(page, held)
+    page.wait_for_timeout(500)  # the last tap's preview asked too
+    tapped = at()
+    holding[0] = False
+    for route in held:
+        with contextlib.suppress(Error):  # a preview the next one aborted
+            route.continue_()
+    line = view.locator('[data-preview-player="A"]')
+    expect(line).to_contain_text(re.compile(r"ribbon.*, .*, .*,", re.IGNORECASE))  # cut short
+    assert at() == tapped
+
+
+def test_a_problem_far_from_the_outcome_buttons_is_said_under_them_too(
+    page: Page, watch: Any
+) -> None:
+    """A problem said where it points, far above the outcome buttons (a player named as
+    another), is said under them too, with a button that goes there: a refused tap said
+    nothing where it was made (a page probe)."""
+    fresh(page, watch)
+    view = page.locator("#view-hand")
+    page.locator("[data-player-name='1']").fill("A")
+    page.keyboard.press("Tab")
+    errors = view.locator(".errors")
+    expect(errors).to_contain_text("is used twice")
+    go = errors.get_by_role("button", name="Show where")
+    expect(go).to_have_count(1)
+    go.click()
+    expect(view.locator("[aria-invalid='true']").first).to_be_focused()
 
 
 def test_a_renamed_player_then_tab_goes_on_to_the_next_control(

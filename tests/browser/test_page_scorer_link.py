@@ -130,7 +130,9 @@ def test_a_link_to_the_table_open_draws_it_again_with_the_hand_half_entered(
             "fragment => { location.hash = fragment }", f"table={own['id']}&scorer={own['token']}"
         )
         expect(table.get_by_role("status")).to_have_text("Loading…")
-        expect(table.get_by_role("button")).to_have_count(0)  # nothing left to tap meanwhile
+        # nothing of the table left to tap meanwhile: only a way out
+        expect(table.get_by_role("button")).to_have_count(1)
+        expect(table.get_by_role("button", name="Leave this table")).to_be_visible()
     expect(table.locator(".table-head h2")).to_have_text("Table night · scorer")
     expect(table.locator('[data-preview-player="A"] .preview-points')).to_have_text("3 pt")
     expect(player_button(table, "A").locator(".player-sub")).to_contain_text("3 cards")
@@ -173,3 +175,31 @@ def test_of_two_links_opened_one_after_the_other_the_last_one_is_shown(
     expect(player_button(table, "A")).to_have_count(0)
     opened = page.evaluate("localStorage['gostop.openTable']")
     assert opened == f'"{other["id"]}"'
+
+
+def test_a_link_to_the_table_open_while_a_hand_is_saved_stores_it_once(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """The table's own link opened while a hand's save is on its way: the save ends first,
+    on the table it was made for, and the table is then read again. The hand came back in
+    the editor (the hand kept for a reopened table was taken before the save ended), and a
+    second tap stored it twice (review)."""
+    create_table(page, watch)
+    table = page.locator("#view-table")
+    give(table, "A", BRIGHTS)
+    own = page.evaluate("JSON.parse(localStorage['gostop.tables'])[0]")
+    posted: list[Route] = []
+    page.route("**/v1/tables/*/hands", lambda route: posted.append(route))
+    table.get_by_role("button", name="A stops").click()
+    wait_held(page, posted)
+    page.evaluate(
+        "fragment => { location.hash = fragment }", f"table={own['id']}&scorer={own['token']}"
+    )
+    page.wait_for_timeout(300)  # the link waits for the save: the table stays as it is
+    expect(table.locator(".table-head h2")).to_have_text("Table night · scorer")
+    posted[0].continue_()
+    page.unroute("**/v1/tables/*/hands")
+    expect(table.locator('[data-hand="1"]')).to_be_visible()
+    expect(player_button(table, "A").locator(".player-sub")).to_contain_text("0 cards")
+    status, read = api(live_server, "GET", f"/v1/tables/{own['id']}", token=own["token"])
+    assert (status, len(read["hands"])) == (200, 1)

@@ -142,6 +142,7 @@ function handView(mount) {
       shown = () => [renderResult(answer.data, { names: cardNames(cards), compare: whatIf }),
         nextHand(next)];
       scored = sameHand(sent);
+      editor.clearErrors(); // an earlier tap's refusal, or its "no connection", is over
       fill(resultBox, staleBox, shown());
       markStale();
       if (!moved()) focusAtTop(resultBox.querySelector("h2"));

@@ -21,6 +21,7 @@ export function createPreview(view) {
     clearTimeout(timer);
     inflight?.abort();
     state.preview = null;
+    state.previewOffline = false;
     state.previewRefused = false;
   }
 
@@ -63,40 +64,51 @@ export function createPreview(view) {
   function renderPreview() {
     if (!parts.preview) return;
     const answer = state.preview;
-    let shown = null;
-    if (answer && state.variant === "balance") shown = balancePreview(answer);
-    else if (answer) {
-      // the one who sits out scores nothing and may not stop: it says what it did
-      shown = h("ul", { class: "preview-list" }, answer.players.map((player) => h("li", {
-        dataset: { previewPlayer: player.id } },
-      h("strong", {}, player.id), " ",
-      player.sits_out ? satOut(player) : [
-        h("span", { class: "preview-points" }, t("pointsShort", { n: num(player.points) })),
-        " · ", player.may_stop ? t("mayStop") : t("mayNotStop"),
-        player.items.length ? ` — ${player.items.map((item) =>
-          `${label(item.label)} ${num(item.points)}`).join(", ")}` : ""])));
-    } else if (!state.previewOffline && !state.previewRefused && view.playing().length >= 2) {
-      // asked, not answered yet: a line per player holds the place the answer takes, so
-      // the outcome buttons under it do not move as it comes (a tap landed beside them)
-      shown = h("ul", { class: "preview-waiting", "aria-busy": "true" },
-        view.playing().map((i) => h("li", {}, h("strong", {}, state.names[i]), " …")));
+    const balance = state.variant === "balance";
+    // One line per player in every state, each one line high (a longer one is cut: CSS):
+    // the answer's, or "…" while it is asked, or "—" when there is none (refused: its
+    // problems are said; no connection). So nothing under it moves as an answer comes or
+    // a line grows: a tap aimed at an outcome button lands on it (they moved ~250 ms after
+    // a card's tap, and a tap meant for Nagari stored "B stops").
+    let lines = null;
+    if (answer) lines = balance ? balanceLines(answer) : handLines(answer);
+    else if (view.playing().length >= 2) {
+      const none = state.previewOffline || state.previewRefused;
+      lines = h("ul", { class: "preview-waiting", "aria-busy": String(!none) },
+        state.names.map((name) => h("li", {}, h("strong", {}, name), none ? " —" : " …")));
     }
+    // a balance hand's missing cards: a line of its own, kept empty when none are
+    const missing = balance && answer?.void
+      ? t("balanceMissing", { n: answer.missing_cards.length }) : "\u00a0";
     fill(parts.preview,
       h("h3", { id: parts.previewId }, t("preview")),
       h("p", { class: "hint" }, t("previewHelp")),
-      shown ?? (state.previewOffline ? h("p", { class: "notice" }, t("previewOffline")) : null));
+      balance && lines ? h("p", { class: "hint preview-line" }, missing) : null,
+      lines,
+      // (no connection: nothing can be stored either, so a tap moved aside stores nothing)
+      state.previewOffline ? h("p", { class: "notice" }, t("previewOffline")) : null);
   }
 
-  /** A balance hand so far: each player's total and balance, or the cards still missing. */
-  function balancePreview(answer) {
-    return [
-      answer.void ? h("p", { class: "hint" }, t("balanceMissing", { n: answer.missing_cards.length }))
-        : null,
-      h("ul", { class: "preview-list" }, answer.players.map((player) => h("li", {
-        dataset: { previewPlayer: player.id } },
-      h("strong", {}, player.id), " ",
-      h("span", { class: "preview-points" }, t("pointsShort", { n: num(player.total) })),
-      player.balance === null ? "" : ` · ${t("balanceOf", { n: signed(player.balance) })}`)))];
+  /** A Go-Stop hand so far: each player's points, whether it may stop, its items. */
+  function handLines(answer) {
+    // the one who sits out scores nothing and may not stop: it says what it did
+    return h("ul", { class: "preview-list" }, answer.players.map((player) => h("li", {
+      dataset: { previewPlayer: player.id } },
+    h("strong", {}, player.id), " ",
+    player.sits_out ? satOut(player) : [
+      h("span", { class: "preview-points" }, t("pointsShort", { n: num(player.points) })),
+      " · ", player.may_stop ? t("mayStop") : t("mayNotStop"),
+      player.items.length ? ` — ${player.items.map((item) =>
+        `${label(item.label)} ${num(item.points)}`).join(", ")}` : ""])));
+  }
+
+  /** A balance hand so far: each player's total and balance. */
+  function balanceLines(answer) {
+    return h("ul", { class: "preview-list" }, answer.players.map((player) => h("li", {
+      dataset: { previewPlayer: player.id } },
+    h("strong", {}, player.id), " ",
+    h("span", { class: "preview-points" }, t("pointsShort", { n: num(player.total) })),
+    player.balance === null ? "" : ` · ${t("balanceOf", { n: signed(player.balance) })}`)));
   }
 
   /** A balance hand: the cards nobody holds yet go to one player; then score it. */

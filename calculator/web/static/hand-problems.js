@@ -50,6 +50,10 @@ export function createProblems(view) {
   function showProblems(error, sent = view.body()) {
     clearErrors();
     const unplaced = [];
+    // said where they point, far above the outcome buttons maybe (a sitter's sale, a
+    // name): said under the buttons too, with a way there (a refused tap said nothing
+    // where it was made)
+    const elsewhere = [];
     for (const entry of error.entries) {
       const target = place(entry.pointer, sent);
       const text = problemText(entry);
@@ -73,14 +77,22 @@ export function createProblems(view) {
       control.setAttribute("aria-describedby", id);
       if (target.after === target.element) target.element.after(message);
       else target.after.append(message);
+      if (!target.element.closest(".outcome")) elsewhere.push({ text, control });
     }
     // no answer at all (the network), or another phone's change first, is not a problem
     // with what was entered
     const only = (code) => error.entries.every((e) => e.code === code);
     const heading = only("no_answer") ? "noAnswerHeading" : only("stale") ? "staleHeading"
       : "errors";
-    fill(parts.errors, unplaced.length ? [h("h3", {}, t(heading)),
-      h("ul", {}, unplaced.map((d) => h("li", {}, d)))] : []);
+    const show = (control) => () => {
+      control.scrollIntoView({ block: "center" });
+      control.focus({ preventScroll: true });
+    };
+    fill(parts.errors, unplaced.length || elsewhere.length ? [h("h3", {}, t(heading)),
+      h("ul", {}, unplaced.map((d) => h("li", {}, d)),
+        elsewhere.map(({ text, control }) => h("li", {}, `${text} `,
+          h("button", { type: "button", class: "quiet", onclick: show(control) },
+            t("showProblem")))))] : []);
   }
 
   function place(pointer, sent) {

@@ -79,7 +79,7 @@ export function createSitter(view) {
             if (state.sitter === i) return;
             sitOut(i);
             state.selectedPlayer = null;
-            state.preview = null;
+            view.forgetPreview();
             view.render();
           },
         }, name))),

@@ -81,7 +81,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     if (!names.includes(state.liable)) state.liable = "";
     for (const type of EVENTS) if (!names.includes(state.events[type])) state.events[type] = "";
     state.selectedPlayer = null;
-    state.preview = null;
+    view.forgetPreview();
     view.seat(sitter);
     render();
   }
@@ -107,7 +107,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     state.variant = variant;
     if (variant === "balance") state.entry = "cards";
     view.seat(state.sitter === null ? null : state.names[state.sitter]);
-    state.preview = null;
+    view.forgetPreview();
     render();
   }
 
@@ -199,7 +199,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
       onclick: () => {
         if (state.entry === value) return;
         state.entry = value;
-        state.preview = null;
+        view.forgetPreview();
         render();
       },
     }, text);
@@ -208,6 +208,6 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
   }
 
   return { setPlayers, renamePlayer, setCards, setVariant, body, outcome, load, clear, render,
-    showErrors: view.showErrors, refresh: view.changed,
+    showErrors: view.showErrors, clearErrors: view.clearErrors, refresh: view.changed,
     get names() { return state.names; } };
 }

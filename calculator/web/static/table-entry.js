@@ -117,7 +117,8 @@ export function createEntry(view) {
       const number = s.correcting?.number;
       const reason = s.correcting?.reason?.value.trim();
       const answer = number
-        ? await view.write("PUT", `/hands/${number}`, { hand, reason }, { strip: "/hand" })
+        ? await view.write("PUT", `/hands/${number}`, { hand, reason },
+          { strip: "/hand", acted: number }) // the hand corrected is not news of itself
         : await view.write("POST", "/hands", hand, { strip: "" });
       if (!answer) return;
       // a correction's hand set aside comes back (unless it was given up meanwhile, and

@@ -23,7 +23,7 @@ export function createSync(view) {
       if (answer.status === 304) {
         // the events of this version not read yet (the last try got no answer)
         if (s.log?.version !== s.table.version) await syncLog();
-        return "ok";
+        return s.current === at ? "ok" : "left";
       }
       s.table = answer.data;
       s.etag = answer.etag;

@@ -19,9 +19,15 @@ export function createWriter(view) {
    * of the button (`near`: "history" or "settle"), kept through the redraws the answer
    * brings; on top otherwise. The hands whose amounts the write changed are said, all
    * but the one it was about (`acted`). */
-  async function write(method, path, body, { strip = null, asking = false, near = null,
+  function write(method, path, body, options = {}) {
+    if (s.writing) return Promise.resolve(null);
+    const done = writing(method, path, body, options);
+    s.writeDone = done.catch(() => null); // what a table being opened waits for (table.js)
+    return done;
+  }
+
+  async function writing(method, path, body, { strip = null, asking = false, near = null,
     acted = null } = {}) {
-    if (s.writing) return null;
     const current = s.current; // a table opened meanwhile (a link) takes none of this answer
     const signature = JSON.stringify([s.current.id, method, path, body ?? null]);
     const retry = s.pending?.signature === signature ? s.pending : null;
@@ -56,16 +62,23 @@ export function createWriter(view) {
       // answered: its own retry is done (another write's, given back with the hand a
       // correction set aside meanwhile, stays for that hand)
       if (!s.pending || s.pending.signature === signature) s.pending = null;
-      const changed = (answer.data?.changed ?? []).filter((c) => c.number !== acted);
-      const told = changed.length
-        ? () => changed.map((c) => t("changed", { n: c.number })).join(", ") : null;
-      // the history's own controls: said in the history, the others' on top
-      const inHistory = asking || near === "history";
-      s.notes = { history: inHistory ? told : null, settle: null };
+      const inHistory = asking || near === "history"; // said there; the others' on top
       const wasClosed = s.table.closed;
       const got = await view.fetchTable();
       if (got === "left") return null;
       s.link = got;
+      // an undo or redo says whose change it took back or made again, from the log read
+      // with the table ("hand 2's amounts changed" was said of a hand an undo took away)
+      const made = s.log?.events.find((e) => e.seq === answer.data?.version);
+      const again = ["undone", "redone"].includes(made?.type) && made.number ? made : null;
+      const changed = (answer.data?.changed ?? [])
+        .filter((c) => c.number !== acted && c.number !== again?.number);
+      const told = again || changed.length ? () => [
+        again ? t(again.type === "undone" ? "undoneHand" : "redoneHand", { n: again.number })
+          : null,
+        ...changed.map((c) => t("changed", { n: c.number }))].filter(Boolean).join(", ")
+        : null;
+      s.notes = { history: inHistory ? told : null, settle: null };
       // of the version read; of the write's own when that read failed (as a 412's below)
       const at = s.link === "ok" ? s.etag : answer.etag ?? s.etag;
       s.notesAt = { history: at, settle: at };
@@ -75,8 +88,8 @@ export function createWriter(view) {
       return answer.data;
     } catch (error) {
       if (!(error instanceof ApiError)) {
-        s.pending = { signature, key, ifMatch }; // tapped again on the table reopened too
-        if (s.current !== current) return null;
+        if (s.current !== current) return null; // left meanwhile
+        s.pending = { signature, key, ifMatch };
         // of no version: it stays until the scorer taps again (table-sync.js), whatever
         // another phone changes meanwhile (its retry then says that)
         tell(() => t("notSent"), "no_answer", null);

@@ -44,6 +44,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     creating: null, // a create that got no answer: {signature, key}
     pending: null, // a write that got no answer: {signature, key, ifMatch}, kept for its retry
     writing: false, // a write is on its way
+    writeDone: null, // its promise, settled once it has ended (table-write.js)
     link: "ok", // the last read: "ok", "offline" (no answer) or "gone" (deleted, revoked)
     shown: null, // the result shown, drawn again in a new language: () => element
     // the table hand it shows, {number, net}: voided, undone or re-priced, it goes
@@ -84,6 +85,11 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
 
   async function open(entry) {
     const turn = ++openings;
+    // a write on its way ends first, on the table it was made for: its hand saved (and
+    // cleared from the editor), or its key kept for the retry — with the hand kept below
+    // (else the hand came back after it was saved, and a tap stored it twice)
+    await s.writeDone;
+    if (turn !== openings) return;
     // the table shown (a link reopens it, or opens another) goes at once: its buttons,
     // tapped while the table is read, would write through an editor no longer there
     // (a tap lost). Reopened, the hand half entered in it is kept, back once it is read.
@@ -99,7 +105,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   }
 
   function drawLoading() {
-    fill(mount, h("p", { class: "notice", role: "status" }, t("loading")));
+    // a way out while it reads (a phone on a dead Wi-Fi would wait for good)
+    fill(mount, h("p", { class: "notice", role: "status" }, t("loading")),
+      h("button", { type: "button", class: "quiet", onclick: leave }, t("leave")));
   }
 
   /** Open `entry` (`open`), unless `superseded()` says another open began meanwhile: that
@@ -160,12 +168,15 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     if (superseded()) return;
     const listed = load("tables", []).some((x) => x.id === opened.id);
     if (got === "ok") {
+      let cards = null;
       try {
-        s.cards = await cardsFor(s.table.ruleset.preset);
+        cards = await cardsFor(s.table.ruleset.preset);
       } catch {
-        s.table = null; // the cards did not come: as if the table had not
+        // the cards did not come: as if the table had not (below)
       }
       if (superseded()) return;
+      if (cards) s.cards = cards;
+      else s.table = null;
     }
     if (got !== "ok" || !s.table) {
       s.current = null;
@@ -267,6 +278,8 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
   }
 
   function leave() {
+    openings += 1; // a table being opened gives way
+    loading = false;
     save("openTable", null);
     s.current = null;
     s.table = null;
