@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from typing import Any
@@ -359,9 +360,15 @@ def test_joining_by_code(live_server: Server, browser: Browser, watch: Any) -> N
         enter_table_hand(scorer)
         expect(scorer.locator('[data-hand="1"]')).to_be_visible()
         phone = watch(browser.new_page(base_url=live_server.base, **PHONE))
-        phone.goto(f"/?join={code}")
+        # typed as people type it: spaced, in lower case; shown and kept as the table has it
+        # (the page showed and remembered " bt2y 03vc " as typed: a page probe)
+        typed = f" {code[:4].lower()} {code[4:].lower()} "
+        phone.goto(f"/?join={urllib.parse.quote(typed)}")
         expect(phone.locator('[data-hand="1"]')).to_be_visible()
         expect(phone.locator("#view-table h2").first).to_contain_text("viewer")
+        expect(phone.locator("[data-join-code]")).to_have_text(code)
+        kept = phone.evaluate("JSON.parse(localStorage['gostop.tables'])[0]")
+        assert kept["join_code"] == code
         phone.close()
     finally:
         context.close()

@@ -185,6 +185,9 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       else view.renderStart(t("noAnswer"));
       return;
     }
+    // the code as the table gives it: one typed with spaces or in lower case joined too,
+    // and was shown and remembered as typed
+    if (s.table.join_code) opened.join_code = s.table.join_code;
     remember(opened);
     save("openTable", opened.id); // a reload mid-night comes back here
     s.playing = s.table.roster.slice(0, MAX_HAND_PLAYERS).map((p) => p.id);
@@ -243,7 +246,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
       scorer() ? box.entry : null, box.result,
       box.history, box.settle, box.share);
     // a phone opened by a scorer link learns the join code from the table itself
-    const current = { ...s.current, join_code: s.current.join_code ?? s.table.join_code ?? null };
+    const current = { ...s.current, join_code: s.table.join_code ?? s.current.join_code ?? null };
     renderShare({ box: box.share, current, absent: s.absent, closed: s.table.closed });
     if (scorer()) view.renderEntry();
     fill(box.result, s.shown ? s.shown() : null);
