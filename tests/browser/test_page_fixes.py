@@ -223,6 +223,18 @@ def test_the_hand_tab_and_the_create_form_each_keep_their_own_rules(
     assert (body["ruleset"], body["stake"]) == ("wikipedia", 500)
 
 
+def test_a_refused_create_says_which_field(page: Page, watch: Any) -> None:
+    """A table refused for its stake says it is the stake ("0 is below the minimum 1"
+    under the Create button said nothing of where: a page probe)."""
+    table = table_screen(page, watch)
+    table.get_by_label("Roster").fill("A\nB\nC")
+    table.get_by_label("Chips per point").fill("0")
+    table.get_by_role("button", name="Create a table").click()
+    expect(table.get_by_role("listitem").filter(has_text="minimum")).to_have_text(
+        re.compile(r"^Chips per point: ")
+    )
+
+
 def enter_hand(page: Page) -> dict[str, Any]:
     """A's three brights, A stops: hand 1 on the table the page has open."""
     table = page.locator("#view-table")

@@ -90,11 +90,15 @@ export function createStart(view) {
       await view.open({ id: created.id, token: created.scorer_token, role: "scorer",
         join_code: created.join_code, viewer_token: created.viewer_token });
     } catch (error) {
-      // a problem with one name says which (the Korean text names the code, not the name)
+      // a problem with one name says which (the Korean text names the code, not the name);
+      // one with the stake, the rule set or the rounding says which field ("0 is below the
+      // minimum 1" said nothing of where: a page probe)
       const about = (entry) => {
         const at = /^\/roster\/(\d+)/.exec(entry.pointer ?? "");
         const text = problemText(entry);
         const name = at ? names[Number(at[1])] : null;
+        const field = /^\/(stake|ruleset|rounding)\b/.exec(entry.pointer ?? "")?.[1];
+        if (field) return `${t(field === "ruleset" ? "rules" : field)}: ${text}`;
         return name && !text.includes(name) ? `${name}: ${text}` : text;
       };
       const details = !(error instanceof ApiError) ? [t("notSent")]
