@@ -614,6 +614,7 @@ def test_closed_gone_and_offline_tables_say_so(
         link = scorer.locator('[data-link="viewer"]').input_value()
         viewer = watch(viewer_context.new_page())
         viewer.goto(link)
+        scorer.locator('#view-table [data-card="01-bright"]').focus()  # entering a hand
         live = viewer.locator("#view-table .totals-panel .live")
         expect(live).to_have_text(re.compile(r"^live · last change "))
         viewer_context.set_offline(True)
@@ -633,6 +634,9 @@ def test_closed_gone_and_offline_tables_say_so(
         assert status == 200, closed
         expect(scorer.locator("#view-table .totals-panel .live")).to_contain_text("closed")
         expect(scorer.get_by_role("button", name="A stops")).to_have_count(0)
+        # the focus, in the editor the close took away, is on the table's heading: it fell
+        # to the page (a page probe)
+        assert focused(scorer).startswith("H2 Table night"), focused(scorer)
         # its join code opens nothing any more: neither it, its link nor its QR code
         expect(scorer.locator("[data-join-code]")).to_have_count(0)
         expect(scorer.locator('[data-link="join"]')).to_have_count(0)

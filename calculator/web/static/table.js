@@ -229,7 +229,14 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     return s.current.role === "scorer" && !s.table.closed;
   }
 
+  /** Draw the table screen; the control that had the focus keeps it, or the heading gets
+   * it when that control is gone (the table closed by another phone took the editor away,
+   * and the focus fell to the page). */
   function renderTable() {
+    keepFocus(mount, drawTable, () => mount.querySelector(".table-head h2"));
+  }
+
+  function drawTable() {
     box.notice = h("p", { class: "notice", role: "status" }, s.notice ? s.notice() : "");
     box.share = h("section", { class: "panel" });
     box.totals = h("section", { class: "panel totals-panel", "aria-labelledby": "totals-h" });
