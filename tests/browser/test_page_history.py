@@ -319,6 +319,32 @@ def undo_after_another_phones(
     return table
 
 
+def test_what_a_change_said_on_top_goes_with_the_next_write(
+    live_server: Server, page: Page, watch: Any
+) -> None:
+    """A correction that re-priced a later hand says so on top; the scorer's next write
+    (an Undo refused as stale) says its own, in the history, and the old note goes (both
+    stood side by side: a page probe)."""
+    create_table(page, watch)
+    table = page.locator("#view-table")
+    table.get_by_role("button", name="Nagari").click()
+    expect(table.locator('[data-hand="1"]')).to_be_visible()
+    stop_by_a(page, 2)
+    table.locator('[data-hand="1"]').get_by_role("button", name="Correct").click()
+    table.locator(".correcting").get_by_label("Reason").fill("A had stopped")
+    give(table, "A", BRIGHTS)
+    table.get_by_role("button", name="A stops").click()
+    top = table.locator("p.notice[role='status']").first
+    expect(top).to_have_text("hand 2's amounts changed")
+    with table_reads_held(page):
+        assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
+        with page.expect_response(lambda answer: answer.url.endswith("/undo")) as undone:
+            table.get_by_role("button", name="Undo").click()
+        assert undone.value.status == 412
+    expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
+    expect(top).to_be_empty()
+
+
 def test_a_poll_answered_after_a_stale_undo_leaves_what_it_said(
     live_server: Server, page: Page, watch: Any
 ) -> None:

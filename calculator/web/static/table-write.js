@@ -35,6 +35,9 @@ export function createWriter(view) {
     const ifMatch = retry?.ifMatch ?? s.table.version;
     const asked = asking ? s.asking : null; // the form tapped (another may open meanwhile)
     s.writing = true;
+    // what the last change said on top is old news now (a correction's note stayed on top
+    // beside a later Undo's refusal: a page probe); this write says its own
+    view.say(null);
     // what went wrong (`text()`, in the language of the moment), said where it was tapped
     // (in the editor: "no_answer" is its offline heading, "stale" another phone's change
     // first; "said" is no code of the API, so the text is shown as it is); said in a
