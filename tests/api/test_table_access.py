@@ -448,8 +448,8 @@ def test_labels_are_unique_among_a_tables_tokens(lclient: Any, clock: FakeClock)
             "label_taken",
         ), alike
         # the detail names the token that holds it, as its list shows it (to revoke it)
-        assert "labelled \"민지's phone\", which reads as" in lookalike.get_json()["detail"]
-    assert "labelled \"민지's phone\": events" in again.get_json()["detail"]
+        assert 'labelled "민지\'s phone", which reads as' in lookalike.get_json()["detail"]
+    assert 'labelled "민지\'s phone": events' in again.get_json()["detail"]
     # the create's own labels are the service's: refused even once their token is revoked
     built_in = lclient.post(
         tokens, json={"role": "viewer", "label": "scorer"}, headers=table.auth()
