@@ -144,9 +144,16 @@ def test_the_result_shown_goes_when_its_hand_is_voided_or_undone(page: Page, wat
     expect(shown).to_be_empty()
     stop_by_a(page, 2)
     expect(shown.locator(".shown-hand")).to_have_text("Hand 2")
+    # Undo says what it would take back, and who made it (another phone's hand was taken
+    # back unawares: a page probe)
+    would = table.locator(".undo-what")
+    expect(would).to_have_text(["Undo takes back: hand 2 added · scorer"])
     table.get_by_role("button", name="Undo").click()
     expect(table.locator('[data-hand="2"]')).to_have_count(0)
     expect(shown).to_be_empty()
+    expect(would).to_have_text(
+        ["Undo takes back: hand 1 voided · scorer", "Redo makes again: hand 2 added · scorer"]
+    )
     # the history says what Undo took back (it said "hand 2's amounts changed" of a hand
     # it took away: a page probe), and what Redo made again
     note = table.locator(".history-note")

@@ -7,8 +7,9 @@
 
 const EDITS = new Set(["added", "corrected", "voided"]);
 
-/** The changes in effect, in the order they were made (undone ones left out). */
-function inEffect(events) {
+/** The changes in effect, in the order they were made, and the undone ones redo could
+ * make again, the next last. */
+function stacks(events) {
   const made = [];
   let undone = [];
   for (const event of events) {
@@ -21,7 +22,19 @@ function inEffect(events) {
       made.push(undone.pop());
     }
   }
-  return made;
+  return { made, undone };
+}
+
+/** The changes in effect, in the order they were made (undone ones left out). */
+function inEffect(events) {
+  return stacks(events).made;
+}
+
+/** What Undo would take back and Redo would make again: each the event of that change
+ * ({type: "added" | "corrected" | "voided", number, by, …}), or null. */
+export function undoRedo(events) {
+  const { made, undone } = stacks(events);
+  return { undo: made.at(-1) ?? null, redo: undone.at(-1) ?? null };
 }
 
 /** The current body of every hand, in order (index 0 is hand 1), from the table's events.

@@ -3,7 +3,7 @@
 // scorer's controls: undo / redo, correct, void and bring back (each with a reason).
 import { call } from "./api.js";
 import { fieldError, fill, h, keepFocus, submitOnEnter, uniqueId } from "./dom.js";
-import { currentBodies, lastEdits } from "./edits.js";
+import { currentBodies, lastEdits, undoRedo } from "./edits.js";
 import { lang, signed, t } from "./i18n.js";
 import { renderResult } from "./result.js";
 
@@ -35,6 +35,13 @@ export function createHistory(view) {
     const hands = [...table.hands].reverse();
     // why each hand stands as it does: its correction's or void's reason (undo/redo read)
     const edits = s.log?.id === s.current.id ? lastEdits(s.log.events) : new Map();
+    // what Undo and Redo would do, said by them: another phone's hand is not taken back
+    // unawares (a page probe). Only from a log of this version: else it could be stale.
+    const next = s.log?.id === s.current.id && s.log.version === table.version
+      ? undoRedo(s.log.events) : { undo: null, redo: null };
+    const would = (key, edit) => (edit ? h("p", { class: "hint undo-what" },
+      t(key, { what: t(`edit_${edit.type}`, { n: edit.number }) }),
+      edit.by ? ` · ${edit.by}` : "") : null);
     fill(box.history, h("h2", { id: "history-h", tabindex: "-1" }, t("history")),
       s.notes.history ? h("p", { class: "notice history-note", role: "status" },
         s.notes.history()) : null,
@@ -44,6 +51,8 @@ export function createHistory(view) {
         h("button", { type: "button", disabled: !table.can_redo,
           onclick: () => view.write("POST", "/redo", undefined, { near: "history" }) }, t("redo")))
         : null,
+      canWrite && table.can_undo ? would("undoWould", next.undo) : null,
+      canWrite && table.can_redo ? would("redoWould", next.redo) : null,
       hands.length ? h("ol", { class: "history", reversed: true }, hands.map((hand) => {
         const result = hand.result;
         const voided = hand.status === "voided";
