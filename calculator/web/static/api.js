@@ -24,9 +24,24 @@ export class ApiError extends Error {
   }
 }
 
+/** No answer by then is no answer: the call fails as when the network does (a write keeps
+ * its key for the retry), instead of holding the page for good (a phone whose Wi-Fi died
+ * with a request on its way: the browser may wait minutes). The service answers far
+ * sooner, past its own deadline (GOSTOP_REQUEST_DEADLINE) with a 503. */
+const TIMEOUT_MS = 20000;
+
+/** `signal`, and the call's timeout (where the browser has them). */
+function bounded(signal) {
+  if (typeof AbortSignal.timeout !== "function") return signal;
+  const timeout = AbortSignal.timeout(TIMEOUT_MS);
+  if (!signal) return timeout;
+  return typeof AbortSignal.any === "function" ? AbortSignal.any([signal, timeout]) : signal;
+}
+
 /**
  * One call: `{status, etag, data}`; `data` is parsed JSON, text for text answers, null for
- * a 304. Throws ApiError for 400+ and TypeError when the network fails.
+ * a 304. Throws ApiError for 400+, TypeError when the network fails, and a TimeoutError
+ * (not an AbortError: `options.signal` aborting is one) when no answer came in time.
  */
 export async function call(method, path, options = {}) {
   const headers = { Accept: "application/json, application/problem+json, */*" };
@@ -39,7 +54,7 @@ export async function call(method, path, options = {}) {
     headers["Content-Type"] = "application/json";
     body = JSON.stringify(options.body);
   }
-  const response = await fetch(path, { method, headers, body, signal: options.signal });
+  const response = await fetch(path, { method, headers, body, signal: bounded(options.signal) });
   // the version, as a strong tag: a proxy that compresses the answer makes it weak (nginx:
   // W/"3" for a table read, "3" for a small 412), and the page compares the tags it gets
   const etag = response.headers.get("ETag")?.replace(/^W\//, "") ?? null;
