@@ -104,6 +104,14 @@ elif not METADATA_ONLY:
             # copies, and the workers under load spent ~6 % more CPU on a hand request
             # (bench/RESULTS.md, thirty-first session), 0.7 % more instructions.
             ext_modules = mypycify(COMPILED, opt_level="3", separate=False)
+            if sys.platform.startswith("linux"):  # gcc and clang
+                # The library's functions hidden (each module's PyInit_ stays visible, and
+                # the modules find the library by importing it and through capsules, not
+                # by its symbols): ~14,000 of its calls of its own runtime and of each
+                # other's functions are made directly, not through the PLT as calls that
+                # another library could interpose (bench/RESULTS.md, thirty-first session).
+                for extension in ext_modules:
+                    extension.extra_compile_args.append("-fvisibility=hidden")
         except BaseException as error:
             print(f"setup.py: mypyc could not compile the engine ({error}); using pure Python")
             _remove_compiled()
