@@ -63,8 +63,8 @@ class BuildOrFallBack(build_ext):
 
     def finalize_options(self) -> None:
         super().finalize_options()
-        # One extension per module (separate=True below): compiled on every core at once
-        # unless pip or the command line set build_ext --parallel.
+        # Every extension at once, on every core, unless pip or the command line set
+        # build_ext --parallel (the modules' shim libraries beside the one of their C)
         if self.parallel is None:
             self.parallel = True
 
@@ -96,11 +96,22 @@ elif not METADATA_ONLY:
         print("setup.py: mypyc is not importable; building pure Python")
     else:
         try:
-            # separate=True: a C file and a shared library per module, so the C compiler
-            # runs on every core (build_ext --parallel) instead of on one 9 MB file: the
-            # build takes half the time, and a batched hand ~0.6 % more instructions
-            # (bench/RESULTS.md, "Twenty-second session").
-            ext_modules = mypycify(COMPILED, opt_level="3", separate=True)
+            # One C file and one shared library for every module (not separate=True, a
+            # library per module: its C compiled on every core at once, the build ~50 s
+            # shorter). Per module, each library held its own copy of mypyc's runtime
+            # (~110 kB of text; 4.5 MB for the 20 modules against 2.0 MB) and called the
+            # other modules through a table: a hand request ran its helpers from ~15
+            # copies, and the workers under load spent ~6 % more CPU on a hand request
+            # (bench/RESULTS.md, thirty-first session), 0.7 % more instructions.
+            ext_modules = mypycify(COMPILED, opt_level="3", separate=False)
+            if sys.platform.startswith("linux"):  # gcc and clang
+                # The library's functions hidden (each module's PyInit_ stays visible, and
+                # the modules find the library by importing it and through capsules, not
+                # by its symbols): ~14,000 of its calls of its own runtime and of each
+                # other's functions are made directly, not through the PLT as calls that
+                # another library could interpose (bench/RESULTS.md, thirty-first session).
+                for extension in ext_modules:
+                    extension.extra_compile_args.append("-fvisibility=hidden")
         except BaseException as error:
             print(f"setup.py: mypyc could not compile the engine ({error}); using pure Python")
             _remove_compiled()

@@ -283,15 +283,38 @@ def _not_json(data: bytes, error: orjson.JSONDecodeError) -> str:
     return f"the body is not valid JSON: {error}"
 
 
-def json_response(body: Any, status: int = 200, mimetype: str = JSON) -> Response:
-    """A UTF-8 JSON response (Korean text unescaped). A 200 JSON answer is an
-    :class:`AnswerResponse`, made and sent without werkzeug's copies: every endpoint's
-    alike, the benchmarks' echo included (SPEC §8 compares the scoring endpoints with it:
-    a faster path for them alone would flatter the ratio, not make scoring cheaper)."""
+def json_response(
+    body: Any, status: int = 200, mimetype: str = JSON, headers: FixedHeaders | None = None
+) -> Response:
+    """A UTF-8 JSON response (Korean text unescaped), with ``headers`` after its own. A 200
+    JSON answer is an :class:`AnswerResponse`, made and sent without werkzeug's copies:
+    every endpoint's alike, the benchmarks' echo included (SPEC §8 compares the scoring
+    endpoints with it: a faster path for them alone would flatter the ratio, not make
+    scoring cheaper)."""
     data = orjson.dumps(body)
     if status == 200 and mimetype == JSON:
-        return AnswerResponse.of(data)
-    return Response(data, status=status, mimetype=mimetype)
+        return AnswerResponse.of(data, headers)
+    response = Response(data, status=status, mimetype=mimetype)
+    if headers is not None:
+        for name, value in headers.pairs:
+            response.headers.add(name, value)
+    return response
+
+
+class FixedHeaders:
+    """Headers whose names and values are known before any request (a scoring answer's
+    ``Content-Language`` and ``Vary`` for each shape), checked once by werkzeug's own
+    ``Headers.add`` when made: :meth:`AnswerResponse.of` adds them to an answer's list as
+    they are, without checking each value again on every answer (two ``Headers.add``
+    calls cost about as much as making the rest of the response)."""
+
+    __slots__ = ("pairs",)
+
+    def __init__(self, *pairs: tuple[str, str]) -> None:
+        checked = Headers()
+        for name, value in pairs:
+            checked.add(name, value)  # raises ValueError for a value with a newline
+        self.pairs: tuple[tuple[str, str], ...] = tuple(checked.items())
 
 
 class App(Flask):
@@ -324,16 +347,20 @@ class AnswerResponse(Response):
     """
 
     @classmethod
-    def of(cls, body: bytes) -> AnswerResponse:
-        """``AnswerResponse(body, mimetype=JSON)``, made without werkzeug's ``__init__``
-        chain (``Response.__init__`` and its base's: the mimetype's charset, the status
-        parsed, a header looked for before each is set), which costs about as much again
-        as the attributes it ends with (timeit, 2026-12-06): the same attributes, the
-        same headers in the same order (checked once at import, below)."""
+    def of(cls, body: bytes, more: FixedHeaders | None = None) -> AnswerResponse:
+        """``AnswerResponse(body, mimetype=JSON)`` with ``more`` headers added after its
+        own, made without werkzeug's ``__init__`` chain (``Response.__init__`` and its
+        base's: the mimetype's charset, the status parsed, a header looked for before each
+        is set), which costs about as much again as the attributes it ends with (timeit,
+        2026-12-06): the same attributes, the same headers in the same order (checked once
+        at import, below). ``more``'s pairs were checked by ``Headers.add`` when they were
+        made: they go into the list as that call would put them."""
         response = cls.__new__(cls)
         headers = response.headers = Headers()
         headers.add("Content-Type", JSON)
         headers.add("Content-Length", str(len(body)))
+        if more is not None:
+            headers._list.extend(more.pairs)
         response._status = "200 OK"
         response._status_code = 200
         response.direct_passthrough = False
@@ -359,13 +386,22 @@ class AnswerResponse(Response):
         return copied
 
 
-def _made_alike(body: bytes) -> bool:
-    """Whether :meth:`AnswerResponse.of` makes what werkzeug's ``__init__`` makes."""
-    made, initialized = AnswerResponse.of(body), AnswerResponse(body, mimetype=JSON)
-    return vars(made) == vars(initialized) and made.headers == initialized.headers
+def _made_alike(body: bytes, more: FixedHeaders | None = None) -> bool:
+    """Whether :meth:`AnswerResponse.of` makes what werkzeug's ``__init__`` makes, with
+    ``more`` added by ``Headers.add``."""
+    made, initialized = AnswerResponse.of(body, more), AnswerResponse(body, mimetype=JSON)
+    for name, value in more.pairs if more is not None else ():
+        initialized.headers.add(name, value)
+    return (
+        vars(made) == vars(initialized)
+        and made.headers.to_wsgi_list() == initialized.headers.to_wsgi_list()
+    )
 
 
-if not _made_alike(b'{"ok":true}'):  # pragma: no cover - a werkzeug that builds otherwise
+if not (
+    _made_alike(b'{"ok":true}')
+    and _made_alike(b"{}", FixedHeaders(("Content-Language", "ko"), ("Vary", "Accept-Language")))
+):  # pragma: no cover - a werkzeug that builds otherwise
     raise ImportError("calculator.api.http: AnswerResponse.of no longer makes a Response alike")
 
 

@@ -22,6 +22,7 @@ from calculator.api.errors import domain_problem, validation_problem
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
 from calculator.api.http import (
     PROBLEM_JSON,
+    FixedHeaders,
     client_language,
     coded,
     current_settings,
@@ -112,18 +113,22 @@ _SHAPES: dict[tuple[str, bool], serialize.Shape] = {
     for lang in (*LANGUAGES, "all")
     for full in (False, True)
 }
+# The headers of a scoring answer in each language, made once (checked by werkzeug then)
+_SHAPE_HEADERS: dict[tuple[str, ...], FixedHeaders] = {
+    shape.langs: FixedHeaders(
+        ("Content-Language", ", ".join(shape.langs)), ("Vary", "Accept-Language")
+    )
+    for shape in _SHAPES.values()
+}
 
 
 def shaped(body: Any, shape: serialize.Shape) -> Response:
     """A scoring answer: the JSON, with the language it speaks (``Content-Language``); a
     cache keeps answers apart by ``Accept-Language``."""
-    response = json_response(body)  # an AnswerResponse: made and sent without werkzeug's copies
-    # Added: the response is new, without either header yet (setting one looks for it
-    # first, and ``vary.add`` would parse the header into a set and write it back).
-    headers = response.headers
-    headers.add("Content-Language", ", ".join(shape.langs))
-    headers.add("Vary", "Accept-Language")
-    return response
+    # An AnswerResponse (made and sent without werkzeug's copies), both headers added as
+    # it is made: new, it holds neither yet (setting one looks for it first, and
+    # ``vary.add`` would parse the header into a set and write it back)
+    return json_response(body, headers=_SHAPE_HEADERS[shape.langs])
 
 
 def score_hand(

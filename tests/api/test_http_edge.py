@@ -347,6 +347,33 @@ def test_an_answer_made_without_werkzeugs_init_is_the_response_init_makes(body: 
     assert (made.status, made.get_data(), made.is_sequence) == ("200 OK", body, True)
 
 
+@pytest.mark.parametrize("langs", [("ko",), ("en",), ("ko", "en")])
+def test_an_answers_fixed_headers_are_those_headers_add_would_add(langs: tuple[str, ...]) -> None:
+    """A scoring answer's Content-Language and Vary, added as the response is made
+    (FixedHeaders), are what werkzeug's Headers.add puts there, in the same place; a
+    non-200 answer gets them by Headers.add itself."""
+    from calculator.api.http import JSON, AnswerResponse, FixedHeaders, json_response
+
+    pairs = (("Content-Language", ", ".join(langs)), ("Vary", "Accept-Language"))
+    made, initialized = (
+        AnswerResponse.of(b"{}", FixedHeaders(*pairs)),
+        AnswerResponse(b"{}", mimetype=JSON),
+    )
+    for name, value in pairs:
+        initialized.headers.add(name, value)
+    assert vars(made) == vars(initialized)
+    assert made.headers.to_wsgi_list() == initialized.headers.to_wsgi_list()
+    other = json_response({}, 201, headers=FixedHeaders(*pairs))
+    assert other.headers.to_wsgi_list()[-2:] == list(pairs)
+
+
+def test_fixed_headers_are_checked_once_made() -> None:
+    from calculator.api.http import FixedHeaders
+
+    with pytest.raises(ValueError, match="newline"):
+        FixedHeaders(("Content-Language", "ko"), ("Vary", "Accept-Language\r\nX-Other: 1"))
+
+
 def test_a_scoring_answer_is_made_without_werkzeugs_init(
     app: Any, client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
