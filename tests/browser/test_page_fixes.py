@@ -144,7 +144,7 @@ def test_offline_writes_and_scores_say_so_and_never_throw(
         hand = page.locator("#view-hand")
         give(hand, "A", BRIGHTS)
         # its preview says why there is none (it went blank)
-        expect(hand.locator(".preview")).to_contain_text("No connection, so no preview")
+        expect(hand.locator(".preview-note")).to_contain_text("No connection, so no preview")
         hand.get_by_role("button", name="A stops").click()
         expect(hand.locator(".errors")).to_contain_text("No answer from the service")
         expect(hand.locator(".errors h3")).to_have_text("No connection")

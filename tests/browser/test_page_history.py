@@ -147,12 +147,15 @@ def test_the_result_shown_goes_when_its_hand_is_voided_or_undone(page: Page, wat
     # Undo says what it would take back, and who made it (another phone's hand was taken
     # back unawares: a page probe)
     would = table.locator(".undo-what")
-    expect(would).to_have_text(["Undo takes back: hand 2 added · scorer"])
+    expect(would).to_have_text(["Undo takes back: hand 2 added · by the table's owner"])
     table.get_by_role("button", name="Undo").click()
     expect(table.locator('[data-hand="2"]')).to_have_count(0)
     expect(shown).to_be_empty()
     expect(would).to_have_text(
-        ["Undo takes back: hand 1 voided · scorer", "Redo makes again: hand 2 added · scorer"]
+        [
+            "Undo takes back: hand 1 voided · by the table's owner",
+            "Redo makes again: hand 2 added · by the table's owner",
+        ]
     )
     # the history says what Undo took back (it said "hand 2's amounts changed" of a hand
     # it took away: a page probe), and what Redo made again

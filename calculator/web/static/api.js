@@ -30,18 +30,17 @@ export class ApiError extends Error {
  * sooner, past its own deadline (GOSTOP_REQUEST_DEADLINE) with a 503. */
 const TIMEOUT_MS = 20000;
 
-/** `signal`, and the call's timeout (where the browser has them). */
+/** The call's own signal, if the caller has one (a preview: the next one aborts it, so it
+ * never holds the page); else the timeout (where the browser has it). */
 function bounded(signal) {
-  if (typeof AbortSignal.timeout !== "function") return signal;
-  const timeout = AbortSignal.timeout(TIMEOUT_MS);
-  if (!signal) return timeout;
-  return typeof AbortSignal.any === "function" ? AbortSignal.any([signal, timeout]) : signal;
+  if (signal || typeof AbortSignal.timeout !== "function") return signal;
+  return AbortSignal.timeout(TIMEOUT_MS);
 }
 
 /**
  * One call: `{status, etag, data}`; `data` is parsed JSON, text for text answers, null for
- * a 304. Throws ApiError for 400+, TypeError when the network fails, and a TimeoutError
- * (not an AbortError: `options.signal` aborting is one) when no answer came in time.
+ * a 304. Throws ApiError for 400+, TypeError when the network fails, and (a call without
+ * `options.signal`) a TimeoutError when no answer came in time.
  */
 export async function call(method, path, options = {}) {
   const headers = { Accept: "application/json, application/problem+json, */*" };

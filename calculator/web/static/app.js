@@ -142,7 +142,9 @@ function handView(mount) {
       shown = () => [renderResult(answer.data, { names: cardNames(cards), compare: whatIf }),
         nextHand(next)];
       scored = sameHand(sent);
-      editor.clearErrors(); // an earlier tap's refusal, or its "no connection", is over
+      // an earlier tap's refusal, or its "no connection", is over (not what an edit made
+      // since said: its preview's problems)
+      if (JSON.stringify(editor.body()) === JSON.stringify(sent)) editor.clearErrors();
       fill(resultBox, staleBox, shown());
       markStale();
       if (!moved()) focusAtTop(resultBox.querySelector("h2"));

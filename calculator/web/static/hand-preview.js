@@ -84,8 +84,8 @@ export function createPreview(view) {
       h("h3", { id: parts.previewId }, t("preview")),
       h("p", { class: "hint" }, t("previewHelp")),
       balance && lines ? h("p", { class: "hint preview-line" }, missing) : null,
-      lines,
-      // (no connection: nothing can be stored either, so a tap moved aside stores nothing)
+      lines);
+    fill(parts.previewNote,
       state.previewOffline ? h("p", { class: "notice" }, t("previewOffline")) : null);
   }
 

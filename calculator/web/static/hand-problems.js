@@ -77,7 +77,10 @@ export function createProblems(view) {
       control.setAttribute("aria-describedby", id);
       if (target.after === target.element) target.element.after(message);
       else target.after.append(message);
-      if (!target.element.closest(".outcome")) elsewhere.push({ text, control });
+      // the way there: a control that takes the focus (a stepper's is its first button)
+      const focusable = control.matches("input, select, textarea, button") ? control
+        : target.element.querySelector("button, input, select, textarea") ?? control;
+      if (!target.element.closest(".outcome")) elsewhere.push({ text, id, control: focusable });
     }
     // no answer at all (the network), or another phone's change first, is not a problem
     // with what was entered
@@ -90,9 +93,9 @@ export function createProblems(view) {
     };
     fill(parts.errors, unplaced.length || elsewhere.length ? [h("h3", {}, t(heading)),
       h("ul", {}, unplaced.map((d) => h("li", {}, d)),
-        elsewhere.map(({ text, control }) => h("li", {}, `${text} `,
-          h("button", { type: "button", class: "quiet", onclick: show(control) },
-            t("showProblem")))))] : []);
+        elsewhere.map(({ text, id, control }) => h("li", {}, `${text} `,
+          h("button", { type: "button", class: "quiet", "aria-describedby": id,
+            onclick: show(control) }, t("showProblem")))))] : []);
   }
 
   function place(pointer, sent) {

@@ -168,6 +168,9 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
     parts.deckId = uniqueId("deck");
     parts.preview = h("section", { class: "preview", "aria-labelledby": parts.previewId });
     parts.errors = h("div", { class: "errors", role: "alert" });
+    // the preview's "no connection", under the outcome buttons: above them, it moved them
+    // as it came and went
+    parts.previewNote = h("div", { class: "preview-note" });
     const balance = state.variant === "balance";
     fill(mount,
       state.kept ? h("p", { class: "notice kept" }, t("keptParts",
@@ -183,6 +186,7 @@ export function createHandEditor({ mount, context, onOutcome, entry = "cards",
       balance ? null : [h("h3", {}, t("flags")), parts.flags, view.sideEvents()],
       parts.preview,
       balance ? view.balanceButtons() : view.outcomeButtons(),
+      parts.previewNote,
       parts.errors);
     view.renderBar();
     if (state.entry === "cards") view.renderCards();

@@ -129,7 +129,9 @@ export function createEntry(view) {
       const item = s.table.hands.find((x) => x.number === (number ?? answer.number));
       const stored = number ? item?.result : answer.result;
       if (stored) {
+        const current = s.current;
         const result = await localized(item, hand, stored);
+        if (s.current !== current) return; // another table opened meanwhile: not its result
         const names = cardNames(s.cards);
         const shownNumber = number ?? answer.number;
         // which hand of the night it is: the panel goes when that hand is voided or re-priced

@@ -39,20 +39,28 @@ export function createHistory(view) {
     // unawares (a page probe). Only from a log of this version: else it could be stale.
     const next = s.log?.id === s.current.id && s.log.version === table.version
       ? undoRedo(s.log.events) : { undo: null, redo: null };
-    const would = (key, edit) => (edit ? h("p", { class: "hint undo-what" },
-      t(key, { what: t(`edit_${edit.type}`, { n: edit.number }) }),
-      edit.by ? ` · ${edit.by}` : "") : null);
+    // said by whom as the history says it ("the table's owner" for the service's own labels)
+    const would = (key, edit, can) => {
+      if (!can || !edit) return null;
+      const who = changedBy(edit.by);
+      return h("p", { class: "hint undo-what", id: uniqueId("would") },
+        t(key, { what: t(`edit_${edit.type}`, { n: edit.number }) }),
+        who ? ` · ${t("changedBy", { who })}` : "");
+    };
+    const undoWould = canWrite ? would("undoWould", next.undo, table.can_undo) : null;
+    const redoWould = canWrite ? would("redoWould", next.redo, table.can_redo) : null;
     fill(box.history, h("h2", { id: "history-h", tabindex: "-1" }, t("history")),
       s.notes.history ? h("p", { class: "notice history-note", role: "status" },
         s.notes.history()) : null,
       canWrite ? h("div", { class: "inline undo-redo" },
         h("button", { type: "button", disabled: !table.can_undo,
+          "aria-describedby": undoWould?.id,
           onclick: () => view.write("POST", "/undo", undefined, { near: "history" }) }, t("undo")),
         h("button", { type: "button", disabled: !table.can_redo,
+          "aria-describedby": redoWould?.id,
           onclick: () => view.write("POST", "/redo", undefined, { near: "history" }) }, t("redo")))
         : null,
-      canWrite && table.can_undo ? would("undoWould", next.undo) : null,
-      canWrite && table.can_redo ? would("redoWould", next.redo) : null,
+      undoWould, redoWould,
       hands.length ? h("ol", { class: "history", reversed: true }, hands.map((hand) => {
         const result = hand.result;
         const voided = hand.status === "voided";

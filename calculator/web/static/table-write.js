@@ -35,9 +35,14 @@ export function createWriter(view) {
     const ifMatch = retry?.ifMatch ?? s.table.version;
     const asked = asking ? s.asking : null; // the form tapped (another may open meanwhile)
     s.writing = true;
-    // what the last change said on top is old news now (a correction's note stayed on top
-    // beside a later Undo's refusal: a page probe); this write says its own
-    view.say(null);
+    // what the last write said on top is old news now (a correction's note stayed on top
+    // beside a later Undo's refusal: a page probe); this write says its own. Not what the
+    // poll said ("the correction was stopped, nothing was saved": the tap it warns of)
+    if (s.notice && s.notice === s.writeNotice) view.say(null);
+    const sayOnTop = (text) => {
+      s.writeNotice = text;
+      view.say(text);
+    };
     // what went wrong (`text()`, in the language of the moment), said where it was tapped
     // (in the editor: "no_answer" is its offline heading, "stale" another phone's change
     // first; "said" is no code of the API, so the text is shown as it is); said in a
@@ -55,7 +60,7 @@ export function createWriter(view) {
         keepFocus(mount, near === "history" ? view.renderHistory : view.renderSettlement,
           () => box[near].querySelector("h2"));
       } else {
-        view.say(text);
+        sayOnTop(text);
       }
     };
     try {
@@ -85,7 +90,7 @@ export function createWriter(view) {
       // of the version read; of the write's own when that read failed (as a 412's below)
       const at = s.link === "ok" ? s.etag : answer.etag ?? s.etag;
       s.notesAt = { history: at, settle: at };
-      view.say(inHistory ? null : told);
+      if (!inHistory) sayOnTop(told);
       if (s.table.closed !== wasClosed) view.renderTable(); // closed: no editor any more
       else view.updateLive();
       return answer.data;

@@ -85,19 +85,20 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
 
   async function open(entry) {
     const turn = ++openings;
-    // a write on its way ends first, on the table it was made for: its hand saved (and
-    // cleared from the editor), or its key kept for the retry — with the hand kept below
-    // (else the hand came back after it was saved, and a tap stored it twice)
-    await s.writeDone;
-    if (turn !== openings) return;
     // the table shown (a link reopens it, or opens another) goes at once: its buttons,
     // tapped while the table is read, would write through an editor no longer there
-    // (a tap lost). Reopened, the hand half entered in it is kept, back once it is read.
-    if (entry.id && entry.id === s.current?.id) view.persist();
+    // (a tap lost); nothing draws it again meanwhile (renderTable)
     stop();
     loading = true;
     drawLoading();
     try {
+      // a write on its way ends first, on the table it was made for (at most the call's
+      // timeout, api.js): its hand saved and cleared from the editor, or its key kept for
+      // the retry (else the hand came back after it was saved, and a tap stored it twice)
+      await s.writeDone;
+      if (turn !== openings) return;
+      // reopened, the hand half entered is kept, back once the table is read
+      if (entry.id && entry.id === s.current?.id) view.persist();
       await opening(entry, () => turn !== openings);
     } finally {
       if (turn === openings) loading = false;
@@ -193,6 +194,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
     s.playing = s.table.roster.slice(0, MAX_HAND_PLAYERS).map((p) => p.id);
     const draft = view.takeDraft();
     if (draft) s.playing = draft.playing;
+    loading = false;
     renderTable();
     if (draft) view.resumeDraft(draft);
     toTop(mount.querySelector(".table-head h2"));
@@ -233,6 +235,7 @@ export function createTableView({ mount, presets, rules, cardsFor, cardNames }) 
    * it when that control is gone (the table closed by another phone took the editor away,
    * and the focus fell to the page). */
   function renderTable() {
+    if (loading) return; // a table being opened: "Loading…" stays until it is read
     keepFocus(mount, drawTable, () => mount.querySelector(".table-head h2"));
   }
 
