@@ -173,6 +173,10 @@ def test_a_voided_hand_is_brought_back_as_it_was(
     hand.get_by_label("Reason").fill("it was not a double")
     hand.get_by_role("button", name="Count it again").click()
     expect(hand).not_to_have_class("voided")
+    # Undo would take back the bringing back, and says so (it read "hand 1 corrected")
+    expect(view.locator(".undo-what")).to_have_text(
+        ["Undo takes back: hand 1 brought back · by the table's owner"]
+    )
     totals = {p: before["totals"][p] + first[p] for p in "ABC"}
     expect(view.locator('[data-total="A"] .chips')).to_have_text(signed(totals["A"]))
     status, after = api(live_server, "GET", f"/v1/tables/{table.id}", token=table.token)

@@ -31,10 +31,21 @@ function inEffect(events) {
 }
 
 /** What Undo would take back and Redo would make again: each the event of that change
- * ({type: "added" | "corrected" | "voided", number, by, …}), or null. */
+ * ({type: "added" | "corrected" | "voided" | "restored", number, by, …}: "restored", a
+ * correction of a hand voided then, which brought it back), or null. */
 export function undoRedo(events) {
   const { made, undone } = stacks(events);
-  return { undo: made.at(-1) ?? null, redo: undone.at(-1) ?? null };
+  const voided = new Set(); // the hands voided by the changes in effect, up to each
+  const kind = (edit) => (edit.type === "corrected" && voided.has(edit.number)
+    ? { ...edit, type: "restored" } : edit);
+  let undo = null;
+  for (const edit of made) {
+    undo = kind(edit);
+    if (edit.type === "voided") voided.add(edit.number);
+    else if (edit.type === "corrected") voided.delete(edit.number);
+  }
+  const redo = undone.at(-1);
+  return { undo, redo: redo ? kind(redo) : null };
 }
 
 /** The current body of every hand, in order (index 0 is hand 1), from the table's events.
