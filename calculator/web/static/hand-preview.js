@@ -65,7 +65,7 @@ export function createPreview(view) {
     if (!parts.preview) return;
     const answer = state.preview;
     const balance = state.variant === "balance";
-    // One line per player in every state, each one line high (a longer one is cut: CSS):
+    // One line per player in every state, each two lines high (a longer one cut: CSS):
     // the answer's, or "…" while it is asked, or "—" when there is none (refused: its
     // problems are said; no connection). So nothing under it moves as an answer comes or
     // a line grows: a tap aimed at an outcome button lands on it (they moved ~250 ms after
