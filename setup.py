@@ -46,6 +46,8 @@ COMPILED = [
     "calculator/api/json_counts.py",
     # the fast loaders of a hand's schemas, generated from them (calculator/api/fields.py)
     "calculator/api/fast_loaders.py",
+    # a loaded hand request to its answer, and a batch's hands one by one
+    "calculator/api/score_requests.py",
 ]
 MANIFEST = Path("calculator/_compiled.json")
 

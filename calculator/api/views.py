@@ -13,12 +13,10 @@ from typing import Any
 import orjson
 from flask import Blueprint as FlaskBlueprint
 from flask import Response, current_app, request
-from marshmallow import ValidationError
 from werkzeug.exceptions import NotFound
 
 from calculator.api import batch_bounds, responses, rules_document, serialize
 from calculator.api.docs import Blueprint
-from calculator.api.errors import domain_problem, validation_problem
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
 from calculator.api.http import (
     PROBLEM_JSON,
@@ -39,26 +37,24 @@ from calculator.api.schemas import (
     load_hand_request,
     resolve_spec,
 )
+from calculator.api.score_requests import score_items, score_request
 from calculator.api.session_schemas import (
     BalanceRequest,
     BalanceRequestSchema,
     SettlementRequestSchema,
 )
 from calculator.balance import score_balance
-from calculator.errors import GoStopError, relocated
 from calculator.explain import LANGUAGES
 from calculator.limits import close_scope, deadline, listing, open_scope
 from calculator.presets import (
     Preset,
     Resolver,
-    RuleSet,
     Variant,
     find_preset,
     resolve,
     unknown_preset,
 )
 from calculator.session import BalanceEntry, Entry, GoStopEntry, NetEntry, Session, settle_session
-from calculator.settlement import compare, settle
 
 CATALOG_CACHE = "public, max-age=3600"
 _CACHED = {
@@ -141,32 +137,6 @@ def score_hand(
     return score_request(load_hand_request(body), resolver=resolver, shape=shape)
 
 
-def score_request(
-    hand_request: HandRequest,
-    *,
-    resolver: Resolver | None = None,
-    shape: serialize.Shape = serialize.DEFAULT_SHAPE,
-    seen: dict[str, RuleSet] | None = None,
-) -> dict[str, Any]:
-    """Score one loaded hand request; raises GoStopError. ``seen`` collects the rule
-    sets of the answer by fingerprint (a batch lists each once)."""
-    if resolver is None and hand_request.compare_with:  # one rule set alone needs none
-        resolver = Resolver()
-    ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",), resolver=resolver)
-    # A loop, not a comprehension (a function call of its own): most requests compare none.
-    others: list[RuleSet] = []
-    for i, spec in enumerate(hand_request.compare_with):
-        others.append(resolve_spec(spec, Variant.GOSTOP, ("compare_with", i), resolver=resolver))
-    hand = hand_request.hand
-    result = settle(hand, ruleset)
-    comparisons = compare(hand, result, others) if others else ()
-    if seen is not None:
-        seen.setdefault(ruleset.fingerprint, ruleset)
-        for other in others:
-            seen.setdefault(other.fingerprint, other)
-    return serialize.hand_json(result, comparisons, shape)
-
-
 @gostop.post("/gostop/hands")
 @gostop.arguments(AnswerQuerySchema, location="query")
 @gostop.arguments(HandRequestSchema, examples=HAND_EXAMPLES)
@@ -213,39 +183,19 @@ def post_batch(
     sizes, refused = batch_bounds.refusal(items, settings, walk.bounds)  # before any work
     if refused is not None:
         return json_response(refused, 422, PROBLEM_JSON)
-    results = []
-    failed = 0
-    resolver = Resolver()  # one for the whole batch: it caps the distinct rule sets
     shape = answer_shape(query)
-    item_shape = shape._replace(full_ruleset=False)  # the full options once, in rulesets
-    seen: dict[str, RuleSet] = {}
-    check_deadline = deadline(settings.request_deadline)
-    largest = settings.max_body_bytes
     # a refused item keeps its first ITEM_PROBLEMS errors and a count (batch_bounds.cut):
     # what only adds problems to its list (its cards' beside its fields') stops there
     with listing(
         most=batch_bounds.ITEM_PROBLEMS + 2, total=(batch_bounds.ITEM_PROBLEMS + 2) * len(items)
     ):
-        for index, item in enumerate(items):
-            check_deadline()  # past it: a 503 with Retry-After, never a killed worker
-            if sizes[index] > largest:  # as a single request would be (or nested past reading)
-                failed += 1
-                problem = batch_bounds.oversized(index, sizes[index], settings)
-                results.append(_batch_entry(index, problem["status"], "problem", problem))
-                continue
-            try:
-                result = score_request(
-                    load_hand_request(item), resolver=resolver, shape=item_shape, seen=seen
-                )
-                results.append(_batch_entry(index, 200, "result", result))
-            except ValidationError as error:
-                failed += 1
-                problem = batch_bounds.cut(validation_problem(error, f"/hands/{index}"))
-                results.append(_batch_entry(index, 422, "problem", problem))
-            except GoStopError as error:
-                failed += 1
-                problem = batch_bounds.cut(domain_problem(relocated(error, ("hands", index))))
-                results.append(_batch_entry(index, 422, "problem", problem))
+        results, failed, seen = score_items(
+            items,
+            sizes,
+            settings,
+            shape._replace(full_ruleset=False),  # the full options once, in rulesets
+            deadline(settings.request_deadline),  # past it: a 503, never a killed worker
+        )
     rulesets = {
         fingerprint: serialize.ruleset_json(ruleset, full=shape.full_ruleset)
         for fingerprint, ruleset in seen.items()
@@ -257,14 +207,6 @@ def post_batch(
         "failed": failed,
     }
     return shaped(body, shape)
-
-
-def _batch_entry(index: int, status: int, name: str, answer: Any) -> orjson.Fragment:
-    """One entry of a batch's ``results`` (``name``: result or problem), serialized at once:
-    kept as dicts until the whole answer is dumped, a thousand answers would be walked by
-    every garbage collection of the batch (they all stay alive until then), and each dict
-    freed at the end; as bytes they cost the collector nothing."""
-    return orjson.Fragment(orjson.dumps({"index": index, "status": status, name: answer}))
 
 
 @balance.post("/balance/hands")
