@@ -694,19 +694,51 @@ def test_the_outcome_buttons_stay_put_as_the_preview_comes(page: Page, watch: An
 def test_a_problem_far_from_the_outcome_buttons_is_said_under_them_too(
     page: Page, watch: Any
 ) -> None:
-    """A problem said where it points, far above the outcome buttons (a player named as
-    another), is said under them too, with a button that goes there: a refused tap said
-    nothing where it was made (a page probe)."""
+    """A problem said where it points, far above the outcome buttons (a sitter's sale of
+    more brights than are left), is said under them too, with a button that goes there:
+    a refused tap said nothing where it was made (a page probe)."""
     fresh(page, watch)
     view = page.locator("#view-hand")
-    page.locator("[data-player-name='1']").fill("A")
-    page.keyboard.press("Tab")
+    view.get_by_role("button", name="Add a player").click()  # D sits out
+    give(view, "A", [*BRIGHTS, "11-bright", "12-bright"])  # every bright: none to sell
+    view.get_by_role("button", name="one Cards D sells more").click()
+    view.get_by_role("button", name="A stops").click()
     errors = view.locator(".errors")
-    expect(errors).to_contain_text("is used twice")
+    expect(errors).to_contain_text("sold_brights is 1")
     go = errors.get_by_role("button", name="Show where")
     expect(go).to_have_count(1)
     go.click()
-    expect(view.locator("[aria-invalid='true']").first).to_be_focused()
+    expect(view.locator(".has-error button").first).to_be_focused()  # D's sale, above
+    assert "D sells" in (view.locator(".has-error button").first.get_attribute("aria-label") or "")
+
+
+def test_a_name_another_player_has_is_refused_at_its_field(page: Page, watch: Any) -> None:
+    """A player renamed as another is refused where it is typed, its name kept: the
+    editor keeps piles by name (the two were one there) and the service refused the hand
+    only once a tap sent it. A player added after a rename takes a free letter (it was
+    "D" after B was renamed D: two D)."""
+    fresh(page, watch)  # A, B and C
+    view = page.locator("#view-hand")
+    give(view, "B", ["01-bright"])
+    second = page.locator("[data-player-name='1']")
+    said = view.locator(".inline-error[role=alert]")
+    second.fill("A")
+    page.keyboard.press("Tab")
+    expect(second).to_have_value("B")
+    expect(second).to_have_attribute("aria-invalid", "true")
+    expect(said).to_have_text(
+        "A is already another player's name: give each player a name of its own."
+    )
+    expect(view.locator('[data-card="01-bright"] .badge')).to_have_text("B")  # still B's
+    second.fill("D")
+    page.keyboard.press("Tab")
+    expect(second).not_to_have_attribute("aria-invalid", "true")
+    expect(said).to_have_count(0)
+    expect(view.locator('[data-card="01-bright"] .badge')).to_have_text("D")
+    view.get_by_role("button", name="Add a player").click()
+    names = page.locator("[data-player-name]")
+    expect(names).to_have_count(4)
+    expect(names.nth(3)).to_have_value("B")
 
 
 def test_a_renamed_player_then_tab_goes_on_to_the_next_control(

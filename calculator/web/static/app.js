@@ -3,7 +3,10 @@
 // `?join=CODE` (a join link, or its QR code) and `#table=ID&viewer=TOKEN` (a viewer link).
 import { ApiError, call } from "./api.js";
 import { cardName } from "./cards.js";
-import { afterTap, fill, focusAtTop, focusMoves, h, keepFocus, stepper, uniqueId } from "./dom.js";
+import {
+  afterTap, clearFieldError, fieldError, fill, focusAtTop, focusMoves, h, keepFocus, stepper,
+  uniqueId,
+} from "./dom.js";
 import { createHandEditor, handPath } from "./hand.js";
 import { lang, learnCodes, setLang, t } from "./i18n.js";
 import { renderResult } from "./result.js";
@@ -182,7 +185,16 @@ function handView(mount) {
           dataset: { playerName: String(i) },
           onchange: (e) => {
             const before = names[i];
-            names[i] = e.target.value.trim() || names[i];
+            const wanted = e.target.value.trim() || before;
+            if (wanted !== before && names.includes(wanted)) {
+              // two players of one name would be one to the editor (it keeps piles by
+              // name) and the service refuses the hand: said at the field, the name kept
+              e.target.value = before;
+              fieldError(e.target, t("nameTaken", { id: wanted }));
+              return;
+            }
+            clearFieldError(e.target);
+            names[i] = wanted;
             save("roster", names);
             // said in place, not drawn again: a Tab (a phone keyboard's "next") changes
             // the name on its way to the next field, which a redraw would replace under
@@ -198,7 +210,8 @@ function handView(mount) {
     });
     fill(rosterBox, h("h2", { id: "players-h", tabindex: "-1" }, t("players")), inputs,
       names.length < 4 ? h("button", { type: "button", class: "quiet", onclick: () => {
-        names.push(String.fromCharCode(65 + names.length));
+        // the first letter no player is named (A, B, C… renamed, "C" may be taken)
+        names.push([..."ABCDEFGH"].find((letter) => !names.includes(letter)));
         rosterChanged();
       } }, t("addPlayer")) : null);
   }

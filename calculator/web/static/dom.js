@@ -237,6 +237,14 @@ export function fieldError(field, text) {
   field.focus();
 }
 
+/** What fieldError said at `field`, taken back (the field was put right). */
+export function clearFieldError(field) {
+  const id = field.getAttribute("aria-describedby");
+  if (id) document.getElementById(id)?.remove();
+  field.removeAttribute("aria-describedby");
+  field.removeAttribute("aria-invalid");
+}
+
 /**
  * A − value + stepper: real buttons (keyboard, ≥44 px), the value in a live output.
  * `pointer` ties it to the API's error pointers. `who`: the player it counts for, named
