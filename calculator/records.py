@@ -8,12 +8,15 @@ tuple; bench/RESULTS.md, nineteenth session), and freed at a tuple's cost. Recor
 a cache on the hot path (the answer's steps, items and payments) spell ``_values`` out
 and compare field by field; the others read their fields by name. A class that writes
 its own ``__eq__`` writes ``__hash__`` again too (Python drops an inherited ``__hash__``
-from a class that defines ``__eq__``), of a few of its fields: equal records have equal
-hashes whatever fields the hash leaves out, and records that differ only in those share a
-bucket, where equality tells them apart. A step's ``facts``, a payment's or a winner's
-steps and an item's IDs are tuples of their own, hashed anew each time: hashing every
-field cost a hand ~13k instructions in the answer's cache look-ups (bench/RESULTS.md,
-twentieth session). Compiled, every field
+from a class that defines ``__eq__``), of every field its ``__eq__`` compares, mixed
+natively (:func:`mix`; an item's IDs follow from its mask). A hash that left fields out
+let records that differ only in those share one bucket: the answer's caches of steps,
+payments and winners (calculator/api/serialize.py, thousands of entries each) grew one
+collision chain from hands that differ in a player ID, a streak or a 피박's count, and
+every later look-up walked it (a 1,000-hand batch took 1.8 s of CPU after a few others;
+bench/RESULTS.md, thirty-second session). A client's text (a player ID) is mixed in by
+its own hash (:func:`text_hash`: randomized per process, so no client can choose IDs
+that collide); the service's own codes by :func:`code_key`. Compiled, every field
 is read-only (``Final``); interpreted, mypy holds the code to that.
 
 >>> from calculator.result import Step
@@ -26,7 +29,36 @@ Step(code='go_bonus', op='add', value=2, total=9, times=2, player=None, facts=()
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Final, Self
+
+HASH_BITS: Final = (1 << 61) - 1
+"""What a written-out ``__hash__`` keeps of its mix: compiled, an integer past 62 bits is
+boxed, and a hash past 64 an OverflowError."""
+
+_MIX: Final = 1_000_003  # odd, and larger than any count or small amount a field holds
+
+
+def mix(found: int, value: int) -> int:
+    """``found`` (a hash so far) with one more field's integer mixed in: each field
+    moves the bits of those before it, so fields with small values (counts, points) do
+    not cancel one another out."""
+    return (found * _MIX ^ value) & HASH_BITS
+
+
+def text_hash(text: str | None) -> int:
+    """A client's text in a record's hash (a player ID, or None): its own hash, which
+    Python randomizes per process, cut to :data:`HASH_BITS`."""
+    return 0 if text is None else hash(text) & HASH_BITS
+
+
+def code_key(code: str) -> int:
+    """One of the service's own codes in a record's hash: its length and its last two
+    characters, read without hashing it (the codes are few and fixed; two that share
+    these share a bucket, told apart by equality)."""
+    size = len(code)
+    if size < 2:
+        return size
+    return size << 16 | ord(code[-2]) << 8 | ord(code[-1])
 
 
 class Record:

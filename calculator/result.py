@@ -12,7 +12,7 @@ from typing import ClassVar, Final, final
 from calculator import cards
 from calculator.hand import Outcome
 from calculator.presets import RuleSet
-from calculator.records import Record
+from calculator.records import Record, code_key, mix, text_hash
 from calculator.scoring import Item, Score
 
 
@@ -182,9 +182,14 @@ class Step(Record):
         )
 
     def __hash__(self) -> int:
-        # the fields that tell most steps apart (equality reads them all): hashing the
-        # facts too, a tuple of their own, cost ~1k instructions a step (records.py)
-        return hash((self.code, self.total, self.value))
+        # every field equality reads (records.py): the player, the streak or a 피박's
+        # count left out, a client's hands filled one bucket of the answer's step cache
+        found = mix(mix(code_key(self.code) ^ code_key(self.op) << 24, self.total), self.value)
+        found = mix(found, -1 if self.times is None else self.times)
+        found = mix(found, text_hash(self.player))
+        for name, value in self.facts:
+            found = mix(mix(found, code_key(name)), value)
+        return found
 
 
 @final
@@ -216,7 +221,10 @@ class WinnerScore(Record):
         )
 
     def __hash__(self) -> int:
-        return hash((self.base, self.amount))  # not its steps (records.py)
+        found = mix(self.base, self.amount)  # and its steps (records.py)
+        for step in self.steps:
+            found = mix(found, step.__hash__())
+        return found
 
 
 @final
@@ -275,7 +283,13 @@ class Payment(Record):
         )
 
     def __hash__(self) -> int:
-        return hash((self.payer, self.payee, self.points, self.chips))  # not its steps (records.py)
+        # every field equality reads, its steps too (records.py)
+        found = mix(text_hash(self.payer), text_hash(self.payee))
+        found = mix(mix(found, self.points), self.chips)
+        found = mix(found, code_key(self.reason) ^ code_key(self.priced_in) << 24)
+        for step in self.steps:
+            found = mix(found, step.__hash__())
+        return found
 
 
 @final
