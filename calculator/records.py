@@ -13,7 +13,9 @@ hashes whatever fields the hash leaves out, and records that differ only in thos
 bucket, where equality tells them apart. A step's ``facts``, a payment's or a winner's
 steps and an item's IDs are tuples of their own, hashed anew each time: hashing every
 field cost a hand ~13k instructions in the answer's cache look-ups (bench/RESULTS.md,
-twentieth session). Compiled, every field
+twentieth session); hashing a tuple of the few fields still cost ~5.7k a batched hand
+(the tuple built, its numbers boxed, the hash boxed as often as not), so they mix the
+fields in native arithmetic (:data:`HASH_BITS`, :func:`text_key`). Compiled, every field
 is read-only (``Final``); interpreted, mypy holds the code to that.
 
 >>> from calculator.result import Step
@@ -26,7 +28,18 @@ Step(code='go_bonus', op='add', value=2, total=9, times=2, player=None, facts=()
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Final, Self
+
+HASH_BITS: Final = (1 << 61) - 1
+"""What a written-out ``__hash__`` keeps of its mix: compiled, a hash past 62 bits is a
+boxed integer, and one past 64 an OverflowError."""
+
+
+def text_key(text: str) -> int:
+    """A few bits of ``text`` for a record's hash, read without hashing it: its length
+    and its last character. Compiled, ``hash(text)`` returns a boxed integer about every
+    other time (a hash has 64 bits, a native int 62)."""
+    return len(text) << 21 | ord(text[-1]) if text else 0
 
 
 class Record:

@@ -12,7 +12,7 @@ from typing import ClassVar, Final, final
 from calculator import cards
 from calculator.hand import Outcome
 from calculator.presets import RuleSet
-from calculator.records import Record
+from calculator.records import HASH_BITS, Record, text_key
 from calculator.scoring import Item, Score
 
 
@@ -176,15 +176,19 @@ class Step(Record):
             and self.value == other.value
             and self.code == other.code
             and self.op == other.op
-            and self.times == other.times
-            and self.player == other.player
-            and self.facts == other.facts
+            # the optional fields and the facts by identity first: compiled, ``==`` on
+            # them is a generic comparison, and they are most often the same object
+            # (None, a small int, the facts made once at import)
+            and (self.times is other.times or self.times == other.times)
+            and (self.player is other.player or self.player == other.player)
+            and (self.facts is other.facts or self.facts == other.facts)
         )
 
     def __hash__(self) -> int:
         # the fields that tell most steps apart (equality reads them all): hashing the
-        # facts too, a tuple of their own, cost ~1k instructions a step (records.py)
-        return hash((self.code, self.total, self.value))
+        # facts too, a tuple of their own, cost ~1k instructions a step; mixed natively
+        # (records.py)
+        return (self.total << 16 ^ self.value ^ text_key(self.code) << 32) & HASH_BITS
 
 
 @final
@@ -216,7 +220,7 @@ class WinnerScore(Record):
         )
 
     def __hash__(self) -> int:
-        return hash((self.base, self.amount))  # not its steps (records.py)
+        return (self.amount << 16 ^ self.base) & HASH_BITS  # not its steps (records.py)
 
 
 @final
@@ -275,7 +279,9 @@ class Payment(Record):
         )
 
     def __hash__(self) -> int:
-        return hash((self.payer, self.payee, self.points, self.chips))  # not its steps (records.py)
+        # not its steps; mixed natively (records.py)
+        payer, payee = text_key(self.payer), text_key(self.payee)
+        return (self.chips << 24 ^ self.points ^ payer << 8 ^ payee << 32) & HASH_BITS
 
 
 @final

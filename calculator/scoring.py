@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, Final, final
 
 from calculator import cards
-from calculator.records import Record
+from calculator.records import HASH_BITS, Record, text_key
 
 if TYPE_CHECKING:
     from calculator.hand import Declared
@@ -96,7 +96,8 @@ class Item(Record):
         )
 
     def __hash__(self) -> int:
-        return hash((self.code, self.points, self.mask))  # not its IDs (records.py)
+        # not its IDs; mixed natively (records.py)
+        return (self.mask ^ self.points << 52 ^ text_key(self.code) << 24) & HASH_BITS
 
     @property
     def cards(self) -> tuple[str, ...]:
