@@ -8,12 +8,13 @@ tuple; bench/RESULTS.md, nineteenth session), and freed at a tuple's cost. Recor
 a cache on the hot path (the answer's steps, items and payments) spell ``_values`` out
 and compare field by field; the others read their fields by name. A class that writes
 its own ``__eq__`` writes ``__hash__`` again too (Python drops an inherited ``__hash__``
-from a class that defines ``__eq__``), of every field its ``__eq__`` compares, mixed
-natively (:func:`mix`; an item's IDs follow from its mask). A hash that left fields out
-let records that differ only in those share one bucket: the answer's caches of steps,
-payments and winners (calculator/api/serialize.py, thousands of entries each) grew one
-collision chain from hands that differ in a player ID, a streak or a 피박's count, and
-every later look-up walked it (a 1,000-hand batch took 1.8 s of CPU after a few others;
+from a class that defines ``__eq__``), of every field its ``__eq__`` compares (an item's
+IDs follow from its mask), mixed natively (:func:`mix`: a tuple of the fields, built and
+hashed, cost ~5.7k instructions a batched hand). A hash that left fields out let records
+that differ only in those share one bucket: the answer's caches of steps, payments and
+winners (calculator/api/serialize.py, thousands of entries each) grew one collision
+chain from hands that differ in a player ID, a streak or a 피박's count, and every later
+look-up walked it (a 1,000-hand batch took 1.8 s of CPU after a few others;
 bench/RESULTS.md, thirty-second session). A client's text (a player ID) is mixed in by
 its own hash (:func:`text_hash`: randomized per process, so no client can choose IDs
 that collide); the service's own codes by :func:`code_key`. Compiled, every field

@@ -176,9 +176,12 @@ class Step(Record):
             and self.value == other.value
             and self.code == other.code
             and self.op == other.op
-            and self.times == other.times
-            and self.player == other.player
-            and self.facts == other.facts
+            # the optional fields and the facts by identity first: compiled, ``==`` on
+            # them is a generic comparison, and they are most often the same object
+            # (None, a small int, the facts made once at import)
+            and (self.times is other.times or self.times == other.times)
+            and (self.player is other.player or self.player == other.player)
+            and (self.facts is other.facts or self.facts == other.facts)
         )
 
     def __hash__(self) -> int:

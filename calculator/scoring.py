@@ -23,9 +23,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, Final, final
 
 from calculator import cards
-from calculator.records import Record
+from calculator.records import HASH_BITS, Record, code_key
 
 if TYPE_CHECKING:
+    # a native 64-bit integer, compiled; ``int`` at run time (never imported then: the
+    # annotations are not evaluated, and mypy_extensions is no dependency of the service)
+    from mypy_extensions import i64
+
     from calculator.hand import Declared
     from calculator.rules import GoStopRules
     from calculator.tables import CardTables
@@ -58,13 +62,15 @@ def count_bits(bits: int) -> int:
     """
     if bits >> 56:  # beyond the constants below (or negative): not a card mask
         return bits.bit_count()
-    bits -= (bits >> 1) & 0x55555555555555
-    bits = (bits & 0x33333333333333) + ((bits >> 2) & 0x33333333333333)
-    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F
-    bits += bits >> 8
-    bits += bits >> 16
-    bits += bits >> 32
-    return bits & 0x7F
+    # native 64-bit arithmetic (i64): on a tagged int each operation tests its tag first
+    n: i64 = bits
+    n -= (n >> 1) & 0x55555555555555
+    n = (n & 0x33333333333333) + ((n >> 2) & 0x33333333333333)
+    n = (n + (n >> 4)) & 0x0F0F0F0F0F0F0F
+    n += n >> 8
+    n += n >> 16
+    n += n >> 32
+    return n & 0x7F
 
 
 @final
@@ -96,7 +102,8 @@ class Item(Record):
         )
 
     def __hash__(self) -> int:
-        return hash((self.code, self.points, self.mask))  # not its IDs (records.py)
+        # not its IDs; mixed natively (records.py)
+        return (self.mask ^ self.points << 52 ^ code_key(self.code) << 24) & HASH_BITS
 
     @property
     def cards(self) -> tuple[str, ...]:

@@ -145,14 +145,16 @@ def build_tables(rules: GoStopRules) -> CardTables:
 
 _TABLES: Final[dict[tuple[object, ...], CardTables]] = {}
 _PARTS: Final[dict[tuple[object, ...], dict[int, Any]]] = {}
-_last: tuple[GoStopRules | None, CardTables | None] = (None, None)
+# The last rules asked for and their tables, in a list named Final: compiled, a module
+# global that is assigned is read from the module's dict (a lookup by name), a Final one
+# from a native static.
+_LAST: Final[list[tuple[GoStopRules | None, CardTables | None]]] = [(None, None)]
 
 
 def tables_for(rules: GoStopRules) -> CardTables:
     """The tables of ``rules``, from the cache when a rule set with the same
     :data:`TABLE_OPTIONS` was seen before (the common case costs one look-up)."""
-    global _last
-    last = _last
+    last = _LAST[0]
     if last[0] is rules and last[1] is not None:  # scoring asks once per pile: the same rules
         return last[1]
     key = _key(rules, TABLE_OPTIONS)
@@ -167,7 +169,7 @@ def tables_for(rules: GoStopRules) -> CardTables:
             _part(shaped, BONUS_OPTIONS, _bonus_table, CACHE_SIZE),
         )
         _remember(_TABLES, key, found, CACHE_SIZE)
-    _last = (rules, found)
+    _LAST[0] = (rules, found)
     return found
 
 

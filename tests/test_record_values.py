@@ -18,7 +18,7 @@ import pytest
 from bench.corpus import corpus
 from calculator.api.schemas import load_hand_request
 from calculator.presets import resolve
-from calculator.records import Record
+from calculator.records import HASH_BITS, Record
 from calculator.result import Counts, HandResult, Payment, PlayerResult, Step, WinnerScore
 from calculator.scoring import Item, Pile, Score
 from calculator.settlement import settle
@@ -203,3 +203,21 @@ def test_a_record_copies_and_pickles_to_an_equal_one() -> None:
         for again in (copy.copy(record), copy.deepcopy(record), pickle.loads(pickle.dumps(record))):
             assert type(again) is type(record)
             assert again == record
+
+
+def test_a_hash_fits_whatever_the_fields_hold() -> None:
+    """The written-out hashes mix their fields in native arithmetic, cut to
+    :data:`~calculator.records.HASH_BITS`: amounts past 64 bits, negative ones and empty
+    texts hash (compiled, a hash past 64 bits would be an OverflowError), equal records
+    alike."""
+    huge = 2**80 + 3
+    records = [
+        Step("pi_bak", "multiply", huge, -huge),
+        Step("", "add", -1, 0),
+        Item("", huge, huge),
+        Payment("", "🀄", huge, -huge, "stop", ()),
+        WinnerScore(-huge, (), huge),
+    ]
+    for record in records:
+        assert 0 <= hash(record) <= HASH_BITS
+        assert hash(record._replace()) == hash(record)

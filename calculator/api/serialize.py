@@ -7,7 +7,7 @@ the test suite checks every response against them, so the two cannot drift.
 Parts that repeat from response to response — the resolved rule set, scoring items,
 explanation steps, a player's counts, whole payments — are serialized once and reused
 as ``orjson.Fragment`` values, so the bodies these functions return are meant for
-``orjson.dumps``.
+``orjson.dumps``; a hand's players are written as JSON text directly (:func:`players_json`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import orjson
 
 from calculator.api import rules_document
 from calculator.balance import BalanceResult
-from calculator.cards import CARDS, DECK
+from calculator.cards import CARDS, DECK, ids_of
 from calculator.codes import CODES, DESCRIPTIONS
 from calculator.errors import Issue, pointer
 from calculator.explain import LANGUAGES, operation, payment_sentence, step_line
@@ -38,7 +38,7 @@ from calculator.result import (
     gukjin_of,
     winner_of,
 )
-from calculator.scoring import Item, item_cards
+from calculator.scoring import Item
 from calculator.session import Rounding, SessionResult, Transfer, minimal_transfers
 from calculator.settlement import Comparison
 from calculator.tables import tables_for
@@ -123,6 +123,69 @@ def _ruleset_by_value(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
     return found
 
 
+# --- JSON text, written directly ------------------------------------------------------
+#
+# The players of an answer are written as JSON text: pieces appended to one list and
+# joined once (:func:`players_json`), each item and each player's counts a piece kept by
+# value. orjson walked them as dicts and lists, ~7.8k instructions of a batched hand's
+# 14.6k ``dumps`` (3 players); written so, a batched hand costs 224.6k → 220.3k
+# instructions in all (bench/RESULTS.md, thirty-second session). Not nested: formatting
+# each item, then each player, then the list copied every piece three times, and cost
+# more than orjson's walk (229.0k). Bytes, not str: orjson encodes a str with Korean in it
+# to UTF-8 anew (~12k instructions for an answer's 2 kB). Every string is orjson's own
+# text for it (:func:`_text`), every number an int (never a bool: ``%d`` would write 1
+# where orjson writes true), none past 64 bits (points, counts, a sitter's sold cards:
+# small by the deck), so the bytes are those orjson writes for the same values as dicts
+# (tests/api/test_serialize.py holds the two together).
+
+# A string's JSON text as orjson writes it, kept by value: the codes, card IDs, languages
+# and player IDs of the answers repeat (a new player ID is hashed once: a str keeps its
+# hash, and each hand writes its IDs a few times).
+_TEXTS: Final[dict[str, bytes]] = {}
+_TEXTS_KEPT: Final = 16384
+
+
+def _text(value: str) -> bytes:
+    """``value`` as a JSON string, as ``orjson.dumps`` writes it (kept by value)."""
+    found = _TEXTS.get(value)
+    if found is None:
+        if len(_TEXTS) >= _TEXTS_KEPT:
+            _TEXTS.clear()
+        found = _TEXTS[value] = _dumps(value)
+    return found
+
+
+def _number(value: int | None) -> bytes:
+    """An int, or null."""
+    return b"null" if value is None else b"%d" % value
+
+
+def _card_texts(shift: int) -> tuple[bytes, ...]:
+    """For each 7-bit value, the JSON strings of the cards its bits stand for at ``7 ×
+    shift``, joined by commas (:func:`calculator.cards.ids_of`'s chunks, as text)."""
+    return tuple(
+        b",".join([_dumps(card_id) for card_id in ids_of(chunk << (7 * shift))])
+        for chunk in range(128)
+    )
+
+
+_CARD_TEXTS: Final = tuple(_card_texts(shift) for shift in range(8))
+
+
+def _cards_text(mask: int) -> bytes:
+    """The IDs of the cards in ``mask`` as JSON strings joined by commas, in deck order
+    (:func:`calculator.cards.ids_of`'s order and IDs)."""
+    found = b""
+    shift = 0
+    while mask:
+        chunk = _CARD_TEXTS[shift][mask & 127]
+        if chunk:
+            found = b"%b,%b" % (found, chunk) if found else chunk
+        mask >>= 7
+        shift += 1
+    return found
+
+
 _StepEntry = tuple[orjson.Fragment, tuple[str, ...]]
 """A step's line, serialized, and what it does in its payment's sentence, per language."""
 
@@ -188,51 +251,48 @@ def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[
     return found
 
 
-# Items kept by value: an item of the score tables serialized (on its first hand under
-# given languages: found by identity after that), and one made for its hand (its IDs not
-# known in advance) as a dict, which orjson writes with the answer. Those behind cards of
-# their own hand (junk, ribbon counts) are rarely held again: none of 3,800 of fresh hands
-# was found, and serializing each on its own cost ~14k instructions a fresh hand (a
-# ``dumps`` call and a fragment), ~9k as a dict; kept as a dict, the same hand answered
-# again (a table read in English, rendered from its ledger at each read) finds them. A
-# plain dict, not an ``lru_cache`` (compiled, calling one is a generic call: see
-# step_entry).
-_ITEMS: Final[dict[tuple[Item, tuple[str, ...]], orjson.Fragment | dict[str, Any]]] = {}
+# Items kept by value, as JSON: an item of the score tables serialized on its first hand
+# under given languages (found by identity after that), and one made for its hand (its
+# IDs not known in advance: junk, ribbon counts), which the same hand answered again finds
+# (a table read in English, rendered from its ledger at each read). A plain dict, not an
+# ``lru_cache`` (compiled, calling one is a generic call: see step_entry).
+_ITEMS: Final[dict[tuple[Item, tuple[str, ...]], bytes]] = {}
 _ITEMS_KEPT: Final = 16384
 
 
-def _item_by_value(item: Item, langs: tuple[str, ...]) -> orjson.Fragment | dict[str, Any]:
+def _item_by_value(item: Item, langs: tuple[str, ...]) -> bytes:
     key = (item, langs)
     found = _ITEMS.get(key)
     if found is None:
         if len(_ITEMS) >= _ITEMS_KEPT:
             _ITEMS.clear()
-        body = _item_body(item, langs)
-        found = _ITEMS[key] = body if item.ids is None else _Fragment(_dumps(body))
+        found = _ITEMS[key] = _item_body(item, langs)
     return found
 
 
-def _item_body(item: Item, langs: tuple[str, ...]) -> dict[str, Any]:
-    """One scoring item as a dict."""
-    return {
-        "code": item.code,
-        "points": item.points,
-        "cards": item_cards(item),  # not ``item.cards``: a property is a generic lookup
-        "label": _label_json(item.code, langs),
-    }
+def _item_body(item: Item, langs: tuple[str, ...]) -> bytes:
+    """One scoring item as JSON: code, points, cards (its own IDs, else its mask's), label."""
+    ids = item.ids
+    held = _cards_text(item.mask) if ids is None else b",".join([_text(i) for i in ids])
+    return b'{"code":%b,"points":%d,"cards":[%b],"label":%b}' % (
+        _text(item.code),
+        item.points,
+        held,
+        _label_text(item.code, langs),
+    )
 
 
 # An item's label, serialized: the same few codes in every answer.
-_LABEL_FRAGMENTS: Final[dict[tuple[str, tuple[str, ...]], orjson.Fragment]] = {}
+_LABEL_TEXTS: Final[dict[tuple[str, tuple[str, ...]], bytes]] = {}
 
 
-def _label_json(code: str, langs: tuple[str, ...]) -> orjson.Fragment:
+def _label_text(code: str, langs: tuple[str, ...]) -> bytes:
     key = (code, langs)
-    found = _LABEL_FRAGMENTS.get(key)
+    found = _LABEL_TEXTS.get(key)
     if found is None:
-        if len(_LABEL_FRAGMENTS) >= 1024:
-            _LABEL_FRAGMENTS.clear()
-        found = _LABEL_FRAGMENTS[key] = _Fragment(_dumps(_label(code, langs)))
+        if len(_LABEL_TEXTS) >= 1024:
+            _LABEL_TEXTS.clear()
+        found = _LABEL_TEXTS[key] = _dumps(_label(code, langs))
     return found
 
 
@@ -242,15 +302,12 @@ def _label_json(code: str, langs: tuple[str, ...]) -> orjson.Fragment:
 # entry holds the item and the languages it was made for (compared by value: the hand
 # endpoint's ("ko",) and the ledger's are other tuples): an ID is only taken for them while
 # they are alive, and anything else goes on to the cache by value.
-_BY_IDENTITY: Final[dict[int, tuple[Item, tuple[str, ...], orjson.Fragment | dict[str, Any]]]] = {}
+_BY_IDENTITY: Final[dict[int, tuple[Item, tuple[str, ...], bytes]]] = {}
 _IDENTITIES_KEPT: Final = 4096
 
 
-def item_json(
-    item: Item, langs: tuple[str, ...] = LANGUAGES[:1]
-) -> orjson.Fragment | dict[str, Any]:
-    """One scoring item, serialized (items repeat a lot), kept; one made for its hand
-    (with no IDs) as a dict."""
+def _item_text(item: Item, langs: tuple[str, ...]) -> bytes:
+    """One scoring item, serialized, kept (:func:`_item_by_value`)."""
     if item.ids is None:  # made for its hand: only its value can be found again
         return _item_by_value(item, langs)
     kept = _BY_IDENTITY.get(id(item))
@@ -264,62 +321,89 @@ def item_json(
     return found
 
 
-def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
-    """A player's itemized points (``gukjin_as`` only when it holds a switchable card)."""
-    langs = shape.langs
+def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Fragment:
+    """One scoring item, serialized (:func:`_item_text`)."""
+    return _Fragment(_item_text(item, langs))
+
+
+def _write_player(out: list[bytes], player: PlayerResult, langs: tuple[str, ...]) -> None:
+    """Append a player's itemized points to ``out`` as pieces of JSON (``gukjin_as`` only
+    when it holds a switchable card; ``sits_out`` and ``sold`` only for the player who
+    sits out): the pieces of every player are joined once, into one copy."""
     score = player.score
-    found: dict[str, Any] = {
-        "id": player.id,
-        "points": player.points,
-        "items": [item_json(item, langs) for item in player.items],
-        # not the properties (compiled, a generic lookup each), nor a Counts record: its
-        # values as a plain tuple, built natively
-        "counts": _counts_json(count_values(player)),
-    }
+    out.append(b'{"id":')
+    out.append(_text(player.id))
+    out.append(b',"points":%d,"items":[' % player.points)
+    first = True
+    for item in player.items:
+        if not first:
+            out.append(b",")
+        out.append(_item_text(item, langs))
+        first = False
+    out.append(b'],"counts":')
+    # not the properties (compiled, a generic lookup each), nor a Counts record: its values
+    # as a plain tuple, built natively
+    out.append(_counts_bytes(count_values(player)))
     if score is not None and score.switchable:  # most hold none: no empty dict built for them
         gukjin_as = gukjin_of(player)
         if gukjin_as:
-            found["gukjin_as"] = gukjin_as
-    found["may_stop"] = player.may_stop
+            placed = [b"%b:%b" % (_text(card), _text(kind)) for card, kind in gukjin_as.items()]
+            out.append(b',"gukjin_as":{%b}' % b",".join(placed))
+    out.append(b',"may_stop":true' if player.may_stop else b',"may_stop":false')
     if score is None:  # it sits out
-        found["sits_out"] = True
-        found["sold"] = player.sold
-    return found
+        out.append(b',"sits_out":true,"sold":%b' % _number(player.sold))
+    out.append(b"}")
 
 
-# A player's counts, kept by value: six small numbers that repeat from hand to hand, where
-# a dict of six entries cost ~1.5k instructions to build and ~1.2k for orjson to walk.
+def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> orjson.Fragment:
+    """A player's itemized points, serialized (:func:`_write_player`)."""
+    out: list[bytes] = []
+    _write_player(out, player, shape.langs)
+    return _Fragment(b"".join(out))
+
+
+def players_json(
+    players: tuple[PlayerResult, ...], shape: Shape = DEFAULT_SHAPE
+) -> orjson.Fragment:
+    """Every player's itemized points, serialized as one list (:func:`_write_player`)."""
+    langs = shape.langs
+    out: list[bytes] = [b"["]
+    for i, player in enumerate(players):
+        if i:
+            out.append(b",")
+        _write_player(out, player, langs)
+    out.append(b"]")
+    return _Fragment(b"".join(out))
+
+
+# A player's counts, kept by value: six small numbers that repeat from hand to hand.
 # Keyed by the numbers themselves, boxed as ``count_values`` made them (a narrowed tuple is
 # unboxed, then boxed again; packed into one integer instead, a found key cost only 10 %
 # less). Up to 16,384 of them: 8,000 hands of the 3-player corpus hold ~8,700 distinct
 # counts; after 3,000 hands, that many find 73 % of the players' counts, where 4,096
 # (cleared when full) found 43 %.
-_COUNTS: Final[dict[CountValues | None, orjson.Fragment]] = {}
+_COUNTS: Final[dict[CountValues | None, bytes]] = {}
 _COUNTS_KEPT: Final = 16384
 
 
-def _counts_json(counts: CountValues | None) -> orjson.Fragment:
-    """A player's ``counts``, serialized (``null`` without them)."""
+def _counts_bytes(counts: CountValues | None) -> bytes:
+    """A player's ``counts``, serialized (``null`` without them), kept."""
     found = _COUNTS.get(counts)
     if found is None:
         if len(_COUNTS) >= _COUNTS_KEPT:
             _COUNTS.clear()
-        found = _COUNTS[counts] = _Fragment(_counts_text(counts))
+        found = _COUNTS[counts] = _counts_text(counts)
     return found
 
 
-def _counts_text(counts: CountValues | None) -> str:
-    """What ``orjson.dumps`` writes for the counts as a dict, written directly: numbers
-    and nulls alone, which need no escaping (~2.5k instructions, where building the dict
-    and dumping it cost ~3.7k: a call of ``dumps`` costs ~0.8k before it writes a byte)."""
+def _counts_text(counts: CountValues | None) -> bytes:
+    """What ``orjson.dumps`` writes for the counts as a dict, written directly."""
     if counts is None:
-        return "null"
-    brights, animals, ribbons, junk_value, junk_cards, cards = counts
-    junk = "null" if junk_cards is None else str(junk_cards)
-    held = "null" if cards is None else str(cards)
+        return b"null"
+    brights, animals, ribbons, junk_value, junk_cards, held = counts
     return (
-        f'{{"brights":{brights},"animals":{animals},"ribbons":{ribbons},'
-        f'"junk_value":{junk_value},"junk_cards":{junk},"cards":{held}}}'
+        b'{"brights":%d,"animals":%d,"ribbons":%d,"junk_value":%d,"junk_cards":%b,"cards":%b}'
+        % (brights, animals, ribbons, junk_value, _number(junk_cards), _number(held))
     )
 
 
@@ -476,7 +560,7 @@ def hand_json(
     }
     if result.outcome is None:
         body["preview"] = True
-    body["players"] = [player_json(p, shape) for p in result.players]
+    body["players"] = players_json(result.players, shape)
     _add_settlement(body, result, shape)
     if comparisons:
         body["comparisons"] = [comparison_json(c, shape) for c in comparisons]

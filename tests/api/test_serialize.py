@@ -5,6 +5,7 @@ generic lookup): what they write, on hands where each way is taken; and what the
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import orjson
 
@@ -14,7 +15,12 @@ from calculator.api import serialize
 from calculator.api.schemas import load_hand_request
 from calculator.api.serialize import item_json, player_json
 from calculator.cards import DECK
-from calculator.result import Counts, CountValues, HandResult, count_values
+from calculator.errors import GoStopError
+from calculator.explain import LANGUAGES
+from calculator.labels import label
+from calculator.presets import Variant, presets
+from calculator.result import Counts, CountValues, HandResult, PlayerResult, count_values
+from tests.golden import golden_corpus
 
 MODES = ("cards", "mixed")  # every pile listed; one in five tallied
 DECLARED = {  # declared piles: no counts
@@ -59,6 +65,70 @@ def test_an_items_cards_are_the_cards_behind_it() -> None:
     assert from_mask
 
 
+def _player_as_dict(player: PlayerResult, langs: tuple[str, ...]) -> dict[str, Any]:
+    """A player's entry as dicts and lists, read from the record's own properties: what
+    the answer wrote through orjson before its players were written directly."""
+    found: dict[str, Any] = {
+        "id": player.id,
+        "points": player.points,
+        "items": [
+            {
+                "code": item.code,
+                "points": item.points,
+                "cards": list(item.cards),
+                "label": {lang: getattr(label(item.code), lang) for lang in langs},
+            }
+            for item in player.items
+        ],
+        "counts": None if player.counts is None else player.counts._asdict(),
+    }
+    if player.gukjin_as:
+        found["gukjin_as"] = player.gukjin_as
+    found["may_stop"] = player.may_stop
+    if player.sits_out:
+        found["sits_out"] = True
+        found["sold"] = player.sold
+    return found
+
+
+ODD_IDS = ("철수", 'say "hi"', "back\\slash", "\u2028", "é", "🀄")  # control characters: refused
+
+
+def test_players_are_written_as_orjson_writes_their_dicts() -> None:
+    """The players written directly (:func:`serialize._write_player`) are byte for byte
+    what orjson writes for them as dicts, in every language set: over the golden corpus
+    under every Go-Stop preset (sitters, switchable cards, tallies, declared piles) and
+    with player IDs that need escaping or are not ASCII."""
+    checked = sitters = placed = 0
+    for preset in sorted(name for name, p in presets().items() if p.variant is Variant.GOSTOP):
+        ruleset = resolve(preset)
+        for body in golden_corpus():
+            try:
+                result = settle(load_hand_request(body).hand, ruleset)
+            except GoStopError:
+                continue
+            for langs in (("ko",), ("en",), LANGUAGES):
+                shape = serialize.Shape(langs=langs)
+                written = orjson.dumps(serialize.players_json(result.players, shape))
+                expected = [_player_as_dict(p, langs) for p in result.players]
+                assert written == orjson.dumps(expected)
+            checked += 1
+            sitters += any(p.sits_out for p in result.players)
+            placed += any(p.gukjin_as for p in result.players)
+    assert checked > 900
+    assert sitters
+    assert placed
+    body = corpus(1, players=3, modes="cards")[0]
+    for odd in ODD_IDS:
+        renamed = {**body, "players": [{**body["players"][0], "id": odd}, *body["players"][1:]]}
+        outcome = renamed["outcome"]
+        if outcome.get("winner") == body["players"][0]["id"]:
+            renamed["outcome"] = {**outcome, "winner": odd}
+        result = settle(load_hand_request(renamed).hand, resolve("standard"))
+        written = orjson.dumps(serialize.player_json(result.players[0]))
+        assert written == orjson.dumps(_player_as_dict(result.players[0], ("ko",)))
+
+
 def test_a_players_counts_are_named_as_the_record_names_them() -> None:
     """``player_json`` writes ``count_values``' plain tuple under the names the
     :class:`~calculator.result.Counts` record gives those positions, or null without one
@@ -84,30 +154,31 @@ def test_counts_are_written_as_orjson_writes_their_dict() -> None:
     values += [None, (0, 0, 0, 0, 0, 0), (5, 10, 10, 10**6, None, None), (1, 2, 3, -4, 5, 6)]
     for counts in values:
         expected = orjson.dumps(None if counts is None else Counts(*counts)._asdict())
-        assert serialize._counts_text(counts).encode() == expected
+        assert serialize._counts_text(counts) == expected
 
 
 def test_counts_are_kept_by_value() -> None:
     """Equal counts (another tuple: the next hand's) find the bytes kept for them."""
-    first = serialize._counts_json((2, 5, 3, 10, 10, 20))
-    assert serialize._counts_json(Counts(2, 5, 3, 10, 10, 20)._values()) is first  # type: ignore[arg-type]
-    assert serialize._counts_json((2, 5, 3, 10, None, None)) is not first
+    first = serialize._counts_bytes((2, 5, 3, 10, 10, 20))
+    assert serialize._counts_bytes(Counts(2, 5, 3, 10, 10, 20)._values()) is first  # type: ignore[arg-type]
+    assert serialize._counts_bytes((2, 5, 3, 10, None, None)) is not first
 
 
 def test_a_table_item_is_found_by_identity_as_its_value_would_find_it() -> None:
     """An item of the score tables is kept by identity: the same object again (the next
     hand under the same rules) takes that way, and writes what the cache by value writes."""
     found = 0
+    korean = serialize.DEFAULT_SHAPE.langs
     for result in _results():
         for player in result.players:
             for item in player.items:
-                written = item_json(item)
+                written = serialize._item_text(item, korean)
                 serialize._ITEMS.clear()
-                assert written is item_json(item) or item.ids is None  # kept
+                assert written is serialize._item_text(item, korean) or item.ids is None  # kept
                 # a table item again: found by identity, without the cache by value
                 assert len(serialize._ITEMS) == (0 if item.ids is not None else 1)
                 copy = item._replace()  # equal, another object: found by value alone
-                assert orjson.dumps(item_json(copy)) == orjson.dumps(written)
+                assert serialize._item_text(copy, korean) == written
                 if item.ids is not None:
                     kept = serialize._BY_IDENTITY[id(item)]
                     assert kept[0] is item
@@ -123,9 +194,9 @@ def test_a_table_item_kept_by_identity_answers_in_the_language_asked() -> None:
     for langs in [("ko",), ("en",), ("ko", "en"), ("en",), ("ko",)]:
         label = orjson.loads(orjson.dumps(item_json(item, langs)))["label"]
         assert list(label) == list(langs)
-    korean = item_json(item, ("ko", "en")[:1])  # another tuple, equal
+    korean = serialize._item_text(item, ("ko", "en")[:1])  # another tuple, equal
     serialize._ITEMS.clear()
-    assert item_json(item, ("ko", "en")[:1]) is korean
+    assert serialize._item_text(item, ("ko", "en")[:1]) is korean
     assert not serialize._ITEMS  # found by identity
 
 
