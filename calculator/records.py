@@ -43,11 +43,16 @@ _LOW: Final = (1 << 30) - 1
 def mix(found: int, value: int) -> int:
     """``found`` (a hash so far) with one more field's integer mixed in: each field
     moves the bits of those before it, so fields with small values (counts, points) do
-    not cancel one another out. Its low 30 bits are multiplied, its high ones folded in:
+    not cancel one another out. The low 30 bits are multiplied, the high ones folded in:
     compiled, a product is a machine multiplication only while both factors are below
     2**30 (past that, mypyc multiplies boxed integers: ~500 instructions a field, 6k a
     step's hash)."""
-    return ((found & _LOW) * _MIX ^ found >> 30 ^ value) & HASH_BITS
+    # the value folded in before the products (after them, a value could cancel the
+    # bits of the field before it that the product left as they were: a step whose
+    # total was its factor × 2**30 hashed alike whatever the factor), two rounds
+    mixed = found ^ value
+    mixed = (mixed & _LOW) * _MIX ^ mixed >> 30
+    return ((mixed & _LOW) * _MIX ^ mixed >> 30) & HASH_BITS
 
 
 def text_hash(text: str | None) -> int:

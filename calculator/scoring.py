@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, Final, final
 
 from calculator import cards
-from calculator.records import HASH_BITS, Record, code_key
+from calculator.records import Record, code_key, mix
 
 if TYPE_CHECKING:
     # a native 64-bit integer, compiled; ``int`` at run time (never imported then: the
@@ -103,7 +103,7 @@ class Item(Record):
 
     def __hash__(self) -> int:
         # not its IDs; mixed natively (records.py)
-        return (self.mask ^ self.points << 52 ^ code_key(self.code) << 24) & HASH_BITS
+        return mix(mix(code_key(self.code), self.points), self.mask)
 
     @property
     def cards(self) -> tuple[str, ...]:
