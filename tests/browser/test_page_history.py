@@ -741,6 +741,20 @@ def test_a_name_another_player_has_is_refused_at_its_field(page: Page, watch: An
     expect(names.nth(3)).to_have_value("B")
 
 
+def test_a_saved_roster_with_a_name_twice_is_given_a_free_letter(page: Page, watch: Any) -> None:
+    """A roster an older page saved with a name twice (it let a rename take another
+    player's name) is read back with the later one renamed: the editor, which keeps piles
+    by name, held the two as one player."""
+    fresh(page, watch)
+    page.evaluate(
+        "localStorage.setItem('gostop.roster', JSON.stringify(['A', 'A', ' B ', 'B', 'E']))"
+    )
+    page.reload()
+    names = page.locator("[data-player-name]")
+    expect(names).to_have_count(4)
+    assert [names.nth(i).input_value() for i in range(4)] == ["A", "B", "C", "D"]
+
+
 def test_a_renamed_player_then_tab_goes_on_to_the_next_control(
     live_server: Server, page: Page, watch: Any
 ) -> None:

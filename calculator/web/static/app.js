@@ -32,15 +32,31 @@ export function cardNames(cards) {
   return new Map(cards.map((card) => [card.id, cardName(card)]));
 }
 
+/** The letter a new player is named: its place's (D for the fourth) unless a player
+ * is named so already (B renamed D), then the first free one. */
+function freeLetter(names) {
+  const byPlace = String.fromCharCode(65 + names.length);
+  return names.includes(byPlace) ? [..."ABCDEFGH"].find((l) => !names.includes(l)) : byPlace;
+}
+
+/** The roster kept from the last visit: at most four names (one sits out, 광팔기), each
+ * its own (a page before 2026-12-07 kept a name another player had: a later one is
+ * given a free letter, or the editor, which keeps piles by name, held the two as one). */
 function savedRoster() {
   const roster = load("roster");
-  return Array.isArray(roster) && roster.length >= 2 ? roster : ["A", "B", "C"];
+  if (!Array.isArray(roster) || roster.length < 2) return ["A", "B", "C"];
+  const names = [];
+  for (const name of roster.slice(0, 4)) {
+    const given = typeof name === "string" ? name.trim().slice(0, 40) : "";
+    names.push(given && !names.includes(given) ? given : freeLetter(names));
+  }
+  return names;
 }
 
 // --- one hand ----------------------------------------------------------------------
 
 function handView(mount) {
-  const names = savedRoster().slice(0, 4); // four: one sits out (광팔기)
+  const names = savedRoster();
   const rosterBox = h("section", { class: "panel", "aria-labelledby": "players-h" });
   const rulesBox = h("div", {});
   const editorBox = h("div", { class: "editor" });
@@ -183,6 +199,8 @@ function handView(mount) {
         h("label", { for: id, class: "visually-hidden" }, t("playerName", { n: i + 1 })),
         h("input", { id, value: name, maxlength: 40, autocomplete: "off",
           dataset: { playerName: String(i) },
+          // a refused name's note goes once another is being typed
+          oninput: (e) => clearFieldError(e.target),
           onchange: (e) => {
             const before = names[i];
             const wanted = e.target.value.trim() || before;
@@ -210,8 +228,7 @@ function handView(mount) {
     });
     fill(rosterBox, h("h2", { id: "players-h", tabindex: "-1" }, t("players")), inputs,
       names.length < 4 ? h("button", { type: "button", class: "quiet", onclick: () => {
-        // the first letter no player is named (A, B, C… renamed, "C" may be taken)
-        names.push([..."ABCDEFGH"].find((letter) => !names.includes(letter)));
+        names.push(freeLetter(names));
         rosterChanged();
       } }, t("addPlayer")) : null);
   }
