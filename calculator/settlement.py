@@ -91,23 +91,29 @@ if Outcome._fields != ("type", "winner", "liable", "holders"):  # pragma: no cov
 MAX_SAFE_CHIPS: Final = 2**53 - 1  # beyond this JSON numbers lose precision in JavaScript clients
 
 
+def _past(chips: int, most: int) -> bool:
+    """Whether ``chips`` is further from zero than ``most``, either way (``abs(chips) >
+    most`` without a generic abs()): the test of both checks below."""
+    return chips > most or -chips > most
+
+
 def beyond_safe(amounts: dict[str, int]) -> str | None:
     """The player whose amount is furthest beyond :data:`MAX_SAFE_CHIPS` (apps would not
-    read it exactly), or None: the one check of a hand's net and of a session's or a
-    table's totals."""
+    read it exactly), or None: the check of a session's or a table's totals, and (by
+    :func:`_sums_beyond`, on the same numbers) of a hand's net."""
     found = None
     most = MAX_SAFE_CHIPS
     for player, chips in amounts.items():
-        if chips > most or -chips > most:  # abs(chips) > most, without a generic abs()
+        if _past(chips, most):
             found, most = player, abs(chips)
     return found
 
 
 def _sums_beyond(sums: list[int]) -> bool:
     """Whether a seat's sum is beyond :data:`MAX_SAFE_CHIPS`: ``beyond_safe(net) is not
-    None`` for the net made of them."""
-    limit = MAX_SAFE_CHIPS
-    return any(chips > limit or -chips > limit for chips in sums)
+    None`` for the net made of them (a list walked natively, where a dict's items are a
+    generic iteration)."""
+    return any(_past(chips, MAX_SAFE_CHIPS) for chips in sums)
 
 
 def _shows_beyond_safe(winner: WinnerScore | None, payments: list[Payment]) -> bool:
