@@ -408,7 +408,7 @@ def test_the_batch_endpoint_decides_on_the_walks_bounds(monkeypatch: Any) -> Non
     real = batch_bounds.refusal
 
     def spy(items: list[Any], settings: Settings, bounds: list[int] | None = None) -> Any:
-        given.append((items, bounds))
+        given.append((list(items), bounds))  # the batch lets each item go once scored
         return real(items, settings, bounds)
 
     monkeypatch.setattr(batch_bounds, "refusal", spy)
@@ -425,3 +425,23 @@ def test_a_name_given_twice_in_a_batch_is_still_refused_at_it() -> None:
     answer = _app().post(BATCH, data=text, content_type="application/json")
     assert answer.status_code == 400
     assert answer.get_json()["errors"][0]["pointer"] == "/hands/1/stake"
+
+
+def test_a_batch_lets_each_hand_go_once_scored() -> None:
+    """score_items empties the items as it goes (each hand's parsed objects are freed while
+    the batch runs), and every hand is still answered, in order."""
+    from calculator.api.score_requests import score_items
+    from calculator.api.serialize import DEFAULT_SHAPE
+
+    items: list[Any] = [W13, {**W13, "stake": "x"}, W13]
+    settings = Settings.load({})
+    with create_app(
+        {"access_log": False}
+    ).test_request_context():  # a refused hand's problem names its request
+        results, failed, _seen = score_items(
+            items, [100, 100, 100], settings, DEFAULT_SHAPE, lambda: None
+        )
+    assert items == [None, None, None]
+    assert failed == 1
+    indexes = [entry["index"] for entry in orjson.loads(orjson.dumps(results))]
+    assert indexes == [0, 1, 2]
