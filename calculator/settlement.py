@@ -587,7 +587,7 @@ def pibak_threshold(rules: GoStopRules, active: int) -> int:
     return stop_rules(rules).pibak_threshold(active)
 
 
-def _owes_pi_bak(owed: tuple[Bak, ...]) -> bool:
+def _owes_pi_bak(owed: list[Bak]) -> bool:
     return any(code == "pi_bak" for code, _facts in owed)
 
 
