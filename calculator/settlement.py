@@ -470,8 +470,11 @@ def _check_stop(hand: Hand, w: int, scored: Score | None, minimum: int) -> None:
 # --- the hand payment ---------------------------------------------------------------
 
 
-Shares = dict[int, tuple[int, list[Step]]]
-"""Each loser's own amount, explained: seat → (points, steps)."""
+Shares = list[tuple[int, list[Step]] | None]
+"""Each loser's own amount, explained, at its seat: (points, steps); None at the winner's
+and a sitter's. A list by seat, not a dict: compiled, a dict's first entry allocates its
+table and each is hashed in and read back through a generic iteration (~0.9k
+instructions a hand), where a list's items are set and read natively."""
 
 _Owed = tuple[int, WinnerScore, list[Score | None], Shares]
 """The hand settled for one reading of the winner's pile: what the winner receives, its
@@ -565,7 +568,7 @@ def _owe_all(
     if scores[w] is not winner:
         scores = list(scores_placed)
         scores[w] = winner
-    owed: Shares = {}
+    owed: Shares = [None] * len(players)
     total = 0
     exemption = r.no_capture_exemption
     for i in table.active:
@@ -577,7 +580,7 @@ def _owe_all(
         go_bak = players[i].go_count if _go_bak(hand, r, table, i) else 0
         exempt = exemption and _exempt(loser, r)
         found = loser_owes(start, codes, go_bak, exempt, rules)
-        readings = auto.get(i)
+        readings = auto.get(i) if auto else None  # most often empty: no lookup
         entry = entries[i]
         # Reading the switchable cards as junk can only help a loser out of 피박.
         if readings is not None and _owes_pi_bak(codes) and isinstance(entry, int | Pile):
@@ -667,9 +670,13 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
         # why it pays for everyone (고박, 역고 or a named 독박): its sentences say it
         reason = table.liable_reason or "dokbak"
         why = _LIABLE_FACTS.get(reason) or ((reason, 1),)
-        points, steps = shares[liable]
-        for j, (other, _steps) in shares.items():
-            if j != liable:
+        share = shares[liable]
+        assert share is not None
+        points, steps = share
+        for j in table.active:
+            other_share = shares[j]
+            if other_share is not None and j != liable:
+                other = other_share[0]
                 points += other
                 covers = Step("covers", "add", other, points, None, players[j].id, why)
                 steps = [*steps, covers]
@@ -682,7 +689,11 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
                 players[liable].id, payee, points, points * stake, "stop", tuple(steps), "points"
             )
         )
-    for i, (points, steps) in shares.items():
+    for i in table.active:  # in seat order, as the shares were found
+        share = shares[i]
+        if share is None:
+            continue  # the winner
+        points, steps = share
         if liable is not None:  # (tested first: compiled, ``i == liable`` is then native)
             if i == liable:
                 continue
