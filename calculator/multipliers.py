@@ -45,6 +45,8 @@ _SEED_ES_LINEAR: Final = GoFormula.SEED_ES_LINEAR
 _SEED_RO: Final = GoFormula.SEED_RO
 _TIMES_N: Final = GoFormula.TIMES_N
 
+_COUNTS: Final = 16  # more than the cards of any category a deck holds (facts made once)
+
 
 def go_multiplier(formula: GoFormula, n: int) -> int:
     """The go multiplier for ``n`` gos under ``formula`` (docs/rules.md §3.2). The +n go
@@ -112,6 +114,10 @@ class StopRules:
         counted = "junk_cards" if self.pibak_by_cards else "junk_value"
         self._pi_bak_2p = _pi_bak_facts(counted, self.pibak_max_2p)
         self._pi_bak_3p = _pi_bak_facts(counted, self.pibak_max_3p)
+        # and of a 멍따 step for each animal count the deck allows (the same reason)
+        self._meongtta = tuple(
+            (("animals", n), ("threshold", self.meongtta_threshold)) for n in range(_COUNTS)
+        )
 
     def stop_minimum(self, active: int) -> int:
         """The stop minimum for a table of ``active`` players (4 play as 3)."""
@@ -130,6 +136,12 @@ class StopRules:
                 return self._pi_bak_2p[junk]
         counted = "junk_cards" if self.pibak_by_cards else "junk_value"
         return ((counted, junk), ("threshold", pibak_max))
+
+    def meongtta_facts(self, animals: int) -> Facts:
+        """The facts of a 멍따 step: the winner's animals and the threshold."""
+        if 0 <= animals < _COUNTS:
+            return self._meongtta[animals]
+        return (("animals", animals), ("threshold", self.meongtta_threshold))
 
 
 def _pi_bak_facts(counted: str, pibak_max: int) -> tuple[Facts, ...]:
@@ -205,11 +217,7 @@ def winner_score(
         total = _shakes_and_bombs(total, player, r, steps)
     if many_animals and r.meongtta_enabled:
         total *= 2
-        facts = (
-            _DECLARED
-            if animals is None
-            else (("animals", animals), ("threshold", r.meongtta_threshold))
-        )
+        facts = _DECLARED if animals is None else r.meongtta_facts(animals)
         steps.append(Step("meongtta", "multiply", 2, total, None, None, facts))
     if player.yeokgo and r.yeokgo_doubles:
         total *= 2
@@ -266,15 +274,17 @@ triggered it (the explanation's sentence says them): a plain pair, read only by
 named tuple costs a generic call)."""
 
 
-def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> tuple[Bak, ...]:
-    """The baks this loser owes, each with what triggered it.
+def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> list[Bak]:
+    """The baks this loser owes, each with what triggered it, in a list that only
+    :func:`loser_owes` reads (not turned into a tuple: one object fewer to build and
+    free, for each loser of every hand).
 
     ``pibak_max``: the table's 피박 threshold, ``settlement.pibak_threshold`` (the caller
     reads it once for all the losers).
     """
     if loser.declared_baks is not None:  # declared: the flags were checked against the winner
         declared = loser.declared_baks
-        return tuple([(code, _DECLARED) for code in _BAKS if code in declared])
+        return [(code, _DECLARED) for code in _BAKS if code in declared]
     found: list[Bak] = []
     r = stop_rules(rules)
     if winner.scored_brights and r.gwangbak_enabled:
@@ -285,9 +295,7 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> tup
         if protecting == 0:
             # a declared winner (brights None) gives no count: its sentence says "declared"
             facts: Facts = (
-                _DECLARED
-                if winner.brights is None
-                else (("winner_brights", winner.brights), ("brights", held))
+                _DECLARED if winner.brights is None else _gwang_bak_facts(winner.brights, held)
             )
             found.append(("gwang_bak", facts))
     if winner.scored_junk:
@@ -301,13 +309,32 @@ def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> tup
             found.append(("pi_bak", r.pi_bak_facts(junk, pibak_max)))
     # (``is not None`` first: compiled, ``==`` on an int-or-None is a generic comparison)
     if loser.animals is not None and loser.animals == 0 and _meongbak(winner, r.meongbak_mode):
-        facts = (
-            _DECLARED
-            if winner.animals is None
-            else (("winner_animals", winner.animals), ("animals", 0))
-        )
+        facts = _DECLARED if winner.animals is None else _meong_bak_facts(winner.animals)
         found.append(("meong_bak", facts))
-    return tuple(found)
+    return found
+
+
+# The facts of a 광박 and a 멍박 step for the counts a deck allows, made once, at import
+# (as the 피박's in StopRules, and go_facts): facts are immutable, and the 광박 of one
+# payment in four (the 3-player corpus) built three tuples, to be freed with the answer.
+_GWANG_BAK_FACTS: Final[tuple[tuple[Facts, ...], ...]] = tuple(
+    tuple((("winner_brights", w), ("brights", h)) for h in range(_COUNTS)) for w in range(_COUNTS)
+)
+_MEONG_BAK_FACTS: Final[tuple[Facts, ...]] = tuple(
+    (("winner_animals", w), ("animals", 0)) for w in range(_COUNTS)
+)
+
+
+def _gwang_bak_facts(winner_brights: int, held: int) -> Facts:
+    if 0 <= winner_brights < _COUNTS and 0 <= held < _COUNTS:
+        return _GWANG_BAK_FACTS[winner_brights][held]
+    return (("winner_brights", winner_brights), ("brights", held))
+
+
+def _meong_bak_facts(winner_animals: int) -> Facts:
+    if 0 <= winner_animals < _COUNTS:
+        return _MEONG_BAK_FACTS[winner_animals]
+    return (("winner_animals", winner_animals), ("animals", 0))
 
 
 _DECLARED: Final[Facts] = (("declared", 1),)
@@ -336,7 +363,7 @@ def winner_amount(amount: int) -> Step:
 
 
 def loser_owes(
-    start: Step, owed: tuple[Bak, ...], go_bak: int, exempt: bool, rules: GoStopRules
+    start: Step, owed: list[Bak], go_bak: int, exempt: bool, rules: GoStopRules
 ) -> tuple[int, list[Step]]:
     """One loser's own amount: the winner's amount (``start``, from :func:`winner_amount`),
     then its baks and 고박 (×2 each).

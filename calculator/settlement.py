@@ -179,9 +179,7 @@ def settle(
 
     A loser named liable against 고박 (``liable_conflict``) is reported with the problems
     of the cards and the stop, not alone."""
-    if ruleset.variant is not _GOSTOP:
-        raise InvalidHandError([_wrong_variant(ruleset)])
-    rules: GoStopRules = ruleset.rules
+    rules = _gostop_rules(ruleset)
     try:
         table = check_table(hand, rules, entering=entering)
     except InvalidHandError as error:
@@ -201,6 +199,25 @@ def settle(
     # cards is (:func:`raise_with_the_cards`)
     problems.raise_if_any(InvalidHandError)
     raise AssertionError("a table with conflicts is refused")  # pragma: no cover
+
+
+# The last rule set settled and its rules, in a list named Final (as stop_rules' last
+# one): compiled, ``ruleset.variant`` and ``ruleset.rules`` are generic attribute reads
+# of a dataclass (~0.16k instructions each), and a batch settles every hand under the
+# same rule set, most often.
+_LAST_RULES: Final[list[tuple[RuleSet, GoStopRules] | None]] = [None]
+
+
+def _gostop_rules(ruleset: RuleSet) -> GoStopRules:
+    """The Go-Stop rules of ``ruleset``; raise for another variant's."""
+    last = _LAST_RULES[0]
+    if last is not None and last[0] is ruleset:
+        return last[1]
+    if ruleset.variant is not _GOSTOP:
+        raise InvalidHandError([_wrong_variant(ruleset)])
+    rules: GoStopRules = ruleset.rules
+    _LAST_RULES[0] = (ruleset, rules)
+    return rules
 
 
 def raise_with_the_cards(
@@ -280,7 +297,9 @@ def _settled(
         payee = seat[payment.payee]
         sums[payer] = sums[payer] - chips
         sums[payee] = sums[payee] + chips
-    net = {player_id: sums[i] for player_id, i in seat.items()}
+    # by the players, in their order (the seats' own: every player has one): compiled, a
+    # dict's items are a generic iteration (~0.1k instructions each), a tuple's native
+    net = {player.id: sums[i] for i, player in enumerate(hand.players)}
     stake = hand.stake
     # Every payment takes from one seat what it gives another, so this cannot fail today:
     # a guard against a future change (not an assert: never skipped under -O). Over a
@@ -453,8 +472,11 @@ def _check_stop(hand: Hand, w: int, scored: Score | None, minimum: int) -> None:
 # --- the hand payment ---------------------------------------------------------------
 
 
-Shares = dict[int, tuple[int, list[Step]]]
-"""Each loser's own amount, explained: seat → (points, steps)."""
+Shares = list[tuple[int, list[Step]] | None]
+"""Each loser's own amount, explained, at its seat: (points, steps); None at the winner's
+and a sitter's. A list by seat, not a dict: compiled, a dict's first entry allocates its
+table and each is hashed in and read back through a generic iteration (~0.9k
+instructions a hand), where a list's items are set and read natively."""
 
 _Owed = tuple[int, WinnerScore, list[Score | None], Shares]
 """The hand settled for one reading of the winner's pile: what the winner receives, its
@@ -541,9 +563,14 @@ def _owe_all(
     start = winner_amount(won.amount)
     r = stop_rules(rules)
     pibak_max = r.pibak_threshold(len(table.active))
-    scores = list(scores_placed)
-    scores[w] = winner
-    owed: Shares = {}
+    # the placed scores themselves while no reading differs from them (the winner's
+    # first, and every loser's until 피박 finds a cheaper one): a copy, made only then,
+    # was a list to build and free in every hand (~0.35k instructions)
+    scores = scores_placed
+    if scores[w] is not winner:
+        scores = list(scores_placed)
+        scores[w] = winner
+    owed: Shares = [None] * len(players)
     total = 0
     exemption = r.no_capture_exemption
     for i in table.active:
@@ -555,7 +582,7 @@ def _owe_all(
         go_bak = players[i].go_count if _go_bak(hand, r, table, i) else 0
         exempt = exemption and _exempt(loser, r)
         found = loser_owes(start, codes, go_bak, exempt, rules)
-        readings = auto.get(i)
+        readings = auto.get(i) if auto else None  # most often empty: no lookup
         entry = entries[i]
         # Reading the switchable cards as junk can only help a loser out of 피박.
         if readings is not None and _owes_pi_bak(codes) and isinstance(entry, int | Pile):
@@ -569,6 +596,8 @@ def _owe_all(
                     rules,
                 )
                 if cheaper[0] < found[0]:
+                    if scores is scores_placed:
+                        scores = list(scores_placed)
                     found, scores[i] = cheaper, other
         owed[i] = found
         total += found[0]
@@ -587,7 +616,7 @@ def pibak_threshold(rules: GoStopRules, active: int) -> int:
     return stop_rules(rules).pibak_threshold(active)
 
 
-def _owes_pi_bak(owed: tuple[Bak, ...]) -> bool:
+def _owes_pi_bak(owed: list[Bak]) -> bool:
     return any(code == "pi_bak" for code, _facts in owed)
 
 
@@ -643,9 +672,13 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
         # why it pays for everyone (고박, 역고 or a named 독박): its sentences say it
         reason = table.liable_reason or "dokbak"
         why = _LIABLE_FACTS.get(reason) or ((reason, 1),)
-        points, steps = shares[liable]
-        for j, (other, _steps) in shares.items():
-            if j != liable:
+        share = shares[liable]
+        assert share is not None
+        points, steps = share
+        for j in table.active:
+            other_share = shares[j]
+            if other_share is not None and j != liable:
+                other = other_share[0]
                 points += other
                 covers = Step("covers", "add", other, points, None, players[j].id, why)
                 steps = [*steps, covers]
@@ -658,7 +691,11 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
                 players[liable].id, payee, points, points * stake, "stop", tuple(steps), "points"
             )
         )
-    for i, (points, steps) in shares.items():
+    for i in table.active:  # in seat order, as the shares were found
+        share = shares[i]
+        if share is None:
+            continue  # the winner
+        points, steps = share
         if liable is not None:  # (tested first: compiled, ``i == liable`` is then native)
             if i == liable:
                 continue

@@ -224,3 +224,27 @@ def test_a_hash_fits_whatever_the_fields_hold() -> None:
     for record in records:
         assert 0 <= hash(record) <= HASH_BITS
         assert hash(record._replace()) == hash(record)
+
+
+def test_mix_gives_the_same_bits_at_every_width() -> None:
+    """Compiled, :func:`~calculator.records.mix` takes one of two paths: native 64-bit
+    arithmetic for values within 63 bits, boxed integers beyond. Both give the bits of the
+    one formula, at the edges of the native path too (negative values, a product's
+    30 bits, the widest short int and one past it)."""
+    from calculator.records import code_key, mix, text_hash
+
+    def formula(found: int, value: int) -> int:
+        low = (1 << 30) - 1
+        mixed = found ^ value
+        mixed = (mixed & low) * 1_000_003 ^ mixed >> 30
+        return ((mixed & low) * 1_000_003 ^ mixed >> 30) & HASH_BITS
+
+    edges = [0, 1, -1, 5, 2**30 - 1, 2**30, -(2**30), 36 << 30, HASH_BITS, 2**62 - 1]
+    edges += [-(2**62 - 1), 2**62, -(2**62), 2**63 - 1, 2**63, -(2**63) - 1, 2**80 + 3]
+    for found in edges:
+        for value in edges:
+            assert mix(found, value) == formula(found, value), (found, value)
+    for text in ("", "A", "player-0", "🀄", "x" * 40):
+        assert text_hash(text) == hash(text) & HASH_BITS
+    assert text_hash(None) == 0
+    assert [code_key(code) for code in ("", "a", "go")] == [0, 1, 2 << 16 | ord("g") << 8 | 111]

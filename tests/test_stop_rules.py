@@ -118,3 +118,48 @@ def test_a_reused_id_never_finds_another_rules_copy() -> None:
         del rules
         if k % 500 == 0:
             gc.collect()
+
+
+@pytest.mark.parametrize("rules", _all_rules()[:7])
+def test_meongtta_facts_made_once_equal_those_made_each_time(rules: GoStopRules) -> None:
+    stop = StopRules(rules)
+    for animals in range(-1, 20):
+        made = (("animals", animals), ("threshold", rules.meongtta_threshold))
+        assert stop.meongtta_facts(animals) == made
+
+
+def test_bak_facts_made_once_equal_those_made_each_time() -> None:
+    from calculator.multipliers import _gwang_bak_facts, _meong_bak_facts
+
+    for winner in range(-1, 20):
+        assert _meong_bak_facts(winner) == (("winner_animals", winner), ("animals", 0))
+        for held in range(-1, 20):
+            made = (("winner_brights", winner), ("brights", held))
+            assert _gwang_bak_facts(winner, held) == made
+
+
+def test_settle_reads_each_rule_sets_own_rules_whichever_came_last() -> None:
+    """settle keeps the last rule set's rules (calculator.settlement._gostop_rules): rule
+    sets taken in turn, another variant's among them, each settles by its own."""
+    from calculator.errors import GoStopError
+    from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
+    from calculator.presets import resolve
+    from calculator.settlement import settle
+
+    hand = Hand(
+        players=(
+            PlayerHand(id="A", captured=("01-bright", "03-bright", "08-bright"), shakes=1),
+            PlayerHand(id="B", captured=("02-junk-1",)),
+            PlayerHand(id="C", captured=("04-junk-1",)),
+        ),
+        outcome=Outcome(type=OutcomeType.STOP, winner="A"),
+    )
+    standard = resolve("standard")
+    tripled = resolve("standard", {"shake_multiplier": 3})
+    first = settle(hand, standard).net["A"]
+    for _ in range(2):
+        assert settle(hand, tripled).net["A"] == first * 3 // 2
+        with pytest.raises(GoStopError) as caught:
+            settle(hand, resolve("balance"))
+        assert caught.value.issues[0].code == "wrong_variant"
+        assert settle(hand, standard).net["A"] == first
