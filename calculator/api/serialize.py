@@ -331,6 +331,12 @@ def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Frag
     return _Fragment(_item_text(item, langs))
 
 
+# The opening of a player's entry up to its items, by its points (a pile's points are
+# small; a declared pile's may be larger: formatted then): one bytes object fewer made
+# and freed a player.
+_POINTS_OPENINGS: Final = tuple([b',"points":%d,"items":[' % points for points in range(128)])
+
+
 def _write_player(out: list[bytes], player: PlayerResult, langs: tuple[str, ...]) -> None:
     """Append a player's itemized points to ``out`` as pieces of JSON (``gukjin_as`` only
     when it holds a switchable card; ``sits_out`` and ``sold`` only for the player who
@@ -338,7 +344,11 @@ def _write_player(out: list[bytes], player: PlayerResult, langs: tuple[str, ...]
     score = player.score
     out.append(b'{"id":')
     out.append(_text(player.id))
-    out.append(b',"points":%d,"items":[' % player.points)
+    points = player.points
+    if 0 <= points < 128:
+        out.append(_POINTS_OPENINGS[points])
+    else:
+        out.append(b',"points":%d,"items":[' % points)
     first = True
     for item in player.items:
         if not first:
@@ -477,12 +487,20 @@ def _payment_bytes(payment: Payment, stake: int, langs: tuple[str, ...]) -> byte
     first, start = _own_steps(steps)
     if len(steps) - first > 1:  # rarely seen again: written with the answer
         return _payment_text(payment, stake, langs, _entries(steps, first, start, langs))
+    return _kept_payment(payment, stake, langs, first, start)
+
+
+def _kept_payment(
+    payment: Payment, stake: int, langs: tuple[str, ...], first: int, start: int
+) -> bytes:
+    """A payment of at most one step of its own (from ``first``, starting from ``start``:
+    :func:`_own_steps`), kept by value."""
     key = (payment, stake, langs)
     found = _PAYMENTS.get(key)
     if found is None:
         if len(_PAYMENTS) >= _PAYMENTS_KEPT:
             _PAYMENTS.clear()
-        entries = _entries(steps, first, start, langs)
+        entries = _entries(payment.steps, first, start, langs)
         found = _PAYMENTS[key] = _payment_text(payment, stake, langs, entries)
     return found
 
@@ -506,34 +524,59 @@ def _payment_text(
     langs: tuple[str, ...],
     entries: list[_StepEntry],
 ) -> bytes:
-    """What ``orjson.dumps`` writes for a payment's dict — ``from``, ``to``, ``points``,
-    ``chips``, ``reason``, ``text`` by language, then ``steps`` when it has some and
-    ``priced_in`` when not in points — written directly, from its own steps'
+    """:func:`_write_payment`'s pieces, joined (what a payment is kept as)."""
+    out: list[bytes] = []
+    _write_payment(out, payment, stake, langs, entries)
+    return b"".join(out)
+
+
+def _write_payment(
+    out: list[bytes],
+    payment: Payment,
+    stake: int,
+    langs: tuple[str, ...],
+    entries: list[_StepEntry],
+) -> None:
+    """Append what ``orjson.dumps`` writes for a payment's dict — ``from``, ``to``,
+    ``points``, ``chips``, ``reason``, ``text`` by language, then ``steps`` when it has
+    some and ``priced_in`` when not in points — to ``out``, from its own steps'
     ``step_entry`` (in order): a payment of two steps or more, never kept, built a dict
-    and had orjson walk it (~2.3k instructions)."""
+    and had orjson walk it (~2.3k instructions), then its pieces formatted into bytes of
+    their own were copied again (~1k)."""
     steps = payment.steps
+    out.append(b'{"from":')
+    out.append(_text(payment.payer))
+    out.append(b',"to":')
+    out.append(_text(payment.payee))
+    out.append(b',"points":%d,"chips":%d,"reason":' % (payment.points, payment.chips))
+    out.append(_text(payment.reason))
+    out.append(b',"text":{')
     # each language's sentence parts, one a step: the winner's amount has none
-    operations: list[list[str]] = [[""] * (len(steps) - len(entries)) for _ in langs]
-    for _written, parts in entries:
-        for i, part in enumerate(parts):
-            operations[i].append(part)
-    said: list[bytes] = []
+    opening = len(steps) - len(entries)
     for i, lang in enumerate(langs):
-        sentence = payment_sentence(payment, operations[i], stake=stake, lang=lang)
-        said.append(b"%b:%b" % (_text(lang), _dumps(sentence)))
-    found = b'{"from":%b,"to":%b,"points":%d,"chips":%d,"reason":%b,"text":{%b}' % (
-        _text(payment.payer),
-        _text(payment.payee),
-        payment.points,
-        payment.chips,
-        _text(payment.reason),
-        b",".join(said),
-    )
+        operations = [""] * opening
+        for _written, parts in entries:
+            operations.append(parts[i])
+        if i:
+            out.append(b",")
+        out.append(_text(lang))
+        out.append(b":")
+        out.append(_dumps(payment_sentence(payment, operations, stake=stake, lang=lang)))
     if entries:
-        found = b'%b,"steps":[%b]' % (found, b",".join([written for written, _ in entries]))
+        out.append(b'},"steps":[')
+        first = True
+        for written, _parts in entries:
+            if not first:
+                out.append(b",")
+            out.append(written)
+            first = False
+        out.append(b"]")
+    else:
+        out.append(b"}")
     if payment.priced_in != "points":  # a price in chips: not points × stake
-        found = b'%b,"priced_in":%b' % (found, _text(payment.priced_in))
-    return found + b"}"
+        out.append(b',"priced_in":')
+        out.append(_text(payment.priced_in))
+    out.append(b"}")
 
 
 def settlement_json(result: HandResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
@@ -602,6 +645,11 @@ def hand_json(
 # values aside).
 
 
+# A player's chips in the net, ``:`` and the number, for -256 to 255.
+_CHIPS_LOW: Final = 256
+_CHIPS_TEXTS: Final = tuple([b":%d" % chips for chips in range(-_CHIPS_LOW, _CHIPS_LOW)])
+
+
 def write_hand(
     out: list[bytes],
     result: HandResult,
@@ -644,7 +692,12 @@ def write_hand(
     for payment in result.payments:
         if not first:
             out.append(b",")
-        out.append(_payment_bytes(payment, stake, langs))
+        steps = payment.steps
+        opening, start = _own_steps(steps)
+        if len(steps) - opening > 1:  # never kept: written straight into the answer
+            _write_payment(out, payment, stake, langs, _entries(steps, opening, start, langs))
+        else:
+            out.append(_kept_payment(payment, stake, langs, opening, start))
         first = False
     out.append(b'],"net":{')
     net = result.net
@@ -657,7 +710,12 @@ def write_hand(
         if not first:
             out.append(b",")
         out.append(_text(player_id))
-        out.append(b":%d" % chips)
+        # most hands move a few dozen chips a player: no bytes of their own
+        out.append(
+            _CHIPS_TEXTS[chips + _CHIPS_LOW]
+            if -_CHIPS_LOW <= chips < _CHIPS_LOW
+            else b":%d" % chips
+        )
         first = False
     out.append(b'},"nagari_streak_after":%d' % result.nagari_streak_after)
     if comparisons:

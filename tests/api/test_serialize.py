@@ -408,6 +408,10 @@ def test_a_batch_writes_each_answer_as_orjson_writes_hand_json() -> None:
     piles), hands compared with other rule sets, odd player IDs, in every shape."""
     others = [resolve("wikipedia"), resolve("gamerules")]
     cases: list[tuple[HandResult, tuple[Any, ...]]] = [(r, ()) for r in _odd_results()]
+    # points and chips past the texts kept for small numbers
+    large = {**DECLARED, "players": [*DECLARED["players"]], "stake": 1000}
+    large["players"][0] = {"id": "A", "declared": {"points": 150, "scored": ["junk"]}}
+    cases.append((settle(load_hand_request(large).hand, resolve("standard")), ()))
     for preset in sorted(name for name, p in presets().items() if p.variant is Variant.GOSTOP):
         ruleset = resolve(preset)
         for i, body in enumerate(golden_corpus()):
@@ -418,6 +422,11 @@ def test_a_batch_writes_each_answer_as_orjson_writes_hand_json() -> None:
                 continue
             cases.append((result, compare(hand, result, others) if i % 7 == 0 else ()))
     previews = drawn = liable = compared = 0
+    points = {p.points for result, _ in cases for p in result.players}
+    chips = {c for result, _ in cases for c in result.net.values()}
+    assert max(points) >= 128 > min(points)  # both ways of writing each taken
+    assert any(-256 <= c < 256 for c in chips)
+    assert any(not -256 <= c < 256 for c in chips)
     for result, comparisons in cases:
         for langs in (("ko",), ("en",), LANGUAGES):
             for full in (False, True):
