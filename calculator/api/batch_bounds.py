@@ -44,7 +44,7 @@ worst cases under its bound, and the refusal at the boundary.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
@@ -53,6 +53,11 @@ from calculator.api.errors import problem
 from calculator.api.json_counts import NESTING, entries
 from calculator.api.schemas import MAX_COMPARISONS, MAX_EVENTS, MAX_PLAYERS
 from calculator.errors import counted
+
+if TYPE_CHECKING:
+    # a native 64-bit integer, compiled; ``int`` at run time (never imported then: the
+    # annotations are not evaluated, and mypy_extensions is no dependency of the service)
+    from mypy_extensions import i64
 
 ITEM_PROBLEMS: Final = 10
 """Most errors a batch item's problem lists (a single request lists 50): a bad item's
@@ -166,11 +171,14 @@ class Walk:
         bounds: list[int] = []
         total = 1  # the document's one entry; the array's members are at depth 3
         for item in items:
-            bound, inner = _measured(item, 1)
-            if bound < 0:  # not sure: each function on its own
-                bound = json_bound(item)
+            measured, inner = _measured(item, 1)
+            if measured < 0:  # not sure: each function on its own
+                # an int, not an i64: json_bound passes 2**63 for a few values it does not
+                # bound in one item (each UNBOUNDED)
+                bounds.append(json_bound(item))
                 inner = entries(item, 3)
-            bounds.append(bound)
+            else:
+                bounds.append(measured)
             if inner < 0 or total < 0:
                 total = -1
             else:
@@ -179,22 +187,27 @@ class Walk:
         return total
 
 
-def _measured(value: object, depth: int) -> tuple[int, int]:
+def _measured(value: object, depth: int) -> tuple[i64, i64]:
     """``(json_bound(value, depth), json_counts.entries(value, depth + 2))`` (``value``
     an item of a batch, or in one: ``depth`` is its level in the item, two more in the
     body), made in one walk; ``(-1, 0)`` where the walk is not sure (a container at a
     level where either function stops, a key not a string, a value json_bound does not
-    bound): then the caller asks each function."""
+    bound): then the caller asks each function.
+
+    Its sums in native 64-bit integers (i64; a batch's body is far from 2**62 bytes): on
+    a tagged int each operation tests its tag first, and the walk adds a few numbers for
+    every value of every hand."""
     if isinstance(value, str):
-        return 6 * len(value) + 2, 0
+        size: i64 = len(value)
+        return 6 * size + 2, 0
     if isinstance(value, dict):
         if depth + 2 > NESTING:
             return -1, 0
         # as json_bound: braces, a colon and at most one comma an entry, strings by their
         # characters; entries: this object's and those of the containers in it
-        total = 2 + 2 * len(value)
-        characters = 0
-        count = len(value)
+        count: i64 = len(value)
+        total: i64 = 2 + 2 * count
+        characters: i64 = 0
         for key, entry in value.items():
             if type(key) is not str:
                 return -1, 0
@@ -212,7 +225,8 @@ def _measured(value: object, depth: int) -> tuple[int, int]:
     if isinstance(value, list):
         if depth + 2 > NESTING:
             return -1, 0
-        total = 2 + len(value)
+        members: i64 = len(value)
+        total = 2 + members
         characters = 0
         count = 0
         for entry in value:
@@ -226,8 +240,8 @@ def _measured(value: object, depth: int) -> tuple[int, int]:
                 total += bound
                 count += inner
         return total + 6 * characters, count
-    bound = json_bound(value, depth)  # a scalar: no entries
-    return (-1, 0) if bound >= UNBOUNDED else (bound, 0)
+    scalar = json_bound(value, depth)  # a scalar: no entries
+    return (-1, 0) if scalar >= UNBOUNDED else (scalar, 0)
 
 
 def size_bounds(items: list[Any], largest: int, bounds: list[int] | None = None) -> list[int]:

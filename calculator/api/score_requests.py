@@ -20,7 +20,8 @@ from calculator.api.errors import domain_problem, validation_problem
 from calculator.api.schemas import HandRequest, load_hand_request, resolve_spec
 from calculator.errors import GoStopError, relocated
 from calculator.presets import Resolver, RuleSet, Variant
-from calculator.settlement import compare, settle
+from calculator.result import HandResult
+from calculator.settlement import Comparison, compare, settle
 
 _dumps: Final = orjson.dumps
 _Fragment: Final = orjson.Fragment
@@ -35,6 +36,16 @@ def score_request(
 ) -> dict[str, Any]:
     """Score one loaded hand request; raises GoStopError. ``seen`` collects the rule
     sets of the answer by fingerprint (a batch lists each once)."""
+    result, comparisons = _scored(hand_request, resolver, seen)
+    return serialize.hand_json(result, comparisons, shape)
+
+
+def _scored(
+    hand_request: HandRequest,
+    resolver: Resolver | None,
+    seen: dict[str, RuleSet] | None,
+) -> tuple[HandResult, tuple[Comparison, ...]]:
+    """:func:`score_request`'s result and comparisons, not yet serialized."""
     if resolver is None and hand_request.compare_with:  # one rule set alone needs none
         resolver = Resolver()
     ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",), resolver=resolver)
@@ -49,7 +60,7 @@ def score_request(
         seen.setdefault(ruleset.fingerprint, ruleset)
         for other in others:
             seen.setdefault(other.fingerprint, other)
-    return serialize.hand_json(result, comparisons, shape)
+    return result, comparisons
 
 
 def score_items(
@@ -58,19 +69,26 @@ def score_items(
     settings: Settings,
     shape: serialize.Shape,
     check_deadline: Callable[[], None],
-) -> tuple[list[orjson.Fragment], int, dict[str, RuleSet]]:
-    """A batch's ``results`` entries, one per item in order, the number that failed, and
-    the rule sets they name by fingerprint. An item over one hand's body limit (by its
-    size in ``sizes``) gets its 413 unread; one the schema or the domain refuses, the
-    problem a single request would get, with at most ``batch_bounds.ITEM_PROBLEMS``
-    errors. ``check_deadline`` runs before each item (past it: DeadlineExceeded).
+) -> tuple[orjson.Fragment, int, dict[str, RuleSet]]:
+    """A batch's ``results``, one entry per item in order, as one JSON array, the number
+    that failed, and the rule sets they name by fingerprint. An item over one hand's body
+    limit (by its size in ``sizes``) gets its 413 unread; one the schema or the domain
+    refuses, the problem a single request would get, with at most
+    ``batch_bounds.ITEM_PROBLEMS`` errors. ``check_deadline`` runs before each item (past
+    it: DeadlineExceeded).
+
+    Every entry is written as text into one list of pieces, joined once
+    (:func:`calculator.api.serialize.write_hand`): an answer kept as a dict until the
+    whole answer is dumped would be walked by every garbage collection of the batch (they
+    all stay alive until then), and each entry serialized on its own was a bytes object
+    made, copied into the answer and freed.
 
     Each item is let go as its turn comes (``items`` ends all None): its parsed objects
     are freed while the batch runs, into memory the next hands reuse while it is in the
     cache, instead of all at the end, and the batch's collections no longer walk the
     hands done (~3 % of a 500-hand batch's time in process; bench/RESULTS.md,
     thirty-third session)."""
-    results: list[orjson.Fragment] = []
+    out: list[bytes] = [b"["]
     failed = 0
     resolver = Resolver()  # one for the whole batch: it caps the distinct rule sets
     seen: dict[str, RuleSet] = {}
@@ -78,30 +96,32 @@ def score_items(
     for index, item in enumerate(items):
         items[index] = None  # the loop holds it until its entry is written (docstring)
         check_deadline()
+        if index:
+            out.append(b",")
         if sizes[index] > largest:  # as a single request would be (or nested past reading)
             failed += 1
             problem = batch_bounds.oversized(index, sizes[index], settings)
-            results.append(batch_entry(index, problem["status"], "problem", problem))
+            out.append(batch_entry(index, problem["status"], "problem", problem))
             continue
         try:
-            result = score_request(
-                load_hand_request(item), resolver=resolver, shape=shape, seen=seen
-            )
-            results.append(batch_entry(index, 200, "result", result))
+            result, comparisons = _scored(load_hand_request(item), resolver, seen)
         except ValidationError as error:
             failed += 1
             problem = batch_bounds.cut(validation_problem(error, f"/hands/{index}"))
-            results.append(batch_entry(index, 422, "problem", problem))
+            out.append(batch_entry(index, 422, "problem", problem))
+            continue
         except GoStopError as error:
             failed += 1
             problem = batch_bounds.cut(domain_problem(relocated(error, ("hands", index))))
-            results.append(batch_entry(index, 422, "problem", problem))
-    return results, failed, seen
+            out.append(batch_entry(index, 422, "problem", problem))
+            continue
+        out.append(b'{"index":%d,"status":200,"result":' % index)
+        serialize.write_hand(out, result, comparisons, shape)
+        out.append(b"}")
+    out.append(b"]")
+    return _Fragment(b"".join(out)), failed, seen
 
 
-def batch_entry(index: int, status: int, name: str, answer: Any) -> orjson.Fragment:
-    """One entry of a batch's ``results`` (``name``: result or problem), serialized at once:
-    kept as dicts until the whole answer is dumped, a thousand answers would be walked by
-    every garbage collection of the batch (they all stay alive until then), and each dict
-    freed at the end; as bytes they cost the collector nothing."""
-    return _Fragment(_dumps({"index": index, "status": status, name: answer}))
+def batch_entry(index: int, status: int, name: str, answer: Any) -> bytes:
+    """One entry of a batch's ``results`` (``name``: result or problem), serialized."""
+    return _dumps({"index": index, "status": status, name: answer})

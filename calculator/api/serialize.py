@@ -90,36 +90,41 @@ def ruleset_json(ruleset: RuleSet, *, full: bool = False) -> dict[str, Any]:
 
 # Final: compiled, read natively (a plain global is looked up in the module's dict)
 _RULESETS: Final[dict[tuple[str, str, bool], dict[str, Any]]] = {}
-_RULESET_FRAGMENTS: Final[dict[tuple[str, str, bool], orjson.Fragment]] = {}
+_RULESET_TEXTS: Final[dict[tuple[str, str, bool], bytes]] = {}
 
 
 # A resolved rule set is kept (calculator.presets): an answer's is the object of the
 # answers before it under the same rules, found by identity first (~0.3k instructions,
 # where the key by fingerprint reads two fields of a class that is not compiled, a
 # generic lookup each, and hashes a tuple: ~1k). The entry holds the rule set: its ID is
-# only taken for it while it is alive.
-_RULESETS_BY_IDENTITY: Final[dict[int, tuple[RuleSet, bool, orjson.Fragment]]] = {}
+# only taken for it while it is alive. It keeps the echo as a fragment (for the dicts of
+# :func:`hand_json`) and as bytes (for the text of :func:`hand_text`).
+_RULESETS_BY_IDENTITY: Final[dict[int, tuple[RuleSet, bool, orjson.Fragment, bytes]]] = {}
+
+
+def _ruleset_kept(ruleset: RuleSet, *, full: bool) -> tuple[RuleSet, bool, orjson.Fragment, bytes]:
+    kept = _RULESETS_BY_IDENTITY.get(id(ruleset))
+    if kept is not None and kept[0] is ruleset and kept[1] == full:
+        return kept
+    text = _ruleset_by_value(ruleset, full=full)
+    if len(_RULESETS_BY_IDENTITY) > 1024:
+        _RULESETS_BY_IDENTITY.clear()
+    kept = _RULESETS_BY_IDENTITY[id(ruleset)] = (ruleset, full, _Fragment(text), text)
+    return kept
 
 
 def _ruleset_fragment(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
     """The rule set echo serialized once (keyed by fingerprint: hashing options is slow)."""
-    kept = _RULESETS_BY_IDENTITY.get(id(ruleset))
-    if kept is not None and kept[0] is ruleset and kept[1] == full:
-        return kept[2]
-    found = _ruleset_by_value(ruleset, full=full)
-    if len(_RULESETS_BY_IDENTITY) > 1024:
-        _RULESETS_BY_IDENTITY.clear()
-    _RULESETS_BY_IDENTITY[id(ruleset)] = (ruleset, full, found)
-    return found
+    return _ruleset_kept(ruleset, full=full)[2]
 
 
-def _ruleset_by_value(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
+def _ruleset_by_value(ruleset: RuleSet, *, full: bool) -> bytes:
     key = (ruleset.fingerprint, ruleset.preset, full)
-    found = _RULESET_FRAGMENTS.get(key)
+    found = _RULESET_TEXTS.get(key)
     if found is None:
-        if len(_RULESET_FRAGMENTS) > 1024:
-            _RULESET_FRAGMENTS.clear()
-        found = _RULESET_FRAGMENTS[key] = _Fragment(_dumps(ruleset_json(ruleset, full=full)))
+        if len(_RULESET_TEXTS) > 1024:
+            _RULESET_TEXTS.clear()
+        found = _RULESET_TEXTS[key] = _dumps(ruleset_json(ruleset, full=full))
     return found
 
 
@@ -186,7 +191,7 @@ def _cards_text(mask: int) -> bytes:
     return found
 
 
-_StepEntry = tuple[orjson.Fragment, tuple[str, ...]]
+_StepEntry = tuple[bytes, tuple[str, ...]]
 """A step's line, serialized, and what it does in its payment's sentence, per language."""
 
 
@@ -210,7 +215,7 @@ def _step_entry(step: Step, before: int, langs: tuple[str, ...]) -> _StepEntry:
         found["times"] = step.times
     if step.player is not None:
         found["player"] = step.player
-    return _Fragment(_dumps(found)), operations
+    return _dumps(found), operations
 
 
 # Steps repeat a lot (a few hundred values over thousands of hands), each a new object:
@@ -242,8 +247,8 @@ def _own_steps(steps: tuple[Step, ...]) -> tuple[int, int]:
     return 0, 0
 
 
-def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[orjson.Fragment]:
-    found = []
+def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[bytes]:
+    found: list[bytes] = []
     before = start
     for step in steps:
         found.append(step_entry(step, before, langs)[0])
@@ -326,6 +331,12 @@ def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Frag
     return _Fragment(_item_text(item, langs))
 
 
+# The opening of a player's entry up to its items, by its points (a pile's points are
+# small; a declared pile's may be larger: formatted then): one bytes object fewer made
+# and freed a player (~0.5k instructions: mypyc's bytes builder and the number's text).
+_POINTS_OPENINGS: Final = tuple([b',"points":%d,"items":[' % points for points in range(128)])
+
+
 def _write_player(out: list[bytes], player: PlayerResult, langs: tuple[str, ...]) -> None:
     """Append a player's itemized points to ``out`` as pieces of JSON (``gukjin_as`` only
     when it holds a switchable card; ``sits_out`` and ``sold`` only for the player who
@@ -333,7 +344,11 @@ def _write_player(out: list[bytes], player: PlayerResult, langs: tuple[str, ...]
     score = player.score
     out.append(b'{"id":')
     out.append(_text(player.id))
-    out.append(b',"points":%d,"items":[' % player.points)
+    points = player.points
+    if 0 <= points < 128:
+        out.append(_POINTS_OPENINGS[points])
+    else:
+        out.append(b',"points":%d,"items":[' % points)
     first = True
     for item in player.items:
         if not first:
@@ -410,7 +425,8 @@ def _counts_text(counts: CountValues | None) -> bytes:
 # The winner's part, kept whole by value: on hands not seen before, 3 in 4 found theirs
 # (one hash of its steps, where each step was looked up on its own, then a dict and a list
 # built for orjson to walk: ~4.2k instructions a hand in the corpus's hot loop, now ~1.7k).
-_WINNERS: Final[dict[tuple[str | None, WinnerScore, tuple[str, ...]], orjson.Fragment]] = {}
+# Written as text (:func:`_winner_text`): the batch's answers are joined from it as it is.
+_WINNERS: Final[dict[tuple[str | None, WinnerScore, tuple[str, ...]], bytes]] = {}
 _WINNERS_KEPT: Final = 4096
 
 
@@ -420,20 +436,29 @@ def winner_json(
     """The winner's base points and the steps to its amount, serialized."""
     if winner is None:
         return None
-    langs = shape.langs
+    return _Fragment(_winner_bytes(winner, winner_id, shape.langs))
+
+
+def _winner_bytes(winner: WinnerScore, winner_id: str | None, langs: tuple[str, ...]) -> bytes:
+    """:func:`winner_json`'s bytes, kept by value."""
     key = (winner_id, winner, langs)
     found = _WINNERS.get(key)
     if found is None:
         if len(_WINNERS) >= _WINNERS_KEPT:
             _WINNERS.clear()
-        body = {
-            "winner": winner_id,
-            "base": winner.base,
-            "steps": _steps(winner.steps, winner.base, langs),
-            "amount": winner.amount,
-        }
-        found = _WINNERS[key] = _Fragment(_dumps(body))
+        found = _WINNERS[key] = _winner_text(winner, winner_id, langs)
     return found
+
+
+def _winner_text(winner: WinnerScore, winner_id: str | None, langs: tuple[str, ...]) -> bytes:
+    """What ``orjson.dumps`` writes for the winner's dict ``{winner, base, steps, amount}``,
+    written directly (its steps are kept as text)."""
+    return b'{"winner":%b,"base":%d,"steps":[%b],"amount":%d}' % (
+        b"null" if winner_id is None else _text(winner_id),
+        winner.base,
+        b",".join(_steps(winner.steps, winner.base, langs)),
+        winner.amount,
+    )
 
 
 # Payments serialized once: the same payment again (all of it, its steps included) finds
@@ -443,28 +468,40 @@ def winner_json(
 # ~3.9k instructions a payment in the corpus's hot loop, now ~2.8k). Only payments of at
 # most one step of their own are kept: on hands not seen before, 3 in 4 of those with none
 # were found and 1 in 3 of those with one, but 1 in 13 with two and 1 in 80 with three,
-# where a miss costs ~3.5k (a key, two lookups, a ``dumps`` call of its own).
-_PAYMENTS: Final[dict[tuple[Payment, int, tuple[str, ...]], orjson.Fragment]] = {}
+# where a miss costs ~3.5k (a key, two lookups, a ``dumps`` call of its own). Every payment
+# is written as text (:func:`_payment_text`): no dict built for orjson to walk, the others
+# (two steps or more) included.
+_PAYMENTS: Final[dict[tuple[Payment, int, tuple[str, ...]], bytes]] = {}
 _PAYMENTS_KEPT: Final = 4096
 
 
-def payment_json(
-    payment: Payment, stake: int, shape: Shape = DEFAULT_SHAPE
-) -> dict[str, Any] | orjson.Fragment:
+def payment_json(payment: Payment, stake: int, shape: Shape = DEFAULT_SHAPE) -> orjson.Fragment:
     """One payer → payee entry (contract: from, to, points, chips), with its sentence;
     ``steps`` only when it has some (the reason's label: ``GET /v1/codes``)."""
-    langs = shape.langs
+    return _Fragment(_payment_bytes(payment, stake, shape.langs))
+
+
+def _payment_bytes(payment: Payment, stake: int, langs: tuple[str, ...]) -> bytes:
+    """:func:`payment_json`'s bytes: kept by value when it has at most one step of its own."""
     steps = payment.steps
     first, start = _own_steps(steps)
     if len(steps) - first > 1:  # rarely seen again: written with the answer
-        return _payment_body(payment, stake, langs, _entries(steps, first, start, langs))
+        return _payment_text(payment, stake, langs, _entries(steps, first, start, langs))
+    return _kept_payment(payment, stake, langs, first, start)
+
+
+def _kept_payment(
+    payment: Payment, stake: int, langs: tuple[str, ...], first: int, start: int
+) -> bytes:
+    """A payment of at most one step of its own (from ``first``, starting from ``start``:
+    :func:`_own_steps`), kept by value."""
     key = (payment, stake, langs)
     found = _PAYMENTS.get(key)
     if found is None:
         if len(_PAYMENTS) >= _PAYMENTS_KEPT:
             _PAYMENTS.clear()
-        entries = _entries(steps, first, start, langs)
-        found = _PAYMENTS[key] = _Fragment(_dumps(_payment_body(payment, stake, langs, entries)))
+        entries = _entries(payment.steps, first, start, langs)
+        found = _PAYMENTS[key] = _payment_text(payment, stake, langs, entries)
     return found
 
 
@@ -481,35 +518,67 @@ def _entries(
     return found
 
 
-def _payment_body(
+def _payment_text(
     payment: Payment,
     stake: int,
     langs: tuple[str, ...],
     entries: list[_StepEntry],
-) -> dict[str, Any]:
-    """:func:`payment_json`'s dict, from its own steps' ``step_entry`` (in order)."""
+) -> bytes:
+    """:func:`_write_payment`'s pieces, joined (what a payment is kept as)."""
+    out: list[bytes] = []
+    _write_payment(out, payment, stake, langs, entries)
+    return b"".join(out)
+
+
+def _write_payment(
+    out: list[bytes],
+    payment: Payment,
+    stake: int,
+    langs: tuple[str, ...],
+    entries: list[_StepEntry],
+) -> None:
+    """Append what ``orjson.dumps`` writes for a payment's dict — ``from``, ``to``,
+    ``points``, ``chips``, ``reason``, ``text`` by language, then ``steps`` when it has
+    some and ``priced_in`` when not in points — to ``out``, from its own steps'
+    ``step_entry`` (in order): a payment of two steps or more, never kept, built a dict
+    and had orjson walk it (~2.3k instructions), then, as text, was formatted into bytes
+    of its own and copied twice more before the batch's join (appended as pieces, with
+    the tables of small numbers' texts: 207.5k → 204.7k instructions a batched
+    hand, bench.instructions --workload batch)."""
     steps = payment.steps
+    out.append(b'{"from":')
+    out.append(_text(payment.payer))
+    out.append(b',"to":')
+    out.append(_text(payment.payee))
+    out.append(b',"points":%d,"chips":%d,"reason":' % (payment.points, payment.chips))
+    out.append(_text(payment.reason))
+    out.append(b',"text":{')
     # each language's sentence parts, one a step: the winner's amount has none
-    operations: list[list[str]] = [[""] * (len(steps) - len(entries)) for _ in langs]
-    for _fragment, parts in entries:
-        for i, part in enumerate(parts):
-            operations[i].append(part)
-    found: dict[str, Any] = {
-        "from": payment.payer,
-        "to": payment.payee,
-        "points": payment.points,
-        "chips": payment.chips,
-        "reason": payment.reason,
-        "text": {
-            lang: payment_sentence(payment, operations[i], stake=stake, lang=lang)
-            for i, lang in enumerate(langs)
-        },
-    }
+    opening = len(steps) - len(entries)
+    for i, lang in enumerate(langs):
+        operations = [""] * opening
+        for _written, parts in entries:
+            operations.append(parts[i])
+        if i:
+            out.append(b",")
+        out.append(_text(lang))
+        out.append(b":")
+        out.append(_dumps(payment_sentence(payment, operations, stake=stake, lang=lang)))
     if entries:
-        found["steps"] = [fragment for fragment, _parts in entries]
+        out.append(b'},"steps":[')
+        first = True
+        for written, _parts in entries:
+            if not first:
+                out.append(b",")
+            out.append(written)
+            first = False
+        out.append(b"]")
+    else:
+        out.append(b"}")
     if payment.priced_in != "points":  # a price in chips: not points × stake
-        found["priced_in"] = payment.priced_in
-    return found
+        out.append(b',"priced_in":')
+        out.append(_text(payment.priced_in))
+    out.append(b"}")
 
 
 def settlement_json(result: HandResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
@@ -565,6 +634,96 @@ def hand_json(
     if comparisons:
         body["comparisons"] = [comparison_json(c, shape) for c in comparisons]
     return body
+
+
+# --- a batch's answers, written as text --------------------------------------------------
+#
+# A batch writes each hand's answer as pieces of JSON appended to one list for all its
+# results, joined once (calculator/api/score_requests.py): the bytes ``orjson.dumps``
+# writes for :func:`hand_json`'s dict (tests/api/test_serialize.py holds the two
+# together, over every preset, shape and entry mode). As a dict, each answer was built,
+# walked by orjson into bytes of its own, then copied again into the batch's answer and
+# freed (~9k instructions a batched hand for its ``dumps``, its dict's own keys and
+# values aside).
+
+
+# A player's chips in the net, ``:`` and the number, for -256 to 255.
+_CHIPS_LOW: Final = 256
+_CHIPS_TEXTS: Final = tuple([b":%d" % chips for chips in range(-_CHIPS_LOW, _CHIPS_LOW)])
+
+
+def write_hand(
+    out: list[bytes],
+    result: HandResult,
+    comparisons: tuple[Comparison, ...] = (),
+    shape: Shape = DEFAULT_SHAPE,
+) -> None:
+    """Append :func:`hand_json`'s answer to ``out`` as pieces of JSON, in its order."""
+    langs = shape.langs
+    stake = result.stake
+    outcome = result.outcome
+    out.append(b'{"ruleset":')
+    out.append(_ruleset_kept(result.ruleset, full=shape.full_ruleset)[3])
+    winner_id = winner_of(result)
+    if outcome is None:
+        out.append(b',"outcome":null,"stake":%d,"preview":true,"players":[' % stake)
+    else:
+        # a StrEnum's str is its value (``.value`` is a property written in Python)
+        out.append(b',"outcome":{"type":')
+        out.append(_text(str(outcome.type)))
+        out.append(b',"winner":')
+        out.append(b"null" if winner_id is None else _text(winner_id))
+        if outcome.liable is not None:
+            out.append(b',"liable":')
+            out.append(_text(outcome.liable))
+        out.append(b'},"stake":%d,"players":[' % stake)
+    first = True
+    for player in result.players:
+        if not first:
+            out.append(b",")
+        _write_player(out, player, langs)
+        first = False
+    winner = result.winner_score
+    if winner is None:
+        out.append(b'],"winner_score":null,"payments":[')
+    else:
+        out.append(b'],"winner_score":')
+        out.append(_winner_bytes(winner, winner_id, langs))
+        out.append(b',"payments":[')
+    first = True
+    for payment in result.payments:
+        if not first:
+            out.append(b",")
+        steps = payment.steps
+        opening, start = _own_steps(steps)
+        if len(steps) - opening > 1:  # never kept: written straight into the answer
+            _write_payment(out, payment, stake, langs, _entries(steps, opening, start, langs))
+        else:
+            out.append(_kept_payment(payment, stake, langs, opening, start))
+        first = False
+    out.append(b'],"net":{')
+    net = result.net
+    # a dict (the engine builds one for each hand), declared so: compiled, its chips are
+    # then read as ints and written natively (read from the conditional expression, they
+    # were objects, each formatted by a generic ``%``: ~0.8k instructions a player)
+    chips_of: dict[str, int] = net if isinstance(net, dict) else dict(net)
+    first = True
+    for player_id, chips in chips_of.items():
+        if not first:
+            out.append(b",")
+        out.append(_text(player_id))
+        # most hands move a few dozen chips a player: no bytes of their own
+        out.append(
+            _CHIPS_TEXTS[chips + _CHIPS_LOW]
+            if -_CHIPS_LOW <= chips < _CHIPS_LOW
+            else b":%d" % chips
+        )
+        first = False
+    out.append(b'},"nagari_streak_after":%d' % result.nagari_streak_after)
+    if comparisons:
+        out.append(b',"comparisons":')
+        out.append(_dumps([comparison_json(c, shape) for c in comparisons]))
+    out.append(b"}")
 
 
 def comparison_json(comparison: Comparison, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:

@@ -203,7 +203,7 @@ def post_batch(
     body = {
         "results": results,
         "rulesets": rulesets,
-        "succeeded": len(results) - failed,
+        "succeeded": len(items) - failed,
         "failed": failed,
     }
     return shaped(body, shape)

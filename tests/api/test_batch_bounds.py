@@ -387,10 +387,12 @@ def test_a_walk_of_any_other_body_counts_as_entries(document: Any) -> None:
         [{"a": _nested(depth), "b": [{"c": "d"}]} for depth in range(NESTING - 5, NESTING + 1)],
         [W13, _nested(NESTING - 2), W13],  # one item deep enough to make entries -1
         [(1, 2), 2**64, {1: "a"}, {"k": -(2**63) - 1}, type("F", (float,), {})(1.5), b"x"],
+        # bounds past 2**63 (UNBOUNDED a few times in one item): no native integer holds them
+        [[(1, 2), (3, 4), 2**64], {"a": _nested(NESTING + 1), "b": _nested(NESTING + 1)}],
         [W13, None, "x" * 50, 3, [], {}],
         [],
     ],
-    ids=["deep", "deep-in-objects", "one-deep", "unbounded", "scalars", "empty"],
+    ids=["deep", "deep-in-objects", "one-deep", "unbounded", "unbounded-often", "scalars", "empty"],
 )
 def test_a_walk_is_exact_where_either_count_stops(items: list[Any]) -> None:
     """Near NESTING (entries stops two levels before json_bound does, the items being two

@@ -16,10 +16,19 @@ from calculator.api.schemas import load_hand_request
 from calculator.api.serialize import item_json, player_json
 from calculator.cards import DECK
 from calculator.errors import GoStopError
-from calculator.explain import LANGUAGES
+from calculator.explain import LANGUAGES, payment_text, step_text
 from calculator.labels import label
 from calculator.presets import Variant, presets
-from calculator.result import Counts, CountValues, HandResult, PlayerResult, count_values
+from calculator.result import (
+    Counts,
+    CountValues,
+    HandResult,
+    Payment,
+    PlayerResult,
+    count_values,
+    winner_of,
+)
+from calculator.settlement import compare
 from tests.golden import golden_corpus
 
 MODES = ("cards", "mixed")  # every pile listed; one in five tallied
@@ -231,6 +240,7 @@ def test_a_payment_of_at_most_one_step_is_kept_by_its_value() -> None:
     it is written anew. One of more steps is written with the answer, every time."""
     standard = resolve("standard")
     bodies = [body for modes in MODES for body in [*corpus(30, players=3, modes=modes), DECLARED]]
+    korean, english = ("ko",), ("en",)
     kept = unkept = 0
     for body in bodies:
         first = settle(load_hand_request(body).hand, standard)
@@ -240,23 +250,21 @@ def test_a_payment_of_at_most_one_step_is_kept_by_its_value() -> None:
             if payment.steps:
                 assert same.steps[-1] is not payment.steps[-1]
             serialize._PAYMENTS.clear()
-            written = serialize.payment_json(payment, first.stake)
-            found = serialize.payment_json(same, first.stake)
-            assert orjson.dumps(found) == orjson.dumps(written)
+            written = serialize._payment_bytes(payment, first.stake, korean)
+            found = serialize._payment_bytes(same, first.stake, korean)
+            assert found == written
+            assert orjson.dumps(serialize.payment_json(same, first.stake)) == written
             opening, _start = serialize._own_steps(payment.steps)
             if len(payment.steps) - opening > 1:
-                assert isinstance(found, dict)
+                assert not serialize._PAYMENTS
                 unkept += 1
                 continue
             assert found is written
             kept += 1
             serialize._PAYMENTS.clear()
-            assert orjson.dumps(serialize.payment_json(same, first.stake)) == orjson.dumps(written)
-            assert serialize.payment_json(payment, first.stake + 1) is not written
-            english = serialize.Shape(langs=("en",))
-            assert orjson.dumps(serialize.payment_json(payment, first.stake, english)) != (
-                orjson.dumps(written)
-            )
+            assert serialize._payment_bytes(same, first.stake, korean) == written
+            assert serialize._payment_bytes(payment, first.stake + 1, korean) is not written
+            assert serialize._payment_bytes(payment, first.stake, english) != written
     assert kept
     assert unkept
 
@@ -267,11 +275,172 @@ def test_a_rule_set_echo_is_found_by_identity_as_its_value_would_find_it() -> No
     own."""
     standard = resolve("standard")
     compact = serialize._ruleset_fragment(standard, full=False)
-    assert serialize._RULESETS_BY_IDENTITY[id(standard)][2] is compact
+    kept = serialize._RULESETS_BY_IDENTITY[id(standard)]
+    assert kept[2] is compact
+    assert orjson.dumps(compact) == kept[3]  # the same echo as text (a batch's answers)
     assert serialize._ruleset_fragment(resolve("standard"), full=False) is compact
     copy = dataclasses.replace(standard)
     assert copy is not standard
     assert orjson.dumps(serialize._ruleset_fragment(copy, full=False)) == orjson.dumps(compact)
     full = serialize._ruleset_fragment(standard, full=True)
     assert orjson.loads(orjson.dumps(full))["options"] == standard.options()
-    assert serialize._ruleset_fragment(standard, full=False) is compact
+    # the identity entry now holds the full echo: the compact one is found by value
+    assert serialize._ruleset_kept(standard, full=False)[3] is kept[3]
+
+
+_OP_KEY = {"start": "amount", "add": "addend", "multiply": "factor"}
+
+
+def _steps_as_dicts(steps: Any, before: int, langs: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Explanation lines as dicts, from the steps and ``explain.step_text`` alone."""
+    found = []
+    for step in steps:
+        line: dict[str, Any] = {
+            "code": step.code,
+            "op": step.op,
+            _OP_KEY[step.op]: step.value,
+            "total": step.total,
+            "text": {lang: step_text(step, before=before, lang=lang) for lang in langs},
+        }
+        if step.times is not None:
+            line["times"] = step.times
+        if step.player is not None:
+            line["player"] = step.player
+        found.append(line)
+        before = step.total
+    return found
+
+
+def _payment_as_dict(payment: Payment, stake: int, langs: tuple[str, ...]) -> dict[str, Any]:
+    """A payment's entry as a dict, from the record and ``explain`` alone: what the answer
+    wrote through orjson before its payments were written directly."""
+    first, before = serialize._own_steps(payment.steps)
+    found: dict[str, Any] = {
+        "from": payment.payer,
+        "to": payment.payee,
+        "points": payment.points,
+        "chips": payment.chips,
+        "reason": payment.reason,
+        "text": {lang: payment_text(payment, stake=stake, lang=lang) for lang in langs},
+    }
+    if len(payment.steps) > first:
+        found["steps"] = _steps_as_dicts(payment.steps[first:], before, langs)
+    if payment.priced_in != "points":
+        found["priced_in"] = payment.priced_in
+    return found
+
+
+def _odd_results() -> list[HandResult]:
+    """Hands whose players' IDs need escaping or are not ASCII, each a winner, a payer and
+    a liable loser in turn."""
+    found = []
+    body = corpus(1, players=3, modes="cards")[0]
+    ids = [p["id"] for p in body["players"]]
+    for odd in ODD_IDS:
+        for renamed_id in ids:
+            text = orjson.dumps(body).decode()
+            text = text.replace(f'"{renamed_id}"', orjson.dumps(odd).decode())
+            renamed = orjson.loads(text)
+            for liable in (None, *[p["id"] for p in renamed["players"]]):
+                if liable is not None:
+                    renamed = {**renamed, "outcome": {**renamed["outcome"], "liable": liable}}
+                try:
+                    found.append(settle(load_hand_request(renamed).hand, resolve("standard")))
+                except GoStopError:
+                    continue
+    return found
+
+
+CHIP_PRICES = ("ppuk_chips", "ttadak_chips", "gwangpal_chips", "chongtong_chips")
+
+
+def test_payments_and_winners_are_written_as_orjson_writes_their_dicts() -> None:
+    """A payment (kept or written with its answer) and the winner's part are byte for
+    byte what orjson writes for their dicts, read from the records and explain's
+    sentences: over the golden corpus under every Go-Stop preset, in every language set,
+    and with player IDs that need escaping."""
+    results = _odd_results()
+    rulesets = [
+        resolve(name) for name, p in sorted(presets().items()) if p.variant is Variant.GOSTOP
+    ]
+    # side payments and 총통 priced in chips
+    rulesets.append(resolve("standard", dict.fromkeys(CHIP_PRICES, 30)))
+    for ruleset in rulesets:
+        for body in golden_corpus():
+            try:
+                results.append(settle(load_hand_request(body).hand, ruleset))
+            except GoStopError:
+                continue
+    kept = unkept = chips = winners = 0
+    for result in results:
+        for langs in (("ko",), ("en",), LANGUAGES):
+            shape = serialize.Shape(langs=langs)
+            for payment in result.payments:
+                expected = orjson.dumps(_payment_as_dict(payment, result.stake, langs))
+                written = orjson.dumps(serialize.payment_json(payment, result.stake, shape))
+                assert written == expected
+                own = len(payment.steps) - serialize._own_steps(payment.steps)[0]
+                kept += own <= 1
+                unkept += own > 1
+                chips += payment.priced_in != "points"
+            winner = result.winner_score
+            if winner is not None:
+                winner_id = winner_of(result)
+                expected_winner = {
+                    "winner": winner_id,
+                    "base": winner.base,
+                    "steps": _steps_as_dicts(winner.steps, winner.base, langs),
+                    "amount": winner.amount,
+                }
+                written = orjson.dumps(serialize.winner_json(winner, winner_id, shape))
+                assert written == orjson.dumps(expected_winner)
+                winners += 1
+    assert kept
+    assert unkept
+    assert chips
+    assert winners
+
+
+def test_a_batch_writes_each_answer_as_orjson_writes_hand_json() -> None:
+    """:func:`serialize.write_hand` (a batch's answers) writes the bytes orjson writes for
+    :func:`serialize.hand_json` (a single hand's): over the golden corpus under every
+    Go-Stop preset (previews, drawn hands, liable losers, sitters, tallies, declared
+    piles), hands compared with other rule sets, odd player IDs, in every shape."""
+    others = [resolve("wikipedia"), resolve("gamerules")]
+    cases: list[tuple[HandResult, tuple[Any, ...]]] = [(r, ()) for r in _odd_results()]
+    # points and chips past the texts kept for small numbers
+    large = {**DECLARED, "players": [*DECLARED["players"]], "stake": 1000}
+    large["players"][0] = {"id": "A", "declared": {"points": 150, "scored": ["junk"]}}
+    cases.append((settle(load_hand_request(large).hand, resolve("standard")), ()))
+    for preset in sorted(name for name, p in presets().items() if p.variant is Variant.GOSTOP):
+        ruleset = resolve(preset)
+        for i, body in enumerate(golden_corpus()):
+            try:
+                hand = load_hand_request(body).hand
+                result = settle(hand, ruleset)
+            except GoStopError:
+                continue
+            cases.append((result, compare(hand, result, others) if i % 7 == 0 else ()))
+    previews = drawn = liable = compared = 0
+    points = {p.points for result, _ in cases for p in result.players}
+    chips = {c for result, _ in cases for c in result.net.values()}
+    assert max(points) >= 128 > min(points)  # both ways of writing each taken
+    assert any(-256 <= c < 256 for c in chips)
+    assert any(not -256 <= c < 256 for c in chips)
+    for result, comparisons in cases:
+        for langs in (("ko",), ("en",), LANGUAGES):
+            for full in (False, True):
+                shape = serialize.Shape(langs=langs, full_ruleset=full)
+                out: list[bytes] = []
+                serialize.write_hand(out, result, comparisons, shape)
+                expected = orjson.dumps(serialize.hand_json(result, comparisons, shape))
+                assert b"".join(out) == expected
+        outcome = result.outcome
+        previews += outcome is None
+        drawn += outcome is not None and result.winner_score is None
+        liable += outcome is not None and outcome.liable is not None
+        compared += bool(comparisons)
+    assert previews
+    assert drawn
+    assert liable
+    assert compared
