@@ -45,6 +45,7 @@ class LoadHandRequestSchema:
     RulesetSpec: Any
     each_events: LoadEventSchema
     each_players: LoadPlayerSchema
+    isprintable: Any
     tuple_new: Any
 
     def __init__(self, constants: dict[str, Any]) -> None:
@@ -71,6 +72,7 @@ class LoadHandRequestSchema:
         self.RulesetSpec = constants['RulesetSpec']
         self.each_events = constants['each_events']
         self.each_players = constants['each_players']
+        self.isprintable = constants['isprintable']
         self.tuple_new = constants['tuple_new']
 
     def load(self, data: Any) -> Any:
@@ -123,7 +125,7 @@ class LoadHandRequestSchema:
             v = data.get('dealer', MISSING)
             if v is not MISSING:
                 found += 1
-                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
                     f3 = v
                 elif v is None:
                     raise self.Fallback
@@ -212,6 +214,7 @@ class LoadPlayerSchema:
     L9: Any
     R: Any
     all_known: Any
+    isprintable: Any
     new: Any
 
     def __init__(self, constants: dict[str, Any]) -> None:
@@ -246,6 +249,7 @@ class LoadPlayerSchema:
         self.L9 = constants['L9']
         self.R = constants['R']
         self.all_known = constants['all_known']
+        self.isprintable = constants['isprintable']
         self.new = constants['new']
 
     def load(self, data: Any) -> Any:
@@ -270,7 +274,7 @@ class LoadPlayerSchema:
             v = data.get('id', MISSING)
             if v is not MISSING:
                 found += 1
-                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
                     f0 = v
                 elif v is None:
                     raise self.Fallback
@@ -814,6 +818,7 @@ class LoadOutcomeSchema:
     L3: Any
     R: Any
     each_holders: LoadHolderSchema
+    isprintable: Any
     new: Any
 
     def __init__(self, constants: dict[str, Any]) -> None:
@@ -829,6 +834,7 @@ class LoadOutcomeSchema:
         self.L3 = constants['L3']
         self.R = constants['R']
         self.each_holders = constants['each_holders']
+        self.isprintable = constants['isprintable']
         self.new = constants['new']
 
     def load(self, data: Any) -> Any:
@@ -855,7 +861,7 @@ class LoadOutcomeSchema:
             v = data.get('winner', MISSING)
             if v is not MISSING:
                 found += 1
-                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
                     f1 = v
                 elif v is None:
                     raise self.Fallback
@@ -866,7 +872,7 @@ class LoadOutcomeSchema:
             v = data.get('liable', MISSING)
             if v is not MISSING:
                 found += 1
-                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
                     f2 = v
                 elif v is None:
                     raise self.Fallback
@@ -899,6 +905,7 @@ class LoadHolderSchema:
     L0: Any
     L1: Any
     R: Any
+    isprintable: Any
     new: Any
 
     def __init__(self, constants: dict[str, Any]) -> None:
@@ -906,6 +913,7 @@ class LoadHolderSchema:
         self.L0 = constants['L0']
         self.L1 = constants['L1']
         self.R = constants['R']
+        self.isprintable = constants['isprintable']
         self.new = constants['new']
 
     def load(self, data: Any) -> Any:
@@ -919,7 +927,7 @@ class LoadHolderSchema:
             v = data.get('player', MISSING)
             if v is not MISSING:
                 found += 1
-                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
                     f0 = v
                 elif v is None:
                     raise self.Fallback
@@ -953,6 +961,7 @@ class LoadEventSchema:
     L0: Any
     L1: Any
     R: Any
+    isprintable: Any
     new: Any
 
     def __init__(self, constants: dict[str, Any]) -> None:
@@ -961,6 +970,7 @@ class LoadEventSchema:
         self.L0 = constants['L0']
         self.L1 = constants['L1']
         self.R = constants['R']
+        self.isprintable = constants['isprintable']
         self.new = constants['new']
 
     def load(self, data: Any) -> Any:
@@ -985,7 +995,7 @@ class LoadEventSchema:
             v = data.get('player', MISSING)
             if v is not MISSING:
                 found += 1
-                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
                     f1 = v
                 elif v is None:
                     raise self.Fallback
@@ -1010,11 +1020,11 @@ CLASSES: Final[dict[str, Any]] = {
     'calculator.api.schemas.EventSchema': LoadEventSchema,
 }
 SOURCES: Final[dict[str, str]] = {
-    'calculator.api.schemas.HandRequestSchema': '0e505ab0fdb81658c5a76bcea05288c4f2199dd3e3ac83a79e4a3e8e9d2d8e62',
-    'calculator.api.schemas.PlayerSchema': 'c99d9368384a1143f16b2f7080b58a6a45d933346ee976b0e2c90d46062c8b65',
+    'calculator.api.schemas.HandRequestSchema': 'f1739c23c1bc8e632dea34b462f7f0640da279b5807ba9d25fb08877db16b744',
+    'calculator.api.schemas.PlayerSchema': '1850eb8e7073217cfdfb5269eaa5ea18d85f6738d50514a16888be3a279c6e7a',
     'calculator.api.schemas.TallySchema': 'ca360c66a8a864c5a65a20068ac70884a353a716147f111f84604ea89c850e0d',
     'calculator.api.schemas.DeclaredSchema': 'c9969e98556cd840b7755255d4a7fdeb4bb18a1afd9b8654a5b59f6ca425f2f4',
-    'calculator.api.schemas.OutcomeSchema': 'd26301e5a3e6a257e5af68f25b808fcf09722e4a00c04ed8e0618c6f719a2ee9',
-    'calculator.api.schemas.HolderSchema': '78e6ba5cabda445b96e9e4dfc8f9ca0f09afcadb4b96a4bb2330d2475ca2b8d7',
-    'calculator.api.schemas.EventSchema': '38bd2bfdfcb4058eb6bbe0db07490f40de0c04daccca94e5a52d10bfa19305d5',
+    'calculator.api.schemas.OutcomeSchema': '26496c72d4388457be608b9b6427bfc40c6f7dd34cccf5f92f7230cad483055d',
+    'calculator.api.schemas.HolderSchema': 'd890fdd7c8bfbc7b509f281e30ceac2b16968f70e4a8f7dbc85049d2cb0789b8',
+    'calculator.api.schemas.EventSchema': 'd5f04b2dedc2ff58c1091b4c55e87c8928fb07039abb43d43ca41b42a419059d',
 }
