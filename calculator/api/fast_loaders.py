@@ -41,11 +41,13 @@ class LoadHandRequestSchema:
     L5: LoadOutcomeSchema
     L6: Any
     L7: Any
+    NO_OPTIONS: Any
     R: Any
     RulesetSpec: Any
     each_events: LoadEventSchema
     each_players: LoadPlayerSchema
     isprintable: Any
+    named_spec: Any
     tuple_new: Any
 
     def __init__(self, constants: dict[str, Any]) -> None:
@@ -68,11 +70,13 @@ class LoadHandRequestSchema:
         self.L5 = constants['L5']
         self.L6 = constants['L6']
         self.L7 = constants['L7']
+        self.NO_OPTIONS = constants['NO_OPTIONS']
         self.R = constants['R']
         self.RulesetSpec = constants['RulesetSpec']
         self.each_events = constants['each_events']
         self.each_players = constants['each_players']
         self.isprintable = constants['isprintable']
+        self.named_spec = constants['named_spec']
         self.tuple_new = constants['tuple_new']
 
     def load(self, data: Any) -> Any:
@@ -93,7 +97,7 @@ class LoadHandRequestSchema:
             if v is not MISSING:
                 found += 1
                 if type(v) is str and len(v) <= 64:
-                    f0 = self.tuple_new(self.RulesetSpec, (v, {}, True, None))
+                    f0 = (self.named_spec(v) or self.tuple_new(self.RulesetSpec, (v, self.NO_OPTIONS, True, None)))
                 elif v is None:
                     raise self.Fallback
                 else:
@@ -1020,7 +1024,7 @@ CLASSES: Final[dict[str, Any]] = {
     'calculator.api.schemas.EventSchema': LoadEventSchema,
 }
 SOURCES: Final[dict[str, str]] = {
-    'calculator.api.schemas.HandRequestSchema': 'f1739c23c1bc8e632dea34b462f7f0640da279b5807ba9d25fb08877db16b744',
+    'calculator.api.schemas.HandRequestSchema': 'a25ca2e6dd9a4f49e5675d587bf1f882cf43cee5004ccebf6fe298e4d892dcde',
     'calculator.api.schemas.PlayerSchema': '1850eb8e7073217cfdfb5269eaa5ea18d85f6738d50514a16888be3a279c6e7a',
     'calculator.api.schemas.TallySchema': 'ca360c66a8a864c5a65a20068ac70884a353a716147f111f84604ea89c850e0d',
     'calculator.api.schemas.DeclaredSchema': 'c9969e98556cd840b7755255d4a7fdeb4bb18a1afd9b8654a5b59f6ca425f2f4',

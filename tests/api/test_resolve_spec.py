@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from calculator.api.schemas import RulesetSpec, resolve_spec
+from calculator.api.schemas import RulesetSpec, resolve_spec, spec_by_name
 from calculator.errors import InvalidRulesError
 from calculator.presets import Resolver, Variant, resolve
 
 
 def test_a_preset_resolved_by_name_is_found_again_without_resolving() -> None:
     resolver = Resolver()
-    first = resolve_spec(RulesetSpec("standard", {}, True), Variant.GOSTOP, ("ruleset",), resolver=resolver)
+    first = resolve_spec(spec_by_name("standard"), Variant.GOSTOP, ("ruleset",), resolver=resolver)
     assert resolver.named["standard"] == (Variant.GOSTOP, first)
     again = resolve_spec(RulesetSpec("standard", {}, True), Variant.GOSTOP, (), resolver=resolver)
     assert again is first is resolver.resolve("standard", variant=Variant.GOSTOP)
@@ -22,10 +22,10 @@ def test_a_preset_resolved_by_name_is_found_again_without_resolving() -> None:
 
 def test_what_the_resolver_did_not_resolve_by_name_alone_is_resolved_in_full() -> None:
     resolver = Resolver()
-    resolve_spec(RulesetSpec("standard", {}, True), Variant.GOSTOP, ("ruleset",), resolver=resolver)
+    resolve_spec(spec_by_name("standard"), Variant.GOSTOP, ("ruleset",), resolver=resolver)
     # another variant: refused as before, at the request's place
     with pytest.raises(InvalidRulesError) as refused:
-        resolve_spec(RulesetSpec("standard", {}, True), Variant.BALANCE, ("hands", 1), resolver=resolver)
+        resolve_spec(spec_by_name("standard"), Variant.BALANCE, ("hands", 1), resolver=resolver)
     assert [(i.code, i.location) for i in refused.value.issues] == [("wrong_variant", ("hands", 1))]
     # a fingerprint: still checked
     wrong = RulesetSpec("standard", {}, True, "0" * 16)
