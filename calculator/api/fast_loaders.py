@@ -22,9 +22,6 @@ MISSING: Final = _Missing()
 class LoadHandRequestSchema:
     """The loader of calculator.api.schemas.HandRequestSchema (compiled)."""
 
-    C4: Any
-    C6: Any
-    C7: Any
     D0: Any
     D1: Any
     D2: Any
@@ -51,9 +48,6 @@ class LoadHandRequestSchema:
     tuple_new: Any
 
     def __init__(self, constants: dict[str, Any]) -> None:
-        self.C4 = constants['C4']
-        self.C6 = constants['C6']
-        self.C7 = constants['C7']
         self.D0 = constants['D0']
         self.D1 = constants['D1']
         self.D2 = constants['D2']
@@ -141,11 +135,11 @@ class LoadHandRequestSchema:
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 8:
-                    f4 = tuple([self.each_players.load(x) for x in v])
+                    f4 = tuple(self.each_players.load(x) for x in v)
                 elif v is None:
                     raise self.Fallback
                 else:
-                    f4 = self.C4(self.L4(v))
+                    f4 = tuple(self.L4(v))
             else:
                 raise self.Fallback
             v = data.get('outcome', MISSING)
@@ -161,11 +155,11 @@ class LoadHandRequestSchema:
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 16:
-                    f6 = tuple([self.each_events.load(x) for x in v])
+                    f6 = tuple(self.each_events.load(x) for x in v)
                 elif v is None:
                     raise self.Fallback
                 else:
-                    f6 = self.C6(self.L6(v))
+                    f6 = tuple(self.L6(v))
             else:
                 f6 = self.D6
             v = data.get('compare_with', MISSING)
@@ -174,7 +168,7 @@ class LoadHandRequestSchema:
                 if v is None:
                     raise self.Fallback
                 else:
-                    f7 = self.C7(self.L7(v))
+                    f7 = tuple(self.L7(v))
             else:
                 f7 = self.D7
         except TypeError:
@@ -187,8 +181,6 @@ class LoadHandRequestSchema:
 class LoadPlayerSchema:
     """The loader of calculator.api.schemas.PlayerSchema (compiled)."""
 
-    C1: Any
-    C12: Any
     C8: Any
     D1: Any
     D10: Any
@@ -222,8 +214,6 @@ class LoadPlayerSchema:
     new: Any
 
     def __init__(self, constants: dict[str, Any]) -> None:
-        self.C1 = constants['C1']
-        self.C12 = constants['C12']
         self.C8 = constants['C8']
         self.D1 = constants['D1']
         self.D10 = constants['D10']
@@ -290,11 +280,11 @@ class LoadPlayerSchema:
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 60 and self.all_known(v):
-                    f1 = self.C1(v)
+                    f1 = tuple(v)
                 elif v is None:
                     raise self.Fallback
                 else:
-                    f1 = self.C1(self.L1(v))
+                    f1 = tuple(self.L1(v))
             else:
                 f1 = self.D1
             v = data.get('tally', MISSING)
@@ -407,11 +397,11 @@ class LoadPlayerSchema:
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 12 and self.all_known(v):
-                    f12 = self.C12(v)
+                    f12 = tuple(v)
                 elif v is None:
                     raise self.Fallback
                 else:
-                    f12 = self.C12(self.L12(v))
+                    f12 = tuple(self.L12(v))
             else:
                 f12 = self.D12
         except TypeError:
@@ -811,7 +801,6 @@ class LoadOutcomeSchema:
     """The loader of calculator.api.schemas.OutcomeSchema (compiled)."""
 
     C0: Any
-    C3: Any
     D1: Any
     D2: Any
     D3: Any
@@ -827,7 +816,6 @@ class LoadOutcomeSchema:
 
     def __init__(self, constants: dict[str, Any]) -> None:
         self.C0 = constants['C0']
-        self.C3 = constants['C3']
         self.D1 = constants['D1']
         self.D2 = constants['D2']
         self.D3 = constants['D3']
@@ -888,11 +876,11 @@ class LoadOutcomeSchema:
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 4:
-                    f3 = tuple([self.each_holders.load(x) for x in v])
+                    f3 = tuple(self.each_holders.load(x) for x in v)
                 elif v is None:
                     raise self.Fallback
                 else:
-                    f3 = self.C3(self.L3(v))
+                    f3 = tuple(self.L3(v))
             else:
                 f3 = self.D3
         except TypeError:
@@ -1024,11 +1012,11 @@ CLASSES: Final[dict[str, Any]] = {
     'calculator.api.schemas.EventSchema': LoadEventSchema,
 }
 SOURCES: Final[dict[str, str]] = {
-    'calculator.api.schemas.HandRequestSchema': 'a25ca2e6dd9a4f49e5675d587bf1f882cf43cee5004ccebf6fe298e4d892dcde',
-    'calculator.api.schemas.PlayerSchema': '1850eb8e7073217cfdfb5269eaa5ea18d85f6738d50514a16888be3a279c6e7a',
+    'calculator.api.schemas.HandRequestSchema': 'd661f9977892b7698bea1902552f19bca160062bb97cc463ceb11b322113e52f',
+    'calculator.api.schemas.PlayerSchema': '4c8b0b7cdba7c5a357749f2b37ae53bc9d2417fbc5403d211e1247f1fe26e161',
     'calculator.api.schemas.TallySchema': 'ca360c66a8a864c5a65a20068ac70884a353a716147f111f84604ea89c850e0d',
     'calculator.api.schemas.DeclaredSchema': 'c9969e98556cd840b7755255d4a7fdeb4bb18a1afd9b8654a5b59f6ca425f2f4',
-    'calculator.api.schemas.OutcomeSchema': '26496c72d4388457be608b9b6427bfc40c6f7dd34cccf5f92f7230cad483055d',
+    'calculator.api.schemas.OutcomeSchema': '6494e2c1cfa9099c5e784964d2fcb922d380a3ef1a0045bf54b5c49787f87418',
     'calculator.api.schemas.HolderSchema': 'd890fdd7c8bfbc7b509f281e30ceac2b16968f70e4a8f7dbc85049d2cb0789b8',
     'calculator.api.schemas.EventSchema': 'd5f04b2dedc2ff58c1091b4c55e87c8928fb07039abb43d43ca41b42a419059d',
 }

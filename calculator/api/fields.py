@@ -829,6 +829,9 @@ class StrictSchema(Schema):
             if _lookup(convert) is not None:  # an enum member by its value: a subscript
                 namespace[f"C{i}"] = _lookup(convert)
                 via = f"C{i}[{{}}]"
+            elif convert is tuple:  # by its builtin name: compiled, tuple(v) is made at
+                # once, where C{i}(v) called the type object (~280 instructions a pile)
+                via = "tuple({})"
             elif convert is not None:
                 namespace[f"C{i}"] = convert
                 via = f"C{i}({{}})"
@@ -1130,9 +1133,11 @@ def _native_class(
         f"        return {make.format(', '.join(values))}",
     ]
     text = "\n".join(body)
+    # a tuple of nested objects made at once from the list (compiled, the length known),
+    # not through a list first
     text = _MAP.sub(
         lambda m: (
-            f"{'' if m[1] == 'list' else 'tuple'}([{m[2]}(x) for x in v])"
+            (f"[{m[2]}(x) for x in v]" if m[1] == "list" else f"tuple({m[2]}(x) for x in v)")
             if m[2] in natives
             else m[0]
         ),
