@@ -46,6 +46,7 @@ class LoadHandRequestSchema:
     isprintable: Any
     named_spec: Any
     tuple_new: Any
+    slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
         self.D0 = constants['D0']
@@ -72,6 +73,13 @@ class LoadHandRequestSchema:
         self.isprintable = constants['isprintable']
         self.named_spec = constants['named_spec']
         self.tuple_new = constants['tuple_new']
+
+    def load_fast(self, data: Any) -> Any:
+        """StrictSchema.load_fast: by load, else by the full load (slow)."""
+        try:
+            return self.load(data)
+        except self.Fallback:
+            return self.slow(data)
 
     def load(self, data: Any) -> Any:
         v: Any
@@ -212,6 +220,7 @@ class LoadPlayerSchema:
     all_known: Any
     isprintable: Any
     new: Any
+    slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
         self.C8 = constants['C8']
@@ -245,6 +254,13 @@ class LoadPlayerSchema:
         self.all_known = constants['all_known']
         self.isprintable = constants['isprintable']
         self.new = constants['new']
+
+    def load_fast(self, data: Any) -> Any:
+        """StrictSchema.load_fast: by load, else by the full load (slow)."""
+        try:
+            return self.load(data)
+        except self.Fallback:
+            return self.slow(data)
 
     def load(self, data: Any) -> Any:
         v: Any
@@ -445,6 +461,7 @@ class LoadTallySchema:
     L9: Any
     R: Any
     new: Any
+    slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
         self.D0 = constants['D0']
@@ -478,6 +495,13 @@ class LoadTallySchema:
         self.L9 = constants['L9']
         self.R = constants['R']
         self.new = constants['new']
+
+    def load_fast(self, data: Any) -> Any:
+        """StrictSchema.load_fast: by load, else by the full load (slow)."""
+        try:
+            return self.load(data)
+        except self.Fallback:
+            return self.slow(data)
 
     def load(self, data: Any) -> Any:
         v: Any
@@ -681,6 +705,7 @@ class LoadDeclaredSchema:
     L6: Any
     R: Any
     new: Any
+    slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
         self.C1 = constants['C1']
@@ -701,6 +726,13 @@ class LoadDeclaredSchema:
         self.L6 = constants['L6']
         self.R = constants['R']
         self.new = constants['new']
+
+    def load_fast(self, data: Any) -> Any:
+        """StrictSchema.load_fast: by load, else by the full load (slow)."""
+        try:
+            return self.load(data)
+        except self.Fallback:
+            return self.slow(data)
 
     def load(self, data: Any) -> Any:
         v: Any
@@ -813,6 +845,7 @@ class LoadOutcomeSchema:
     each_holders: LoadHolderSchema
     isprintable: Any
     new: Any
+    slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
         self.C0 = constants['C0']
@@ -828,6 +861,13 @@ class LoadOutcomeSchema:
         self.each_holders = constants['each_holders']
         self.isprintable = constants['isprintable']
         self.new = constants['new']
+
+    def load_fast(self, data: Any) -> Any:
+        """StrictSchema.load_fast: by load, else by the full load (slow)."""
+        try:
+            return self.load(data)
+        except self.Fallback:
+            return self.slow(data)
 
     def load(self, data: Any) -> Any:
         v: Any
@@ -899,6 +939,7 @@ class LoadHolderSchema:
     R: Any
     isprintable: Any
     new: Any
+    slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
         self.Fallback = constants['Fallback']
@@ -907,6 +948,13 @@ class LoadHolderSchema:
         self.R = constants['R']
         self.isprintable = constants['isprintable']
         self.new = constants['new']
+
+    def load_fast(self, data: Any) -> Any:
+        """StrictSchema.load_fast: by load, else by the full load (slow)."""
+        try:
+            return self.load(data)
+        except self.Fallback:
+            return self.slow(data)
 
     def load(self, data: Any) -> Any:
         v: Any
@@ -955,6 +1003,7 @@ class LoadEventSchema:
     R: Any
     isprintable: Any
     new: Any
+    slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
         self.C0 = constants['C0']
@@ -964,6 +1013,13 @@ class LoadEventSchema:
         self.R = constants['R']
         self.isprintable = constants['isprintable']
         self.new = constants['new']
+
+    def load_fast(self, data: Any) -> Any:
+        """StrictSchema.load_fast: by load, else by the full load (slow)."""
+        try:
+            return self.load(data)
+        except self.Fallback:
+            return self.slow(data)
 
     def load(self, data: Any) -> Any:
         v: Any
@@ -1012,11 +1068,11 @@ CLASSES: Final[dict[str, Any]] = {
     'calculator.api.schemas.EventSchema': LoadEventSchema,
 }
 SOURCES: Final[dict[str, str]] = {
-    'calculator.api.schemas.HandRequestSchema': 'd661f9977892b7698bea1902552f19bca160062bb97cc463ceb11b322113e52f',
-    'calculator.api.schemas.PlayerSchema': '4c8b0b7cdba7c5a357749f2b37ae53bc9d2417fbc5403d211e1247f1fe26e161',
-    'calculator.api.schemas.TallySchema': 'ca360c66a8a864c5a65a20068ac70884a353a716147f111f84604ea89c850e0d',
-    'calculator.api.schemas.DeclaredSchema': 'c9969e98556cd840b7755255d4a7fdeb4bb18a1afd9b8654a5b59f6ca425f2f4',
-    'calculator.api.schemas.OutcomeSchema': '6494e2c1cfa9099c5e784964d2fcb922d380a3ef1a0045bf54b5c49787f87418',
-    'calculator.api.schemas.HolderSchema': 'd890fdd7c8bfbc7b509f281e30ceac2b16968f70e4a8f7dbc85049d2cb0789b8',
-    'calculator.api.schemas.EventSchema': 'd5f04b2dedc2ff58c1091b4c55e87c8928fb07039abb43d43ca41b42a419059d',
+    'calculator.api.schemas.HandRequestSchema': 'db3ba15148cad17846bdca6cfb340eb23b2043cf02ccbe227f72490936b0c78b',
+    'calculator.api.schemas.PlayerSchema': '3b15bd5e909c7fe7768aca355974bce999c3967d4b0a18b2b99d0797af4abc19',
+    'calculator.api.schemas.TallySchema': 'e67f71d5480ed29bf39b961d7ea5b01308b46fc63e8c7421c23d1a17bd661e98',
+    'calculator.api.schemas.DeclaredSchema': '59f0e47dd4d294c351827bc179523aeacae907480d1411fe8362359f1d15f37b',
+    'calculator.api.schemas.OutcomeSchema': 'cbf32ae661c999c6a9a4cb8aba42d1d90e59c3d87f904396faf78a98f422b2bf',
+    'calculator.api.schemas.HolderSchema': '366f8edc536d619cb6dc5265bd6a2e502ce8028f374e7b47b3ec9dba31cd103c',
+    'calculator.api.schemas.EventSchema': '452133501cd788eb958c28846d155d92bfd2efcbf8f3751c21df768a550c2aff',
 }

@@ -716,10 +716,10 @@ class BatchRequestSchema(StrictSchema):
 HAND_SCHEMA: Final = HandRequestSchema()
 """The one instance that loads hand requests (its messages name its fields)."""
 
-load_hand_request: Final[Callable[[Any], HandRequest]] = HAND_SCHEMA.load_fast
+load_hand_request: Final[Callable[[Any], HandRequest]] = HAND_SCHEMA.load_one
 """Validate a hand request body and map it to domain records (raises ValidationError).
-The schema's ``load_fast`` itself, not a function that calls it: one Python frame less a
-hand of a batch."""
+The schema's ``load_fast`` itself (compiled, its loader's), not a function that calls
+it: a Python frame or two less a hand of a batch."""
 
 
 def with_card_problems(
