@@ -9,7 +9,7 @@ themselves and, together with the listed piles, against what one deck holds.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from typing import Any, Final, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from calculator import cards, deck_fit
 from calculator.errors import ImpossibleHandError, Problems, counted, held_twice
@@ -18,6 +18,10 @@ from calculator.limits import Suggestions
 from calculator.rules import GoStopRules, PibakCount
 from calculator.scoring import Pile, least_points
 from calculator.tables import tables_for
+
+if TYPE_CHECKING:
+    # a native 64-bit integer, compiled; ``int`` at run time (as in calculator.scoring)
+    from mypy_extensions import i64
 
 Entry = int | Pile | Declared | None
 """A player's checked pile: a card mask (captured), a Pile (tally), a Declared, or None
@@ -34,26 +38,29 @@ def read_piles(hand: Hand, rules: GoStopRules, *, entering: bool = True) -> list
     but its counts force is held (:func:`~calculator.deck_fit.forced`), where the piles
     fit one deck: a stored hand is scored as its cards would be, as a new one is."""
     in_deck = tables_for(rules).in_deck
-    taken = 0
+    # masks in native 64-bit integers (i64, the deck's 52 bits): on tagged ints each
+    # shift, test and union of the loop below tests its operands' tags first
+    not_dealt: i64 = ~in_deck
+    taken: i64 = 0
+    one: i64 = _ONE  # a literal ``1 << place`` is compiled as a C int: past bit 31, wrong
     entries: list[Entry | Tally] = []
     tallied = declared = False
     try:
         for player in hand.players:
             ids = player.hand if player.sits_out else player.captured
-            mask = 0
+            mask: i64 = 0
             if ids:
                 # A plain loop: compiled (mypyc), masks stay machine integers; place_of
-                # reads each ID without hashing it (a small place, not a bit past 2**30,
-                # stays unboxed).
+                # reads each ID without hashing it.
                 for card_id in ids:
                     place = cards.place_of(card_id)
                     if place < 0:
                         raise KeyError  # no card ID: _diagnose says which
-                    bit = 1 << place
+                    bit: i64 = one << place
                     if mask & bit:
                         raise KeyError  # held twice: _diagnose names both places
                     mask |= bit
-                if mask & taken or mask & ~in_deck:
+                if mask & taken or mask & not_dealt:
                     raise KeyError
                 taken |= mask
             if player.sits_out:
@@ -207,6 +214,9 @@ def _check_cup_once(hand: Hand, unsaid: deck_fit.Forced, problems: Problems) -> 
 
 
 _BIT: Final = cards.BIT.__getitem__
+_ONE: i64 = 1
+"""1, read by :func:`read_piles` at run time: compiled (mypyc), a local ``one = 1`` or a
+Final is folded back into the literal, and ``1 << place`` then shifts a C int."""
 
 
 def _cards_of(hand: Hand) -> list[tuple[str, Sequence[str]]]:

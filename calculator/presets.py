@@ -241,7 +241,7 @@ _CACHE_SIZE = 512
 _MAX_KEYED = 128  # more than any rule set has options
 _RESOLVED: dict[_Key, RuleSet] = {}
 # A preset named without options, by its name alone, with the variant it was resolved for
-# (as Resolver._named): the full key holds the variant, whose hash is Enum's, written in
+# (as Resolver.named): the full key holds the variant, whose hash is Enum's, written in
 # Python, and a resolution by key hashes it twice (about 1 µs of a hand request's 5 in
 # resolve_spec, 2026-12-05).
 _NAMED: dict[str, tuple[Variant | None, RuleSet]] = {}
@@ -291,7 +291,7 @@ class Resolver:
     calculator.presets.TooManyRulesetsError: too_many_rulesets at ruleset: ...
     """
 
-    __slots__ = ("_named", "_seen", "limit")
+    __slots__ = ("_seen", "limit", "named")
 
     def __init__(self, *, limit: int = MAX_RULESETS) -> None:
         self.limit = limit
@@ -299,7 +299,11 @@ class Resolver:
         # a preset named without options (most hands of a batch): by its name alone, with
         # the variant it was resolved for. The full key is a tuple holding the variant,
         # whose hash is Enum's, written in Python: two calls a hand for one lookup.
-        self._named: dict[str, tuple[Variant | None, RuleSet]] = {}
+        self.named: dict[str, tuple[Variant | None, RuleSet]] = {}
+        """The rule sets resolved by a preset name alone (a ``str``, no overrides), by
+        that name, each with the variant it was resolved for: what :meth:`resolve` gives
+        again for them. Read-only outside (``schemas.resolve_spec`` looks a batch's hands
+        up here, without calling :meth:`resolve`)."""
 
     def resolve(
         self,
@@ -312,7 +316,7 @@ class Resolver:
         for a new rule set past the limit."""
         plain = not overrides and type(preset) is str
         if plain:
-            named = self._named.get(preset)
+            named = self.named.get(preset)
             if named is not None and named[0] is variant:
                 return named[1]
         key = _cache_key(preset, overrides, variant)
@@ -335,7 +339,7 @@ class Resolver:
         if key is not None:
             self._seen[key] = found
         if plain:
-            self._named[preset] = (variant, found)
+            self.named[preset] = (variant, found)
         return found
 
 

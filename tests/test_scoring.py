@@ -101,3 +101,14 @@ def test_the_per_table_options_read_the_two_player_value_only_for_two(
     )
     assert stop_minimum(rules, active) == (stop_2p if active == 2 else stop_3p)
     assert pibak_threshold(rules, active) == (pibak_2p if active == 2 else pibak_3p)
+
+
+def test_every_card_is_read_into_the_bit_of_its_place_past_bit_31() -> None:
+    """read_piles builds masks in native 64-bit integers: a card whose bit is past 31 (a
+    C int's) lands where cards.BIT puts it, alone and with the whole deck."""
+    rules = resolve("standard").rules
+    for card_id in cards.MONTH_CARD_IDS:
+        hand = Hand(players=(PlayerHand(id="A", captured=(card_id,)), PlayerHand(id="B")))
+        assert read_piles(hand, rules)[0] == cards.BIT[card_id]
+    whole = Hand(players=(PlayerHand(id="A", captured=cards.MONTH_CARD_IDS), PlayerHand(id="B")))
+    assert read_piles(whole, rules)[0] == cards.MONTH_CARDS_MASK

@@ -22,9 +22,6 @@ MISSING: Final = _Missing()
 class LoadHandRequestSchema:
     """The loader of calculator.api.schemas.HandRequestSchema (compiled)."""
 
-    C4: Any
-    C6: Any
-    C7: Any
     D0: Any
     D1: Any
     D2: Any
@@ -41,16 +38,17 @@ class LoadHandRequestSchema:
     L5: LoadOutcomeSchema
     L6: Any
     L7: Any
+    NO_OPTIONS: Any
     R: Any
     RulesetSpec: Any
     each_events: LoadEventSchema
     each_players: LoadPlayerSchema
+    isprintable: Any
+    named_spec: Any
     tuple_new: Any
+    slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
-        self.C4 = constants['C4']
-        self.C6 = constants['C6']
-        self.C7 = constants['C7']
         self.D0 = constants['D0']
         self.D1 = constants['D1']
         self.D2 = constants['D2']
@@ -67,11 +65,21 @@ class LoadHandRequestSchema:
         self.L5 = constants['L5']
         self.L6 = constants['L6']
         self.L7 = constants['L7']
+        self.NO_OPTIONS = constants['NO_OPTIONS']
         self.R = constants['R']
         self.RulesetSpec = constants['RulesetSpec']
         self.each_events = constants['each_events']
         self.each_players = constants['each_players']
+        self.isprintable = constants['isprintable']
+        self.named_spec = constants['named_spec']
         self.tuple_new = constants['tuple_new']
+
+    def load_fast(self, data: Any) -> Any:
+        """StrictSchema.load_fast: by load, else by the full load (slow)."""
+        try:
+            return self.load(data)
+        except self.Fallback:
+            return self.slow(data)
 
     def load(self, data: Any) -> Any:
         v: Any
@@ -91,7 +99,7 @@ class LoadHandRequestSchema:
             if v is not MISSING:
                 found += 1
                 if type(v) is str and len(v) <= 64:
-                    f0 = self.tuple_new(self.RulesetSpec, (v, {}, True, None))
+                    f0 = (self.named_spec(v) or self.tuple_new(self.RulesetSpec, (v, self.NO_OPTIONS, True, None)))
                 elif v is None:
                     raise self.Fallback
                 else:
@@ -123,7 +131,7 @@ class LoadHandRequestSchema:
             v = data.get('dealer', MISSING)
             if v is not MISSING:
                 found += 1
-                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
                     f3 = v
                 elif v is None:
                     raise self.Fallback
@@ -135,11 +143,11 @@ class LoadHandRequestSchema:
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 8:
-                    f4 = tuple([self.each_players.load(x) for x in v])
+                    f4 = tuple(self.each_players.load(x) for x in v)
                 elif v is None:
                     raise self.Fallback
                 else:
-                    f4 = self.C4(self.L4(v))
+                    f4 = tuple(self.L4(v))
             else:
                 raise self.Fallback
             v = data.get('outcome', MISSING)
@@ -155,11 +163,11 @@ class LoadHandRequestSchema:
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 16:
-                    f6 = tuple([self.each_events.load(x) for x in v])
+                    f6 = tuple(self.each_events.load(x) for x in v)
                 elif v is None:
                     raise self.Fallback
                 else:
-                    f6 = self.C6(self.L6(v))
+                    f6 = tuple(self.L6(v))
             else:
                 f6 = self.D6
             v = data.get('compare_with', MISSING)
@@ -168,7 +176,7 @@ class LoadHandRequestSchema:
                 if v is None:
                     raise self.Fallback
                 else:
-                    f7 = self.C7(self.L7(v))
+                    f7 = tuple(self.L7(v))
             else:
                 f7 = self.D7
         except TypeError:
@@ -181,8 +189,6 @@ class LoadHandRequestSchema:
 class LoadPlayerSchema:
     """The loader of calculator.api.schemas.PlayerSchema (compiled)."""
 
-    C1: Any
-    C12: Any
     C8: Any
     D1: Any
     D10: Any
@@ -212,11 +218,11 @@ class LoadPlayerSchema:
     L9: Any
     R: Any
     all_known: Any
+    isprintable: Any
     new: Any
+    slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
-        self.C1 = constants['C1']
-        self.C12 = constants['C12']
         self.C8 = constants['C8']
         self.D1 = constants['D1']
         self.D10 = constants['D10']
@@ -246,7 +252,15 @@ class LoadPlayerSchema:
         self.L9 = constants['L9']
         self.R = constants['R']
         self.all_known = constants['all_known']
+        self.isprintable = constants['isprintable']
         self.new = constants['new']
+
+    def load_fast(self, data: Any) -> Any:
+        """StrictSchema.load_fast: by load, else by the full load (slow)."""
+        try:
+            return self.load(data)
+        except self.Fallback:
+            return self.slow(data)
 
     def load(self, data: Any) -> Any:
         v: Any
@@ -270,7 +284,7 @@ class LoadPlayerSchema:
             v = data.get('id', MISSING)
             if v is not MISSING:
                 found += 1
-                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
                     f0 = v
                 elif v is None:
                     raise self.Fallback
@@ -282,11 +296,11 @@ class LoadPlayerSchema:
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 60 and self.all_known(v):
-                    f1 = self.C1(v)
+                    f1 = tuple(v)
                 elif v is None:
                     raise self.Fallback
                 else:
-                    f1 = self.C1(self.L1(v))
+                    f1 = tuple(self.L1(v))
             else:
                 f1 = self.D1
             v = data.get('tally', MISSING)
@@ -399,11 +413,11 @@ class LoadPlayerSchema:
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 12 and self.all_known(v):
-                    f12 = self.C12(v)
+                    f12 = tuple(v)
                 elif v is None:
                     raise self.Fallback
                 else:
-                    f12 = self.C12(self.L12(v))
+                    f12 = tuple(self.L12(v))
             else:
                 f12 = self.D12
         except TypeError:
@@ -447,6 +461,7 @@ class LoadTallySchema:
     L9: Any
     R: Any
     new: Any
+    slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
         self.D0 = constants['D0']
@@ -480,6 +495,13 @@ class LoadTallySchema:
         self.L9 = constants['L9']
         self.R = constants['R']
         self.new = constants['new']
+
+    def load_fast(self, data: Any) -> Any:
+        """StrictSchema.load_fast: by load, else by the full load (slow)."""
+        try:
+            return self.load(data)
+        except self.Fallback:
+            return self.slow(data)
 
     def load(self, data: Any) -> Any:
         v: Any
@@ -683,6 +705,7 @@ class LoadDeclaredSchema:
     L6: Any
     R: Any
     new: Any
+    slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
         self.C1 = constants['C1']
@@ -703,6 +726,13 @@ class LoadDeclaredSchema:
         self.L6 = constants['L6']
         self.R = constants['R']
         self.new = constants['new']
+
+    def load_fast(self, data: Any) -> Any:
+        """StrictSchema.load_fast: by load, else by the full load (slow)."""
+        try:
+            return self.load(data)
+        except self.Fallback:
+            return self.slow(data)
 
     def load(self, data: Any) -> Any:
         v: Any
@@ -803,7 +833,6 @@ class LoadOutcomeSchema:
     """The loader of calculator.api.schemas.OutcomeSchema (compiled)."""
 
     C0: Any
-    C3: Any
     D1: Any
     D2: Any
     D3: Any
@@ -814,11 +843,12 @@ class LoadOutcomeSchema:
     L3: Any
     R: Any
     each_holders: LoadHolderSchema
+    isprintable: Any
     new: Any
+    slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
         self.C0 = constants['C0']
-        self.C3 = constants['C3']
         self.D1 = constants['D1']
         self.D2 = constants['D2']
         self.D3 = constants['D3']
@@ -829,7 +859,15 @@ class LoadOutcomeSchema:
         self.L3 = constants['L3']
         self.R = constants['R']
         self.each_holders = constants['each_holders']
+        self.isprintable = constants['isprintable']
         self.new = constants['new']
+
+    def load_fast(self, data: Any) -> Any:
+        """StrictSchema.load_fast: by load, else by the full load (slow)."""
+        try:
+            return self.load(data)
+        except self.Fallback:
+            return self.slow(data)
 
     def load(self, data: Any) -> Any:
         v: Any
@@ -855,7 +893,7 @@ class LoadOutcomeSchema:
             v = data.get('winner', MISSING)
             if v is not MISSING:
                 found += 1
-                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
                     f1 = v
                 elif v is None:
                     raise self.Fallback
@@ -866,7 +904,7 @@ class LoadOutcomeSchema:
             v = data.get('liable', MISSING)
             if v is not MISSING:
                 found += 1
-                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
                     f2 = v
                 elif v is None:
                     raise self.Fallback
@@ -878,11 +916,11 @@ class LoadOutcomeSchema:
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 4:
-                    f3 = tuple([self.each_holders.load(x) for x in v])
+                    f3 = tuple(self.each_holders.load(x) for x in v)
                 elif v is None:
                     raise self.Fallback
                 else:
-                    f3 = self.C3(self.L3(v))
+                    f3 = tuple(self.L3(v))
             else:
                 f3 = self.D3
         except TypeError:
@@ -899,14 +937,24 @@ class LoadHolderSchema:
     L0: Any
     L1: Any
     R: Any
+    isprintable: Any
     new: Any
+    slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
         self.Fallback = constants['Fallback']
         self.L0 = constants['L0']
         self.L1 = constants['L1']
         self.R = constants['R']
+        self.isprintable = constants['isprintable']
         self.new = constants['new']
+
+    def load_fast(self, data: Any) -> Any:
+        """StrictSchema.load_fast: by load, else by the full load (slow)."""
+        try:
+            return self.load(data)
+        except self.Fallback:
+            return self.slow(data)
 
     def load(self, data: Any) -> Any:
         v: Any
@@ -919,7 +967,7 @@ class LoadHolderSchema:
             v = data.get('player', MISSING)
             if v is not MISSING:
                 found += 1
-                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
                     f0 = v
                 elif v is None:
                     raise self.Fallback
@@ -953,7 +1001,9 @@ class LoadEventSchema:
     L0: Any
     L1: Any
     R: Any
+    isprintable: Any
     new: Any
+    slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
         self.C0 = constants['C0']
@@ -961,7 +1011,15 @@ class LoadEventSchema:
         self.L0 = constants['L0']
         self.L1 = constants['L1']
         self.R = constants['R']
+        self.isprintable = constants['isprintable']
         self.new = constants['new']
+
+    def load_fast(self, data: Any) -> Any:
+        """StrictSchema.load_fast: by load, else by the full load (slow)."""
+        try:
+            return self.load(data)
+        except self.Fallback:
+            return self.slow(data)
 
     def load(self, data: Any) -> Any:
         v: Any
@@ -985,7 +1043,7 @@ class LoadEventSchema:
             v = data.get('player', MISSING)
             if v is not MISSING:
                 found += 1
-                if type(v) is str and 1 <= len(v) <= 40 and v.isprintable():
+                if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
                     f1 = v
                 elif v is None:
                     raise self.Fallback
@@ -1010,11 +1068,11 @@ CLASSES: Final[dict[str, Any]] = {
     'calculator.api.schemas.EventSchema': LoadEventSchema,
 }
 SOURCES: Final[dict[str, str]] = {
-    'calculator.api.schemas.HandRequestSchema': '0e505ab0fdb81658c5a76bcea05288c4f2199dd3e3ac83a79e4a3e8e9d2d8e62',
-    'calculator.api.schemas.PlayerSchema': 'c99d9368384a1143f16b2f7080b58a6a45d933346ee976b0e2c90d46062c8b65',
-    'calculator.api.schemas.TallySchema': 'ca360c66a8a864c5a65a20068ac70884a353a716147f111f84604ea89c850e0d',
-    'calculator.api.schemas.DeclaredSchema': 'c9969e98556cd840b7755255d4a7fdeb4bb18a1afd9b8654a5b59f6ca425f2f4',
-    'calculator.api.schemas.OutcomeSchema': 'd26301e5a3e6a257e5af68f25b808fcf09722e4a00c04ed8e0618c6f719a2ee9',
-    'calculator.api.schemas.HolderSchema': '78e6ba5cabda445b96e9e4dfc8f9ca0f09afcadb4b96a4bb2330d2475ca2b8d7',
-    'calculator.api.schemas.EventSchema': '38bd2bfdfcb4058eb6bbe0db07490f40de0c04daccca94e5a52d10bfa19305d5',
+    'calculator.api.schemas.HandRequestSchema': 'db3ba15148cad17846bdca6cfb340eb23b2043cf02ccbe227f72490936b0c78b',
+    'calculator.api.schemas.PlayerSchema': '3b15bd5e909c7fe7768aca355974bce999c3967d4b0a18b2b99d0797af4abc19',
+    'calculator.api.schemas.TallySchema': 'e67f71d5480ed29bf39b961d7ea5b01308b46fc63e8c7421c23d1a17bd661e98',
+    'calculator.api.schemas.DeclaredSchema': '59f0e47dd4d294c351827bc179523aeacae907480d1411fe8362359f1d15f37b',
+    'calculator.api.schemas.OutcomeSchema': 'cbf32ae661c999c6a9a4cb8aba42d1d90e59c3d87f904396faf78a98f422b2bf',
+    'calculator.api.schemas.HolderSchema': '366f8edc536d619cb6dc5265bd6a2e502ce8028f374e7b47b3ec9dba31cd103c',
+    'calculator.api.schemas.EventSchema': '452133501cd788eb958c28846d155d92bfd2efcbf8f3751c21df768a550c2aff',
 }

@@ -113,6 +113,13 @@ def _none(_value: Any) -> None:
     return None
 
 
+def as_given(value: Any) -> Any:
+    """The fast loader of a field that takes any value as it is (a batch's hands, each
+    loaded on its own later). A list of such items that allows null loads as a copy of
+    the list (:meth:`StrictList.fast_loader`), without a call per item."""
+    return value
+
+
 # marshmallow error key → our code, for the keys the built-in machinery raises.
 _KEY_CODES = {
     "required": "required",
@@ -454,8 +461,13 @@ class StrictString(CodedField, fields.String):
         # A printable string has no character of the categories C and Z (the space
         # aside): none of the control or formatting characters _check refuses.
         length = f"{self.min_length!r} <= len({name}) <= {self.max_length!r}"
-        found = f"type({name}) is str and {length} and {name}.isprintable()"
+        # str.isprintable called as a function: compiled, ``v.isprintable()`` looks the
+        # method up by name on every call (~440 instructions an id, 4 ids a hand)
+        found = f"type({name}) is str and {length} and isprintable({name})"
         return found if self.not_blank is None else f"{found} and not {name}.isspace()"
+
+    def fast_constants(self) -> dict[str, Any]:
+        return {} if self.choices is not None else {"isprintable": str.isprintable}
 
     def fast_loader(self) -> Loader:
         low, high, control = self.min_length, self.max_length, _REFUSED.search
@@ -508,6 +520,12 @@ class StrictList(CodedField, fields.List[Any]):
         item = self.inner
         return item.all_known if isinstance(item, StrictString) and item.known else None
 
+    def _as_given(self) -> bool:
+        """Whether each item, null included, loads as it is (:func:`as_given`): the list
+        then loads as a copy of itself."""
+        item = self.inner
+        return isinstance(item, CodedField) and item.allow_none and item.fast_loader() is as_given
+
     def _each(self) -> str | None:
         """The name of the items' loader in generated code, if each item loads alone by it
         (its loader refuses null, as the field does: a nested object); else None."""
@@ -517,7 +535,8 @@ class StrictList(CodedField, fields.List[Any]):
         return None
 
     def fast_check(self, name: str) -> str | None:
-        if self._each() is not None:  # the items by their loader, in fast_value
+        if self._each() is not None or self._as_given():  # the items by their loader,
+            # in fast_value; or each as it is (the list copied, as marshmallow does)
             return f"type({name}) is list and len({name}) <= {self.max_items!r}"
         # A list of known values (card IDs) is plainly valid, and loads as it is: the list
         # itself (the records' convert makes a tuple of it). An unhashable item makes the
@@ -557,6 +576,16 @@ class StrictList(CodedField, fields.List[Any]):
                 # a fast loader takes non-null values: null is the field's to allow
                 return [null(v) if v is None else inner(v) for v in value]
             raise Fallback
+
+        if self._as_given():
+
+            def copy(value: Any) -> list[Any]:
+                """Each item as it is: a copy of the list (one call, not one per item)."""
+                if type(value) is list and len(value) <= most:
+                    return list(value)
+                raise Fallback
+
+            return copy
 
         if not item.allow_none and item.fast_refuses_null():
 
@@ -669,6 +698,12 @@ class StrictSchema(Schema):
         self.native_source: str | None = None  # a record schema's compiled loader, as
         self.fast_native: Any = None  # generated (_native), and its object if compiled
         self.fast_load = self._compile()
+        self.load_one: Loader = self.load_fast
+        """:meth:`load_fast` as one callable: compiled, the loader object's own
+        ``load_fast`` (the same fallback, without a Python frame: one a batched hand)."""
+        if self.fast_native is not None:
+            self.fast_native.slow = self.load
+            self.load_one = self.fast_native.load_fast
 
     def load(self, data: Any, **kwargs: Any) -> Any:
         """marshmallow's load, after refusing at once an object with more unknown fields
@@ -800,6 +835,9 @@ class StrictSchema(Schema):
             if _lookup(convert) is not None:  # an enum member by its value: a subscript
                 namespace[f"C{i}"] = _lookup(convert)
                 via = f"C{i}[{{}}]"
+            elif convert is tuple:  # by its builtin name: compiled, tuple(v) is made at
+                # once, where C{i}(v) called the type object (~280 instructions a pile)
+                via = "tuple({})"
             elif convert is not None:
                 namespace[f"C{i}"] = convert
                 via = f"C{i}({{}})"
@@ -1101,9 +1139,11 @@ def _native_class(
         f"        return {make.format(', '.join(values))}",
     ]
     text = "\n".join(body)
+    # a tuple of nested objects made at once from the list (compiled, the length known),
+    # not through a list first
     text = _MAP.sub(
         lambda m: (
-            f"{'' if m[1] == 'list' else 'tuple'}([{m[2]}(x) for x in v])"
+            (f"[{m[2]}(x) for x in v]" if m[1] == "list" else f"tuple({m[2]}(x) for x in v)")
             if m[2] in natives
             else m[0]
         ),
@@ -1122,11 +1162,22 @@ def _native_class(
     locals_ = sorted(set(re.findall(r"\b(f\d+)\b", text)), key=lambda f: int(f[1:]))
     cls = _native_name(name)
     lines = [f"class {cls}:", f'    """The loader of {name} (compiled)."""', ""]
+    used.add("Fallback")  # load_fast's
     for word in sorted(used):
         kind = _native_name(_qualified(nested[word])) if word in natives else "Any"
         lines.append(f"    {word}: {kind}")
+    lines.append("    slow: Any  # the schema's load, set once the object is made")
     lines += ["", "    def __init__(self, constants: dict[str, Any]) -> None:"]
     lines += [f"        self.{word} = constants[{word!r}]" for word in sorted(used)]
+    lines += [
+        "",
+        "    def load_fast(self, data: Any) -> Any:",
+        '        """StrictSchema.load_fast: by load, else by the full load (slow)."""',
+        "        try:",
+        "            return self.load(data)",
+        "        except self.Fallback:",
+        "            return self.slow(data)",
+    ]
     lines += ["", "    def load(self, data: Any) -> Any:", "        v: Any"]
     lines += [f"        {local}: Any" for local in locals_]
     return "\n".join([*lines, text, ""])

@@ -8,9 +8,10 @@ these same classes.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from functools import cache
+from types import MappingProxyType
 from typing import Any, ClassVar, Final, NamedTuple, TypeVar
 
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, pre_load, types
@@ -26,6 +27,7 @@ from calculator.api.fields import (
     StrictNested,
     StrictSchema,
     StrictString,
+    as_given,
     count,
     fail,
     flag,
@@ -205,6 +207,29 @@ if RulesetSpec._fields != ("preset", "options", "by_name", "fingerprint"):
     raise ImportError("calculator.api.schemas: RulesetField.fast_value no longer fits RulesetSpec")
 
 
+NO_OPTIONS: Final[Mapping[str, Any]] = MappingProxyType({})
+"""The options of a rule set given by name alone: none, read-only, so that every such
+spec can share them (:func:`spec_by_name`)."""
+
+
+def spec_by_name(name: str) -> RulesetSpec:
+    """The spec of a rule set given by name alone (``"ruleset": "standard"``): a preset's
+    name or alias finds its spec made once (:data:`_BY_NAME`), another is made here.
+
+    Most hands of a batch name a preset: made for each, the spec cost a dict and three
+    tuples (~1k instructions a hand, most in ``tuple.__new__``)."""
+    found = _BY_NAME.get(name)
+    return found if found is not None else _new(RulesetSpec, (name, NO_OPTIONS, True, None))
+
+
+_BY_NAME: Final[dict[str, RulesetSpec]] = {
+    name: _new(RulesetSpec, (name, NO_OPTIONS, True, None))
+    for preset in presets().values()
+    for name in (preset.name, *preset.aliases)
+}
+"""The spec of each preset's name and aliases (a bounded table: the registry's names)."""
+
+
 def _spec(loaded: Mapping[str, Any]) -> RulesetSpec:
     """A loaded rule set object as a spec: ``options`` and ``overrides`` together (a full
     echo carries both); a name given two different values is refused."""
@@ -238,7 +263,7 @@ class RulesetField(CodedField):
                 raise fail(
                     "invalid_length", f"preset names are at most {MAX_PRESET_NAME} characters"
                 )
-            return RulesetSpec(value, {}, True)
+            return spec_by_name(value)
         if isinstance(value, Mapping):
             return _spec(_ruleset_object(self.variant).load(value))
         raise self.make_error("invalid")
@@ -248,17 +273,24 @@ class RulesetField(CodedField):
         return f"type({name}) is str and len({name}) <= {MAX_PRESET_NAME}"
 
     def fast_value(self, name: str) -> str:
-        return f"tuple_new(RulesetSpec, ({name}, {{}}, True, None))"  # as fast_loader's
+        # spec_by_name, written out (a Python call less)
+        made = f"tuple_new(RulesetSpec, ({name}, NO_OPTIONS, True, None))"
+        return f"(named_spec({name}) or {made})"
 
     def fast_constants(self) -> dict[str, Any]:
-        return {"tuple_new": _new, "RulesetSpec": RulesetSpec}
+        return {
+            "tuple_new": _new,
+            "RulesetSpec": RulesetSpec,
+            "NO_OPTIONS": NO_OPTIONS,
+            "named_spec": _BY_NAME.get,
+        }
 
     def fast_loader(self) -> Loader:
         nested = _ruleset_object(self.variant).fast_load
 
         def load(value: Any) -> RulesetSpec:
             if type(value) is str and len(value) <= MAX_PRESET_NAME:
-                return _new(RulesetSpec, (value, {}, True, None))  # RulesetSpec(…), less a call
+                return spec_by_name(value)
             try:
                 return _spec(nested(value))
             except ValidationError:  # the full load writes the error
@@ -283,6 +315,12 @@ def resolve_spec(
     """Resolve a requested rule set through the request's ``resolver`` (which counts the
     distinct rule sets; a request with one rule set needs none); domain errors point into
     the request at ``at``."""
+    if resolver is not None and spec.fingerprint is None and not spec.options:
+        # A preset by name alone, resolved before in this request (most hands of a batch):
+        # as resolver.resolve finds it, without its Python call (one frame less a hand).
+        named = resolver.named.get(spec.preset) if type(spec.preset) is str else None
+        if named is not None and named[0] is variant:
+            return named[1]
     try:
         if resolver is None:  # one rule set: within any limit (Resolver's first is resolve)
             found = resolve(spec.preset, spec.options, variant=variant)
@@ -312,7 +350,7 @@ def ruleset_field(
     names = [name for name, p in presets().items() if p.variant is variant]
     return RulesetField(
         variant=variant,
-        load_default=lambda: RulesetSpec(default, {}, True),
+        load_default=lambda: spec_by_name(default),
         metadata={"description": description + f" (presets: {', '.join(names)})"},
     )
 
@@ -657,11 +695,7 @@ class HandRequestField(CodedField):
     """A batch item: any JSON value, validated as a hand request on its own."""
 
     def fast_loader(self) -> Loader:
-        return _identity
-
-
-def _identity(value: Any) -> Any:
-    return value
+        return as_given
 
 
 class BatchRequestSchema(StrictSchema):
@@ -682,11 +716,10 @@ class BatchRequestSchema(StrictSchema):
 HAND_SCHEMA: Final = HandRequestSchema()
 """The one instance that loads hand requests (its messages name its fields)."""
 
-
-def load_hand_request(body: Any) -> HandRequest:
-    """Validate a hand request body and map it to domain records (raises ValidationError)."""
-    loaded: HandRequest = HAND_SCHEMA.load_fast(body)
-    return loaded
+load_hand_request: Final[Callable[[Any], HandRequest]] = HAND_SCHEMA.load_one
+"""Validate a hand request body and map it to domain records (raises ValidationError).
+The schema's ``load_fast`` itself (compiled, its loader's), not a function that calls
+it: a Python frame or two less a hand of a batch."""
 
 
 def with_card_problems(

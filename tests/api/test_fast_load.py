@@ -33,6 +33,7 @@ from calculator.api.fields import (
     StrictString,
 )
 from calculator.api.schemas import (
+    _BY_NAME,
     HAND_SCHEMA,
     BatchRequestSchema,
     HandRequest,
@@ -42,6 +43,7 @@ from calculator.api.schemas import (
     RulesetField,
     RulesetSpec,
     _ruleset_object,
+    spec_by_name,
 )
 from calculator.api.session_schemas import (
     MAX_SESSION_PLAYERS,
@@ -378,3 +380,32 @@ def test_card_lists_are_read_by_the_deck_s_own_check() -> None:
         {"players": [{"id": "A", "captured": ["01-bright", "bonus-a"]}, {"id": "B"}]}
     )
     assert loaded.hand.players[0].captured == ("01-bright", "bonus-a")
+
+
+def test_a_batch_s_hands_load_as_a_copy_of_the_list_on_both_paths() -> None:
+    """Each hand of a batch loads as it is (fields.as_given): the list is copied once,
+    with no call per hand, and equals marshmallow's load, null and non-objects too."""
+    schema = BatchRequestSchema()
+    assert "list(v)" in schema.fast_source
+    hands = [HANDS[0], None, 3, "hand", []]
+    body = {"hands": hands}
+    loaded = schema.fast_load(body)
+    assert loaded == schema.load(copy.deepcopy(body)) == {"hands": hands}
+    assert loaded["hands"] is not hands
+    with pytest.raises(Fallback):
+        schema.fast_load({"hands": [None] * 1001})
+
+
+@pytest.mark.parametrize("name", ["standard", "kr_gostop", "wikipedia", "no-such-preset", ""])
+def test_a_rule_set_by_name_is_the_same_spec_on_both_paths(name: str) -> None:
+    """A preset's name (or alias) loads to the one spec made for it (schemas.spec_by_name),
+    by the fast path as by marshmallow; any other name to an equal spec of its own."""
+    body = {"ruleset": name, "players": [{"id": "A"}, {"id": "B"}]}
+    fast, full = HAND_SCHEMA.fast_load(body).ruleset, HAND_SCHEMA.load(body).ruleset
+    assert fast == full == RulesetSpec(name, {}, True) == spec_by_name(name)
+    if name in _BY_NAME:
+        assert fast is full is _BY_NAME[name]
+    with pytest.raises(TypeError):
+        fast.options["gobak_mode_3p"] = "pay_all"  # type: ignore[index] # shared: read-only
+    default = HAND_SCHEMA.fast_load({"players": [{"id": "A"}, {"id": "B"}]}).ruleset
+    assert default is _BY_NAME["standard"]

@@ -8,11 +8,12 @@ from collections import OrderedDict
 from pathlib import Path
 
 import pytest
+from marshmallow import ValidationError
 
 from bench.corpus import corpus
 from calculator.api import fast_loaders
 from calculator.api.fields import NATIVE_MODULE, NATIVE_SCHEMAS, Fallback, native_module
-from calculator.api.schemas import HAND_SCHEMA, HandRequestSchema, PlayerSchema
+from calculator.api.schemas import HAND_SCHEMA, HandRequestSchema, PlayerSchema, load_hand_request
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPILED = not fast_loaders.__file__.endswith(".py")
@@ -75,3 +76,19 @@ def test_the_compiled_loader_falls_back_as_the_interpreted_one(body: object) -> 
         PlayerSchema().fast_load(body)
     with pytest.raises(Fallback):
         HAND_SCHEMA.fast_load({"players": [body]})
+
+
+def test_a_hand_request_loads_by_load_one_as_by_load_fast() -> None:
+    """schemas.load_hand_request is the schema's load_one: compiled, its loader object's
+    load_fast (no Python frame), else the schema's own; either way load_fast's answers,
+    the full load's refusals included."""
+    native = HAND_SCHEMA.fast_native
+    assert load_hand_request == (HAND_SCHEMA.load_fast if native is None else native.load_fast)
+    for body in corpus(20, players=3, modes="mixed"):
+        assert load_hand_request(copy.deepcopy(body)) == HAND_SCHEMA.load_fast(body)
+    for bad in ({"players": 3}, {"players": [{"id": "", "captured": ["01-brigth"]}]}, []):
+        with pytest.raises(ValidationError) as one:
+            load_hand_request(copy.deepcopy(bad))
+        with pytest.raises(ValidationError) as full:
+            HAND_SCHEMA.load(bad)
+        assert one.value.messages == full.value.messages
