@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from dataclasses import replace
 from typing import Any
 
@@ -429,21 +430,27 @@ def test_a_name_given_twice_in_a_batch_is_still_refused_at_it() -> None:
     assert answer.get_json()["errors"][0]["pointer"] == "/hands/1/stake"
 
 
-def test_a_batch_lets_each_hand_go_once_scored() -> None:
-    """score_items empties the items as it goes (each hand's parsed objects are freed while
-    the batch runs), and every hand is still answered, in order."""
-    from calculator.api.score_requests import score_items
-    from calculator.api.serialize import DEFAULT_SHAPE
+def test_a_batch_lets_each_hand_go_once_scored(monkeypatch: Any) -> None:
+    """Once a hand of a batch is scored, nothing of the request holds its parsed body any
+    more (score_items lets it go, and the loader's wrapper keeps no name for the body):
+    its objects are freed while the batch runs. Each hand is still answered, in order."""
+    from calculator.api import score_requests
 
-    items: list[Any] = [W13, {**W13, "stake": "x"}, W13]
-    settings = Settings.load({})
-    with create_app(
-        {"access_log": False}
-    ).test_request_context():  # a refused hand's problem names its request
-        results, failed, _seen = score_items(
-            items, [100, 100, 100], settings, DEFAULT_SHAPE, lambda: None
-        )
-    assert items == [None, None, None]
-    assert failed == 1
-    indexes = [entry["index"] for entry in orjson.loads(orjson.dumps(results))]
-    assert indexes == [0, 1, 2]
+    load = score_requests.load_hand_request
+    previous: list[Any] = []
+    holders: list[int] = []
+
+    def spy(item: Any) -> Any:
+        if previous:  # the hand before, popped: getrefcount's argument holds it alone
+            holders.append(sys.getrefcount(previous.pop()))
+        previous.append(item)
+        return load(item)
+
+    monkeypatch.setattr(score_requests, "load_hand_request", spy)
+    hands = [W13, W13, W13, {**W13, "stake": "x"}]
+    answer = _app().post(BATCH, json={"hands": hands})
+    assert answer.status_code == 200
+    body = answer.get_json()
+    assert [entry["index"] for entry in body["results"]] == [0, 1, 2, 3]
+    assert (body["succeeded"], body["failed"]) == (3, 1)
+    assert holders == [1, 1, 1]  # each scored hand's body, once the next one is read
