@@ -579,7 +579,7 @@ def _render(
             assert before is not None
             pieces.append(kept[before.starts[index] : before.starts[index + 1] - 1])
         else:
-            pieces.append(_item(hand, orjson.dumps(result_json(hand, shape))))
+            pieces.append(_item(hand, result_bytes(hand, shape)))
     starts = [0]
     for piece in pieces:
         starts.append(starts[-1] + len(piece) + 1)
@@ -594,21 +594,19 @@ def _render(
 # --- derived rows ------------------------------------------------------------------------
 
 
-def result_json(
-    hand: LedgerHand, shape: serialize.Shape = serialize.DEFAULT_SHAPE
-) -> dict[str, Any]:
-    """A hand's result: the stateless endpoint's answer, shaped as ``shape`` says (the
-    default: Korean, what the derived rows store)."""
+def result_bytes(hand: LedgerHand, shape: serialize.Shape = serialize.DEFAULT_SHAPE) -> bytes:
+    """A hand's result as JSON: the stateless endpoint's answer, shaped as ``shape`` says
+    (the default: Korean, what the derived rows store)."""
     result = hand.result
     if isinstance(result, BalanceResult):
-        return serialize.balance_json(result, shape)
-    return serialize.hand_json(result, (), shape)
+        return orjson.dumps(serialize.balance_json(result, shape))
+    return serialize.hand_text(result, (), shape)
 
 
 def result_text(hand: LedgerHand, shape: serialize.Shape = serialize.DEFAULT_SHAPE) -> str:
     """A hand's result as JSON text (serialized once per write: for its row and the
     answer)."""
-    return orjson.dumps(result_json(hand, shape)).decode()
+    return result_bytes(hand, shape).decode()
 
 
 def hand_item(hand: LedgerHand, result: str | None = None) -> str:

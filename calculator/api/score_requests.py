@@ -33,11 +33,12 @@ def score_request(
     resolver: Resolver | None = None,
     shape: serialize.Shape = serialize.DEFAULT_SHAPE,
     seen: dict[str, RuleSet] | None = None,
-) -> dict[str, Any]:
-    """Score one loaded hand request; raises GoStopError. ``seen`` collects the rule
-    sets of the answer by fingerprint (a batch lists each once)."""
+) -> orjson.Fragment:
+    """Score one loaded hand request: its answer, serialized; raises GoStopError.
+    ``seen`` collects the rule sets of the answer by fingerprint (a batch lists each
+    once)."""
     result, comparisons = _scored(hand_request, resolver, seen)
-    return serialize.hand_json(result, comparisons, shape)
+    return _Fragment(serialize.hand_text(result, comparisons, shape))
 
 
 def _scored(

@@ -97,25 +97,20 @@ _RULESET_TEXTS: Final[dict[tuple[str, str, bool], bytes]] = {}
 # answers before it under the same rules, found by identity first (~0.3k instructions,
 # where the key by fingerprint reads two fields of a class that is not compiled, a
 # generic lookup each, and hashes a tuple: ~1k). The entry holds the rule set: its ID is
-# only taken for it while it is alive. It keeps the echo as a fragment (for the dicts of
-# :func:`hand_json`) and as bytes (for the text of :func:`hand_text`).
-_RULESETS_BY_IDENTITY: Final[dict[int, tuple[RuleSet, bool, orjson.Fragment, bytes]]] = {}
+# only taken for it while it is alive.
+_RULESETS_BY_IDENTITY: Final[dict[int, tuple[RuleSet, bool, bytes]]] = {}
 
 
-def _ruleset_kept(ruleset: RuleSet, *, full: bool) -> tuple[RuleSet, bool, orjson.Fragment, bytes]:
+def _ruleset_text(ruleset: RuleSet, *, full: bool) -> bytes:
+    """The rule set echo serialized once (keyed by fingerprint: hashing options is slow)."""
     kept = _RULESETS_BY_IDENTITY.get(id(ruleset))
     if kept is not None and kept[0] is ruleset and kept[1] == full:
-        return kept
+        return kept[2]
     text = _ruleset_by_value(ruleset, full=full)
     if len(_RULESETS_BY_IDENTITY) > 1024:
         _RULESETS_BY_IDENTITY.clear()
-    kept = _RULESETS_BY_IDENTITY[id(ruleset)] = (ruleset, full, _Fragment(text), text)
-    return kept
-
-
-def _ruleset_fragment(ruleset: RuleSet, *, full: bool) -> orjson.Fragment:
-    """The rule set echo serialized once (keyed by fingerprint: hashing options is slow)."""
-    return _ruleset_kept(ruleset, full=full)[2]
+    _RULESETS_BY_IDENTITY[id(ruleset)] = (ruleset, full, text)
+    return text
 
 
 def _ruleset_by_value(ruleset: RuleSet, *, full: bool) -> bytes:
@@ -482,12 +477,21 @@ def payment_json(payment: Payment, stake: int, shape: Shape = DEFAULT_SHAPE) -> 
 
 
 def _payment_bytes(payment: Payment, stake: int, langs: tuple[str, ...]) -> bytes:
-    """:func:`payment_json`'s bytes: kept by value when it has at most one step of its own."""
+    """:func:`payment_json`'s bytes: :func:`_add_payment`'s pieces, joined."""
+    out: list[bytes] = []
+    _add_payment(out, payment, stake, langs)
+    return out[0] if len(out) == 1 else b"".join(out)
+
+
+def _add_payment(out: list[bytes], payment: Payment, stake: int, langs: tuple[str, ...]) -> None:
+    """Append a payment's JSON to ``out``: kept by value (one piece) when it has at most
+    one step of its own; else written as pieces, with the answer (rarely seen again)."""
     steps = payment.steps
     first, start = _own_steps(steps)
-    if len(steps) - first > 1:  # rarely seen again: written with the answer
-        return _payment_text(payment, stake, langs, _entries(steps, first, start, langs))
-    return _kept_payment(payment, stake, langs, first, start)
+    if len(steps) - first > 1:
+        _write_payment(out, payment, stake, langs, _entries(steps, first, start, langs))
+    else:
+        out.append(_kept_payment(payment, stake, langs, first, start))
 
 
 def _kept_payment(
@@ -615,36 +619,16 @@ def outcome_json(result: HandResult) -> dict[str, Any] | None:
     return found
 
 
-def hand_json(
-    result: HandResult,
-    comparisons: tuple[Comparison, ...] = (),
-    shape: Shape = DEFAULT_SHAPE,
-) -> dict[str, Any]:
-    """The full response of ``POST /v1/gostop/hands``, shaped as the client asked: the
-    fields that would say nothing (``preview`` false, no ``comparisons``) are left out."""
-    body: dict[str, Any] = {
-        "ruleset": _ruleset_fragment(result.ruleset, full=shape.full_ruleset),
-        "outcome": outcome_json(result),
-        "stake": result.stake,
-    }
-    if result.outcome is None:
-        body["preview"] = True
-    body["players"] = players_json(result.players, shape)
-    _add_settlement(body, result, shape)
-    if comparisons:
-        body["comparisons"] = [comparison_json(c, shape) for c in comparisons]
-    return body
-
-
-# --- a batch's answers, written as text --------------------------------------------------
+# --- a hand's answer, written as text ------------------------------------------------------
 #
-# A batch writes each hand's answer as pieces of JSON appended to one list for all its
-# results, joined once (calculator/api/score_requests.py): the bytes ``orjson.dumps``
-# writes for :func:`hand_json`'s dict (tests/api/test_serialize.py holds the two
-# together, over every preset, shape and entry mode). As a dict, each answer was built,
-# walked by orjson into bytes of its own, then copied again into the batch's answer and
-# freed (~9k instructions a batched hand for its ``dumps``, its dict's own keys and
-# values aside).
+# One writer for a hand's answer, wherever it goes (:func:`write_hand`): a batch appends
+# each hand's pieces to one list for all its results, joined once
+# (calculator/api/score_requests.py); a single hand, a table's derived row and a table's
+# answer in another language join a hand's own (:func:`hand_text`). As a dict, each answer
+# was built, walked by orjson into bytes of its own, then, in a batch, copied again into
+# the batch's answer and freed (~9k instructions a batched hand for its ``dumps``, its
+# dict's own keys and values aside). tests/api/test_serialize.py holds the text equal to
+# the dict the part builders make, over every preset, shape and entry mode.
 
 
 # A player's chips in the net, ``:`` and the number, for -256 to 255.
@@ -658,12 +642,14 @@ def write_hand(
     comparisons: tuple[Comparison, ...] = (),
     shape: Shape = DEFAULT_SHAPE,
 ) -> None:
-    """Append :func:`hand_json`'s answer to ``out`` as pieces of JSON, in its order."""
+    """Append the full response of ``POST /v1/gostop/hands`` to ``out`` as pieces of JSON,
+    shaped as the client asked: the fields that would say nothing (``preview`` false, no
+    ``comparisons``) are left out."""
     langs = shape.langs
     stake = result.stake
     outcome = result.outcome
     out.append(b'{"ruleset":')
-    out.append(_ruleset_kept(result.ruleset, full=shape.full_ruleset)[3])
+    out.append(_ruleset_text(result.ruleset, full=shape.full_ruleset))
     winner_id = winner_of(result)
     if outcome is None:
         out.append(b',"outcome":null,"stake":%d,"preview":true,"players":[' % stake)
@@ -694,12 +680,7 @@ def write_hand(
     for payment in result.payments:
         if not first:
             out.append(b",")
-        steps = payment.steps
-        opening, start = _own_steps(steps)
-        if len(steps) - opening > 1:  # never kept: written straight into the answer
-            _write_payment(out, payment, stake, langs, _entries(steps, opening, start, langs))
-        else:
-            out.append(_kept_payment(payment, stake, langs, opening, start))
+        _add_payment(out, payment, stake, langs)
         first = False
     out.append(b'],"net":{')
     net = result.net
@@ -724,6 +705,18 @@ def write_hand(
         out.append(b',"comparisons":')
         out.append(_dumps([comparison_json(c, shape) for c in comparisons]))
     out.append(b"}")
+
+
+def hand_text(
+    result: HandResult,
+    comparisons: tuple[Comparison, ...] = (),
+    shape: Shape = DEFAULT_SHAPE,
+) -> bytes:
+    """The full response of ``POST /v1/gostop/hands`` as JSON: :func:`write_hand`'s
+    pieces, joined."""
+    out: list[bytes] = []
+    write_hand(out, result, comparisons, shape)
+    return b"".join(out)
 
 
 def comparison_json(comparison: Comparison, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:

@@ -132,8 +132,9 @@ def score_hand(
     *,
     resolver: Resolver | None = None,
     shape: serialize.Shape = serialize.DEFAULT_SHAPE,
-) -> dict[str, Any]:
-    """Score one hand request body; raises ValidationError or GoStopError."""
+) -> orjson.Fragment:
+    """Score one hand request body: its answer, serialized; raises ValidationError or
+    GoStopError."""
     return score_request(load_hand_request(body), resolver=resolver, shape=shape)
 
 

@@ -217,9 +217,7 @@ def test_a_payments_sentence_is_explain_payment_text() -> None:
 
     checked = 0
     for result in _results():
-        answer = orjson.loads(
-            orjson.dumps(serialize.hand_json(result, (), serialize.Shape(langs=LANGUAGES)))
-        )
+        answer = orjson.loads(serialize.hand_text(result, (), serialize.Shape(langs=LANGUAGES)))
         for payment, written in zip(result.payments, answer["payments"], strict=True):
             for lang in LANGUAGES:
                 said = payment_text(payment, stake=result.stake, lang=lang)
@@ -274,18 +272,19 @@ def test_a_rule_set_echo_is_found_by_identity_as_its_value_would_find_it() -> No
     an equal one (another object) writes the same bytes by value; the full echo is its
     own."""
     standard = resolve("standard")
-    compact = serialize._ruleset_fragment(standard, full=False)
-    kept = serialize._RULESETS_BY_IDENTITY[id(standard)]
-    assert kept[2] is compact
-    assert orjson.dumps(compact) == kept[3]  # the same echo as text (a batch's answers)
-    assert serialize._ruleset_fragment(resolve("standard"), full=False) is compact
+    compact = serialize._ruleset_text(standard, full=False)
+    assert serialize._RULESETS_BY_IDENTITY[id(standard)][2] is compact
+    assert orjson.loads(compact) == serialize.ruleset_json(standard)
+    assert serialize._ruleset_text(resolve("standard"), full=False) is compact
     copy = dataclasses.replace(standard)
     assert copy is not standard
-    assert orjson.dumps(serialize._ruleset_fragment(copy, full=False)) == orjson.dumps(compact)
-    full = serialize._ruleset_fragment(standard, full=True)
-    assert orjson.loads(orjson.dumps(full))["options"] == standard.options()
+    assert serialize._ruleset_text(copy, full=False) == compact
+    full = serialize._ruleset_text(standard, full=True)
+    assert orjson.loads(full)["options"] == standard.options()
     # the identity entry now holds the full echo: the compact one is found by value
-    assert serialize._ruleset_kept(standard, full=False)[3] is kept[3]
+    assert serialize._ruleset_text(standard, full=False) is serialize._ruleset_by_value(
+        standard, full=False
+    )
 
 
 _OP_KEY = {"start": "amount", "add": "addend", "multiply": "factor"}
@@ -401,11 +400,32 @@ def test_payments_and_winners_are_written_as_orjson_writes_their_dicts() -> None
     assert winners
 
 
-def test_a_batch_writes_each_answer_as_orjson_writes_hand_json() -> None:
-    """:func:`serialize.write_hand` (a batch's answers) writes the bytes orjson writes for
-    :func:`serialize.hand_json` (a single hand's): over the golden corpus under every
-    Go-Stop preset (previews, drawn hands, liable losers, sitters, tallies, declared
-    piles), hands compared with other rule sets, odd player IDs, in every shape."""
+def _answer_as_dicts(
+    result: HandResult, comparisons: tuple[Any, ...], shape: serialize.Shape
+) -> dict[str, Any]:
+    """A hand's answer as the dict builders of its parts make it (the rule set echo, the
+    outcome, players, settlement and comparisons), in SPEC §4's order: what
+    :func:`serialize.write_hand` must write, built without it."""
+    body: dict[str, Any] = {
+        "ruleset": serialize.ruleset_json(result.ruleset, full=shape.full_ruleset),
+        "outcome": serialize.outcome_json(result),
+        "stake": result.stake,
+    }
+    if result.outcome is None:
+        body["preview"] = True
+    body["players"] = serialize.players_json(result.players, shape)
+    body.update(serialize.settlement_json(result, shape))
+    if comparisons:
+        body["comparisons"] = [serialize.comparison_json(c, shape) for c in comparisons]
+    return body
+
+
+def test_a_hands_answer_is_written_as_orjson_writes_its_parts() -> None:
+    """:func:`serialize.write_hand` (every hand's answer: alone, in a batch, in a table)
+    writes the bytes orjson writes for the dict its parts' builders make: over the golden
+    corpus under every Go-Stop preset (previews, drawn hands, liable losers, sitters,
+    tallies, declared piles), hands compared with other rule sets, odd player IDs, in
+    every shape."""
     others = [resolve("wikipedia"), resolve("gamerules")]
     cases: list[tuple[HandResult, tuple[Any, ...]]] = [(r, ()) for r in _odd_results()]
     # points and chips past the texts kept for small numbers
@@ -433,8 +453,9 @@ def test_a_batch_writes_each_answer_as_orjson_writes_hand_json() -> None:
                 shape = serialize.Shape(langs=langs, full_ruleset=full)
                 out: list[bytes] = []
                 serialize.write_hand(out, result, comparisons, shape)
-                expected = orjson.dumps(serialize.hand_json(result, comparisons, shape))
+                expected = orjson.dumps(_answer_as_dicts(result, comparisons, shape))
                 assert b"".join(out) == expected
+                assert serialize.hand_text(result, comparisons, shape) == expected
         outcome = result.outcome
         previews += outcome is None
         drawn += outcome is not None and result.winner_score is None

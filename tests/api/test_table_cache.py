@@ -37,14 +37,14 @@ def other(ledger_app: Any, database_url: str) -> Iterator[Any]:
 def rendering(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The numbers of the hands rendered in another language, in order."""
     rendered: list[int] = []
-    result_json = ledger_io.result_json
+    result_bytes = ledger_io.result_bytes
 
     def counted(hand: Any, shape: serialize.Shape = serialize.DEFAULT_SHAPE) -> Any:
         if shape != serialize.DEFAULT_SHAPE:
             rendered.append(hand.number)
-        return result_json(hand, shape)
+        return result_bytes(hand, shape)
 
-    monkeypatch.setattr(ledger_io, "result_json", counted)
+    monkeypatch.setattr(ledger_io, "result_bytes", counted)
     return rendered
 
 
