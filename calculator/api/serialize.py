@@ -1,13 +1,15 @@
-"""Domain results → JSON-ready dicts (the response side of SPEC §4).
+"""Domain results → JSON (the response side of SPEC §4).
 
-Plain functions that build dicts for orjson: much faster than a marshmallow ``dump``.
+Plain functions, much faster than a marshmallow ``dump``: a Go-Stop hand's answer is
+written as JSON text directly, by one writer wherever it goes (:func:`write_hand`: a
+single hand, a batch, a table's rows); the other answers are dicts built for orjson.
 The response schemas in :mod:`calculator.api.responses` document the same shapes, and
 the test suite checks every response against them, so the two cannot drift.
 
 Parts that repeat from response to response — the resolved rule set, scoring items,
 explanation steps, a player's counts, whole payments — are serialized once and reused
-as ``orjson.Fragment`` values, so the bodies these functions return are meant for
-``orjson.dumps``; a hand's players are written as JSON text directly (:func:`players_json`).
+(as bytes in the text, as ``orjson.Fragment`` values in the dicts, which are meant for
+``orjson.dumps``).
 """
 
 from __future__ import annotations
