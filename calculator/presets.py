@@ -302,8 +302,7 @@ class Resolver:
         self.named: dict[str, tuple[Variant | None, RuleSet]] = {}
         """The rule sets resolved by a preset name alone (a ``str``, no overrides), by
         that name, each with the variant it was resolved for: what :meth:`resolve` gives
-        again for them. Read-only outside (``schemas.resolve_spec`` looks a batch's hands
-        up here, without calling :meth:`resolve`)."""
+        again for them (read-only outside: only :meth:`resolve` looks them up)."""
 
     def resolve(
         self,

@@ -315,12 +315,6 @@ def resolve_spec(
     """Resolve a requested rule set through the request's ``resolver`` (which counts the
     distinct rule sets; a request with one rule set needs none); domain errors point into
     the request at ``at``."""
-    if resolver is not None and spec.fingerprint is None and not spec.options:
-        # A preset by name alone, resolved before in this request (most hands of a batch):
-        # as resolver.resolve finds it, without its Python call (one frame less a hand).
-        named = resolver.named.get(spec.preset) if type(spec.preset) is str else None
-        if named is not None and named[0] is variant:
-            return named[1]
     try:
         if resolver is None:  # one rule set: within any limit (Resolver's first is resolve)
             found = resolve(spec.preset, spec.options, variant=variant)

@@ -1,6 +1,7 @@
-"""schemas.resolve_spec finds a preset named alone in its request's resolver
-(``Resolver.named``) as ``Resolver.resolve`` would: the same rule set, and the same
-refusals for what it does not find there."""
+"""schemas.resolve_spec resolves through its request's resolver: a preset named alone is
+found again by name (``Resolver.named``), the same rule set, and what is not a preset by
+name alone (another variant, a fingerprint, options) is resolved in full, with its
+refusals at the request's place."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from calculator.errors import InvalidRulesError
 from calculator.presets import Resolver, Variant, resolve
 
 
-def test_a_preset_resolved_by_name_is_found_again_without_resolving() -> None:
+def test_a_preset_resolved_by_name_is_found_again_by_its_name() -> None:
     resolver = Resolver()
     first = resolve_spec(spec_by_name("standard"), Variant.GOSTOP, ("ruleset",), resolver=resolver)
     assert resolver.named["standard"] == (Variant.GOSTOP, first)
