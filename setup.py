@@ -46,6 +46,11 @@ COMPILED = [
     "calculator/api/json_counts.py",
     # the fast loaders of a hand's schemas, generated from them (calculator/api/fields.py)
     "calculator/api/fast_loaders.py",
+    # the loaded hand request's records and its rule sets' resolution (a batched hand's
+    # record builder, resolve_spec and Resolver.resolve; the deadline's check)
+    "calculator/api/hand_requests.py",
+    "calculator/presets.py",
+    "calculator/limits.py",
     # a loaded hand request to its answer, and a batch's hands one by one
     "calculator/api/score_requests.py",
 ]

@@ -64,6 +64,11 @@ class RuleSet:
     rules: Any
     fingerprint: str
 
+    def __reduce__(self) -> tuple[type[RuleSet], tuple[str, Variant, Any, str]]:
+        # made again by its fields: compiled (mypyc, setup.py), copy and pickle would set
+        # them one by one on a new object, which a frozen dataclass refuses
+        return (RuleSet, (self.preset, self.variant, self.rules, self.fingerprint))
+
     def options(self) -> dict[str, options.OptionValue]:
         """Every resolved option, as plain JSON values."""
         return options.values(self.rules)

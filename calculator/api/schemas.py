@@ -11,8 +11,7 @@ import json
 from collections.abc import Callable, Mapping
 from enum import StrEnum
 from functools import cache
-from types import MappingProxyType
-from typing import Any, ClassVar, Final, NamedTuple, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, pre_load, types
 
@@ -33,9 +32,18 @@ from calculator.api.fields import (
     flag,
     pointer_errors,
 )
+from calculator.api.hand_requests import (
+    BY_NAME,
+    NO_OPTIONS,
+    HandRequest,
+    RulesetSpec,
+    hand_request,
+    resolve_spec,
+    spec_by_name,
+)
 from calculator.balance import BalanceRules
 from calculator.cards import CARDS, EVERY_CARD, all_card_ids
-from calculator.errors import InvalidRulesError, Issue, Problems, more_problems
+from calculator.errors import Problems, more_problems
 from calculator.explain import LANGUAGES
 from calculator.hand import (
     MAX_NAGARI_STREAK,
@@ -50,9 +58,9 @@ from calculator.hand import (
     PlayerHand,
     Tally,
 )
-from calculator.limits import added_problems, problems_listed, quote
+from calculator.limits import added_problems, problems_listed
 from calculator.piles import diagnose_cards
-from calculator.presets import Resolver, RuleSet, Variant, presets, resolve
+from calculator.presets import Variant, presets
 from calculator.rules import GoStopRules, GukjinChoice
 
 MAX_PLAYERS = 8  # more is refused before any work; the rules then say how many may play
@@ -63,8 +71,6 @@ MAX_ID = 40
 MAX_PRESET_NAME = 64  # a rule set given by name: the full load, the fast check and loader
 CARD_ID = {"type": "string", "enum": list(CARDS)}
 E = TypeVar("E", bound=StrEnum)
-_new = tuple.__new__  # a named tuple of its values in order, less _make's call and length
-# check: tests/test_records.py holds every _new(Record, (…)) call to the record's fields
 
 
 def _members(enum: type[E]) -> dict[str, E]:
@@ -191,43 +197,10 @@ BalanceRulesetObjectSchema = ruleset_object_schema(
 RULESET_OBJECTS = {Variant.GOSTOP: RulesetObjectSchema, Variant.BALANCE: BalanceRulesetObjectSchema}
 
 
-class RulesetSpec(NamedTuple):
-    """A rule set as asked for: a preset name and overrides (resolved later), and the
-    fingerprint the client expects them to resolve to, if it gave one."""
-
-    preset: str
-    options: Mapping[str, Any]
-    by_name: bool  # given as a bare string
-    fingerprint: str | None = None
-
-
 if RulesetSpec._fields != ("preset", "options", "by_name", "fingerprint"):
     # RulesetField.fast_value writes a spec by position in generated source, which
     # tests/test_records.py (it reads the source's _new calls) cannot see
     raise ImportError("calculator.api.schemas: RulesetField.fast_value no longer fits RulesetSpec")
-
-
-NO_OPTIONS: Final[Mapping[str, Any]] = MappingProxyType({})
-"""The options of a rule set given by name alone: none, read-only, so that every such
-spec can share them (:func:`spec_by_name`)."""
-
-
-def spec_by_name(name: str) -> RulesetSpec:
-    """The spec of a rule set given by name alone (``"ruleset": "standard"``): a preset's
-    name or alias finds its spec made once (:data:`_BY_NAME`), another is made here.
-
-    Most hands of a batch name a preset: made for each, the spec cost a dict and three
-    tuples (~1k instructions a hand, most in ``tuple.__new__``)."""
-    found = _BY_NAME.get(name)
-    return found if found is not None else _new(RulesetSpec, (name, NO_OPTIONS, True, None))
-
-
-_BY_NAME: Final[dict[str, RulesetSpec]] = {
-    name: _new(RulesetSpec, (name, NO_OPTIONS, True, None))
-    for preset in presets().values()
-    for name in (preset.name, *preset.aliases)
-}
-"""The spec of each preset's name and aliases (a bounded table: the registry's names)."""
 
 
 def _spec(loaded: Mapping[str, Any]) -> RulesetSpec:
@@ -279,10 +252,10 @@ class RulesetField(CodedField):
 
     def fast_constants(self) -> dict[str, Any]:
         return {
-            "tuple_new": _new,
+            "tuple_new": tuple.__new__,
             "RulesetSpec": RulesetSpec,
             "NO_OPTIONS": NO_OPTIONS,
-            "named_spec": _BY_NAME.get,
+            "named_spec": BY_NAME.get,
         }
 
     def fast_loader(self) -> Loader:
@@ -303,38 +276,6 @@ class RulesetField(CodedField):
 def _ruleset_object(variant: Variant) -> StrictSchema:
     """The (shared) schema of ``{preset, options}`` for a variant."""
     return RULESET_OBJECTS[variant]()
-
-
-def resolve_spec(
-    spec: RulesetSpec,
-    variant: Variant,
-    at: tuple[str | int, ...],
-    *,
-    resolver: Resolver | None = None,
-) -> RuleSet:
-    """Resolve a requested rule set through the request's ``resolver`` (which counts the
-    distinct rule sets; a request with one rule set needs none); domain errors point into
-    the request at ``at``."""
-    try:
-        if resolver is None:  # one rule set: within any limit (Resolver's first is resolve)
-            found = resolve(spec.preset, spec.options, variant=variant)
-        else:
-            found = resolver.resolve(spec.preset, spec.options, variant=variant)
-    except InvalidRulesError as error:
-        issues = []
-        for issue in error.issues:
-            rest = issue.location[1:]  # drop the domain's leading "ruleset"
-            if spec.by_name and rest == ("preset",):
-                rest = ()
-            issues.append(Issue(issue.code, issue.detail, (*at, *rest)))
-        raise InvalidRulesError(issues) from None
-    if spec.fingerprint is not None and spec.fingerprint != found.fingerprint:
-        detail = (
-            f"fingerprint {quote(spec.fingerprint)} does not match these rules, which resolve "
-            f"to {found.fingerprint}; send the echo back unchanged, or leave fingerprint out"
-        )
-        raise InvalidRulesError([Issue("fingerprint_mismatch", detail, (*at, "fingerprint"))])
-    return found
 
 
 def ruleset_field(
@@ -585,33 +526,6 @@ class EventSchema(StrictSchema):
     player = _player_id("The player who is paid", required=True)
 
 
-class HandRequest(NamedTuple):
-    """A scoring request: the hand, the rule set, and rule sets to compare with."""
-
-    hand: Hand
-    ruleset: RulesetSpec
-    compare_with: tuple[RulesetSpec, ...]
-    streak_given: bool = True  # False: nagari_streak was left out
-
-
-def _hand_request(
-    ruleset: RulesetSpec,
-    stake: int,
-    nagari_streak: int | None,
-    players: tuple[PlayerHand, ...],
-    outcome: Outcome | None,
-    events: tuple[Event, ...],
-    compare_with: tuple[RulesetSpec, ...],
-    dealer: str | None = None,
-) -> HandRequest:
-    """The request of the loaded fields (HandRequestSchema's record)."""
-    # Hand's fields in order (players, outcome, stake, nagari_streak, events, dealer), by
-    # tuple.__new__, which (unlike Hand._make) checks no length: tests/test_records.py
-    # holds these calls to the records' fields. Once per hand of a batch.
-    hand = _new(Hand, (players, outcome, stake, nagari_streak or 0, events, dealer))
-    return _new(HandRequest, (hand, ruleset, compare_with, nagari_streak is not None))
-
-
 class PilesSchema(StrictSchema):
     """The schema of a request whose ``players`` list card IDs (a Go-Stop or a balance
     hand): a refusal names the cards' problems too (:func:`with_card_problems`)."""
@@ -630,7 +544,7 @@ class PilesSchema(StrictSchema):
 class HandRequestSchema(PilesSchema):
     """``POST /v1/gostop/hands``: one hand to score (SPEC §4)."""
 
-    record = staticmethod(_hand_request)
+    record = staticmethod(hand_request)
 
     ruleset = ruleset_field("A preset name or {preset, options}; default standard")
     stake = StrictInteger(

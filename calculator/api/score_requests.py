@@ -17,7 +17,8 @@ from marshmallow import ValidationError
 from calculator.api import batch_bounds, serialize
 from calculator.api.config import Settings
 from calculator.api.errors import domain_problem, validation_problem
-from calculator.api.schemas import HandRequest, load_hand_request, resolve_spec
+from calculator.api.hand_requests import HandRequest, resolve_spec
+from calculator.api.schemas import load_hand_request
 from calculator.errors import GoStopError, relocated
 from calculator.presets import Resolver, RuleSet, Variant
 from calculator.result import HandResult
@@ -25,6 +26,7 @@ from calculator.settlement import Comparison, compare, settle
 
 _dumps: Final = orjson.dumps
 _Fragment: Final = orjson.Fragment
+_GOSTOP: Final = Variant.GOSTOP  # compiled, ``Variant.GOSTOP`` is a look-up on the class
 
 
 def score_request(
@@ -49,11 +51,11 @@ def _scored(
     """:func:`score_request`'s result and comparisons, not yet serialized."""
     if resolver is None and hand_request.compare_with:  # one rule set alone needs none
         resolver = Resolver()
-    ruleset = resolve_spec(hand_request.ruleset, Variant.GOSTOP, ("ruleset",), resolver=resolver)
+    ruleset = resolve_spec(hand_request.ruleset, _GOSTOP, ("ruleset",), resolver=resolver)
     # A loop, not a comprehension: most requests compare none.
     others: list[RuleSet] = []
     for i, spec in enumerate(hand_request.compare_with):
-        others.append(resolve_spec(spec, Variant.GOSTOP, ("compare_with", i), resolver=resolver))
+        others.append(resolve_spec(spec, _GOSTOP, ("compare_with", i), resolver=resolver))
     hand = hand_request.hand
     result = settle(hand, ruleset)
     comparisons = compare(hand, result, others) if others else ()

@@ -32,8 +32,8 @@ from calculator.api.fields import (
     StrictSchema,
     StrictString,
 )
+from calculator.api.hand_requests import BY_NAME
 from calculator.api.schemas import (
-    _BY_NAME,
     HAND_SCHEMA,
     BatchRequestSchema,
     HandRequest,
@@ -403,9 +403,9 @@ def test_a_rule_set_by_name_is_the_same_spec_on_both_paths(name: str) -> None:
     body = {"ruleset": name, "players": [{"id": "A"}, {"id": "B"}]}
     fast, full = HAND_SCHEMA.fast_load(body).ruleset, HAND_SCHEMA.load(body).ruleset
     assert fast == full == RulesetSpec(name, {}, True) == spec_by_name(name)
-    if name in _BY_NAME:
-        assert fast is full is _BY_NAME[name]
+    if name in BY_NAME:
+        assert fast is full is BY_NAME[name]
     with pytest.raises(TypeError):
         fast.options["gobak_mode_3p"] = "pay_all"  # type: ignore[index] # shared: read-only
     default = HAND_SCHEMA.fast_load({"players": [{"id": "A"}, {"id": "B"}]}).ruleset
-    assert default is _BY_NAME["standard"]
+    assert default is BY_NAME["standard"]
