@@ -213,9 +213,13 @@ def place_of(card_id: str) -> i64:
         return -1
     # _key, written out: compiled, the call and its tagged result cost ~40 instructions
     # a card (a third of this function; ~44 cards a hand, read twice in a request). In
-    # native 64-bit integers (i64), as the place it returns: on tagged ints each product
-    # was a call that tests for overflow, and the index was converted back to 64 bits
-    key: i64 = (ord(card_id[0]) & 1) * 320 + (ord(card_id[1]) & 15) * 32 + (ord(card_id[-1]) & 31)
+    # native 64-bit integers (i64), as the place it returns, each character too: on
+    # tagged ints each product was a call that tests for overflow, and the sum of tagged
+    # characters was converted back to 64 bits (~30 instructions a card more)
+    first: i64 = ord(card_id[0])
+    second: i64 = ord(card_id[1])
+    last: i64 = ord(card_id[-1])
+    key: i64 = (first & 1) * 320 + (second & 15) * 32 + (last & 31)
     place: i64 = _PLACE_BY_KEY[key]
     if place < _NO_PLACE and _ID_AT[place] == card_id:
         return place
