@@ -94,8 +94,9 @@ class LoadHandRequestSchema:
         if type(data) is not dict:
             raise self.Fallback
         found = 0
+        size = len(data)
         try:
-            v = data.get('ruleset', MISSING)
+            v = data.get('ruleset', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is str and len(v) <= 64:
@@ -106,7 +107,7 @@ class LoadHandRequestSchema:
                     f0 = self.L0(v)
             else:
                 f0 = self.D0()
-            v = data.get('stake', MISSING)
+            v = data.get('stake', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 1 <= v <= 1000000000000:
@@ -117,7 +118,7 @@ class LoadHandRequestSchema:
                     f1 = self.L1(v)
             else:
                 f1 = self.D1
-            v = data.get('nagari_streak', MISSING)
+            v = data.get('nagari_streak', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 0 <= v <= 64:
@@ -128,7 +129,7 @@ class LoadHandRequestSchema:
                     f2 = self.L2(v)
             else:
                 f2 = self.D2
-            v = data.get('dealer', MISSING)
+            v = data.get('dealer', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
@@ -139,7 +140,7 @@ class LoadHandRequestSchema:
                     f3 = self.L3(v)
             else:
                 f3 = self.D3
-            v = data.get('players', MISSING)
+            v = data.get('players', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 8:
@@ -150,7 +151,7 @@ class LoadHandRequestSchema:
                     f4 = tuple(self.L4(v))
             else:
                 raise self.Fallback
-            v = data.get('outcome', MISSING)
+            v = data.get('outcome', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if v is None:
@@ -159,7 +160,7 @@ class LoadHandRequestSchema:
                     f5 = self.L5.load(v)
             else:
                 f5 = self.D5
-            v = data.get('events', MISSING)
+            v = data.get('events', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 16:
@@ -170,7 +171,7 @@ class LoadHandRequestSchema:
                     f6 = tuple(self.L6(v))
             else:
                 f6 = self.D6
-            v = data.get('compare_with', MISSING)
+            v = data.get('compare_with', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if v is None:
@@ -181,7 +182,7 @@ class LoadHandRequestSchema:
                 f7 = self.D7
         except TypeError:
             raise self.Fallback from None
-        if found != len(data):  # a key no field has
+        if found != size:  # a key no field has
             raise self.Fallback
         return self.R(f0, f1, f2, f4, f5, f6, f7, f3)
 
@@ -280,8 +281,9 @@ class LoadPlayerSchema:
         if type(data) is not dict:
             raise self.Fallback
         found = 0
+        size = len(data)
         try:
-            v = data.get('id', MISSING)
+            v = data.get('id', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
@@ -292,7 +294,7 @@ class LoadPlayerSchema:
                     f0 = self.L0(v)
             else:
                 raise self.Fallback
-            v = data.get('captured', MISSING)
+            v = data.get('captured', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 60 and self.all_known(v):
@@ -303,7 +305,7 @@ class LoadPlayerSchema:
                     f1 = tuple(self.L1(v))
             else:
                 f1 = self.D1
-            v = data.get('tally', MISSING)
+            v = data.get('tally', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if v is None:
@@ -312,7 +314,7 @@ class LoadPlayerSchema:
                     f2 = self.L2.load(v)
             else:
                 f2 = self.D2
-            v = data.get('declared', MISSING)
+            v = data.get('declared', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if v is None:
@@ -321,7 +323,7 @@ class LoadPlayerSchema:
                     f3 = self.L3.load(v)
             else:
                 f3 = self.D3
-            v = data.get('go_count', MISSING)
+            v = data.get('go_count', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 0 <= v <= 20:
@@ -332,7 +334,7 @@ class LoadPlayerSchema:
                     f4 = self.L4(v)
             else:
                 f4 = self.D4
-            v = data.get('shakes', MISSING)
+            v = data.get('shakes', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 0 <= v <= 12:
@@ -343,7 +345,7 @@ class LoadPlayerSchema:
                     f5 = self.L5(v)
             else:
                 f5 = self.D5
-            v = data.get('bombs', MISSING)
+            v = data.get('bombs', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 0 <= v <= 12:
@@ -354,7 +356,7 @@ class LoadPlayerSchema:
                     f6 = self.L6(v)
             else:
                 f6 = self.D6
-            v = data.get('bombs_after_shake', MISSING)
+            v = data.get('bombs_after_shake', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 0 <= v <= 12:
@@ -365,7 +367,7 @@ class LoadPlayerSchema:
                     f7 = self.L7(v)
             else:
                 f7 = self.D7
-            v = data.get('gukjin', MISSING)
+            v = data.get('gukjin', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is str and v in {'animal', 'auto', 'junk'}:
@@ -376,7 +378,7 @@ class LoadPlayerSchema:
                     f8 = self.C8[self.L8(v)]
             else:
                 f8 = self.D8
-            v = data.get('yeokgo', MISSING)
+            v = data.get('yeokgo', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -387,7 +389,7 @@ class LoadPlayerSchema:
                     f9 = self.L9(v)
             else:
                 f9 = self.D9
-            v = data.get('sits_out', MISSING)
+            v = data.get('sits_out', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -398,7 +400,7 @@ class LoadPlayerSchema:
                     f10 = self.L10(v)
             else:
                 f10 = self.D10
-            v = data.get('sold_brights', MISSING)
+            v = data.get('sold_brights', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 0 <= v <= 12:
@@ -409,7 +411,7 @@ class LoadPlayerSchema:
                     f11 = self.L11(v)
             else:
                 f11 = self.D11
-            v = data.get('hand', MISSING)
+            v = data.get('hand', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 12 and self.all_known(v):
@@ -422,7 +424,7 @@ class LoadPlayerSchema:
                 f12 = self.D12
         except TypeError:
             raise self.Fallback from None
-        if found != len(data):  # a key no field has
+        if found != size:  # a key no field has
             raise self.Fallback
         return self.new(self.R, (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12,))
 
@@ -522,8 +524,9 @@ class LoadTallySchema:
         if type(data) is not dict:
             raise self.Fallback
         found = 0
+        size = len(data)
         try:
-            v = data.get('brights', MISSING)
+            v = data.get('brights', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 0 <= v <= 5:
@@ -534,7 +537,7 @@ class LoadTallySchema:
                     f0 = self.L0(v)
             else:
                 f0 = self.D0
-            v = data.get('rain_bright', MISSING)
+            v = data.get('rain_bright', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -545,7 +548,7 @@ class LoadTallySchema:
                     f1 = self.L1(v)
             else:
                 f1 = self.D1
-            v = data.get('animals', MISSING)
+            v = data.get('animals', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 0 <= v <= 9:
@@ -556,7 +559,7 @@ class LoadTallySchema:
                     f2 = self.L2(v)
             else:
                 f2 = self.D2
-            v = data.get('godori', MISSING)
+            v = data.get('godori', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -567,7 +570,7 @@ class LoadTallySchema:
                     f3 = self.L3(v)
             else:
                 f3 = self.D3
-            v = data.get('ribbons', MISSING)
+            v = data.get('ribbons', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 0 <= v <= 10:
@@ -578,7 +581,7 @@ class LoadTallySchema:
                     f4 = self.L4(v)
             else:
                 f4 = self.D4
-            v = data.get('rain_ribbon', MISSING)
+            v = data.get('rain_ribbon', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -589,7 +592,7 @@ class LoadTallySchema:
                     f5 = self.L5(v)
             else:
                 f5 = self.D5
-            v = data.get('hongdan', MISSING)
+            v = data.get('hongdan', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -600,7 +603,7 @@ class LoadTallySchema:
                     f6 = self.L6(v)
             else:
                 f6 = self.D6
-            v = data.get('cheongdan', MISSING)
+            v = data.get('cheongdan', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -611,7 +614,7 @@ class LoadTallySchema:
                     f7 = self.L7(v)
             else:
                 f7 = self.D7
-            v = data.get('chodan', MISSING)
+            v = data.get('chodan', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -622,7 +625,7 @@ class LoadTallySchema:
                     f8 = self.L8(v)
             else:
                 f8 = self.D8
-            v = data.get('junk_value', MISSING)
+            v = data.get('junk_value', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 0 <= v <= 60:
@@ -633,7 +636,7 @@ class LoadTallySchema:
                     f9 = self.L9(v)
             else:
                 f9 = self.D9
-            v = data.get('junk_cards', MISSING)
+            v = data.get('junk_cards', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 0 <= v <= 40:
@@ -644,7 +647,7 @@ class LoadTallySchema:
                     f10 = self.L10(v)
             else:
                 f10 = self.D10
-            v = data.get('double_junks', MISSING)
+            v = data.get('double_junks', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 0 <= v <= 3:
@@ -655,7 +658,7 @@ class LoadTallySchema:
                     f11 = self.L11(v)
             else:
                 f11 = self.D11
-            v = data.get('has_gukjin', MISSING)
+            v = data.get('has_gukjin', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -666,7 +669,7 @@ class LoadTallySchema:
                     f12 = self.L12(v)
             else:
                 f12 = self.D12
-            v = data.get('has_may_animal', MISSING)
+            v = data.get('has_may_animal', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -679,7 +682,7 @@ class LoadTallySchema:
                 f13 = self.D13
         except TypeError:
             raise self.Fallback from None
-        if found != len(data):  # a key no field has
+        if found != size:  # a key no field has
             raise self.Fallback
         return self.new(self.R, (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13,))
 
@@ -746,8 +749,9 @@ class LoadDeclaredSchema:
         if type(data) is not dict:
             raise self.Fallback
         found = 0
+        size = len(data)
         try:
-            v = data.get('points', MISSING)
+            v = data.get('points', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 0 <= v <= 10000:
@@ -758,7 +762,7 @@ class LoadDeclaredSchema:
                     f0 = self.L0(v)
             else:
                 f0 = self.D0
-            v = data.get('scored', MISSING)
+            v = data.get('scored', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if v is None:
@@ -767,7 +771,7 @@ class LoadDeclaredSchema:
                     f1 = self.C1(self.L1(v))
             else:
                 f1 = self.D1
-            v = data.get('meongtta', MISSING)
+            v = data.get('meongtta', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -778,7 +782,7 @@ class LoadDeclaredSchema:
                     f2 = self.L2(v)
             else:
                 f2 = self.D2
-            v = data.get('pi_bak', MISSING)
+            v = data.get('pi_bak', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -789,7 +793,7 @@ class LoadDeclaredSchema:
                     f3 = self.L3(v)
             else:
                 f3 = self.D3
-            v = data.get('gwang_bak', MISSING)
+            v = data.get('gwang_bak', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -800,7 +804,7 @@ class LoadDeclaredSchema:
                     f4 = self.L4(v)
             else:
                 f4 = self.D4
-            v = data.get('meong_bak', MISSING)
+            v = data.get('meong_bak', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -811,7 +815,7 @@ class LoadDeclaredSchema:
                     f5 = self.L5(v)
             else:
                 f5 = self.D5
-            v = data.get('no_cards', MISSING)
+            v = data.get('no_cards', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if (v is True or v is False):
@@ -824,7 +828,7 @@ class LoadDeclaredSchema:
                 f6 = self.D6
         except TypeError:
             raise self.Fallback from None
-        if found != len(data):  # a key no field has
+        if found != size:  # a key no field has
             raise self.Fallback
         return self.new(self.R, (f0, f1, f2, f3, f4, f5, f6,))
 
@@ -878,8 +882,9 @@ class LoadOutcomeSchema:
         if type(data) is not dict:
             raise self.Fallback
         found = 0
+        size = len(data)
         try:
-            v = data.get('type', MISSING)
+            v = data.get('type', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is str and v in {'chongtong', 'floor_four', 'nagari', 'stop', 'three_ppuk'}:
@@ -890,7 +895,7 @@ class LoadOutcomeSchema:
                     f0 = self.C0[self.L0(v)]
             else:
                 raise self.Fallback
-            v = data.get('winner', MISSING)
+            v = data.get('winner', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
@@ -901,7 +906,7 @@ class LoadOutcomeSchema:
                     f1 = self.L1(v)
             else:
                 f1 = self.D1
-            v = data.get('liable', MISSING)
+            v = data.get('liable', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
@@ -912,7 +917,7 @@ class LoadOutcomeSchema:
                     f2 = self.L2(v)
             else:
                 f2 = self.D2
-            v = data.get('holders', MISSING)
+            v = data.get('holders', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is list and len(v) <= 4:
@@ -925,7 +930,7 @@ class LoadOutcomeSchema:
                 f3 = self.D3
         except TypeError:
             raise self.Fallback from None
-        if found != len(data):  # a key no field has
+        if found != size:  # a key no field has
             raise self.Fallback
         return self.new(self.R, (f0, f1, f2, f3,))
 
@@ -963,8 +968,9 @@ class LoadHolderSchema:
         if type(data) is not dict:
             raise self.Fallback
         found = 0
+        size = len(data)
         try:
-            v = data.get('player', MISSING)
+            v = data.get('player', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
@@ -975,7 +981,7 @@ class LoadHolderSchema:
                     f0 = self.L0(v)
             else:
                 raise self.Fallback
-            v = data.get('month', MISSING)
+            v = data.get('month', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is int and 1 <= v <= 12:
@@ -988,7 +994,7 @@ class LoadHolderSchema:
                 raise self.Fallback
         except TypeError:
             raise self.Fallback from None
-        if found != len(data):  # a key no field has
+        if found != size:  # a key no field has
             raise self.Fallback
         return self.new(self.R, (f0, f1,))
 
@@ -1028,8 +1034,9 @@ class LoadEventSchema:
         if type(data) is not dict:
             raise self.Fallback
         found = 0
+        size = len(data)
         try:
-            v = data.get('type', MISSING)
+            v = data.get('type', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is str and v in {'consecutive_ppuk', 'first_ppuk', 'first_ttadak'}:
@@ -1040,7 +1047,7 @@ class LoadEventSchema:
                     f0 = self.C0[self.L0(v)]
             else:
                 raise self.Fallback
-            v = data.get('player', MISSING)
+            v = data.get('player', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
                 if type(v) is str and 1 <= len(v) <= 40 and self.isprintable(v):
@@ -1053,7 +1060,7 @@ class LoadEventSchema:
                 raise self.Fallback
         except TypeError:
             raise self.Fallback from None
-        if found != len(data):  # a key no field has
+        if found != size:  # a key no field has
             raise self.Fallback
         return self.new(self.R, (f0, f1,))
 
@@ -1068,11 +1075,11 @@ CLASSES: Final[dict[str, Any]] = {
     'calculator.api.schemas.EventSchema': LoadEventSchema,
 }
 SOURCES: Final[dict[str, str]] = {
-    'calculator.api.schemas.HandRequestSchema': 'db3ba15148cad17846bdca6cfb340eb23b2043cf02ccbe227f72490936b0c78b',
-    'calculator.api.schemas.PlayerSchema': '3b15bd5e909c7fe7768aca355974bce999c3967d4b0a18b2b99d0797af4abc19',
-    'calculator.api.schemas.TallySchema': 'e67f71d5480ed29bf39b961d7ea5b01308b46fc63e8c7421c23d1a17bd661e98',
-    'calculator.api.schemas.DeclaredSchema': '59f0e47dd4d294c351827bc179523aeacae907480d1411fe8362359f1d15f37b',
-    'calculator.api.schemas.OutcomeSchema': 'cbf32ae661c999c6a9a4cb8aba42d1d90e59c3d87f904396faf78a98f422b2bf',
-    'calculator.api.schemas.HolderSchema': '366f8edc536d619cb6dc5265bd6a2e502ce8028f374e7b47b3ec9dba31cd103c',
-    'calculator.api.schemas.EventSchema': '452133501cd788eb958c28846d155d92bfd2efcbf8f3751c21df768a550c2aff',
+    'calculator.api.schemas.HandRequestSchema': '5f962f8f3dd71fbeb18e4244b327ce89bf9ed8f29830b083b9c9d266843d2adb',
+    'calculator.api.schemas.PlayerSchema': 'a4649c16f82fe53e61ab5a131a01036745dbb1951b986916a253f5b73ae697d8',
+    'calculator.api.schemas.TallySchema': 'a1a3cabe7ac1298aba02b606af458522018f97992292758a13ee023aa2f67998',
+    'calculator.api.schemas.DeclaredSchema': 'fbbc2f7136621234df06b6c974bc5cdc9650c37a0b812613918eaaeff3c4c7b3',
+    'calculator.api.schemas.OutcomeSchema': '49ad991b118612bd9b4730d59f748fe35c2ed647e320fc6e63458b3744864709',
+    'calculator.api.schemas.HolderSchema': '52d7e511e8efd1e76b155f3f0c30ce205df487a52bc5f4cbc88dbfc8962b807d',
+    'calculator.api.schemas.EventSchema': '3ec8ce92e186f8dd025c235ee6adfaac6e1156615ea35548e20659ce8a14b882',
 }

@@ -1126,6 +1126,7 @@ def _native_class(
         "        if type(data) is not dict:",
         "            raise Fallback",
         "        found = 0",
+        "        size = len(data)",
         "        try:",
     ]
     for key, given, left_out in blocks:
@@ -1133,7 +1134,7 @@ def _native_class(
         # defaults without a look-up (a batched hand's objects give 4–6 of a player's 13
         # fields, 5 of a request's 8: ~16 look-ups of absent keys a hand, ~1k instructions)
         body += [
-            f"            v = data.get({key!r}, MISSING)",
+            f"            v = data.get({key!r}, MISSING) if found < size else MISSING",
             "            if v is not MISSING:",
             "                found += 1",
         ]
@@ -1145,7 +1146,7 @@ def _native_class(
     body += [
         "        except TypeError:",
         "            raise Fallback from None",
-        "        if found != len(data):  # a key no field has",
+        "        if found != size:  # a key no field has",
         "            raise Fallback",
         f"        return {make.format(', '.join(values))}",
     ]
