@@ -190,7 +190,7 @@ class LoadHandRequestSchema:
 class LoadPlayerSchema:
     """The loader of calculator.api.schemas.PlayerSchema (compiled)."""
 
-    C8: Any
+    C8: dict[Any, Any]
     D1: Any
     D10: Any
     D11: Any
@@ -370,8 +370,8 @@ class LoadPlayerSchema:
             v = data.get('gukjin', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
-                if type(v) is str and v in {'animal', 'auto', 'junk'}:
-                    f8 = self.C8[v]
+                if type(v) is str and (f8 := self.C8.get(v)) is not None:
+                    pass  # made by the check
                 elif v is None:
                     f8 = None
                 else:
@@ -836,7 +836,7 @@ class LoadDeclaredSchema:
 class LoadOutcomeSchema:
     """The loader of calculator.api.schemas.OutcomeSchema (compiled)."""
 
-    C0: Any
+    C0: dict[Any, Any]
     D1: Any
     D2: Any
     D3: Any
@@ -887,8 +887,8 @@ class LoadOutcomeSchema:
             v = data.get('type', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
-                if type(v) is str and v in {'chongtong', 'floor_four', 'nagari', 'stop', 'three_ppuk'}:
-                    f0 = self.C0[v]
+                if type(v) is str and (f0 := self.C0.get(v)) is not None:
+                    pass  # made by the check
                 elif v is None:
                     raise self.Fallback
                 else:
@@ -1002,7 +1002,7 @@ class LoadHolderSchema:
 class LoadEventSchema:
     """The loader of calculator.api.schemas.EventSchema (compiled)."""
 
-    C0: Any
+    C0: dict[Any, Any]
     Fallback: Any
     L0: Any
     L1: Any
@@ -1039,8 +1039,8 @@ class LoadEventSchema:
             v = data.get('type', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
-                if type(v) is str and v in {'consecutive_ppuk', 'first_ppuk', 'first_ttadak'}:
-                    f0 = self.C0[v]
+                if type(v) is str and (f0 := self.C0.get(v)) is not None:
+                    pass  # made by the check
                 elif v is None:
                     raise self.Fallback
                 else:
@@ -1076,10 +1076,10 @@ CLASSES: Final[dict[str, Any]] = {
 }
 SOURCES: Final[dict[str, str]] = {
     'calculator.api.schemas.HandRequestSchema': '5f962f8f3dd71fbeb18e4244b327ce89bf9ed8f29830b083b9c9d266843d2adb',
-    'calculator.api.schemas.PlayerSchema': 'a4649c16f82fe53e61ab5a131a01036745dbb1951b986916a253f5b73ae697d8',
+    'calculator.api.schemas.PlayerSchema': '037217037c30a564c640f16d2f8bedf0aacadda54ed690f17a7fc91d0e9a1424',
     'calculator.api.schemas.TallySchema': 'a1a3cabe7ac1298aba02b606af458522018f97992292758a13ee023aa2f67998',
     'calculator.api.schemas.DeclaredSchema': 'fbbc2f7136621234df06b6c974bc5cdc9650c37a0b812613918eaaeff3c4c7b3',
-    'calculator.api.schemas.OutcomeSchema': '49ad991b118612bd9b4730d59f748fe35c2ed647e320fc6e63458b3744864709',
+    'calculator.api.schemas.OutcomeSchema': '52f20c44e9be9274ef6cccc8c07fa08f5a2140e7cc3fbf764e6881473e60a8b2',
     'calculator.api.schemas.HolderSchema': '52d7e511e8efd1e76b155f3f0c30ce205df487a52bc5f4cbc88dbfc8962b807d',
-    'calculator.api.schemas.EventSchema': '3ec8ce92e186f8dd025c235ee6adfaac6e1156615ea35548e20659ce8a14b882',
+    'calculator.api.schemas.EventSchema': 'f7dce8a0354846287525435e5788dbf370ca672ffe77e9722c8a85a2a11d5fc3',
 }

@@ -869,7 +869,15 @@ class StrictSchema(Schema):
                     made = f"tuple({value.removeprefix('list(')}"  # no list to copy
                 else:
                     made = _via(via, value)
-                lines += [f"        if {check}:", f"            {target} = {made}"]
+                table = _lookup(convert)
+                if record and table is not None and _choices(field) == set(table):
+                    # a choice made its member by one look-up in the members' table, which
+                    # holds exactly the choices (the set's, then the table's, were two: a
+                    # player's gukjin, an outcome's type; ~1k instructions a batched hand)
+                    check = f"type(v) is str and ({target} := C{i}.get(v)) is not None"
+                    lines += [f"        if {check}:", "            pass  # made by the check"]
+                else:
+                    lines += [f"        if {check}:", f"            {target} = {made}"]
                 lines += ["        elif v is None:", null]
             else:
                 lines += ["        if v is None:", null]
@@ -1176,7 +1184,10 @@ def _native_class(
     lines = [f"class {cls}:", f'    """The loader of {name} (compiled)."""', ""]
     used.add("Fallback")  # load_fast's
     for word in sorted(used):
-        kind = _native_name(_qualified(nested[word])) if word in natives else "Any"
+        if word in natives:
+            kind = _native_name(_qualified(nested[word]))
+        else:  # a table (an enum's members by value) typed: compiled, a dict's own look-ups
+            kind = "dict[Any, Any]" if type(namespace[word]) is dict else "Any"
         lines.append(f"    {word}: {kind}")
     lines.append("    slow: Any  # the schema's load, set once the object is made")
     lines += ["", "    def __init__(self, constants: dict[str, Any]) -> None:"]
@@ -1281,6 +1292,13 @@ def _via(convert: str | None, value: str) -> str:
     """Generated code: ``value`` through ``convert`` (a call or a subscript, with ``{}`` for
     the value), if any."""
     return value if convert is None else convert.format(value)
+
+
+def _choices(field: CodedField) -> set[str] | None:
+    """The strings a field takes, if it takes only some (a :class:`StrictString`'s
+    ``choices``); else None."""
+    choices = field.choices if isinstance(field, StrictString) else None
+    return None if choices is None else set(choices)
 
 
 def _lookup(convert: Loader | None) -> dict[Any, Any] | None:
