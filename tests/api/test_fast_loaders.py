@@ -64,6 +64,10 @@ def test_a_schema_of_other_fields_is_not_compiled() -> None:
     "body",
     [
         {"id": "A", "unknown": 1},  # a key no field has: counted, not found
+        {"unknown": 1, "id": "A"},  # …before the fields' keys
+        {"id": "A", "hand": [], "unknown": 1},  # …past the last field's key
+        {"id": "A", "gukjin": "Auto"},  # a choice not in the members' table
+        {"id": "A", "gukjin": ["auto"]},  # nor a string
         {"id": "A", 1: 2},
         OrderedDict(id="A"),  # not a dict itself
         {"captured": []},  # a required field left out
