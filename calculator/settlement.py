@@ -377,7 +377,7 @@ the cards read as junk), all-animal first."""
 
 def _place_switchables(
     hand: Hand, rules: GoStopRules, entries: list[Entry], minimum: int
-) -> tuple[list[Score | None], Auto]:
+) -> tuple[list[Score | None], Auto | None]:
     """Score every pile. An explicit reading of the switchable cards is taken as given;
     ``auto`` starts from the animal reading, and the outcome decides (see :func:`_stop`).
     In a hand nobody won (a preview too), an ``auto`` player takes its best-scoring reading
@@ -385,12 +385,13 @@ def _place_switchables(
     what a stop by it would do.
 
     Returns every player's score (the animal reading for ``auto``) and the ``auto``
-    readings, as a plain pair: compiled, a pair is returned without building an object."""
+    readings (None when no player has any: no dict made and freed in most hands), as a
+    plain pair: compiled, a pair is returned without building an object."""
     players = hand.players
     tables = tables_for(rules)
     switch_mask = tables.switchable
     scores: list[Score | None] = []
-    auto: Auto = {}
+    auto: Auto | None = None
     for i, entry in enumerate(entries):
         if entry is None:
             scores.append(None)
@@ -408,6 +409,8 @@ def _place_switchables(
             if choice is _GUKJIN_JUNK:
                 bits = switchable
             elif choice is _GUKJIN_AUTO:
+                if auto is None:
+                    auto = {}
                 auto[i] = tuple(subsets(switchable))
         if isinstance(entry, int):
             scores.append(score_mask(entry, bits, tables))
@@ -496,7 +499,7 @@ def _stop(
     rules: GoStopRules,
     table: Table,
     scores: list[Score | None],
-    auto: Auto,
+    auto: Auto | None,
     entries: list[Entry],
     minimum: int,
     entering: bool,
@@ -529,7 +532,7 @@ def _best_reading(
     rules: GoStopRules,
     table: Table,
     scores: list[Score | None],
-    auto: Auto,
+    auto: Auto | None,
     entries: list[Entry],
     minimum: int,
     first: Score | None,
@@ -539,6 +542,7 @@ def _best_reading(
     (``first``: the animal reading, as placed)."""
     w = table.winner
     assert w is not None
+    assert auto is not None
     readings = auto[w]
     candidates = [first] if first is not None else []
     readings_scored = candidates + [_score(entry, bits, rules) for bits in readings[1:]]
@@ -577,7 +581,7 @@ def _owe_all(
     rules: GoStopRules,
     table: Table,
     scores_placed: list[Score | None],
-    auto: Auto,
+    auto: Auto | None,
     entries: list[Entry],
     winner: Score,
 ) -> _Owed:

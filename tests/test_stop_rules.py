@@ -163,3 +163,15 @@ def test_settle_reads_each_rule_sets_own_rules_whichever_came_last() -> None:
             settle(hand, resolve("balance"))
         assert caught.value.issues[0].code == "wrong_variant"
         assert settle(hand, standard).net["A"] == first
+
+
+def test_power_is_the_power_operator_for_every_count_a_hand_holds() -> None:
+    """multipliers.power multiplies in a loop where ``**`` was a generic call: the same
+    integers for every factor an option allows and every count a hand holds (shakes and
+    bombs to 12, a streak to 64), and for amounts past 64 bits."""
+    from calculator.multipliers import power
+
+    for base in (0, 1, 2, 3, 4, 10, 1000):
+        for n in range(65):
+            assert power(base, n) == base**n, (base, n)
+    assert power(2**40, 3) == 2**120
