@@ -11,6 +11,7 @@ from typing import Final
 from calculator.hand import PlayerHand
 from calculator.result import Facts, Step, WinnerScore
 from calculator.rules import (
+    GOBAK_PAYS_ALL,
     FloorFour,
     GobakMode2p,
     GobakMode3p,
@@ -106,6 +107,8 @@ class StopRules:
         self.nagari_max_multiplier: int | None = rules.nagari_max_multiplier
         self.gobak_2p_double = rules.gobak_mode_2p is _GOBAK_2P_DOUBLE
         self.gobak_mode_3p: GobakMode3p = rules.gobak_mode_3p
+        # the first losing go-caller pays for every loser (ending.find_liable, every stop)
+        self.gobak_pays_all = rules.gobak_mode_3p in GOBAK_PAYS_ALL
         self.floor_four_of_month: FloorFour = rules.floor_four_of_month
         self.gukjin_default: GukjinChoice = rules.gukjin_default
         # the facts of a 피박 step for each junk count at or below each table's threshold

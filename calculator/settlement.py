@@ -615,7 +615,8 @@ def _owe_all(
             continue
         loser = scores[i]
         assert loser is not None
-        go_bak = players[i].go_count if _go_bak(hand, r, table, i) else 0
+        go_count = players[i].go_count  # most losers called none: no call to find out
+        go_bak = go_count if go_count and _go_bak(hand, r, table, i) else 0
         exempt = exemption and _exempt(loser, r)
         found = loser_owes(start, winner, loser, rules, pibak_max, go_bak, exempt)
         readings = auto.get(i) if auto else None  # most often empty: no lookup
