@@ -11,6 +11,7 @@ from typing import Final
 from calculator.hand import PlayerHand
 from calculator.result import Facts, Step, WinnerScore
 from calculator.rules import (
+    GOBAK_PAYS_ALL,
     FloorFour,
     GobakMode2p,
     GobakMode3p,
@@ -106,6 +107,8 @@ class StopRules:
         self.nagari_max_multiplier: int | None = rules.nagari_max_multiplier
         self.gobak_2p_double = rules.gobak_mode_2p is _GOBAK_2P_DOUBLE
         self.gobak_mode_3p: GobakMode3p = rules.gobak_mode_3p
+        # the first losing go-caller pays for every loser (ending.find_liable, every stop)
+        self.gobak_pays_all = rules.gobak_mode_3p in GOBAK_PAYS_ALL
         self.floor_four_of_month: FloorFour = rules.floor_four_of_month
         self.gukjin_default: GukjinChoice = rules.gukjin_default
         # the facts of a 피박 step for each junk count at or below each table's threshold
@@ -239,17 +242,35 @@ def _shakes_and_bombs(total: int, player: PlayerHand, r: StopRules, steps: list[
         shakes = cap
         facts = (("shakes", player.shakes), ("cap", shakes))  # the sentence says the cap
     if shakes:
-        factor: int = r.shake_multiplier**shakes
+        factor = power(r.shake_multiplier, shakes)
         total *= factor
         steps.append(Step("shake", "multiply", factor, total, shakes, None, facts))
     bombs = player.bombs
     if r.bomb_after_shake_once:
         bombs -= player.bombs_after_shake  # that month already doubled as a shake
     if bombs:
-        factor = r.bomb_multiplier**bombs
+        factor = power(r.bomb_multiplier, bombs)
         total *= factor
         steps.append(Step("bomb", "multiply", factor, total, bombs, None, ()))
     return total
+
+
+def power(base: int, n: int) -> int:
+    """``base ** n``, for the small counts a hand holds (shakes and bombs up to 12, a
+    streak up to 64), by multiplying: compiled, ``**`` is a generic call on boxed
+    integers (~300 instructions, in more than one stop in two). The same integers, as
+    wide as they grow; a negative ``n`` is left to ``**``.
+
+    >>> [power(2, n) for n in range(4)], power(3, 2), power(10, 20) == 10**20
+    ([1, 2, 4, 8], 9, True)
+    """
+    if n < 0:
+        found: int = base**n
+        return found
+    product = 1
+    for _ in range(n):
+        product *= base
+    return product
 
 
 def nagari_factor(streak: int, rules: GoStopRules) -> int:
@@ -260,58 +281,11 @@ def nagari_factor(streak: int, rules: GoStopRules) -> int:
 def _nagari_factor(streak: int, r: StopRules) -> int:
     if not streak:
         return 1
-    factor: int = r.nagari_multiplier ** (streak if r.nagari_stacking else 1)
+    factor = power(r.nagari_multiplier, streak if r.nagari_stacking else 1)
     most = r.nagari_max_multiplier
     if most is not None:
         factor = min(factor, most)
     return factor
-
-
-Bak = tuple[str, Facts]
-"""A bak a loser owes (``gwang_bak``, ``pi_bak`` or ``meong_bak``) and the facts that
-triggered it (the explanation's sentence says them): a plain pair, read only by
-:func:`loser_owes`, which turns it into a step (compiled, a pair is built natively; a
-named tuple costs a generic call)."""
-
-
-def baks(winner: Score, loser: Score, rules: GoStopRules, pibak_max: int) -> list[Bak]:
-    """The baks this loser owes, each with what triggered it, in a list that only
-    :func:`loser_owes` reads (not turned into a tuple: one object fewer to build and
-    free, for each loser of every hand).
-
-    ``pibak_max``: the table's 피박 threshold, ``settlement.pibak_threshold`` (the caller
-    reads it once for all the losers).
-    """
-    if loser.declared_baks is not None:  # declared: the flags were checked against the winner
-        declared = loser.declared_baks
-        return [(code, _DECLARED) for code in _BAKS if code in declared]
-    found: list[Bak] = []
-    r = stop_rules(rules)
-    if winner.scored_brights and r.gwangbak_enabled:
-        held = loser.brights or 0
-        protecting = held
-        if loser.rain_bright and not r.gwangbak_rain_protects:
-            protecting -= 1
-        if protecting == 0:
-            # a declared winner (brights None) gives no count: its sentence says "declared"
-            facts: Facts = (
-                _DECLARED if winner.brights is None else _gwang_bak_facts(winner.brights, held)
-            )
-            found.append(("gwang_bak", facts))
-    if winner.scored_junk:
-        by_cards = r.pibak_by_cards
-        junk = loser.junk_cards if by_cards else loser.junk_value
-        if (
-            junk is not None
-            and junk <= pibak_max
-            and not (r.pibak_zero_exempt and junk == 0)  # 면박: no junk at all escapes
-        ):
-            found.append(("pi_bak", r.pi_bak_facts(junk, pibak_max)))
-    # (``is not None`` first: compiled, ``==`` on an int-or-None is a generic comparison)
-    if loser.animals is not None and loser.animals == 0 and _meongbak(winner, r.meongbak_mode):
-        facts = _DECLARED if winner.animals is None else _meong_bak_facts(winner.animals)
-        found.append(("meong_bak", facts))
-    return found
 
 
 # The facts of a 광박 and a 멍박 step for the counts a deck allows, made once, at import
@@ -363,29 +337,78 @@ def winner_amount(amount: int) -> Step:
 
 
 def loser_owes(
-    start: Step, owed: list[Bak], go_bak: int, exempt: bool, rules: GoStopRules
-) -> tuple[int, list[Step]]:
-    """One loser's own amount: the winner's amount (``start``, from :func:`winner_amount`),
-    then its baks and 고박 (×2 each).
+    start: Step,
+    winner: Score,
+    loser: Score,
+    rules: GoStopRules,
+    pibak_max: int,
+    go_bak: int,
+    exempt: bool,
+) -> list[Step]:
+    """One loser's own amount, explained: the winner's amount (``start``, from
+    :func:`winner_amount`), then the baks it owes (광박, 피박, 멍박: ×2 each, or +2 for
+    a 광박 under ``gwangbak_effect: plus2``), its 고박 (×2) and the no-capture exemption
+    (×0). The amount is the last step's total.
 
-    ``go_bak``: the loser's go count when it owes 고박 on its own share, else 0.
+    ``pibak_max``: the table's 피박 threshold, ``settlement.pibak_threshold`` (the caller
+    reads it once for all the losers). ``go_bak``: the loser's go count when it owes 고박
+    on its own share, else 0.
+
+    The baks are found and turned into steps here, in one pass: a list of (code, facts)
+    pairs, made by one function for another to read, was two objects more to build and
+    free for each loser of every hand. The steps come back as the list they were built
+    in (its owner, the caller, may append to it): a tuple is made once, for the payment.
     """
+    r = stop_rules(rules)
     total = start.total
     steps = [start]
-    for code, facts in owed:
-        if code == "gwang_bak" and stop_rules(rules).gwangbak_plus2:
-            total += 2
-            steps.append(Step(code, "add", 2, total, None, None, facts))
-        else:
-            total *= 2
-            steps.append(Step(code, "multiply", 2, total, None, None, facts))
+    declared = loser.declared_baks
+    if declared is not None:  # declared: the flags were checked against the winner
+        for code in _BAKS:
+            if code in declared:
+                total = _bak(steps, code, total, _DECLARED, r)
+    else:
+        if winner.scored_brights and r.gwangbak_enabled:
+            held = loser.brights or 0
+            protecting = held
+            if loser.rain_bright and not r.gwangbak_rain_protects:
+                protecting -= 1
+            if protecting == 0:
+                # a declared winner (brights None) gives no count: its sentence says
+                # "declared"
+                facts: Facts = (
+                    _DECLARED if winner.brights is None else _gwang_bak_facts(winner.brights, held)
+                )
+                total = _bak(steps, "gwang_bak", total, facts, r)
+        if winner.scored_junk:
+            junk = loser.junk_cards if r.pibak_by_cards else loser.junk_value
+            if (
+                junk is not None
+                and junk <= pibak_max
+                and not (r.pibak_zero_exempt and junk == 0)  # 면박: no junk at all escapes
+            ):
+                total = _bak(steps, "pi_bak", total, r.pi_bak_facts(junk, pibak_max), r)
+        # (``is not None`` first: compiled, ``==`` on an int-or-None is a generic comparison)
+        if loser.animals is not None and loser.animals == 0 and _meongbak(winner, r.meongbak_mode):
+            facts = _DECLARED if winner.animals is None else _meong_bak_facts(winner.animals)
+            total = _bak(steps, "meong_bak", total, facts, r)
     if go_bak:
         total *= 2
         steps.append(Step("go_bak", "multiply", 2, total, None, None, go_facts(go_bak)))
     if exempt:
-        total = 0
         steps.append(Step("no_capture", "multiply", 0, 0, None, None, (("cards", 0),)))
-    return total, steps
+    return steps
+
+
+def _bak(steps: list[Step], code: str, total: int, facts: Facts, r: StopRules) -> int:
+    """Append the step of one bak a loser owes to ``steps``; the amount after it."""
+    if code == "gwang_bak" and r.gwangbak_plus2:
+        total += 2
+        steps.append(Step(code, "add", 2, total, None, None, facts))
+    else:
+        total *= 2
+        steps.append(Step(code, "multiply", 2, total, None, None, facts))
+    return total
 
 
 _GO_FACTS: Final[tuple[Facts, ...]] = tuple((("go_count", n),) for n in range(16))

@@ -47,19 +47,25 @@ _LOW: Final = (1 << 30) - 1
 _SHORT: Final = (1 << 62) - 1
 
 
-def mix(found: int, value: int) -> int:
-    """``found`` (a hash so far) with one more field's integer mixed in: each field
-    moves the bits of those before it, so fields with small values (counts, points) do
-    not cancel one another out. The low 30 bits are multiplied, the high ones folded in:
-    compiled, a product is a machine multiplication only while both factors are below
-    2**30 (past that, mypyc multiplies boxed integers: ~500 instructions a field, 6k a
-    step's hash)."""
-    if -_SHORT <= value <= _SHORT and -_SHORT <= found <= _SHORT:
+def mix(found: i64, value: int) -> i64:
+    """``found`` (a hash so far: a key, a text's hash or a mix, never wider than 64
+    bits) with one more field's integer mixed in: each field moves the bits of those
+    before it, so fields with small values (counts, points) do not cancel one another
+    out. The low 30 bits are multiplied, the high ones folded in: compiled, a product is
+    a machine multiplication only while both factors are below 2**30 (past that, mypyc
+    multiplies boxed integers: ~500 instructions a field, 6k a step's hash).
+
+    ``found`` is native (i64), as the hashes hold it from field to field: compiled, a
+    tagged ``found`` was tested for its width and converted at every field, and the
+    result converted back (~52 instructions a field, ~30 now)."""
+    if -_SHORT <= value <= _SHORT:
         return _mix64(found, value)
     # the value folded in before the products (after them, a value could cancel the
     # bits of the field before it that the product left as they were: a step whose
-    # total was its factor × 2**30 hashed alike whatever the factor), two rounds
-    mixed = found ^ value
+    # total was its factor × 2**30 hashed alike whatever the factor), two rounds, on
+    # boxed integers (``found`` widened first: i64 ^ int would narrow the value)
+    wide: int = found
+    mixed = wide ^ value
     mixed = (mixed & _LOW) * _MIX ^ mixed >> 30
     return ((mixed & _LOW) * _MIX ^ mixed >> 30) & HASH_BITS
 
@@ -74,7 +80,7 @@ def _mix64(found: i64, value: i64) -> i64:
     return ((mixed & 0x3FFFFFFF) * 1_000_003 ^ mixed >> 30) & 0x1FFFFFFFFFFFFFFF
 
 
-def text_hash(text: str | None) -> int:
+def text_hash(text: str | None) -> i64:
     """A client's text in a record's hash (a player ID, or None): its own hash, which
     Python randomizes per process, cut to :data:`HASH_BITS` (in native arithmetic: a hash
     is most often wider than a short tagged int, and cutting the boxed one cost ~500
@@ -85,7 +91,7 @@ def text_hash(text: str | None) -> int:
     return found & 0x1FFFFFFFFFFFFFFF
 
 
-def code_key(code: str) -> int:
+def code_key(code: str) -> i64:
     """One of the service's own codes in a record's hash: its length and its last two
     characters, read without hashing it (the codes are few and fixed; two that share
     these share a bucket, told apart by equality)."""

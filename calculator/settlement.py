@@ -35,9 +35,7 @@ from calculator.errors import (
 from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand, after_a_draw
 from calculator.instant import instant_win
 from calculator.multipliers import (
-    Bak,
     StopRules,
-    baks,
     go_facts,
     loser_owes,
     meongbak_triggered,
@@ -379,7 +377,7 @@ the cards read as junk), all-animal first."""
 
 def _place_switchables(
     hand: Hand, rules: GoStopRules, entries: list[Entry], minimum: int
-) -> tuple[list[Score | None], Auto]:
+) -> tuple[list[Score | None], Auto | None]:
     """Score every pile. An explicit reading of the switchable cards is taken as given;
     ``auto`` starts from the animal reading, and the outcome decides (see :func:`_stop`).
     In a hand nobody won (a preview too), an ``auto`` player takes its best-scoring reading
@@ -387,12 +385,13 @@ def _place_switchables(
     what a stop by it would do.
 
     Returns every player's score (the animal reading for ``auto``) and the ``auto``
-    readings, as a plain pair: compiled, a pair is returned without building an object."""
+    readings (None when no player has any: no dict made and freed in most hands), as a
+    plain pair: compiled, a pair is returned without building an object."""
     players = hand.players
     tables = tables_for(rules)
     switch_mask = tables.switchable
     scores: list[Score | None] = []
-    auto: Auto = {}
+    auto: Auto | None = None
     for i, entry in enumerate(entries):
         if entry is None:
             scores.append(None)
@@ -410,6 +409,8 @@ def _place_switchables(
             if choice is _GUKJIN_JUNK:
                 bits = switchable
             elif choice is _GUKJIN_AUTO:
+                if auto is None:
+                    auto = {}
                 auto[i] = tuple(subsets(switchable))
         if isinstance(entry, int):
             scores.append(score_mask(entry, bits, tables))
@@ -419,15 +420,22 @@ def _place_switchables(
     if auto and (outcome is None or outcome.type is not _STOP):
         for i, readings in auto.items():  # nobody pays by the piles: best points
             entry = entries[i]
-            assert isinstance(entry, int | Pile)
+            assert isinstance(entry, (int, Pile))
             found = [_score(entry, bits, rules) for bits in readings]
-            # max keeps the first: the animal reading
-            scores[i] = max(_stoppable(found, minimum) or found, key=_points)
+            scores[i] = _most_points(_stoppable(found, minimum) or found)
     return scores, auto
 
 
-def _points(score: Score) -> int:
-    return score.points
+def _most_points(readings: list[Score]) -> Score:
+    """The reading of a pile with the most points, the first of them (the animal reading
+    on a tie, as ``max`` keeps the first): a loop, where ``max(readings, key=…)`` was a
+    generic call that called its key through Python (~2.7k instructions, in one stop in
+    eight)."""
+    best = readings[0]
+    for score in readings:
+        if score.points > best.points:
+            best = score
+    return best
 
 
 def _closest(score: Score) -> tuple[int, int]:
@@ -472,11 +480,13 @@ def _check_stop(hand: Hand, w: int, scored: Score | None, minimum: int) -> None:
 # --- the hand payment ---------------------------------------------------------------
 
 
-Shares = list[tuple[int, list[Step]] | None]
-"""Each loser's own amount, explained, at its seat: (points, steps); None at the winner's
-and a sitter's. A list by seat, not a dict: compiled, a dict's first entry allocates its
-table and each is hashed in and read back through a generic iteration (~0.9k
-instructions a hand), where a list's items are set and read natively."""
+Shares = list[list[Step] | None]
+"""Each loser's own amount, explained, at its seat: its steps (:func:`loser_owes`; the
+amount is the last one's total); None at the winner's and a sitter's. A list by seat, not
+a dict: compiled, a dict's first entry allocates its table and each is hashed in and read
+back through a generic iteration (~0.9k instructions a hand), where a list's items are
+set and read natively. The steps alone, not a (points, steps) pair: a pair held in a list
+is a tuple built (boxed) and freed for each loser."""
 
 _Owed = tuple[int, WinnerScore, list[Score | None], Shares]
 """The hand settled for one reading of the winner's pile: what the winner receives, its
@@ -489,7 +499,7 @@ def _stop(
     rules: GoStopRules,
     table: Table,
     scores: list[Score | None],
-    auto: Auto,
+    auto: Auto | None,
     entries: list[Entry],
     minimum: int,
     entering: bool,
@@ -502,20 +512,47 @@ def _stop(
     w = table.winner
     assert w is not None
     first = scores[w]
-    candidates = [first] if first is not None else []
-    readings = auto.get(w)
+    readings = auto.get(w) if auto else None  # most often empty: no lookup
     entry = entries[w]
-    if readings is not None and isinstance(entry, int | Pile):
-        readings_scored = candidates + [_score(entry, bits, rules) for bits in readings[1:]]
-        candidates = _stoppable(readings_scored, minimum)
-        if len({_standing(c) for c in candidates}) == 1:
-            # The losers' factors are the same for every reading and the winner's amount
-            # grows with its points: the most points pay the most (ties: the animal).
-            candidates = [max(candidates, key=_points)]
-        if not candidates:  # refused: name the reading that comes closest
-            _check_stop(hand, w, max(readings_scored, key=_closest), minimum)
-    if not candidates:
+    if readings is None or not isinstance(entry, (int, Pile)):
+        # one reading (most hands): no list of candidates, and the hand settled for it
+        # is not kept as the best so far (an optional tuple: compiled, boxed)
         _check_stop(hand, w, first, minimum)
+        assert first is not None
+        best = _owe_all(hand, rules, table, scores, auto, entries, first)
+    else:
+        best = _best_reading(hand, rules, table, scores, auto, entries, minimum, first, entry)
+    _total, won, chosen, shares = best
+    _check_declared_baks(hand, rules, table, chosen, entering)
+    return won, _payments(hand, rules, table, shares), chosen
+
+
+def _best_reading(
+    hand: Hand,
+    rules: GoStopRules,
+    table: Table,
+    scores: list[Score | None],
+    auto: Auto | None,
+    entries: list[Entry],
+    minimum: int,
+    first: Score | None,
+    entry: int | Pile,
+) -> _Owed:
+    """The hand settled for the ``auto`` winner's reading that brings it the most
+    (``first``: the animal reading, as placed)."""
+    w = table.winner
+    assert w is not None
+    assert auto is not None
+    readings = auto[w]
+    candidates = [first] if first is not None else []
+    readings_scored = candidates + [_score(entry, bits, rules) for bits in readings[1:]]
+    candidates = _stoppable(readings_scored, minimum)
+    if candidates and all(_same_standing(c, candidates[0]) for c in candidates):
+        # The losers' factors are the same for every reading and the winner's amount
+        # grows with its points: the most points pay the most (ties: the animal).
+        candidates = [_most_points(candidates)]
+    if not candidates:  # refused: name the reading that comes closest
+        _check_stop(hand, w, max(readings_scored, key=_closest), minimum)
     best: _Owed | None = None
     for winner in candidates:
         _check_stop(hand, w, winner, minimum)
@@ -523,19 +560,19 @@ def _stop(
         if best is None or settled[0] > best[0]:  # the winner receives more
             best = settled
     assert best is not None
-    _total, won, chosen, shares = best
-    _check_declared_baks(hand, rules, table, chosen, entering)
-    return won, _payments(hand, rules, table, shares), chosen
+    return best
 
 
-def _standing(score: Score) -> tuple[bool, ...]:
-    """What the losers' baks and 멍따 read from the winner's pile."""
+def _same_standing(one: Score, other: Score) -> bool:
+    """Whether the losers' baks and 멍따 read the same from two readings of the winner's
+    pile (field by field: a set of a tuple of them for each reading was ~0.3k
+    instructions a hand)."""
     return (
-        score.scored_brights,
-        score.scored_animals,
-        score.scored_godori,
-        score.scored_junk,
-        score.many_animals,
+        one.scored_brights == other.scored_brights
+        and one.scored_animals == other.scored_animals
+        and one.scored_godori == other.scored_godori
+        and one.scored_junk == other.scored_junk
+        and one.many_animals == other.many_animals
     )
 
 
@@ -544,7 +581,7 @@ def _owe_all(
     rules: GoStopRules,
     table: Table,
     scores_placed: list[Score | None],
-    auto: Auto,
+    auto: Auto | None,
     entries: list[Entry],
     winner: Score,
 ) -> _Owed:
@@ -578,29 +615,25 @@ def _owe_all(
             continue
         loser = scores[i]
         assert loser is not None
-        codes = baks(winner, loser, rules, pibak_max)
-        go_bak = players[i].go_count if _go_bak(hand, r, table, i) else 0
+        go_count = players[i].go_count  # most losers called none: no call to find out
+        go_bak = go_count if go_count and _go_bak(hand, r, table, i) else 0
         exempt = exemption and _exempt(loser, r)
-        found = loser_owes(start, codes, go_bak, exempt, rules)
+        found = loser_owes(start, winner, loser, rules, pibak_max, go_bak, exempt)
         readings = auto.get(i) if auto else None  # most often empty: no lookup
         entry = entries[i]
         # Reading the switchable cards as junk can only help a loser out of 피박.
-        if readings is not None and _owes_pi_bak(codes) and isinstance(entry, int | Pile):
+        if readings is not None and _owes_pi_bak(found) and isinstance(entry, (int, Pile)):
             for bits in readings[1:]:
                 other = _score(entry, bits, rules)
                 cheaper = loser_owes(
-                    start,
-                    baks(winner, other, rules, pibak_max),
-                    go_bak,
-                    _exempt(other, r),
-                    rules,
+                    start, winner, other, rules, pibak_max, go_bak, _exempt(other, r)
                 )
-                if cheaper[0] < found[0]:
+                if cheaper[-1].total < found[-1].total:
                     if scores is scores_placed:
                         scores = list(scores_placed)
                     found, scores[i] = cheaper, other
         owed[i] = found
-        total += found[0]
+        total += found[-1].total
     return total, won, scores, owed
 
 
@@ -616,8 +649,8 @@ def pibak_threshold(rules: GoStopRules, active: int) -> int:
     return stop_rules(rules).pibak_threshold(active)
 
 
-def _owes_pi_bak(owed: list[Bak]) -> bool:
-    return any(code == "pi_bak" for code, _facts in owed)
+def _owes_pi_bak(steps: list[Step]) -> bool:
+    return any(step.code == "pi_bak" for step in steps)
 
 
 def _exempt(loser: Score, r: StopRules) -> bool:
@@ -672,37 +705,34 @@ def _payments(hand: Hand, rules: GoStopRules, table: Table, shares: Shares) -> l
         # why it pays for everyone (고박, 역고 or a named 독박): its sentences say it
         reason = table.liable_reason or "dokbak"
         why = _LIABLE_FACTS.get(reason) or ((reason, 1),)
-        share = shares[liable]
-        assert share is not None
-        points, steps = share
+        # the shares' lists are this function's to finish: appended to in place
+        steps = shares[liable]
+        assert steps is not None
+        points = steps[-1].total
         for j in table.active:
             other_share = shares[j]
             if other_share is not None and j != liable:
-                other = other_share[0]
+                other = other_share[-1].total
                 points += other
-                covers = Step("covers", "add", other, points, None, players[j].id, why)
-                steps = [*steps, covers]
+                steps.append(Step("covers", "add", other, points, None, players[j].id, why))
         if _doubles_the_sum(stop_rules(rules), table):
             points *= 2
             facts = go_facts(players[liable].go_count)
-            steps = [*steps, Step("go_bak", "multiply", 2, points, None, None, facts)]
+            steps.append(Step("go_bak", "multiply", 2, points, None, None, facts))
         payments.append(
             Payment(
                 players[liable].id, payee, points, points * stake, "stop", tuple(steps), "points"
             )
         )
     for i in table.active:  # in seat order, as the shares were found
-        share = shares[i]
-        if share is None:
+        steps = shares[i]
+        if steps is None:
             continue  # the winner
-        points, steps = share
+        points = steps[-1].total
         if liable is not None:  # (tested first: compiled, ``i == liable`` is then native)
             if i == liable:
                 continue
-            steps = [
-                *steps,
-                Step("covered_by", "add", -points, 0, None, players[liable].id, why),
-            ]
+            steps.append(Step("covered_by", "add", -points, 0, None, players[liable].id, why))
             points = 0
         payments.append(
             Payment(players[i].id, payee, points, points * stake, "stop", tuple(steps), "points")

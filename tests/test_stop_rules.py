@@ -15,7 +15,9 @@ import pytest
 from calculator.multipliers import StopRules, stop_rules
 from calculator.presets import presets
 from calculator.rules import (
+    GOBAK_PAYS_ALL,
     GobakMode2p,
+    GobakMode3p,
     GoStopRules,
     GwangbakEffect,
     OrderOfOperations,
@@ -54,6 +56,8 @@ CHANGED = (
     {"yeokgo_mode": YeokgoMode.DOUBLE_AND_DOKBAK, "gwangbak_effect": GwangbakEffect.PLUS2},
     {"shake_then_bomb_same_month": ShakeThenBomb.ONCE, "min_points_to_stop_2p": 5},
     {"min_points_to_stop_3p": 5, "nagari_max_multiplier": 8},
+    {"gobak_mode_3p": GobakMode3p.PAY_ALL_DOUBLED},
+    {"gobak_mode_3p": GobakMode3p.DOUBLE},
 )
 
 
@@ -79,6 +83,7 @@ def test_each_copied_option_is_the_rules_own(rules: GoStopRules) -> None:
     assert stop.gwangbak_plus2 == (rules.gwangbak_effect is GwangbakEffect.PLUS2)
     assert stop.pibak_by_cards == (rules.pibak_count is PibakCount.CARDS)
     assert stop.gobak_2p_double == (rules.gobak_mode_2p is GobakMode2p.DOUBLE)
+    assert stop.gobak_pays_all == (rules.gobak_mode_3p in GOBAK_PAYS_ALL)
     # 2 players read the 2-player options; 3 players, and 4 with one sitting out, the others
     assert stop.stop_minimum(2) == rules.min_points_to_stop_2p
     assert stop.pibak_threshold(2) == rules.pibak_max_pi_2p
@@ -163,3 +168,15 @@ def test_settle_reads_each_rule_sets_own_rules_whichever_came_last() -> None:
             settle(hand, resolve("balance"))
         assert caught.value.issues[0].code == "wrong_variant"
         assert settle(hand, standard).net["A"] == first
+
+
+def test_power_is_the_power_operator_for_every_count_a_hand_holds() -> None:
+    """multipliers.power multiplies in a loop where ``**`` was a generic call: the same
+    integers for every factor an option allows and every count a hand holds (shakes and
+    bombs to 12, a streak to 64), and for amounts past 64 bits."""
+    from calculator.multipliers import power
+
+    for base in (0, 1, 2, 3, 4, 10, 1000):
+        for n in range(65):
+            assert power(base, n) == base**n, (base, n)
+    assert power(2**40, 3) == 2**120
