@@ -70,26 +70,27 @@ def score_items(
     settings: Settings,
     shape: serialize.Shape,
     check_deadline: Callable[[], None],
-) -> tuple[orjson.Fragment, int, dict[str, RuleSet]]:
-    """A batch's ``results``, one entry per item in order, as one JSON array, the number
-    that failed, and the rule sets they name by fingerprint. An item over one hand's body
-    limit (by its size in ``sizes``) gets its 413 unread; one the schema or the domain
-    refuses, the problem a single request would get, with at most
-    ``batch_bounds.ITEM_PROBLEMS`` errors. ``check_deadline`` runs before each item (past
-    it: DeadlineExceeded).
+    out: list[bytes],
+) -> tuple[int, dict[str, RuleSet]]:
+    """Append a batch's ``results`` to ``out``, one entry per item in order, as one JSON
+    array; return the number that failed, and the rule sets they name by fingerprint. An
+    item over one hand's body limit (by its size in ``sizes``) gets its 413 unread; one
+    the schema or the domain refuses, the problem a single request would get, with at
+    most ``batch_bounds.ITEM_PROBLEMS`` errors. ``check_deadline`` runs before each item
+    (past it: DeadlineExceeded).
 
-    Every entry is written as text into one list of pieces, joined once
-    (:func:`calculator.api.serialize.write_hand`): an answer kept as a dict until the
-    whole answer is dumped would be walked by every garbage collection of the batch (they
-    all stay alive until then), and each entry serialized on its own was a bytes object
-    made, copied into the answer and freed.
+    Every entry is written as text into ``out``, the pieces of the batch's whole answer,
+    joined once by the view (:func:`calculator.api.serialize.write_hand`): an answer kept
+    as a dict until the whole answer is dumped would be walked by every garbage
+    collection of the batch (they all stay alive until then), and each entry serialized
+    on its own was a bytes object made, copied into the answer and freed.
 
     Each item is let go as its turn comes (``items`` ends all None): its parsed objects
     are freed while the batch runs, into memory the next hands reuse while it is in the
     cache, instead of all at the end, and the batch's collections no longer walk the
     hands done (~3 % of a 500-hand batch's time in process; bench/RESULTS.md,
     thirty-third session)."""
-    out: list[bytes] = [b"["]
+    out.append(b"[")
     failed = 0
     resolver = Resolver()  # one for the whole batch: it caps the distinct rule sets
     seen: dict[str, RuleSet] = {}
@@ -120,7 +121,7 @@ def score_items(
         serialize.write_hand(out, result, comparisons, shape)
         out.append(b"}")
     out.append(b"]")
-    return _Fragment(b"".join(out)), failed, seen
+    return failed, seen
 
 
 def batch_entry(index: int, status: int, name: str, answer: Any) -> bytes:
