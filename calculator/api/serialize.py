@@ -348,17 +348,19 @@ _POINTS_OPENINGS: Final = tuple([b',"points":%d,"items":[' % points for points i
 
 
 # A player's ``{"id":`` and ID, alone and after a comma (the players after the first),
-# kept by ID: one piece where there were three, and one lookup, as the ID's text was.
-_PLAYER_OPENINGS: Final[dict[str, tuple[bytes, bytes]]] = {}
+# and a payment's opening from it, ``{"from":``, ID, ``,"to":``: kept by ID, one piece
+# where there were three or four, and one lookup, as the ID's text was.
+_PLAYER_OPENINGS: Final[dict[str, tuple[bytes, bytes, bytes]]] = {}
 
 
-def _player_openings(player_id: str) -> tuple[bytes, bytes]:
+def _player_openings(player_id: str) -> tuple[bytes, bytes, bytes]:
     found = _PLAYER_OPENINGS.get(player_id)
     if found is None:
         if len(_PLAYER_OPENINGS) >= _TEXTS_KEPT:
             _PLAYER_OPENINGS.clear()
-        opening = b'{"id":' + _text(player_id)
-        found = _PLAYER_OPENINGS[player_id] = (opening, b"," + opening)
+        text = _text(player_id)
+        opening = b'{"id":' + text
+        found = _PLAYER_OPENINGS[player_id] = (opening, b"," + opening, b'{"from":%b,"to":' % text)
     return found
 
 
@@ -585,26 +587,28 @@ def _write_payment(
     and had orjson walk it (~2.3k instructions), then, as text, was formatted into bytes
     of its own and copied twice more before the batch's join (appended as pieces, with
     the tables of small numbers' texts: 207.5k → 204.7k instructions a batched
-    hand, bench.instructions --workload batch)."""
+    hand, bench.instructions --workload batch). Constant runs are one piece with the text
+    around them, as a player's are (:func:`_write_player`)."""
     steps = payment.steps
-    out.append(b'{"from":')
-    out.append(_text(payment.payer))
-    out.append(b',"to":')
+    out.append(_player_openings(payment.payer)[2])
     out.append(_text(payment.payee))
-    out.append(b',"points":%d,"chips":%d,"reason":' % (payment.points, payment.chips))
-    out.append(_text(payment.reason))
-    out.append(b',"text":{')
+    out.append(
+        b',"points":%d,"chips":%d,"reason":%b,"text":{'
+        % (payment.points, payment.chips, _text(payment.reason))
+    )
     # each language's sentence parts, one a step: the winner's amount has none
     opening = len(steps) - len(entries)
     for i, lang in enumerate(langs):
         operations = [""] * opening
         for _written, parts in entries:
             operations.append(parts[i])
-        if i:
-            out.append(b",")
-        out.append(_text(lang))
-        out.append(b":")
+        keys = _LANGUAGE_KEYS.get(lang)
+        if keys is None:
+            out.append(b"%b%b:" % (b"," if i else b"", _text(lang)))
+        else:
+            out.append(keys[1] if i else keys[0])
         out.append(_dumps(payment_sentence(payment, operations, stake=stake, lang=lang)))
+    in_points = payment.priced_in == "points"  # else a price in chips: not points × stake
     if entries:
         out.append(b'},"steps":[')
         first = True
@@ -613,13 +617,17 @@ def _write_payment(
                 out.append(b",")
             out.append(written)
             first = False
-        out.append(b"]")
+        out.append(b"]}" if in_points else b"]")
     else:
-        out.append(b"}")
-    if payment.priced_in != "points":  # a price in chips: not points × stake
-        out.append(b',"priced_in":')
-        out.append(_text(payment.priced_in))
-    out.append(b"}")
+        out.append(b"}}" if in_points else b"}")
+    if not in_points:
+        out.append(b',"priced_in":%b}' % _text(payment.priced_in))
+
+
+# A language's key in a ``text`` object, ``"ko":``, alone and after a comma.
+_LANGUAGE_KEYS: Final[dict[str, tuple[bytes, bytes]]] = {
+    lang: (b"%b:" % _dumps(lang), b",%b:" % _dumps(lang)) for lang in LANGUAGES
+}
 
 
 def settlement_json(result: HandResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
