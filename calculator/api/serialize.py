@@ -684,10 +684,22 @@ _LAST_CHIPS_TEXTS: Final = tuple([b":%d" % chips for chips in range(-_CHIPS_LOW,
 # A hand's answer from the net's end, for the streaks a hand can have (without
 # comparisons): no bytes formatted a hand, one piece fewer.
 _STREAK_ENDS: Final = tuple([b'},"nagari_streak_after":%d}' % streak for streak in range(16)])
-# An outcome up to its winner, by type: one piece where there were three.
-_OUTCOME_OPENINGS: Final[dict[str, bytes]] = {
-    str(kind): b'{"type":%b,"winner":' % _dumps(str(kind)) for kind in OutcomeType
-}
+# An outcome up to its winner, by type: one piece where there were three. Found by
+# identity (:func:`_outcome_opening`): an OutcomeType's ``str`` is a copy of its value,
+# made and hashed anew each hand, and its hash is Enum's, written in Python.
+_OUTCOME_OPENINGS: Final[tuple[tuple[OutcomeType, bytes], ...]] = tuple(
+    [(kind, b'{"type":%b,"winner":' % _dumps(str(kind))) for kind in OutcomeType]
+)
+
+
+def _outcome_opening(kind: OutcomeType) -> bytes:
+    for known, text in _OUTCOME_OPENINGS:
+        if known is kind:
+            return text
+    # a StrEnum's str is its value (``.value`` is a property written in Python)
+    return b'{"type":%b,"winner":' % _text(str(kind))
+
+
 # An outcome's end up to the players, by stake (a few stakes repeat): no bytes formatted
 # a hand.
 _STAKE_OPENINGS: Final[dict[int, bytes]] = {}
@@ -719,8 +731,7 @@ def write_hand(
     if outcome is None:
         out.append(b'null,"stake":%d,"preview":true,"players":[' % stake)
     else:
-        # a StrEnum's str is its value (``.value`` is a property written in Python)
-        out.append(_OUTCOME_OPENINGS[str(outcome.type)])
+        out.append(_outcome_opening(outcome.type))
         out.append(b"null" if winner_id is None else _text(winner_id))
         if outcome.liable is not None:
             out.append(b',"liable":')

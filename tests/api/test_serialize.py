@@ -475,3 +475,14 @@ def test_a_hands_answer_is_written_as_orjson_writes_its_parts() -> None:
     assert drawn
     assert liable
     assert compared
+
+
+def test_an_outcomes_opening_is_found_by_identity() -> None:
+    """Each outcome type finds its opening by identity (no ``str`` copy to hash): what
+    orjson writes for its value, kept."""
+    from calculator.hand import OutcomeType
+
+    for kind in OutcomeType:
+        found = serialize._outcome_opening(kind)
+        assert found is next(text for known, text in serialize._OUTCOME_OPENINGS if known is kind)
+        assert found == b'{"type":%b,"winner":' % orjson.dumps(kind.value)
