@@ -72,26 +72,27 @@ def score_items(
     settings: Settings,
     shape: serialize.Shape,
     check_deadline: Callable[[], None],
-) -> tuple[orjson.Fragment, int, dict[str, RuleSet]]:
-    """A batch's ``results``, one entry per item in order, as one JSON array, the number
-    that failed, and the rule sets they name by fingerprint. An item over one hand's body
-    limit (by its size in ``sizes``) gets its 413 unread; one the schema or the domain
-    refuses, the problem a single request would get, with at most
-    ``batch_bounds.ITEM_PROBLEMS`` errors. ``check_deadline`` runs before each item (past
-    it: DeadlineExceeded).
+    out: list[bytes],
+) -> tuple[int, dict[str, RuleSet]]:
+    """Append a batch's ``results`` to ``out``, one entry per item in order, as one JSON
+    array; return the number that failed, and the rule sets they name by fingerprint. An
+    item over one hand's body limit (by its size in ``sizes``) gets its 413 unread; one
+    the schema or the domain refuses, the problem a single request would get, with at
+    most ``batch_bounds.ITEM_PROBLEMS`` errors. ``check_deadline`` runs before each item
+    (past it: DeadlineExceeded).
 
-    Every entry is written as text into one list of pieces, joined once
-    (:func:`calculator.api.serialize.write_hand`): an answer kept as a dict until the
-    whole answer is dumped would be walked by every garbage collection of the batch (they
-    all stay alive until then), and each entry serialized on its own was a bytes object
-    made, copied into the answer and freed.
+    Every entry is written as text into ``out``, the pieces of the batch's whole answer,
+    joined once by the view (:func:`calculator.api.serialize.write_hand`): an answer kept
+    as a dict until the whole answer is dumped would be walked by every garbage
+    collection of the batch (they all stay alive until then), and each entry serialized
+    on its own was a bytes object made, copied into the answer and freed.
 
     Each item is let go as its turn comes (``items`` ends all None): its parsed objects
     are freed while the batch runs, into memory the next hands reuse while it is in the
     cache, instead of all at the end, and the batch's collections no longer walk the
     hands done (~3 % of a 500-hand batch's time in process; bench/RESULTS.md,
     thirty-third session)."""
-    out: list[bytes] = [b"["]
+    out.append(b"[")
     failed = 0
     resolver = Resolver()  # one for the whole batch: it caps the distinct rule sets
     seen: dict[str, RuleSet] = {}
@@ -99,30 +100,48 @@ def score_items(
     for index, item in enumerate(items):
         items[index] = None  # the loop holds it until its entry is written (docstring)
         check_deadline()
-        if index:
-            out.append(b",")
         if sizes[index] > largest:  # as a single request would be (or nested past reading)
             failed += 1
             problem = batch_bounds.oversized(index, sizes[index], settings)
-            out.append(batch_entry(index, problem["status"], "problem", problem))
+            _add_problem(out, index, problem["status"], problem)
             continue
         try:
             result, comparisons = _scored(load_hand_request(item), resolver, seen)
         except ValidationError as error:
             failed += 1
             problem = batch_bounds.cut(validation_problem(error, f"/hands/{index}"))
-            out.append(batch_entry(index, 422, "problem", problem))
+            _add_problem(out, index, 422, problem)
             continue
         except GoStopError as error:
             failed += 1
             problem = batch_bounds.cut(domain_problem(relocated(error, ("hands", index))))
-            out.append(batch_entry(index, 422, "problem", problem))
+            _add_problem(out, index, 422, problem)
             continue
-        out.append(b'{"index":%d,"status":200,"result":' % index)
+        if index < len(_RESULT_OPENINGS):
+            out.append(_RESULT_OPENINGS[index])
+        else:
+            out.append(b',{"index":%d,"status":200,"result":' % index)
         serialize.write_hand(out, result, comparisons, shape)
         out.append(b"}")
     out.append(b"]")
-    return _Fragment(b"".join(out)), failed, seen
+    return failed, seen
+
+
+# A scored hand's entry up to its answer, by its index, after a comma but for the first:
+# no bytes formatted a hand, one piece fewer (a batch holds at most 1,000 hands).
+_RESULT_OPENINGS: Final = tuple(
+    [
+        (b"," if index else b"") + b'{"index":%d,"status":200,"result":' % index
+        for index in range(1024)
+    ]
+)
+
+
+def _add_problem(out: list[bytes], index: int, status: int, problem: Any) -> None:
+    """Append a refused item's entry to ``out``, after a comma but for the first."""
+    if index:
+        out.append(b",")
+    out.append(batch_entry(index, status, "problem", problem))
 
 
 def batch_entry(index: int, status: int, name: str, answer: Any) -> bytes:

@@ -26,6 +26,7 @@ from calculator.cards import CARDS, DECK, ids_of
 from calculator.codes import CODES, DESCRIPTIONS
 from calculator.errors import Issue, pointer
 from calculator.explain import LANGUAGES, operation, payment_sentence, step_line
+from calculator.hand import OutcomeType
 from calculator.labels import label
 from calculator.options import specs
 from calculator.presets import Preset, RuleSet, Variant, presets, resolve
@@ -103,12 +104,14 @@ _RULESET_TEXTS: Final[dict[tuple[str, str, bool], bytes]] = {}
 _RULESETS_BY_IDENTITY: Final[dict[int, tuple[RuleSet, bool, bytes]]] = {}
 
 
-def _ruleset_text(ruleset: RuleSet, *, full: bool) -> bytes:
-    """The rule set echo serialized once (keyed by fingerprint: hashing options is slow)."""
+def _ruleset_opening(ruleset: RuleSet, *, full: bool) -> bytes:
+    """A hand's answer up to its outcome: ``{"ruleset":``, the rule set echo serialized
+    once (keyed by fingerprint: hashing options is slow), then ``,"outcome":`` (one
+    piece to join where there were three)."""
     kept = _RULESETS_BY_IDENTITY.get(id(ruleset))
     if kept is not None and kept[0] is ruleset and kept[1] == full:
         return kept[2]
-    text = _ruleset_by_value(ruleset, full=full)
+    text = b'{"ruleset":%b,"outcome":' % _ruleset_by_value(ruleset, full=full)
     if len(_RULESETS_BY_IDENTITY) > 1024:
         _RULESETS_BY_IDENTITY.clear()
     _RULESETS_BY_IDENTITY[id(ruleset)] = (ruleset, full, text)
@@ -258,17 +261,22 @@ def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[
 # IDs not known in advance: junk, ribbon counts), which the same hand answered again finds
 # (a table read in English, rendered from its ledger at each read). A plain dict, not an
 # ``lru_cache`` (compiled, calling one is a generic call: see step_entry).
-_ITEMS: Final[dict[tuple[Item, tuple[str, ...]], bytes]] = {}
+_ItemTexts = tuple[bytes, bytes]
+"""An item's JSON, and the same after a comma (a player's items after its first): kept
+together, the comma is no piece of its own to append and join (~0.1k instructions)."""
+
+_ITEMS: Final[dict[tuple[Item, tuple[str, ...]], _ItemTexts]] = {}
 _ITEMS_KEPT: Final = 16384
 
 
-def _item_by_value(item: Item, langs: tuple[str, ...]) -> bytes:
+def _item_by_value(item: Item, langs: tuple[str, ...]) -> _ItemTexts:
     key = (item, langs)
     found = _ITEMS.get(key)
     if found is None:
         if len(_ITEMS) >= _ITEMS_KEPT:
             _ITEMS.clear()
-        found = _ITEMS[key] = _item_body(item, langs)
+        body = _item_body(item, langs)
+        found = _ITEMS[key] = (body, b"," + body)
     return found
 
 
@@ -304,12 +312,17 @@ def _label_text(code: str, langs: tuple[str, ...]) -> bytes:
 # entry holds the item and the languages it was made for (compared by value: the hand
 # endpoint's ("ko",) and the ledger's are other tuples): an ID is only taken for them while
 # they are alive, and anything else goes on to the cache by value.
-_BY_IDENTITY: Final[dict[int, tuple[Item, tuple[str, ...], bytes]]] = {}
+_BY_IDENTITY: Final[dict[int, tuple[Item, tuple[str, ...], _ItemTexts]]] = {}
 _IDENTITIES_KEPT: Final = 4096
 
 
 def _item_text(item: Item, langs: tuple[str, ...]) -> bytes:
-    """One scoring item, serialized, kept (:func:`_item_by_value`)."""
+    """One scoring item, serialized, kept (:func:`_item_texts`)."""
+    return _item_texts(item, langs)[0]
+
+
+def _item_texts(item: Item, langs: tuple[str, ...]) -> _ItemTexts:
+    """One scoring item, serialized, alone and after a comma, kept (:func:`_item_by_value`)."""
     if item.ids is None:  # made for its hand: only its value can be found again
         return _item_by_value(item, langs)
     kept = _BY_IDENTITY.get(id(item))
@@ -334,13 +347,35 @@ def item_json(item: Item, langs: tuple[str, ...] = LANGUAGES[:1]) -> orjson.Frag
 _POINTS_OPENINGS: Final = tuple([b',"points":%d,"items":[' % points for points in range(128)])
 
 
-def _write_player(out: list[bytes], player: PlayerResult, langs: tuple[str, ...]) -> None:
+# A player's ``{"id":`` and ID, alone and after a comma (the players after the first),
+# and a payment's opening from it, ``{"from":``, ID, ``,"to":``: kept by ID, one piece
+# where there were three or four, and one lookup, as the ID's text was.
+_PLAYER_OPENINGS: Final[dict[str, tuple[bytes, bytes, bytes]]] = {}
+
+
+def _player_openings(player_id: str) -> tuple[bytes, bytes, bytes]:
+    found = _PLAYER_OPENINGS.get(player_id)
+    if found is None:
+        if len(_PLAYER_OPENINGS) >= _TEXTS_KEPT:
+            _PLAYER_OPENINGS.clear()
+        text = _text(player_id)
+        opening = b'{"id":' + text
+        found = _PLAYER_OPENINGS[player_id] = (opening, b"," + opening, b'{"from":%b,"to":' % text)
+    return found
+
+
+def _write_player(
+    out: list[bytes], player: PlayerResult, langs: tuple[str, ...], *, after: bool = False
+) -> None:
     """Append a player's itemized points to ``out`` as pieces of JSON (``gukjin_as`` only
     when it holds a switchable card; ``sits_out`` and ``sold`` only for the player who
-    sits out): the pieces of every player are joined once, into one copy."""
+    sits out), after a comma when ``after`` (the players after the first): the pieces of
+    every player are joined once, into one copy. Constant runs are written as one piece
+    with what comes before or after them (each piece is appended, then read by the
+    join: ~0.1k instructions)."""
     score = player.score
-    out.append(b'{"id":')
-    out.append(_text(player.id))
+    openings = _player_openings(player.id)
+    out.append(openings[1] if after else openings[0])
     points = player.points
     if 0 <= points < 128:
         out.append(_POINTS_OPENINGS[points])
@@ -348,11 +383,9 @@ def _write_player(out: list[bytes], player: PlayerResult, langs: tuple[str, ...]
         out.append(b',"points":%d,"items":[' % points)
     first = True
     for item in player.items:
-        if not first:
-            out.append(b",")
-        out.append(_item_text(item, langs))
+        texts = _item_texts(item, langs)
+        out.append(texts[0] if first else texts[1])
         first = False
-    out.append(b'],"counts":')
     # not the properties (compiled, a generic lookup each), nor a Counts record: its values
     # as a plain tuple, built natively
     out.append(_counts_bytes(count_values(player)))
@@ -361,10 +394,11 @@ def _write_player(out: list[bytes], player: PlayerResult, langs: tuple[str, ...]
         if gukjin_as:
             placed = [b"%b:%b" % (_text(card), _text(kind)) for card, kind in gukjin_as.items()]
             out.append(b',"gukjin_as":{%b}' % b",".join(placed))
+    if score is not None:  # the entry's end with it
+        out.append(b',"may_stop":true}' if player.may_stop else b',"may_stop":false}')
+        return
     out.append(b',"may_stop":true' if player.may_stop else b',"may_stop":false')
-    if score is None:  # it sits out
-        out.append(b',"sits_out":true,"sold":%b' % _number(player.sold))
-    out.append(b"}")
+    out.append(b',"sits_out":true,"sold":%b}' % _number(player.sold))
 
 
 def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> orjson.Fragment:
@@ -381,9 +415,7 @@ def players_json(
     langs = shape.langs
     out: list[bytes] = [b"["]
     for i, player in enumerate(players):
-        if i:
-            out.append(b",")
-        _write_player(out, player, langs)
+        _write_player(out, player, langs, after=i > 0)
     out.append(b"]")
     return _Fragment(b"".join(out))
 
@@ -399,12 +431,13 @@ _COUNTS_KEPT: Final = 16384
 
 
 def _counts_bytes(counts: CountValues | None) -> bytes:
-    """A player's ``counts``, serialized (``null`` without them), kept."""
+    """A player's ``counts``, serialized (``null`` without them), after the end of its
+    items (``],"counts":``: one piece fewer), kept."""
     found = _COUNTS.get(counts)
     if found is None:
         if len(_COUNTS) >= _COUNTS_KEPT:
             _COUNTS.clear()
-        found = _COUNTS[counts] = _counts_text(counts)
+        found = _COUNTS[counts] = b'],"counts":' + _counts_text(counts)
     return found
 
 
@@ -423,7 +456,7 @@ def _counts_text(counts: CountValues | None) -> bytes:
 # (one hash of its steps, where each step was looked up on its own, then a dict and a list
 # built for orjson to walk: ~4.2k instructions a hand in the corpus's hot loop, now ~1.7k).
 # Written as text (:func:`_winner_text`): the batch's answers are joined from it as it is.
-_WINNERS: Final[dict[tuple[str | None, WinnerScore, tuple[str, ...]], bytes]] = {}
+_WINNERS: Final[dict[tuple[str | None, WinnerScore, tuple[str, ...]], tuple[bytes, bytes]]] = {}
 _WINNERS_KEPT: Final = 4096
 
 
@@ -433,17 +466,21 @@ def winner_json(
     """The winner's base points and the steps to its amount, serialized."""
     if winner is None:
         return None
-    return _Fragment(_winner_bytes(winner, winner_id, shape.langs))
+    return _Fragment(_winner_bytes(winner, winner_id, shape.langs)[0])
 
 
-def _winner_bytes(winner: WinnerScore, winner_id: str | None, langs: tuple[str, ...]) -> bytes:
-    """:func:`winner_json`'s bytes, kept by value."""
+def _winner_bytes(
+    winner: WinnerScore, winner_id: str | None, langs: tuple[str, ...]
+) -> tuple[bytes, bytes]:
+    """:func:`winner_json`'s bytes, and the same as a hand's answer writes them, between
+    the players and the payments (one piece where there were three), kept by value."""
     key = (winner_id, winner, langs)
     found = _WINNERS.get(key)
     if found is None:
         if len(_WINNERS) >= _WINNERS_KEPT:
             _WINNERS.clear()
-        found = _WINNERS[key] = _winner_text(winner, winner_id, langs)
+        text = _winner_text(winner, winner_id, langs)
+        found = _WINNERS[key] = (text, b'],"winner_score":%b,"payments":[' % text)
     return found
 
 
@@ -550,26 +587,28 @@ def _write_payment(
     and had orjson walk it (~2.3k instructions), then, as text, was formatted into bytes
     of its own and copied twice more before the batch's join (appended as pieces, with
     the tables of small numbers' texts: 207.5k → 204.7k instructions a batched
-    hand, bench.instructions --workload batch)."""
+    hand, bench.instructions --workload batch). Constant runs are one piece with the text
+    around them, as a player's are (:func:`_write_player`)."""
     steps = payment.steps
-    out.append(b'{"from":')
-    out.append(_text(payment.payer))
-    out.append(b',"to":')
+    out.append(_player_openings(payment.payer)[2])
     out.append(_text(payment.payee))
-    out.append(b',"points":%d,"chips":%d,"reason":' % (payment.points, payment.chips))
-    out.append(_text(payment.reason))
-    out.append(b',"text":{')
+    out.append(
+        b',"points":%d,"chips":%d,"reason":%b,"text":{'
+        % (payment.points, payment.chips, _text(payment.reason))
+    )
     # each language's sentence parts, one a step: the winner's amount has none
     opening = len(steps) - len(entries)
     for i, lang in enumerate(langs):
         operations = [""] * opening
         for _written, parts in entries:
             operations.append(parts[i])
-        if i:
-            out.append(b",")
-        out.append(_text(lang))
-        out.append(b":")
+        keys = _LANGUAGE_KEYS.get(lang)
+        if keys is None:
+            out.append(b"%b%b:" % (b"," if i else b"", _text(lang)))
+        else:
+            out.append(keys[1] if i else keys[0])
         out.append(_dumps(payment_sentence(payment, operations, stake=stake, lang=lang)))
+    in_points = payment.priced_in == "points"  # else a price in chips: not points × stake
     if entries:
         out.append(b'},"steps":[')
         first = True
@@ -578,13 +617,17 @@ def _write_payment(
                 out.append(b",")
             out.append(written)
             first = False
-        out.append(b"]")
+        out.append(b"]}" if in_points else b"]")
     else:
-        out.append(b"}")
-    if payment.priced_in != "points":  # a price in chips: not points × stake
-        out.append(b',"priced_in":')
-        out.append(_text(payment.priced_in))
-    out.append(b"}")
+        out.append(b"}}" if in_points else b"}")
+    if not in_points:
+        out.append(b',"priced_in":%b}' % _text(payment.priced_in))
+
+
+# A language's key in a ``text`` object, ``"ko":``, alone and after a comma.
+_LANGUAGE_KEYS: Final[dict[str, tuple[bytes, bytes]]] = {
+    lang: (b"%b:" % _dumps(lang), b",%b:" % _dumps(lang)) for lang in LANGUAGES
+}
 
 
 def settlement_json(result: HandResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
@@ -633,9 +676,42 @@ def outcome_json(result: HandResult) -> dict[str, Any] | None:
 # the dict the part builders make, over every preset, shape and entry mode.
 
 
-# A player's chips in the net, ``:`` and the number, for -256 to 255.
+# A player's chips in the net, ``:`` and the number, for -256 to 255, then a comma (the
+# last player's: none).
 _CHIPS_LOW: Final = 256
-_CHIPS_TEXTS: Final = tuple([b":%d" % chips for chips in range(-_CHIPS_LOW, _CHIPS_LOW)])
+_CHIPS_TEXTS: Final = tuple([b":%d," % chips for chips in range(-_CHIPS_LOW, _CHIPS_LOW)])
+_LAST_CHIPS_TEXTS: Final = tuple([b":%d" % chips for chips in range(-_CHIPS_LOW, _CHIPS_LOW)])
+# A hand's answer from the net's end, for the streaks a hand can have (without
+# comparisons): no bytes formatted a hand, one piece fewer.
+_STREAK_ENDS: Final = tuple([b'},"nagari_streak_after":%d}' % streak for streak in range(16)])
+# An outcome up to its winner, by type: one piece where there were three. Found by
+# identity (:func:`_outcome_opening`): an OutcomeType's ``str`` is a copy of its value,
+# made and hashed anew each hand, and its hash is Enum's, written in Python.
+_OUTCOME_OPENINGS: Final[tuple[tuple[OutcomeType, bytes], ...]] = tuple(
+    [(kind, b'{"type":%b,"winner":' % _dumps(str(kind))) for kind in OutcomeType]
+)
+
+
+def _outcome_opening(kind: OutcomeType) -> bytes:
+    for known, text in _OUTCOME_OPENINGS:
+        if known is kind:
+            return text
+    # a StrEnum's str is its value (``.value`` is a property written in Python)
+    return b'{"type":%b,"winner":' % _text(str(kind))
+
+
+# An outcome's end up to the players, by stake (a few stakes repeat): no bytes formatted
+# a hand.
+_STAKE_OPENINGS: Final[dict[int, bytes]] = {}
+
+
+def _stake_opening(stake: int) -> bytes:
+    found = _STAKE_OPENINGS.get(stake)
+    if found is None:
+        if len(_STAKE_OPENINGS) >= 1024:
+            _STAKE_OPENINGS.clear()
+        found = _STAKE_OPENINGS[stake] = b'},"stake":%d,"players":[' % stake
+    return found
 
 
 def write_hand(
@@ -650,34 +726,26 @@ def write_hand(
     langs = shape.langs
     stake = result.stake
     outcome = result.outcome
-    out.append(b'{"ruleset":')
-    out.append(_ruleset_text(result.ruleset, full=shape.full_ruleset))
+    out.append(_ruleset_opening(result.ruleset, full=shape.full_ruleset))
     winner_id = winner_of(result)
     if outcome is None:
-        out.append(b',"outcome":null,"stake":%d,"preview":true,"players":[' % stake)
+        out.append(b'null,"stake":%d,"preview":true,"players":[' % stake)
     else:
-        # a StrEnum's str is its value (``.value`` is a property written in Python)
-        out.append(b',"outcome":{"type":')
-        out.append(_text(str(outcome.type)))
-        out.append(b',"winner":')
+        out.append(_outcome_opening(outcome.type))
         out.append(b"null" if winner_id is None else _text(winner_id))
         if outcome.liable is not None:
             out.append(b',"liable":')
             out.append(_text(outcome.liable))
-        out.append(b'},"stake":%d,"players":[' % stake)
+        out.append(_stake_opening(stake))
     first = True
     for player in result.players:
-        if not first:
-            out.append(b",")
-        _write_player(out, player, langs)
+        _write_player(out, player, langs, after=not first)
         first = False
     winner = result.winner_score
     if winner is None:
         out.append(b'],"winner_score":null,"payments":[')
     else:
-        out.append(b'],"winner_score":')
-        out.append(_winner_bytes(winner, winner_id, langs))
-        out.append(b',"payments":[')
+        out.append(_winner_bytes(winner, winner_id, langs)[1])
     first = True
     for payment in result.payments:
         if not first:
@@ -690,23 +758,25 @@ def write_hand(
     # then read as ints and written natively (read from the conditional expression, they
     # were objects, each formatted by a generic ``%``: ~0.8k instructions a player)
     chips_of: dict[str, int] = net if isinstance(net, dict) else dict(net)
-    first = True
+    left = len(chips_of)
     for player_id, chips in chips_of.items():
-        if not first:
-            out.append(b",")
+        left -= 1
         out.append(_text(player_id))
-        # most hands move a few dozen chips a player: no bytes of their own
-        out.append(
-            _CHIPS_TEXTS[chips + _CHIPS_LOW]
-            if -_CHIPS_LOW <= chips < _CHIPS_LOW
-            else b":%d" % chips
-        )
-        first = False
-    out.append(b'},"nagari_streak_after":%d' % result.nagari_streak_after)
+        # most hands move a few dozen chips a player: no bytes of their own, the comma
+        # after them but for the last's in the same piece
+        if -_CHIPS_LOW <= chips < _CHIPS_LOW:
+            out.append((_CHIPS_TEXTS if left else _LAST_CHIPS_TEXTS)[chips + _CHIPS_LOW])
+        else:
+            out.append(b":%d," % chips if left else b":%d" % chips)
+    streak = result.nagari_streak_after
     if comparisons:
-        out.append(b',"comparisons":')
+        out.append(b'},"nagari_streak_after":%d,"comparisons":' % streak)
         out.append(_dumps([comparison_json(c, shape) for c in comparisons]))
-    out.append(b"}")
+        out.append(b"}")
+    elif 0 <= streak < len(_STREAK_ENDS):
+        out.append(_STREAK_ENDS[streak])
+    else:
+        out.append(b'},"nagari_streak_after":%d}' % streak)
 
 
 def hand_text(

@@ -167,8 +167,10 @@ def test_counts_are_written_as_orjson_writes_their_dict() -> None:
 
 
 def test_counts_are_kept_by_value() -> None:
-    """Equal counts (another tuple: the next hand's) find the bytes kept for them."""
+    """Equal counts (another tuple: the next hand's) find the bytes kept for them (the
+    items' end before them)."""
     first = serialize._counts_bytes((2, 5, 3, 10, 10, 20))
+    assert first == b'],"counts":' + serialize._counts_text((2, 5, 3, 10, 10, 20))
     assert serialize._counts_bytes(Counts(2, 5, 3, 10, 10, 20)._values()) is first  # type: ignore[arg-type]
     assert serialize._counts_bytes((2, 5, 3, 10, None, None)) is not first
 
@@ -191,7 +193,8 @@ def test_a_table_item_is_found_by_identity_as_its_value_would_find_it() -> None:
                 if item.ids is not None:
                     kept = serialize._BY_IDENTITY[id(item)]
                     assert kept[0] is item
-                    assert kept[2] is written
+                    assert kept[2][0] is written
+                    assert kept[2][1] == b"," + written  # after a comma
                     found += 1
     assert found
 
@@ -272,19 +275,21 @@ def test_a_rule_set_echo_is_found_by_identity_as_its_value_would_find_it() -> No
     an equal one (another object) writes the same bytes by value; the full echo is its
     own."""
     standard = resolve("standard")
-    compact = serialize._ruleset_text(standard, full=False)
+    compact = serialize._ruleset_opening(standard, full=False)
     assert serialize._RULESETS_BY_IDENTITY[id(standard)][2] is compact
-    assert orjson.loads(compact) == serialize.ruleset_json(standard)
-    assert serialize._ruleset_text(resolve("standard"), full=False) is compact
+    assert compact.startswith(b'{"ruleset":')
+    assert compact.endswith(b',"outcome":')
+    echo = compact.removeprefix(b'{"ruleset":').removesuffix(b',"outcome":')
+    assert orjson.loads(echo) == serialize.ruleset_json(standard)
+    assert serialize._ruleset_opening(resolve("standard"), full=False) is compact
     copy = dataclasses.replace(standard)
     assert copy is not standard
-    assert serialize._ruleset_text(copy, full=False) == compact
-    full = serialize._ruleset_text(standard, full=True)
-    assert orjson.loads(full)["options"] == standard.options()
-    # the identity entry now holds the full echo: the compact one is found by value
-    assert serialize._ruleset_text(standard, full=False) is serialize._ruleset_by_value(
-        standard, full=False
-    )
+    assert serialize._ruleset_opening(copy, full=False) == compact
+    full = serialize._ruleset_opening(standard, full=True)
+    assert orjson.loads(full + b"null}")["ruleset"]["options"] == standard.options()
+    # the identity entry now holds the full echo: the compact one is written again
+    assert serialize._RULESETS_BY_IDENTITY[id(standard)][2] is full
+    assert serialize._ruleset_opening(standard, full=False) == compact
 
 
 _OP_KEY = {"start": "amount", "add": "addend", "multiply": "factor"}
@@ -432,6 +437,9 @@ def test_a_hands_answer_is_written_as_orjson_writes_its_parts() -> None:
     large = {**DECLARED, "players": [*DECLARED["players"]], "stake": 1000}
     large["players"][0] = {"id": "A", "declared": {"points": 150, "scored": ["junk"]}}
     cases.append((settle(load_hand_request(large).hand, resolve("standard")), ()))
+    # a long run of drawn hands: past the streaks' kept texts
+    drawn_run = {**DECLARED, "outcome": {"type": "nagari"}, "nagari_streak": 40}
+    cases.append((settle(load_hand_request(drawn_run).hand, resolve("standard")), ()))
     for preset in sorted(name for name, p in presets().items() if p.variant is Variant.GOSTOP):
         ruleset = resolve(preset)
         for i, body in enumerate(golden_corpus()):
@@ -447,6 +455,8 @@ def test_a_hands_answer_is_written_as_orjson_writes_its_parts() -> None:
     assert max(points) >= 128 > min(points)  # both ways of writing each taken
     assert any(-256 <= c < 256 for c in chips)
     assert any(not -256 <= c < 256 for c in chips)
+    streaks = {result.nagari_streak_after for result, _ in cases}
+    assert max(streaks) >= len(serialize._STREAK_ENDS) > min(streaks)
     for result, comparisons in cases:
         for langs in (("ko",), ("en",), LANGUAGES):
             for full in (False, True):
@@ -465,3 +475,14 @@ def test_a_hands_answer_is_written_as_orjson_writes_its_parts() -> None:
     assert drawn
     assert liable
     assert compared
+
+
+def test_an_outcomes_opening_is_found_by_identity() -> None:
+    """Each outcome type finds its opening by identity (no ``str`` copy to hash): what
+    orjson writes for its value, kept."""
+    from calculator.hand import OutcomeType
+
+    for kind in OutcomeType:
+        found = serialize._outcome_opening(kind)
+        assert found is next(text for known, text in serialize._OUTCOME_OPENINGS if known is kind)
+        assert found == b'{"type":%b,"winner":' % orjson.dumps(kind.value)
