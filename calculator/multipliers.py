@@ -1,7 +1,8 @@
 """The winner's amount and each loser's own factors (docs/rules.md §3.2, §4): add, then multiply.
 
-Each function returns the amount *and* the :class:`~calculator.result.Step` lines that
-explain it, built as the arithmetic happens.
+Each function returns the :class:`~calculator.result.Step` lines that explain the amount,
+built as the arithmetic happens (the winner's with its base and amount; a loser's amount
+is its last step's total).
 """
 
 from __future__ import annotations
@@ -259,14 +260,17 @@ def power(base: int, n: int) -> int:
     """``base ** n``, for the small counts a hand holds (shakes and bombs up to 12, a
     streak up to 64), by multiplying: compiled, ``**`` is a generic call on boxed
     integers (~300 instructions, in more than one stop in two). The same integers, as
-    wide as they grow; a negative ``n`` is left to ``**``.
+    wide as they grow. A negative ``n`` (no count is) raises ValueError: ``**`` gave a
+    fraction, a silent wrong amount.
 
     >>> [power(2, n) for n in range(4)], power(3, 2), power(10, 20) == 10**20
     ([1, 2, 4, 8], 9, True)
+    >>> power(2, -1)
+    Traceback (most recent call last):
+    ValueError: power: a count is never negative (got -1)
     """
     if n < 0:
-        found: int = base**n
-        return found
+        raise ValueError(f"power: a count is never negative (got {n})")
     product = 1
     for _ in range(n):
         product *= base
@@ -338,6 +342,7 @@ def winner_amount(amount: int) -> Step:
 
 def loser_owes(
     start: Step,
+    *,
     winner: Score,
     loser: Score,
     rules: GoStopRules,

@@ -54,6 +54,14 @@ class Preset:
     rules: Any  # GoStopRules, or BalanceRules for the balance variant
     aliases: tuple[str, ...] = ()
 
+    def __reduce__(
+        self,
+    ) -> tuple[type[Preset], tuple[str, Variant, str, str, Any, tuple[str, ...]]]:
+        # made again by its fields, as RuleSet is (compiled, a frozen dataclass refuses
+        # copy's and pickle's setting of them one by one)
+        fields = (self.name, self.variant, self.title, self.description, self.rules, self.aliases)
+        return (Preset, fields)
+
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
@@ -186,7 +194,7 @@ def find_preset(name: str) -> Preset | None:
 
 
 def resolve(
-    preset: str = "standard",
+    preset: object = "standard",
     overrides: Mapping[str, object] | None = None,
     *,
     variant: Variant | None = None,
@@ -215,7 +223,7 @@ name, value pairs) and the variant."""
 
 def _cached(
     key: _Key | None,
-    preset: str,
+    preset: object,
     overrides: Mapping[str, object] | None,
     variant: Variant | None,
 ) -> RuleSet:
@@ -311,16 +319,18 @@ class Resolver:
 
     def resolve(
         self,
-        preset: str = "standard",
+        preset: object = "standard",
         overrides: Mapping[str, object] | None = None,
         *,
         variant: Variant | None = None,
     ) -> RuleSet:
         """:func:`resolve`, counted: raises :class:`TooManyRulesetsError` (at ``ruleset``)
         for a new rule set past the limit."""
-        plain = not overrides and type(preset) is str
-        if plain:
-            named = self.named.get(preset)
+        # a preset by name alone (the name narrowed here: ``preset`` is any value a
+        # library caller gives, refused as an unknown preset unless a string)
+        name = preset if not overrides and type(preset) is str else None
+        if name is not None:
+            named = self.named.get(name)
             if named is not None and named[0] is variant:
                 return named[1]
         key = _cache_key(preset, overrides, variant)
@@ -342,8 +352,8 @@ class Resolver:
         found = _cached(key, preset, overrides, variant)
         if key is not None:
             self._seen[key] = found
-        if plain:
-            self.named[preset] = (variant, found)
+        if name is not None:
+            self.named[name] = (variant, found)
         return found
 
 
@@ -366,7 +376,7 @@ def unknown_preset(preset: object, variant: Variant | None = None) -> str:
     return f"{said} (did you mean {meant!r}{alias}?)"
 
 
-def _resolve(preset: str, overrides: dict[str, object], variant: Variant | None) -> RuleSet:
+def _resolve(preset: object, overrides: dict[str, object], variant: Variant | None) -> RuleSet:
     found = find_preset(preset) if isinstance(preset, str) else None
     if found is None:
         raise InvalidRulesError(

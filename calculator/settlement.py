@@ -618,7 +618,15 @@ def _owe_all(
         go_count = players[i].go_count  # most losers called none: no call to find out
         go_bak = go_count if go_count and _go_bak(hand, r, table, i) else 0
         exempt = exemption and _exempt(loser, r)
-        found = loser_owes(start, winner, loser, rules, pibak_max, go_bak, exempt)
+        found = loser_owes(
+            start,
+            winner=winner,
+            loser=loser,
+            rules=rules,
+            pibak_max=pibak_max,
+            go_bak=go_bak,
+            exempt=exempt,
+        )
         readings = auto.get(i) if auto else None  # most often empty: no lookup
         entry = entries[i]
         # Reading the switchable cards as junk can only help a loser out of 피박.
@@ -626,7 +634,13 @@ def _owe_all(
             for bits in readings[1:]:
                 other = _score(entry, bits, rules)
                 cheaper = loser_owes(
-                    start, winner, other, rules, pibak_max, go_bak, _exempt(other, r)
+                    start,
+                    winner=winner,
+                    loser=other,
+                    rules=rules,
+                    pibak_max=pibak_max,
+                    go_bak=go_bak,
+                    exempt=_exempt(other, r),
                 )
                 if cheaper[-1].total < found[-1].total:
                     if scores is scores_placed:

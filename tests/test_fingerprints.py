@@ -91,3 +91,36 @@ def test_an_added_option_at_its_default_moves_no_fingerprint(name: str, default:
     assert options.fingerprint(variant, extended(**same)) == PINNED[name]
     changed = extended(**same, option_added_later=not default if default is False else 1)
     assert options.fingerprint(variant, changed) != PINNED[name]
+
+
+def test_presets_and_rule_sets_copy_and_pickle_to_equal_ones() -> None:
+    """A preset and a resolved rule set copy, deep-copy and pickle to an equal one, with
+    the same fingerprint: compiled (mypyc), a frozen dataclass refuses copy's setting of
+    its fields one by one, so each is made again by its fields (``__reduce__``)."""
+    import copy
+    import pickle
+
+    made = [
+        *presets().values(),
+        resolve("standard"),
+        resolve("wikipedia", {"bomb_multiplier": 2}),
+        resolve("balance"),
+    ]
+    for value in made:
+        for again in (copy.copy(value), copy.deepcopy(value), pickle.loads(pickle.dumps(value))):
+            assert type(again) is type(value)
+            assert again == value
+    assert pickle.loads(pickle.dumps(made[-2])).fingerprint == made[-2].fingerprint
+
+
+def test_a_preset_that_is_no_string_is_an_unknown_preset() -> None:
+    """A library caller's preset of another type is refused as unknown, as a name nobody
+    registered is, compiled or not (typed ``object``: compiled, a ``str`` parameter
+    raised TypeError first)."""
+    from calculator.errors import InvalidRulesError
+    from calculator.presets import Resolver
+
+    for resolving in (resolve, Resolver().resolve):
+        with pytest.raises(InvalidRulesError) as refused:
+            resolving(123)
+        assert refused.value.issues[0].code == "unknown_preset"

@@ -180,3 +180,12 @@ def test_power_is_the_power_operator_for_every_count_a_hand_holds() -> None:
         for n in range(65):
             assert power(base, n) == base**n, (base, n)
     assert power(2**40, 3) == 2**120
+
+
+def test_power_refuses_a_negative_count() -> None:
+    """No count a hand holds is negative (the schemas refuse one); ``**`` answered a
+    fraction for it, a silent wrong amount: power raises instead."""
+    from calculator.multipliers import power
+
+    with pytest.raises(ValueError, match="never negative"):
+        power(2, -1)

@@ -98,23 +98,24 @@ _RULESET_TEXTS: Final[dict[tuple[str, str, bool], bytes]] = {}
 
 # A resolved rule set is kept (calculator.presets): an answer's is the object of the
 # answers before it under the same rules, found by identity first (~0.3k instructions,
-# where the key by fingerprint reads two fields of a class that is not compiled, a
-# generic lookup each, and hashes a tuple: ~1k). The entry holds the rule set: its ID is
-# only taken for it while it is alive.
-_RULESETS_BY_IDENTITY: Final[dict[int, tuple[RuleSet, bool, bytes]]] = {}
+# where the key by fingerprint hashes a tuple of two strings and the flag: ~1k). One table
+# for each echo (short, full): a client that alternates the two finds both. The entry
+# holds the rule set: its ID is only taken for it while it is alive.
+_RULESETS_BY_IDENTITY: Final[tuple[dict[int, tuple[RuleSet, bytes]], ...]] = ({}, {})
 
 
 def _ruleset_opening(ruleset: RuleSet, *, full: bool) -> bytes:
     """A hand's answer up to its outcome: ``{"ruleset":``, the rule set echo serialized
     once (keyed by fingerprint: hashing options is slow), then ``,"outcome":`` (one
     piece to join where there were three)."""
-    kept = _RULESETS_BY_IDENTITY.get(id(ruleset))
-    if kept is not None and kept[0] is ruleset and kept[1] == full:
-        return kept[2]
+    by_identity = _RULESETS_BY_IDENTITY[1 if full else 0]
+    kept = by_identity.get(id(ruleset))
+    if kept is not None and kept[0] is ruleset:
+        return kept[1]
     text = b'{"ruleset":%b,"outcome":' % _ruleset_by_value(ruleset, full=full)
-    if len(_RULESETS_BY_IDENTITY) > 1024:
-        _RULESETS_BY_IDENTITY.clear()
-    _RULESETS_BY_IDENTITY[id(ruleset)] = (ruleset, full, text)
+    if len(by_identity) > 1024:
+        by_identity.clear()
+    by_identity[id(ruleset)] = (ruleset, text)
     return text
 
 
@@ -602,11 +603,8 @@ def _write_payment(
         operations = [""] * opening
         for _written, parts in entries:
             operations.append(parts[i])
-        keys = _LANGUAGE_KEYS.get(lang)
-        if keys is None:
-            out.append(b"%b%b:" % (b"," if i else b"", _text(lang)))
-        else:
-            out.append(keys[1] if i else keys[0])
+        keys = _LANGUAGE_KEYS[lang]  # a Shape's languages are ours (KeyError: a bug)
+        out.append(keys[1] if i else keys[0])
         out.append(_dumps(payment_sentence(payment, operations, stake=stake, lang=lang)))
     in_points = payment.priced_in == "points"  # else a price in chips: not points × stake
     if entries:
@@ -696,8 +694,7 @@ def _outcome_opening(kind: OutcomeType) -> bytes:
     for known, text in _OUTCOME_OPENINGS:
         if known is kind:
             return text
-    # a StrEnum's str is its value (``.value`` is a property written in Python)
-    return b'{"type":%b,"winner":' % _text(str(kind))
+    raise ValueError(f"not an outcome type: {kind!r}")  # every member is in the table
 
 
 # An outcome's end up to the players, by stake (a few stakes repeat): no bytes formatted

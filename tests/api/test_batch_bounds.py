@@ -454,3 +454,25 @@ def test_a_batch_lets_each_hand_go_once_scored(monkeypatch: Any) -> None:
     assert [entry["index"] for entry in body["results"]] == [0, 1, 2, 3]
     assert (body["succeeded"], body["failed"]) == (3, 1)
     assert holders == [1, 1, 1]  # each scored hand's body, once the next one is read
+
+
+def test_score_items_writes_the_entries_past_its_kept_openings_whole() -> None:
+    """score_items keeps a scored entry's opening for the first 1,024 indexes (a batch
+    holds at most 1,000 hands); called with more items, each later entry is written
+    whole: the same JSON, its own index."""
+    from calculator.api import score_requests, serialize
+
+    count = len(score_requests._RESULT_OPENINGS) + 2
+    out: list[bytes] = []
+    failed, _seen = score_requests.score_items(
+        [dict(W13) for _ in range(count)],
+        [0] * count,  # each within one hand's body limit
+        Settings(),
+        serialize.DEFAULT_SHAPE,
+        lambda: None,
+        out,
+    )
+    results = orjson.loads(b"".join(out))
+    assert failed == 0
+    assert [entry["index"] for entry in results] == list(range(count))
+    assert results[-1] == {**results[0], "index": count - 1}

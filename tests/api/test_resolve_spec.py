@@ -1,7 +1,7 @@
-"""schemas.resolve_spec resolves through its request's resolver: a preset named alone is
-found again by name (``Resolver.named``), the same rule set, and what is not a preset by
-name alone (another variant, a fingerprint, options) is resolved in full, with its
-refusals at the request's place."""
+"""resolve_spec (calculator.api.hand_requests) resolves through its request's resolver: a
+preset named alone is found again by name (``Resolver.named``), the same rule set, and what
+is not a preset by name alone (another variant, a fingerprint, options) is resolved in
+full, with its refusals at the request's place."""
 
 from __future__ import annotations
 

@@ -273,10 +273,10 @@ def test_a_payment_of_at_most_one_step_is_kept_by_its_value() -> None:
 def test_a_rule_set_echo_is_found_by_identity_as_its_value_would_find_it() -> None:
     """A resolved rule set is kept: the same object again finds its echo by identity, and
     an equal one (another object) writes the same bytes by value; the full echo is its
-    own."""
+    own, kept beside the short one."""
     standard = resolve("standard")
     compact = serialize._ruleset_opening(standard, full=False)
-    assert serialize._RULESETS_BY_IDENTITY[id(standard)][2] is compact
+    assert serialize._RULESETS_BY_IDENTITY[0][id(standard)][1] is compact
     assert compact.startswith(b'{"ruleset":')
     assert compact.endswith(b',"outcome":')
     echo = compact.removeprefix(b'{"ruleset":').removesuffix(b',"outcome":')
@@ -287,9 +287,10 @@ def test_a_rule_set_echo_is_found_by_identity_as_its_value_would_find_it() -> No
     assert serialize._ruleset_opening(copy, full=False) == compact
     full = serialize._ruleset_opening(standard, full=True)
     assert orjson.loads(full + b"null}")["ruleset"]["options"] == standard.options()
-    # the identity entry now holds the full echo: the compact one is written again
-    assert serialize._RULESETS_BY_IDENTITY[id(standard)][2] is full
-    assert serialize._ruleset_opening(standard, full=False) == compact
+    # each echo has its own identity entry: a client alternating the two finds both
+    assert serialize._RULESETS_BY_IDENTITY[1][id(standard)][1] is full
+    assert serialize._ruleset_opening(standard, full=False) is compact
+    assert serialize._ruleset_opening(standard, full=True) is full
 
 
 _OP_KEY = {"start": "amount", "add": "addend", "multiply": "factor"}
