@@ -342,10 +342,10 @@ def winner_amount(amount: int) -> Step:
 
 def loser_owes(
     start: Step,
-    *,
     winner: Score,
     loser: Score,
     rules: GoStopRules,
+    *,
     pibak_max: int,
     go_bak: int,
     exempt: bool,

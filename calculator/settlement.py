@@ -619,13 +619,7 @@ def _owe_all(
         go_bak = go_count if go_count and _go_bak(hand, r, table, i) else 0
         exempt = exemption and _exempt(loser, r)
         found = loser_owes(
-            start,
-            winner=winner,
-            loser=loser,
-            rules=rules,
-            pibak_max=pibak_max,
-            go_bak=go_bak,
-            exempt=exempt,
+            start, winner, loser, rules, pibak_max=pibak_max, go_bak=go_bak, exempt=exempt
         )
         readings = auto.get(i) if auto else None  # most often empty: no lookup
         entry = entries[i]
@@ -635,9 +629,9 @@ def _owe_all(
                 other = _score(entry, bits, rules)
                 cheaper = loser_owes(
                     start,
-                    winner=winner,
-                    loser=other,
-                    rules=rules,
+                    winner,
+                    other,
+                    rules,
                     pibak_max=pibak_max,
                     go_bak=go_bak,
                     exempt=_exempt(other, r),
