@@ -19,6 +19,10 @@ class _Missing:
 MISSING: Final = _Missing()
 
 
+from calculator.api.hand_requests import hand_request
+from calculator.api.hand_requests import spec_by_name
+
+
 class LoadHandRequestSchema:
     """The loader of calculator.api.schemas.HandRequestSchema (compiled)."""
 
@@ -38,14 +42,9 @@ class LoadHandRequestSchema:
     L5: LoadOutcomeSchema
     L6: Any
     L7: Any
-    NO_OPTIONS: Any
-    R: Any
-    RulesetSpec: Any
     each_events: LoadEventSchema
     each_players: LoadPlayerSchema
     isprintable: Any
-    named_spec: Any
-    tuple_new: Any
     slow: Any  # the schema's load, set once the object is made
 
     def __init__(self, constants: dict[str, Any]) -> None:
@@ -65,14 +64,9 @@ class LoadHandRequestSchema:
         self.L5 = constants['L5']
         self.L6 = constants['L6']
         self.L7 = constants['L7']
-        self.NO_OPTIONS = constants['NO_OPTIONS']
-        self.R = constants['R']
-        self.RulesetSpec = constants['RulesetSpec']
         self.each_events = constants['each_events']
         self.each_players = constants['each_players']
         self.isprintable = constants['isprintable']
-        self.named_spec = constants['named_spec']
-        self.tuple_new = constants['tuple_new']
 
     def load_fast(self, data: Any) -> Any:
         """StrictSchema.load_fast: by load, else by the full load (slow)."""
@@ -100,7 +94,7 @@ class LoadHandRequestSchema:
             if v is not MISSING:
                 found += 1
                 if type(v) is str and len(v) <= 64:
-                    f0 = (self.named_spec(v) or self.tuple_new(self.RulesetSpec, (v, self.NO_OPTIONS, True, None)))
+                    f0 = spec_by_name(v)
                 elif v is None:
                     raise self.Fallback
                 else:
@@ -184,7 +178,10 @@ class LoadHandRequestSchema:
             raise self.Fallback from None
         if found != size:  # a key no field has
             raise self.Fallback
-        return self.R(f0, f1, f2, f4, f5, f6, f7, f3)
+        return hand_request(f0, f1, f2, f4, f5, f6, f7, f3)
+
+
+from calculator.cards import all_card_ids
 
 
 class LoadPlayerSchema:
@@ -218,7 +215,6 @@ class LoadPlayerSchema:
     L8: Any
     L9: Any
     R: Any
-    all_known: Any
     isprintable: Any
     new: Any
     slow: Any  # the schema's load, set once the object is made
@@ -252,7 +248,6 @@ class LoadPlayerSchema:
         self.L8 = constants['L8']
         self.L9 = constants['L9']
         self.R = constants['R']
-        self.all_known = constants['all_known']
         self.isprintable = constants['isprintable']
         self.new = constants['new']
 
@@ -297,7 +292,7 @@ class LoadPlayerSchema:
             v = data.get('captured', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
-                if type(v) is list and len(v) <= 60 and self.all_known(v):
+                if type(v) is list and len(v) <= 60 and all_card_ids(v):
                     f1 = tuple(v)
                 elif v is None:
                     raise self.Fallback
@@ -414,7 +409,7 @@ class LoadPlayerSchema:
             v = data.get('hand', MISSING) if found < size else MISSING
             if v is not MISSING:
                 found += 1
-                if type(v) is list and len(v) <= 12 and self.all_known(v):
+                if type(v) is list and len(v) <= 12 and all_card_ids(v):
                     f12 = tuple(v)
                 elif v is None:
                     raise self.Fallback
@@ -1075,8 +1070,8 @@ CLASSES: Final[dict[str, Any]] = {
     'calculator.api.schemas.EventSchema': LoadEventSchema,
 }
 SOURCES: Final[dict[str, str]] = {
-    'calculator.api.schemas.HandRequestSchema': '5f962f8f3dd71fbeb18e4244b327ce89bf9ed8f29830b083b9c9d266843d2adb',
-    'calculator.api.schemas.PlayerSchema': '037217037c30a564c640f16d2f8bedf0aacadda54ed690f17a7fc91d0e9a1424',
+    'calculator.api.schemas.HandRequestSchema': '1e71265649025cfaf7728fb578eb5c62b36e9f14cc3c2e1ea0accf067538c51e',
+    'calculator.api.schemas.PlayerSchema': '9d10d898b50b7eaa6d719a6280f31a4e6636bb5e69e7389347f0b55e53bcfe4a',
     'calculator.api.schemas.TallySchema': 'a1a3cabe7ac1298aba02b606af458522018f97992292758a13ee023aa2f67998',
     'calculator.api.schemas.DeclaredSchema': 'fbbc2f7136621234df06b6c974bc5cdc9650c37a0b812613918eaaeff3c4c7b3',
     'calculator.api.schemas.OutcomeSchema': '52f20c44e9be9274ef6cccc8c07fa08f5a2140e7cc3fbf764e6881473e60a8b2',

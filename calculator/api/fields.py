@@ -99,6 +99,9 @@ for each name it reads; compiled, it reads them from its own object's slots, cal
 nested objects' loaders directly, and looks each key up once (a shape's loader then buys
 nothing: see :meth:`StrictSchema._native`)."""
 NATIVE_MODULE = "calculator/api/fast_loaders.py"
+NATIVE_CALLS = ("calculator.cards", "calculator.api.hand_requests")
+"""The modules whose functions the compiled loaders import and call directly
+(:func:`_direct`): compiled in the same build, and neither imports the loaders."""
 
 
 class Fallback(Exception):  # noqa: N818 - a signal to take the slow path, not an error
@@ -1130,34 +1133,8 @@ def _native_class(
     """The source of the compiled loader (a class) of the record schema ``name``, from the
     blocks of :meth:`StrictSchema._compile` (see :meth:`StrictSchema._native`)."""
     natives = {a for a, schema in nested.items() if _qualified(schema) in NATIVE_SCHEMAS}
-    body = [
-        "        if type(data) is not dict:",
-        "            raise Fallback",
-        "        found = 0",
-        "        size = len(data)",
-        "        try:",
-    ]
-    for key, given, left_out in blocks:
-        # once every key of the object is found, the fields after are left out: their
-        # defaults without a look-up (a batched hand's objects give 4–6 of a player's 13
-        # fields, 5 of a request's 8: ~16 look-ups of absent keys a hand, ~1k instructions)
-        body += [
-            f"            v = data.get({key!r}, MISSING) if found < size else MISSING",
-            "            if v is not MISSING:",
-            "                found += 1",
-        ]
-        body += ["        " + line for line in given[1:]]  # less ``v = data[key]``
-        if left_out:
-            body += ["            else:", *("        " + line for line in left_out)]
-    if not blocks:
-        body.append("            pass")
-    body += [
-        "        except TypeError:",
-        "            raise Fallback from None",
-        "        if found != size:  # a key no field has",
-        "            raise Fallback",
-        f"        return {make.format(', '.join(values))}",
-    ]
+    body = _looked_up_body(blocks)
+    body.append(f"        return {make.format(', '.join(values))}")
     text = "\n".join(body)
     # a tuple of nested objects made at once from the list (compiled, the length known),
     # not through a list first
@@ -1170,18 +1147,25 @@ def _native_class(
         text,
     )
     used: set[str] = set()
+    imports: dict[str, str] = {}  # a function called directly: its name → its module
 
     def attribute(match: re.Match[str]) -> str:
         word = match[0]
         if word[0] in "'\"" or word not in namespace or word.startswith("__") or word == "load":
             return word
+        module = _direct(namespace[word])
+        if module is not None:
+            imports[namespace[word].__name__] = module
+            return str(namespace[word].__name__)
         used.add(word)
         return f"self.{word}.load" if word in natives else f"self.{word}"
 
     text = _NAME_OR_STRING.sub(attribute, text)
     locals_ = sorted(set(re.findall(r"\b(f\d+)\b", text)), key=lambda f: int(f[1:]))
     cls = _native_name(name)
-    lines = [f"class {cls}:", f'    """The loader of {name} (compiled)."""', ""]
+    lines = [f"from {module} import {function}" for function, module in sorted(imports.items())]
+    lines += ["", ""] if imports else []
+    lines += [f"class {cls}:", f'    """The loader of {name} (compiled)."""', ""]
     used.add("Fallback")  # load_fast's
     for word in sorted(used):
         if word in natives:
@@ -1204,6 +1188,53 @@ def _native_class(
     lines += ["", "    def load(self, data: Any) -> Any:", "        v: Any"]
     lines += [f"        {local}: Any" for local in locals_]
     return "\n".join([*lines, text, ""])
+
+
+def _looked_up_body(blocks: list[tuple[str, list[str], list[str]]]) -> list[str]:
+    """A compiled loader's checks that look each key up (:func:`_native_class`)."""
+    body = [
+        "        if type(data) is not dict:",
+        "            raise Fallback",
+        "        found = 0",
+        "        size = len(data)",
+        "        try:",
+    ]
+    for key, given, left_out in blocks:
+        # once every key of the object is found, the fields after are left out: their
+        # defaults without a look-up (a batched hand's objects give 4–6 of a player's 13
+        # fields, 5 of a request's 8: ~16 look-ups of absent keys a hand, ~1k instructions)
+        body += [
+            f"            v = data.get({key!r}, MISSING) if found < size else MISSING",
+            "            if v is not MISSING:",
+            "                found += 1",
+        ]
+        body += ["        " + line for line in given[1:]]  # less ``v = data[key]``
+        if left_out:
+            body += ["            else:", *("        " + line for line in left_out)]
+    if not blocks:
+        body.append("            pass")
+    return [
+        *body,
+        "        except TypeError:",
+        "            raise Fallback from None",
+        "        if found != size:  # a key no field has",
+        "            raise Fallback",
+    ]
+
+
+def _direct(value: Any) -> str | None:
+    """The module of ``value``, if it is a function of :data:`NATIVE_CALLS` that a
+    compiled loader imports and calls directly (else None: an attribute of the loader
+    object, called through Python's protocol).
+
+    Compiled together, a direct call is a C call: through an attribute, each call of a
+    compiled function went through its Python wrapper, which parses its arguments again
+    (a hand's record builder: ~0.3k instructions; a pile's ``all_card_ids``: ~0.15k)."""
+    module = getattr(value, "__module__", None)
+    if module not in NATIVE_CALLS or not callable(value) or isinstance(value, type):
+        return None
+    name = getattr(value, "__name__", None)
+    return module if getattr(importlib.import_module(module), name or "", None) is value else None
 
 
 def _qualified(schema: Schema) -> str:

@@ -69,6 +69,13 @@ class HandRequest(NamedTuple):
     streak_given: bool = True  # False: nagari_streak was left out
 
 
+# The two records hand_request builds, named once: compiled, a named tuple's class is a
+# look-up among the module's globals at every use (two a hand); a Final name is read
+# from a native static (tests/test_records.py reads these aliases).
+_HAND: Final = Hand
+_REQUEST: Final = HandRequest
+
+
 def hand_request(
     ruleset: RulesetSpec,
     stake: int,
@@ -84,8 +91,8 @@ def hand_request(
     # Hand's fields in order (players, outcome, stake, nagari_streak, events, dealer), by
     # tuple.__new__, which (unlike Hand._make) checks no length: tests/test_records.py
     # holds these calls to the records' fields. Once per hand of a batch.
-    hand = _new(Hand, (players, outcome, stake, nagari_streak or 0, events, dealer))
-    made: HandRequest = _new(HandRequest, (hand, ruleset, compare_with, nagari_streak is not None))
+    hand = _new(_HAND, (players, outcome, stake, nagari_streak or 0, events, dealer))
+    made: HandRequest = _new(_REQUEST, (hand, ruleset, compare_with, nagari_streak is not None))
     return made
 
 

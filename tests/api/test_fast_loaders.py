@@ -11,8 +11,9 @@ import pytest
 from marshmallow import ValidationError
 
 from bench.corpus import corpus
-from calculator.api import fast_loaders
-from calculator.api.fields import NATIVE_MODULE, NATIVE_SCHEMAS, Fallback, native_module
+from calculator import cards
+from calculator.api import fast_loaders, hand_requests
+from calculator.api.fields import NATIVE_MODULE, NATIVE_SCHEMAS, Fallback, _direct, native_module
 from calculator.api.schemas import HAND_SCHEMA, HandRequestSchema, PlayerSchema, load_hand_request
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,3 +97,31 @@ def test_a_hand_request_loads_by_load_one_as_by_load_fast() -> None:
         with pytest.raises(ValidationError) as full:
             HAND_SCHEMA.load(bad)
         assert one.value.messages == full.value.messages
+
+
+def test_the_compiled_loaders_call_the_functions_of_native_calls_directly() -> None:
+    """A function of fields.NATIVE_CALLS is imported by the generated module and called
+    by name (compiled: a C call), not read from the loader object's attributes."""
+    source = native_module()
+    assert "from calculator.cards import all_card_ids" in source
+    assert "from calculator.api.hand_requests import hand_request" in source
+    assert "return hand_request(f0, " in source
+    assert "spec_by_name(v)" in source
+    for attribute in ("self.R(", "self.all_known", "self.spec_by_name"):
+        assert attribute not in source
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        lambda: None,  # not a module's function
+        hand_requests.HandRequest,  # a class (a record is made by tuple.__new__)
+        hand_requests.BY_NAME.get,  # a bound method
+        copy.deepcopy,  # a function of another module
+        str.isprintable,
+    ],
+)
+def test_only_a_module_function_of_native_calls_is_called_directly(value: object) -> None:
+    assert _direct(value) is None
+    assert _direct(hand_requests.spec_by_name) == "calculator.api.hand_requests"
+    assert _direct(cards.all_card_ids) == "calculator.cards"
