@@ -15,6 +15,7 @@ from calculator import cards
 from calculator.api import fast_loaders, hand_requests
 from calculator.api.fields import NATIVE_MODULE, NATIVE_SCHEMAS, Fallback, _direct, native_module
 from calculator.api.schemas import HAND_SCHEMA, HandRequestSchema, PlayerSchema, load_hand_request
+from calculator.records import Record
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPILED = not fast_loaders.__file__.endswith(".py")
@@ -125,3 +126,20 @@ def test_only_a_module_function_of_native_calls_is_called_directly(value: object
     assert _direct(value) is None
     assert _direct(hand_requests.spec_by_name) == "calculator.api.hand_requests"
     assert _direct(cards.all_card_ids) == "calculator.cards"
+
+
+def test_a_hand_request_is_a_record_equal_and_copied_by_its_fields() -> None:
+    """HandRequest is a native record (calculator.records.Record), no longer a named
+    tuple: equal by its fields and of its class alone, copied by them."""
+    request = load_hand_request(corpus(1, players=3, modes="cards")[0])
+    assert isinstance(request, Record)
+    again = hand_requests.HandRequest(
+        request.hand, request.ruleset, request.compare_with, request.streak_given
+    )
+    assert again == request
+    assert again is not request
+    assert request != (request.hand, request.ruleset, request.compare_with, True)
+    assert request != again._replace(streak_given=False)
+    assert copy.copy(request) == request  # (a rule set's options are a read-only mapping,
+    # which neither deepcopy nor pickle takes: as of the named tuple)
+    assert hand_requests.HandRequest(request.hand, request.ruleset, ()).streak_given is True
