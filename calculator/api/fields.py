@@ -1041,7 +1041,8 @@ class StrictSchema(Schema):
 
         The source (:attr:`native_source`, a class) is the general loader's, for mypyc: the
         names the interpreted loader reads from its namespace are attributes of an object
-        made with those values; each key is looked up once (``get``, with a sentinel), none
+        made with those values (a function of :data:`NATIVE_CALLS`: imported, and called
+        by its name); each key is looked up once (``get``, with a sentinel), none
         once the object's keys are all found, and the keys found are counted, so that an
         unknown key, which the count misses, falls back as ``keys_allowed`` does; a nested
         schema of :data:`NATIVE_SCHEMAS` is called by its object's ``load``, without a
@@ -1133,8 +1134,34 @@ def _native_class(
     """The source of the compiled loader (a class) of the record schema ``name``, from the
     blocks of :meth:`StrictSchema._compile` (see :meth:`StrictSchema._native`)."""
     natives = {a for a, schema in nested.items() if _qualified(schema) in NATIVE_SCHEMAS}
-    body = _looked_up_body(blocks)
-    body.append(f"        return {make.format(', '.join(values))}")
+    body = [
+        "        if type(data) is not dict:",
+        "            raise Fallback",
+        "        found = 0",
+        "        size = len(data)",
+        "        try:",
+    ]
+    for key, given, left_out in blocks:
+        # once every key of the object is found, the fields after are left out: their
+        # defaults without a look-up (a batched hand's objects give 4–6 of a player's 13
+        # fields, 5 of a request's 8: ~16 look-ups of absent keys a hand, ~1k instructions)
+        body += [
+            f"            v = data.get({key!r}, MISSING) if found < size else MISSING",
+            "            if v is not MISSING:",
+            "                found += 1",
+        ]
+        body += ["        " + line for line in given[1:]]  # less ``v = data[key]``
+        if left_out:
+            body += ["            else:", *("        " + line for line in left_out)]
+    if not blocks:
+        body.append("            pass")
+    body += [
+        "        except TypeError:",
+        "            raise Fallback from None",
+        "        if found != size:  # a key no field has",
+        "            raise Fallback",
+        f"        return {make.format(', '.join(values))}",
+    ]
     text = "\n".join(body)
     # a tuple of nested objects made at once from the list (compiled, the length known),
     # not through a list first
@@ -1188,38 +1215,6 @@ def _native_class(
     lines += ["", "    def load(self, data: Any) -> Any:", "        v: Any"]
     lines += [f"        {local}: Any" for local in locals_]
     return "\n".join([*lines, text, ""])
-
-
-def _looked_up_body(blocks: list[tuple[str, list[str], list[str]]]) -> list[str]:
-    """A compiled loader's checks that look each key up (:func:`_native_class`)."""
-    body = [
-        "        if type(data) is not dict:",
-        "            raise Fallback",
-        "        found = 0",
-        "        size = len(data)",
-        "        try:",
-    ]
-    for key, given, left_out in blocks:
-        # once every key of the object is found, the fields after are left out: their
-        # defaults without a look-up (a batched hand's objects give 4–6 of a player's 13
-        # fields, 5 of a request's 8: ~16 look-ups of absent keys a hand, ~1k instructions)
-        body += [
-            f"            v = data.get({key!r}, MISSING) if found < size else MISSING",
-            "            if v is not MISSING:",
-            "                found += 1",
-        ]
-        body += ["        " + line for line in given[1:]]  # less ``v = data[key]``
-        if left_out:
-            body += ["            else:", *("        " + line for line in left_out)]
-    if not blocks:
-        body.append("            pass")
-    return [
-        *body,
-        "        except TypeError:",
-        "            raise Fallback from None",
-        "        if found != size:  # a key no field has",
-        "            raise Fallback",
-    ]
 
 
 def _direct(value: Any) -> str | None:
