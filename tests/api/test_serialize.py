@@ -244,7 +244,7 @@ def test_a_payment_of_at_most_one_step_is_kept_by_its_value() -> None:
     standard = resolve("standard")
     bodies = [body for modes in MODES for body in [*corpus(30, players=3, modes=modes), DECLARED]]
     korean, english = ("ko",), ("en",)
-    payments = serialize._kept(korean).payments
+    kept_korean = serialize._kept(korean)
     kept = unkept = 0
     for body in bodies:
         first = settle(load_hand_request(body).hand, standard)
@@ -253,19 +253,20 @@ def test_a_payment_of_at_most_one_step_is_kept_by_its_value() -> None:
             assert same == payment
             if payment.steps:
                 assert same.steps[-1] is not payment.steps[-1]
-            payments.clear()
+            kept_korean.clear()
             written = serialize._payment_bytes(payment, first.stake, korean)
             found = serialize._payment_bytes(same, first.stake, korean)
             assert found == written
             assert orjson.dumps(serialize.payment_json(same, first.stake)) == written
             opening, _start = serialize._own_steps(payment.steps)
             if len(payment.steps) - opening > 1:
-                assert not payments
+                assert not kept_korean.payments
+                assert not kept_korean.payments_held
                 unkept += 1
                 continue
             assert found is written
             kept += 1
-            payments.clear()
+            kept_korean.clear()
             assert serialize._payment_bytes(same, first.stake, korean) == written
             assert serialize._payment_bytes(payment, first.stake + 1, korean) is not written
             assert serialize._payment_bytes(payment, first.stake, english) != written
