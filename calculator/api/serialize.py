@@ -220,13 +220,15 @@ class _Kept:
 
     def __init__(self, langs: tuple[str, ...]) -> None:
         self.langs: Final = langs
-        self.steps: Final[dict[tuple[Step, int], _StepEntry]] = {}
         self.items: Final[dict[Item, _ItemTexts]] = {}
         self.by_identity: Final[dict[int, tuple[Item, _ItemTexts]]] = {}
         self.labels: Final[dict[str, bytes]] = {}
-        # the winners' parts by the winner's ID, the payments by stake: a table each (that
-        # the record alone keys), not a tuple of two to build, hash, compare and free at
-        # each look-up (~0.4k instructions); bounded by the entries they hold in all
+        # the steps by the amount they start from, the winners' parts by the winner's ID,
+        # the payments by stake: a table each (that the record alone keys), not a tuple of
+        # two to build, hash, compare and free at each look-up (~0.4k instructions);
+        # bounded by the entries they hold in all
+        self.steps: Final[dict[int, dict[Step, _StepEntry]]] = {}
+        self.steps_held = 0
         self.winners: Final[dict[str | None, dict[WinnerScore, tuple[bytes, bytes]]]] = {}
         self.winners_held = 0
         self.payments: Final[dict[int, dict[Payment, bytes]]] = {}
@@ -234,8 +236,10 @@ class _Kept:
 
     def clear(self) -> None:
         """Forget every part kept (the tests' fresh start)."""
-        for table in (self.steps, self.items, self.by_identity, self.labels):
+        for table in (self.items, self.by_identity, self.labels):
             table.clear()
+        self.steps.clear()
+        self.steps_held = 0
         self.winners.clear()
         self.winners_held = 0
         self.payments.clear()
@@ -293,13 +297,17 @@ def step_entry(step: Step, before: int, langs: tuple[str, ...]) -> _StepEntry:
 
 
 def _kept_step(step: Step, before: int, kept: _Kept) -> _StepEntry:
-    key = (step, before)
-    steps = kept.steps
-    found = steps.get(key)
+    steps = kept.steps.get(before)
+    found = None if steps is None else steps.get(step)
     if found is None:
-        if len(steps) >= _STEPS_KEPT:
-            steps.clear()
-        found = steps[key] = _step_entry(step, before, kept.langs)
+        if kept.steps_held >= _STEPS_KEPT:
+            kept.steps.clear()
+            kept.steps_held = 0
+            steps = None
+        if steps is None:
+            steps = kept.steps[before] = {}
+        found = steps[step] = _step_entry(step, before, kept.langs)
+        kept.steps_held += 1
     return found
 
 

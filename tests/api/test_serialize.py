@@ -491,3 +491,22 @@ def test_an_outcomes_opening_is_found_by_identity() -> None:
         found = serialize._outcome_opening(kind)
         assert found is next(text for known, text in serialize._OUTCOME_OPENINGS if known is kind)
         assert found == b'{"type":%b,"winner":' % orjson.dumps(kind.value)
+
+
+def test_the_tables_kept_by_a_part_count_every_entry_they_hold() -> None:
+    """The steps, winners' parts and payments are kept in a table each by the amount a
+    step starts from, the winner's ID and the stake: each bounded by the entries held in
+    all of its tables, which it counts as it adds them (a count that fell behind would let
+    the tables grow past their bound)."""
+    langs = ("en",)
+    kept = serialize._kept(langs)
+    kept.clear()
+    for result in _results():
+        serialize.hand_text(result, (), serialize.Shape(langs=langs))
+    for tables, held in [
+        (kept.steps, kept.steps_held),
+        (kept.winners, kept.winners_held),
+        (kept.payments, kept.payments_held),
+    ]:
+        assert held
+        assert held == sum(len(table) for table in tables.values())
