@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, final
 
 import orjson
 
@@ -161,9 +161,17 @@ def _text(value: str) -> bytes:
     return found
 
 
+# The texts of 0 to 255, made once: a player's counts are small numbers, each formatted
+# into a bytes object of its own, then copied and freed (a player's counts not seen
+# before cost ~2.2k instructions to write, ~1.1k now: callgrind, fresh hands).
+_SMALL_NUMBERS: Final = tuple([b"%d" % value for value in range(256)])
+
+
 def _number(value: int | None) -> bytes:
     """An int, or null."""
-    return b"null" if value is None else b"%d" % value
+    if value is None:
+        return b"null"
+    return _SMALL_NUMBERS[value] if 0 <= value < 256 else b"%d" % value
 
 
 def _card_texts(shift: int) -> tuple[bytes, ...]:
@@ -180,20 +188,78 @@ _CARD_TEXTS: Final = tuple(_card_texts(shift) for shift in range(8))
 
 def _cards_text(mask: int) -> bytes:
     """The IDs of the cards in ``mask`` as JSON strings joined by commas, in deck order
-    (:func:`calculator.cards.ids_of`'s order and IDs)."""
-    found = b""
+    (:func:`calculator.cards.ids_of`'s order and IDs). Its chunks joined once: added one
+    by one, the text so far was copied at each (~6 of them an item not seen before: ~2.6k
+    instructions, ~2.3k now; callgrind, fresh hands)."""
+    chunks: list[bytes] = []
     shift = 0
     while mask:
         chunk = _CARD_TEXTS[shift][mask & 127]
         if chunk:
-            found = b"%b,%b" % (found, chunk) if found else chunk
+            chunks.append(chunk)
         mask >>= 7
         shift += 1
-    return found
+    return chunks[0] if len(chunks) == 1 else b",".join(chunks)
 
 
 _StepEntry = tuple[bytes, tuple[str, ...]]
 """A step's line, serialized, and what it does in its payment's sentence, per language."""
+
+_ItemTexts = tuple[bytes, bytes]
+"""An item's JSON, and the same after a comma (a player's items after its first): kept
+together, the comma is no piece of its own to append and join (~0.1k instructions)."""
+
+
+@final
+class _Kept:
+    """What the answers in one set of languages keep by value (the parts below: steps,
+    items, labels, winners' parts, payments), found once an answer by its languages
+    (:func:`_kept`). One table per part and languages, not the languages in every key:
+    the languages' tuple was hashed again for each of ~10 look-ups a batched hand (its
+    tuple's hash is not kept), and compared on each hit (bench.instructions batch: 171.5k
+    → 170.6k instructions a hand; fresh 226.1k → 218.3k)."""
+
+    def __init__(self, langs: tuple[str, ...]) -> None:
+        self.langs: Final = langs
+        self.items: Final[dict[Item, _ItemTexts]] = {}
+        self.by_identity: Final[dict[int, tuple[Item, _ItemTexts]]] = {}
+        self.labels: Final[dict[str, bytes]] = {}
+        # the steps by the amount they start from, the winners' parts by the winner's ID,
+        # the payments by stake: a table each (that the record alone keys), not a tuple of
+        # two to build, hash, compare and free at each look-up (~0.35k instructions: a
+        # batched hand 170.6k → 169.6k, fresh 218.3k → 211.4k, with the counts' and cards'
+        # texts); bounded by the entries they hold in all
+        self.steps: Final[dict[int, dict[Step, _StepEntry]]] = {}
+        self.steps_held = 0
+        self.winners: Final[dict[str | None, dict[WinnerScore, tuple[bytes, bytes]]]] = {}
+        self.winners_held = 0
+        self.payments: Final[dict[int, dict[Payment, bytes]]] = {}
+        self.payments_held = 0
+
+    def clear(self) -> None:
+        """Forget every part kept (the tests' fresh start)."""
+        for table in (self.items, self.by_identity, self.labels):
+            table.clear()
+        self.steps.clear()
+        self.steps_held = 0
+        self.winners.clear()
+        self.winners_held = 0
+        self.payments.clear()
+        self.payments_held = 0
+
+
+# The languages an answer can ask for are ours (Shape): a few sets, each kept for good.
+_KEPT: Final[dict[tuple[str, ...], _Kept]] = {}
+
+
+def _kept(langs: tuple[str, ...]) -> _Kept:
+    """What the answers in ``langs`` keep (the same object for an equal tuple)."""
+    found = _KEPT.get(langs)
+    if found is None:
+        if len(_KEPT) >= 64:  # a bound all the same
+            _KEPT.clear()
+        found = _KEPT[langs] = _Kept(langs)
+    return found
 
 
 def _step_entry(step: Step, before: int, langs: tuple[str, ...]) -> _StepEntry:
@@ -224,18 +290,26 @@ def _step_entry(step: Step, before: int, langs: tuple[str, ...]) -> _StepEntry:
 # call that builds an argument tuple, then a key tuple of its own, and moves the entry to
 # the front: ~2.9k instructions a found step in the corpus's hot loop, where this lookup
 # costs ~1.1k).
-_STEP_ENTRIES: Final[dict[tuple[Step, int, tuple[str, ...]], _StepEntry]] = {}
 _STEPS_KEPT: Final = 16384
 
 
 def step_entry(step: Step, before: int, langs: tuple[str, ...]) -> _StepEntry:
     """One explanation line, serialized, and its sentence parts: :func:`_step_entry`, kept."""
-    key = (step, before, langs)
-    found = _STEP_ENTRIES.get(key)
+    return _kept_step(step, before, _kept(langs))
+
+
+def _kept_step(step: Step, before: int, kept: _Kept) -> _StepEntry:
+    steps = kept.steps.get(before)
+    found = None if steps is None else steps.get(step)
     if found is None:
-        if len(_STEP_ENTRIES) >= _STEPS_KEPT:
-            _STEP_ENTRIES.clear()
-        found = _STEP_ENTRIES[key] = _step_entry(step, before, langs)
+        if kept.steps_held >= _STEPS_KEPT:
+            kept.steps.clear()
+            kept.steps_held = 0
+            steps = None
+        if steps is None:
+            steps = kept.steps[before] = {}
+        found = steps[step] = _step_entry(step, before, kept.langs)
+        kept.steps_held += 1
     return found
 
 
@@ -248,11 +322,11 @@ def _own_steps(steps: tuple[Step, ...]) -> tuple[int, int]:
     return 0, 0
 
 
-def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[bytes]:
+def _steps(steps: tuple[Step, ...], start: int, kept: _Kept) -> list[bytes]:
     found: list[bytes] = []
     before = start
     for step in steps:
-        found.append(step_entry(step, before, langs)[0])
+        found.append(_kept_step(step, before, kept)[0])
         before = step.total
     return found
 
@@ -262,26 +336,21 @@ def _steps(steps: tuple[Step, ...], start: int, langs: tuple[str, ...]) -> list[
 # IDs not known in advance: junk, ribbon counts), which the same hand answered again finds
 # (a table read in English, rendered from its ledger at each read). A plain dict, not an
 # ``lru_cache`` (compiled, calling one is a generic call: see step_entry).
-_ItemTexts = tuple[bytes, bytes]
-"""An item's JSON, and the same after a comma (a player's items after its first): kept
-together, the comma is no piece of its own to append and join (~0.1k instructions)."""
-
-_ITEMS: Final[dict[tuple[Item, tuple[str, ...]], _ItemTexts]] = {}
 _ITEMS_KEPT: Final = 16384
 
 
-def _item_by_value(item: Item, langs: tuple[str, ...]) -> _ItemTexts:
-    key = (item, langs)
-    found = _ITEMS.get(key)
+def _item_by_value(item: Item, kept: _Kept) -> _ItemTexts:
+    items = kept.items
+    found = items.get(item)
     if found is None:
-        if len(_ITEMS) >= _ITEMS_KEPT:
-            _ITEMS.clear()
-        body = _item_body(item, langs)
-        found = _ITEMS[key] = (body, b"," + body)
+        if len(items) >= _ITEMS_KEPT:
+            items.clear()
+        body = _item_body(item, kept)
+        found = items[item] = (body, b"," + body)
     return found
 
 
-def _item_body(item: Item, langs: tuple[str, ...]) -> bytes:
+def _item_body(item: Item, kept: _Kept) -> bytes:
     """One scoring item as JSON: code, points, cards (its own IDs, else its mask's), label."""
     ids = item.ids
     held = _cards_text(item.mask) if ids is None else b",".join([_text(i) for i in ids])
@@ -289,51 +358,46 @@ def _item_body(item: Item, langs: tuple[str, ...]) -> bytes:
         _text(item.code),
         item.points,
         held,
-        _label_text(item.code, langs),
+        _label_text(item.code, kept),
     )
 
 
-# An item's label, serialized: the same few codes in every answer.
-_LABEL_TEXTS: Final[dict[tuple[str, tuple[str, ...]], bytes]] = {}
-
-
-def _label_text(code: str, langs: tuple[str, ...]) -> bytes:
-    key = (code, langs)
-    found = _LABEL_TEXTS.get(key)
+def _label_text(code: str, kept: _Kept) -> bytes:
+    """An item's label, serialized, kept: the same few codes in every answer."""
+    labels = kept.labels
+    found = labels.get(code)
     if found is None:
-        if len(_LABEL_TEXTS) >= 1024:
-            _LABEL_TEXTS.clear()
-        found = _LABEL_TEXTS[key] = _dumps(_label(code, langs))
+        if len(labels) >= 1024:
+            labels.clear()
+        found = labels[code] = _dumps(_label(code, kept.langs))
     return found
 
 
 # An item of the score tables (calculator.tables: those that know their IDs in advance)
 # is the same object in every hand under its rules: found by identity first, which hashes
-# nothing (hashing an item and comparing it with the kept key cost ~1k a lookup). The
-# entry holds the item and the languages it was made for (compared by value: the hand
-# endpoint's ("ko",) and the ledger's are other tuples): an ID is only taken for them while
-# they are alive, and anything else goes on to the cache by value.
-_BY_IDENTITY: Final[dict[int, tuple[Item, tuple[str, ...], _ItemTexts]]] = {}
+# nothing (hashing an item and comparing it with the kept key cost ~1k a lookup), in the
+# table of its languages. The entry holds the item: an ID is only taken for it while it
+# is alive, and anything else goes on to the cache by value.
 _IDENTITIES_KEPT: Final = 4096
 
 
 def _item_text(item: Item, langs: tuple[str, ...]) -> bytes:
     """One scoring item, serialized, kept (:func:`_item_texts`)."""
-    return _item_texts(item, langs)[0]
+    return _item_texts(item, _kept(langs))[0]
 
 
-def _item_texts(item: Item, langs: tuple[str, ...]) -> _ItemTexts:
+def _item_texts(item: Item, kept: _Kept) -> _ItemTexts:
     """One scoring item, serialized, alone and after a comma, kept (:func:`_item_by_value`)."""
     if item.ids is None:  # made for its hand: only its value can be found again
-        return _item_by_value(item, langs)
-    kept = _BY_IDENTITY.get(id(item))
-    # ``is`` first: the same Shape's tuple, most of the time (``==`` is a generic compare)
-    if kept is not None and kept[0] is item and (kept[1] is langs or kept[1] == langs):
-        return kept[2]
-    found = _item_by_value(item, langs)
-    if len(_BY_IDENTITY) >= _IDENTITIES_KEPT:
-        _BY_IDENTITY.clear()
-    _BY_IDENTITY[id(item)] = (item, langs, found)
+        return _item_by_value(item, kept)
+    by_identity = kept.by_identity
+    entry = by_identity.get(id(item))
+    if entry is not None and entry[0] is item:
+        return entry[1]
+    found = _item_by_value(item, kept)
+    if len(by_identity) >= _IDENTITIES_KEPT:
+        by_identity.clear()
+    by_identity[id(item)] = (item, found)
     return found
 
 
@@ -366,7 +430,7 @@ def _player_openings(player_id: str) -> tuple[bytes, bytes, bytes]:
 
 
 def _write_player(
-    out: list[bytes], player: PlayerResult, langs: tuple[str, ...], *, after: bool = False
+    out: list[bytes], player: PlayerResult, kept: _Kept, *, after: bool = False
 ) -> None:
     """Append a player's itemized points to ``out`` as pieces of JSON (``gukjin_as`` only
     when it holds a switchable card; ``sits_out`` and ``sold`` only for the player who
@@ -384,7 +448,7 @@ def _write_player(
         out.append(b',"points":%d,"items":[' % points)
     first = True
     for item in player.items:
-        texts = _item_texts(item, langs)
+        texts = _item_texts(item, kept)
         out.append(texts[0] if first else texts[1])
         first = False
     # not the properties (compiled, a generic lookup each), nor a Counts record: its values
@@ -405,7 +469,7 @@ def _write_player(
 def player_json(player: PlayerResult, shape: Shape = DEFAULT_SHAPE) -> orjson.Fragment:
     """A player's itemized points, serialized (:func:`_write_player`)."""
     out: list[bytes] = []
-    _write_player(out, player, shape.langs)
+    _write_player(out, player, _kept(shape.langs))
     return _Fragment(b"".join(out))
 
 
@@ -413,10 +477,10 @@ def players_json(
     players: tuple[PlayerResult, ...], shape: Shape = DEFAULT_SHAPE
 ) -> orjson.Fragment:
     """Every player's itemized points, serialized as one list (:func:`_write_player`)."""
-    langs = shape.langs
+    kept = _kept(shape.langs)
     out: list[bytes] = [b"["]
     for i, player in enumerate(players):
-        _write_player(out, player, langs, after=i > 0)
+        _write_player(out, player, kept, after=i > 0)
     out.append(b"]")
     return _Fragment(b"".join(out))
 
@@ -448,8 +512,15 @@ def _counts_text(counts: CountValues | None) -> bytes:
         return b"null"
     brights, animals, ribbons, junk_value, junk_cards, held = counts
     return (
-        b'{"brights":%d,"animals":%d,"ribbons":%d,"junk_value":%d,"junk_cards":%b,"cards":%b}'
-        % (brights, animals, ribbons, junk_value, _number(junk_cards), _number(held))
+        b'{"brights":%b,"animals":%b,"ribbons":%b,"junk_value":%b,"junk_cards":%b,"cards":%b}'
+        % (
+            _number(brights),
+            _number(animals),
+            _number(ribbons),
+            _number(junk_value),
+            _number(junk_cards),
+            _number(held),
+        )
     )
 
 
@@ -457,7 +528,6 @@ def _counts_text(counts: CountValues | None) -> bytes:
 # (one hash of its steps, where each step was looked up on its own, then a dict and a list
 # built for orjson to walk: ~4.2k instructions a hand in the corpus's hot loop, now ~1.7k).
 # Written as text (:func:`_winner_text`): the batch's answers are joined from it as it is.
-_WINNERS: Final[dict[tuple[str | None, WinnerScore, tuple[str, ...]], tuple[bytes, bytes]]] = {}
 _WINNERS_KEPT: Final = 4096
 
 
@@ -467,31 +537,34 @@ def winner_json(
     """The winner's base points and the steps to its amount, serialized."""
     if winner is None:
         return None
-    return _Fragment(_winner_bytes(winner, winner_id, shape.langs)[0])
+    return _Fragment(_winner_bytes(winner, winner_id, _kept(shape.langs))[0])
 
 
-def _winner_bytes(
-    winner: WinnerScore, winner_id: str | None, langs: tuple[str, ...]
-) -> tuple[bytes, bytes]:
+def _winner_bytes(winner: WinnerScore, winner_id: str | None, kept: _Kept) -> tuple[bytes, bytes]:
     """:func:`winner_json`'s bytes, and the same as a hand's answer writes them, between
     the players and the payments (one piece where there were three), kept by value."""
-    key = (winner_id, winner, langs)
-    found = _WINNERS.get(key)
+    winners = kept.winners.get(winner_id)
+    found = None if winners is None else winners.get(winner)
     if found is None:
-        if len(_WINNERS) >= _WINNERS_KEPT:
-            _WINNERS.clear()
-        text = _winner_text(winner, winner_id, langs)
-        found = _WINNERS[key] = (text, b'],"winner_score":%b,"payments":[' % text)
+        if kept.winners_held >= _WINNERS_KEPT:
+            kept.winners.clear()
+            kept.winners_held = 0
+            winners = None
+        if winners is None:
+            winners = kept.winners[winner_id] = {}
+        text = _winner_text(winner, winner_id, kept)
+        found = winners[winner] = (text, b'],"winner_score":%b,"payments":[' % text)
+        kept.winners_held += 1
     return found
 
 
-def _winner_text(winner: WinnerScore, winner_id: str | None, langs: tuple[str, ...]) -> bytes:
+def _winner_text(winner: WinnerScore, winner_id: str | None, kept: _Kept) -> bytes:
     """What ``orjson.dumps`` writes for the winner's dict ``{winner, base, steps, amount}``,
     written directly (its steps are kept as text)."""
     return b'{"winner":%b,"base":%d,"steps":[%b],"amount":%d}' % (
         b"null" if winner_id is None else _text(winner_id),
         winner.base,
-        b",".join(_steps(winner.steps, winner.base, langs)),
+        b",".join(_steps(winner.steps, winner.base, kept)),
         winner.amount,
     )
 
@@ -506,7 +579,6 @@ def _winner_text(winner: WinnerScore, winner_id: str | None, langs: tuple[str, .
 # where a miss costs ~3.5k (a key, two lookups, a ``dumps`` call of its own). Every payment
 # is written as text (:func:`_payment_text`): no dict built for orjson to walk, the others
 # (two steps or more) included.
-_PAYMENTS: Final[dict[tuple[Payment, int, tuple[str, ...]], bytes]] = {}
 _PAYMENTS_KEPT: Final = 4096
 
 
@@ -519,45 +591,46 @@ def payment_json(payment: Payment, stake: int, shape: Shape = DEFAULT_SHAPE) -> 
 def _payment_bytes(payment: Payment, stake: int, langs: tuple[str, ...]) -> bytes:
     """:func:`payment_json`'s bytes: :func:`_add_payment`'s pieces, joined."""
     out: list[bytes] = []
-    _add_payment(out, payment, stake, langs)
+    _add_payment(out, payment, stake, _kept(langs))
     return out[0] if len(out) == 1 else b"".join(out)
 
 
-def _add_payment(out: list[bytes], payment: Payment, stake: int, langs: tuple[str, ...]) -> None:
+def _add_payment(out: list[bytes], payment: Payment, stake: int, kept: _Kept) -> None:
     """Append a payment's JSON to ``out``: kept by value (one piece) when it has at most
     one step of its own; else written as pieces, with the answer (rarely seen again)."""
     steps = payment.steps
     first, start = _own_steps(steps)
     if len(steps) - first > 1:
-        _write_payment(out, payment, stake, langs, _entries(steps, first, start, langs))
+        _write_payment(out, payment, stake, kept.langs, _entries(steps, first, start, kept))
     else:
-        out.append(_kept_payment(payment, stake, langs, first, start))
+        out.append(_kept_payment(payment, stake, kept, first, start))
 
 
-def _kept_payment(
-    payment: Payment, stake: int, langs: tuple[str, ...], first: int, start: int
-) -> bytes:
+def _kept_payment(payment: Payment, stake: int, kept: _Kept, first: int, start: int) -> bytes:
     """A payment of at most one step of its own (from ``first``, starting from ``start``:
     :func:`_own_steps`), kept by value."""
-    key = (payment, stake, langs)
-    found = _PAYMENTS.get(key)
+    payments = kept.payments.get(stake)
+    found = None if payments is None else payments.get(payment)
     if found is None:
-        if len(_PAYMENTS) >= _PAYMENTS_KEPT:
-            _PAYMENTS.clear()
-        entries = _entries(payment.steps, first, start, langs)
-        found = _PAYMENTS[key] = _payment_text(payment, stake, langs, entries)
+        if kept.payments_held >= _PAYMENTS_KEPT:
+            kept.payments.clear()
+            kept.payments_held = 0
+            payments = None
+        if payments is None:
+            payments = kept.payments[stake] = {}
+        entries = _entries(payment.steps, first, start, kept)
+        found = payments[payment] = _payment_text(payment, stake, kept.langs, entries)
+        kept.payments_held += 1
     return found
 
 
-def _entries(
-    steps: tuple[Step, ...], first: int, before: int, langs: tuple[str, ...]
-) -> list[_StepEntry]:
+def _entries(steps: tuple[Step, ...], first: int, before: int, kept: _Kept) -> list[_StepEntry]:
     """The ``step_entry`` of each of a payment's own steps, ``steps[first:]``, in order
     (``before``: the amount they start from)."""
     found = []
     for i in range(first, len(steps)):
         step = steps[i]
-        found.append(step_entry(step, before, langs))
+        found.append(_kept_step(step, before, kept))
         before = step.total
     return found
 
@@ -720,7 +793,7 @@ def write_hand(
     """Append the full response of ``POST /v1/gostop/hands`` to ``out`` as pieces of JSON,
     shaped as the client asked: the fields that would say nothing (``preview`` false, no
     ``comparisons``) are left out."""
-    langs = shape.langs
+    kept = _kept(shape.langs)
     stake = result.stake
     outcome = result.outcome
     out.append(_ruleset_opening(result.ruleset, full=shape.full_ruleset))
@@ -736,18 +809,18 @@ def write_hand(
         out.append(_stake_opening(stake))
     first = True
     for player in result.players:
-        _write_player(out, player, langs, after=not first)
+        _write_player(out, player, kept, after=not first)
         first = False
     winner = result.winner_score
     if winner is None:
         out.append(b'],"winner_score":null,"payments":[')
     else:
-        out.append(_winner_bytes(winner, winner_id, langs)[1])
+        out.append(_winner_bytes(winner, winner_id, kept)[1])
     first = True
     for payment in result.payments:
         if not first:
             out.append(b",")
-        _add_payment(out, payment, stake, langs)
+        _add_payment(out, payment, stake, kept)
         first = False
     out.append(b'],"net":{')
     net = result.net

@@ -180,21 +180,22 @@ def test_a_table_item_is_found_by_identity_as_its_value_would_find_it() -> None:
     hand under the same rules) takes that way, and writes what the cache by value writes."""
     found = 0
     korean = serialize.DEFAULT_SHAPE.langs
+    items = serialize._kept(korean).items
     for result in _results():
         for player in result.players:
             for item in player.items:
                 written = serialize._item_text(item, korean)
-                serialize._ITEMS.clear()
+                items.clear()
                 assert written is serialize._item_text(item, korean) or item.ids is None  # kept
                 # a table item again: found by identity, without the cache by value
-                assert len(serialize._ITEMS) == (0 if item.ids is not None else 1)
+                assert len(items) == (0 if item.ids is not None else 1)
                 copy = item._replace()  # equal, another object: found by value alone
                 assert serialize._item_text(copy, korean) == written
                 if item.ids is not None:
-                    kept = serialize._BY_IDENTITY[id(item)]
+                    kept = serialize._kept(korean).by_identity[id(item)]
                     assert kept[0] is item
-                    assert kept[2][0] is written
-                    assert kept[2][1] == b"," + written  # after a comma
+                    assert kept[1][0] is written
+                    assert kept[1][1] == b"," + written  # after a comma
                     found += 1
     assert found
 
@@ -207,9 +208,10 @@ def test_a_table_item_kept_by_identity_answers_in_the_language_asked() -> None:
         label = orjson.loads(orjson.dumps(item_json(item, langs)))["label"]
         assert list(label) == list(langs)
     korean = serialize._item_text(item, ("ko", "en")[:1])  # another tuple, equal
-    serialize._ITEMS.clear()
+    assert serialize._kept(("ko", "en")[:1]) is serialize._kept(("ko",))  # one table each
+    serialize._kept(("ko",)).items.clear()
     assert serialize._item_text(item, ("ko", "en")[:1]) is korean
-    assert not serialize._ITEMS  # found by identity
+    assert not serialize._kept(("ko",)).items  # found by identity
 
 
 def test_a_payments_sentence_is_explain_payment_text() -> None:
@@ -242,6 +244,7 @@ def test_a_payment_of_at_most_one_step_is_kept_by_its_value() -> None:
     standard = resolve("standard")
     bodies = [body for modes in MODES for body in [*corpus(30, players=3, modes=modes), DECLARED]]
     korean, english = ("ko",), ("en",)
+    kept_korean = serialize._kept(korean)
     kept = unkept = 0
     for body in bodies:
         first = settle(load_hand_request(body).hand, standard)
@@ -250,19 +253,20 @@ def test_a_payment_of_at_most_one_step_is_kept_by_its_value() -> None:
             assert same == payment
             if payment.steps:
                 assert same.steps[-1] is not payment.steps[-1]
-            serialize._PAYMENTS.clear()
+            kept_korean.clear()
             written = serialize._payment_bytes(payment, first.stake, korean)
             found = serialize._payment_bytes(same, first.stake, korean)
             assert found == written
             assert orjson.dumps(serialize.payment_json(same, first.stake)) == written
             opening, _start = serialize._own_steps(payment.steps)
             if len(payment.steps) - opening > 1:
-                assert not serialize._PAYMENTS
+                assert not kept_korean.payments
+                assert not kept_korean.payments_held
                 unkept += 1
                 continue
             assert found is written
             kept += 1
-            serialize._PAYMENTS.clear()
+            kept_korean.clear()
             assert serialize._payment_bytes(same, first.stake, korean) == written
             assert serialize._payment_bytes(payment, first.stake + 1, korean) is not written
             assert serialize._payment_bytes(payment, first.stake, english) != written
@@ -487,3 +491,22 @@ def test_an_outcomes_opening_is_found_by_identity() -> None:
         found = serialize._outcome_opening(kind)
         assert found is next(text for known, text in serialize._OUTCOME_OPENINGS if known is kind)
         assert found == b'{"type":%b,"winner":' % orjson.dumps(kind.value)
+
+
+def test_the_tables_kept_by_a_part_count_every_entry_they_hold() -> None:
+    """The steps, winners' parts and payments are kept in a table each by the amount a
+    step starts from, the winner's ID and the stake: each bounded by the entries held in
+    all of its tables, which it counts as it adds them (a count that fell behind would let
+    the tables grow past their bound)."""
+    langs = ("en",)
+    kept = serialize._kept(langs)
+    kept.clear()
+    for result in _results():
+        serialize.hand_text(result, (), serialize.Shape(langs=langs))
+    for tables, held in [
+        (kept.steps, kept.steps_held),
+        (kept.winners, kept.winners_held),
+        (kept.payments, kept.payments_held),
+    ]:
+        assert held
+        assert held == sum(len(table) for table in tables.values())
