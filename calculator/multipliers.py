@@ -19,6 +19,7 @@ from calculator.rules import (
     GoFormula,
     GoStopRules,
     GukjinChoice,
+    GukjinMode,
     GwangbakEffect,
     MeongbakMode,
     OrderOfOperations,
@@ -40,6 +41,7 @@ _MEONGBAK_WINNER_SCORED_ANIMALS: Final = MeongbakMode.WINNER_SCORED_ANIMALS
 _MEONGBAK_WINNER_MEONGTTA: Final = MeongbakMode.WINNER_MEONGTTA
 _MEONGBAK_WINNER_GODORI: Final = MeongbakMode.WINNER_GODORI
 _GWANGBAK_PLUS2: Final = GwangbakEffect.PLUS2
+_GUKJIN_CHOICE_MODE: Final = GukjinMode.CHOICE
 _GOBAK_2P_DOUBLE: Final = GobakMode2p.DOUBLE
 
 _KOREAN_POW2: Final = GoFormula.KOREAN_POW2
@@ -112,6 +114,8 @@ class StopRules:
         self.gobak_pays_all = rules.gobak_mode_3p in GOBAK_PAYS_ALL
         self.floor_four_of_month: FloorFour = rules.floor_four_of_month
         self.gukjin_default: GukjinChoice = rules.gukjin_default
+        # whether a player's ``gukjin`` is read (the plain table's check, every hand)
+        self.reads_gukjin = rules.gukjin_mode is _GUKJIN_CHOICE_MODE
         # the facts of a 피박 step for each junk count at or below each table's threshold
         # (at most 31 each), made once: facts are immutable, and a 피박 step in about
         # every other loser's payment built its three tuples, to be freed with the answer

@@ -39,6 +39,8 @@ _RIBBONS: Final[int] = cards.RIBBONS
 _SINGLE_JUNK: Final[int] = cards.SINGLE_JUNK
 _BONUS: Final[int] = cards.BONUS
 _THREE_DOUBLES: Final[int] = cards.DOUBLE_JUNK | cards.GUKJIN
+_GUKJIN: Final[int] = cards.GUKJIN
+_RAIN_BRIGHT: Final[int] = cards.RAIN_BRIGHT
 
 # A listed pile finds each category's entry in a list, at the category's cards (a mask)
 # modulo a number under which every holding of the category leaves its own remainder;
@@ -360,11 +362,15 @@ def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
         threshold,
         extra,
     ) = tables.scoring
-    bright_entry = brights[(mask & _BRIGHTS) % BRIGHT_MODULUS]
-    switchable = mask & switch_mask
-    switched = switchable & junk_bits
-    animal_entry = animal_table[(mask & fixed_animals | switchable ^ switched) % ANIMAL_MODULUS]
-    ribbon_entry = ribbon_table[(mask & _RIBBONS) % RIBBON_MODULUS]
+    # The masks in native 64-bit integers (i64: the deck's 52 bits), as read_piles builds
+    # them: on tagged ints each &, |, ^ tests both operands' tags first, and each % (a
+    # table's index) is a call.
+    held: i64 = mask
+    switchable: i64 = held & switch_mask
+    switched: i64 = switchable & junk_bits
+    bright_entry = brights[(held & _BRIGHTS) % BRIGHT_MODULUS]
+    animal_entry = animal_table[(held & fixed_animals | switchable ^ switched) % ANIMAL_MODULUS]
+    ribbon_entry = ribbon_table[(held & _RIBBONS) % RIBBON_MODULUS]
     # Each index above is a holding of its category (a subset of its cards), and
     # tables.by_remainder gave every holding its own place: these asserts only tell the
     # type checker so (an index that were no holding would find another's entry).
@@ -377,13 +383,13 @@ def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
     bright_items_, bright_points, bright_count = bright_entry
     animal_items_, animal_points, animals, godori = animal_entry
     ribbon_items_, ribbon_points, ribbon_count = ribbon_entry
-    singles = count_bits(mask & _SINGLE_JUNK)
-    doubles = count_bits(mask & fixed_double)
+    singles = count_bits(held & _SINGLE_JUNK)
+    doubles = count_bits(held & fixed_double)
     if switched:  # usually none: skip the count
         doubles += count_bits(switched)
     junk_value = singles + 2 * doubles
     junk_cards = singles + doubles
-    bonus = mask & _BONUS
+    bonus: i64 = held & _BONUS
     if bonus:
         bonus_value = bonus_values[bonus % BONUS_MODULUS]
         assert bonus_value is not None
@@ -398,12 +404,12 @@ def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
         items = items + ribbon_items_ if items else ribbon_items_
     points = bright_points + animal_points + ribbon_points
     if junk_value >= 10:
-        junk_mask = mask & junk_cards_mask | bonus | switched
+        junk_mask: i64 = held & junk_cards_mask | bonus | switched
         items += (Item("junk", junk_value - 9, junk_mask),)
         points += junk_value - 9
     stop_points = points
     if extra:  # the three-double-junk bonus
-        doubles_held = mask & fixed_double & _THREE_DOUBLES | switched & cards.GUKJIN
+        doubles_held: i64 = held & fixed_double & _THREE_DOUBLES | switched & _GUKJIN
         if count_bits(doubles_held) >= 3:
             items += (Item("three_double_junk", extra, doubles_held),)
             points += extra
@@ -412,12 +418,12 @@ def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
         stop_points,
         items,
         bright_count,
-        bool(mask & cards.RAIN_BRIGHT),
+        (held & _RAIN_BRIGHT) != 0,
         animals,
         ribbon_count,
         junk_value,
         junk_cards,
-        count_bits(mask),
+        count_bits(held),
         switchable,
         junk_bits,
         bright_points > 0,  # scored with brights (see score_pile)

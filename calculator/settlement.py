@@ -57,7 +57,7 @@ from calculator.rules import (
 from calculator.scoring import Pile, Score, score_declared, score_mask, score_pile
 from calculator.side import side_payments, sold_cards
 from calculator.table import Table, check_table
-from calculator.tables import subsets, tables_for
+from calculator.tables import switch_readings, tables_for
 
 _new: Final = tuple.__new__  # builds a NamedTuple without the Python-level __new__ (hot path)
 
@@ -411,7 +411,7 @@ def _place_switchables(
             elif choice is _GUKJIN_AUTO:
                 if auto is None:
                     auto = {}
-                auto[i] = tuple(subsets(switchable))
+                auto[i] = switch_readings(switchable)
         if isinstance(entry, int):
             scores.append(score_mask(entry, bits, tables))
         else:

@@ -14,6 +14,7 @@ from calculator import cards
 from calculator.ending import check_events, check_outcome, find_liable
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, counted
 from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
+from calculator.multipliers import stop_rules
 from calculator.rules import (
     GoStopRules,
     GukjinChoice,
@@ -83,6 +84,11 @@ _TABLE_FIELDS: Final = (
 
 
 _PLAIN_TRIPLES: Final = 2  # shakes or bombs that fit any hand: 2 × 3 cards ≤ 7
+# a plain table's active seats, made once: compiled, a tuple display is built (and its
+# items boxed) at every use, and freed with the table. Typed of any length: a fixed-length
+# tuple is kept unboxed, and boxed again at every read
+_TWO_ACTIVE: Final[tuple[int, ...]] = (0, 1)
+_THREE_ACTIVE: Final[tuple[int, ...]] = (0, 1, 2)
 
 
 def check_table(hand: Hand, rules: GoStopRules, *, entering: bool = True) -> Table:
@@ -118,8 +124,10 @@ def _plain_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Table
     if hand.nagari_streak < 0:
         return None
     index = {}
-    # read once: compiled, a rules field is a generic attribute read (~0.16k instructions)
-    reads_gukjin = rules.gukjin_mode is _GUKJIN_CHOICE
+    # from the rules' StopRules (a native field; the same rules as the settlement's, most
+    # often the last ones asked for): compiled, a field of the rules dataclass is a generic
+    # attribute read (~0.16k instructions)
+    reads_gukjin = stop_rules(rules).reads_gukjin
     for i, p in enumerate(players):
         if (
             not _defaults(p, _PLAYER_READ, _PLAYER_REST)
@@ -137,7 +145,7 @@ def _plain_table(hand: Hand, rules: GoStopRules, entering: bool = True) -> Table
         index[p.id] = i
     if len(index) != count:
         return None
-    active = (0, 1) if count == 2 else (0, 1, 2)
+    active = _TWO_ACTIVE if count == 2 else _THREE_ACTIVE
     outcome = hand.outcome
     winner = None
     if outcome is not None:
@@ -409,7 +417,6 @@ _FIXED_GUKJIN: Final[dict[GukjinMode, tuple[GukjinChoice | None, str]]] = {
     GukjinMode.BOTH: (None, "counts as both an animal and double junk"),
 }
 _GUKJIN_AUTO: Final = GukjinChoice.AUTO
-_GUKJIN_CHOICE: Final = GukjinMode.CHOICE
 
 
 def _check_player(

@@ -19,7 +19,7 @@ from bench.corpus import corpus
 from calculator.api.schemas import load_hand_request
 from calculator.presets import resolve
 from calculator.records import HASH_BITS, Record
-from calculator.result import Counts, HandResult, Payment, PlayerResult, Step, WinnerScore
+from calculator.result import OPS, Counts, HandResult, Payment, PlayerResult, Step, WinnerScore
 from calculator.scoring import Item, Pile, Score
 from calculator.settlement import settle
 
@@ -154,6 +154,14 @@ def test_records_that_differ_in_what_a_client_varies_hash_apart() -> None:
     for records in (steps, payments, winners, items):
         assert len(set(records)) == len(records)  # each its own
         assert len({hash(record) for record in records}) == len(records)
+
+
+def test_a_step_s_op_is_one_of_the_ops_and_each_hashes_apart() -> None:
+    """A step's hash reads its op by length (result._step_hash): every step the corpus
+    makes has one of :data:`OPS`, and steps that differ only in their op hash apart."""
+    assert {record.op for record in FOUND if isinstance(record, Step)} <= set(OPS)
+    step = Step("go_bonus", "add", 2, 9, 2)
+    assert len({hash(step._replace(op=op)) for op in OPS}) == len(OPS)
 
 
 def test_records_that_share_a_hash_are_kept_apart() -> None:

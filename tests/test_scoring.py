@@ -15,7 +15,7 @@ from calculator.hand import Hand, PlayerHand
 from calculator.piles import read_piles
 from calculator.scoring import RIBBON_MODULUS, count_bits
 from calculator.settlement import pibak_threshold, stop_minimum
-from calculator.tables import by_remainder, subsets
+from calculator.tables import by_remainder, subsets, switch_readings
 
 
 @given(st.integers(min_value=-(2**80), max_value=2**80))
@@ -112,3 +112,13 @@ def test_every_card_is_read_into_the_bit_of_its_place_past_bit_31() -> None:
         assert read_piles(hand, rules)[0] == cards.BIT[card_id]
     whole = Hand(players=(PlayerHand(id="A", captured=cards.MONTH_CARD_IDS), PlayerHand(id="B")))
     assert read_piles(whole, rules)[0] == cards.MONTH_CARDS_MASK
+
+
+def test_switch_readings_are_the_subsets_of_the_switchable_cards() -> None:
+    """The readings kept for each mask of switchable cards are the ones enumerated; a
+    mask of other cards is enumerated."""
+    switchable = cards.GUKJIN | cards.MAY_ANIMAL
+    for mask in subsets(switchable):
+        assert switch_readings(mask) == tuple(subsets(mask)), mask
+    other = cards.GUKJIN | cards.BIT["01-bright"]
+    assert switch_readings(other) == tuple(subsets(other))

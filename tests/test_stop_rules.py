@@ -19,6 +19,7 @@ from calculator.rules import (
     GobakMode2p,
     GobakMode3p,
     GoStopRules,
+    GukjinMode,
     GwangbakEffect,
     OrderOfOperations,
     PibakCount,
@@ -58,6 +59,7 @@ CHANGED = (
     {"min_points_to_stop_3p": 5, "nagari_max_multiplier": 8},
     {"gobak_mode_3p": GobakMode3p.PAY_ALL_DOUBLED},
     {"gobak_mode_3p": GobakMode3p.DOUBLE},
+    {"gukjin_mode": GukjinMode.ALWAYS_JUNK},
 )
 
 
@@ -84,6 +86,7 @@ def test_each_copied_option_is_the_rules_own(rules: GoStopRules) -> None:
     assert stop.pibak_by_cards == (rules.pibak_count is PibakCount.CARDS)
     assert stop.gobak_2p_double == (rules.gobak_mode_2p is GobakMode2p.DOUBLE)
     assert stop.gobak_pays_all == (rules.gobak_mode_3p in GOBAK_PAYS_ALL)
+    assert stop.reads_gukjin == (rules.gukjin_mode is GukjinMode.CHOICE)
     # 2 players read the 2-player options; 3 players, and 4 with one sitting out, the others
     assert stop.stop_minimum(2) == rules.min_points_to_stop_2p
     assert stop.pibak_threshold(2) == rules.pibak_max_pi_2p
