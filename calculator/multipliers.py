@@ -75,7 +75,9 @@ def go_multiplier(formula: GoFormula, n: int) -> int:
 
 
 class StopRules:
-    """The options that settling a stop reads, read once per rule set (:func:`stop_rules`).
+    """The options that settling a stop reads, read once per rule set (:func:`stop_rules`),
+    and whether a player's ``gukjin`` is read at all (the plain table's check,
+    :func:`calculator.table.check_table`, and a compared rule set's, in settlement).
 
     Compiled, ``rules.option`` on the rules dataclass is a generic attribute read (~160
     instructions, about twenty a hand); a field of this class, compiled here, is read from

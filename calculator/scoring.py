@@ -348,7 +348,11 @@ class Score(Record):
 
 def score_mask(mask: int, junk_bits: int, tables: CardTables) -> Score:
     """Score a listed pile (a card mask) with the switchable animals in ``junk_bits`` read
-    as double junk, by a few look-ups in the rule set's ``tables`` (:mod:`calculator.tables`)."""
+    as double junk, by a few look-ups in the rule set's ``tables`` (:mod:`calculator.tables`).
+
+    ``mask`` is a deck mask (under 2**56, as :func:`~calculator.piles.read_piles` builds
+    them): compiled, it is read as a native 64-bit integer, so a mask of 2**63 or more
+    raises OverflowError, where the pure build reads only the deck's bits of it."""
     # One attribute read for every table this needs (this runs for every pile of every hand).
     (
         brights,

@@ -52,7 +52,6 @@ from calculator.rules import (
     GobakMode3p,
     GoStopRules,
     GukjinChoice,
-    GukjinMode,
 )
 from calculator.scoring import Pile, Score, score_declared, score_mask, score_pile
 from calculator.side import side_payments, sold_cards
@@ -74,7 +73,6 @@ _FLOOR_FOUR_NAGARI: Final = FloorFour.NAGARI
 _TIE_CANCELS: Final = ChongtongTie.CANCEL
 _GUKJIN_JUNK: Final = GukjinChoice.JUNK
 _GUKJIN_AUTO: Final = GukjinChoice.AUTO
-_GUKJIN_CHOICE_MODE: Final = GukjinMode.CHOICE
 _GOBAK_3P_DOUBLE: Final = GobakMode3p.DOUBLE
 _GOBAK_3P_PAY_ALL_AND_DOUBLE: Final = GobakMode3p.PAY_ALL_AND_DOUBLE
 _GOBAK_3P_PAY_ALL_DOUBLED: Final = GobakMode3p.PAY_ALL_DOUBLED
@@ -353,7 +351,7 @@ def compare(hand: Hand, result: HandResult, others: Iterable[RuleSet]) -> tuple[
 def _for_compared(hand: Hand, ruleset: RuleSet) -> Hand:
     """``hand`` as a compared rule set reads it: without the players' ``gukjin`` where the
     rule set's ``gukjin_mode`` fixes the sake cup (the choice counts for nothing there)."""
-    if ruleset.variant is not _GOSTOP or ruleset.rules.gukjin_mode is _GUKJIN_CHOICE_MODE:
+    if ruleset.variant is not _GOSTOP or stop_rules(ruleset.rules).reads_gukjin:
         return hand
     if all(player.gukjin is None for player in hand.players):
         return hand
