@@ -284,6 +284,10 @@ class Payment(Record):
         self.reason: Final = reason
         self.steps: Final = steps
         self.priced_in: Final = priced_in  # or "chips"
+        # its hash, made on the first ask (-1: not yet), as a step's: the answer keys its
+        # payments by the record (~1.7k instructions a hash of its fields and steps, ~2.3k
+        # a batched hand, made again at every look-up)
+        self._hash: i64 = -1
 
     def _values(self) -> tuple[str, str, int, int, str, tuple[Step, ...], str]:
         # written out: the answer keeps payments by value
@@ -310,13 +314,20 @@ class Payment(Record):
         )
 
     def __hash__(self) -> int:
-        # every field equality reads, its steps too (records.py)
-        found = mix(text_hash(self.payer), text_hash(self.payee))
-        found = mix(mix(found, self.points), self.chips)
-        found = mix(found, code_key(self.reason) ^ code_key(self.priced_in) << 24)
-        for step in self.steps:
-            found = mix(found, step.__hash__())
+        found = self._hash
+        if found < 0:
+            found = self._hash = _payment_hash(self)
         return found
+
+
+def _payment_hash(payment: Payment) -> i64:
+    """A payment's hash: every field equality reads, its steps too (records.py)."""
+    found = mix(text_hash(payment.payer), text_hash(payment.payee))
+    found = mix(mix(found, payment.points), payment.chips)
+    found = mix(found, code_key(payment.reason) ^ code_key(payment.priced_in) << 24)
+    for step in payment.steps:
+        found = mix(found, step.__hash__())
+    return found
 
 
 @final

@@ -257,3 +257,32 @@ def test_mix_gives_the_same_bits_at_every_width() -> None:
         assert text_hash(text) == hash(text) & HASH_BITS
     assert text_hash(None) == 0
     assert [code_key(code) for code in ("", "a", "go")] == [0, 1, 2 << 16 | ord("g") << 8 | 111]
+
+
+def test_a_payment_s_kept_hash_is_that_of_its_fields() -> None:
+    """A payment keeps its hash once made (``_hash``, as a step does: the answer keys its
+    payments by the record): not a field, not read by equality, the same for an equal
+    payment made anew, and it moves with every field that equality reads."""
+    step = Step("pi_bak", "multiply", 2, 36, None, None, (("junk_value", 4), ("threshold", 5)))
+    payment = Payment("B", "A", 36, 360, "stop", (step,))
+    assert "_hash" not in Payment._fields
+    first = hash(payment)
+    assert hash(payment) == first == hash(Payment("B", "A", 36, 360, "stop", (step,)))
+    changed: dict[str, object] = {
+        "payer": "C",
+        "payee": "C",
+        "points": 37,
+        "chips": 370,
+        "reason": "first_ppuk",
+        "steps": (step._replace(total=37),),
+        "priced_in": "chips",
+    }
+    assert set(changed) == set(Payment._fields)
+    for name, value in changed.items():
+        other = payment._replace(**{name: value})
+        hash(other)  # its hash made, then compared: equality does not read it
+        assert other != payment, name
+        assert hash(other) != first, name
+    for record in FOUND:
+        if isinstance(record, Payment):
+            assert hash(record) == hash(record._replace()) == hash(record)
