@@ -137,12 +137,6 @@ Facts = tuple[tuple[str, int], ...]
 ``(("junk_value", 3), ("threshold", 5))`` for a 피박 — see :mod:`calculator.explain`."""
 
 
-OPS: Final = ("start", "add", "multiply")
-"""A step's ops: each of its own length, which a step's hash reads (:func:`_step_hash`)."""
-if len({len(op) for op in OPS}) != len(OPS):  # pragma: no cover - a new op, a new length
-    raise ImportError("calculator.result: two ops share a length, which a step's hash reads")
-
-
 @final
 class Step(Record):
     """One line of an explanation: ``total`` is the running value after this step.
@@ -209,8 +203,9 @@ class Step(Record):
 def _step_hash(step: Step) -> i64:
     """A step's hash: every field equality reads (records.py): the player, the streak or a
     피박's count left out, a client's hands filled one bucket of the answer's step cache."""
-    # the op by its length: the three ops' lengths differ (:data:`OPS`), where its
-    # code_key read two characters more (~55 instructions a step, ~5 steps a hand)
+    # the op by its length: the ops' lengths differ (the wire's list of them,
+    # codes.CODE_LISTS["op"]; a test holds it), where its code_key read two characters
+    # more (~55 instructions a step, ~5 steps a hand)
     found = mix(mix(code_key(step.code) ^ len(step.op) << 24, step.total), step.value)
     found = mix(found, -1 if step.times is None else step.times)
     found = mix(found, text_hash(step.player))

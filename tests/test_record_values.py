@@ -17,9 +17,10 @@ import pytest
 
 from bench.corpus import corpus
 from calculator.api.schemas import load_hand_request
+from calculator.codes import CODE_LISTS
 from calculator.presets import resolve
 from calculator.records import HASH_BITS, Record
-from calculator.result import OPS, Counts, HandResult, Payment, PlayerResult, Step, WinnerScore
+from calculator.result import Counts, HandResult, Payment, PlayerResult, Step, WinnerScore
 from calculator.scoring import Item, Pile, Score
 from calculator.settlement import settle
 
@@ -157,11 +158,14 @@ def test_records_that_differ_in_what_a_client_varies_hash_apart() -> None:
 
 
 def test_a_step_s_op_is_one_of_the_ops_and_each_hashes_apart() -> None:
-    """A step's hash reads its op by length (result._step_hash): every step the corpus
-    makes has one of :data:`OPS`, and steps that differ only in their op hash apart."""
-    assert {record.op for record in FOUND if isinstance(record, Step)} <= set(OPS)
+    """A step's hash reads its op by length (result._step_hash): the ops the wire lists
+    (GET /v1/codes, list ``op``) differ in length, every step the corpus makes has one of
+    them, and steps that differ only in their op hash apart."""
+    ops = CODE_LISTS["op"]
+    assert len({len(op) for op in ops}) == len(ops)
+    assert {record.op for record in FOUND if isinstance(record, Step)} <= set(ops)
     step = Step("go_bonus", "add", 2, 9, 2)
-    assert len({hash(step._replace(op=op)) for op in OPS}) == len(OPS)
+    assert len({hash(step._replace(op=op)) for op in ops}) == len(ops)
 
 
 def test_records_that_share_a_hash_are_kept_apart() -> None:
