@@ -190,7 +190,7 @@ def operation(step: Step, lang: str) -> str:
     """`` × 2 (피박: 피 3 ≤ 5)``, `` + 3 (…)`` or `` − 176 (…)``: what ``step`` does to the
     running value, and why in parentheses; empty for a start, which a sentence says by
     name. Not kept here: the answer keeps it with each step's JSON
-    (:func:`calculator.api.serialize.step_entry`), for its line and its payment's sentence."""
+    (``calculator.api.serialize._kept_step``), for its line and its payment's sentence."""
     if step.op == "start":
         return ""
     name = label_in(step.code, lang)

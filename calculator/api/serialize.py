@@ -211,13 +211,48 @@ together, the comma is no piece of its own to append and join (~0.1k instruction
 
 
 @final
+class _Parts:
+    """Parts kept by value in a table of tables: ``tables[outer][inner]`` (a step by the
+    amount it starts from, a winner's part by its ID, a payment by stake), bounded by the
+    entries held in all: past ``bound`` every table is dropped (simpler than LRU order).
+
+    A caller reads ``tables`` itself (two ``get``: the hot path, no call) and on a miss
+    builds the value, then :meth:`keep` stores it: the value is made before any table, so
+    a builder that raises leaves no empty table behind, uncounted."""
+
+    def __init__(self, bound: int) -> None:
+        self.tables: Final[dict[Any, dict[Any, Any]]] = {}
+        self.held = 0
+        self.bound: Final = bound
+
+    def keep(self, outer: object, inner: object, value: object) -> None:
+        """Keep ``value`` at ``tables[outer][inner]``."""
+        if self.held >= self.bound:
+            self.tables.clear()
+            self.held = 0
+        table = self.tables.get(outer)
+        if table is None:
+            table = self.tables[outer] = {}
+        table[inner] = value
+        self.held += 1
+
+    def clear(self) -> None:
+        self.tables.clear()
+        self.held = 0
+
+
+@final
 class _Kept:
     """What the answers in one set of languages keep by value (the parts below: steps,
     items, labels, winners' parts, payments), found once an answer by its languages
     (:func:`_kept`). One table per part and languages, not the languages in every key:
     the languages' tuple was hashed again for each of ~10 look-ups a batched hand (its
     tuple's hash is not kept), and compared on each hit (bench.instructions batch: 171.5k
-    → 170.6k instructions a hand; fresh 226.1k → 218.3k)."""
+    → 170.6k instructions a hand; fresh 226.1k → 218.3k).
+
+    Each part's bound holds per set of languages: an answer's languages are one of
+    three (``ko``, ``en``, both: :class:`Shape`), so a worker answering in all three may
+    hold three times a bound, at most."""
 
     def __init__(self, langs: tuple[str, ...]) -> None:
         self.langs: Final = langs
@@ -229,23 +264,17 @@ class _Kept:
         # two to build, hash, compare and free at each look-up (~0.35k instructions: a
         # batched hand 170.6k → 169.6k, fresh 218.3k → 211.4k, with the counts' and cards'
         # texts); bounded by the entries they hold in all
-        self.steps: Final[dict[int, dict[Step, _StepEntry]]] = {}
-        self.steps_held = 0
-        self.winners: Final[dict[str | None, dict[WinnerScore, tuple[bytes, bytes]]]] = {}
-        self.winners_held = 0
-        self.payments: Final[dict[int, dict[Payment, bytes]]] = {}
-        self.payments_held = 0
+        self.steps: Final = _Parts(_STEPS_KEPT)  # dict[int, dict[Step, _StepEntry]]
+        # dict[str | None, dict[WinnerScore, tuple[bytes, bytes]]]
+        self.winners: Final = _Parts(_WINNERS_KEPT)
+        self.payments: Final = _Parts(_PAYMENTS_KEPT)  # dict[int, dict[Payment, bytes]]
 
     def clear(self) -> None:
         """Forget every part kept (the tests' fresh start)."""
         for table in (self.items, self.by_identity, self.labels):
             table.clear()
-        self.steps.clear()
-        self.steps_held = 0
-        self.winners.clear()
-        self.winners_held = 0
-        self.payments.clear()
-        self.payments_held = 0
+        for parts in (self.steps, self.winners, self.payments):
+            parts.clear()
 
 
 # The languages an answer can ask for are ours (Shape): a few sets, each kept for good.
@@ -293,23 +322,13 @@ def _step_entry(step: Step, before: int, langs: tuple[str, ...]) -> _StepEntry:
 _STEPS_KEPT: Final = 16384
 
 
-def step_entry(step: Step, before: int, langs: tuple[str, ...]) -> _StepEntry:
-    """One explanation line, serialized, and its sentence parts: :func:`_step_entry`, kept."""
-    return _kept_step(step, before, _kept(langs))
-
-
 def _kept_step(step: Step, before: int, kept: _Kept) -> _StepEntry:
-    steps = kept.steps.get(before)
-    found = None if steps is None else steps.get(step)
+    """One explanation line, serialized, and its sentence parts: :func:`_step_entry`, kept."""
+    steps = kept.steps.tables.get(before)
+    found: _StepEntry | None = None if steps is None else steps.get(step)
     if found is None:
-        if kept.steps_held >= _STEPS_KEPT:
-            kept.steps.clear()
-            kept.steps_held = 0
-            steps = None
-        if steps is None:
-            steps = kept.steps[before] = {}
-        found = steps[step] = _step_entry(step, before, kept.langs)
-        kept.steps_held += 1
+        found = _step_entry(step, before, kept.langs)
+        kept.steps.keep(before, step, found)
     return found
 
 
@@ -335,7 +354,7 @@ def _steps(steps: tuple[Step, ...], start: int, kept: _Kept) -> list[bytes]:
 # under given languages (found by identity after that), and one made for its hand (its
 # IDs not known in advance: junk, ribbon counts), which the same hand answered again finds
 # (a table read in English, rendered from its ledger at each read). A plain dict, not an
-# ``lru_cache`` (compiled, calling one is a generic call: see step_entry).
+# ``lru_cache`` (compiled, calling one is a generic call: see _STEPS_KEPT).
 _ITEMS_KEPT: Final = 16384
 
 
@@ -543,18 +562,12 @@ def winner_json(
 def _winner_bytes(winner: WinnerScore, winner_id: str | None, kept: _Kept) -> tuple[bytes, bytes]:
     """:func:`winner_json`'s bytes, and the same as a hand's answer writes them, between
     the players and the payments (one piece where there were three), kept by value."""
-    winners = kept.winners.get(winner_id)
-    found = None if winners is None else winners.get(winner)
+    winners = kept.winners.tables.get(winner_id)
+    found: tuple[bytes, bytes] | None = None if winners is None else winners.get(winner)
     if found is None:
-        if kept.winners_held >= _WINNERS_KEPT:
-            kept.winners.clear()
-            kept.winners_held = 0
-            winners = None
-        if winners is None:
-            winners = kept.winners[winner_id] = {}
         text = _winner_text(winner, winner_id, kept)
-        found = winners[winner] = (text, b'],"winner_score":%b,"payments":[' % text)
-        kept.winners_held += 1
+        found = (text, b'],"winner_score":%b,"payments":[' % text)
+        kept.winners.keep(winner_id, winner, found)
     return found
 
 
@@ -609,23 +622,17 @@ def _add_payment(out: list[bytes], payment: Payment, stake: int, kept: _Kept) ->
 def _kept_payment(payment: Payment, stake: int, kept: _Kept, first: int, start: int) -> bytes:
     """A payment of at most one step of its own (from ``first``, starting from ``start``:
     :func:`_own_steps`), kept by value."""
-    payments = kept.payments.get(stake)
-    found = None if payments is None else payments.get(payment)
+    payments = kept.payments.tables.get(stake)
+    found: bytes | None = None if payments is None else payments.get(payment)
     if found is None:
-        if kept.payments_held >= _PAYMENTS_KEPT:
-            kept.payments.clear()
-            kept.payments_held = 0
-            payments = None
-        if payments is None:
-            payments = kept.payments[stake] = {}
         entries = _entries(payment.steps, first, start, kept)
-        found = payments[payment] = _payment_text(payment, stake, kept.langs, entries)
-        kept.payments_held += 1
+        found = _payment_text(payment, stake, kept.langs, entries)
+        kept.payments.keep(stake, payment, found)
     return found
 
 
 def _entries(steps: tuple[Step, ...], first: int, before: int, kept: _Kept) -> list[_StepEntry]:
-    """The ``step_entry`` of each of a payment's own steps, ``steps[first:]``, in order
+    """The :func:`_kept_step` of each of a payment's own steps, ``steps[first:]``, in order
     (``before``: the amount they start from)."""
     found = []
     for i in range(first, len(steps)):
@@ -657,7 +664,7 @@ def _write_payment(
     """Append what ``orjson.dumps`` writes for a payment's dict — ``from``, ``to``,
     ``points``, ``chips``, ``reason``, ``text`` by language, then ``steps`` when it has
     some and ``priced_in`` when not in points — to ``out``, from its own steps'
-    ``step_entry`` (in order): a payment of two steps or more, never kept, built a dict
+    :func:`_kept_step` (in order): a payment of two steps or more, never kept, built a dict
     and had orjson walk it (~2.3k instructions), then, as text, was formatted into bytes
     of its own and copied twice more before the batch's join (appended as pieces, with
     the tables of small numbers' texts: 207.5k → 204.7k instructions a batched

@@ -260,8 +260,8 @@ def test_a_payment_of_at_most_one_step_is_kept_by_its_value() -> None:
             assert orjson.dumps(serialize.payment_json(same, first.stake)) == written
             opening, _start = serialize._own_steps(payment.steps)
             if len(payment.steps) - opening > 1:
-                assert not kept_korean.payments
-                assert not kept_korean.payments_held
+                assert not kept_korean.payments.tables
+                assert not kept_korean.payments.held
                 unkept += 1
                 continue
             assert found is written
@@ -503,10 +503,26 @@ def test_the_tables_kept_by_a_part_count_every_entry_they_hold() -> None:
     kept.clear()
     for result in _results():
         serialize.hand_text(result, (), serialize.Shape(langs=langs))
-    for tables, held in [
-        (kept.steps, kept.steps_held),
-        (kept.winners, kept.winners_held),
-        (kept.payments, kept.payments_held),
-    ]:
-        assert held
-        assert held == sum(len(table) for table in tables.values())
+    for parts in (kept.steps, kept.winners, kept.payments):
+        assert parts.held
+        assert parts.held == sum(len(table) for table in parts.tables.values())
+
+
+def test_parts_kept_past_their_bound_start_again_and_still_count() -> None:
+    """Past its bound a part drops every table and counts from its first entry again:
+    what it keeps after that is found (a count that fell behind, or a table left aside,
+    would grow past the bound or miss every time)."""
+    parts = serialize._Parts(3)
+    for i in range(3):
+        parts.keep(i % 2, i, f"value {i}")
+    assert parts.held == 3
+    assert parts.tables == {0: {0: "value 0", 2: "value 2"}, 1: {1: "value 1"}}
+    parts.keep(1, 3, "value 3")  # the fourth: every table dropped first
+    assert parts.held == 1
+    assert parts.tables == {1: {3: "value 3"}}
+    parts.keep(1, 4, "value 4")
+    assert parts.tables[1] == {3: "value 3", 4: "value 4"}
+    assert parts.held == sum(len(table) for table in parts.tables.values())
+    parts.clear()
+    assert not parts.tables
+    assert not parts.held
