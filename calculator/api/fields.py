@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, missing, post_load, types
 from marshmallow.decorators import POST_DUMP, POST_LOAD, PRE_DUMP, VALIDATES_SCHEMA
@@ -99,7 +99,7 @@ for each name it reads; compiled, it reads them from its own object's slots, cal
 nested objects' loaders directly, and looks each key up once (a shape's loader then buys
 nothing: see :meth:`StrictSchema._native`)."""
 NATIVE_MODULE = "calculator/api/fast_loaders.py"
-NATIVE_CALLS = ("calculator.cards", "calculator.api.hand_requests")
+NATIVE_CALLS: Final = ("calculator.cards", "calculator.api.hand_requests")
 """The modules whose functions the compiled loaders import and call directly
 (:func:`_direct`): compiled in the same build, and neither imports the loaders."""
 
@@ -1182,7 +1182,9 @@ def _native_class(
             return word
         module = _direct(namespace[word])
         if module is not None:
-            imports[namespace[word].__name__] = module
+            # one name, one function: two modules' functions of one name would shadow
+            if imports.setdefault(namespace[word].__name__, module) != module:
+                raise ValueError(f"{word}: two functions of NATIVE_CALLS share its name")
             return str(namespace[word].__name__)
         used.add(word)
         return f"self.{word}.load" if word in natives else f"self.{word}"

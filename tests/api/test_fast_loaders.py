@@ -13,7 +13,14 @@ from marshmallow import ValidationError
 from bench.corpus import corpus
 from calculator import cards
 from calculator.api import fast_loaders, hand_requests
-from calculator.api.fields import NATIVE_MODULE, NATIVE_SCHEMAS, Fallback, _direct, native_module
+from calculator.api.fields import (
+    NATIVE_CALLS,
+    NATIVE_MODULE,
+    NATIVE_SCHEMAS,
+    Fallback,
+    _direct,
+    native_module,
+)
 from calculator.api.schemas import HAND_SCHEMA, HandRequestSchema, PlayerSchema, load_hand_request
 from calculator.records import Record
 
@@ -116,7 +123,7 @@ def test_the_compiled_loaders_call_the_functions_of_native_calls_directly() -> N
     "value",
     [
         lambda: None,  # not a module's function
-        hand_requests.HandRequest,  # a class (a record is made by tuple.__new__)
+        hand_requests.HandRequest,  # a class (a record's constructor, not a function)
         hand_requests.BY_NAME.get,  # a bound method
         copy.deepcopy,  # a function of another module
         str.isprintable,
@@ -124,8 +131,23 @@ def test_the_compiled_loaders_call_the_functions_of_native_calls_directly() -> N
 )
 def test_only_a_module_function_of_native_calls_is_called_directly(value: object) -> None:
     assert _direct(value) is None
+
+
+def test_a_function_of_native_calls_is_called_directly() -> None:
     assert _direct(hand_requests.spec_by_name) == "calculator.api.hand_requests"
     assert _direct(cards.all_card_ids) == "calculator.cards"
+
+
+@pytest.mark.parametrize("module", NATIVE_CALLS)
+def test_native_calls_are_compiled_with_the_loaders_and_do_not_import_them(module: str) -> None:
+    """What NATIVE_CALLS says of its modules: compiled in the same build as the loaders
+    (setup.py's COMPILED: a direct call is a C call only then), and neither imports the
+    loaders' modules (the generated module imports them: no cycle)."""
+    path = Path(module.replace(".", "/") + ".py")
+    assert f'"{path}",' in (ROOT / "setup.py").read_text(encoding="utf-8")
+    source = (ROOT / path).read_text(encoding="utf-8")
+    for loaders in ("calculator.api.fast_loaders", "calculator.api.fields"):
+        assert loaders not in source
 
 
 def test_a_hand_request_is_a_record_equal_and_copied_by_its_fields() -> None:
