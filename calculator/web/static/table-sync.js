@@ -90,12 +90,22 @@ export function createSync(view) {
         // answer to the version a write's own read brought meanwhile, with what it said,
         // nor while a write is on its way: it says its own when answered, then marks its
         // version); a write that got no answer speaks of none (null): it stays — until the
-        // table is closed, which leaves nothing to tap again
+        // table is closed, which leaves nothing to tap again. Then what speaks of the
+        // version read goes on top, where a write says it once the table is closed
+        // (table-write.js): an Undo refused as another phone closed the table, whose own
+        // read got no answer, said it in the history (and it vanished: a CI run)
         const closed = s.table.closed && !before.closed;
+        const kept = [];
         for (const panel of ["history", "settle"]) {
           const at = s.notesAt[panel];
           const stale = at !== null && s.etag !== before.etag && s.etag !== at && !s.writing;
+          if (closed && s.notes[panel] && at === s.etag) kept.push(s.notes[panel]);
           if (stale || closed) s.notes[panel] = null;
+        }
+        if (kept.length) {
+          const text = () => kept.map((said) => said()).join(" ");
+          s.writeNotice = text; // a write's, as if said there: the next write's takes it away
+          view.say(text);
         }
         if (s.table.closed !== before.closed) view.renderTable(); // closed: no editor any more
         else if (s.etag !== before.etag || s.link !== before.link) view.updateLive();
