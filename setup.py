@@ -35,11 +35,15 @@ COMPILED = [
     "calculator/side.py",
     "calculator/result.py",
     "calculator/settlement.py",
-    # the answer's builders: labels, sentences and the JSON dicts of every response
+    # the answer's builders: labels, sentences, a hand's JSON text and the JSON dicts of
+    # every other response
     "calculator/codes.py",
     "calculator/labels.py",
     "calculator/explain.py",
     "calculator/api/serialize.py",
+    "calculator/api/balance_json.py",
+    "calculator/api/session_json.py",
+    "calculator/api/reference_json.py",
     # the size and answer bound of each hand of a batch, measured before any is scored
     "calculator/api/batch_bounds.py",
     # the entries of every body's objects, counted to find a name given twice (json_keys)

@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 from marshmallow import ValidationError
 
-from calculator.api import serialize
+from calculator.api import balance_json, serialize
 from calculator.api.fields import Coded, StrictSchema
 from calculator.api.schemas import HAND_SCHEMA, load_hand_request
 from calculator.api.session_schemas import BalanceRequestSchema
@@ -599,7 +599,7 @@ def result_bytes(hand: LedgerHand, shape: serialize.Shape = serialize.DEFAULT_SH
     (the default: Korean, what the derived rows store)."""
     result = hand.result
     if isinstance(result, BalanceResult):
-        return orjson.dumps(serialize.balance_json(result, shape))
+        return orjson.dumps(balance_json.balance_json(result, shape))
     return serialize.hand_text(result, (), shape)
 
 

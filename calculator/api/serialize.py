@@ -2,9 +2,17 @@
 
 Plain functions, much faster than a marshmallow ``dump``: a Go-Stop hand's answer is
 written as JSON text directly, by one writer wherever it goes (:func:`write_hand`: a
-single hand, a batch, a table's rows); the other answers are dicts built for orjson.
-The response schemas in :mod:`calculator.api.responses` document the same shapes, and
-the test suite checks every response against them, so the two cannot drift.
+single hand, a batch, a table's rows); its parts (the rule set echo, players, winner,
+payments) also as dicts or fragments for orjson, which the tests hold equal to the text.
+The other answers are dicts built for orjson, each in a module of its own:
+:mod:`calculator.api.balance_json`, :mod:`calculator.api.session_json` and
+:mod:`calculator.api.reference_json` (cards, presets, codes). The response schemas in
+:mod:`calculator.api.responses` document the same shapes, and the test suite checks every
+response against them, so the two cannot drift.
+
+One module for one job, a hand's answer, past STYLE.md's ~400 lines: its writers share
+the parts kept by value (:class:`_Kept`), which stay private to it, and each writer's
+comment gives the instructions it saves (bench/RESULTS.md).
 
 Parts that repeat from response to response — the resolved rule set, scoring items,
 explanation steps, a player's counts, whole payments — are serialized once and reused
@@ -20,16 +28,12 @@ from typing import Any, Final, NamedTuple, final
 
 import orjson
 
-from calculator.api import rules_document
-from calculator.balance import BalanceResult
-from calculator.cards import CARDS, DECK, ids_of
-from calculator.codes import CODES, DESCRIPTIONS
+from calculator.cards import ids_of
 from calculator.errors import Issue, pointer
 from calculator.explain import LANGUAGES, operation, payment_sentence, step_line
 from calculator.hand import OutcomeType
 from calculator.labels import label
-from calculator.options import specs
-from calculator.presets import Preset, RuleSet, Variant, presets, resolve
+from calculator.presets import RuleSet
 from calculator.result import (
     CountValues,
     HandResult,
@@ -42,9 +46,7 @@ from calculator.result import (
     winner_of,
 )
 from calculator.scoring import Item
-from calculator.session import Rounding, SessionResult, Transfer, minimal_transfers
 from calculator.settlement import Comparison
-from calculator.tables import tables_for
 
 _OP_KEY: Final = {"start": "amount", "add": "addend", "multiply": "factor"}
 # orjson's functions held here: compiled, ``orjson.dumps`` is a module attribute lookup
@@ -65,7 +67,8 @@ DEFAULT_SHAPE: Final = Shape()
 
 
 @lru_cache(maxsize=1024)
-def _label(code: str, langs: tuple[str, ...] = LANGUAGES) -> dict[str, str]:
+def label_json(code: str, langs: tuple[str, ...] = LANGUAGES) -> dict[str, str]:
+    """A code's label in each of ``langs``: ``{"ko": …}`` (kept)."""
     found = label(code)
     return {lang: getattr(found, lang) for lang in langs}
 
@@ -388,7 +391,7 @@ def _label_text(code: str, kept: _Kept) -> bytes:
     if found is None:
         if len(labels) >= 1024:
             labels.clear()
-        found = labels[code] = _dumps(_label(code, kept.langs))
+        found = labels[code] = _dumps(label_json(code, kept.langs))
     return found
 
 
@@ -895,192 +898,3 @@ def issues_json(issues: Iterable[Issue], prefix: str = "") -> list[dict[str, str
         {"pointer": prefix + pointer(issue.location), "code": issue.code, "detail": issue.detail}
         for issue in issues
     ]
-
-
-def card_json(card_id: str, ruleset: RuleSet) -> dict[str, Any]:
-    """One catalogue entry of ``GET /v1/cards`` under ``ruleset``: always the same fields;
-    ``points`` only under the balance variant, ``null`` under Go-Stop.
-
-    >>> card_json("bonus-a", resolve("standard"))["junk_value"]
-    2
-    >>> card_json("09-animal", resolve("standard"))["switchable"]
-    True
-    """
-    card = CARDS[card_id]
-    bonus = card.month == 0
-    entry: dict[str, Any] = {
-        "id": card.id,
-        "month": card.month or None,
-        "kind": card.kind.value,
-        "name": {"ko": card.name_ko, "en": card.name_en},
-        "tags": sorted(tag.value for tag in card.tags),
-        "junk_value": card.junk_value,
-        "in_deck": True,
-        "switchable": False,
-        "points": None,
-    }
-    rules = ruleset.rules
-    if ruleset.variant is Variant.BALANCE:
-        entry["points"] = rules.values.get(card.id, 0)
-        if bonus:
-            entry["junk_value"] = None  # the balance variant counts no junk value
-            entry["in_deck"] = card.id in rules.values
-        return entry
-    if bonus:
-        value = rules.bonus_values().get(card.id, 0)
-        entry["junk_value"] = value
-        entry["in_deck"] = value > 0
-    entry["switchable"] = bool(card.bit & tables_for(rules).switchable)
-    return entry
-
-
-def catalog_json(ruleset: RuleSet) -> list[dict[str, Any]]:
-    """The whole deck under a rule set: bonus values and switchable cards."""
-    return [card_json(card.id, ruleset) for card in DECK]
-
-
-def preset_json(preset: Preset) -> dict[str, Any]:
-    """A preset with every option described."""
-    resolved = resolve(preset.name)
-    values = resolved.options()
-    return {
-        "name": preset.name,
-        "fingerprint": resolved.fingerprint,
-        "variant": preset.variant.value,
-        "title": preset.title,
-        "description": preset.description,
-        "aliases": list(preset.aliases),
-        "options": [
-            {
-                "name": spec.name,
-                "type": spec.type,
-                "allowed": list(spec.choices) if spec.choices else None,
-                "minimum": spec.minimum,
-                "maximum": spec.maximum,
-                "nullable": spec.nullable,
-                "null_means": spec.null_means,
-                "default": getattr(spec.default, "value", spec.default),
-                "value": values[spec.name],
-                "summary": spec.summary,
-                "section": spec.section,
-                "link": rules_document.link(spec.section),
-            }
-            for spec in specs(type(preset.rules))
-        ],
-    }
-
-
-def presets_json() -> list[dict[str, Any]]:
-    """Every preset."""
-    return [preset_json(p) for p in presets().values()]
-
-
-def transfers_json(transfers: Iterable[Transfer]) -> list[dict[str, Any]]:
-    """Who pays whom to settle."""
-    return [{"from": t.payer, "to": t.payee, "chips": t.chips} for t in transfers]
-
-
-def balance_json(result: BalanceResult, shape: Shape = DEFAULT_SHAPE) -> dict[str, Any]:
-    """The response of ``POST /v1/balance/hands``, shaped as the client asked."""
-    langs = shape.langs
-    players = []
-    for p in result.players:
-        players.append(
-            {
-                "id": p.id,
-                "card_points": p.card_points,
-                "items": [
-                    {
-                        "kind": item.kind,
-                        "count": item.number,
-                        "points": item.points,
-                        "cards": list(item.cards),
-                        "label": _label(item.kind, langs),
-                    }
-                    for item in p.items
-                ],
-                "set_bonuses": {
-                    "received": [
-                        {
-                            "code": b.code,
-                            "from": b.payer,
-                            "points": b.points,
-                            "label": _label(b.code, langs),
-                        }
-                        for b in p.received
-                    ],
-                    "given": [
-                        {
-                            "code": b.code,
-                            "to": b.collector,
-                            "points": b.points,
-                            "label": _label(b.code, langs),
-                        }
-                        for b in p.given
-                    ],
-                },
-                "total": p.total,
-                "balance": p.balance,
-                "chips": p.chips,
-            }
-        )
-    return {
-        "ruleset": ruleset_json(result.ruleset, full=shape.full_ruleset),
-        "target": result.target,
-        "stake": result.stake,
-        "void": result.void,
-        "missing_cards": list(result.missing_cards),
-        "players": players,
-        "net": result.net,
-        "transfers": transfers_json(() if result.void else minimal_transfers(result.net)),
-    }
-
-
-def _rounding_json(rounding: Rounding) -> dict[str, Any]:
-    if rounding.absorbed_by is None:
-        return {"unit": rounding.unit, "raw": rounding.raw, "method": "largest_remainder"}
-    return {
-        "unit": rounding.unit,
-        "raw": rounding.raw,
-        "method": "absorber",
-        "absorbed_by": rounding.absorbed_by,
-        "remainder": rounding.remainder,
-    }
-
-
-def session_json(result: SessionResult) -> dict[str, Any]:
-    """The response of ``POST /v1/settlements``."""
-    rounding = result.rounding
-    return {
-        "players": list(result.players),
-        "totals": result.totals,
-        "transfers": transfers_json(result.transfers),
-        "rounding": None if rounding is None else _rounding_json(rounding),
-        "hands": [
-            {
-                "index": h.position,
-                "kind": h.kind,
-                "net": h.net,
-                "nagari_streak_after": h.nagari_streak_after,
-                "void": h.void,
-            }
-            for h in result.hands
-        ],
-    }
-
-
-def codes_json() -> dict[str, Any]:
-    """The response of ``GET /v1/codes``: every code list with its labels."""
-    return {
-        "lists": [
-            {
-                "name": name,
-                "description": DESCRIPTIONS[name],
-                "codes": [
-                    {"code": code, "label": {"ko": found.ko, "en": found.en}}
-                    for code, found in codes.items()
-                ],
-            }
-            for name, codes in CODES.items()
-        ]
-    }

@@ -21,7 +21,7 @@ import orjson
 from flask import Response, current_app, request
 from marshmallow import ValidationError
 
-from calculator.api import ledger_io, serialize
+from calculator.api import ledger_io, serialize, session_json
 from calculator.api.config import IMPORT_BYTES_PER_TOKEN
 from calculator.api.docs import load_query, parameter_names
 from calculator.api.fields import fail, pointer_errors
@@ -219,7 +219,7 @@ def parse_share() -> Response:
         "rounding": None if sheet.unit is None else {"unit": sheet.unit},
         "players": players,
         "totals": dict(sheet.totals),
-        "transfers": serialize.transfers_json(sheet.transfers),
+        "transfers": session_json.transfers_json(sheet.transfers),
         "checked": {
             "totals": reading.checked_totals,
             "transfers": reading.checked_transfers,

@@ -25,7 +25,7 @@ from flask import Response, current_app, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotFound
 
-from calculator.api import ledger_io, serialize
+from calculator.api import ledger_io, serialize, session_json
 from calculator.api.docs import Blueprint, load_query, parameter_names
 from calculator.api.fields import Coded
 from calculator.api.http import coded, current_request, read_json
@@ -448,7 +448,7 @@ def settle_table(id: str) -> Response:
     head, unchanged = poll_table(_store(), id)
     if unchanged is not None:
         return unchanged
-    session = serialize.session_json(ledger_io.settled(orjson.loads(head.summary)))
+    session = session_json.session_json(ledger_io.settled(orjson.loads(head.summary)))
     body = {
         "version": head.version,
         "totals": session["totals"],

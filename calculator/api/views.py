@@ -15,7 +15,15 @@ from flask import Blueprint as FlaskBlueprint
 from flask import Response, current_app, request
 from werkzeug.exceptions import NotFound
 
-from calculator.api import batch_bounds, responses, rules_document, serialize
+from calculator.api import (
+    balance_json,
+    batch_bounds,
+    reference_json,
+    responses,
+    rules_document,
+    serialize,
+    session_json,
+)
 from calculator.api.docs import Blueprint
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
 from calculator.api.http import (
@@ -234,7 +242,7 @@ def post_balance_hand(loaded: BalanceRequest, query: dict[str, Any]) -> Response
     """
     ruleset = resolve_spec(loaded.ruleset, Variant.BALANCE, ("ruleset",), resolver=Resolver())
     shape = answer_shape(query)
-    return shaped(serialize.balance_json(score_balance(loaded.hand, ruleset), shape), shape)
+    return shaped(balance_json.balance_json(score_balance(loaded.hand, ruleset), shape), shape)
 
 
 @sessions.post("/settlements")
@@ -288,7 +296,7 @@ def post_settlement(data: dict[str, Any]) -> Response:
     )
     check_deadline = deadline(current_settings().request_deadline)
     return json_response(
-        serialize.session_json(settle_session(session, check_deadline=check_deadline))
+        session_json.session_json(settle_session(session, check_deadline=check_deadline))
     )
 
 
@@ -337,7 +345,7 @@ def get_cards(query: dict[str, Any]) -> Response:
         f"cards:{preset.name}",
         lambda: {
             "ruleset": serialize.ruleset_json(ruleset),
-            "cards": serialize.catalog_json(ruleset),
+            "cards": reference_json.catalog_json(ruleset),
         },
     )
 
@@ -348,7 +356,7 @@ def get_cards(query: dict[str, Any]) -> Response:
 @catalog.doc(operationId="listRulesets")
 def get_rulesets() -> Response:
     """Presets, with every option described"""
-    return cached_json("rulesets", lambda: {"rulesets": serialize.presets_json()})
+    return cached_json("rulesets", lambda: {"rulesets": reference_json.presets_json()})
 
 
 @catalog.get("/rulesets/<name>")
@@ -362,7 +370,7 @@ def get_rulesets() -> Response:
 def get_ruleset(name: str) -> Response:
     """One preset (or an alias of one)"""
     preset = _preset(name)
-    return cached_json(f"ruleset:{preset.name}", lambda: serialize.preset_json(preset))
+    return cached_json(f"ruleset:{preset.name}", lambda: reference_json.preset_json(preset))
 
 
 # Markdown first: the answer to no Accept, */*, and to any type not offered (no 406)
@@ -420,7 +428,7 @@ def get_codes() -> Response:
     Scoring items, explanation steps and their operations, payment reasons, the balance
     variant's items and set bonuses, and problem codes: apps map them to words and icons.
     """
-    return cached_json("codes", serialize.codes_json)
+    return cached_json("codes", reference_json.codes_json)
 
 
 bench = FlaskBlueprint("bench", __name__, url_prefix="/v1/bench")
