@@ -48,7 +48,7 @@ COMPILED = [
     "calculator/api/batch_bounds.py",
     # the entries of every body's objects, counted to find a name given twice (json_keys)
     "calculator/api/json_counts.py",
-    # the fast loaders of a hand's schemas, generated from them (calculator/api/fields.py)
+    # the fast loaders of a hand's schemas, generated from them (calculator/api/native_loaders.py)
     "calculator/api/fast_loaders.py",
     # the loaded hand request's records and its rule sets' resolution (a batched hand's
     # record builder, resolve_spec and Resolver.resolve; the deadline's check)

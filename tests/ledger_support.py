@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from calculator.api.fields import StrictSchema
 from calculator.api.schemas import load_hand, resolve_spec
 from calculator.api.session_schemas import BalanceRequestSchema
+from calculator.api.strict_schema import StrictSchema
 from calculator.cards import MONTH_CARD_IDS
 from calculator.ledger import (
     NEW_TABLES,

@@ -29,15 +29,10 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.routing import Rule
 
 from calculator.api import responses, schemas, session_schemas
-from calculator.api.fields import (
-    NOT_BLANK_PATTERN,
-    Coded,
-    StrictInteger,
-    StrictList,
-    StrictSchema,
-    StrictString,
-)
+from calculator.api.coded_errors import NOT_BLANK_PATTERN, Coded
+from calculator.api.fields import StrictInteger, StrictList, StrictString
 from calculator.api.http import PROBLEM_JSON, current_request, current_settings, read_json
+from calculator.api.strict_schema import StrictSchema
 from calculator.api.table_schemas import FORBIDDEN
 from calculator.codes import CODE_LISTS
 from calculator.presets import Variant, presets
@@ -591,6 +586,6 @@ def register_components(spec: APISpec) -> None:
 
 def exactly_one(schema: type[Schema]) -> dict[str, Any]:
     """The ``oneOf`` of a schema whose request gives exactly one of some fields
-    (:attr:`~calculator.api.fields.StrictSchema.exactly_one_of`), or nothing."""
+    (:attr:`~calculator.api.strict_schema.StrictSchema.exactly_one_of`), or nothing."""
     names: tuple[str, ...] = getattr(schema, "exactly_one_of", ())
     return {"oneOf": [{"required": [name]} for name in names]} if names else {}

@@ -15,7 +15,7 @@ from gunicorn.http.errors import ParseException
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from calculator.api.fields import pointer_errors
+from calculator.api.coded_errors import pointer_errors
 from calculator.api.http import PROBLEM_JSON, json_response
 from calculator.api.refusals import refusal
 from calculator.api.serialize import issues_json

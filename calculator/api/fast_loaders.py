@@ -1,8 +1,9 @@
 """The compiled fast loaders of the hand's schemas. GENERATED: do not edit.
 
-Written by calculator.api.fields.write_native_module() from the schemas, which use
-a class here only in the compiled build (setup.py), and only while its source is
-the one they generate (SOURCES holds its digest): see StrictSchema._native.
+Written by calculator.api.native_loaders.write_native_module() from the schemas,
+which use a class here only in the compiled build (setup.py), and only while its
+source is the one they generate (SOURCES holds its digest): see
+calculator.api.strict_schema.StrictSchema._native.
 """
 
 # ruff: noqa

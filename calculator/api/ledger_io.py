@@ -19,9 +19,10 @@ import orjson
 from marshmallow import ValidationError
 
 from calculator.api import balance_json, serialize
-from calculator.api.fields import Coded, StrictSchema
+from calculator.api.coded_errors import Coded
 from calculator.api.schemas import HAND_SCHEMA, load_hand_request
 from calculator.api.session_schemas import BalanceRequestSchema
+from calculator.api.strict_schema import StrictSchema
 from calculator.api.table_schemas import FORBIDDEN
 from calculator.balance import BalanceResult
 from calculator.errors import GoStopError, Issue

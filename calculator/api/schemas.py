@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Final, TypeVar
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, pre_load, types
 
 from calculator import options as option_specs
+from calculator.api.coded_errors import fail, pointer_errors
 from calculator.api.fields import (
     CodedField,
     Fallback,
@@ -23,14 +24,10 @@ from calculator.api.fields import (
     StrictBoolean,
     StrictInteger,
     StrictList,
-    StrictNested,
-    StrictSchema,
     StrictString,
     as_given,
     count,
-    fail,
     flag,
-    pointer_errors,
 )
 from calculator.api.hand_requests import (
     HandRequest,
@@ -39,6 +36,7 @@ from calculator.api.hand_requests import (
     resolve_spec,
     spec_by_name,
 )
+from calculator.api.strict_schema import StrictNested, StrictSchema
 from calculator.balance import BalanceRules
 from calculator.cards import CARDS, EVERY_CARD, all_card_ids
 from calculator.errors import Problems, more_problems
@@ -244,7 +242,7 @@ class RulesetField(CodedField):
         return f"type({name}) is str and len({name}) <= {MAX_PRESET_NAME}"
 
     def fast_value(self, name: str) -> str:
-        # compiled, a C call (fields.NATIVE_CALLS); it was written out here, a bound
+        # compiled, a C call (native_loaders.NATIVE_CALLS); it was written out here, a bound
         # dict.get and a tuple.__new__ through the loader's attributes (~0.2k instructions
         # a hand more)
         return f"spec_by_name({name})"

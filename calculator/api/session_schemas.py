@@ -7,19 +7,16 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, post_load, types, validates_schema
 
+from calculator.api.coded_errors import fail
 from calculator.api.fields import (
     CodedField,
     Fallback,
     Loader,
     StrictInteger,
     StrictList,
-    StrictNested,
-    StrictSchema,
     StrictString,
-    fail,
-    too_large_to_read,
-    whole_number,
 )
+from calculator.api.json_values import too_large_to_read, whole_number
 from calculator.api.schemas import (
     MAX_ID,
     HandRequest,
@@ -29,6 +26,7 @@ from calculator.api.schemas import (
     card_list,
     ruleset_field,
 )
+from calculator.api.strict_schema import StrictNested, StrictSchema
 from calculator.balance import BalanceHand, BalancePlayer
 from calculator.presets import Variant
 from calculator.settlement import MAX_SAFE_CHIPS

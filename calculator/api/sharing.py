@@ -22,9 +22,9 @@ from flask import Response, current_app, request
 from marshmallow import ValidationError
 
 from calculator.api import ledger_io, serialize, session_json
+from calculator.api.coded_errors import fail, pointer_errors
 from calculator.api.config import IMPORT_BYTES_PER_TOKEN
 from calculator.api.docs import load_query, parameter_names
-from calculator.api.fields import fail, pointer_errors
 from calculator.api.http import client_language, preferred_media, read_json
 from calculator.api.schemas import RulesetSpec, resolve_spec
 from calculator.api.sharing_schemas import (

@@ -7,19 +7,18 @@ from typing import Any
 
 from marshmallow import EXCLUDE, Schema, fields, types
 
+from calculator.api.coded_errors import fail
 from calculator.api.fields import (
     CodedField,
     Fallback,
     Loader,
     StrictInteger,
     StrictList,
-    StrictNested,
-    StrictSchema,
     StrictString,
-    fail,
 )
 from calculator.api.responses import TransferSchema
 from calculator.api.schemas import MAX_ID, LanguageTagQuery
+from calculator.api.strict_schema import StrictNested, StrictSchema
 from calculator.api.table_schemas import (
     CHIPS_MAP,
     DEALER_RULE,

@@ -49,11 +49,11 @@ from calculator.api.access_schemas import (
     TokensSchema,
     checked_label,
 )
-from calculator.api.fields import StrictSchema
 from calculator.api.http import coded
 from calculator.api.join_codes import join_url
 from calculator.api.ledger_io import TableGoneError
 from calculator.api.rate_limits import client_address, join_limit, rate_key
+from calculator.api.strict_schema import StrictSchema
 from calculator.api.table_access import (
     MIN_SHARED_KEY,
     add_tokens,

@@ -17,22 +17,19 @@ from marshmallow import (
     types,
 )
 
+from calculator.api.coded_errors import NOT_BLANK_PATTERN, fail
 from calculator.api.fields import (
-    NOT_BLANK_PATTERN,
     CodedField,
     Fallback,
     Loader,
     StrictInteger,
     StrictList,
-    StrictNested,
-    StrictSchema,
     StrictString,
-    fail,
-    too_large_to_read,
-    whole_number,
 )
+from calculator.api.json_values import too_large_to_read, whole_number
 from calculator.api.responses import RoundingOutSchema, TransferSchema
 from calculator.api.schemas import MAX_ID, RulesetField, RulesetSpec
+from calculator.api.strict_schema import StrictNested, StrictSchema
 from calculator.ledger import DealerRule
 from calculator.presets import Variant
 

@@ -23,9 +23,9 @@ from werkzeug.exceptions import (
 )
 
 from calculator.api import ledger_io
-from calculator.api.fields import StrictSchema
 from calculator.api.http import coded, no_body, read_json
 from calculator.api.join_codes import join_url, new_join_code
+from calculator.api.strict_schema import StrictSchema
 from calculator.api.table_access import (
     add_tokens,
     check_version,

@@ -26,8 +26,8 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import NotFound
 
 from calculator.api import ledger_io, serialize, session_json
+from calculator.api.coded_errors import Coded
 from calculator.api.docs import Blueprint, load_query, parameter_names
-from calculator.api.fields import Coded
 from calculator.api.http import coded, current_request, read_json
 from calculator.api.join_codes import join_url
 from calculator.api.schemas import LangQuerySchema, resolve_spec

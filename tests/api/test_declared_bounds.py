@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
+from calculator.api.coded_errors import NOT_BLANK_PATTERN
 from calculator.api.docs import COMPONENTS, TABLE_COMPONENTS
-from calculator.api.fields import NOT_BLANK_PATTERN, StrictSchema
 from calculator.api.openapi import openapi_document
+from calculator.api.strict_schema import StrictSchema
 from calculator.settlement import MAX_SAFE_CHIPS
 from tables_support import TableClient, new_key
 

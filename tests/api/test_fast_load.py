@@ -1,4 +1,4 @@
-"""The fast load path agrees exactly with marshmallow's full load (calculator/api/fields.py).
+"""The fast load path agrees exactly with marshmallow's full load (calculator/api/strict_schema.py).
 
 For every input, either both accept it with equal results, or the fast path falls back
 (``Fallback``) and the full load refuses it: the fast path takes every valid request, and
@@ -22,17 +22,9 @@ from marshmallow import ValidationError, fields
 
 from bench.corpus import corpus
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
-from calculator.api.fields import (
-    _REFUSED,
-    Fallback,
-    StrictBoolean,
-    StrictInteger,
-    StrictList,
-    StrictNested,
-    StrictSchema,
-    StrictString,
-)
+from calculator.api.fields import Fallback, StrictBoolean, StrictInteger, StrictList, StrictString
 from calculator.api.hand_requests import BY_NAME
+from calculator.api.json_values import REFUSED_CHAR
 from calculator.api.schemas import (
     HAND_SCHEMA,
     BatchRequestSchema,
@@ -51,6 +43,7 @@ from calculator.api.session_schemas import (
     NetMap,
     SettlementRequestSchema,
 )
+from calculator.api.strict_schema import StrictNested, StrictSchema
 from calculator.api.table_schemas import ReasonSchema
 from calculator.cards import all_card_ids
 from calculator.hand import Event, EventType, Hand, Outcome, OutcomeType, PlayerHand
@@ -364,7 +357,7 @@ def test_a_printable_character_is_one_the_full_check_allows() -> None:
     refused = [
         f"U+{code:04X}"
         for code in range(sys.maxunicode + 1)
-        if chr(code).isprintable() and _REFUSED.search(chr(code))
+        if chr(code).isprintable() and REFUSED_CHAR.search(chr(code))
     ]
     assert not refused
 

@@ -1,4 +1,4 @@
-"""The fast loader compiler fails closed (calculator/api/fields.py).
+"""The fast loader compiler fails closed (calculator/api/strict_schema.py).
 
 A schema or field feature that ``StrictSchema._compile`` does not translate is refused when
 the schema is instantiated — for the service's module-level schemas, at import — with a
@@ -29,17 +29,9 @@ from marshmallow import (
 from marshmallow.validate import Length
 
 from calculator.api import docs
-from calculator.api.fields import (
-    MAX_SHAPES,
-    Fallback,
-    StrictBoolean,
-    StrictInteger,
-    StrictList,
-    StrictNested,
-    StrictSchema,
-    StrictString,
-    fail,
-)
+from calculator.api.coded_errors import fail
+from calculator.api.fields import Fallback, StrictBoolean, StrictInteger, StrictList, StrictString
+from calculator.api.strict_schema import MAX_SHAPES, StrictNested, StrictSchema
 
 
 class _Meta:
@@ -376,7 +368,7 @@ def test_every_schema_of_the_service_compiles() -> None:
 
 def test_a_record_is_built_alike_by_both_paths() -> None:
     """``record=``: converted values by name, the record's default for a field left out,
-    a converted load_default, null kept null (calculator/api/fields.py, _make_record)."""
+    a converted load_default, null kept null (calculator/api/strict_schema.py, _make_record)."""
 
     class Triple(NamedTuple):
         a: tuple[int, ...]

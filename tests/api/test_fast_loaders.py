@@ -1,5 +1,6 @@
 """The compiled fast loaders (calculator/api/fast_loaders.py) are the ones the schemas
-generate, and a schema uses one only while it is (calculator/api/fields.py, _native)."""
+generate (calculator/api/native_loaders.py), and a schema uses one only while it is
+(calculator/api/strict_schema.py, _native)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ from marshmallow import ValidationError
 from bench.corpus import corpus
 from calculator import cards
 from calculator.api import fast_loaders, hand_requests
-from calculator.api.fields import (
+from calculator.api.fields import Fallback
+from calculator.api.native_loaders import (
     NATIVE_CALLS,
     NATIVE_MODULE,
     NATIVE_SCHEMAS,
-    Fallback,
     _direct,
     native_module,
 )
@@ -33,7 +34,7 @@ def test_the_module_is_the_one_the_schemas_generate() -> None:
     written = (ROOT / NATIVE_MODULE).read_text(encoding="utf-8")
     assert written == native_module(), (
         "calculator/api/fast_loaders.py is out of date: run python -c 'from "
-        "calculator.api.fields import write_native_module; write_native_module()', "
+        "calculator.api.native_loaders import write_native_module; write_native_module()', "
         "then rebuild (GOSTOP_COMPILE=1 pip install -e .)"
     )
 
@@ -108,7 +109,7 @@ def test_a_hand_request_loads_by_load_one_as_by_load_fast() -> None:
 
 
 def test_the_compiled_loaders_call_the_functions_of_native_calls_directly() -> None:
-    """A function of fields.NATIVE_CALLS is imported by the generated module and called
+    """A function of native_loaders.NATIVE_CALLS is imported by the generated module and called
     by name (compiled: a C call), not read from the loader object's attributes."""
     source = native_module()
     assert "from calculator.cards import all_card_ids" in source
@@ -146,7 +147,11 @@ def test_native_calls_are_compiled_with_the_loaders_and_do_not_import_them(modul
     path = Path(module.replace(".", "/") + ".py")
     assert f'"{path}",' in (ROOT / "setup.py").read_text(encoding="utf-8")
     source = (ROOT / path).read_text(encoding="utf-8")
-    for loaders in ("calculator.api.fast_loaders", "calculator.api.fields"):
+    for loaders in (
+        "calculator.api.fast_loaders",
+        "calculator.api.strict_schema",
+        "calculator.api.native_loaders",
+    ):
         assert loaders not in source
 
 

@@ -14,7 +14,7 @@ import orjson
 import pytest
 
 from calculator.api import create_app
-from calculator.api.fields import FORMAT_CHARS
+from calculator.api.json_values import FORMAT_CHARS
 from tests_support import W13
 
 HANDS = "/v1/gostop/hands"
