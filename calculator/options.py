@@ -223,6 +223,31 @@ def markdown_table(rules_type: type) -> str:
     return "\n".join(rows)
 
 
+def _hint(name: str, names: Mapping[str, object]) -> str | None:
+    """What an unknown option ``name`` may have meant: the closest option (difflib), unless
+    that one is of another family than the name's first word says, or the name is that
+    word alone — then every option of that family, which the closest spelling can miss
+    (``pibak_treshold`` is closest to ``meongtta_threshold``; the pibak options are
+    meant). None: nothing close.
+
+    >>> from calculator.rules import GoStopRules
+    >>> names = {spec.name: spec for spec in specs(GoStopRules)}
+    >>> _hint("bomb_multipler", names)
+    "did you mean 'bomb_multiplier'?"
+    >>> print(_hint("pibak_treshold", names))  # doctest: +NORMALIZE_WHITESPACE
+    the pibak options are 'pibak_max_pi_2p', 'pibak_max_pi_3p',
+    'pibak_zero_exempt' and 'pibak_count'
+    """
+    close = difflib.get_close_matches(name, names, n=1)
+    family = name.split("_", 1)[0] + "_"
+    kin = [known for known in names if known.startswith(family)]
+    if kin and ("_" not in name or not (close and close[0].startswith(family))):
+        listed = [repr(known) for known in kin]
+        said = listed[0] if len(kin) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
+        return f"the {family[:-1]} option{'s are' if len(kin) > 1 else ' is'} {said}"
+    return f"did you mean {close[0]!r}?" if close else None
+
+
 def override(
     rules: R,
     overrides: Mapping[str, object],
@@ -261,15 +286,10 @@ def override(
                 problems.add("unknown_option", "", *location)
                 continue
             short = len(name) <= MAX_NAME
-            close = (
-                difflib.get_close_matches(name, by_name, n=1)
-                if short and suggestions.take()
-                else []
-            )
-            hint = f"did you mean {close[0]!r}?" if close else "see GET /v1/rulesets"
+            hint = _hint(name, by_name) if short and suggestions.take() else None
             problems.add(
                 "unknown_option",
-                f"there is no option {quote(name)}; {hint}",
+                f"there is no option {quote(name)}; {hint or 'see GET /v1/rulesets'}",
                 *((*location, name) if short else location),  # a long name: the object
             )
             continue

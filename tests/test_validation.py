@@ -785,6 +785,36 @@ def test_ruleset_errors() -> None:
 
 
 @pytest.mark.parametrize(
+    ("given", "hint"),
+    [
+        ("bomb_multipler", "did you mean 'bomb_multiplier'?"),  # a typo: its closest name
+        ("gwangpal_prise", "did you mean 'gwangpal_price'?"),
+        # closest by spelling is meongtta_threshold: the family the name says is listed
+        (
+            "pibak_treshold",
+            "the pibak options are 'pibak_max_pi_2p', 'pibak_max_pi_3p', "
+            "'pibak_zero_exempt' and 'pibak_count'",
+        ),
+        # a family's word alone: the family, not the one option closest to it
+        (
+            "shake",
+            "the shake options are 'shake_multiplier', 'shake_cap' and "
+            "'shake_then_bomb_same_month'",
+        ),
+        ("kitchen_sink", "see GET /v1/rulesets"),  # nothing close, no family
+    ],
+)
+def test_an_unknown_option_says_the_option_or_the_family_it_is_closest_to(
+    given: str, hint: str
+) -> None:
+    """An integrator who guessed a name ("pibak_treshold", a README trial) is pointed to
+    the options of the family the name begins with, not to the name closest in spelling."""
+    with pytest.raises(InvalidRulesError) as caught:
+        resolve("standard", {given: 3})
+    assert caught.value.issues[0].detail == f"there is no option {given!r}; {hint}"
+
+
+@pytest.mark.parametrize(
     ("given", "variant", "hint"),
     [
         ("standart", Variant.GOSTOP, "(did you mean 'standard'?)"),
