@@ -280,6 +280,11 @@ def _not_json(data: bytes, error: orjson.JSONDecodeError) -> str:
             f"the number at line {error.lineno}, column {error.colno} is too large to read "
             "(past 1.7976931348623157e308): send the amount meant, within the field's maximum"
         )
+    if error.msg.startswith("depth limit exceeded"):  # orjson's words past its 1,024 levels
+        return (
+            f"the body is nested more than 1024 levels deep (at line {error.lineno}, column "
+            f"{error.colno}); a request is a JSON object a few levels deep"
+        )
     return f"the body is not valid JSON: {error}"
 
 

@@ -269,6 +269,19 @@ def test_a_number_past_what_a_double_holds_is_said_to_be_too_large(client: Any) 
     assert "double" not in error["detail"]
 
 
+def test_a_body_nested_past_what_the_reader_takes_says_how_deep_it_may_be(client: Any) -> None:
+    """orjson's own words ("depth limit exceeded") named neither the limit nor the fix (a
+    README trial)."""
+    response = _post(client, "[" * 30000 + "]" * 30000)
+    assert response.status_code == 400
+    error = _error(response)
+    assert error["code"] == "malformed_json"
+    assert error["detail"] == (
+        "the body is nested more than 1024 levels deep (at line 1, column 1026); a request "
+        "is a JSON object a few levels deep"
+    )
+
+
 UNKNOWN_ORDER = """
 import json, sys
 from calculator.api import create_app
