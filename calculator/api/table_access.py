@@ -120,6 +120,7 @@ def add_tokens(
                 "writer by the label, so choose another (or revoke that token first)"
             ),
             "label_taken",
+            "/label",  # the body's: only a mint keeps a label as given (not ``rename``)
         )
     return added.tokens
 

@@ -438,6 +438,7 @@ def test_labels_are_unique_among_a_tables_tokens(lclient: Any, clock: FakeClock)
     assert lclient.post(tokens, json=body, headers=table.auth()).status_code == 201
     again = lclient.post(tokens, json=body, headers=table.auth())
     assert (again.status_code, again.get_json()["errors"][0]["code"]) == (409, "label_taken")
+    assert again.get_json()["errors"][0]["pointer"] == "/label"  # the field to change
     # nor one a reader cannot tell from it: in another case, width or encoding of its
     # letters, with spaces doubled (a probe minted "phone2" and "PHONE2")
     decomposed = unicodedata.normalize("NFD", "민지's phone")
