@@ -416,7 +416,7 @@ def _check(hand: BalanceHand, rules: BalanceRules) -> list[int]:
 def diagnose_balance_cards(hand: BalanceHand, rules: BalanceRules, problems: Problems) -> None:
     """Add the problems of the hand's cards to ``problems``: unknown, without a value under
     ``rules``, held twice (:func:`calculator.piles.diagnose_cards`). Also a table's, for a
-    hand it refuses for its players (calculator.ledger.state)."""
+    hand it refuses for its players (calculator.ledger.checks)."""
     piles = [(player.id, "captured", player.captured) for player in hand.players]
     diagnose_cards(piles, _in_deck(rules), problems, absent=_no_value)
 
@@ -441,7 +441,7 @@ def uneven_deck(rules: BalanceRules, counts: Iterable[int]) -> Issue | None:
     """The problem of a deck whose total some of ``counts`` players cannot share evenly
     (each player's target is the total ÷ the players), at ``ruleset``; None if all can.
     A hand's players (:func:`score_balance`), and a new table's every hand size
-    (calculator.ledger.state.check_setup): a rule set no hand of the table could be
+    (calculator.ledger.checks.check_setup): a rule set no hand of the table could be
     scored under is refused when the table is made, not at each hand, its rule set
     locked for the night."""
     total = sum(rules.values.values())

@@ -7,11 +7,17 @@ derived from them — pure domain code like the engine, testable without a datab
   totals, nagari streak and dealer out (:func:`appended`: a hand added at a ledger's
   :class:`Tip`, its end); :func:`changes` says what a change moved;
   :func:`settlement` settles the totals.
+- :mod:`calculator.ledger.records` — the records it derives (:class:`Ledger`,
+  :class:`LedgerHand`, :class:`Tip`, …) and its errors;
+- :mod:`calculator.ledger.checks` — :func:`check_setup` and whether a change or a hand
+  fits the table;
+- :mod:`calculator.ledger.derive` — one hand scored at its place, and the totals.
 
 Storage (:mod:`calculator.store`) and HTTP (:mod:`calculator.api.tables`) are edges
 around it.
 """
 
+from calculator.ledger.checks import check_setup
 from calculator.ledger.events import (
     EDITS,
     NEW_TABLES,
@@ -28,9 +34,7 @@ from calculator.ledger.events import (
     undone,
     voided,
 )
-from calculator.ledger.state import (
-    MAX_EVENTS,
-    MAX_REPLAY_COST,
+from calculator.ledger.records import (
     Change,
     Entry,
     Ledger,
@@ -39,11 +43,14 @@ from calculator.ledger.state import (
     Status,
     Tip,
     TooCostlyError,
+)
+from calculator.ledger.state import (
+    MAX_EVENTS,
+    MAX_REPLAY_COST,
     after_appends,
     appended,
     apply,
     changes,
-    check_setup,
     replay,
     settlement,
     start,

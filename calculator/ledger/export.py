@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from calculator.balance import BalanceResult
+from calculator.ledger.derive import balance_winner
 from calculator.ledger.events import EventType
-from calculator.ledger.state import Ledger, balance_winner
+from calculator.ledger.records import Ledger
 from calculator.result import winner_of
 
 CSV_COLUMNS = (

@@ -20,49 +20,32 @@ last had, when a change before it leaves it a place where it cannot be scored: a
 never refuses a change), but counts for nothing: the streak and the dealer pass over it.
 Undo takes back the last change (added, corrected or voided), redo makes it again; a new
 change empties what redo could make.
+
+This module folds the events (and keeps the edit log's bookkeeping and the limits of a
+log); its siblings hold the rest: :mod:`calculator.ledger.records` the records it
+returns, :mod:`calculator.ledger.checks` whether an input fits the table and
+:mod:`calculator.ledger.derive` one hand scored at its place and the totals.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
-from enum import StrEnum
+from dataclasses import replace
 
-from calculator.balance import PLAYER_COUNTS as BALANCE_PLAYER_COUNTS
-from calculator.balance import (
-    BalanceHand,
-    BalancePlayer,
-    BalanceResult,
-    diagnose_balance_cards,
-    score_balance,
-    uneven_deck,
+from calculator.errors import GoStopError, Issue
+from calculator.ledger.checks import check_edit, check_hand
+from calculator.ledger.derive import derive, kept_void, relocated, totals_after
+from calculator.ledger.events import EDITS, Event, EventType, TableSetup
+from calculator.ledger.records import (
+    Change,
+    Entry,
+    Ledger,
+    LedgerError,
+    LedgerHand,
+    Tip,
+    TooCostlyError,
 )
-from calculator.errors import (
-    GoStopError,
-    InvalidHandError,
-    InvalidTableError,
-    Issue,
-    Problems,
-    ZeroSumError,
-    relocate,
-)
-from calculator.hand import Hand, OutcomeType, PlayerHand
-from calculator.ledger.events import EDITS, DealerRule, Event, EventType, Play, TableSetup
-from calculator.limits import quote
-from calculator.names import alike, unreadable
-from calculator.presets import Variant
-from calculator.result import HandResult, winner_of
-from calculator.session import (
-    NetEntry,
-    Session,
-    SessionResult,
-    outcome_required,
-    round_totals,
-    settle_session,
-)
-from calculator.settlement import MAX_SAFE_CHIPS, beyond_safe, raise_with_the_cards, settle
-
-Result = HandResult | BalanceResult
+from calculator.session import NetEntry, Session, SessionResult, settle_session
 
 MAX_EVENTS = 5_000
 """Most events a table's log holds, its creation included: any stored log replays in
@@ -76,134 +59,6 @@ table takes — a live change or an imported one — is held to it, in :func:`ap
 table's log replays within the request deadline on an instance that holds nothing of it
 (a restart, another worker or instance) and any export imports. The last unit is kept
 for closing, which scores nothing: a table at the limit still closes."""
-
-
-class LedgerError(GoStopError):
-    """A change the table cannot take in its present state (nothing to undo, a hand that
-    does not exist or is voided, a closed table). ``issues[0].code`` says which."""
-
-    title = "The table cannot take this change"
-
-
-class TooCostlyError(GoStopError):
-    """An event that would take the table's replay cost past :data:`MAX_REPLAY_COST`."""
-
-    title = "The table's log would cost too much to replay"
-
-
-class Status(StrEnum):
-    """Whether a hand counts."""
-
-    ACTIVE = "active"
-    VOIDED = "voided"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Entry:
-    """A hand as the edits leave it: its body and whether it is voided; a voided one also
-    as it was last derived (``last``), what it is listed with when a change before it
-    leaves it a place where it cannot be scored (:func:`_kept_void`). An undo that puts
-    the entry back puts that back with it."""
-
-    hand: Play
-    voided: bool = False
-    last: LedgerHand | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LedgerHand:
-    """One hand of the table, derived: what was scored and what it left behind.
-
-    ``played`` is the hand as scored (the table's stake, the derived ``nagari_streak`` and
-    the ``dealer`` passed to it, or None); ``result`` is the engine's answer for it.
-    ``streak_after`` and ``dealer_after`` are what the next hand starts from (a voided
-    hand passes on what it was given).
-    """
-
-    number: int
-    status: Status
-    hand: Play
-    played: Play
-    result: Result
-    nagari_streak: int
-    dealer: str | None
-    streak_after: int
-    dealer_after: str | None
-
-    @property
-    def counted(self) -> Mapping[str, int]:
-        """What the hand moves in the totals: its net if active, nothing if voided."""
-        return self.result.net if self.status is Status.ACTIVE else {}
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Ledger:
-    """The state of a table after ``version − 1`` events (creation is version 1).
-
-    ``edits`` are the changes in effect (undo pops them), ``redo`` the ones undo took
-    back, most recent last; ``replaced`` holds, for each edit in effect, the entry it
-    replaced (None: it added a hand), so undo puts that entry back without going over the
-    whole log again; ``entries`` the hands they describe; ``hands`` those hands
-    scored; ``totals`` the sum of the active hands' nets over the roster;
-    ``rederived_from`` the index of the first hand the last event derived again (the
-    hands before it are the same objects as before it; ``len(hands)``: none); ``cost``
-    what replaying the events so far costs (:data:`MAX_REPLAY_COST`).
-    """
-
-    setup: TableSetup
-    version: int
-    closed: bool
-    edits: tuple[Event, ...]
-    redo: tuple[Event, ...]
-    replaced: tuple[Entry | None, ...]
-    entries: tuple[Entry, ...]
-    hands: tuple[LedgerHand, ...]
-    totals: Mapping[str, int]
-    nagari_streak: int
-    dealer: str | None
-    cost: int = 0
-    rederived_from: int = 0
-
-    @property
-    def can_undo(self) -> bool:
-        """Whether there is a change to take back."""
-        return bool(self.edits) and not self.closed
-
-    @property
-    def can_redo(self) -> bool:
-        """Whether undo took back a change that redo can make again."""
-        return bool(self.redo) and not self.closed
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Tip:
-    """The end of a ledger: all that appending a hand reads of it and changes — the
-    version, whether the table is closed, how many hands it has, the totals, the nagari
-    streak and dealer the next hand starts from (those of :class:`Ledger`: its last
-    hand's ``streak_after`` and ``dealer_after``), whether undo or redo has something
-    to take back or make again and the replay cost so far. :func:`appended` scores a
-    hand at it without the hands before (a ledger's end as its derived summary stores
-    it is enough)."""
-
-    setup: TableSetup
-    version: int
-    closed: bool
-    count: int
-    totals: Mapping[str, int]
-    nagari_streak: int
-    dealer: str | None
-    can_undo: bool
-    can_redo: bool
-    cost: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Change:
-    """How much hand ``number`` moves differently after a change, per player (only
-    players whose amount changed)."""
-
-    number: int
-    delta: Mapping[str, int]
 
 
 def start(setup: TableSetup) -> Ledger:
@@ -221,34 +76,6 @@ def start(setup: TableSetup) -> Ledger:
         nagari_streak=0,
         dealer=setup.dealer,
     )
-
-
-def check_setup(setup: TableSetup, *, new: bool = True) -> None:
-    """Raise InvalidTableError unless the roster names different people and the first
-    dealer, if given, is one of them. ``new``: a table created now, whose roster may not
-    name two ids a reader cannot tell apart, nor one that reads as nothing
-    (:func:`~calculator.names.unreadable`: the same letters composed or not, spaces,
-    invisible characters, as the share text tells names apart), and whose balance rule
-    set must let every hand its roster can seat be scored
-    (:func:`~calculator.balance.uneven_deck`: the locked rule set cannot change); else an
-    import, which takes an exported table as it is (a table created before
-    2026-12-06 may hold such ids, one before 2026-12-07 such a rule set)."""
-    problems = Problems()
-    for i, code, detail in unreadable(setup.roster, strict=new):
-        problems.add(code, detail, "roster", i)
-    seen = set(setup.roster)
-    if setup.dealer is not None and setup.dealer not in seen:
-        problems.add(
-            "unknown_player",
-            f"dealer {setup.dealer!r} is not on the roster ({', '.join(setup.roster)})",
-            "dealer",
-        )
-    if new and setup.variant is Variant.BALANCE:  # every hand size its roster can seat
-        seats = [n for n in BALANCE_PLAYER_COUNTS if n <= len(setup.roster)]
-        uneven = uneven_deck(setup.ruleset.rules, seats)
-        if uneven is not None:
-            problems.add(uneven.code, uneven.detail, *uneven.location)
-    problems.raise_if_any(InvalidTableError)
 
 
 def replay(setup: TableSetup, events: Iterable[Event], *, stored: bool = False) -> Ledger:
@@ -309,7 +136,7 @@ def apply(ledger: Ledger, event: Event, *, stored: bool = False, exported: bool 
                 raise LedgerError([Issue("nothing_to_redo", "no undone change to redo", ())])
             edit, edits, redo = redo[-1], (*edits, redo[-1]), redo[:-1]
         else:
-            _check_edit(ledger, event, entering=not (stored or exported))
+            check_edit(ledger, event, entering=not (stored or exported))
             edit, edits, redo = event, (*edits, event), ()
         replaced = (*replaced, _replacing(ledger.entries, edit))
         entries = _edited(ledger.entries, edit)
@@ -322,7 +149,7 @@ def apply(ledger: Ledger, event: Event, *, stored: bool = False, exported: bool 
     for index in range(first, len(entries)):
         entry = entries[index]
         try:
-            hand = _derive(
+            hand = derive(
                 ledger.setup,
                 index + 1,
                 entry,
@@ -334,10 +161,10 @@ def apply(ledger: Ledger, event: Event, *, stored: bool = False, exported: bool 
             if index == entered:
                 raise  # the hand being entered: its own problems, as the stateless answer
             if not entry.voided or entry.last is None:
-                raise _relocated(error, index + 1) from None
+                raise relocated(error, index + 1) from None
             # a void counts for nothing: it never refuses a change (bringing it back
             # scores it at its place, and is refused there if it cannot be)
-            hand = _kept_void(entry.last, streak, dealer)
+            hand = kept_void(entry.last, streak, dealer)
         if entry.voided:
             kept[index] = replace(entry, last=hand)
         derived.append(hand)
@@ -352,7 +179,9 @@ def apply(ledger: Ledger, event: Event, *, stored: bool = False, exported: bool 
         replaced=replaced,
         entries=entries,
         hands=tuple(derived),
-        totals=_totals(ledger.totals, ledger.hands[first:], derived[first:], ledger.setup.unit),
+        totals=totals_after(
+            ledger.totals, ledger.hands[first:], derived[first:], ledger.setup.unit
+        ),
         nagari_streak=streak,
         dealer=dealer,
         cost=cost,
@@ -440,8 +269,8 @@ def _appended(
     assert event.type is EventType.ADDED
     assert event.hand is not None
     cost = _charged(end.cost, 1, event, stored)
-    _check_hand(end.setup, event.hand, entering=not (stored or exported))
-    hand = _derive(
+    check_hand(end.setup, event.hand, entering=not (stored or exported))
+    hand = derive(
         end.setup,
         end.count + 1,
         Entry(hand=event.hand),
@@ -454,7 +283,7 @@ def _appended(
         version=end.version + 1,
         closed=False,
         count=end.count + 1,
-        totals=_totals(end.totals, (), (hand,), end.setup.unit),
+        totals=totals_after(end.totals, (), (hand,), end.setup.unit),
         nagari_streak=hand.streak_after,
         dealer=hand.dealer_after,
         can_undo=True,
@@ -485,81 +314,6 @@ def _event_cost(scored: int) -> int:
     """What replaying an event that scores ``scored`` hands costs: the one measure of
     :data:`MAX_REPLAY_COST`."""
     return 1 + scored
-
-
-def _check_edit(ledger: Ledger, event: Event, *, entering: bool) -> None:
-    """A correction or a void names an existing hand, a void an active one (a correction
-    of a voided hand brings it back); a hand body fits the table (``entering``: as
-    :func:`_check_hand`)."""
-    if event.type is not EventType.ADDED:
-        number = event.number
-        if number is None or not 1 <= number <= len(ledger.entries):
-            detail = f"the table has no hand {number}; {_hands_held(len(ledger.entries))}"
-            raise LedgerError([Issue("unknown_hand", detail, ())])
-        if event.type is EventType.VOIDED and ledger.entries[number - 1].voided:
-            detail = (
-                f"hand {number} is already voided; to bring it back, correct it "
-                f"(PUT /hands/{number} with its hand and a reason)"
-            )
-            raise LedgerError([Issue("hand_voided", detail, ())])
-    if event.hand is not None:
-        _check_hand(ledger.setup, event.hand, entering=entering)
-
-
-def _hands_held(count: int) -> str:
-    """Which hand numbers a table of ``count`` hands has, as a message says it.
-
-    >>> _hands_held(0), _hands_held(1), _hands_held(12)
-    ('it has no hands yet', 'its only hand is 1', 'its hands are 1 to 12')
-    """
-    if count == 0:
-        return "it has no hands yet"
-    return "its only hand is 1" if count == 1 else f"its hands are 1 to {count}"
-
-
-def _not_on_roster(player: str, roster: tuple[str, ...]) -> str:
-    """Why ``player`` cannot play this table's hand; what the roster spells alike, said."""
-    same = [listed for listed in roster if alike(listed) == alike(player)]
-    if same:
-        return (
-            f"{player!r} is not on the table's roster; {same[0]!r} is, spelled with other "
-            "spaces, invisible characters or another encoding of its letters (a phone "
-            "shows them alike): send the id as the table lists it"
-        )
-    return (
-        f"{player!r} is not on the table's roster ({', '.join(roster)}); players are fixed "
-        "when the table is created"
-    )
-
-
-def _check_hand(setup: TableSetup, hand: Play, *, entering: bool) -> None:
-    """A hand fits the table: its variant, players on the roster, an outcome. A hand
-    refused here is told its cards' problems too, as the stateless endpoints tell them
-    (``entering``: a hand entered now, with every check; else a stored or exported one,
-    with the checks it was stored under)."""
-    problems = Problems()
-    expected = Hand if setup.variant is Variant.GOSTOP else BalanceHand
-    if not isinstance(hand, expected):
-        problems.add("wrong_variant", f"this table plays {setup.variant.value} hands")
-        problems.raise_if_any(InvalidHandError)
-    players: tuple[PlayerHand | BalancePlayer, ...] = hand.players
-    for j, player in enumerate(players):
-        if player.id not in setup.roster:
-            problems.add(
-                "unknown_player", _not_on_roster(player.id, setup.roster), "players", j, "id"
-            )
-    missing = outcome_required(hand, "a table hand") if isinstance(hand, Hand) else None
-    if missing is not None:
-        problems.add(missing.code, missing.detail, *missing.location)
-    if problems and isinstance(hand, Hand):
-        try:
-            problems.raise_if_any(InvalidHandError)
-        except InvalidHandError as error:
-            raise_with_the_cards(hand, setup.ruleset.rules, error, entering=entering)
-            raise
-    if problems and isinstance(hand, BalanceHand):
-        diagnose_balance_cards(hand, setup.ruleset.rules, problems)
-    problems.raise_if_any(InvalidHandError)
 
 
 def _entered(event: Event, count: int) -> int | None:
@@ -614,150 +368,3 @@ def _after(setup: TableSetup, hands: tuple[LedgerHand, ...]) -> tuple[int, str |
     if not hands:
         return 0, setup.dealer
     return hands[-1].streak_after, hands[-1].dealer_after
-
-
-def _plays(hand: Hand, player: str | None) -> bool:
-    return any(p.id == player and not p.sits_out for p in hand.players)
-
-
-def _derive(
-    setup: TableSetup,
-    number: int,
-    entry: Entry,
-    streak: int,
-    dealer: str | None,
-    *,
-    entering: bool = False,
-) -> LedgerHand:
-    """Score one hand at its place: the streak and dealer it is given, what it leaves.
-    A hand the table holds already (not ``entering``: it was checked when it was entered)
-    gets only the checks it was stored under and is scored as it was then — not refused
-    by a check added since (:func:`calculator.settlement.settle`'s ``entering``)."""
-    hand = entry.hand
-    stays = dealer  # the dealer after the hand if no one wins it
-    if isinstance(hand, Hand):
-        passed: str | None
-        if hand.dealer is not None:
-            passed = stays = hand.dealer
-        else:
-            passed = dealer if _plays(hand, dealer) else None
-        entered = hand._replace(stake=setup.stake, nagari_streak=streak, dealer=passed)
-        played: Play = entered
-        scored = settle(
-            entered, setup.ruleset, entering=entering, floor_four_sale=setup.floor_four_sale
-        )
-        result: Result = scored
-        streak_after = scored.nagari_streak_after
-        outcome = scored.outcome
-        assert outcome is not None  # a table hand always has one (_check_hand)
-        # The next dealer follows the table's own rule (DealerRule), fixed when it was
-        # created: a table created since 2026-12-05 takes the winner as the answer names
-        # it — a tie of 총통 holders or a floor four resolved by the rules included; none
-        # after a hand drawn or cancelled, whose biggest net is a sitter's sale or a side
-        # payment: the dealer stays. A table created before keeps the biggest net where
-        # the request names no winner, as every release derived it then: deriving its
-        # dealers anew would re-derive its later hands (a table could refuse every write).
-        if setup.dealer_rule is DealerRule.WINNER:
-            winner = winner_of(scored)
-        elif outcome.type is OutcomeType.NAGARI:
-            winner = None
-        else:
-            winner = outcome.winner or _top(scored.net)
-    else:
-        passed = None
-        played = replace(hand, stake=setup.stake)
-        result = score_balance(played, setup.ruleset)
-        streak_after = 0
-        winner = balance_winner(result)
-    if entry.voided:  # passes on what it was given: not the dealer it names itself
-        status, streak_after, dealer_after = Status.VOIDED, streak, dealer
-    else:
-        status, dealer_after = Status.ACTIVE, winner if winner is not None else stays
-    return LedgerHand(
-        number=number,
-        status=status,
-        hand=hand,
-        played=played,
-        result=result,
-        nagari_streak=streak,
-        dealer=passed,
-        streak_after=streak_after,
-        dealer_after=dealer_after,
-    )
-
-
-def _kept_void(last: LedgerHand, streak: int, dealer: str | None) -> LedgerHand:
-    """A voided hand that cannot be scored at its place any more (a change before it left
-    it a dealer or an amount its rules refuse): listed as it was ``last`` derived — its
-    result, and the streak and dealer it was scored with — and passing on the streak and
-    dealer it is given, as every voided hand does."""
-    return replace(last, streak_after=streak, dealer_after=dealer)
-
-
-def balance_winner(result: BalanceResult) -> str | None:
-    """Who won a balance hand: the one player who gained the most (the next dealer, and the
-    export's ``winner``); none when the top is tied or the hand is void (missing cards: it
-    moves nothing, a draw)."""
-    return _top(result.net)
-
-
-def _top(net: Mapping[str, int]) -> str | None:
-    """The one player who won the most, if someone won and no one tied it."""
-    best = max(net.values(), default=0)
-    leaders = [p for p, chips in net.items() if chips == best]
-    return leaders[0] if best > 0 and len(leaders) == 1 else None
-
-
-def _totals(
-    before: Mapping[str, int],
-    old: Iterable[LedgerHand],
-    new: Iterable[LedgerHand],
-    unit: int | None,
-) -> dict[str, int]:
-    """The totals with the ``old`` hands' amounts replaced by the ``new`` ones', refused
-    when one, or one of the settlement rounded to ``unit``, is beyond what apps show."""
-    totals = dict(before)
-    for hand in old:
-        for player, chips in hand.counted.items():
-            totals[player] -= chips
-    for hand in new:
-        for player, chips in hand.counted.items():
-            totals[player] += chips
-    if sum(totals.values()) != 0:  # not an assert: never skipped (-O)
-        raise ZeroSumError(f"table totals do not balance: {totals}")
-    shown = totals if unit is None else round_totals(totals, unit)[1]
-    for amounts in (totals, shown):
-        beyond = beyond_safe(amounts)
-        if beyond is not None:
-            raise InvalidHandError([_too_large(amounts, beyond)])
-    return totals
-
-
-def _too_large(totals: Mapping[str, int], player: str) -> Issue:
-    """A total beyond what every hand's net stays within (JSON numbers apps read exactly,
-    and the share text carries)."""
-    return Issue(
-        "amount_too_large",
-        f"this change takes the total of {quote(player)} to {totals[player]:,} chips, "
-        f"beyond {MAX_SAFE_CHIPS:,}, more than apps can show exactly; settle the table now "
-        "and play on at a new one",
-        (),
-    )
-
-
-def _relocated(error: GoStopError, number: int) -> GoStopError:
-    """The error of a later hand that a change breaks, located at ``hands/<number>``, and
-    what the scorer can do about it (the pointer is into the table, not the request)."""
-    moved = (relocate(i, ("hands", number)) for i in error.issues)
-    return type(error)(
-        [
-            Issue(
-                i.code,
-                f"hand {number}, derived again after this change: {i.detail}; the change "
-                f"is refused and the table stays as it was: correct hand {number} first "
-                f"(PUT /hands/{number}) so that it still stands after it",
-                i.location,
-            )
-            for i in moved
-        ]
-    )
