@@ -1,7 +1,7 @@
 """Names as people read them: what a chat app, an editor or another phone may change in a
-name without a reader seeing it (the share text's reading, calculator/ledger/share.py, a
-table's roster, calculator/ledger/state.py, and a session's players, calculator/session.py,
-tell names apart by the same rule)."""
+name without a reader seeing it (the share text's reading,
+calculator/ledger/share_reading.py, a table's roster, calculator/ledger/checks.py, and a
+session's players, calculator/session.py, tell names apart by the same rule)."""
 
 from __future__ import annotations
 

@@ -15,17 +15,9 @@ from calculator.api.fields import StrictString
 from calculator.api.schemas import MAX_ID
 from calculator.api.sharing_schemas import MAX_SHARE_TEXT
 from calculator.api.table_schemas import MAX_NAME
-from calculator.ledger.share import (
-    MAX_LINE,
-    PREFIX,
-    Lang,
-    ShareError,
-    ShareSheet,
-    compact_line,
-    labels,
-    read,
-    render,
-)
+from calculator.ledger.share import Lang, labels, render
+from calculator.ledger.share_line import MAX_LINE, PREFIX, ShareError, ShareSheet, compact_line
+from calculator.ledger.share_reading import read
 from calculator.session import NetEntry, Session, Transfer, settle_session
 from calculator.settlement import MAX_SAFE_CHIPS
 from tests_support import examples

@@ -33,7 +33,7 @@ from calculator.errors import (
     pointer,
 )
 from calculator.ledger import TooCostlyError
-from calculator.ledger.share import ShareError
+from calculator.ledger.share_line import ShareError
 from calculator.limits import MAX_PROBLEMS, DeadlineExceeded
 from calculator.piles import CARD_CODES
 

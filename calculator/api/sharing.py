@@ -70,7 +70,9 @@ from calculator.ledger import (
     start,
 )
 from calculator.ledger.export import CSV_COLUMNS, hand_rows
-from calculator.ledger.share import PREFIX, Lang, ShareError, ShareSheet, read, render
+from calculator.ledger.share import Lang, render
+from calculator.ledger.share_line import PREFIX, ShareError, ShareSheet
+from calculator.ledger.share_reading import read
 from calculator.limits import deadline
 from calculator.options import specs
 from calculator.presets import Resolver, Variant, find_preset

@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 from test_share import maximal_sheet
 
 from calculator.api.sharing_schemas import MAX_SHARE_TEXT
-from calculator.ledger.share import Lang, ShareSheet, compact_line, read, render
+from calculator.ledger.share import Lang, render
+from calculator.ledger.share_line import ShareSheet, compact_line
+from calculator.ledger.share_reading import read
 from calculator.session import Transfer
 from ledger_support import SCENARIOS, wire_hand
 from tables_support import TableClient, new_key
