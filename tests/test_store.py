@@ -223,10 +223,10 @@ def test_migration_0002_fills_what_an_older_database_holds(empty_url: str) -> No
     from alembic import command
     from alembic.config import Config
 
-    from calculator.store.store import _MIGRATIONS
+    from calculator.store.migrating import MIGRATIONS
 
     config = Config()
-    config.set_main_option("script_location", str(_MIGRATIONS))
+    config.set_main_option("script_location", str(MIGRATIONS))
     config.set_main_option("sqlalchemy.url", empty_url.replace("%", "%%"))
     command.upgrade(config, "0001")
     engine = sa.create_engine(empty_url)
@@ -291,10 +291,10 @@ def test_migration_0004_fills_each_tables_last_time_from_its_events(empty_url: s
     from alembic import command
     from alembic.config import Config
 
-    from calculator.store.store import _MIGRATIONS
+    from calculator.store.migrating import MIGRATIONS
 
     config = Config()
-    config.set_main_option("script_location", str(_MIGRATIONS))
+    config.set_main_option("script_location", str(MIGRATIONS))
     config.set_main_option("sqlalchemy.url", empty_url.replace("%", "%%"))
     command.upgrade(config, "0003")
     engine = sa.create_engine(empty_url)
@@ -736,13 +736,13 @@ def test_a_release_before_the_dealer_rule_cannot_migrate_a_database_past_it(
     from alembic.config import Config
     from alembic.util import CommandError
 
-    from calculator.store.store import _MIGRATIONS
+    from calculator.store.migrating import MIGRATIONS
 
     store = Store(empty_url, idle_seconds=None)
     store.migrate()  # this release: up to 0005
     store.dispose()
     older = tmp_path / "migrations"
-    shutil.copytree(_MIGRATIONS, older, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(MIGRATIONS, older, ignore=shutil.ignore_patterns("__pycache__"))
     (older / "versions" / "v0005_dealer_rule.py").unlink()  # what a release before had
     config = Config()
     config.set_main_option("script_location", str(older))

@@ -1,31 +1,40 @@
 """The :class:`Store`: engine per process, migrations at start, the ledger's reads and
-single-transaction writes."""
+single-transaction writes.
+
+One class of over 600 lines, on purpose: every method speaks through the same per-process
+engine, this thread's read connection and its kept polls, the statement cache and, on a
+SQLite file, the writers' turns — splitting the reads, writes and idempotency keys apart
+would take mixins sharing that state, which the house avoids. What is not the class's own
+lives beside it: the SQL in :mod:`calculator.store.sql`, the records in
+:mod:`calculator.store.rows`, the values its INSERTs write in :mod:`calculator.store.params`,
+the migrations and their lock in :mod:`calculator.store.migrating`, the engine, the turns
+and the per-thread connection in :mod:`calculator.store.connections`. Two small classes
+stay here, each serving one method: :class:`_ClosedWithItsThread` (:meth:`Store._reader`)
+and :class:`_Moved` (:meth:`Store.write`)."""
 
 from __future__ import annotations
 
-import fcntl
 import os
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from calculator.names import folded
 from calculator.store.connections import (
     _Alone,
     _sqlite_file,
-    _sqlite_path,
     _Writers,
     make_engine,
     with_driver,
 )
+from calculator.store.migrating import upgrade
+from calculator.store.params import event_params, free_label, token_params
 from calculator.store.rows import Added, Claim, EventRow, Head, TokenRow
 from calculator.store.sql import (
     _BY_CODE,
@@ -66,8 +75,6 @@ from calculator.store.sql import (
 POLLS_KEPT = 4_096  # heads a thread keeps for polls (Store.head); past that it starts again
 KEEP_KEYS_SECONDS = 25 * 3600  # idempotency records are kept at least 24 h
 PURGE_EVERY = 64  # one claim in this many purges the scope's expired records
-_MIGRATIONS = Path(__file__).parent / "migrations"
-_LOCK_ID = 0x6057_0913  # PostgreSQL advisory lock held while migrating
 
 
 class Store:
@@ -131,37 +138,9 @@ class Store:
                     self._migrated = True
 
     def migrate(self) -> None:
-        """Apply every Alembic migration (``alembic upgrade head``), one process at a time:
-        a file lock beside a SQLite database (the one its writes take turns by), an
-        advisory lock on PostgreSQL."""
-        from alembic import command
-        from alembic.config import Config
-
-        config = Config()
-        config.set_main_option("script_location", str(_MIGRATIONS))
-        config.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
-        engine = make_engine(self.url)
-        try:
-            with self._migration_lock(), engine.begin() as connection:
-                if engine.dialect.name == "postgresql":
-                    connection.execute(sa.text(f"SELECT pg_advisory_xact_lock({_LOCK_ID})"))
-                config.attributes["connection"] = connection
-                command.upgrade(config, "head")
-        finally:
-            engine.dispose()
-
-    @contextmanager
-    def _migration_lock(self) -> Iterator[None]:
-        path = _sqlite_path(self.url)
-        if not path or path == ":memory:":
-            yield
-            return
-        with open(path + ".lock", "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
+        """Apply every Alembic migration to the store's database, one process at a time
+        (:func:`calculator.store.migrating.upgrade`)."""
+        upgrade(self.url)
 
     # --- statements ----------------------------------------------------------------------
     # The hot paths speak to the driver directly: SQLAlchemy Core's per-statement work
@@ -436,7 +415,7 @@ class Store:
                     },
                 )
                 cursor.executemany(
-                    self._sql(_INSERT_EVENT), [_event(table_id, e) for e in (event, *later)]
+                    self._sql(_INSERT_EVENT), [event_params(table_id, e) for e in (event, *later)]
                 )
                 self._put_hands(cursor, table_id, 1, hand_items, replace=False)
                 self._insert_tokens(cursor, table_id, tokens)
@@ -474,7 +453,7 @@ class Store:
                 return Added(state="too_many")
             stored = []
             for token in tokens:
-                label = _free_label(token.label, taken)
+                label = free_label(token.label, taken)
                 if label != token.label and not rename:
                     read = folded(token.label)
                     clash = next(other for other in taken if folded(other) == read)
@@ -501,19 +480,9 @@ class Store:
         )
 
     def _insert_tokens(self, cursor: Any, table_id: str, tokens: Iterable[TokenRow]) -> None:
-        rows = [self._token(table_id, t) for t in tokens]
+        rows = [token_params(table_id, t, clock=self.clock) for t in tokens]
         if rows:
             cursor.executemany(self._sql(_INSERT_TOKEN), rows)
-
-    def _token(self, table_id: str, token: TokenRow) -> dict[str, Any]:
-        return {
-            "table_id": table_id,
-            "hash": token.hash,
-            "role": token.role,
-            "label": token.label,
-            "public_id": token.token_id,
-            "created_at": token.created_at or self.clock(),
-        }
 
     def revoke(self, table_id: str, token_id: str) -> str:
         """Delete a token: ``revoked``, ``unknown`` (no such token at this table),
@@ -605,7 +574,9 @@ class Store:
                 # the table moved on, its event ``expected + 1`` exists and the insert
                 # fails (the key of the log), and nothing is committed either way.
                 cursor = moved.connection.cursor()
-                cursor.executemany(self._sql(_INSERT_EVENT), [_event(table_id, e) for e in events])
+                cursor.executemany(
+                    self._sql(_INSERT_EVENT), [event_params(table_id, e) for e in events]
+                )
                 self._put_hands(cursor, table_id, hands_from, hand_items, replace=replace)
                 if answer is not None:
                     self._finish(cursor, *answer)
@@ -755,33 +726,5 @@ class _ClosedWithItsThread:
             self.connection.close()
 
 
-_LABEL_LENGTH = 64  # ledger_tokens.label, and the events' "by" that copies it
-
-
-def _free_label(label: str, taken: set[str]) -> str:
-    """``label``, or with the first suffix that makes it unique among ``taken`` as a
-    reader tells labels apart (:func:`calculator.names.folded`: in any case or width)."""
-    read = {folded(other) for other in taken}
-    found, n = label, 1
-    while folded(found) in read:
-        n += 1
-        suffix = f" ({n})"
-        found = label[: _LABEL_LENGTH - len(suffix)] + suffix
-    return found
-
-
 class _Moved(Exception):  # noqa: N818 - a signal inside Store.write, never raised out
     """The table was no longer at the expected version: roll the write back."""
-
-
-def _event(table_id: str, event: EventRow) -> Mapping[str, Any]:
-    return {
-        "table_id": table_id,
-        "seq": event.seq,
-        "type": event.type,
-        "number": event.number,
-        "body": event.body,
-        "reason": event.reason,
-        "by": event.by,
-        "at": event.at,
-    }
