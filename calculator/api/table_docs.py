@@ -1,7 +1,8 @@
 """The OpenAPI descriptions the table endpoints share (SPEC §9): their request headers
 (Idempotency-Key, If-Match, If-None-Match), query parameters and response headers, and the
 problem each status means — said once here for the views of :mod:`calculator.api.tables`,
-:mod:`calculator.api.table_members` and :mod:`calculator.api.sharing`."""
+:mod:`calculator.api.table_members`, :mod:`calculator.api.sharing` and
+:mod:`calculator.api.table_import`."""
 
 from __future__ import annotations
 

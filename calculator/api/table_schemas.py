@@ -188,7 +188,7 @@ class TableRoundingSchema(StrictSchema):
 
 def roster_field(*, blank_names: bool = False) -> StrictList:
     """A table's roster. With ``blank_names``, an import's: a blank display name (of
-    whitespace alone) is taken, as none (sharing._blank_names_as_none); else refused."""
+    whitespace alone) is taken, as none (sharing.blank_names_as_none); else refused."""
     name: dict[str, Any] = {"type": ["string", "null"], "minLength": 1, "maxLength": MAX_NAME}
     if not blank_names:
         name["pattern"] = NOT_BLANK_PATTERN
@@ -222,7 +222,7 @@ def roster_field(*, blank_names: bool = False) -> StrictList:
 
 def table_name_field(*, blank: bool = False) -> StrictString:
     """A table's name. With ``blank``, an import's: one of whitespace alone is taken, as
-    none (sharing._blank_names_as_none); else refused."""
+    none (sharing.blank_names_as_none); else refused."""
     return StrictString(
         max_length=MAX_NAME,
         emoji_joiners=True,
