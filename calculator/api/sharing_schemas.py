@@ -16,8 +16,9 @@ from calculator.api.fields import (
     StrictList,
     StrictString,
 )
+from calculator.api.query_schemas import LanguageTagQuery
 from calculator.api.responses import TransferSchema
-from calculator.api.schemas import MAX_ID, LanguageTagQuery
+from calculator.api.schemas import MAX_ID
 from calculator.api.strict_schema import StrictNested, StrictSchema
 from calculator.api.table_schemas import (
     CHIPS_MAP,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from calculator.api.schemas import ANSWER_LANGS
+from calculator.api.query_schemas import ANSWER_LANGS
 from calculator.api.table_access import MIN_SHARED_KEY, key_schema
 from calculator.api.table_schemas import NoFieldsSchema
 from calculator.ledger import MAX_EVENTS, MAX_REPLAY_COST

@@ -28,7 +28,8 @@ from calculator.api.fields import (
 )
 from calculator.api.json_values import too_large_to_read, whole_number
 from calculator.api.responses import RoundingOutSchema, TransferSchema
-from calculator.api.schemas import MAX_ID, RulesetField, RulesetSpec
+from calculator.api.ruleset_schemas import RulesetField
+from calculator.api.schemas import MAX_ID, RulesetSpec
 from calculator.api.strict_schema import StrictNested, StrictSchema
 from calculator.ledger import DealerRule
 from calculator.presets import Variant

@@ -30,7 +30,8 @@ from calculator.api.coded_errors import Coded
 from calculator.api.docs import Blueprint, load_query, parameter_names
 from calculator.api.http import coded, current_request, read_json
 from calculator.api.join_codes import join_url
-from calculator.api.schemas import LangQuerySchema, resolve_spec
+from calculator.api.query_schemas import LangQuerySchema
+from calculator.api.schemas import resolve_spec
 from calculator.api.table_access import (
     LANG_TAGS,
     MIN_SHARED_KEY,
