@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from calculator.api import docs, errors, http, responses, views
 from calculator.api import sharing as _sharing  # noqa: F401 - its views join the tables blueprint
+from calculator.api import table_import as _table_import  # noqa: F401 - adds its view
 from calculator.api import table_members as _table_members  # noqa: F401 - adds its views
 from calculator.api.config import CORS_EXPOSE_HEADERS, CORS_MAX_AGE, CORS_METHODS, Settings
 from calculator.api.page import page
@@ -35,7 +36,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # to "/v1/cards" (an HTML body, and an absolute Location that is wrong behind a proxy)
     app.url_map.merge_slashes = False
     app.config["GOSTOP"] = settings
-    # the import's own limit is set on its request alone (sharing.import_table)
+    # the import's own limit is set on its request alone (table_import.import_table)
     app.config["MAX_CONTENT_LENGTH"] = max(settings.max_body_bytes, settings.max_batch_bytes)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     http.configure_logging(settings.log_level)

@@ -28,7 +28,7 @@ from webargs.flaskparser import FlaskParser
 from werkzeug.datastructures import MultiDict
 from werkzeug.routing import Rule
 
-from calculator.api import responses, schemas, session_schemas
+from calculator.api import query_schemas, responses, ruleset_schemas, schemas, session_schemas
 from calculator.api.coded_errors import NOT_BLANK_PATTERN, Coded
 from calculator.api.fields import StrictInteger, StrictList, StrictString
 from calculator.api.http import PROBLEM_JSON, current_request, current_settings, read_json
@@ -53,8 +53,8 @@ BODY_PROBLEMS = {
 # Named schemas of the document (components), registered before any operation so that
 # every operation refers to them by these names.
 COMPONENTS: tuple[tuple[str, type[Schema]], ...] = (
-    ("RulesetObject", schemas.RulesetObjectSchema),
-    ("GoStopOptions", schemas.GoStopOptionsSchema),
+    ("RulesetObject", ruleset_schemas.RulesetObjectSchema),
+    ("GoStopOptions", ruleset_schemas.GoStopOptionsSchema),
     ("Tally", schemas.TallySchema),
     ("Declared", schemas.DeclaredSchema),
     ("Player", schemas.PlayerSchema),
@@ -63,8 +63,8 @@ COMPONENTS: tuple[tuple[str, type[Schema]], ...] = (
     ("Event", schemas.EventSchema),
     ("HandRequest", schemas.HandRequestSchema),
     ("BatchRequest", schemas.BatchRequestSchema),
-    ("CardsQuery", schemas.CardsQuerySchema),
-    ("AnswerQuery", schemas.AnswerQuerySchema),
+    ("CardsQuery", query_schemas.CardsQuerySchema),
+    ("AnswerQuery", query_schemas.AnswerQuerySchema),
     ("Label", responses.LabelSchema),
     ("Localized", responses.LocalizedSchema),
     ("RulesetOut", responses.RulesetOutSchema),
@@ -91,8 +91,8 @@ COMPONENTS: tuple[tuple[str, type[Schema]], ...] = (
     ("CodeList", responses.CodeListSchema),
     ("Codes", responses.CodesSchema),
     ("Health", responses.HealthSchema),
-    ("BalanceRulesetObject", schemas.BalanceRulesetObjectSchema),
-    ("BalanceOptions", schemas.BalanceOptionsSchema),
+    ("BalanceRulesetObject", ruleset_schemas.BalanceRulesetObjectSchema),
+    ("BalanceOptions", ruleset_schemas.BalanceOptionsSchema),
     ("BalancePlayer", session_schemas.BalancePlayerSchema),
     ("BalanceRequest", session_schemas.BalanceRequestSchema),
     ("SessionHand", session_schemas.SessionHandSchema),
@@ -127,7 +127,7 @@ INFO = {
 
 def _custom_fields(converter: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
     """OpenAPI for the properties of our fields that apispec does not know."""
-    if isinstance(field, schemas.RulesetField):
+    if isinstance(field, ruleset_schemas.RulesetField):
         names = [
             alias
             for p in presets().values()

@@ -3,25 +3,27 @@
 Each schema validates one part of a request strictly and, on load, returns the domain
 record (``Hand``, ``PlayerHand``, ``Tally``…). The OpenAPI document is generated from
 these same classes.
+
+This module holds a hand's request (and a batch of them): its schemas, nested, and its
+refusal with its cards' problems. A rule set's schemas are in
+:mod:`calculator.api.ruleset_schemas`, the query strings' in
+:mod:`calculator.api.query_schemas`. It is over ~400 lines because a hand's record
+schemas stay together here: :data:`calculator.api.native_loaders.NATIVE_SCHEMAS` and the
+generated ``fast_loaders.py`` name them by their qualified names in this module.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from enum import StrEnum
-from functools import cache
 from typing import Any, ClassVar, Final, TypeVar
 
-from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, pre_load, types
+from marshmallow import ValidationError
 
-from calculator import options as option_specs
 from calculator.api.coded_errors import fail, pointer_errors
 from calculator.api.fields import (
     CodedField,
-    Fallback,
     Loader,
-    StrictBoolean,
     StrictInteger,
     StrictList,
     StrictString,
@@ -34,13 +36,11 @@ from calculator.api.hand_requests import (
     RulesetSpec,
     hand_request,
     resolve_spec,
-    spec_by_name,
 )
+from calculator.api.ruleset_schemas import RulesetField, ruleset_field
 from calculator.api.strict_schema import StrictNested, StrictSchema
-from calculator.balance import BalanceRules
 from calculator.cards import CARDS, EVERY_CARD, all_card_ids
 from calculator.errors import Problems, more_problems
-from calculator.explain import LANGUAGES
 from calculator.hand import (
     MAX_NAGARI_STREAK,
     Category,
@@ -56,15 +56,13 @@ from calculator.hand import (
 )
 from calculator.limits import added_problems, problems_listed
 from calculator.piles import diagnose_cards
-from calculator.presets import Variant, presets
-from calculator.rules import GoStopRules, GukjinChoice
+from calculator.rules import GukjinChoice
 
 MAX_PLAYERS = 8  # more is refused before any work; the rules then say how many may play
 MAX_PILE = 60
 MAX_EVENTS = 16
 MAX_COMPARISONS = 5
 MAX_ID = 40
-MAX_PRESET_NAME = 64  # a rule set given by name: the full load, the fast check and loader
 CARD_ID = {"type": "string", "enum": list(CARDS)}
 E = TypeVar("E", bound=StrEnum)
 
@@ -99,277 +97,6 @@ def card_list(description: str, max_items: int = MAX_PILE, **kwargs: Any) -> Str
     # each card once: the domain refuses a card given twice (422 duplicate_card)
     metadata = {"description": description, "uniqueItems": True}
     return StrictList(card, max_items=max_items, metadata=metadata, **kwargs)
-
-
-# --- rule sets ---------------------------------------------------------------------------
-
-
-def options_schema(rules_type: type, name: str) -> type[StrictSchema]:
-    """A schema with one strict field per option of ``rules_type`` (for docs and types)."""
-    declared: dict[str, Any] = {}
-    for spec in option_specs.specs(rules_type):
-        default = getattr(spec.default, "value", spec.default)  # an enum member's wire value
-        description = f"{spec.summary} Default {json.dumps(default)}. ({spec.section})"
-        if spec.nullable:
-            description += f" null = {spec.null_means}."
-        meta = {"description": description, "default": default}
-        nullable = spec.nullable
-        if spec.type == "boolean":
-            declared[spec.name] = StrictBoolean(allow_none=nullable, metadata=meta)
-        elif spec.type == "integer":
-            declared[spec.name] = StrictInteger(
-                minimum=spec.minimum or 0,
-                maximum=spec.maximum or 10**6,
-                allow_none=nullable,
-                metadata=meta,
-            )
-        else:
-            assert spec.choices is not None
-            declared[spec.name] = StrictString(
-                max_length=64, choices=spec.choices, allow_none=nullable, metadata=meta
-            )
-    schema = _OptionsBase.from_dict(declared, name=name)
-    assert issubclass(schema, StrictSchema)  # from_dict subclasses the class it is called on
-    return schema
-
-
-class _OptionsBase(StrictSchema):
-    class Meta:
-        unknown = INCLUDE  # the domain names unknown options, with a suggestion
-
-
-def ruleset_object_schema(
-    options: type, default: str, name: str, variant: Variant
-) -> type[StrictSchema]:
-    """``{"preset": name, "options": {…}}`` for one variant's presets and options; it also
-    takes a response's rule set echo back (``overrides``, ``fingerprint``, ``variant``)."""
-    schema = StrictSchema.from_dict(
-        {
-            "preset": StrictString(
-                max_length=64,
-                load_default=default,
-                metadata={"description": "A preset name (GET /v1/rulesets)"},
-            ),
-            "options": StrictNested(
-                options,
-                load_default=dict,
-                metadata={"description": "Overrides of single options"},
-            ),
-            "overrides": StrictNested(
-                options,
-                load_default=dict,
-                metadata={
-                    "description": "Overrides too, as a response's rule set echo names them "
-                    "(a name in both options and overrides must have one value)"
-                },
-            ),
-            "fingerprint": StrictString(
-                max_length=64,
-                metadata={
-                    "description": "Optional: the fingerprint these rules must resolve to "
-                    "(from a response's echo); a mismatch is a 422 fingerprint_mismatch"
-                },
-            ),
-            "variant": StrictString(
-                max_length=16,
-                choices=(variant.value,),
-                metadata={"description": "Optional (a response's echo carries it)"},
-            ),
-        },
-        name=name,
-    )
-    assert issubclass(schema, StrictSchema)  # from_dict subclasses the class it is called on
-    return schema
-
-
-GoStopOptionsSchema = options_schema(GoStopRules, "GoStopOptions")
-RulesetObjectSchema = ruleset_object_schema(
-    GoStopOptionsSchema, "standard", "RulesetObject", Variant.GOSTOP
-)
-BalanceOptionsSchema = options_schema(BalanceRules, "BalanceOptions")
-BalanceRulesetObjectSchema = ruleset_object_schema(
-    BalanceOptionsSchema, "balance", "BalanceRulesetObject", Variant.BALANCE
-)
-RULESET_OBJECTS = {Variant.GOSTOP: RulesetObjectSchema, Variant.BALANCE: BalanceRulesetObjectSchema}
-
-
-if RulesetSpec._fields != ("preset", "options", "by_name", "fingerprint"):
-    # RulesetField.fast_value writes a spec by position in generated source, which
-    # tests/test_records.py (it reads the source's _new calls) cannot see
-    raise ImportError("calculator.api.schemas: RulesetField.fast_value no longer fits RulesetSpec")
-
-
-def _spec(loaded: Mapping[str, Any]) -> RulesetSpec:
-    """A loaded rule set object as a spec: ``options`` and ``overrides`` together (a full
-    echo carries both); a name given two different values is refused."""
-    options, overrides = loaded["options"], loaded["overrides"]
-    if overrides:
-        clash = {
-            name: [fail("invalid_option", f"{name} has another value in options").messages[0]]
-            for name, value in overrides.items()
-            if name in options and options[name] != value
-        }
-        if clash:
-            raise ValidationError({"overrides": clash})
-        options = {**options, **overrides}
-    return RulesetSpec(loaded["preset"], options, False, loaded.get("fingerprint"))
-
-
-class RulesetField(CodedField):
-    """A preset name, or ``{"preset": name, "options": {…}}``, of one variant."""
-
-    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
-        "invalid": "expected a preset name or an object"
-    }
-
-    def __init__(self, *, variant: Variant = Variant.GOSTOP, **kwargs: Any) -> None:
-        self.variant = variant
-        super().__init__(**kwargs)
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if type(value) is str:
-            if len(value) > MAX_PRESET_NAME:
-                raise fail(
-                    "invalid_length", f"preset names are at most {MAX_PRESET_NAME} characters"
-                )
-            return spec_by_name(value)
-        if isinstance(value, Mapping):
-            return _spec(_ruleset_object(self.variant).load(value))
-        raise self.make_error("invalid")
-
-    def fast_check(self, name: str) -> str | None:
-        # a name: its spec, made by fast_value
-        return f"type({name}) is str and len({name}) <= {MAX_PRESET_NAME}"
-
-    def fast_value(self, name: str) -> str:
-        # compiled, a C call (native_loaders.NATIVE_CALLS); it was written out here, a bound
-        # dict.get and a tuple.__new__ through the loader's attributes (~0.2k instructions
-        # a hand more)
-        return f"spec_by_name({name})"
-
-    def fast_constants(self) -> dict[str, Any]:
-        return {"spec_by_name": spec_by_name}
-
-    def fast_loader(self) -> Loader:
-        nested = _ruleset_object(self.variant).fast_load
-
-        def load(value: Any) -> RulesetSpec:
-            if type(value) is str and len(value) <= MAX_PRESET_NAME:
-                return spec_by_name(value)
-            try:
-                return _spec(nested(value))
-            except ValidationError:  # the full load writes the error
-                raise Fallback from None
-
-        return load
-
-
-@cache
-def _ruleset_object(variant: Variant) -> StrictSchema:
-    """The (shared) schema of ``{preset, options}`` for a variant."""
-    return RULESET_OBJECTS[variant]()
-
-
-def ruleset_field(
-    description: str, variant: Variant = Variant.GOSTOP, default: str = "standard"
-) -> RulesetField:
-    """The ``ruleset`` field of a request, defaulting to ``default``."""
-    names = [name for name, p in presets().items() if p.variant is variant]
-    return RulesetField(
-        variant=variant,
-        load_default=lambda: spec_by_name(default),
-        metadata={"description": description + f" (presets: {', '.join(names)})"},
-    )
-
-
-class CardsQuerySchema(Schema):
-    """The query of ``GET /v1/cards``: an optional rule set of either variant."""
-
-    class Meta:
-        unknown = EXCLUDE  # a query string may carry a client's cache buster
-
-    ruleset = StrictString(
-        max_length=64,
-        metadata={
-            "description": "A preset name or alias: bonus values and switchable cards "
-            "under it (default `standard`, as for a hand; an unknown name is a 404)",
-            "enum": [alias for p in presets().values() for alias in (p.name, *p.aliases)],
-        },
-    )
-
-
-class QueryBoolean(CodedField):
-    """``true`` or ``false`` in a query string (text), in any case, or ``1`` / ``0``: what
-    HTTP clients write for a boolean (Python's requests sends ``True``; PHP and many form
-    encoders ``1``). Anything else (``yes``, an empty value) is refused, not guessed."""
-
-    default_error_messages: types.ErrorMessages = {  # noqa: RUF012
-        "invalid": "expected true or false (or 1 or 0)"
-    }
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
-        meaning = _QUERY_BOOLEANS.get(value.lower()) if isinstance(value, str) else None
-        if meaning is None:
-            raise self.make_error("invalid")
-        return meaning
-
-
-_QUERY_BOOLEANS: Final = {"true": True, "1": True, "false": False, "0": False}
-
-
-ANSWER_LANGS: Final = (*LANGUAGES, "all")
-"""What ``?lang`` takes: a language of ours, or all of them."""
-
-
-class LanguageTagQuery(Schema):
-    """A query with a ``lang``, read as ``Accept-Language``'s tags are: in any case, a
-    region named or not (``EN``, ``en-US`` and ``en_GB`` are ``en``, ``ALL`` is ``all``)."""
-
-    @pre_load
-    def _language_tag(self, data: Mapping[str, Any], **_kwargs: Any) -> Mapping[str, Any]:
-        given = data.get("lang")
-        if type(given) is not str:
-            return data
-        primary = given.strip().replace("_", "-").partition("-")[0].lower()
-        return {**data, "lang": primary or given}
-
-
-class LangQuerySchema(LanguageTagQuery):
-    """The query of an answer that speaks a language (a table read, an appended hand):
-    the language of its ``label`` and ``text`` fields."""
-
-    class Meta:
-        unknown = EXCLUDE  # a query string may carry a client's cache buster
-
-    lang = StrictString(
-        max_length=8,
-        choices=ANSWER_LANGS,
-        metadata={
-            "description": "The language of the label and text fields: ko or en, or all "
-            "for both (in any case; a region is ignored: en-US is en). Without it, the "
-            "request's Accept-Language header picks ko or en by its q-values, * standing "
-            "for every language it does not name (*;q=0.9, ko;q=0.1 is en); neither "
-            "acceptable (or no header): ko. The answer says which in Content-Language"
-        },
-    )
-
-
-class AnswerQuerySchema(LangQuerySchema):
-    """The query of the scoring endpoints: how the answer is shaped (its language, and
-    how much of the rule set it echoes)."""
-
-    full_ruleset = QueryBoolean(
-        load_default=False,
-        metadata={
-            "description": "true (in any case, or 1; false or 0 is the default): the rule "
-            "set echo also lists every resolved option "
-            "(`options`); by default it gives the preset, the fingerprint and the options "
-            "that differ from the preset (`overrides`). In a batch, the full rule sets come "
-            "once each, in `rulesets`",
-            "type": "boolean",
-            "default": False,
-        },
-    )
 
 
 # --- a hand ------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from calculator.api.fields import (
     StrictString,
 )
 from calculator.api.json_values import too_large_to_read, whole_number
+from calculator.api.ruleset_schemas import ruleset_field
 from calculator.api.schemas import (
     MAX_ID,
     HandRequest,
@@ -24,7 +25,6 @@ from calculator.api.schemas import (
     PilesSchema,
     RulesetSpec,
     card_list,
-    ruleset_field,
 )
 from calculator.api.strict_schema import StrictNested, StrictSchema
 from calculator.balance import BalanceHand, BalancePlayer

@@ -16,8 +16,9 @@ from calculator.api.fields import (
     StrictList,
     StrictString,
 )
+from calculator.api.query_schemas import LanguageTagQuery
 from calculator.api.responses import TransferSchema
-from calculator.api.schemas import MAX_ID, LanguageTagQuery
+from calculator.api.schemas import MAX_ID
 from calculator.api.strict_schema import StrictNested, StrictSchema
 from calculator.api.table_schemas import (
     CHIPS_MAP,
@@ -181,7 +182,7 @@ class ImportSchema(CreateTableSchema):
         allow_none=True,
         metadata={"description": "The exported table's id (the import gets a new one)"},
     )
-    # an export's blank names are taken, as none (sharing._blank_names_as_none): a table
+    # an export's blank names are taken, as none (sharing.blank_names_as_none): a table
     # created before 2026-12-06 may have one
     roster = roster_field(blank_names=True)
     name = table_name_field(blank=True)
@@ -191,7 +192,7 @@ class ImportSchema(CreateTableSchema):
         max_length=16,
         choices=DEALER_RULES,
         # absent: required from format_version 2; an export of version 1 was written before
-        # the rule was recorded, of a table that used biggest_net (sharing._import)
+        # the rule was recorded, of a table that used biggest_net (table_import._import)
         load_default=None,
         allow_none=False,  # (marshmallow allows null where the default is None)
         metadata={"description": DEALER_RULE + " (required from format_version 2)"},

@@ -1,13 +1,14 @@
 """The OpenAPI descriptions the table endpoints share (SPEC §9): their request headers
 (Idempotency-Key, If-Match, If-None-Match), query parameters and response headers, and the
 problem each status means — said once here for the views of :mod:`calculator.api.tables`,
-:mod:`calculator.api.table_members` and :mod:`calculator.api.sharing`."""
+:mod:`calculator.api.table_members`, :mod:`calculator.api.sharing` and
+:mod:`calculator.api.table_import`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from calculator.api.schemas import ANSWER_LANGS
+from calculator.api.query_schemas import ANSWER_LANGS
 from calculator.api.table_access import MIN_SHARED_KEY, key_schema
 from calculator.api.table_schemas import NoFieldsSchema
 from calculator.ledger import MAX_EVENTS, MAX_REPLAY_COST

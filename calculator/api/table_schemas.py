@@ -28,7 +28,8 @@ from calculator.api.fields import (
 )
 from calculator.api.json_values import too_large_to_read, whole_number
 from calculator.api.responses import RoundingOutSchema, TransferSchema
-from calculator.api.schemas import MAX_ID, RulesetField, RulesetSpec
+from calculator.api.ruleset_schemas import RulesetField
+from calculator.api.schemas import MAX_ID, RulesetSpec
 from calculator.api.strict_schema import StrictNested, StrictSchema
 from calculator.ledger import DealerRule
 from calculator.presets import Variant
@@ -188,7 +189,7 @@ class TableRoundingSchema(StrictSchema):
 
 def roster_field(*, blank_names: bool = False) -> StrictList:
     """A table's roster. With ``blank_names``, an import's: a blank display name (of
-    whitespace alone) is taken, as none (sharing._blank_names_as_none); else refused."""
+    whitespace alone) is taken, as none (sharing.blank_names_as_none); else refused."""
     name: dict[str, Any] = {"type": ["string", "null"], "minLength": 1, "maxLength": MAX_NAME}
     if not blank_names:
         name["pattern"] = NOT_BLANK_PATTERN
@@ -222,7 +223,7 @@ def roster_field(*, blank_names: bool = False) -> StrictList:
 
 def table_name_field(*, blank: bool = False) -> StrictString:
     """A table's name. With ``blank``, an import's: one of whitespace alone is taken, as
-    none (sharing._blank_names_as_none); else refused."""
+    none (sharing.blank_names_as_none); else refused."""
     return StrictString(
         max_length=MAX_NAME,
         emoji_joiners=True,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlalchemy
 from flask import Flask, Response, current_app
 
-from calculator.api import ledger_io
+from calculator.api import derived_rows, ledger_cache
 from calculator.api.config import Settings, SettingsError
 from calculator.api.http import json_response
 from calculator.api.views import bench
@@ -43,7 +43,7 @@ def init_store(app: Flask) -> Store:
     if settings.migrate_on_start:
         store.ready()
     app.extensions["gostop_store"] = store
-    app.extensions["gostop_ledgers"] = ledger_io.LedgerCache(
+    app.extensions["gostop_ledgers"] = ledger_cache.LedgerCache(
         deadline_seconds=settings.request_deadline
     )
     return store
@@ -80,7 +80,7 @@ def rebuild_database() -> tuple[int, dict[str, str]]:
     try:
         for table_id in store.table_ids():
             try:
-                rebuilt += ledger_io.rebuild_derived(store, table_id)
+                rebuilt += derived_rows.rebuild_derived(store, table_id)
             except GoStopError as error:
                 refused[table_id] = "; ".join(issue.detail for issue in error.issues)
         return rebuilt, refused
@@ -102,6 +102,6 @@ def get_database() -> Response:
     return json_response({"ok": True})
 
 
-def _cache() -> ledger_io.LedgerCache:
-    cache: ledger_io.LedgerCache = current_app.extensions["gostop_ledgers"]
+def _cache() -> ledger_cache.LedgerCache:
+    cache: ledger_cache.LedgerCache = current_app.extensions["gostop_ledgers"]
     return cache

@@ -22,7 +22,7 @@ from werkzeug.exceptions import (
     PreconditionRequired,
 )
 
-from calculator.api import ledger_io
+from calculator.api import derived_rows, ledger_io
 from calculator.api.http import coded, no_body, read_json
 from calculator.api.join_codes import join_url, new_join_code
 from calculator.api.strict_schema import StrictSchema
@@ -136,7 +136,7 @@ def _change(
     check_version(head.version, if_match)
     store, cache = _store(), _cache()
     found = orjson.loads(head.summary)
-    locked, name = ledger_io.fixed(found)
+    locked, name = derived_rows.fixed(found)
     # An append is made at the table's end: neither the hands another instance added since
     # this one's ledger (scored again by a catch-up) nor the ledger's copies are needed.
     at = cache.end(store, head.id, head.version, found) if append else None
@@ -167,8 +167,8 @@ def _change(
         if prefix and error.issues[0].location[:1] != ("hands",):
             raise ledger_io.relocated(error, prefix) from None
         raise
-    results = {h.number: ledger_io.result_text(h) for h in derived}
-    items = [ledger_io.hand_item(h, results[h.number]) for h in derived]
+    results = {h.number: derived_rows.result_text(h) for h in derived}
+    items = [derived_rows.hand_item(h, results[h.number]) for h in derived]
     text = orjson.dumps(
         {**answer(before, after, results, derived), "version": state.version}
     ).decode()
@@ -176,7 +176,7 @@ def _change(
         table_id=head.id,
         expected=head.version,
         events=[ledger_io.event_row(event, state.version, body)],
-        summary=ledger_io.summary(head.id, state, roster, locked, name=name),
+        summary=derived_rows.summary(head.id, state, roster, locked, name=name),
         hands_from=start_at,
         hand_items=items,
         replace=replace,
@@ -296,7 +296,7 @@ def insert_table(
     """Store a new table — its ``created`` event (whose ``body`` it is), the ``later``
     events that made ``ledger``, their derived rows — under a fresh id, join code and
     tokens: the 201 answer."""
-    items = [ledger_io.hand_item(hand) for hand in ledger.hands]
+    items = [derived_rows.hand_item(hand) for hand in ledger.hands]
     for _attempt in range(8):
         table_id = str(uuid.uuid4())
         join_code = new_join_code()
@@ -311,7 +311,9 @@ def insert_table(
             event=created,
             later=later,
             hand_items=items,
-            summary=ledger_io.summary(table_id, ledger, roster, body["ruleset"], name=body["name"]),
+            summary=derived_rows.summary(
+                table_id, ledger, roster, body["ruleset"], name=body["name"]
+            ),
             tokens=(scorer_row, viewer_row),
             answer=stored,
         ):

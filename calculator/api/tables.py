@@ -25,12 +25,13 @@ from flask import Response, current_app, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotFound
 
-from calculator.api import ledger_io, serialize, session_json
+from calculator.api import derived_rows, ledger_io, serialize, session_json
 from calculator.api.coded_errors import Coded
 from calculator.api.docs import Blueprint, load_query, parameter_names
 from calculator.api.http import coded, current_request, read_json
 from calculator.api.join_codes import join_url
-from calculator.api.schemas import LangQuerySchema, resolve_spec
+from calculator.api.query_schemas import LangQuerySchema
+from calculator.api.schemas import resolve_spec
 from calculator.api.table_access import (
     LANG_TAGS,
     MIN_SHARED_KEY,
@@ -245,11 +246,11 @@ def get_table(id: str) -> Response:
     if response is None:
         head, items = _cache().hands(store, head, shape)  # once per version and language
         access: dict[str, Any] = {}
-        if ledger_io.lacks_dealer_rule(head.summary):  # where a newer summary says it
+        if derived_rows.lacks_dealer_rule(head.summary):  # where a newer summary says it
             access["dealer_rule"] = _dealer_rule(store, head.id)
         access["join_code"] = head.join_code
         access["join_url"] = join_url(request.host_url, head.join_code)
-        body = ledger_io.table_body(head.summary, items, extra=access)
+        body = derived_rows.table_body(head.summary, items, extra=access)
         response = table_response(
             Response(body, mimetype="application/json"), head.version, variant=variant
         )
@@ -323,7 +324,7 @@ def add_hand(id: str) -> Response:
         (shape,) = asked
         text = results[hand.number]
         if shape != serialize.DEFAULT_SHAPE:
-            text = ledger_io.result_text(hand, shape)
+            text = derived_rows.result_text(hand, shape)
         return {"number": hand.number, "result": orjson.Fragment(text)}
 
     response = _write(id, make, answer, 201, append=True)
@@ -448,7 +449,7 @@ def settle_table(id: str) -> Response:
     head, unchanged = poll_table(_store(), id)
     if unchanged is not None:
         return unchanged
-    session = session_json.session_json(ledger_io.settled(orjson.loads(head.summary)))
+    session = session_json.session_json(derived_rows.settled(orjson.loads(head.summary)))
     body = {
         "version": head.version,
         "totals": session["totals"],

@@ -37,10 +37,9 @@ from calculator.api.http import (
     preferred_media,
     read_json,
 )
+from calculator.api.query_schemas import AnswerQuerySchema, CardsQuerySchema
 from calculator.api.schemas import (
-    AnswerQuerySchema,
     BatchRequestSchema,
-    CardsQuerySchema,
     HandRequest,
     HandRequestSchema,
     load_hand_request,

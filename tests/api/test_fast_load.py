@@ -23,8 +23,9 @@ from marshmallow import ValidationError, fields
 from bench.corpus import corpus
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
 from calculator.api.fields import Fallback, StrictBoolean, StrictInteger, StrictList, StrictString
-from calculator.api.hand_requests import BY_NAME
+from calculator.api.hand_requests import BY_NAME, spec_by_name
 from calculator.api.json_values import REFUSED_CHAR
+from calculator.api.ruleset_schemas import RulesetField, _ruleset_object
 from calculator.api.schemas import (
     HAND_SCHEMA,
     BatchRequestSchema,
@@ -32,10 +33,7 @@ from calculator.api.schemas import (
     HandRequestField,
     HandRequestSchema,
     PlayerSchema,
-    RulesetField,
     RulesetSpec,
-    _ruleset_object,
-    spec_by_name,
 )
 from calculator.api.session_schemas import (
     MAX_SESSION_PLAYERS,
@@ -391,7 +389,7 @@ def test_a_batch_s_hands_load_as_a_copy_of_the_list_on_both_paths() -> None:
 
 @pytest.mark.parametrize("name", ["standard", "kr_gostop", "wikipedia", "no-such-preset", ""])
 def test_a_rule_set_by_name_is_the_same_spec_on_both_paths(name: str) -> None:
-    """A preset's name (or alias) loads to the one spec made for it (schemas.spec_by_name),
+    """A preset's name (or alias) loads to the one spec made for it (hand_requests.spec_by_name),
     by the fast path as by marshmallow; any other name to an equal spec of its own."""
     body = {"ruleset": name, "players": [{"id": "A"}, {"id": "B"}]}
     fast, full = HAND_SCHEMA.fast_load(body).ruleset, HAND_SCHEMA.load(body).ruleset

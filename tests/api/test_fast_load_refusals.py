@@ -506,7 +506,7 @@ def test_threads_that_learn_at_once_stay_within_the_bound() -> None:
 def test_a_schema_without_fields_loads_fast() -> None:
     """A schema of no declared fields (the rule set options' base) has a fast loader too:
     it lets the unknown keys through as marshmallow does."""
-    from calculator.api.schemas import _OptionsBase
+    from calculator.api.ruleset_schemas import _OptionsBase
 
     schema = _OptionsBase()
     for body in ({}, {"x": 1, "y": [2]}):

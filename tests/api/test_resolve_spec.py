@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from calculator.api.schemas import RulesetSpec, resolve_spec, spec_by_name
+from calculator.api.hand_requests import spec_by_name
+from calculator.api.schemas import RulesetSpec, resolve_spec
 from calculator.errors import InvalidRulesError
 from calculator.presets import Resolver, Variant, resolve
 

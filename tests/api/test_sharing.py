@@ -646,13 +646,13 @@ def test_a_table_deleted_while_it_is_read_is_a_404(
     lclient: Any, ledger_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The head was read, then the table was deleted before its events: a 500 before."""
-    from calculator.api import ledger_io
+    from calculator.api import ledger_cache
 
     table = _night(lclient, steps=2)
     store = ledger_app.extensions["gostop_store"]
     monkeypatch.setattr(store, "events", lambda *_args, **_kwargs: [])
     monkeypatch.setitem(
-        ledger_app.extensions, "gostop_ledgers", ledger_io.LedgerCache(deadline_seconds=10)
+        ledger_app.extensions, "gostop_ledgers", ledger_cache.LedgerCache(deadline_seconds=10)
     )
     for suffix in ("/share", "/export", "/export?format=csv"):
         response = lclient.get(table.path + suffix, headers=table.auth(table.viewer))
@@ -663,11 +663,11 @@ def test_a_table_deleted_while_it_is_read_is_a_404(
 def test_replaying_a_stored_log_checks_the_deadline_before_each_event(
     lclient: Any, ledger_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from calculator.api import ledger_io
+    from calculator.api import ledger_cache
 
     table = _night(lclient, steps=5)
-    checks = _counted_deadline(monkeypatch, ledger_io)
-    cache = ledger_io.LedgerCache(deadline_seconds=10)
+    checks = _counted_deadline(monkeypatch, ledger_cache)
+    cache = ledger_cache.LedgerCache(deadline_seconds=10)
     store = ledger_app.extensions["gostop_store"]
     cache.ledger(store, table.id, table.version)  # a miss: the whole log
     assert checks == [table.version - 1]
@@ -1207,7 +1207,7 @@ def test_undo_and_redo_count_in_the_import_budget_and_the_deadline(
 ) -> None:
     """2,499 adds and 1,250 undo/redo pairs took 22.9 s of CPU: undo went over every edit
     again, and the budget counted only scored hands (undo scores none)."""
-    from calculator.api import sharing
+    from calculator.api import table_import
     from calculator.ledger import state
 
     exported = _export(_night(lclient, steps=2))
@@ -1221,7 +1221,7 @@ def test_undo_and_redo_count_in_the_import_budget_and_the_deadline(
         {**event, "seq": len(exported["events"]) + i + 1} for i, event in enumerate(pairs)
     ]
     body = {**exported, "events": events, "version": len(events)}
-    checks = _counted_deadline(monkeypatch, sharing)
+    checks = _counted_deadline(monkeypatch, table_import)
     _import(lclient, body)
     assert checks == [len(events) - 1]  # one check before each event after created
     # the adds cost 2 each, an undo 1, a redo 2 (it scores its hand again): 34 in all
@@ -1236,11 +1236,11 @@ def test_undo_and_redo_count_in_the_import_budget_and_the_deadline(
 def test_an_import_past_the_deadline_is_a_503(
     lclient: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from calculator.api import sharing
+    from calculator.api import table_import
     from calculator.limits import deadline
 
     exported = _export(_night(lclient, steps=2))
-    monkeypatch.setattr(sharing, "deadline", lambda _seconds: deadline(0))
+    monkeypatch.setattr(table_import, "deadline", lambda _seconds: deadline(0))
     response = lclient.post("/v1/tables/import", json=exported)
     assert response.status_code == 503
     assert response.get_json()["errors"][0]["code"] == "deadline_exceeded"
@@ -1466,7 +1466,7 @@ def _stored_before_the_rule(
 ) -> None:
     """Make a table as the previous release stored it: its created event's body and its
     summary without dealer_rule (and no instance holding its ledger)."""
-    from calculator.api import ledger_io
+    from calculator.api import ledger_cache
     from calculator.store import schema
 
     store = ledger_app.extensions["gostop_store"]
@@ -1477,7 +1477,7 @@ def _stored_before_the_rule(
         c.execute(schema.events.update().where(where).values(body=orjson.dumps(body).decode()))
     _summary_before_the_rule(ledger_app, table_id)
     monkeypatch.setitem(
-        ledger_app.extensions, "gostop_ledgers", ledger_io.LedgerCache(deadline_seconds=10)
+        ledger_app.extensions, "gostop_ledgers", ledger_cache.LedgerCache(deadline_seconds=10)
     )
 
 
@@ -1503,7 +1503,7 @@ def test_the_table_read_says_its_dealer_rule_for_a_summary_stored_before_it_too(
     summary stored before it carried the rule reads the rule from the table's created
     event, in the same place: its read is byte for byte the read of the rows that a
     rebuild (or the next write) derives, in every language, with the same ETag."""
-    from calculator.api import ledger_io
+    from calculator.api import derived_rows
 
     table = TableClient.create(lclient, RULE_NIGHT)
     if rule == "biggest_net":
@@ -1515,7 +1515,7 @@ def test_the_table_read_says_its_dealer_rule_for_a_summary_stored_before_it_too(
         read = lclient.get(table.path + query, headers=table.auth())
         assert read.get_json()["dealer_rule"] == rule
         reads[query] = (read.data, read.headers["ETag"])
-    assert ledger_io.rebuild_derived(ledger_app.extensions["gostop_store"], table.id)
+    assert derived_rows.rebuild_derived(ledger_app.extensions["gostop_store"], table.id)
     for query, (body, etag) in reads.items():
         read = lclient.get(table.path + query, headers=table.auth())
         assert (read.data, read.headers["ETag"]) == (body, etag), query
@@ -1523,7 +1523,7 @@ def test_the_table_read_says_its_dealer_rule_for_a_summary_stored_before_it_too(
     _summary_before_the_rule(ledger_app, table.id)
     table.write("POST", "/hands", STOP_HAND, expect=201)
     stored = ledger_app.extensions["gostop_store"].head(table.id).summary
-    assert not ledger_io.lacks_dealer_rule(stored)
+    assert not derived_rows.lacks_dealer_rule(stored)
     assert orjson.loads(stored)["dealer_rule"] == rule
     _check_rule_night(table, rule)
 
@@ -1539,7 +1539,7 @@ def test_a_new_table_deals_to_the_winner_the_rules_choose_not_the_seller(lclient
 def test_a_table_stored_before_the_rule_keeps_dealing_to_the_biggest_net(
     lclient: Any, ledger_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from calculator.api import ledger_io
+    from calculator.api import derived_rows
 
     table = TableClient.create(lclient, RULE_NIGHT)
     _stored_before_the_rule(ledger_app, monkeypatch, table.id)
@@ -1549,7 +1549,7 @@ def test_a_table_stored_before_the_rule_keeps_dealing_to_the_biggest_net(
     _check_rule_night(table, "biggest_net")
     # `gostop db rebuild` derives it again from its events: nothing moves
     state = table.get()
-    assert ledger_io.rebuild_derived(ledger_app.extensions["gostop_store"], table.id)
+    assert derived_rows.rebuild_derived(ledger_app.extensions["gostop_store"], table.id)
     assert table.get() == state
     # its export says the rule, and imports as the same table
     assert _same_table(lclient, table).get()["hands"][1]["dealer"] == "D"
@@ -1559,7 +1559,7 @@ def test_a_table_stored_before_the_rule_keeps_dealing_to_the_biggest_net(
 def test_a_correction_and_undo_derive_again_by_the_tables_rule(
     lclient: Any, ledger_app: Any, monkeypatch: pytest.MonkeyPatch, rule: str
 ) -> None:
-    from calculator.api import ledger_io
+    from calculator.api import ledger_cache
 
     table = TableClient.create(lclient, RULE_NIGHT)
     if rule == "biggest_net":
@@ -1589,7 +1589,7 @@ def test_a_correction_and_undo_derive_again_by_the_tables_rule(
     assert table.get()["hands"][1]["dealer"] == ("C" if rule == "winner" else "D")
     # an instance that holds nothing of the table replays the log by the same rule
     monkeypatch.setitem(
-        ledger_app.extensions, "gostop_ledgers", ledger_io.LedgerCache(deadline_seconds=10)
+        ledger_app.extensions, "gostop_ledgers", ledger_cache.LedgerCache(deadline_seconds=10)
     )
     table.write("POST", "/undo")
     after = table.get()

@@ -1,4 +1,4 @@
-"""The table read is kept per version and language (ledger_io.LedgerCache.hands): in
+"""The table read is kept per version and language (ledger_cache.LedgerCache.hands): in
 another language than the stored rows' a read answers exactly what rendering every hand
 anew answers — after appends, a correction of an early hand, a void, undo and redo, another
 instance's writes, with a small bound or from several threads — while a second read of a
@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 import pytest
 
-from calculator.api import ledger_io, serialize
+from calculator.api import ledger_cache, serialize
 from ledger_support import SCENARIOS, wire_hand
 from tables_support import TableClient
 
@@ -37,14 +37,14 @@ def other(ledger_app: Any, database_url: str) -> Iterator[Any]:
 def rendering(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The numbers of the hands rendered in another language, in order."""
     rendered: list[int] = []
-    result_bytes = ledger_io.result_bytes
+    result_bytes = ledger_cache.result_bytes
 
     def counted(hand: Any, shape: serialize.Shape = serialize.DEFAULT_SHAPE) -> Any:
         if shape != serialize.DEFAULT_SHAPE:
             rendered.append(hand.number)
         return result_bytes(hand, shape)
 
-    monkeypatch.setattr(ledger_io, "result_bytes", counted)
+    monkeypatch.setattr(ledger_cache, "result_bytes", counted)
     return rendered
 
 
@@ -52,7 +52,7 @@ def _from_scratch(app: Any, table: TableClient, lang: str) -> bytes:
     """The read as an instance that holds nothing of the table answers it: every hand
     rendered anew from the table's whole log."""
     cache = app.extensions["gostop_ledgers"]
-    app.extensions["gostop_ledgers"] = ledger_io.LedgerCache(deadline_seconds=60)
+    app.extensions["gostop_ledgers"] = ledger_cache.LedgerCache(deadline_seconds=60)
     try:
         answer = app.test_client().get(f"{table.path}?lang={lang}", headers=table.auth())
     finally:
@@ -214,8 +214,8 @@ def test_the_renderings_stay_within_their_bound(ledger_app: Any, rendering: list
     tables = _tables(client, 3, hands=4)
     expected = [_from_scratch(ledger_app, table, "en") for table in tables]
     # a table's hands, rendered, and what keeping them counts beside their bytes
-    one = len(expected[0].split(b',"hands":[', 1)[1]) - 2 + ledger_io.RENDERED_ITEM_BYTES
-    cache = ledger_io.LedgerCache(deadline_seconds=60, rendered_bytes=2 * one)
+    one = len(expected[0].split(b',"hands":[', 1)[1]) - 2 + ledger_cache.RENDERED_ITEM_BYTES
+    cache = ledger_cache.LedgerCache(deadline_seconds=60, rendered_bytes=2 * one)
     saved = ledger_app.extensions["gostop_ledgers"]
     ledger_app.extensions["gostop_ledgers"] = cache
     try:
@@ -267,7 +267,7 @@ def test_readers_in_threads_read_what_rendering_from_scratch_gives(ledger_app: A
             thread.join()
     store = ledger_app.extensions["gostop_store"]
     for version in sorted({version for version, _body in answers}):
-        fresh = ledger_io.LedgerCache(deadline_seconds=60)
+        fresh = ledger_cache.LedgerCache(deadline_seconds=60)
         expected = fresh.rendered(store, table.id, version, LANGS["en"])
         assert {body for v, body in answers if v == version} == {expected}, version
     assert len(answers) >= 4
@@ -284,7 +284,7 @@ def test_a_table_deleted_while_it_is_read_in_another_language_is_a_404(
     table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
     table.write("POST", "/hands", wire_hand(SCENARIOS[0]["steps"][0]["hand"]), expect=201)
     monkeypatch.setitem(
-        ledger_app.extensions, "gostop_ledgers", ledger_io.LedgerCache(deadline_seconds=60)
+        ledger_app.extensions, "gostop_ledgers", ledger_cache.LedgerCache(deadline_seconds=60)
     )
     monkeypatch.setattr(Store, "events", lambda *_args, **_kwargs: [])
     gone = ledger_app.test_client().get(f"{table.path}?lang={lang}", headers=table.auth())
@@ -297,15 +297,15 @@ def test_the_bound_also_bounds_how_many_tables_are_kept(ledger_app: Any) -> None
     the bound holds their number too (review 2026-12-06: 200,000 such entries counted 0
     bytes)."""
     client = ledger_app.test_client()
-    cache = ledger_io.LedgerCache(
-        deadline_seconds=60, rendered_bytes=3 * ledger_io.RENDERED_ITEM_BYTES
+    cache = ledger_cache.LedgerCache(
+        deadline_seconds=60, rendered_bytes=3 * ledger_cache.RENDERED_ITEM_BYTES
     )
     saved = ledger_app.extensions["gostop_ledgers"]
     ledger_app.extensions["gostop_ledgers"] = cache
     try:
         for table in _tables(client, 5, hands=0):
             assert _read(client, table, "ko")
-        assert cache.rendered_bytes() == 3 * ledger_io.RENDERED_ITEM_BYTES
+        assert cache.rendered_bytes() == 3 * ledger_cache.RENDERED_ITEM_BYTES
     finally:
         ledger_app.extensions["gostop_ledgers"] = saved
 
@@ -317,15 +317,15 @@ def test_a_rendering_goes_with_its_tables_ledger(
     hands): when the ledger is dropped, so is the rendering and its bytes, and the next
     read renders the table again (review 2026-12-05: no test failed with
     _forget_rendered a no-op)."""
-    monkeypatch.setattr(ledger_io, "CACHED_LEDGERS", 2)
-    cache = ledger_io.LedgerCache(deadline_seconds=60)
+    monkeypatch.setattr(ledger_cache, "CACHED_LEDGERS", 2)
+    cache = ledger_cache.LedgerCache(deadline_seconds=60)
     monkeypatch.setitem(ledger_app.extensions, "gostop_ledgers", cache)
     client = ledger_app.test_client()
     tables = _tables(client, 3, hands=1)
     bodies = []
     for table in tables:  # the third's ledger drops the first's
         bodies.append(_read(client, table, "en"))
-    one = len(bodies[0].split(b',"hands":[', 1)[1]) - 2 + ledger_io.RENDERED_ITEM_BYTES
+    one = len(bodies[0].split(b',"hands":[', 1)[1]) - 2 + ledger_cache.RENDERED_ITEM_BYTES
     assert cache.rendered_bytes() == 2 * one  # the first table's is gone with its ledger
     rendering.clear()
     assert _read(client, tables[0], "en") == bodies[0]
@@ -339,7 +339,7 @@ def test_a_deleted_table_leaves_nothing_in_its_instance(
     """Its ledger and its English rendering were kept until they aged out."""
     table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
     table.write("POST", "/hands", wire_hand(SCENARIOS[0]["steps"][0]["hand"]), expect=201)
-    cache = ledger_io.LedgerCache(deadline_seconds=60)
+    cache = ledger_cache.LedgerCache(deadline_seconds=60)
     monkeypatch.setitem(ledger_app.extensions, "gostop_ledgers", cache)
     client = ledger_app.test_client()
     assert client.get(f"{table.path}?lang=en", headers=table.auth()).status_code == 200

@@ -754,7 +754,7 @@ def test_access_for_every_read_and_write(lclient: Any) -> None:
 
 def test_derived_rows_are_rebuilt_from_the_events(lclient: Any) -> None:
     """Events are the truth: delete every derived row, rebuild, read the same bytes."""
-    from calculator.api import ledger_io
+    from calculator.api import derived_rows
 
     table = _table(lclient)
     for step in GOSTOP["steps"][:14]:
@@ -764,7 +764,7 @@ def test_derived_rows_are_rebuilt_from_the_events(lclient: Any) -> None:
     store.delete_derived(table.id)
     assert store.hand_items(table.id) == []
     assert store.head(table.id).summary == "{}"
-    ledger_io.rebuild_derived(store, table.id)
+    derived_rows.rebuild_derived(store, table.id)
     assert lclient.get(table.path, headers=table.auth()).data == before
 
 
@@ -774,7 +774,7 @@ def test_gostop_db_rebuild_derives_every_table_again(
     """After an upgrade that changed how rows are derived (2026-12-04: a voided hand's
     dealer), ``gostop db rebuild`` rewrites every table's rows from its events; a table a
     write moved on meanwhile is left to that write, which derived its rows itself."""
-    from calculator.api import ledger_io
+    from calculator.api import derived_rows
     from calculator.api.cli import main
     from calculator.errors import InvalidHandError, Issue
 
@@ -790,28 +790,28 @@ def test_gostop_db_rebuild_derives_every_table_again(
     assert int(capsys.readouterr().out.split()[1]) >= 2  # every table: other tests' too
     assert [lclient.get(t.path, headers=t.auth()).data for t in tables] == reads
     # a table whose events this release's rules refuse is named and left as it was
-    real = ledger_io.rebuild_derived
+    real = derived_rows.rebuild_derived
 
     def refusing(store: Any, table_id: str) -> bool:
         if table_id == tables[1].id:
             raise InvalidHandError([Issue("amount_too_large", "too much", ())])
         return real(store, table_id)
 
-    monkeypatch.setattr(ledger_io, "rebuild_derived", refusing)
+    monkeypatch.setattr(derived_rows, "rebuild_derived", refusing)
     store.replace_derived(tables[1].id, summary='{"stale": true}', hand_items=[])
     assert main(["db", "rebuild"]) == 2
     said = capsys.readouterr()
     assert int(said.out.split()[1]) >= 1  # tables[0] (a shared database: others' too)
     assert said.err == f"gostop: table {tables[1].id} left as it was: too much\n"
     assert store.head(tables[1].id).summary == '{"stale": true}'
-    monkeypatch.setattr(ledger_io, "rebuild_derived", real)
+    monkeypatch.setattr(derived_rows, "rebuild_derived", real)
     rows = store.events(tables[0].id)
     moved = store.replace_derived(
         tables[0].id, summary="{}", hand_items=[], version=rows[-1].seq - 1
     )
     assert not moved
     assert lclient.get(tables[0].path, headers=tables[0].auth()).data == reads[0]
-    assert ledger_io.rebuild_derived(store, tables[0].id)
+    assert derived_rows.rebuild_derived(store, tables[0].id)
 
 
 def test_an_unknown_hand_number_is_a_404_and_voiding_a_voided_hand_a_409(lclient: Any) -> None:
@@ -898,7 +898,7 @@ def test_the_access_log_never_carries_a_token(ledger_app: Any) -> None:
 def test_two_instances_share_one_ledger(ledger_app: Any, database_url: str) -> None:
     """Writes alternate between two apps on one database: each catches up on what the
     other wrote, and the result is what a rebuild from the events gives."""
-    from calculator.api import create_app, ledger_io
+    from calculator.api import create_app, derived_rows
 
     other = create_app({"access_log": False, "database_url": database_url})
     other.test_client_class = ledger_app.test_client_class
@@ -909,7 +909,7 @@ def test_two_instances_share_one_ledger(ledger_app: Any, database_url: str) -> N
         table.step(step, step.get("hand"))
     first = clients[0].get(table.path, headers=table.auth()).data
     assert clients[1].get(table.path, headers=table.auth()).data == first
-    ledger_io.rebuild_derived(ledger_app.extensions["gostop_store"], table.id)
+    derived_rows.rebuild_derived(ledger_app.extensions["gostop_store"], table.id)
     assert clients[1].get(table.path, headers=table.auth()).data == first
     other.extensions["gostop_store"].dispose()
 
@@ -922,7 +922,7 @@ def test_appends_made_at_the_end_answer_as_the_whole_ledger_does(
     since the tip an instance knows), not on its ledger. Three instances in turns answer
     every step as an instance that replays the whole log for each does (its cache
     emptied before every step), and the table is the same, and its rebuild too."""
-    from calculator.api import create_app, ledger_io
+    from calculator.api import create_app, derived_rows, ledger_cache
 
     others = [create_app({"access_log": False, "database_url": database_url}) for _ in "abc"]
     clients = [ledger_app.test_client()]
@@ -940,23 +940,23 @@ def test_appends_made_at_the_end_answer_as_the_whole_ledger_does(
     # in turn, in runs of two or three, and back to an instance idle for long
     turns = [0, 1, 0, 1, 1, 2, 2, 2, 0, 1, 2, 1, 0, 0, 2]
     ends: list[object] = []  # what LedgerCache.end gave: the appends made at the end
-    end = ledger_io.LedgerCache.end
+    end = ledger_cache.LedgerCache.end
 
     def spied(cache: Any, *args: Any) -> Any:
         found = end(cache, *args)
         ends.append(found)
         return found
 
-    monkeypatch.setattr(ledger_io.LedgerCache, "end", spied)
+    monkeypatch.setattr(ledger_cache.LedgerCache, "end", spied)
     for i, step in enumerate(scenario["steps"]):
         hand = wire_hand(step["hand"]) if "hand" in step else None
-        replaying.extensions["gostop_ledgers"] = ledger_io.LedgerCache(deadline_seconds=10)
+        replaying.extensions["gostop_ledgers"] = ledger_cache.LedgerCache(deadline_seconds=10)
         expected = whole.step(step, hand)
         shared.client = clients[turns[i % len(turns)]]
         assert shared.step(step, hand) == expected, (i, step["do"])
         assert shared.version == whole.version
         assert body(shared) == body(whole), i
-    ledger_io.rebuild_derived(ledger_app.extensions["gostop_store"], shared.id)
+    derived_rows.rebuild_derived(ledger_app.extensions["gostop_store"], shared.id)
     assert body(shared) == body(whole)
     # the shortcut is taken: some appends were made at the end, not on a ledger
     if sum(step["do"] == "add" for step in scenario["steps"]) > 3:
@@ -1087,7 +1087,7 @@ def test_a_table_that_stored_hands_todays_checks_refuse_takes_every_change(
     (gukjin_fixed, liable_conflict under a doubling 고박, meongtta_not_winner) scores them
     again as they were, and takes every change; its export imports. Entered now, each of
     them is refused."""
-    from calculator.api import ledger_io
+    from calculator.api import derived_rows
     from calculator.store.rows import EventRow
 
     store = lclient.application.extensions["gostop_store"]
@@ -1106,7 +1106,7 @@ def test_a_table_that_stored_hands_todays_checks_refuse_takes_every_change(
     assert store.write(
         table_id=table.id, expected=1, events=rows, summary=summary, hands_from=1, hand_items=[]
     )
-    assert ledger_io.rebuild_derived(store, table.id)  # gostop db rebuild derives it
+    assert derived_rows.rebuild_derived(store, table.id)  # gostop db rebuild derives it
     table.version = 4
     state = table.get()
     assert [h["result"]["net"] for h in state["hands"]] == _THEN_NETS
@@ -1168,12 +1168,12 @@ def test_a_table_deleted_while_it_is_written_is_a_404(
     """Deleted by another phone between the write's read of the head and of the log (an
     instance that holds nothing of the table: it rebuilds from the emptied log): a 404,
     as a write after the delete answers. It was a 500 (TableGoneError unhandled)."""
-    from calculator.api import ledger_io, table_writes
+    from calculator.api import ledger_cache, table_writes
 
     table = TableClient.create(ledger_app.test_client(), SCENARIOS[0]["table"])
     hand = wire_hand(SCENARIOS[0]["steps"][0]["hand"])
     table.write("POST", "/hands", hand, expect=201)
-    fresh = ledger_io.LedgerCache(deadline_seconds=60)
+    fresh = ledger_cache.LedgerCache(deadline_seconds=60)
     monkeypatch.setitem(ledger_app.extensions, "gostop_ledgers", fresh)
     opened = table_writes.open_table
 
@@ -1340,7 +1340,7 @@ def test_a_korean_read_during_an_append_is_one_version(
     """Another phone appends hand 2 between the read of the head (version 2) and of the
     hands' rows: the answer must be version 2 whole (one hand), or version 3 whole. It
     was version 2's totals and ETag over version 3's hands (hunt18): the head is read
-    again after the rows, and the rows again when it moved (ledger_io.hand_rows)."""
+    again after the rows, and the rows again when it moved (ledger_cache.hand_rows)."""
     from calculator.store import Store
 
     steps = SCENARIOS[0]["steps"]
@@ -1391,7 +1391,7 @@ def test_a_korean_read_of_a_table_that_keeps_changing_is_a_503(
 ) -> None:
     """Another phone appends each time the hands' rows are read: after HAND_ROWS_ATTEMPTS
     reads the answer is a 503 to retry, never a mix of versions."""
-    from calculator.api.ledger_io import HAND_ROWS_ATTEMPTS
+    from calculator.api.ledger_cache import HAND_ROWS_ATTEMPTS
     from calculator.store import Store
 
     steps = SCENARIOS[0]["steps"]

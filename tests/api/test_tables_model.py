@@ -351,7 +351,7 @@ class LedgerModel(RuleBasedStateMachine):
     @invariant()
     def its_reads_in_other_languages_are_the_model_in_them(self) -> None:
         """Each instance's read in English or both languages — kept per version and
-        rendered again only where the ledger changed (ledger_io.LedgerCache.rendered) —
+        rendered again only where the ledger changed (ledger_cache.LedgerCache.rendered) —
         lists each hand with the stateless answer in that language."""
         lang = ("en", "all")[len(self.entries) % 2]
         hands = self.derived(lang)[0]
