@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -37,6 +37,34 @@ from tests.browser.test_page_fixes import (
 TABLE_HANDS = re.compile(r"/v1/tables/[^/]+/hands$")  # a table's, not the previews'
 
 
+READS = re.compile(r"/v1/tables/[^/?]+(\?[^/]*)?$")
+"""A table's reads (``GET /v1/tables/{id}``): the page's polls and its writes' reads."""
+
+
+@contextmanager
+def routed(
+    page: Page, pattern: re.Pattern[str], handler: Callable[[Route], None]
+) -> Iterator[None]:
+    """``handler`` takes the page's requests to ``pattern`` within the block; after it, they
+    go on as if no route were there (``fallback``). Never unrouted: a read the page sent
+    while ``page.unroute`` ran was handed to no handler and never answered, so the write
+    that sent it waited for good and said nothing (caught in the act: the CI failure of
+    test_an_undo_refused_because_another_phone_ended_the_night_says_so_on_top)."""
+    active = [True]
+
+    def route(request: Route) -> None:
+        if active[0]:
+            handler(request)
+        else:
+            request.fallback()
+
+    page.route(pattern, route)
+    try:
+        yield
+    finally:
+        active[0] = False
+
+
 @contextmanager
 def table_reads_held(page: Page) -> Iterator[None]:
     """The page's reads of the table (``GET /v1/tables/{id}``) held until the block ends,
@@ -44,25 +72,19 @@ def table_reads_held(page: Page) -> Iterator[None]:
     write is stale whatever the machine's pace (a paused clock left a window where a
     poll due within it read the other write first, on a loaded machine)."""
     held: list[Route] = []
-    holding = [True]
-    reads = re.compile(r"/v1/tables/[^/?]+(\?[^/]*)?$")
 
     def hold(route: Route) -> None:
-        if route.request.method == "GET" and holding[0]:
+        if route.request.method == "GET":
             held.append(route)
         else:
             route.continue_()
 
-    page.route(reads, hold)
     try:
-        yield
+        with routed(page, READS, hold):
+            yield
     finally:
-        # sent before the handler goes: unrouting lets the browser send what is held
-        # itself, at random before or after a continue_() here ("already handled")
-        holding[0] = False
-        for route in held:
+        for route in held:  # none is held once the block is left (routed): each sent once
             route.continue_()
-        page.unroute(reads, hold)
 
 
 def stop_by_a(page: Page, number: int) -> None:
@@ -367,7 +389,6 @@ def test_a_poll_answered_after_a_stale_undo_leaves_what_it_said(
     stop_by_a(page, 1)
     table = page.locator("#view-table")
     entry = table_of(page)
-    reads = re.compile(r"/v1/tables/[^/?]+(\?[^/]*)?$")
     held: list[Route] = []
 
     def hold_one_poll(route: Route) -> None:
@@ -376,9 +397,8 @@ def test_a_poll_answered_after_a_stale_undo_leaves_what_it_said(
         else:
             route.continue_()
 
-    page.route(reads, hold_one_poll)
-    try:
-        with page.expect_request(lambda asked: asked.method == "GET" and reads.search(asked.url)):
+    with routed(page, READS, hold_one_poll):
+        with page.expect_request(lambda asked: asked.method == "GET" and READS.search(asked.url)):
             pass  # the page polls every 2.5 s
         assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
         with page.expect_response(lambda answer: answer.url.endswith("/undo")) as undone:
@@ -391,8 +411,6 @@ def test_a_poll_answered_after_a_stale_undo_leaves_what_it_said(
             timeout=10_000,
         ):
             held[0].continue_()  # answered now, with the version the page has read
-    finally:
-        page.unroute(reads, hold_one_poll)
     expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
 
 
@@ -407,7 +425,6 @@ def test_a_stale_undo_read_again_in_vain_keeps_its_message_when_a_poll_reads(
     create_table(page, watch)
     stop_by_a(page, 1)
     table = page.locator("#view-table")
-    reads = re.compile(r"/v1/tables/[^/?]+(\?[^/]*)?$")
     dropping = [True]
 
     def drop(route: Route) -> None:
@@ -416,11 +433,10 @@ def test_a_stale_undo_read_again_in_vain_keeps_its_message_when_a_poll_reads(
         else:
             route.continue_()
 
-    page.route(reads, drop)
-    try:
+    with routed(page, READS, drop):
         # a poll dropped: none sent before the drop can read the other phone's hand
         # (the page polls once at a time), and Undo is stale
-        with page.expect_event("requestfailed", lambda asked: reads.search(asked.url)):
+        with page.expect_event("requestfailed", lambda asked: READS.search(asked.url)):
             pass
         assert another_phone_writes(live_server, page, "/hands", NAGARI) == 201
         with page.expect_response(lambda answer: answer.url.endswith("/undo")) as undone:
@@ -430,8 +446,6 @@ def test_a_stale_undo_read_again_in_vain_keeps_its_message_when_a_poll_reads(
         expect(table.locator('[data-hand="2"]')).to_have_count(0)  # not read yet
         dropping[0] = False
         expect(table.locator('[data-hand="2"]')).to_be_visible(timeout=10_000)  # a poll read it
-    finally:
-        page.unroute(reads, drop)
     expect(table.locator(".history-note")).to_contain_text("Another phone changed the table")
 
 
@@ -505,11 +519,11 @@ def test_an_undo_refused_while_reads_fail_is_said_on_top_once_a_poll_finds_the_n
     Undo is refused (412) and its own read of the table fails, so the refusal is said in
     the history of a table still drawn open. The next poll that gets through finds the
     table closed: the refusal moves on top, the history keeps no note (it vanished with
-    the history's notes: a CI run, where the write's read was lost at random)."""
+    the history's notes: found while chasing a CI failure, whose own cause was a read
+    left unanswered by the test's unroute: ``routed``)."""
     create_table(page, watch)
     stop_by_a(page, 1)
     table = page.locator("#view-table")
-    reads = re.compile(r"/v1/tables/[^/?]+(\?[^/]*)?$")
     failing = [True]
 
     def lose(route: Route) -> None:
@@ -518,7 +532,7 @@ def test_an_undo_refused_while_reads_fail_is_said_on_top_once_a_poll_finds_the_n
         else:
             route.fallback()
 
-    page.route(reads, lose)
+    page.route(READS, lose)  # never unrouted (routed)
     assert another_phone_writes(live_server, page, "/close", None) == 200
     with page.expect_response(lambda answer: answer.url.endswith("/undo")) as undone:
         table.get_by_role("button", name="Undo").click()
