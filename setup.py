@@ -35,6 +35,10 @@ COMPILED = [
     "calculator/side.py",
     "calculator/result.py",
     "calculator/settlement.py",
+    # settle's steps: the readings, a stop's payment, a declared pile's bak flags
+    "calculator/readings.py",
+    "calculator/hand_payment.py",
+    "calculator/declared_baks.py",
     # the answer's builders: labels, sentences, a hand's JSON text and the JSON dicts of
     # every other response
     "calculator/codes.py",

@@ -361,7 +361,7 @@ def loser_owes(
     a 광박 under ``gwangbak_effect: plus2``), its 고박 (×2) and the no-capture exemption
     (×0). The amount is the last step's total.
 
-    ``pibak_max``: the table's 피박 threshold, ``settlement.pibak_threshold`` (the caller
+    ``pibak_max``: the table's 피박 threshold, ``hand_payment.pibak_threshold`` (the caller
     reads it once for all the losers). ``go_bak``: the loser's go count when it owes 고박
     on its own share, else 0.
 

@@ -19,10 +19,11 @@ from hypothesis import strategies as st
 
 from bench.corpus import tally_of
 from calculator import GoStopError, InvalidRulesError, resolve, settle
+from calculator.hand_payment import stop_minimum
 from calculator.multipliers import nagari_factor
 from calculator.options import specs
 from calculator.rules import GoStopRules
-from calculator.settlement import compare, stop_minimum
+from calculator.settlement import compare
 from handbuilder import build_hand
 from strategies import hands, house_hands
 from tests_support import examples

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from calculator import cards, resolve
 from calculator.errors import ImpossibleHandError
 from calculator.hand import Hand, PlayerHand
+from calculator.hand_payment import pibak_threshold, stop_minimum
 from calculator.piles import read_piles
 from calculator.scoring import RIBBON_MODULUS, count_bits
-from calculator.settlement import pibak_threshold, stop_minimum
 from calculator.tables import by_remainder, subsets, switch_readings
 
 
