@@ -3,7 +3,8 @@
 This package is the only part of ``calculator`` that imports the web stack; it maps the
 wire format to the domain in :mod:`calculator.api.schemas` and back in
 :mod:`calculator.api.serialize`. The OpenAPI document is generated from the blueprints'
-declarations (:mod:`calculator.api.docs`, :mod:`calculator.api.openapi`).
+declarations (:mod:`calculator.api.docs`, :mod:`calculator.api.spec_setup`,
+:mod:`calculator.api.openapi`).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from flask import Flask, Response, current_app, redirect, request
 from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from calculator.api import docs, errors, http, responses, views
+from calculator.api import docs, errors, http, responses, spec_setup, views
 from calculator.api import sharing as _sharing  # noqa: F401 - its views join the tables blueprint
 from calculator.api import table_import as _table_import  # noqa: F401 - adds its view
 from calculator.api import table_members as _table_members  # noqa: F401 - adds its views
@@ -43,9 +43,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     http.install(app)
     app.wsgi_app = views.budgeted(app.wsgi_app)  # type: ignore[method-assign,assignment]
     service_version = version("gostop-calculator")
-    api = docs.make_api(service_version)
+    api = spec_setup.make_api(service_version)
     api.init_app(app)
-    docs.register_components(api.spec)
+    spec_setup.register_components(api.spec)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     init_store(app)  # the tables' database: created and migrated here
@@ -54,7 +54,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     service = docs.Blueprint("service", __name__, description="Documentation and health")
     _service_views(service, service_version)
     api.register_blueprint(service)
-    docs.document_docs_page(api.spec, DOCS_PATH)
+    spec_setup.document_docs_page(api.spec, DOCS_PATH)
     app.extensions["gostop_api"] = api
     errors.register(app)  # after flask-smorest: these handlers are the ones that answer
     if settings.bench_endpoint:

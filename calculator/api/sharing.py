@@ -20,8 +20,8 @@ from flask import Response, current_app
 from marshmallow import ValidationError
 
 from calculator.api import derived_rows, ledger_io, session_json
+from calculator.api.arguments import load_query, parameter_names
 from calculator.api.coded_errors import pointer_errors
-from calculator.api.docs import load_query, parameter_names
 from calculator.api.http import client_language, preferred_media, read_json
 from calculator.api.sharing_schemas import (
     EXPORT_FORMAT,

@@ -26,8 +26,9 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import NotFound
 
 from calculator.api import derived_rows, ledger_io, serialize, session_json
+from calculator.api.arguments import load_query, parameter_names
 from calculator.api.coded_errors import Coded
-from calculator.api.docs import Blueprint, load_query, parameter_names
+from calculator.api.docs import Blueprint
 from calculator.api.http import coded, current_request, read_json
 from calculator.api.join_codes import join_url
 from calculator.api.query_schemas import LangQuerySchema

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from calculator.api.coded_errors import NOT_BLANK_PATTERN
-from calculator.api.docs import COMPONENTS, TABLE_COMPONENTS
 from calculator.api.openapi import openapi_document
+from calculator.api.spec_setup import COMPONENTS, TABLE_COMPONENTS
 from calculator.api.strict_schema import StrictSchema
 from calculator.settlement import MAX_SAFE_CHIPS
 from tables_support import TableClient, new_key
@@ -452,7 +452,7 @@ def test_every_declared_bound_of_a_request_has_a_case() -> None:
                 found.update(_declared(document, {"$ref": f"#{body_of(path, method)}"}, "", seen))
     held = {f"{bound.where}:{bound.keyword}" for bound in BOUNDS}
     # a table hand's components are the requests' own, less the fields a table sets, and
-    # loaded by the same schemas (docs.TABLE_COMPONENTS): their bounds are the requests'
+    # loaded by the same schemas (spec_setup.TABLE_COMPONENTS): their bounds are the requests'
     for table_hand, request in TABLE_COMPONENTS:
         found = {at.replace(SCHEMAS + table_hand + "/", SCHEMAS + request + "/", 1) for at in found}
     assert found - held == set()
@@ -460,7 +460,7 @@ def test_every_declared_bound_of_a_request_has_a_case() -> None:
 
 
 def test_a_schema_with_exactly_one_of_is_a_named_component() -> None:
-    """The one-of is declared when a component is registered (docs.register_components):
+    """The one-of is declared when a component is registered (spec_setup.register_components):
     an inline schema would not say it."""
 
     def subclasses(cls: type[StrictSchema]) -> Iterator[type[StrictSchema]]:

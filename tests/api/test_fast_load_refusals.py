@@ -28,7 +28,7 @@ from marshmallow import (
 )
 from marshmallow.validate import Length
 
-from calculator.api import docs
+from calculator.api import spec_setup
 from calculator.api.coded_errors import fail
 from calculator.api.fields import Fallback, StrictBoolean, StrictInteger, StrictList, StrictString
 from calculator.api.strict_schema import MAX_SHAPES, StrictNested, StrictSchema
@@ -360,7 +360,7 @@ def test_translated_hooks_are_found_on_the_class_and_its_bases() -> None:
 
 def test_every_schema_of_the_service_compiles() -> None:
     """The service's request schemas all compile (each names what it loads)."""
-    strict = [schema for _name, schema in docs.COMPONENTS if issubclass(schema, StrictSchema)]
+    strict = [schema for _name, schema in spec_setup.COMPONENTS if issubclass(schema, StrictSchema)]
     assert len(strict) >= 15
     for schema in strict:
         assert schema().fast_source.startswith("def load(data):")

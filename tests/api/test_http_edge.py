@@ -172,7 +172,7 @@ def test_the_bench_database_baseline_answers_after_one_statement(client: Any) ->
 def test_a_query_string_and_none_alternate_without_one_leaking_into_the_other(
     client: Any,
 ) -> None:
-    # the load of an empty query is made once and copied (calculator.api.docs)
+    # the load of an empty query is made once and copied (calculator.api.arguments)
     for _ in range(2):
         assert client.post(HANDS, json=W13).headers["Content-Language"] == "ko"
         english = client.post(HANDS + "?lang=en&full_ruleset=true", json=W13)
