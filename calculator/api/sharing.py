@@ -5,7 +5,7 @@ takes an export back, is :mod:`calculator.api.table_import`.
 
 Reads (share, export) take any token of the table, with the same checks as every table
 read and its version as ETag, each language and format tagged apart (``"3"``, ``"3.en"``,
-``"3.csv"``: :func:`calculator.api.table_access.etag`); reading a share text back needs
+``"3.csv"``: :func:`calculator.api.table_etags.etag`); reading a share text back needs
 no token (the text is what people already pasted into a chat).
 """
 
@@ -32,14 +32,9 @@ from calculator.api.sharing_schemas import (
     ShareQuerySchema,
     ShareReadingSchema,
 )
-from calculator.api.table_access import (
-    CSV_TAG,
-    EN_TAG,
-    not_modified,
-    open_table,
-    table_response,
-)
+from calculator.api.table_access import open_table
 from calculator.api.table_docs import _ACCESS, if_none_match
+from calculator.api.table_etags import CSV_TAG, EN_TAG, not_modified, table_response
 from calculator.api.table_schemas import roster_field
 from calculator.api.table_store import _cache, _store
 from calculator.api.tables import tables
@@ -56,7 +51,7 @@ _EXPORT_QUERY = ExportQuerySchema()
 _EXPORT_PARAMETERS = parameter_names(_EXPORT_QUERY)
 _PARSE = ParseShareSchema()
 CSV_MEDIA = "text/csv"
-# Each representation's own ETag (RFC 9110 §8.8.3; table_access.etag): the table's version,
+# Each representation's own ETag (RFC 9110 §8.8.3; table_etags.etag): the table's version,
 # then a suffix for all but the first, which keeps the tag every table read has ("N").
 _SHARE_TAGS = {Lang.KO: "", Lang.EN: EN_TAG}
 _EXPORT_TAGS = {"json": "", "csv": CSV_TAG}

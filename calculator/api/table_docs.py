@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from calculator.api.idempotency_keys import MIN_SHARED_KEY, key_schema
 from calculator.api.query_schemas import ANSWER_LANGS
-from calculator.api.table_access import MIN_SHARED_KEY, key_schema
 from calculator.api.table_schemas import NoFieldsSchema
 from calculator.ledger import MAX_EVENTS, MAX_REPLAY_COST
 
 _TOKEN = {"schema": {"type": "string"}}
 _ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The table version: "N"'}}
 # The Idempotency-Key of a create, an import or a join: keys in one scope for everyone,
-# long enough not to be guessed (table_access.idempotency_key(shared=True)).
+# long enough not to be guessed (idempotency_keys.idempotency_key(shared=True)).
 SHARED_KEY_SCHEMA = key_schema(MIN_SHARED_KEY)
 _WRITE_HEADERS = [
     {

@@ -18,10 +18,10 @@ from calculator.api import ledger_io, serialize
 from calculator.api.coded_errors import fail
 from calculator.api.config import IMPORT_BYTES_PER_TOKEN
 from calculator.api.http import read_json
+from calculator.api.idempotency_keys import MIN_SHARED_KEY
 from calculator.api.schemas import RulesetSpec, resolve_spec
 from calculator.api.sharing import blank_names_as_none
 from calculator.api.sharing_schemas import ImportSchema
-from calculator.api.table_access import MIN_SHARED_KEY
 from calculator.api.table_docs import (
     _ETAG,
     _WRITE_HEADERS,

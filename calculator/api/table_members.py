@@ -50,29 +50,28 @@ from calculator.api.access_schemas import (
     checked_label,
 )
 from calculator.api.http import coded
+from calculator.api.idempotency_keys import (
+    MIN_SHARED_KEY,
+    claim,
+    idempotency_key,
+    key_schema,
+    replayed,
+)
 from calculator.api.join_codes import join_url
 from calculator.api.ledger_io import TableGoneError
 from calculator.api.rate_limits import client_address, join_limit, rate_key
 from calculator.api.strict_schema import StrictSchema
-from calculator.api.table_access import (
-    MIN_SHARED_KEY,
-    add_tokens,
+from calculator.api.table_access import open_table, poll_table
+from calculator.api.table_docs import _ACCESS, _ETAG, _READ_HEADERS, _TOKEN, MALFORMED_IF_MATCH
+from calculator.api.table_etags import (
     check_version,
-    claim,
-    idempotency_key,
-    key_schema,
-    mint,
     no_content,
-    open_table,
-    poll_table,
     read_if_match,
-    rekeyed,
-    replayed,
     stale,
     table_response,
 )
-from calculator.api.table_docs import _ACCESS, _ETAG, _READ_HEADERS, _TOKEN, MALFORMED_IF_MATCH
 from calculator.api.table_store import _cache, _store
+from calculator.api.table_tokens import add_tokens, mint, rekeyed
 from calculator.api.table_writes import _body, iso_time
 from calculator.api.tables import tables
 from calculator.store import Head, Store, TokenRow

@@ -24,22 +24,14 @@ from werkzeug.exceptions import (
 
 from calculator.api import derived_rows, ledger_io
 from calculator.api.http import coded, no_body, read_json
+from calculator.api.idempotency_keys import claim, idempotency_key, replayed
 from calculator.api.join_codes import join_url, new_join_code
 from calculator.api.strict_schema import StrictSchema
-from calculator.api.table_access import (
-    add_tokens,
-    check_version,
-    claim,
-    idempotency_key,
-    mint,
-    open_table,
-    read_if_match,
-    replayed,
-    stale,
-    table_response,
-)
+from calculator.api.table_access import open_table
+from calculator.api.table_etags import check_version, read_if_match, stale, table_response
 from calculator.api.table_schemas import NoFieldsSchema
 from calculator.api.table_store import _cache, _store
+from calculator.api.table_tokens import add_tokens, mint
 from calculator.errors import GoStopError
 from calculator.ledger import (
     Event,

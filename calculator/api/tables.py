@@ -30,17 +30,15 @@ from calculator.api.arguments import load_query, parameter_names
 from calculator.api.coded_errors import Coded
 from calculator.api.docs import Blueprint
 from calculator.api.http import coded, current_request, read_json
+from calculator.api.idempotency_keys import MIN_SHARED_KEY
 from calculator.api.join_codes import join_url
 from calculator.api.query_schemas import LangQuerySchema
 from calculator.api.schemas import resolve_spec
 from calculator.api.table_access import (
-    LANG_TAGS,
-    MIN_SHARED_KEY,
     UNKNOWN_TABLE,
     HandNumberConverter,
     TableIdConverter,
     poll_table,
-    table_response,
 )
 from calculator.api.table_docs import (
     _ACCESS,
@@ -63,6 +61,7 @@ from calculator.api.table_docs import (
     SHARED_KEY_SCHEMA,
     if_none_match,
 )
+from calculator.api.table_etags import LANG_TAGS, table_response
 from calculator.api.table_schemas import (
     TABLE_HAND,
     ChangedSchema,
@@ -330,7 +329,7 @@ def add_hand(id: str) -> Response:
 
     response = _write(id, make, answer, 201, append=True)
     # A replay's stored answer speaks the language its request asked, and the key is
-    # bound to it (table_access.request_hash): the one this replay asks.
+    # bound to it (idempotency_keys.request_hashes): the one this replay asks.
     shape = asked[0] if asked else _asked_shape()[0]
     response.headers["Content-Language"] = ", ".join(shape.langs)
     return response

@@ -484,7 +484,7 @@ def test_labels_are_unique_among_a_tables_tokens(lclient: Any, clock: FakeClock)
 
 
 def test_a_table_holds_at_most_100_tokens(lclient: Any, access_app: Any) -> None:
-    from calculator.api.table_access import MAX_TOKENS, mint
+    from calculator.api.table_tokens import MAX_TOKENS, mint
 
     assert MAX_TOKENS == 100
     table = _table(lclient)
@@ -511,7 +511,7 @@ def test_a_poll_reads_one_token_whatever_the_table_holds(
 ) -> None:
     """A request's token is looked up by its hash: the rows a poll reads do not grow with
     the tokens of the table (counted, not timed)."""
-    from calculator.api.table_access import MAX_TOKENS, mint
+    from calculator.api.table_tokens import MAX_TOKENS, mint
 
     table = _table(lclient)
     store = access_app.extensions["gostop_store"]
@@ -851,7 +851,7 @@ def test_bad_access_settings_stop_the_start(settings: dict[str, Any]) -> None:
     ],
 )
 def test_the_versions_a_tag_names(header: str, named: set[str]) -> None:
-    from calculator.api.table_access import versions
+    from calculator.api.table_etags import versions
 
     assert versions(header) == named
 
@@ -883,7 +883,7 @@ def test_a_304_sends_what_werkzeug_would(app: Any, extra: list[tuple[str, str]])
     from flask import Response
     from werkzeug.test import EnvironBuilder
 
-    from calculator.api.table_access import not_modified
+    from calculator.api.table_etags import not_modified
 
     environ = EnvironBuilder(path="/v1/tables/x", headers={"If-None-Match": '"7"'}).get_environ()
     with app.request_context(environ):
@@ -902,7 +902,7 @@ def test_a_304_with_something_to_call_on_close_calls_it(app: Any) -> None:
     whose closing iterator calls it; so does one a hook turned into another status."""
     from werkzeug.test import EnvironBuilder
 
-    from calculator.api.table_access import not_modified
+    from calculator.api.table_etags import not_modified
 
     environ = EnvironBuilder(path="/v1/tables/x").get_environ()
     with app.request_context(environ):

@@ -385,7 +385,7 @@ def test_token_operations_require_the_bearer_scheme() -> None:
 
 
 def test_create_import_and_join_document_the_key_length_they_demand(lclient: Any) -> None:
-    from calculator.api.table_access import MIN_SHARED_KEY
+    from calculator.api.idempotency_keys import MIN_SHARED_KEY
 
     operations = _operations()
     for name in ("createTable", "importTable", "joinTable"):
