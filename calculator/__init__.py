@@ -35,7 +35,8 @@ from calculator.hand import (
 )
 from calculator.presets import Preset, RuleSet, Variant, find_preset, presets, resolve
 from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerScore
-from calculator.rules import GoStopRules, GukjinChoice
+from calculator.rule_choices import GukjinChoice
+from calculator.rules import GoStopRules
 from calculator.session import (
     BalanceEntry,
     GoStopEntry,

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from calculator import cards
 from calculator.errors import Problems
 from calculator.hand import Hand, Tally
-from calculator.rules import GoStopRules, GwangpalCards
+from calculator.rule_choices import GwangpalCards
+from calculator.rules import GoStopRules
 from calculator.scoring import Pile, score_mask
 from calculator.side import selling_cards
 from calculator.tables import tables_for

@@ -14,14 +14,14 @@ from typing import Final
 from calculator.errors import AmbiguousHandError, InvalidHandError, Issue, Problems
 from calculator.hand import EventType, Hand, OutcomeType
 from calculator.multipliers import stop_rules
-from calculator.rules import (
+from calculator.rule_choices import (
     ChongtongMode,
     FloorFour,
     GobakMode3p,
-    GoStopRules,
     ThreePpukMode,
     YeokgoMode,
 )
+from calculator.rules import GoStopRules
 
 # compiled, ``OutcomeType.STOP`` is a read through the enum metaclass (~0.7k instructions):
 # named once for find_liable, which the plain-table shortcut calls (calculator.table)

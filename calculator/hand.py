@@ -21,7 +21,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final, NamedTuple
 
-from calculator.rules import GukjinChoice
+from calculator.rule_choices import GukjinChoice
 
 
 class Category(StrEnum):

@@ -29,7 +29,8 @@ from calculator.multipliers import (
 from calculator.piles import Entry
 from calculator.readings import Auto, check_stop, closest, most_points, score, stoppable
 from calculator.result import Facts, Payment, Step, WinnerScore
-from calculator.rules import GobakMode3p, GoStopRules
+from calculator.rule_choices import GobakMode3p
+from calculator.rules import GoStopRules
 from calculator.scoring import Pile, Score
 from calculator.table import Table
 

@@ -21,7 +21,8 @@ from calculator.errors import InvalidHandError, Issue
 from calculator.hand import Hand, OutcomeType, after_a_draw
 from calculator.multipliers import nagari_factor
 from calculator.result import Payment, Step, WinnerScore
-from calculator.rules import ChongtongTie, GoStopRules
+from calculator.rule_choices import ChongtongTie
+from calculator.rules import GoStopRules
 from calculator.side import points_or_minimum
 from calculator.table import Table
 

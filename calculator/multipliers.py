@@ -11,13 +11,12 @@ from typing import Final
 
 from calculator.hand import PlayerHand
 from calculator.result import Facts, Step, WinnerScore
-from calculator.rules import (
+from calculator.rule_choices import (
     GOBAK_PAYS_ALL,
     FloorFour,
     GobakMode2p,
     GobakMode3p,
     GoFormula,
-    GoStopRules,
     GukjinChoice,
     GukjinMode,
     GwangbakEffect,
@@ -27,6 +26,7 @@ from calculator.rules import (
     ShakeThenBomb,
     YeokgoMode,
 )
+from calculator.rules import GoStopRules
 from calculator.scoring import Score
 
 # Enum members named once, at import: compiled, ``YeokgoMode.FIXED_X4`` is a look-up of the

@@ -15,7 +15,8 @@ from calculator import cards, deck_fit
 from calculator.errors import ImpossibleHandError, Problems, counted, held_twice
 from calculator.hand import Category, Declared, Hand, OutcomeType, Tally
 from calculator.limits import Suggestions
-from calculator.rules import GoStopRules, PibakCount
+from calculator.rule_choices import PibakCount
+from calculator.rules import GoStopRules
 from calculator.scoring import Pile, least_points
 from calculator.tables import tables_for
 

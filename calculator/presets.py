@@ -25,14 +25,8 @@ from calculator import options
 from calculator.errors import InvalidRulesError, Issue
 from calculator.limits import Suggestions, quote
 from calculator.options import OptionValue
-from calculator.rules import (
-    GobakMode2p,
-    GobakMode3p,
-    GoFormula,
-    GoStopRules,
-    GukjinChoice,
-    TableMode4p,
-)
+from calculator.rule_choices import GobakMode2p, GobakMode3p, GoFormula, GukjinChoice, TableMode4p
+from calculator.rules import GoStopRules
 from calculator.tables import tables_for
 
 

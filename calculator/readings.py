@@ -22,7 +22,8 @@ from calculator.errors import InvalidHandError, Issue, counted
 from calculator.hand import Hand, OutcomeType
 from calculator.multipliers import stop_rules
 from calculator.piles import Entry
-from calculator.rules import GoStopRules, GukjinChoice
+from calculator.rule_choices import GukjinChoice
+from calculator.rules import GoStopRules
 from calculator.scoring import Pile, Score, score_declared, score_mask, score_pile
 from calculator.tables import switch_readings, tables_for
 

@@ -46,11 +46,8 @@ from calculator.piles import read_piles
 from calculator.presets import RuleSet, Variant
 from calculator.readings import issue, may_stop, place_switchables
 from calculator.result import HandResult, Payment, PlayerResult, Step, WinnerScore
-from calculator.rules import (
-    ChongtongTie,
-    FloorFour,
-    GoStopRules,
-)
+from calculator.rule_choices import ChongtongTie, FloorFour
+from calculator.rules import GoStopRules
 from calculator.side import side_payments, sold_cards
 from calculator.table import Table, check_table
 

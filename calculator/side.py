@@ -18,14 +18,14 @@ from calculator import cards
 from calculator.errors import InvalidHandError, Issue
 from calculator.hand import EventType, Hand, PlayerHand
 from calculator.result import Payment, Step
-from calculator.rules import (
-    GoStopRules,
+from calculator.rule_choices import (
     GwangpalCards,
     GwangpalPayers,
     PpukLadder,
     PpukPayout,
     TableMode4p,
 )
+from calculator.rules import GoStopRules
 from calculator.scoring import score_mask
 from calculator.table import Table
 from calculator.tables import tables_for

@@ -15,14 +15,14 @@ from calculator.ending import check_events, check_outcome, find_liable
 from calculator.errors import GoStopError, InvalidHandError, Issue, Problems, counted
 from calculator.hand import Hand, Outcome, OutcomeType, PlayerHand
 from calculator.multipliers import stop_rules
-from calculator.rules import (
-    GoStopRules,
+from calculator.rule_choices import (
     GukjinChoice,
     GukjinMode,
     GwangpalCards,
     ShakeThenBomb,
     TableMode4p,
 )
+from calculator.rules import GoStopRules
 
 MAX_SOLD: Final = {GwangpalCards.BRIGHTS: 5, GwangpalCards.FUDAWIKI: 10}
 

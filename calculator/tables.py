@@ -20,7 +20,8 @@ from collections.abc import Callable
 from typing import Any, Final, NamedTuple, TypeVar
 
 from calculator import cards
-from calculator.rules import GoStopRules, GukjinMode
+from calculator.rule_choices import GukjinMode
+from calculator.rules import GoStopRules
 from calculator.scoring import (
     ANIMAL_MODULUS,
     BONUS_MODULUS,

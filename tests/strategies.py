@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from calculator.cards import MONTH_CARD_IDS
-from calculator.rules import GukjinChoice
+from calculator.rule_choices import GukjinChoice
 
 DEAL = (*MONTH_CARD_IDS, "bonus-a", "bonus-b")
 

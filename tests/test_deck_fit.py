@@ -25,7 +25,8 @@ from calculator.deck_fit import _KINDS, _UNSTATED, _fits, _fits_any, _Holding, _
 from calculator.errors import ImpossibleHandError, Problems
 from calculator.hand import Hand, PlayerHand, Tally
 from calculator.piles import _pile
-from calculator.rules import GoStopRules, GwangpalCards
+from calculator.rule_choices import GwangpalCards
+from calculator.rules import GoStopRules
 from tests_support import examples
 
 RULES = [

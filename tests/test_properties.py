@@ -16,7 +16,8 @@ from calculator.cards import MONTH_CARD_IDS
 from calculator.hand import OutcomeType
 from calculator.options import specs
 from calculator.result import Step
-from calculator.rules import GoStopRules, GukjinMode
+from calculator.rule_choices import GukjinMode
+from calculator.rules import GoStopRules
 from calculator.scoring import least_points
 from handbuilder import build_hand
 from strategies import hands, table_hands

@@ -14,11 +14,10 @@ import pytest
 
 from calculator.multipliers import StopRules, stop_rules
 from calculator.presets import presets
-from calculator.rules import (
+from calculator.rule_choices import (
     GOBAK_PAYS_ALL,
     GobakMode2p,
     GobakMode3p,
-    GoStopRules,
     GukjinMode,
     GwangbakEffect,
     OrderOfOperations,
@@ -26,6 +25,7 @@ from calculator.rules import (
     ShakeThenBomb,
     YeokgoMode,
 )
+from calculator.rules import GoStopRules
 
 # StopRules' fields named after the option they copy
 SAME_NAME = (

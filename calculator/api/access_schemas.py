@@ -13,7 +13,7 @@ from calculator.api.coded_errors import fail
 from calculator.api.fields import CodedField, Fallback, Loader, StrictString
 from calculator.api.join_codes import ALPHABET_TEXT, MAX_JOIN_INPUT, normalize_join_code
 from calculator.api.strict_schema import StrictSchema
-from calculator.api.table_schemas import JOIN_URL
+from calculator.api.table_responses import JOIN_URL
 from calculator.names import folded
 
 MAX_LABEL = 64  # the events' "by" column holds a label

@@ -12,7 +12,7 @@ from flask import Flask, Response, current_app, redirect, request
 from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from calculator.api import docs, errors, http, responses, spec_setup, views
+from calculator.api import docs, errors, http, reference_responses, spec_setup, views
 from calculator.api import sharing as _sharing  # noqa: F401 - its views join the tables blueprint
 from calculator.api import table_import as _table_import  # noqa: F401 - adds its view
 from calculator.api import table_members as _table_members  # noqa: F401 - adds its views
@@ -175,15 +175,15 @@ def _database_answers(store: Any) -> bool:
 
 def _service_views(service: docs.Blueprint, service_version: str) -> None:
     @service.get("/healthz")
-    @service.response(200, responses.HealthSchema, description="Serving")
+    @service.response(200, reference_responses.HealthSchema, description="Serving")
     @service.doc(operationId="healthz")
     def healthz() -> Response:
         """Liveness"""
         return http.json_response({"status": "ok", "version": service_version})
 
     @service.get("/readyz")
-    @service.response(200, responses.HealthSchema, description="Ready")
-    @service.alt_response(503, schema=responses.HealthSchema, description="Not ready")
+    @service.response(200, reference_responses.HealthSchema, description="Ready")
+    @service.alt_response(503, schema=reference_responses.HealthSchema, description="Not ready")
     @service.doc(operationId="readyz")
     def readyz() -> Response:
         """Readiness

@@ -56,7 +56,7 @@ from calculator.hand import (
 )
 from calculator.limits import added_problems, problems_listed
 from calculator.piles import diagnose_cards
-from calculator.rules import GukjinChoice
+from calculator.rule_choices import GukjinChoice
 
 MAX_PLAYERS = 8  # more is refused before any work; the rules then say how many may play
 MAX_PILE = 60

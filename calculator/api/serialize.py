@@ -7,8 +7,8 @@ payments) also as dicts or fragments for orjson, which the tests hold equal to t
 The other answers are dicts built for orjson, each in a module of its own:
 :mod:`calculator.api.balance_json`, :mod:`calculator.api.session_json` and
 :mod:`calculator.api.reference_json` (cards, presets, codes). The response schemas in
-:mod:`calculator.api.responses` document the same shapes, and the test suite checks every
-response against them, so the two cannot drift.
+:mod:`calculator.api.responses` (and its siblings) document the same shapes, and the test
+suite checks every response against them, so the two cannot drift.
 
 One module for one job, a hand's answer, past STYLE.md's ~400 lines: its writers share
 the parts kept by value (:class:`_Kept`), which stay private to it, and each writer's

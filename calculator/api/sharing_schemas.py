@@ -17,21 +17,23 @@ from calculator.api.fields import (
     StrictString,
 )
 from calculator.api.query_schemas import LanguageTagQuery
-from calculator.api.responses import TransferSchema
 from calculator.api.schemas import MAX_ID
+from calculator.api.session_responses import TransferSchema
 from calculator.api.strict_schema import StrictNested, StrictSchema
-from calculator.api.table_schemas import (
+from calculator.api.table_responses import (
     CHIPS_MAP,
     DEALER_RULE,
     DEALER_RULES,
+    EventOutSchema,
+    PersonOutSchema,
+    _req,
+)
+from calculator.api.table_schemas import (
     MAX_REASON,
     MAX_SEQ,
     CreateTableSchema,
-    EventOutSchema,
     HandBodyField,
     ObjectField,
-    PersonOutSchema,
-    _req,
     roster_field,
     table_name_field,
 )

@@ -17,7 +17,15 @@ from flask_smorest import Api
 from marshmallow import Schema, fields
 from werkzeug.routing import Rule
 
-from calculator.api import query_schemas, responses, ruleset_schemas, schemas, session_schemas
+from calculator.api import (
+    query_schemas,
+    reference_responses,
+    responses,
+    ruleset_schemas,
+    schemas,
+    session_responses,
+    session_schemas,
+)
 from calculator.api.coded_errors import NOT_BLANK_PATTERN
 from calculator.api.fields import StrictInteger, StrictList, StrictString
 from calculator.api.table_schemas import FORBIDDEN
@@ -57,15 +65,15 @@ COMPONENTS: tuple[tuple[str, type[Schema]], ...] = (
     ("Problem", responses.ProblemSchema),
     ("BatchItem", responses.BatchItemSchema),
     ("BatchResult", responses.BatchResultSchema),
-    ("Card", responses.CardSchema),
-    ("Catalog", responses.CatalogSchema),
-    ("OptionOut", responses.OptionOutSchema),
-    ("Preset", responses.PresetSchema),
-    ("PresetList", responses.PresetListSchema),
-    ("CodeEntry", responses.CodeEntrySchema),
-    ("CodeList", responses.CodeListSchema),
-    ("Codes", responses.CodesSchema),
-    ("Health", responses.HealthSchema),
+    ("Card", reference_responses.CardSchema),
+    ("Catalog", reference_responses.CatalogSchema),
+    ("OptionOut", reference_responses.OptionOutSchema),
+    ("Preset", reference_responses.PresetSchema),
+    ("PresetList", reference_responses.PresetListSchema),
+    ("CodeEntry", reference_responses.CodeEntrySchema),
+    ("CodeList", reference_responses.CodeListSchema),
+    ("Codes", reference_responses.CodesSchema),
+    ("Health", reference_responses.HealthSchema),
     ("BalanceRulesetObject", ruleset_schemas.BalanceRulesetObjectSchema),
     ("BalanceOptions", ruleset_schemas.BalanceOptionsSchema),
     ("BalancePlayer", session_schemas.BalancePlayerSchema),
@@ -73,16 +81,16 @@ COMPONENTS: tuple[tuple[str, type[Schema]], ...] = (
     ("SessionHand", session_schemas.SessionHandSchema),
     ("Rounding", session_schemas.RoundingSchema),
     ("SettlementRequest", session_schemas.SettlementRequestSchema),
-    ("Transfer", responses.TransferSchema),
-    ("CardPoints", responses.CardPointsSchema),
-    ("BonusReceived", responses.BonusReceivedSchema),
-    ("BonusGiven", responses.BonusGivenSchema),
-    ("SetBonuses", responses.SetBonusesSchema),
-    ("BalancePlayerOut", responses.BalancePlayerOutSchema),
-    ("BalanceResult", responses.BalanceResultSchema),
-    ("RoundingOut", responses.RoundingOutSchema),
-    ("SessionHandOut", responses.SessionHandOutSchema),
-    ("SettlementResult", responses.SettlementResultSchema),
+    ("Transfer", session_responses.TransferSchema),
+    ("CardPoints", session_responses.CardPointsSchema),
+    ("BonusReceived", session_responses.BonusReceivedSchema),
+    ("BonusGiven", session_responses.BonusGivenSchema),
+    ("SetBonuses", session_responses.SetBonusesSchema),
+    ("BalancePlayerOut", session_responses.BalancePlayerOutSchema),
+    ("BalanceResult", session_responses.BalanceResultSchema),
+    ("RoundingOut", session_responses.RoundingOutSchema),
+    ("SessionHandOut", session_responses.SessionHandOutSchema),
+    ("SettlementResult", session_responses.SettlementResultSchema),
 )
 
 INFO = {

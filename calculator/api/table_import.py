@@ -29,7 +29,7 @@ from calculator.api.table_docs import (
     REPLAYED_CREATE_GONE,
     SHARED_KEY_SCHEMA,
 )
-from calculator.api.table_schemas import TableCreatedSchema
+from calculator.api.table_responses import TableCreatedSchema
 from calculator.api.table_writes import created_once, insert_table, iso_time
 from calculator.api.tables import tables
 from calculator.errors import GoStopError, Issue

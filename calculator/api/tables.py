@@ -62,19 +62,21 @@ from calculator.api.table_docs import (
     if_none_match,
 )
 from calculator.api.table_etags import LANG_TAGS, table_response
-from calculator.api.table_schemas import (
-    TABLE_HAND,
+from calculator.api.table_responses import (
     ChangedSchema,
-    CorrectionSchema,
-    CreateTableSchema,
-    EventsQuerySchema,
     EventsSchema,
     HandAddedSchema,
-    ReasonSchema,
     TableCreatedSchema,
     TableSchema,
     TableSettlementSchema,
     VersionSchema,
+)
+from calculator.api.table_schemas import (
+    TABLE_HAND,
+    CorrectionSchema,
+    CreateTableSchema,
+    EventsQuerySchema,
+    ReasonSchema,
     table_ruleset,
 )
 from calculator.api.table_store import _cache, _store

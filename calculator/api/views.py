@@ -19,10 +19,12 @@ from calculator.api import (
     balance_json,
     batch_bounds,
     reference_json,
+    reference_responses,
     responses,
     rules_document,
     serialize,
     session_json,
+    session_responses,
 )
 from calculator.api.docs import Blueprint
 from calculator.api.examples import BALANCE_EXAMPLES, HAND_EXAMPLES, SETTLEMENT_EXAMPLES
@@ -230,7 +232,7 @@ def post_batch(
 @balance.post("/balance/hands")
 @balance.arguments(AnswerQuerySchema, location="query")
 @balance.arguments(BalanceRequestSchema, examples=BALANCE_EXAMPLES)
-@balance.response(200, responses.BalanceResultSchema, description="The scored hand")
+@balance.response(200, session_responses.BalanceResultSchema, description="The scored hand")
 @balance.problems(400, 413, 415, 422, operation_id="scoreBalanceHand")
 def post_balance_hand(loaded: BalanceRequest, query: dict[str, Any]) -> Response:
     """Score a 120/80/60 balance hand (the seed's Hwatu variation)
@@ -246,7 +248,9 @@ def post_balance_hand(loaded: BalanceRequest, query: dict[str, Any]) -> Response
 
 @sessions.post("/settlements")
 @sessions.arguments(SettlementRequestSchema, limit="max_batch_bytes", examples=SETTLEMENT_EXAMPLES)
-@sessions.response(200, responses.SettlementResultSchema, description="Totals and transfers")
+@sessions.response(
+    200, session_responses.SettlementResultSchema, description="Totals and transfers"
+)
 @sessions.problems(400, 413, 415, 422, 503, operation_id="settleSession")
 def post_settlement(data: dict[str, Any]) -> Response:
     """Settle a session: per-player totals and the fewest transfers
@@ -328,7 +332,7 @@ def _preset(name: str, pointer: str = "") -> Preset:
 
 @catalog.get("/cards")
 @catalog.arguments(CardsQuerySchema, location="query")
-@catalog.response(200, responses.CatalogSchema, description="All cards", headers=_CACHED)
+@catalog.response(200, reference_responses.CatalogSchema, description="All cards", headers=_CACHED)
 @catalog.alt_response(304, description="Not modified (If-None-Match)")
 @catalog.problems(422, s404="Unknown rule set", operation_id="listCards")
 def get_cards(query: dict[str, Any]) -> Response:
@@ -350,7 +354,9 @@ def get_cards(query: dict[str, Any]) -> Response:
 
 
 @catalog.get("/rulesets")
-@catalog.response(200, responses.PresetListSchema, description="Every preset", headers=_CACHED)
+@catalog.response(
+    200, reference_responses.PresetListSchema, description="Every preset", headers=_CACHED
+)
 @catalog.alt_response(304, description="Not modified (If-None-Match)")
 @catalog.doc(operationId="listRulesets")
 def get_rulesets() -> Response:
@@ -359,7 +365,7 @@ def get_rulesets() -> Response:
 
 
 @catalog.get("/rulesets/<name>")
-@catalog.response(200, responses.PresetSchema, description="The preset", headers=_CACHED)
+@catalog.response(200, reference_responses.PresetSchema, description="The preset", headers=_CACHED)
 @catalog.alt_response(304, description="Not modified (If-None-Match)")
 @catalog.problems(s404="Unknown rule set")
 @catalog.doc(
@@ -418,7 +424,9 @@ def get_rules() -> Response:
 
 
 @catalog.get("/codes")
-@catalog.response(200, responses.CodesSchema, description="Every list of codes", headers=_CACHED)
+@catalog.response(
+    200, reference_responses.CodesSchema, description="Every list of codes", headers=_CACHED
+)
 @catalog.alt_response(304, description="Not modified (If-None-Match)")
 @catalog.doc(operationId="listCodes")
 def get_codes() -> Response:

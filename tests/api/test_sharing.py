@@ -973,7 +973,7 @@ def widest_event() -> dict[str, Any]:
     from calculator.api.table_schemas import MAX_REASON
     from calculator.cards import CARDS
     from calculator.hand import Category, EventType, OutcomeType
-    from calculator.rules import GukjinChoice
+    from calculator.rule_choices import GukjinChoice
 
     wide = "\U0002070e"
     ids = [wide * (MAX_ID - 1) + chr(0x20000 + i) for i in range(4)]
