@@ -235,7 +235,7 @@ def _hint(name: str, names: Mapping[str, object]) -> str | None:
     >>> _hint("bomb_multipler", names)
     "did you mean 'bomb_multiplier'?"
     >>> print(_hint("pibak_treshold", names))  # doctest: +NORMALIZE_WHITESPACE
-    the pibak options are 'pibak_max_pi_2p', 'pibak_max_pi_3p',
+    the options beginning 'pibak_' are 'pibak_max_pi_2p', 'pibak_max_pi_3p',
     'pibak_zero_exempt' and 'pibak_count'
     """
     close = difflib.get_close_matches(name, names, n=1)
@@ -244,7 +244,7 @@ def _hint(name: str, names: Mapping[str, object]) -> str | None:
     if kin and ("_" not in name or not (close and close[0].startswith(family))):
         listed = [repr(known) for known in kin]
         said = listed[0] if len(kin) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
-        return f"the {family[:-1]} option{'s are' if len(kin) > 1 else ' is'} {said}"
+        return f"the options beginning {family!r} are {said}"
     return f"did you mean {close[0]!r}?" if close else None
 
 

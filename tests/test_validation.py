@@ -792,14 +792,24 @@ def test_ruleset_errors() -> None:
         # closest by spelling is meongtta_threshold: the family the name says is listed
         (
             "pibak_treshold",
-            "the pibak options are 'pibak_max_pi_2p', 'pibak_max_pi_3p', "
+            "the options beginning 'pibak_' are 'pibak_max_pi_2p', 'pibak_max_pi_3p', "
             "'pibak_zero_exempt' and 'pibak_count'",
         ),
         # a family's word alone: the family, not the one option closest to it
         (
             "shake",
-            "the shake options are 'shake_multiplier', 'shake_cap' and "
+            "the options beginning 'shake_' are 'shake_multiplier', 'shake_cap' and "
             "'shake_then_bomb_same_month'",
+        ),
+        # a family word that is no noun ("first", "three"): the options named by their
+        # beginning ("the first options" read as the first ones)
+        (
+            "first",
+            "the options beginning 'first_' are 'first_ppuk_points' and 'first_ttadak_points'",
+        ),
+        (
+            "go_bonus",
+            "the options beginning 'go_' are 'go_formula' and 'go_points_with_multiplier'",
         ),
         ("kitchen_sink", "see GET /v1/rulesets"),  # nothing close, no family
     ],
