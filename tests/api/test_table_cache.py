@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 import pytest
 
-from calculator.api import ledger_cache, serialize
+from calculator.api import derived_rows, ledger_cache, serialize
 from ledger_support import SCENARIOS, wire_hand
 from tables_support import TableClient
 
@@ -35,9 +35,10 @@ def other(ledger_app: Any, database_url: str) -> Iterator[Any]:
 
 @pytest.fixture
 def rendering(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The numbers of the hands rendered in another language, in order."""
+    """The numbers of the hands rendered in another language, in order: by the cache's
+    read and by a write's answer (derived_rows.result_text), as one function did both."""
     rendered: list[int] = []
-    result_bytes = ledger_cache.result_bytes
+    result_bytes = derived_rows.result_bytes
 
     def counted(hand: Any, shape: serialize.Shape = serialize.DEFAULT_SHAPE) -> Any:
         if shape != serialize.DEFAULT_SHAPE:
@@ -45,6 +46,7 @@ def rendering(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return result_bytes(hand, shape)
 
     monkeypatch.setattr(ledger_cache, "result_bytes", counted)
+    monkeypatch.setattr(derived_rows, "result_bytes", counted)
     return rendered
 
 
