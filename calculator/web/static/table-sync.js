@@ -93,7 +93,8 @@ export function createSync(view) {
         // table is closed, which leaves nothing to tap again. Then what speaks of the
         // version read goes on top, where a write says it once the table is closed
         // (table-write.js): an Undo refused as another phone closed the table, whose own
-        // read got no answer, said it in the history (and it vanished: a CI run)
+        // read got no answer, said it in the history, and it vanished (found while
+        // chasing a CI failure)
         const closed = s.table.closed && !before.closed;
         const kept = [];
         for (const panel of ["history", "settle"]) {
